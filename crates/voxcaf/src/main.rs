@@ -1,0 +1,54 @@
+//! `voxcaf`: the command line over the voxcaf crates.
+//!
+//! Exit codes: 0 success, 1 bad input or a failed check, 2 usage error (clap).
+//!
+//! Each domain owns one module with a clap `Subcommand` enum and a `run` function returning the
+//! process exit code; this file only wires them together.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod demo;
+mod world;
+
+#[derive(Parser)]
+#[command(name = "voxcaf", version, about = "Voxel worlds (.vwr) and game assets (.caf): inspect, check, convert, edit, mesh, render")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Work with .vwr voxel worlds.
+    World {
+        #[command(subcommand)]
+        cmd: WorldCmd,
+    },
+    /// Build a showcase level and assets, save, reload and verify them, and print a report.
+    Demo(demo::DemoArgs),
+}
+
+#[derive(Subcommand)]
+enum WorldCmd {
+    #[command(flatten)]
+    Core(world::WorldCmd),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.cmd {
+        Cmd::World { cmd } => match cmd {
+            WorldCmd::Core(c) => world::run(c),
+        },
+        Cmd::Demo(a) => demo::run(a),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
