@@ -1,1 +1,60 @@
-//! vwr
+//! # vwr — `.vwr` voxel worlds
+//!
+//! Reads, edits and writes the palette-compressed voxel worlds of Galaxy Eggbert, byte for byte
+//! like the original C++ library: worlds of `n³` chunks (default 10³ chunks of 10³ blocks), each
+//! chunk a palette of up to 256 block values plus densely bit-packed indices, with sparse typed
+//! metadata records (MoveObjects, plate rotations, BigDecor) attached to cells.
+//!
+//! ```
+//! use vwr::{Block, MoveObject, World};
+//!
+//! let mut world = World::new(); // 10 × 10 × 10 chunks = 100³ blocks
+//! let stone = Block::make(35, 0)?; // RockPile
+//! world.fill_box([0, 0, 0], [99, 0, 99], stone)?; // a floor, whole chunks at once
+//! world.set_block(50, 1, 50, Block::make(261, 0)?)?; // one brick
+//! world.place_move_object(&MoveObject::new(7, [52.0, 1.0, 50.0]))?; // a level exit
+//! world.set_spawn(10, 1, 10)?;
+//!
+//! let bytes = world.to_bytes();
+//! let back = World::from_bytes(&bytes)?;
+//! assert_eq!(back, world);
+//! assert_eq!(back.get_block(50, 1, 50).block_type(), 261);
+//! assert_eq!(back.move_objects()?.len(), 1);
+//! # Ok::<(), vwr::VwrError>(())
+//! ```
+//!
+//! The format is specified in `shared/spec/VWR.md`; [`dump`] produces the canonical text form
+//! used by the golden conformance tests.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod block;
+mod chunk;
+mod codec;
+pub mod dump;
+mod error;
+mod records;
+pub mod stats;
+mod world;
+
+pub use block::Block;
+pub use chunk::{
+    bits_for, local_index, local_position, word_count, Chunk, MetaRecord, CHUNK_SIZE, CHUNK_VOLUME,
+    MAX_PALETTE,
+};
+pub use codec::{
+    chunk_payload_size, read_world, read_world_checked, write_atomic, write_world, Oddity,
+};
+pub use error::{Result, VwrError};
+pub use records::{MoveObject, META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION};
+pub use world::{World, DEFAULT_CHUNKS_PER_AXIS};
+
+/// Layout constants of the file format, shared by the reader and the writer.
+pub mod layout {
+    pub use crate::codec::{
+        CHUNK_FLAG_META, CHUNK_HEADER_V1, CHUNK_HEADER_V2, CHUNK_MAGIC, CHUNK_VERSION, ENTRY_EMPTY,
+        META_HEADER_SIZE, META_MAGIC, META_VERSION, RECORD_HEADER_SIZE, TABLE_ENTRY_SIZE,
+        WORLD_HEADER_SIZE, WORLD_MAGIC, WORLD_VERSION,
+    };
+}

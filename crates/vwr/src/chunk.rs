@@ -1,0 +1,586 @@
+//! Chunks: 10 × 10 × 10 blocks stored as a palette plus densely bit-packed indices.
+//!
+//! The in-memory form is the on-disk form (palette, packed little-endian `u64` words whose values
+//! straddle word boundaries, sparse extra-metadata records), so loading and saving are copies and
+//! the bytes the original library would write fall out directly.
+
+use crate::block::Block;
+use crate::error::{Result, VwrError};
+
+/// Blocks along one edge of a chunk.
+pub const CHUNK_SIZE: usize = 10;
+/// Blocks in one chunk.
+pub const CHUNK_VOLUME: usize = CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE;
+/// Largest palette a chunk may hold.
+pub const MAX_PALETTE: usize = 256;
+
+/// Bits per block for a palette of `len` entries: the smallest `b >= 1` with `2^b >= len`.
+pub const fn bits_for(len: usize) -> u8 {
+    let mut b = 1u8;
+    while (1usize << b) < len {
+        b += 1;
+    }
+    b
+}
+
+/// Number of `u64` words holding 1000 indices of `bits` bits: `ceil(1000 * bits / 64)`.
+pub const fn word_count(bits: u8) -> usize {
+    (CHUNK_VOLUME * bits as usize).div_ceil(64)
+}
+
+/// Linear index of a local position: `x + 10*y + 100*z` (x fastest).
+#[inline]
+pub const fn local_index(x: usize, y: usize, z: usize) -> usize {
+    x + CHUNK_SIZE * (y + CHUNK_SIZE * z)
+}
+
+/// Local position of a linear index.
+#[inline]
+pub const fn local_position(i: usize) -> [usize; 3] {
+    [
+        i % CHUNK_SIZE,
+        (i / CHUNK_SIZE) % CHUNK_SIZE,
+        i / (CHUNK_SIZE * CHUNK_SIZE),
+    ]
+}
+
+/// One sparse extra-metadata record: a typed payload attached to a cell of the chunk.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MetaRecord {
+    /// Linear block index inside the chunk (< 1000).
+    pub index: u16,
+    /// Metadata type (1 MoveObject, 2 plate rotation, 3 BigDecor; others opaque).
+    pub record_type: u16,
+    /// Payload bytes (at most 65535).
+    pub payload: Vec<u8>,
+}
+
+#[inline(always)]
+fn read_packed(words: &[u64], bits: u32, i: usize) -> usize {
+    let bit = i * bits as usize;
+    let w = bit >> 6;
+    let off = (bit & 63) as u32;
+    let mut v = words[w] >> off;
+    if off + bits > 64 {
+        v |= words[w + 1] << (64 - off);
+    }
+    (v & ((1u64 << bits) - 1)) as usize
+}
+
+#[inline(always)]
+fn write_packed(words: &mut [u64], bits: u32, i: usize, value: usize) {
+    let mask = (1u64 << bits) - 1;
+    let value = value as u64 & mask;
+    let bit = i * bits as usize;
+    let w = bit >> 6;
+    let off = (bit & 63) as u32;
+    words[w] = (words[w] & !(mask << off)) | (value << off);
+    if off + bits > 64 {
+        let shift = 64 - off;
+        words[w + 1] = (words[w + 1] & !(mask >> shift)) | (value >> shift);
+    }
+}
+
+/// Decodes all 1000 indices of a packed stream sequentially.
+pub(crate) fn unpack_all(words: &[u64], bits: u8, out: &mut [u16; CHUNK_VOLUME]) {
+    let bits = bits as u32;
+    let mask = (1u64 << bits) - 1;
+    let mut acc: u128 = 0;
+    let mut have = 0u32;
+    let mut next = 0usize;
+    for slot in out.iter_mut() {
+        if have < bits {
+            acc |= (words[next] as u128) << have;
+            next += 1;
+            have += 64;
+        }
+        *slot = (acc as u64 & mask) as u16;
+        acc >>= bits;
+        have -= bits;
+    }
+}
+
+/// Packs 1000 indices at `bits` bits into a fresh word vector (padding bits zero).
+pub(crate) fn pack_all(indices: &[u16; CHUNK_VOLUME], bits: u8) -> Vec<u64> {
+    let mut words = vec![0u64; word_count(bits)];
+    let bits = bits as u32;
+    let mut acc: u128 = 0;
+    let mut have = 0u32;
+    let mut next = 0usize;
+    for &v in indices.iter() {
+        acc |= (v as u128) << have;
+        have += bits;
+        if have >= 64 {
+            words[next] = acc as u64;
+            next += 1;
+            acc >>= 64;
+            have -= 64;
+        }
+    }
+    if have > 0 {
+        words[next] = acc as u64;
+    }
+    words
+}
+
+/// A 10³ chunk: palette + dense bit-packed indices + sparse metadata records + dirty flag.
+///
+/// Palette semantics follow the original library so that the same edits give the same bytes:
+/// a fresh chunk has palette `[air]` at 1 bit per block; setting a block uses the first equal
+/// palette entry or appends a new one (re-packing every index when the width grows); entries are
+/// never dropped implicitly, except that a 257th distinct value first drops the entries no block
+/// uses (see [`Chunk::compact`]).
+#[derive(Clone, Debug)]
+pub struct Chunk {
+    palette: Vec<Block>,
+    words: Vec<u64>,
+    bits: u8,
+    meta: Vec<MetaRecord>,
+    dirty: bool,
+}
+
+impl Default for Chunk {
+    fn default() -> Self {
+        Chunk::new()
+    }
+}
+
+/// Equality of stored content (palette, packed words, records); the dirty flag is ignored.
+impl PartialEq for Chunk {
+    fn eq(&self, other: &Chunk) -> bool {
+        self.palette == other.palette && self.words == other.words && self.meta == other.meta
+    }
+}
+impl Eq for Chunk {}
+
+impl Chunk {
+    /// A fresh all-air chunk: palette `[air]`, 1 bit per block.
+    pub fn new() -> Chunk {
+        Chunk::uniform(Block::AIR)
+    }
+
+    /// A chunk whose every cell is `block`: one-entry palette, all-zero words.
+    pub fn uniform(block: Block) -> Chunk {
+        Chunk {
+            palette: vec![block],
+            words: vec![0; word_count(1)],
+            bits: 1,
+            meta: Vec::new(),
+            dirty: true,
+        }
+    }
+
+    /// Builds a chunk from 1000 blocks in linear order, palette in first-occurrence order.
+    pub fn from_blocks(blocks: &[Block; CHUNK_VOLUME]) -> Result<Chunk> {
+        let mut palette: Vec<Block> = Vec::new();
+        let mut indices = [0u16; CHUNK_VOLUME];
+        let mut last = None;
+        for (i, &b) in blocks.iter().enumerate() {
+            let p = match last {
+                Some((lb, lp)) if lb == b => lp,
+                _ => match palette.iter().position(|&e| e == b) {
+                    Some(p) => p,
+                    None => {
+                        if palette.len() == MAX_PALETTE {
+                            return Err(VwrError::PaletteFull { pos: None });
+                        }
+                        palette.push(b);
+                        palette.len() - 1
+                    }
+                },
+            };
+            last = Some((b, p));
+            indices[i] = p as u16;
+        }
+        let bits = bits_for(palette.len());
+        Ok(Chunk {
+            words: pack_all(&indices, bits),
+            palette,
+            bits,
+            meta: Vec::new(),
+            dirty: true,
+        })
+    }
+
+    /// Assembles a chunk from already validated parts (used by the decoder).
+    pub(crate) fn from_parts(palette: Vec<Block>, words: Vec<u64>, meta: Vec<MetaRecord>) -> Chunk {
+        let bits = bits_for(palette.len());
+        debug_assert_eq!(words.len(), word_count(bits));
+        Chunk {
+            palette,
+            words,
+            bits,
+            meta,
+            dirty: false,
+        }
+    }
+
+    /// The palette, in stored order.
+    pub fn palette(&self) -> &[Block] {
+        &self.palette
+    }
+
+    /// The packed index words (little-endian bit stream, LSB first).
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// Bits per block, 1..=8.
+    pub fn bits_per_block(&self) -> u8 {
+        self.bits
+    }
+
+    /// Whether the chunk changed since the flag was last cleared (runtime only, never stored).
+    pub fn is_dirty(&self) -> bool {
+        self.dirty
+    }
+
+    /// Sets or clears the dirty flag.
+    pub fn set_dirty(&mut self, dirty: bool) {
+        self.dirty = dirty;
+    }
+
+    /// Empty = palette exactly `[air]` and no metadata records. Empty chunks are not stored.
+    pub fn is_empty(&self) -> bool {
+        self.palette.len() == 1 && self.palette[0].is_air() && self.meta.is_empty()
+    }
+
+    /// Whether every cell holds the same value (a one-entry palette).
+    pub fn is_uniform(&self) -> bool {
+        self.palette.len() == 1
+    }
+
+    /// Palette index stored for cell `i`.
+    #[inline]
+    pub fn palette_index(&self, i: usize) -> usize {
+        read_packed(&self.words, self.bits as u32, i)
+    }
+
+    /// Block at linear index `i` (< 1000; panics otherwise, like slice indexing).
+    #[inline]
+    pub fn get(&self, i: usize) -> Block {
+        if self.bits == 1 && self.palette.len() == 1 {
+            return self.palette[0];
+        }
+        self.palette[self.palette_index(i)]
+    }
+
+    /// Block at a local position (each coordinate < 10).
+    #[inline]
+    pub fn get_local(&self, x: usize, y: usize, z: usize) -> Block {
+        self.get(local_index(x, y, z))
+    }
+
+    /// Decodes every cell into `out` (linear order).
+    pub fn blocks_into(&self, out: &mut [Block; CHUNK_VOLUME]) {
+        if self.palette.len() == 1 {
+            out.fill(self.palette[0]);
+            return;
+        }
+        let mut idx = [0u16; CHUNK_VOLUME];
+        unpack_all(&self.words, self.bits, &mut idx);
+        for (o, &p) in out.iter_mut().zip(idx.iter()) {
+            *o = self.palette[p as usize];
+        }
+    }
+
+    /// All 1000 blocks in linear order.
+    pub fn to_blocks(&self) -> Box<[Block; CHUNK_VOLUME]> {
+        let mut out = Box::new([Block::AIR; CHUNK_VOLUME]);
+        self.blocks_into(&mut out);
+        out
+    }
+
+    /// Palette index of `block`, appending it (and re-packing, or compacting a full palette)
+    /// when it is new. `spare` is a cell about to be overwritten: its current value does not
+    /// count as used when a full palette is compacted.
+    fn index_for(&mut self, block: Block, spare: Option<usize>) -> Result<usize> {
+        if let Some(p) = self.palette.iter().position(|&e| e == block) {
+            return Ok(p);
+        }
+        if self.palette.len() == MAX_PALETTE {
+            self.compact_except(spare);
+            if self.palette.len() == MAX_PALETTE {
+                return Err(VwrError::PaletteFull { pos: None });
+            }
+        }
+        self.palette.push(block);
+        let nb = bits_for(self.palette.len());
+        if nb != self.bits {
+            self.repack(nb);
+        }
+        Ok(self.palette.len() - 1)
+    }
+
+    fn repack(&mut self, nb: u8) {
+        let mut idx = [0u16; CHUNK_VOLUME];
+        unpack_all(&self.words, self.bits, &mut idx);
+        self.words = pack_all(&idx, nb);
+        self.bits = nb;
+    }
+
+    /// Sets cell `i` (< 1000). Fails only with [`VwrError::PaletteFull`].
+    #[inline]
+    pub fn set(&mut self, i: usize, block: Block) -> Result<()> {
+        let p = match self.palette.iter().position(|&e| e == block) {
+            Some(p) => p,
+            None => self.index_for(block, Some(i))?,
+        };
+        write_packed(&mut self.words, self.bits as u32, i, p);
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Sets a local position (each coordinate < 10).
+    pub fn set_local(&mut self, x: usize, y: usize, z: usize, block: Block) -> Result<()> {
+        self.set(local_index(x, y, z), block)
+    }
+
+    /// Fills the whole chunk with `block` (palette `[block]`); metadata records are kept.
+    pub fn fill(&mut self, block: Block) {
+        self.palette.clear();
+        self.palette.push(block);
+        self.words.clear();
+        self.words.resize(word_count(1), 0);
+        self.bits = 1;
+        self.dirty = true;
+    }
+
+    /// Fills the inclusive local box `min..=max` with `block` without per-cell palette work.
+    /// Returns the number of cells whose value changed.
+    pub fn fill_box(&mut self, min: [usize; 3], max: [usize; 3], block: Block) -> Result<usize> {
+        if min == [0, 0, 0] && max == [9, 9, 9] {
+            let mut changed = 0;
+            self.for_each(|_, b| changed += (b != block) as usize);
+            self.fill(block);
+            return Ok(changed);
+        }
+        let mut changed = 0usize;
+        // The old value of a cell inside the box does not keep a palette entry alive: pick any
+        // cell of the box as the spare for compaction (all are overwritten).
+        let p = self.index_for(block, Some(local_index(min[0], min[1], min[2])))?;
+        let bits = self.bits as u32;
+        for z in min[2]..=max[2] {
+            for y in min[1]..=max[1] {
+                let row = local_index(0, y, z);
+                for x in min[0]..=max[0] {
+                    let i = row + x;
+                    if read_packed(&self.words, bits, i) != p {
+                        changed += 1;
+                        write_packed(&mut self.words, bits, i, p);
+                    }
+                }
+            }
+        }
+        self.dirty = true;
+        Ok(changed)
+    }
+
+    /// Calls `f(i, block)` for every cell in linear order.
+    pub fn for_each(&self, mut f: impl FnMut(usize, Block)) {
+        if self.palette.len() == 1 {
+            let b = self.palette[0];
+            (0..CHUNK_VOLUME).for_each(|i| f(i, b));
+            return;
+        }
+        let mut idx = [0u16; CHUNK_VOLUME];
+        unpack_all(&self.words, self.bits, &mut idx);
+        for (i, &p) in idx.iter().enumerate() {
+            f(i, self.palette[p as usize]);
+        }
+    }
+
+    /// Calls `f(i, block)` for every non-air cell in linear order.
+    pub fn for_each_non_air(&self, mut f: impl FnMut(usize, Block)) {
+        if !self.palette.iter().any(|b| !b.is_air()) {
+            return;
+        }
+        self.for_each(|i, b| {
+            if !b.is_air() {
+                f(i, b)
+            }
+        });
+    }
+
+    /// Number of non-air cells.
+    pub fn count_non_air(&self) -> usize {
+        let mut n = 0;
+        self.for_each_non_air(|_, _| n += 1);
+        n
+    }
+
+    /// How many cells use each palette entry.
+    pub fn palette_usage(&self) -> Vec<u32> {
+        let mut uses = vec![0u32; self.palette.len()];
+        if self.palette.len() == 1 {
+            uses[0] = CHUNK_VOLUME as u32;
+            return uses;
+        }
+        let mut idx = [0u16; CHUNK_VOLUME];
+        unpack_all(&self.words, self.bits, &mut idx);
+        for &p in idx.iter() {
+            uses[p as usize] += 1;
+        }
+        uses
+    }
+
+    /// Drops palette entries no cell uses and merges duplicate entries, keeping the order of
+    /// the rest, then re-packs at the smallest width. Never changes any block.
+    pub fn compact(&mut self) {
+        self.compact_except(None);
+    }
+
+    fn compact_except(&mut self, spare: Option<usize>) {
+        let mut idx = [0u16; CHUNK_VOLUME];
+        unpack_all(&self.words, self.bits, &mut idx);
+        let mut used = [false; MAX_PALETTE];
+        for (i, &p) in idx.iter().enumerate() {
+            if spare != Some(i) {
+                used[p as usize] = true;
+            }
+        }
+        // New position of each old entry: the first live entry with the same value.
+        let mut remap = [0u16; MAX_PALETTE];
+        let mut palette: Vec<Block> = Vec::with_capacity(self.palette.len());
+        for (old, &b) in self.palette.iter().enumerate() {
+            if !used[old] {
+                continue;
+            }
+            match palette.iter().position(|&e| e == b) {
+                Some(p) => remap[old] = p as u16,
+                None => {
+                    remap[old] = palette.len() as u16;
+                    palette.push(b);
+                }
+            }
+        }
+        if palette.len() == self.palette.len() {
+            return;
+        }
+        for p in idx.iter_mut() {
+            // Only the spare cell can point at a dropped entry; the caller overwrites it next.
+            *p = if used[*p as usize] {
+                remap[*p as usize]
+            } else {
+                0
+            };
+        }
+        self.bits = bits_for(palette.len());
+        self.palette = palette;
+        self.words = pack_all(&idx, self.bits);
+        self.dirty = true;
+    }
+
+    /// The chunk's metadata records in stored (insertion) order.
+    pub fn records(&self) -> &[MetaRecord] {
+        &self.meta
+    }
+
+    /// Payload of the first record of `record_type` on cell `i`.
+    pub fn metadata(&self, i: usize, record_type: u16) -> Option<&[u8]> {
+        self.meta
+            .iter()
+            .find(|r| r.index as usize == i && r.record_type == record_type)
+            .map(|r| r.payload.as_slice())
+    }
+
+    /// Sets the payload of (`i`, `record_type`): replaces the first match, otherwise appends.
+    pub fn set_metadata(&mut self, i: usize, record_type: u16, payload: &[u8]) -> Result<()> {
+        if payload.len() > u16::MAX as usize {
+            return Err(VwrError::PayloadTooLarge(payload.len()));
+        }
+        debug_assert!(i < CHUNK_VOLUME);
+        match self
+            .meta
+            .iter_mut()
+            .find(|r| r.index as usize == i && r.record_type == record_type)
+        {
+            Some(r) => {
+                r.payload.clear();
+                r.payload.extend_from_slice(payload);
+            }
+            None => self.meta.push(MetaRecord {
+                index: i as u16,
+                record_type,
+                payload: payload.to_vec(),
+            }),
+        }
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Removes every record of `record_type` on cell `i`; returns how many were removed.
+    pub fn remove_metadata(&mut self, i: usize, record_type: u16) -> usize {
+        let before = self.meta.len();
+        self.meta
+            .retain(|r| !(r.index as usize == i && r.record_type == record_type));
+        let removed = before - self.meta.len();
+        if removed > 0 {
+            self.dirty = true;
+        }
+        removed
+    }
+
+    /// Removes every record of the chunk.
+    pub fn clear_metadata(&mut self) {
+        if !self.meta.is_empty() {
+            self.meta.clear();
+            self.dirty = true;
+        }
+    }
+
+    /// Replaces the whole record list (order kept as given).
+    pub fn set_records(&mut self, records: Vec<MetaRecord>) {
+        self.meta = records;
+        self.dirty = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_and_word_counts_match_the_spec_table() {
+        let expect = [
+            (1, 1),
+            (2, 1),
+            (3, 2),
+            (4, 2),
+            (5, 3),
+            (8, 3),
+            (9, 4),
+            (16, 4),
+            (17, 5),
+            (32, 5),
+            (33, 6),
+            (64, 6),
+            (65, 7),
+            (128, 7),
+            (129, 8),
+            (256, 8),
+        ];
+        for (len, b) in expect {
+            assert_eq!(bits_for(len), b, "palette {len}");
+        }
+        let words: Vec<usize> = (1..=8).map(word_count).collect();
+        assert_eq!(words, [16, 32, 47, 63, 79, 94, 110, 125]);
+    }
+
+    #[test]
+    fn pack_unpack_round_trip_all_widths() {
+        for bits in 1..=8u8 {
+            let mut idx = [0u16; CHUNK_VOLUME];
+            for (i, v) in idx.iter_mut().enumerate() {
+                *v = ((i * 7919 + 13) % (1 << bits)) as u16;
+            }
+            let words = pack_all(&idx, bits);
+            let mut back = [0u16; CHUNK_VOLUME];
+            unpack_all(&words, bits, &mut back);
+            assert_eq!(idx, back);
+            for (i, &v) in idx.iter().enumerate() {
+                assert_eq!(read_packed(&words, bits as u32, i), v as usize);
+            }
+        }
+    }
+}

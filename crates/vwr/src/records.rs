@@ -1,0 +1,193 @@
+//! Typed extra-metadata records: MoveObject (type 1), plate rotation (type 2), BigDecor (type 3).
+
+/// Metadata type of a [`MoveObject`] record.
+pub const META_MOVE_OBJECT: u16 = 1;
+/// Metadata type of a plate-rotation record.
+pub const META_PLATE_ROTATION: u16 = 2;
+/// Metadata type of a BigDecor record.
+pub const META_BIG_DECOR: u16 = 3;
+
+/// A moving or interactive object (lift, enemy, collectible, exit…), 47-byte payload.
+///
+/// The record is anchored at the cell `floor(pos_start)`; one MoveObject per cell.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveObject {
+    /// Object type (0..=203 declared; unknown values are kept).
+    pub object_type: u8,
+    /// Start position in world units (blocks).
+    pub pos_start: [f32; 3],
+    /// End position (for patrolling objects).
+    pub pos_end: [f32; 3],
+    /// Speed (default 1.5).
+    pub speed: f32,
+    /// Ticks (20 Hz) to advance one step (default 60).
+    pub step_advance_ticks: f32,
+    /// Ticks to recede one step (default 60).
+    pub step_recede_ticks: f32,
+    /// Ticks to wait at the start (default 40).
+    pub time_stop_start_ticks: f32,
+    /// Ticks to wait at the end (default 40).
+    pub time_stop_end_ticks: f32,
+    /// Icon, 0 = derive from the object type.
+    pub visual_icon: u16,
+}
+
+impl Default for MoveObject {
+    fn default() -> Self {
+        MoveObject {
+            object_type: 0,
+            pos_start: [0.0; 3],
+            pos_end: [0.0; 3],
+            speed: 1.5,
+            step_advance_ticks: 60.0,
+            step_recede_ticks: 60.0,
+            time_stop_start_ticks: 40.0,
+            time_stop_end_ticks: 40.0,
+            visual_icon: 0,
+        }
+    }
+}
+
+impl MoveObject {
+    /// Encoded size.
+    pub const SIZE: usize = 47;
+    /// Size of the legacy form without `visual_icon`.
+    pub const LEGACY_SIZE: usize = 45;
+
+    /// An object of `object_type` standing at `pos` (end = start), other fields default.
+    pub fn new(object_type: u8, pos: [f32; 3]) -> MoveObject {
+        MoveObject {
+            object_type,
+            pos_start: pos,
+            pos_end: pos,
+            ..MoveObject::default()
+        }
+    }
+
+    /// The 47-byte payload.
+    pub fn encode(&self) -> [u8; Self::SIZE] {
+        let mut out = [0u8; Self::SIZE];
+        out[0] = self.object_type;
+        let floats = [
+            self.pos_start[0],
+            self.pos_start[1],
+            self.pos_start[2],
+            self.pos_end[0],
+            self.pos_end[1],
+            self.pos_end[2],
+            self.speed,
+            self.step_advance_ticks,
+            self.step_recede_ticks,
+            self.time_stop_start_ticks,
+            self.time_stop_end_ticks,
+        ];
+        for (k, f) in floats.iter().enumerate() {
+            out[1 + 4 * k..5 + 4 * k].copy_from_slice(&f.to_le_bytes());
+        }
+        out[45..47].copy_from_slice(&self.visual_icon.to_le_bytes());
+        out
+    }
+
+    /// Decodes a 47-byte payload or the legacy 45-byte one (`visual_icon` = 0).
+    pub fn decode(payload: &[u8]) -> Result<MoveObject, String> {
+        if payload.len() != Self::SIZE && payload.len() != Self::LEGACY_SIZE {
+            return Err(format!(
+                "MoveObject payload is {} bytes (expected 47, or 45 for the legacy form)",
+                payload.len()
+            ));
+        }
+        let f = |k: usize| {
+            let o = 1 + 4 * k;
+            f32::from_le_bytes([payload[o], payload[o + 1], payload[o + 2], payload[o + 3]])
+        };
+        Ok(MoveObject {
+            object_type: payload[0],
+            pos_start: [f(0), f(1), f(2)],
+            pos_end: [f(3), f(4), f(5)],
+            speed: f(6),
+            step_advance_ticks: f(7),
+            step_recede_ticks: f(8),
+            time_stop_start_ticks: f(9),
+            time_stop_end_ticks: f(10),
+            visual_icon: if payload.len() == Self::SIZE {
+                u16::from_le_bytes([payload[45], payload[46]])
+            } else {
+                0
+            },
+        })
+    }
+
+    /// The anchor cell `floor(pos_start)`, checked against a world of `blocks_per_axis`.
+    pub fn anchor(&self, blocks_per_axis: u32) -> Result<[u32; 3], String> {
+        let mut cell = [0u32; 3];
+        for (k, &v) in self.pos_start.iter().enumerate() {
+            if !v.is_finite() {
+                return Err(format!("start position {:?} is not finite", self.pos_start));
+            }
+            if v < 0.0 {
+                return Err(format!("start position {:?} is negative", self.pos_start));
+            }
+            let f = v.floor();
+            if f >= blocks_per_axis as f32 {
+                return Err(format!(
+                    "start position {:?} lies outside the world (0..{blocks_per_axis})",
+                    self.pos_start
+                ));
+            }
+            cell[k] = f as u32;
+        }
+        Ok(cell)
+    }
+
+    /// A readable name for the known object types of Galaxy Eggbert.
+    pub fn type_name(object_type: u8) -> Option<&'static str> {
+        Some(match object_type {
+            0 => "none",
+            1 | 47 | 48 => "lift",
+            2 | 3 | 96 | 97 => "patrol enemy",
+            4 => "bulldozer",
+            5 => "treasure",
+            6 => "extra-life egg",
+            7 => "level exit",
+            21 => "secret exit",
+            49..=51 => "key",
+            12 => "crate",
+            13 | 19 | 24 | 25 | 26 | 28 | 29 | 30 | 31 | 40 | 46 | 55 => "vehicle/power-up",
+            16 | 17 | 18 | 20 | 32 | 33 | 44 | 54 => "walker",
+            200..=203 => "avatar",
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_object_47_and_legacy_45() {
+        let mut m = MoveObject::new(6, [52.5, 57.0, 51.25]);
+        m.visual_icon = 513;
+        let bytes = m.encode();
+        assert_eq!(MoveObject::decode(&bytes).unwrap(), m);
+        let legacy = MoveObject::decode(&bytes[..45]).unwrap();
+        assert_eq!(legacy.visual_icon, 0);
+        assert_eq!(legacy.pos_start, m.pos_start);
+        assert!(MoveObject::decode(&bytes[..46]).is_err());
+        assert!(MoveObject::decode(&[]).is_err());
+    }
+
+    #[test]
+    fn anchor_rejects_bad_starts() {
+        let ok = MoveObject::new(1, [9.99, 0.0, 3.5]);
+        assert_eq!(ok.anchor(10).unwrap(), [9, 0, 3]);
+        for p in [
+            [f32::NAN, 0.0, 0.0],
+            [0.0, f32::INFINITY, 0.0],
+            [-0.5, 0.0, 0.0],
+            [10.0, 0.0, 0.0],
+        ] {
+            assert!(MoveObject::new(1, p).anchor(10).is_err(), "{p:?}");
+        }
+    }
+}

@@ -1,0 +1,583 @@
+//! The world: `n³` chunks of 10³ blocks plus a few header fields.
+
+use crate::block::Block;
+use crate::chunk::{local_index, local_position, Chunk, MetaRecord, CHUNK_SIZE};
+use crate::error::{Result, VwrError};
+use crate::records::{MoveObject, META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION};
+
+/// Default chunks per axis (a 100³-block world).
+pub const DEFAULT_CHUNKS_PER_AXIS: u32 = 10;
+
+/// A voxel world of `n × n × n` chunks (`n` in 1..=255).
+///
+/// World coordinates are block coordinates `0..10n` on each axis, passed as `i32` so that
+/// neighbour arithmetic never wraps: reading outside the world gives air, writing outside it is
+/// an [`VwrError::OutOfBounds`] error. Chunks that were never touched take no memory.
+#[derive(Clone, Debug)]
+pub struct World {
+    n: u32,
+    chunks: Vec<Option<Box<Chunk>>>,
+    sky_region: u32,
+    mission_number: u32,
+    spawn: Option<[i32; 3]>,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        World::new()
+    }
+}
+
+/// Logical equality: same size, header fields, blocks, palettes and records. A chunk that was
+/// never allocated equals a fresh chunk.
+impl PartialEq for World {
+    fn eq(&self, other: &World) -> bool {
+        if self.n != other.n
+            || self.sky_region != other.sky_region
+            || self.mission_number != other.mission_number
+            || self.spawn != other.spawn
+        {
+            return false;
+        }
+        let fresh = Chunk::new();
+        self.chunks
+            .iter()
+            .zip(other.chunks.iter())
+            .all(|(a, b)| a.as_deref().unwrap_or(&fresh) == b.as_deref().unwrap_or(&fresh))
+    }
+}
+
+impl World {
+    /// An empty world of the default size (10 chunks per axis).
+    pub fn new() -> World {
+        World::with_chunks_per_axis(DEFAULT_CHUNKS_PER_AXIS).expect("10 is a valid size")
+    }
+
+    /// An empty world of `n` chunks per axis (1..=255).
+    pub fn with_chunks_per_axis(n: u32) -> Result<World> {
+        if !(1..=255).contains(&n) {
+            return Err(VwrError::BadChunksPerAxis(n));
+        }
+        let count = (n * n * n) as usize;
+        let mut chunks = Vec::with_capacity(count);
+        chunks.resize_with(count, || None);
+        Ok(World {
+            n,
+            chunks,
+            sky_region: 0,
+            mission_number: 0,
+            spawn: None,
+        })
+    }
+
+    /// Chunks per axis.
+    pub fn chunks_per_axis(&self) -> u32 {
+        self.n
+    }
+
+    /// Blocks per axis (`10 × chunks_per_axis`).
+    pub fn blocks_per_axis(&self) -> u32 {
+        self.n * CHUNK_SIZE as u32
+    }
+
+    /// Total chunk count (`n³`).
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    #[inline]
+    fn chunk_slot(&self, cx: u32, cy: u32, cz: u32) -> usize {
+        (cx + self.n * (cy + self.n * cz)) as usize
+    }
+
+    #[inline]
+    fn in_world(&self, x: i32, y: i32, z: i32) -> bool {
+        let b = self.blocks_per_axis();
+        (x as u32) < b && (y as u32) < b && (z as u32) < b
+    }
+
+    fn check(&self, x: i32, y: i32, z: i32) -> Result<()> {
+        if self.in_world(x, y, z) {
+            Ok(())
+        } else {
+            Err(VwrError::OutOfBounds {
+                x: x.into(),
+                y: y.into(),
+                z: z.into(),
+                limit: self.blocks_per_axis(),
+            })
+        }
+    }
+
+    /// The block at a world position; air outside the world.
+    #[inline]
+    pub fn get_block(&self, x: i32, y: i32, z: i32) -> Block {
+        if !self.in_world(x, y, z) {
+            return Block::AIR;
+        }
+        let (x, y, z) = (x as u32, y as u32, z as u32);
+        let c = CHUNK_SIZE as u32;
+        match &self.chunks[self.chunk_slot(x / c, y / c, z / c)] {
+            Some(ch) => ch.get(local_index(
+                (x % c) as usize,
+                (y % c) as usize,
+                (z % c) as usize,
+            )),
+            None => Block::AIR,
+        }
+    }
+
+    /// Sets the block at a world position.
+    #[inline]
+    pub fn set_block(&mut self, x: i32, y: i32, z: i32, block: Block) -> Result<()> {
+        self.check(x, y, z)?;
+        let (x, y, z) = (x as u32, y as u32, z as u32);
+        let c = CHUNK_SIZE as u32;
+        let (cx, cy, cz) = (x / c, y / c, z / c);
+        let slot = self.chunk_slot(cx, cy, cz);
+        let i = local_index((x % c) as usize, (y % c) as usize, (z % c) as usize);
+        let chunk = match &mut self.chunks[slot] {
+            Some(ch) => ch,
+            none => {
+                if block.is_air() {
+                    return Ok(()); // a fresh chunk already holds air there
+                }
+                none.insert(Box::new(Chunk::new()))
+            }
+        };
+        chunk.set(i, block).map_err(|e| with_pos(e, [cx, cy, cz]))
+    }
+
+    /// The chunk at chunk position `(cx, cy, cz)`, if it was ever allocated.
+    pub fn chunk(&self, cx: u32, cy: u32, cz: u32) -> Option<&Chunk> {
+        if cx >= self.n || cy >= self.n || cz >= self.n {
+            return None;
+        }
+        self.chunks[self.chunk_slot(cx, cy, cz)].as_deref()
+    }
+
+    /// Mutable access to a chunk, allocating a fresh one if needed. `None` outside the world.
+    pub fn chunk_mut(&mut self, cx: u32, cy: u32, cz: u32) -> Option<&mut Chunk> {
+        if cx >= self.n || cy >= self.n || cz >= self.n {
+            return None;
+        }
+        let slot = self.chunk_slot(cx, cy, cz);
+        Some(self.chunks[slot].get_or_insert_with(|| Box::new(Chunk::new())))
+    }
+
+    /// Replaces a whole chunk (e.g. one made with [`Chunk::uniform`] or [`Chunk::from_blocks`]).
+    pub fn set_chunk(&mut self, cx: u32, cy: u32, cz: u32, chunk: Chunk) -> Result<()> {
+        if cx >= self.n || cy >= self.n || cz >= self.n {
+            let c = CHUNK_SIZE as i64;
+            return Err(VwrError::OutOfBounds {
+                x: cx as i64 * c,
+                y: cy as i64 * c,
+                z: cz as i64 * c,
+                limit: self.blocks_per_axis(),
+            });
+        }
+        let slot = self.chunk_slot(cx, cy, cz);
+        self.chunks[slot] = Some(Box::new(chunk));
+        Ok(())
+    }
+
+    /// Removes a chunk (it reads as air and is saved as empty); returns it if it existed.
+    pub fn take_chunk(&mut self, cx: u32, cy: u32, cz: u32) -> Option<Chunk> {
+        if cx >= self.n || cy >= self.n || cz >= self.n {
+            return None;
+        }
+        let slot = self.chunk_slot(cx, cy, cz);
+        self.chunks[slot].take().map(|b| *b)
+    }
+
+    /// Allocated chunks with their positions, in file order (z outer, then y, x fastest).
+    pub fn chunks(&self) -> impl Iterator<Item = ([u32; 3], &Chunk)> + '_ {
+        let n = self.n;
+        self.chunks.iter().enumerate().filter_map(move |(i, c)| {
+            let i = i as u32;
+            c.as_deref().map(|c| ([i % n, (i / n) % n, i / (n * n)], c))
+        })
+    }
+
+    /// Mutable iteration over allocated chunks, in file order.
+    pub fn chunks_mut(&mut self) -> impl Iterator<Item = ([u32; 3], &mut Chunk)> + '_ {
+        let n = self.n;
+        self.chunks
+            .iter_mut()
+            .enumerate()
+            .filter_map(move |(i, c)| {
+                let i = i as u32;
+                c.as_deref_mut()
+                    .map(|c| ([i % n, (i / n) % n, i / (n * n)], c))
+            })
+    }
+
+    /// Non-empty chunks (see [`Chunk::is_empty`]) in file order: what a save stores.
+    pub fn non_empty_chunks(&self) -> impl Iterator<Item = ([u32; 3], &Chunk)> + '_ {
+        self.chunks().filter(|(_, c)| !c.is_empty())
+    }
+
+    /// Sky region (0–31 meaningful; stored as is).
+    pub fn sky_region(&self) -> u32 {
+        self.sky_region
+    }
+
+    /// Sets the sky region.
+    pub fn set_sky_region(&mut self, sky: u32) {
+        self.sky_region = sky;
+    }
+
+    /// Mission number (0 = none).
+    pub fn mission_number(&self) -> u32 {
+        self.mission_number
+    }
+
+    /// Sets the mission number.
+    pub fn set_mission_number(&mut self, mission: u32) {
+        self.mission_number = mission;
+    }
+
+    /// The spawn cell, if set.
+    pub fn spawn(&self) -> Option<[i32; 3]> {
+        self.spawn
+    }
+
+    /// Sets the spawn cell (must lie inside the world).
+    pub fn set_spawn(&mut self, x: i32, y: i32, z: i32) -> Result<()> {
+        self.check(x, y, z)?;
+        self.spawn = Some([x, y, z]);
+        Ok(())
+    }
+
+    /// Clears the spawn point.
+    pub fn clear_spawn(&mut self) {
+        self.spawn = None;
+    }
+
+    pub(crate) fn set_spawn_unchecked(&mut self, spawn: Option<[i32; 3]>) {
+        self.spawn = spawn;
+    }
+
+    fn cell_parts(&self, x: i32, y: i32, z: i32) -> Result<([u32; 3], usize)> {
+        self.check(x, y, z)?;
+        let c = CHUNK_SIZE as u32;
+        let (x, y, z) = (x as u32, y as u32, z as u32);
+        Ok((
+            [x / c, y / c, z / c],
+            local_index((x % c) as usize, (y % c) as usize, (z % c) as usize),
+        ))
+    }
+
+    /// Payload of the first record of `record_type` on a cell.
+    pub fn extra_metadata(&self, x: i32, y: i32, z: i32, record_type: u16) -> Option<&[u8]> {
+        let ([cx, cy, cz], i) = self.cell_parts(x, y, z).ok()?;
+        self.chunk(cx, cy, cz)?.metadata(i, record_type)
+    }
+
+    /// Sets a record on a cell: replaces the first record of that type there, else appends.
+    pub fn set_extra_metadata(
+        &mut self,
+        x: i32,
+        y: i32,
+        z: i32,
+        record_type: u16,
+        payload: &[u8],
+    ) -> Result<()> {
+        let ([cx, cy, cz], i) = self.cell_parts(x, y, z)?;
+        self.chunk_mut(cx, cy, cz)
+            .expect("checked")
+            .set_metadata(i, record_type, payload)
+    }
+
+    /// Removes every record of `record_type` on a cell; returns how many were removed.
+    pub fn remove_extra_metadata(&mut self, x: i32, y: i32, z: i32, record_type: u16) -> usize {
+        let Ok(([cx, cy, cz], i)) = self.cell_parts(x, y, z) else {
+            return 0;
+        };
+        let slot = self.chunk_slot(cx, cy, cz);
+        match self.chunks[slot].as_deref_mut() {
+            Some(c) => c.remove_metadata(i, record_type),
+            None => 0,
+        }
+    }
+
+    /// Removes every record on every chunk.
+    pub fn clear_extra_metadata(&mut self) {
+        for (_, c) in self.chunks_mut() {
+            c.clear_metadata();
+        }
+    }
+
+    /// Every record of `record_type` with its world cell, in the original's order: chunks in
+    /// file order (z, y, x with x fastest), inside a chunk its record order.
+    pub fn collect_extra_metadata(&self, record_type: u16) -> Vec<([i32; 3], &[u8])> {
+        let mut out = Vec::new();
+        for (pos, c) in self.chunks() {
+            for r in c.records().iter().filter(|r| r.record_type == record_type) {
+                out.push((world_cell(pos, r), r.payload.as_slice()));
+            }
+        }
+        out
+    }
+
+    /// Every record in the world with its cell, in file order.
+    pub fn all_extra_metadata(&self) -> impl Iterator<Item = ([i32; 3], &MetaRecord)> + '_ {
+        self.chunks()
+            .flat_map(|(pos, c)| c.records().iter().map(move |r| (world_cell(pos, r), r)))
+    }
+
+    /// The distinct metadata types present, ascending.
+    pub fn metadata_types(&self) -> Vec<u16> {
+        let mut t: Vec<u16> = self
+            .all_extra_metadata()
+            .map(|(_, r)| r.record_type)
+            .collect();
+        t.sort_unstable();
+        t.dedup();
+        t
+    }
+
+    /// Places a MoveObject at its anchor cell `floor(pos_start)`, replacing one already there.
+    /// Rejects NaN, infinite, negative or out-of-world starts. Returns the anchor cell.
+    pub fn place_move_object(&mut self, object: &MoveObject) -> Result<[i32; 3]> {
+        let cell =
+            object
+                .anchor(self.blocks_per_axis())
+                .map_err(|reason| VwrError::InvalidRecord {
+                    what: "MoveObject",
+                    reason,
+                })?;
+        let [x, y, z] = cell.map(|v| v as i32);
+        self.set_extra_metadata(x, y, z, META_MOVE_OBJECT, &object.encode())?;
+        Ok([x, y, z])
+    }
+
+    /// The MoveObject anchored on a cell.
+    pub fn move_object_at(&self, x: i32, y: i32, z: i32) -> Result<Option<MoveObject>> {
+        match self.extra_metadata(x, y, z, META_MOVE_OBJECT) {
+            None => Ok(None),
+            Some(p) => MoveObject::decode(p)
+                .map(Some)
+                .map_err(|reason| bad_payload(META_MOVE_OBJECT, [x, y, z], reason)),
+        }
+    }
+
+    /// Removes the MoveObject(s) on a cell; returns whether there was one.
+    pub fn remove_move_object(&mut self, x: i32, y: i32, z: i32) -> bool {
+        self.remove_extra_metadata(x, y, z, META_MOVE_OBJECT) > 0
+    }
+
+    /// All MoveObjects in collect order; fails on the first malformed payload, naming its cell.
+    pub fn move_objects(&self) -> Result<Vec<([i32; 3], MoveObject)>> {
+        self.collect_extra_metadata(META_MOVE_OBJECT)
+            .into_iter()
+            .map(|(cell, p)| {
+                MoveObject::decode(p)
+                    .map(|m| (cell, m))
+                    .map_err(|reason| bad_payload(META_MOVE_OBJECT, cell, reason))
+            })
+            .collect()
+    }
+
+    /// Sets the plate rotation of a cell (`true` = rotated 90°, swapping X and Z). "Not rotated"
+    /// is stored as `{0}`, not by removing the record.
+    pub fn set_plate_rotation(&mut self, x: i32, y: i32, z: i32, rotated: bool) -> Result<()> {
+        self.set_extra_metadata(x, y, z, META_PLATE_ROTATION, &[rotated as u8])
+    }
+
+    /// The plate rotation of a cell, if a record exists (non-zero first byte = rotated).
+    pub fn plate_rotation(&self, x: i32, y: i32, z: i32) -> Option<bool> {
+        self.extra_metadata(x, y, z, META_PLATE_ROTATION)
+            .map(|p| p.first().is_some_and(|&b| b != 0))
+    }
+
+    /// Removes the plate-rotation record(s) of a cell.
+    pub fn remove_plate_rotation(&mut self, x: i32, y: i32, z: i32) -> bool {
+        self.remove_extra_metadata(x, y, z, META_PLATE_ROTATION) > 0
+    }
+
+    /// Places a BigDecor icon (non-zero) on a cell, replacing one already there.
+    pub fn place_big_decor(&mut self, x: i32, y: i32, z: i32, icon: u16) -> Result<()> {
+        if icon == 0 {
+            return Err(VwrError::InvalidRecord {
+                what: "BigDecor",
+                reason: "icon 0 is not allowed".into(),
+            });
+        }
+        self.set_extra_metadata(x, y, z, META_BIG_DECOR, &icon.to_le_bytes())
+    }
+
+    /// The BigDecor icon on a cell.
+    pub fn big_decor_at(&self, x: i32, y: i32, z: i32) -> Result<Option<u16>> {
+        match self.extra_metadata(x, y, z, META_BIG_DECOR) {
+            None => Ok(None),
+            Some(p) => decode_big_decor(p)
+                .map(Some)
+                .map_err(|r| bad_payload(META_BIG_DECOR, [x, y, z], r)),
+        }
+    }
+
+    /// Removes the BigDecor record(s) of a cell.
+    pub fn remove_big_decor(&mut self, x: i32, y: i32, z: i32) -> bool {
+        self.remove_extra_metadata(x, y, z, META_BIG_DECOR) > 0
+    }
+
+    /// All BigDecor records in collect order.
+    pub fn big_decors(&self) -> Result<Vec<([i32; 3], u16)>> {
+        self.collect_extra_metadata(META_BIG_DECOR)
+            .into_iter()
+            .map(|(cell, p)| {
+                decode_big_decor(p)
+                    .map(|i| (cell, i))
+                    .map_err(|r| bad_payload(META_BIG_DECOR, cell, r))
+            })
+            .collect()
+    }
+
+    /// Fills the inclusive box between two corners (any order, clamped to the world) with
+    /// `block`. Whole chunks covered by the box are replaced by a uniform chunk; partial chunks
+    /// are written index by index with one palette lookup. Returns the number of cells visited.
+    pub fn fill_box(&mut self, a: [i32; 3], b: [i32; 3], block: Block) -> Result<u64> {
+        let Some((lo, hi)) = self.clamp_box(a, b) else {
+            return Ok(0);
+        };
+        let c = CHUNK_SIZE as u32;
+        let mut cells = 0u64;
+        for cz in lo[2] / c..=hi[2] / c {
+            for cy in lo[1] / c..=hi[1] / c {
+                for cx in lo[0] / c..=hi[0] / c {
+                    let base = [cx * c, cy * c, cz * c];
+                    let mut min = [0usize; 3];
+                    let mut max = [0usize; 3];
+                    for k in 0..3 {
+                        min[k] = (lo[k].max(base[k]) - base[k]) as usize;
+                        max[k] = (hi[k].min(base[k] + c - 1) - base[k]) as usize;
+                    }
+                    cells += ((max[0] - min[0] + 1) * (max[1] - min[1] + 1) * (max[2] - min[2] + 1))
+                        as u64;
+                    let slot = self.chunk_slot(cx, cy, cz);
+                    let whole = min == [0, 0, 0] && max == [9, 9, 9];
+                    let entry = &mut self.chunks[slot];
+                    if entry.is_none() && block.is_air() {
+                        continue; // a fresh chunk already holds air everywhere
+                    }
+                    if whole {
+                        match entry {
+                            Some(ch) => {
+                                ch.fill(block);
+                                if ch.is_empty() {
+                                    *entry = None;
+                                }
+                            }
+                            None => *entry = Some(Box::new(Chunk::uniform(block))),
+                        }
+                    } else {
+                        let ch = entry.get_or_insert_with(|| Box::new(Chunk::new()));
+                        ch.fill_box(min, max, block)
+                            .map_err(|e| with_pos(e, [cx, cy, cz]))?;
+                    }
+                }
+            }
+        }
+        Ok(cells)
+    }
+
+    /// Clamps a box given by two corners (any order) to the world; `None` if it misses it.
+    pub fn clamp_box(&self, a: [i32; 3], b: [i32; 3]) -> Option<([u32; 3], [u32; 3])> {
+        let limit = self.blocks_per_axis() as i64 - 1;
+        let mut lo = [0u32; 3];
+        let mut hi = [0u32; 3];
+        for k in 0..3 {
+            let (l, h) = (a[k].min(b[k]) as i64, a[k].max(b[k]) as i64);
+            if h < 0 || l > limit {
+                return None;
+            }
+            lo[k] = l.max(0) as u32;
+            hi[k] = h.min(limit) as u32;
+        }
+        Some((lo, hi))
+    }
+
+    /// Calls `f(x, y, z, block)` for every non-air block, chunk by chunk in file order.
+    pub fn for_each_non_air(&self, mut f: impl FnMut(i32, i32, i32, Block)) {
+        for (pos, c) in self.chunks() {
+            let base = pos.map(|v| (v * CHUNK_SIZE as u32) as i32);
+            c.for_each_non_air(|i, b| {
+                let [x, y, z] = local_position(i);
+                f(
+                    base[0] + x as i32,
+                    base[1] + y as i32,
+                    base[2] + z as i32,
+                    b,
+                )
+            });
+        }
+    }
+
+    /// Number of non-air blocks.
+    pub fn count_non_air(&self) -> u64 {
+        self.chunks().map(|(_, c)| c.count_non_air() as u64).sum()
+    }
+
+    /// Compacts every chunk's palette (see [`Chunk::compact`]) and frees chunks that became
+    /// empty. Never changes any block or record.
+    pub fn compact(&mut self) {
+        for slot in self.chunks.iter_mut() {
+            if let Some(c) = slot {
+                c.compact();
+                if c.is_empty() {
+                    *slot = None;
+                }
+            }
+        }
+    }
+
+    /// Clears the dirty flag of every chunk.
+    pub fn clear_dirty(&mut self) {
+        for (_, c) in self.chunks_mut() {
+            c.set_dirty(false);
+        }
+    }
+}
+
+fn world_cell(pos: [u32; 3], r: &MetaRecord) -> [i32; 3] {
+    let [x, y, z] = local_position(r.index as usize);
+    let c = CHUNK_SIZE as u32;
+    [
+        (pos[0] * c) as i32 + x as i32,
+        (pos[1] * c) as i32 + y as i32,
+        (pos[2] * c) as i32 + z as i32,
+    ]
+}
+
+fn with_pos(e: VwrError, pos: [u32; 3]) -> VwrError {
+    match e {
+        VwrError::PaletteFull { pos: None } => VwrError::PaletteFull {
+            pos: Some(pos.map(|v| v as u16)),
+        },
+        other => other,
+    }
+}
+
+fn bad_payload(record_type: u16, cell: [i32; 3], reason: String) -> VwrError {
+    VwrError::BadPayload {
+        record_type,
+        x: cell[0] as u32,
+        y: cell[1] as u32,
+        z: cell[2] as u32,
+        reason,
+    }
+}
+
+fn decode_big_decor(p: &[u8]) -> std::result::Result<u16, String> {
+    match p {
+        [a, b] => match u16::from_le_bytes([*a, *b]) {
+            0 => Err("BigDecor icon is 0".into()),
+            icon => Ok(icon),
+        },
+        _ => Err(format!(
+            "BigDecor payload is {} bytes (expected 2)",
+            p.len()
+        )),
+    }
+}

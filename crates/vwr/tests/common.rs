@@ -1,0 +1,57 @@
+//! Shared helpers for the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The golden folder (`VOXCAF_GOLDEN`, default `../shared/golden` beside the repository), or
+/// `None` when it is missing and `VOXCAF_REQUIRE_GOLDEN` is not set (the test then skips).
+pub fn golden_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("VOXCAF_GOLDEN") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden"),
+    };
+    if dir.join("vwr").is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("VOXCAF_REQUIRE_GOLDEN").is_ok_and(|v| v == "1") {
+        panic!(
+            "golden data not found at {} and VOXCAF_REQUIRE_GOLDEN=1",
+            dir.display()
+        );
+    }
+    eprintln!("note: golden data not found at {}; skipping", dir.display());
+    None
+}
+
+/// Every golden `.vwr` file, sorted.
+pub fn golden_worlds() -> Vec<PathBuf> {
+    let Some(dir) = golden_dir() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for sub in ["worlds3d", "random", "edge"] {
+        let d = dir.join("vwr").join(sub);
+        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "vwr") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A small deterministic PRNG for tests (xorshift64*).
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
