@@ -1,1 +1,58 @@
-//! Work in progress.
+//! The Caffeine Asset Format (`.caf`): a 32-byte header, metadata, payload and a footer CRC,
+//! read with one read (or a memory map) and zero copies, and verified by hashing each byte
+//! once.
+//!
+//! ```
+//! use caf::{Asset, AssetType, CafFlags, TextureMetadata, TextureView};
+//!
+//! let meta = TextureMetadata { width: 2, height: 2, format: 0, mip_levels: 1, reserved: 0 };
+//! let pixels = [255u8; 16]; // 2x2 RGBA8
+//! let bytes = caf::to_vec(AssetType::TEXTURE, CafFlags::SRGB, &meta.to_bytes(), &pixels);
+//! assert_eq!(bytes.len(), 32 + 24 + 16 + 4);
+//!
+//! let asset = Asset::parse(&bytes)?; // checks length, magic, version, sizes and both CRCs
+//! let tex = TextureView::from_asset(&asset)?;
+//! assert_eq!((tex.meta.width, tex.channels, tex.level_count()), (2, 4, 1));
+//!
+//! let mut damaged = bytes.clone();
+//! damaged[60] ^= 1;
+//! assert!(matches!(Asset::parse(&damaged), Err(caf::CafError::PayloadCrcMismatch { .. })));
+//! # Ok::<(), caf::CafError>(())
+//! ```
+//!
+//! Files on disk: [`write_file`] (atomic: temporary file, fsync, rename),
+//! [`write_file_streaming`] (payload from a `Read`), [`LoadedAsset::open`] (verified, payload
+//! aligned to [`AssetType::payload_alignment`]), [`validate_header`] (32 bytes only).
+//!
+//! The byte-level contract is CAF.md of the voxcaf project; files are interchangeable with the
+//! original Caffeine engine, except that crafted headers whose size sum overflows are refused.
+
+#![warn(missing_docs)]
+#![deny(unsafe_code)]
+
+mod crc;
+mod error;
+mod header;
+mod load;
+mod meta;
+#[allow(unsafe_code)]
+mod mmap;
+mod view;
+mod write;
+
+pub use crc::{crc32, crc32_combine, crc32_continue};
+pub use error::CafError;
+pub use header::{
+    AssetType, CafFlags, CafHeader, FOOTER_SIZE, HEADER_SIZE, MAGIC, MAX_PAYLOAD_ALIGNMENT,
+    MIN_FILE_SIZE, VERSION_MAJOR, VERSION_MINOR,
+};
+pub use load::{validate_header, validate_header_bytes, Asset, CrcCheck, LoadMode, LoadedAsset};
+pub use meta::{
+    ArchetypeDesc, AudioMetadata, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
+    TextureMetadata, Vertex,
+};
+pub use view::{
+    prefab_component, scene_component, AudioView, MeshView, PrefabComponent, PrefabEntity,
+    PrefabView, SceneEntry, SceneSection, SceneView, ShaderView, TextureView,
+};
+pub use write::{to_vec, write_file, write_file_streaming, write_streaming, write_to};

@@ -1,0 +1,361 @@
+//! The 32-byte header, the open code types and the layout constants (CAF.md section 1).
+
+use std::fmt;
+use std::ops::{BitAnd, BitOr, BitOrAssign};
+use std::str::FromStr;
+
+/// Size of the fixed header at the start of every file.
+pub const HEADER_SIZE: usize = 32;
+/// Size of the footer CRC at the end of every file.
+pub const FOOTER_SIZE: usize = 4;
+/// Smallest valid file: a header and a footer with no metadata and no payload.
+pub const MIN_FILE_SIZE: usize = HEADER_SIZE + FOOTER_SIZE;
+/// Magic number at offset 0 (bytes `FE CA FE CA` on disk).
+pub const MAGIC: u32 = 0xCAFE_CAFE;
+/// The only major version readers accept.
+pub const VERSION_MAJOR: u16 = 1;
+/// The minor version this crate writes (not checked on read).
+pub const VERSION_MINOR: u16 = 0;
+
+/// The largest alignment any asset type asks for; owned loads align payloads to this.
+pub const MAX_PAYLOAD_ALIGNMENT: usize = 32;
+
+/// Asset type code (header offset 8). An open code: values without a name survive unchanged.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Default)]
+pub struct AssetType(pub u16);
+
+impl AssetType {
+    /// No particular type (0).
+    pub const UNKNOWN: AssetType = AssetType(0);
+    /// Texture: pixel levels, largest first (1).
+    pub const TEXTURE: AssetType = AssetType(1);
+    /// Audio: interleaved PCM (2).
+    pub const AUDIO: AssetType = AssetType(2);
+    /// Mesh: vertices then u32 indices (3).
+    pub const MESH: AssetType = AssetType(3);
+    /// Prefab: an entity tree (4).
+    pub const PREFAB: AssetType = AssetType(4);
+    /// Scene: component sections (5).
+    pub const SCENE: AssetType = AssetType(5);
+    /// Shader: SPIR-V bytecode (6).
+    pub const SHADER: AssetType = AssetType(6);
+    /// Animation (7); no payload convention defined yet.
+    pub const ANIMATION: AssetType = AssetType(7);
+    /// Font (8); no payload convention defined yet.
+    pub const FONT: AssetType = AssetType(8);
+
+    const NAMES: [(&'static str, AssetType); 9] = [
+        ("unknown", AssetType::UNKNOWN),
+        ("texture", AssetType::TEXTURE),
+        ("audio", AssetType::AUDIO),
+        ("mesh", AssetType::MESH),
+        ("prefab", AssetType::PREFAB),
+        ("scene", AssetType::SCENE),
+        ("shader", AssetType::SHADER),
+        ("animation", AssetType::ANIMATION),
+        ("font", AssetType::FONT),
+    ];
+
+    /// Lower-case name of a known type (`"texture"`, ...), `None` for codes without a name.
+    pub fn name(self) -> Option<&'static str> {
+        Self::NAMES.iter().find(|(_, t)| *t == self).map(|(n, _)| *n)
+    }
+
+    /// The type with this name (case-insensitive), e.g. `"Texture"`.
+    pub fn from_name(s: &str) -> Option<AssetType> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(s.trim()))
+            .map(|(_, t)| *t)
+    }
+
+    /// Alignment the loader gives the payload in memory: 32 for Mesh and Shader, 16 otherwise.
+    /// The file itself has no padding.
+    pub fn payload_alignment(self) -> usize {
+        match self {
+            AssetType::MESH | AssetType::SHADER => 32,
+            _ => 16,
+        }
+    }
+}
+
+impl fmt::Display for AssetType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.name() {
+            Some(n) => f.write_str(n),
+            None => write!(f, "type {}", self.0),
+        }
+    }
+}
+
+impl FromStr for AssetType {
+    type Err = String;
+    /// A name (`texture`) or a number (`1`, `0x1`).
+    fn from_str(s: &str) -> Result<Self, String> {
+        if let Some(t) = AssetType::from_name(s) {
+            return Ok(t);
+        }
+        parse_u16(s).map(AssetType).ok_or_else(|| {
+            format!(
+                "unknown asset type '{s}': use a name ({}) or a number 0..=65535",
+                AssetType::NAMES.map(|(n, _)| n).join(", ")
+            )
+        })
+    }
+}
+
+/// Header flag bits (offset 10). Unknown bits are kept.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct CafFlags(pub u16);
+
+impl CafFlags {
+    /// No flags.
+    pub const NONE: CafFlags = CafFlags(0);
+    /// Payload is compressed (named by the original, no behaviour yet).
+    pub const COMPRESSED: CafFlags = CafFlags(0x1);
+    /// Payload is encrypted (named by the original, no behaviour yet).
+    pub const ENCRYPTED: CafFlags = CafFlags(0x2);
+    /// Texture pixels are sRGB-encoded.
+    pub const SRGB: CafFlags = CafFlags(0x4);
+    /// Texture payload holds more than one mip level.
+    pub const MIPCHAIN: CafFlags = CafFlags(0x8);
+    /// Asset meant to be streamed (named by the original, no behaviour yet).
+    pub const STREAMED: CafFlags = CafFlags(0x10);
+
+    /// All bits that have a name.
+    pub const KNOWN: CafFlags = CafFlags(0x1F);
+
+    const NAMES: [(&'static str, CafFlags); 5] = [
+        ("compressed", CafFlags::COMPRESSED),
+        ("encrypted", CafFlags::ENCRYPTED),
+        ("srgb", CafFlags::SRGB),
+        ("mipchain", CafFlags::MIPCHAIN),
+        ("streamed", CafFlags::STREAMED),
+    ];
+
+    /// True when every bit of `o` is set in `self`.
+    pub fn contains(self, o: CafFlags) -> bool {
+        self.0 & o.0 == o.0
+    }
+
+    /// Names of the known bits that are set, lowest bit first (unknown bits are left out; see
+    /// [`CafFlags::unknown_bits`]).
+    pub fn names(self) -> Vec<&'static str> {
+        Self::NAMES
+            .iter()
+            .filter(|(_, f)| self.contains(*f))
+            .map(|(n, _)| *n)
+            .collect()
+    }
+
+    /// The set bits that have no name.
+    pub fn unknown_bits(self) -> u16 {
+        self.0 & !Self::KNOWN.0
+    }
+
+    /// The flag with this single name (case-insensitive); `none` gives [`CafFlags::NONE`].
+    pub fn from_name(s: &str) -> Option<CafFlags> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("none") {
+            return Some(CafFlags::NONE);
+        }
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(s))
+            .map(|(_, f)| *f)
+    }
+}
+
+impl BitOr for CafFlags {
+    type Output = CafFlags;
+    fn bitor(self, o: CafFlags) -> CafFlags {
+        CafFlags(self.0 | o.0)
+    }
+}
+
+impl BitOrAssign for CafFlags {
+    fn bitor_assign(&mut self, o: CafFlags) {
+        self.0 |= o.0;
+    }
+}
+
+impl BitAnd for CafFlags {
+    type Output = CafFlags;
+    fn bitand(self, o: CafFlags) -> CafFlags {
+        CafFlags(self.0 & o.0)
+    }
+}
+
+impl fmt::Display for CafFlags {
+    /// `NONE`, or names joined by `|` with unknown bits in hex: `SRGB|MIPCHAIN|0x8000`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == 0 {
+            return f.write_str("NONE");
+        }
+        let mut parts: Vec<String> = self.names().iter().map(|n| n.to_uppercase()).collect();
+        if self.unknown_bits() != 0 {
+            parts.push(format!("{:#06x}", self.unknown_bits()));
+        }
+        f.write_str(&parts.join("|"))
+    }
+}
+
+impl FromStr for CafFlags {
+    type Err = String;
+    /// Names and numbers joined by `|`, `,` or `+`: `srgb|mipchain`, `0x0c`, `12`, `none`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut flags = CafFlags::NONE;
+        for part in s.split(['|', ',', '+']) {
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            if let Some(f) = CafFlags::from_name(part) {
+                flags |= f;
+            } else if let Some(v) = parse_u16(part) {
+                flags |= CafFlags(v);
+            } else {
+                return Err(format!(
+                    "unknown flag '{part}': use names ({}) or numbers like 0x0c, joined by '|'",
+                    CafFlags::NAMES.map(|(n, _)| n).join(", ")
+                ));
+            }
+        }
+        Ok(flags)
+    }
+}
+
+fn parse_u16(s: &str) -> Option<u16> {
+    let s = s.trim();
+    if let Some(hex) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u16::from_str_radix(hex, 16).ok()
+    } else {
+        s.parse().ok()
+    }
+}
+
+/// The fixed 32-byte header, declared once and used by both the reader and the writer.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct CafHeader {
+    /// Offset 0: must be [`MAGIC`].
+    pub magic: u32,
+    /// Offset 4: must be [`VERSION_MAJOR`].
+    pub version_major: u16,
+    /// Offset 6: not checked on read.
+    pub version_minor: u16,
+    /// Offset 8.
+    pub asset_type: AssetType,
+    /// Offset 10.
+    pub flags: CafFlags,
+    /// Offset 12: CRC-32 of the payload (0 for an empty payload).
+    pub crc32: u32,
+    /// Offset 16: metadata length N.
+    pub metadata_size: u64,
+    /// Offset 24: payload length M.
+    pub data_size: u64,
+}
+
+impl CafHeader {
+    /// A current-version header for the given fields.
+    pub fn new(
+        asset_type: AssetType,
+        flags: CafFlags,
+        crc32: u32,
+        metadata_size: u64,
+        data_size: u64,
+    ) -> CafHeader {
+        CafHeader {
+            magic: MAGIC,
+            version_major: VERSION_MAJOR,
+            version_minor: VERSION_MINOR,
+            asset_type,
+            flags,
+            crc32,
+            metadata_size,
+            data_size,
+        }
+    }
+
+    /// Decode the header bytes as they are; nothing is checked here.
+    pub fn from_bytes(b: &[u8; HEADER_SIZE]) -> CafHeader {
+        let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
+        let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        let u64_at = |o: usize| {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(&b[o..o + 8]);
+            u64::from_le_bytes(a)
+        };
+        CafHeader {
+            magic: u32_at(0),
+            version_major: u16_at(4),
+            version_minor: u16_at(6),
+            asset_type: AssetType(u16_at(8)),
+            flags: CafFlags(u16_at(10)),
+            crc32: u32_at(12),
+            metadata_size: u64_at(16),
+            data_size: u64_at(24),
+        }
+    }
+
+    /// Encode to the on-disk bytes.
+    pub fn to_bytes(&self) -> [u8; HEADER_SIZE] {
+        let mut b = [0u8; HEADER_SIZE];
+        b[0..4].copy_from_slice(&self.magic.to_le_bytes());
+        b[4..6].copy_from_slice(&self.version_major.to_le_bytes());
+        b[6..8].copy_from_slice(&self.version_minor.to_le_bytes());
+        b[8..10].copy_from_slice(&self.asset_type.0.to_le_bytes());
+        b[10..12].copy_from_slice(&self.flags.0.to_le_bytes());
+        b[12..16].copy_from_slice(&self.crc32.to_le_bytes());
+        b[16..24].copy_from_slice(&self.metadata_size.to_le_bytes());
+        b[24..32].copy_from_slice(&self.data_size.to_le_bytes());
+        b
+    }
+
+    /// 32 + N + M + 4, or `None` when that overflows a u64 (the original wraps; we refuse).
+    pub fn total_file_size(&self) -> Option<u64> {
+        (HEADER_SIZE as u64 + FOOTER_SIZE as u64)
+            .checked_add(self.metadata_size)?
+            .checked_add(self.data_size)
+    }
+
+    /// File offset of the payload (32 + N), `None` on overflow.
+    pub fn payload_offset(&self) -> Option<u64> {
+        (HEADER_SIZE as u64).checked_add(self.metadata_size)
+    }
+
+    /// File offset of the footer (32 + N + M), `None` on overflow.
+    pub fn footer_offset(&self) -> Option<u64> {
+        self.payload_offset()?.checked_add(self.data_size)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_round_trip_and_layout() {
+        let h = CafHeader::new(AssetType::TEXTURE, CafFlags::MIPCHAIN, 0xC35A9EFF, 24, 20);
+        let b = h.to_bytes();
+        assert_eq!(&b[0..4], &[0xFE, 0xCA, 0xFE, 0xCA]);
+        assert_eq!(CafHeader::from_bytes(&b), h);
+        assert_eq!(h.total_file_size(), Some(80));
+        let o = CafHeader { metadata_size: u64::MAX - 15, data_size: 32, ..h };
+        assert_eq!(o.total_file_size(), None);
+    }
+
+    #[test]
+    fn names_and_parsing() {
+        assert_eq!(AssetType::MESH.name(), Some("mesh"));
+        assert_eq!(AssetType(9).name(), None);
+        assert_eq!("Texture".parse::<AssetType>(), Ok(AssetType::TEXTURE));
+        assert_eq!("0xffff".parse::<AssetType>(), Ok(AssetType(0xFFFF)));
+        assert!("sprite".parse::<AssetType>().is_err());
+        assert_eq!("srgb|mipchain".parse::<CafFlags>(), Ok(CafFlags(0x0C)));
+        assert_eq!("0x0c".parse::<CafFlags>(), Ok(CafFlags(0x0C)));
+        assert_eq!("none".parse::<CafFlags>(), Ok(CafFlags::NONE));
+        assert!("shiny".parse::<CafFlags>().is_err());
+        assert_eq!(CafFlags(0x800C).to_string(), "SRGB|MIPCHAIN|0x8000");
+        assert_eq!(CafFlags(0x800C).names(), vec!["srgb", "mipchain"]);
+    }
+}

@@ -1,0 +1,370 @@
+//! The verifying loader (CAF.md section 2).
+//!
+//! Checks run in the original's order: length >= 36, magic, major version, file length ==
+//! 32 + N + M + 4 (checked arithmetic: an overflowing sum is rejected), payload CRC, footer CRC.
+//! Every byte is hashed exactly once: the payload CRC and the CRC of header + metadata are
+//! combined into the footer CRC with [`crc32_combine`].
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use crate::crc::{crc32, crc32_combine, crc32_continue};
+use crate::error::CafError;
+use crate::header::{CafHeader, FOOTER_SIZE, HEADER_SIZE, MAX_PAYLOAD_ALIGNMENT, MIN_FILE_SIZE};
+
+/// Checks the 32 header bytes against the real file length: magic, major version and the
+/// (checked) size sum. `file_len` must already be at least [`MIN_FILE_SIZE`].
+fn check_structure(hb: &[u8; HEADER_SIZE], file_len: u64) -> Result<CafHeader, CafError> {
+    let h = check_header_fields(hb)?;
+    let expected = h.total_file_size().ok_or(CafError::SizeOverflow {
+        metadata_size: h.metadata_size,
+        data_size: h.data_size,
+    })?;
+    if expected != file_len {
+        return Err(CafError::SizeMismatch { expected, actual: file_len });
+    }
+    Ok(h)
+}
+
+fn check_header_fields(hb: &[u8; HEADER_SIZE]) -> Result<CafHeader, CafError> {
+    let h = CafHeader::from_bytes(hb);
+    if h.magic != crate::MAGIC {
+        return Err(CafError::BadMagic { found: h.magic });
+    }
+    if h.version_major != crate::VERSION_MAJOR {
+        return Err(CafError::UnsupportedVersion { major: h.version_major, minor: h.version_minor });
+    }
+    Ok(h)
+}
+
+fn too_short(len: u64) -> CafError {
+    CafError::TooShort { len, min: MIN_FILE_SIZE as u64 }
+}
+
+/// Both CRCs of a structurally sound file: what is stored and what the bytes hash to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct CrcCheck {
+    /// Header crc32 (offset 12).
+    pub payload_stored: u32,
+    /// CRC of the payload bytes.
+    pub payload_computed: u32,
+    /// The footer.
+    pub footer_stored: u32,
+    /// CRC of everything before the footer.
+    pub footer_computed: u32,
+}
+
+impl CrcCheck {
+    /// Stored and computed payload CRCs agree.
+    pub fn payload_ok(&self) -> bool {
+        self.payload_stored == self.payload_computed
+    }
+
+    /// Stored and computed footer CRCs agree.
+    pub fn footer_ok(&self) -> bool {
+        self.footer_stored == self.footer_computed
+    }
+
+    /// The first failing CRC check as an error, in the loader's order.
+    pub fn check(&self) -> Result<(), CafError> {
+        if !self.payload_ok() {
+            return Err(CafError::PayloadCrcMismatch {
+                stored: self.payload_stored,
+                computed: self.payload_computed,
+            });
+        }
+        if !self.footer_ok() {
+            return Err(CafError::FooterCrcMismatch {
+                stored: self.footer_stored,
+                computed: self.footer_computed,
+            });
+        }
+        Ok(())
+    }
+
+    fn from_parts(h: &CafHeader, head_crc: u32, payload_crc: u32, footer_stored: u32) -> CrcCheck {
+        CrcCheck {
+            payload_stored: h.crc32,
+            payload_computed: payload_crc,
+            footer_stored,
+            footer_computed: crc32_combine(head_crc, payload_crc, h.data_size),
+        }
+    }
+}
+
+/// A parsed file borrowing its bytes: the header and zero-copy metadata and payload slices.
+#[derive(Clone, Copy, Debug)]
+pub struct Asset<'a> {
+    /// The decoded header.
+    pub header: CafHeader,
+    /// Metadata bytes (offset 32, `metadata_size` long).
+    pub metadata: &'a [u8],
+    /// Payload bytes (offset 32 + N, `data_size` long).
+    pub payload: &'a [u8],
+}
+
+impl<'a> Asset<'a> {
+    /// Parse and fully verify a complete file held in memory.
+    pub fn parse(bytes: &'a [u8]) -> Result<Asset<'a>, CafError> {
+        let (asset, crcs) = Asset::parse_layout(bytes)?;
+        crcs.check()?;
+        Ok(asset)
+    }
+
+    /// Check the structure (length, magic, version, sizes) and compute both CRCs without
+    /// judging them, so tools can describe a damaged file. [`Asset::parse`] is this plus
+    /// [`CrcCheck::check`].
+    pub fn parse_layout(bytes: &'a [u8]) -> Result<(Asset<'a>, CrcCheck), CafError> {
+        let len = bytes.len() as u64;
+        if bytes.len() < MIN_FILE_SIZE {
+            return Err(too_short(len));
+        }
+        let mut hb = [0u8; HEADER_SIZE];
+        hb.copy_from_slice(&bytes[..HEADER_SIZE]);
+        let header = check_structure(&hb, len)?;
+        // The sizes sum to bytes.len() without overflow, so each fits in usize.
+        let meta_end = HEADER_SIZE + header.metadata_size as usize;
+        let footer_at = meta_end + header.data_size as usize;
+        let metadata = &bytes[HEADER_SIZE..meta_end];
+        let payload = &bytes[meta_end..footer_at];
+        let fb = &bytes[footer_at..footer_at + FOOTER_SIZE];
+        let footer_stored = u32::from_le_bytes([fb[0], fb[1], fb[2], fb[3]]);
+        let head_crc = crc32(&bytes[..meta_end]);
+        let crcs = CrcCheck::from_parts(&header, head_crc, crc32(payload), footer_stored);
+        Ok((Asset { header, metadata, payload }, crcs))
+    }
+
+    /// File offset of the payload (32 + N).
+    pub fn payload_offset(&self) -> usize {
+        HEADER_SIZE + self.metadata.len()
+    }
+
+    /// File offset of the footer.
+    pub fn footer_offset(&self) -> usize {
+        self.payload_offset() + self.payload.len()
+    }
+
+    /// Size of the whole file.
+    pub fn file_size(&self) -> u64 {
+        (self.footer_offset() + FOOTER_SIZE) as u64
+    }
+}
+
+/// Check only the first 32 bytes of a file: length, magic, major version (like the original's
+/// `validateHeader`). Reads 32 bytes, whatever the file size.
+pub fn validate_header(path: &Path) -> Result<CafHeader, CafError> {
+    let mut f = File::open(path).map_err(|e| CafError::io(Some(path), e))?;
+    let mut hb = [0u8; HEADER_SIZE];
+    let n = read_up_to(&mut f, &mut hb).map_err(|e| CafError::io(Some(path), e))?;
+    if n < HEADER_SIZE {
+        return Err(CafError::TooShort { len: n as u64, min: HEADER_SIZE as u64 });
+    }
+    check_header_fields(&hb)
+}
+
+/// [`validate_header`] for bytes in memory.
+pub fn validate_header_bytes(bytes: &[u8]) -> Result<CafHeader, CafError> {
+    let hb: &[u8; HEADER_SIZE] = bytes
+        .get(..HEADER_SIZE)
+        .and_then(|s| s.try_into().ok())
+        .ok_or(CafError::TooShort { len: bytes.len() as u64, min: HEADER_SIZE as u64 })?;
+    check_header_fields(hb)
+}
+
+fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// How [`LoadedAsset::open_with`] gets the bytes into memory.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum LoadMode {
+    /// Choose per file (currently: always [`LoadMode::Read`], which measured fastest).
+    #[default]
+    Auto,
+    /// One read into an owned buffer whose payload is aligned to `payload_alignment()`.
+    Read,
+    /// Memory-map the file. The payload is then only as aligned as its file offset; typed
+    /// views copy when a cast is impossible. Another process truncating the file while it is
+    /// mapped can crash this one (SIGBUS), so prefer `Read` for files you do not control.
+    Map,
+}
+
+enum Storage {
+    /// `buf[start..start + len]` is the file; `start` aligns the payload.
+    Owned { buf: Vec<u8>, start: usize },
+    Mapped(crate::mmap::Map),
+}
+
+/// A verified file owning its bytes: an aligned buffer read in one pass, or a memory map.
+pub struct LoadedAsset {
+    storage: Storage,
+    len: usize,
+    header: CafHeader,
+    meta_end: usize,
+}
+
+impl std::fmt::Debug for LoadedAsset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadedAsset")
+            .field("header", &self.header)
+            .field("file_size", &self.len)
+            .field("mapped", &self.is_mapped())
+            .finish()
+    }
+}
+
+/// Chunk size for read-and-hash: small enough that each chunk is hashed while still in cache.
+const READ_CHUNK: usize = 256 * 1024;
+
+/// Front padding so that `ptr + front + payload_offset` is a multiple of the max alignment.
+fn front_pad(ptr: *const u8, payload_offset: u64) -> usize {
+    let a = MAX_PAYLOAD_ALIGNMENT;
+    let at = (ptr as usize).wrapping_add((payload_offset % a as u64) as usize);
+    (a - at % a) % a
+}
+
+impl LoadedAsset {
+    /// Load and fully verify a file (see [`LoadMode::Auto`]).
+    pub fn open(path: &Path) -> Result<LoadedAsset, CafError> {
+        LoadedAsset::open_with(path, LoadMode::Auto)
+    }
+
+    /// Load and fully verify a file the chosen way.
+    pub fn open_with(path: &Path, mode: LoadMode) -> Result<LoadedAsset, CafError> {
+        let err = |e| CafError::io(Some(path), e);
+        let mut f = File::open(path).map_err(err)?;
+        let len64 = f.metadata().map_err(err)?.len();
+        if len64 < MIN_FILE_SIZE as u64 {
+            return Err(too_short(len64));
+        }
+        let len = usize::try_from(len64)
+            .ok()
+            .filter(|l| l.checked_add(MAX_PAYLOAD_ALIGNMENT).is_some())
+            .ok_or(CafError::TooLarge { what: "file", size: len64 })?;
+        let mut hb = [0u8; HEADER_SIZE];
+        f.read_exact(&mut hb).map_err(err)?;
+        // Structure first: a bad header is reported without reading (or allocating) the rest.
+        let header = check_structure(&hb, len64)?;
+        let meta_end = HEADER_SIZE + header.metadata_size as usize;
+
+        if mode == LoadMode::Map {
+            let map = crate::mmap::Map::open(&f).map_err(err)?;
+            if map.len() != len {
+                return Err(CafError::SizeMismatch { expected: len64, actual: map.len() as u64 });
+            }
+            let asset = Asset::parse(&map)?;
+            let header = asset.header;
+            return Ok(LoadedAsset { storage: Storage::Mapped(map), len, header, meta_end });
+        }
+
+        let mut buf = vec![0u8; len + MAX_PAYLOAD_ALIGNMENT];
+        let start = front_pad(buf.as_ptr(), meta_end as u64);
+        let file = &mut buf[start..start + len];
+        file[..HEADER_SIZE].copy_from_slice(&hb);
+        // Read the rest in cache-sized chunks and hash each chunk right after it arrives.
+        let mut head = crc32(&hb);
+        let mut payload = crc32fast::Hasher::new();
+        let footer_at = meta_end + header.data_size as usize;
+        let mut pos = HEADER_SIZE;
+        while pos < len {
+            let end = (pos + READ_CHUNK).min(len);
+            f.read_exact(&mut file[pos..end]).map_err(err)?;
+            // Split the chunk into its metadata part and its payload part.
+            let m_end = end.min(meta_end).max(pos);
+            head = crc32_continue(head, &file[pos..m_end]);
+            let p_start = m_end.max(meta_end);
+            let p_end = end.min(footer_at).max(p_start);
+            payload.update(&file[p_start..p_end]);
+            pos = end;
+        }
+        let fb = &file[footer_at..len];
+        let footer_stored = u32::from_le_bytes([fb[0], fb[1], fb[2], fb[3]]);
+        CrcCheck::from_parts(&header, head, payload.finalize(), footer_stored).check()?;
+        Ok(LoadedAsset { storage: Storage::Owned { buf, start }, len, header, meta_end })
+    }
+
+    /// Verify a file already in memory. The vector is kept when its payload is already aligned
+    /// to `payload_alignment()`, otherwise the bytes are copied once into an aligned buffer.
+    pub fn from_vec(bytes: Vec<u8>) -> Result<LoadedAsset, CafError> {
+        let asset = Asset::parse(&bytes)?;
+        let header = asset.header;
+        let meta_end = asset.payload_offset();
+        let len = bytes.len();
+        let align = header.asset_type.payload_alignment();
+        if (bytes.as_ptr() as usize).wrapping_add(meta_end) % align == 0 {
+            return Ok(LoadedAsset { storage: Storage::Owned { buf: bytes, start: 0 }, len, header, meta_end });
+        }
+        let mut buf = vec![0u8; len + MAX_PAYLOAD_ALIGNMENT];
+        let start = front_pad(buf.as_ptr(), meta_end as u64);
+        buf[start..start + len].copy_from_slice(&bytes);
+        Ok(LoadedAsset { storage: Storage::Owned { buf, start }, len, header, meta_end })
+    }
+
+    /// Verify a copy of `bytes` (into an aligned buffer).
+    pub fn from_bytes(bytes: &[u8]) -> Result<LoadedAsset, CafError> {
+        let asset = Asset::parse(bytes)?;
+        let header = asset.header;
+        let meta_end = asset.payload_offset();
+        let len = bytes.len();
+        let mut buf = vec![0u8; len + MAX_PAYLOAD_ALIGNMENT];
+        let start = front_pad(buf.as_ptr(), meta_end as u64);
+        buf[start..start + len].copy_from_slice(bytes);
+        Ok(LoadedAsset { storage: Storage::Owned { buf, start }, len, header, meta_end })
+    }
+
+    /// The whole file.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.storage {
+            Storage::Owned { buf, start } => &buf[*start..*start + self.len],
+            Storage::Mapped(m) => m,
+        }
+    }
+
+    /// A borrowed [`Asset`] over the verified bytes.
+    pub fn asset(&self) -> Asset<'_> {
+        Asset { header: self.header, metadata: self.metadata(), payload: self.payload() }
+    }
+
+    /// The verified header.
+    pub fn header(&self) -> &CafHeader {
+        &self.header
+    }
+
+    /// Metadata bytes.
+    pub fn metadata(&self) -> &[u8] {
+        &self.bytes()[HEADER_SIZE..self.meta_end]
+    }
+
+    /// Payload bytes; aligned to `payload_alignment()` unless memory-mapped.
+    pub fn payload(&self) -> &[u8] {
+        &self.bytes()[self.meta_end..self.len - FOOTER_SIZE]
+    }
+
+    /// Size of the file in bytes.
+    pub fn file_size(&self) -> u64 {
+        self.len as u64
+    }
+
+    /// True when the bytes are a memory map rather than an owned buffer.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.storage, Storage::Mapped(_))
+    }
+
+    /// Give up the bytes of the file as a vector (copies when mapped or padded).
+    pub fn into_vec(self) -> Vec<u8> {
+        match self.storage {
+            Storage::Owned { buf, start: 0 } if buf.len() == self.len => buf,
+            _ => self.bytes().to_vec(),
+        }
+    }
+}

@@ -1,0 +1,573 @@
+//! Typed views over a verified [`Asset`]: each checks the type, the metadata size and the
+//! payload size the metadata implies before handing out borrowed data.
+//!
+//! Views refuse assets whose COMPRESSED or ENCRYPTED flag is set: this crate does not define
+//! those encodings yet, and handing out the stored bytes as pixels or samples would misread
+//! them.
+
+use std::borrow::Cow;
+
+use crate::error::CafError;
+use crate::header::{AssetType, CafFlags};
+use crate::load::Asset;
+use crate::meta::{
+    ArchetypeDesc, AudioMetadata, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
+    TextureMetadata, Vertex,
+};
+
+fn expect_type(a: &Asset<'_>, ty: AssetType) -> Result<(), CafError> {
+    if a.header.asset_type != ty {
+        return Err(CafError::WrongType { expected: ty, found: a.header.asset_type });
+    }
+    let encoded = CafFlags::COMPRESSED | CafFlags::ENCRYPTED;
+    if a.header.flags.0 & encoded.0 != 0 {
+        return Err(CafError::UnsupportedFlags { ty, flags: a.header.flags });
+    }
+    Ok(())
+}
+
+fn payload_size(ty: AssetType, expected: Option<u64>, actual: usize) -> Result<(), CafError> {
+    let actual = actual as u64;
+    match expected {
+        Some(e) if e == actual => Ok(()),
+        e => Err(CafError::PayloadSize { ty, expected: e.unwrap_or(u64::MAX), actual }),
+    }
+}
+
+/// Reinterpret little-endian bytes as `T`s: borrowed when aligned (and the host is
+/// little-endian), otherwise copied once. `bytes.len()` must be a multiple of `size_of::<T>()`.
+fn cast_or_copy<T: bytemuck::Pod>(bytes: &[u8]) -> Cow<'_, [T]> {
+    if cfg!(target_endian = "little") {
+        if let Ok(s) = bytemuck::try_cast_slice(bytes) {
+            return Cow::Borrowed(s);
+        }
+    }
+    let mut v: Vec<T> = bytemuck::allocation::pod_collect_to_vec(bytes);
+    if cfg!(target_endian = "big") {
+        // Every field of the types used here is 4 bytes wide.
+        for w in bytemuck::cast_slice_mut::<T, [u8; 4]>(&mut v) {
+            w.reverse();
+        }
+    }
+    Cow::Owned(v)
+}
+
+/// Number of levels in a full chain down to 1x1.
+fn full_chain_len(w: u32, h: u32) -> u32 {
+    32 - w.max(h).leading_zeros()
+}
+
+/// A texture: one slice per mip level, largest first.
+#[derive(Clone, Debug)]
+pub struct TextureView<'a> {
+    /// The metadata.
+    pub meta: TextureMetadata,
+    /// Bytes per pixel (1..=4), inferred from the payload size.
+    pub channels: u32,
+    /// Whether the SRGB flag is set.
+    pub srgb: bool,
+    levels: Vec<&'a [u8]>,
+    dims: Vec<(u32, u32)>,
+}
+
+impl<'a> TextureView<'a> {
+    /// Check and split a texture asset.
+    pub fn from_asset(a: &Asset<'a>) -> Result<Self, CafError> {
+        let ty = AssetType::TEXTURE;
+        expect_type(a, ty)?;
+        let meta = TextureMetadata::from_bytes(a.metadata)?;
+        let bad = |field, value: u64, reason| CafError::BadMetadata { ty, field, value, reason };
+        if meta.format != TextureMetadata::FORMAT_RGBA8 {
+            return Err(bad("format", meta.format.into(), "only format 0 (8-bit channels) is defined"));
+        }
+        if meta.width == 0 || meta.height == 0 {
+            let (f, v) = if meta.width == 0 { ("width", meta.width) } else { ("height", meta.height) };
+            return Err(bad(f, v.into(), "a texture needs at least one pixel"));
+        }
+        if meta.mip_levels == 0 || meta.mip_levels > full_chain_len(meta.width, meta.height) {
+            return Err(bad(
+                "mip_levels",
+                meta.mip_levels.into(),
+                "must be between 1 and the length of the full chain down to 1x1",
+            ));
+        }
+        let mut dims = Vec::with_capacity(meta.mip_levels as usize);
+        let (mut w, mut h) = (meta.width, meta.height);
+        let mut pixels = 0u64;
+        for _ in 0..meta.mip_levels {
+            dims.push((w, h));
+            pixels = pixels
+                .checked_add(u64::from(w) * u64::from(h))
+                .ok_or(CafError::PayloadSize { ty, expected: u64::MAX, actual: a.payload.len() as u64 })?;
+            w = (w / 2).max(1);
+            h = (h / 2).max(1);
+        }
+        let len = a.payload.len() as u64;
+        let channels = if len % pixels == 0 { len / pixels } else { 0 };
+        if !(1..=4).contains(&channels) {
+            return Err(CafError::PayloadSize { ty, expected: pixels.saturating_mul(4), actual: len });
+        }
+        let mut levels = Vec::with_capacity(dims.len());
+        let mut off = 0usize;
+        for &(w, h) in &dims {
+            // The sum of all level sizes equals the payload length, so these fit in usize.
+            let n = (u64::from(w) * u64::from(h) * channels) as usize;
+            levels.push(&a.payload[off..off + n]);
+            off += n;
+        }
+        Ok(TextureView {
+            meta,
+            channels: channels as u32,
+            srgb: a.header.flags.contains(CafFlags::SRGB),
+            levels,
+            dims,
+        })
+    }
+
+    /// All levels, largest first.
+    pub fn levels(&self) -> &[&'a [u8]] {
+        &self.levels
+    }
+
+    /// Level `i`, if stored.
+    pub fn level(&self, i: usize) -> Option<&'a [u8]> {
+        self.levels.get(i).copied()
+    }
+
+    /// Width and height of level `i`.
+    pub fn level_dims(&self, i: usize) -> Option<(u32, u32)> {
+        self.dims.get(i).copied()
+    }
+
+    /// Number of stored levels.
+    pub fn level_count(&self) -> usize {
+        self.levels.len()
+    }
+}
+
+/// Interleaved PCM audio.
+#[derive(Clone, Copy, Debug)]
+pub struct AudioView<'a> {
+    /// The metadata.
+    pub meta: AudioMetadata,
+    /// The interleaved little-endian samples.
+    pub data: &'a [u8],
+}
+
+impl<'a> AudioView<'a> {
+    /// Check an audio asset.
+    pub fn from_asset(a: &Asset<'a>) -> Result<Self, CafError> {
+        let ty = AssetType::AUDIO;
+        expect_type(a, ty)?;
+        let meta = AudioMetadata::from_bytes(a.metadata)?;
+        if !matches!(meta.bits_per_sample, 8 | 16 | 32) {
+            return Err(CafError::BadMetadata {
+                ty,
+                field: "bits_per_sample",
+                value: meta.bits_per_sample.into(),
+                reason: "must be 8, 16 or 32",
+            });
+        }
+        if meta.channels == 0 {
+            return Err(CafError::BadMetadata { ty, field: "channels", value: 0, reason: "must be at least 1" });
+        }
+        let expected = u64::from(meta.sample_count)
+            * u64::from(meta.channels)
+            * u64::from(meta.bits_per_sample / 8);
+        payload_size(ty, Some(expected), a.payload.len())?;
+        Ok(AudioView { meta, data: a.payload })
+    }
+
+    /// The samples as `i16` without copying, when 16-bit, little-endian host and aligned.
+    pub fn samples_i16(&self) -> Option<&'a [i16]> {
+        if self.meta.bits_per_sample != 16 || cfg!(target_endian = "big") {
+            return None;
+        }
+        bytemuck::try_cast_slice(self.data).ok()
+    }
+
+    /// The 16-bit samples, borrowed when possible and copied otherwise; `None` unless 16-bit.
+    pub fn samples_i16_cow(&self) -> Option<Cow<'a, [i16]>> {
+        if self.meta.bits_per_sample != 16 {
+            return None;
+        }
+        Some(match self.samples_i16() {
+            Some(s) => Cow::Borrowed(s),
+            None => Cow::Owned(
+                self.data.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect(),
+            ),
+        })
+    }
+
+    /// Frames (samples per channel).
+    pub fn frames(&self) -> u32 {
+        self.meta.sample_count
+    }
+
+    /// Duration in seconds (0 when the sample rate is 0).
+    pub fn duration_secs(&self) -> f64 {
+        if self.meta.sample_rate == 0 {
+            return 0.0;
+        }
+        f64::from(self.meta.sample_count) / f64::from(self.meta.sample_rate)
+    }
+}
+
+/// A mesh: vertices then u32 indices. Borrowed when the payload is aligned (always for owned
+/// loads), copied otherwise.
+#[derive(Clone, Debug)]
+pub struct MeshView<'a> {
+    /// The metadata.
+    pub meta: MeshMetadata,
+    /// `vertex_count` vertices.
+    pub vertices: Cow<'a, [Vertex]>,
+    /// `index_count` indices, each checked to be `< vertex_count`.
+    pub indices: Cow<'a, [u32]>,
+}
+
+impl<'a> MeshView<'a> {
+    /// Check a mesh asset, including that every index names a vertex.
+    pub fn from_asset(a: &Asset<'a>) -> Result<Self, CafError> {
+        let ty = AssetType::MESH;
+        expect_type(a, ty)?;
+        let meta = MeshMetadata::from_bytes(a.metadata)?;
+        let vbytes = u64::from(meta.vertex_count) * Vertex::SIZE as u64;
+        let expected = vbytes + u64::from(meta.index_count) * 4;
+        payload_size(ty, Some(expected), a.payload.len())?;
+        let (vb, ib) = a.payload.split_at(vbytes as usize);
+        let vertices = cast_or_copy::<Vertex>(vb);
+        let indices = cast_or_copy::<u32>(ib);
+        if let Some(i) = indices.iter().position(|&i| i >= meta.vertex_count) {
+            return Err(CafError::Malformed {
+                ty,
+                offset: vbytes + i as u64 * 4,
+                what: format!("index {i} is {}, but there are {} vertices", indices[i], meta.vertex_count),
+            });
+        }
+        Ok(MeshView { meta, vertices, indices })
+    }
+
+    /// Triangles as index triples (a trailing partial triangle is ignored).
+    pub fn triangles(&self) -> impl Iterator<Item = [u32; 3]> + '_ {
+        self.indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]])
+    }
+}
+
+/// Shader bytecode.
+#[derive(Clone, Copy, Debug)]
+pub struct ShaderView<'a> {
+    /// The metadata.
+    pub meta: ShaderMetadata,
+    /// The bytecode (SPIR-V for the original).
+    pub bytecode: &'a [u8],
+}
+
+impl<'a> ShaderView<'a> {
+    /// Check a shader asset (stage must be vertex, fragment or compute).
+    pub fn from_asset(a: &Asset<'a>) -> Result<Self, CafError> {
+        let ty = AssetType::SHADER;
+        expect_type(a, ty)?;
+        let meta = ShaderMetadata::from_bytes(a.metadata)?;
+        if ShaderStage(meta.stage).name().is_none() {
+            return Err(CafError::BadMetadata {
+                ty,
+                field: "stage",
+                value: meta.stage.into(),
+                reason: "must be 0 (vertex), 1 (fragment) or 2 (compute)",
+            });
+        }
+        Ok(ShaderView { meta, bytecode: a.payload })
+    }
+
+    /// The stage.
+    pub fn stage(&self) -> ShaderStage {
+        ShaderStage(self.meta.stage)
+    }
+
+    /// The bytecode as 32-bit words, when its length is a multiple of 4 and it is aligned.
+    pub fn words(&self) -> Option<&'a [u32]> {
+        if cfg!(target_endian = "big") {
+            return None;
+        }
+        bytemuck::try_cast_slice(self.bytecode).ok()
+    }
+
+    /// True when the bytecode starts with the SPIR-V magic number 0x07230203.
+    pub fn is_spirv(&self) -> bool {
+        self.bytecode.get(..4) == Some(&0x0723_0203u32.to_le_bytes())
+    }
+}
+
+/// Bounds-checked little-endian reader over a payload.
+struct Cursor<'a> {
+    data: &'a [u8],
+    pos: usize,
+    ty: AssetType,
+}
+
+impl<'a> Cursor<'a> {
+    fn err(&self, what: String) -> CafError {
+        CafError::Malformed { ty: self.ty, offset: self.pos as u64, what }
+    }
+    fn bytes(&mut self, n: u64, what: &str) -> Result<&'a [u8], CafError> {
+        let left = (self.data.len() - self.pos) as u64;
+        if n > left {
+            return Err(self.err(format!("{what} needs {n} bytes, only {left} left")));
+        }
+        let s = &self.data[self.pos..self.pos + n as usize];
+        self.pos += n as usize;
+        Ok(s)
+    }
+    fn u32(&mut self, what: &str) -> Result<u32, CafError> {
+        let b = self.bytes(4, what)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn at_end(&self) -> bool {
+        self.pos == self.data.len()
+    }
+}
+
+/// Scene component type ids written by the original's runtime serializer.
+pub mod scene_component {
+    /// Transform: position, rotation, scale (9 × f32 = 36 bytes).
+    pub const TRANSFORM: u32 = 0;
+    /// Acceleration2D: 2 × f32 (8 bytes).
+    pub const ACCELERATION_2D: u32 = 1;
+    /// Parent: u32 parent id (0xFFFFFFFF = none) + u8 dirty (5 bytes).
+    pub const PARENT: u32 = 2;
+    /// WorldTransform: 4×4 f32 matrix (64 bytes).
+    pub const WORLD_TRANSFORM: u32 = 3;
+
+    /// Component byte size of a known type id (entries add a 4-byte entity id).
+    pub fn size(type_id: u32) -> Option<usize> {
+        match type_id {
+            TRANSFORM => Some(36),
+            ACCELERATION_2D => Some(8),
+            PARENT => Some(5),
+            WORLD_TRANSFORM => Some(64),
+            _ => None,
+        }
+    }
+
+    /// Name of a known type id.
+    pub fn name(type_id: u32) -> Option<&'static str> {
+        match type_id {
+            TRANSFORM => Some("Transform"),
+            ACCELERATION_2D => Some("Acceleration2D"),
+            PARENT => Some("Parent"),
+            WORLD_TRANSFORM => Some("WorldTransform"),
+            _ => None,
+        }
+    }
+}
+
+/// One scene section: `count` entries of one component type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SceneSection<'a> {
+    /// Component type id (see [`scene_component`]).
+    pub type_id: u32,
+    /// Number of entries.
+    pub count: u32,
+    /// Component bytes per entry (without the entity id).
+    pub component_size: usize,
+    /// Offset of the section header inside the payload.
+    pub offset: usize,
+    /// The `count` entries, each a u32 entity id followed by the component bytes.
+    pub data: &'a [u8],
+}
+
+/// One entry of a [`SceneSection`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SceneEntry<'a> {
+    /// Entity id.
+    pub entity: u32,
+    /// Raw component bytes.
+    pub component: &'a [u8],
+}
+
+impl<'a> SceneSection<'a> {
+    /// The entries in stored order.
+    pub fn entries(&self) -> impl Iterator<Item = SceneEntry<'a>> + 'a {
+        let data: &'a [u8] = self.data;
+        data.chunks_exact(4 + self.component_size).map(|e| SceneEntry {
+            entity: u32::from_le_bytes([e[0], e[1], e[2], e[3]]),
+            component: &e[4..],
+        })
+    }
+}
+
+/// A scene: metadata plus the component sections of the payload.
+#[derive(Clone, Debug)]
+pub struct SceneView<'a> {
+    /// The metadata.
+    pub meta: SceneMetadata,
+    /// Design-style archetype descriptors following the metadata (empty for the original's
+    /// runtime writer).
+    pub archetypes: Vec<ArchetypeDesc>,
+    sections: Vec<SceneSection<'a>>,
+}
+
+impl<'a> SceneView<'a> {
+    /// Check a scene asset whose sections use the original's component types.
+    pub fn from_asset(a: &Asset<'a>) -> Result<Self, CafError> {
+        SceneView::from_asset_with(a, scene_component::size)
+    }
+
+    /// Check a scene asset, with `component_size` giving the byte size of each type id (entries
+    /// carry no length, so an unknown type cannot be skipped and is an error).
+    pub fn from_asset_with(
+        a: &Asset<'a>,
+        component_size: impl Fn(u32) -> Option<usize>,
+    ) -> Result<Self, CafError> {
+        let ty = AssetType::SCENE;
+        expect_type(a, ty)?;
+        let head = a.metadata.get(..SceneMetadata::SIZE).ok_or(CafError::MetadataSize {
+            ty,
+            expected: SceneMetadata::SIZE as u64,
+            actual: a.metadata.len() as u64,
+        })?;
+        let meta = SceneMetadata::from_bytes(head)?;
+        let mut archetypes = Vec::new();
+        if a.metadata.len() != SceneMetadata::SIZE {
+            let expected = SceneMetadata::SIZE as u64 + u64::from(meta.archetype_count) * ArchetypeDesc::SIZE as u64;
+            if a.metadata.len() as u64 != expected {
+                return Err(CafError::MetadataSize { ty, expected, actual: a.metadata.len() as u64 });
+            }
+            for d in a.metadata[SceneMetadata::SIZE..].chunks_exact(ArchetypeDesc::SIZE) {
+                archetypes.push(ArchetypeDesc::from_bytes(d)?);
+            }
+        }
+        for (field, off) in [
+            ("string_table_offset", meta.string_table_offset),
+            ("asset_ref_table_offset", meta.asset_ref_table_offset),
+        ] {
+            if off as usize > a.metadata.len() {
+                return Err(CafError::BadMetadata { ty, field, value: off.into(), reason: "points past the end of the metadata" });
+            }
+        }
+        let mut c = Cursor { data: a.payload, pos: 0, ty };
+        let mut sections = Vec::new();
+        while !c.at_end() {
+            let offset = c.pos;
+            let type_id = c.u32("section type id")?;
+            let count = c.u32("section count")?;
+            let size = component_size(type_id).ok_or_else(|| CafError::Malformed {
+                ty,
+                offset: offset as u64,
+                what: format!("section of unknown component type {type_id}"),
+            })?;
+            let n = u64::from(count).saturating_mul(4 + size as u64);
+            let data = c.bytes(n, &format!("section of {count} type-{type_id} entries"))?;
+            sections.push(SceneSection { type_id, count, component_size: size, offset, data });
+        }
+        if archetypes.is_empty() && sections.len() as u64 != u64::from(meta.archetype_count) {
+            return Err(CafError::Malformed {
+                ty,
+                offset: a.payload.len() as u64,
+                what: format!(
+                    "{} sections, but the metadata's archetype_count is {}",
+                    sections.len(),
+                    meta.archetype_count
+                ),
+            });
+        }
+        Ok(SceneView { meta, archetypes, sections })
+    }
+
+    /// The sections in stored order.
+    pub fn sections(&self) -> impl Iterator<Item = &SceneSection<'a>> + '_ {
+        self.sections.iter()
+    }
+
+    /// Number of sections.
+    pub fn section_count(&self) -> usize {
+        self.sections.len()
+    }
+}
+
+/// Prefab component type ids written by the original's prefab serializer.
+pub mod prefab_component {
+    /// Position3D: 3 × f32.
+    pub const POSITION_3D: u32 = 15;
+    /// Rotation3D: quaternion 4 × f32.
+    pub const ROTATION_3D: u32 = 16;
+    /// Scale3D: 3 × f32.
+    pub const SCALE_3D: u32 = 17;
+}
+
+/// One component of a prefab entity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PrefabComponent<'a> {
+    /// Component type id (see [`prefab_component`]).
+    pub type_id: u32,
+    /// Raw component bytes.
+    pub data: &'a [u8],
+}
+
+/// One prefab entity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrefabEntity<'a> {
+    /// Name bytes (no terminator; UTF-8 in practice, see [`PrefabEntity::name_str`]).
+    pub name: &'a [u8],
+    /// Components in stored order.
+    pub components: Vec<PrefabComponent<'a>>,
+    /// Child entity ids.
+    pub children: Vec<u32>,
+}
+
+impl PrefabEntity<'_> {
+    /// The name as text, when it is valid UTF-8.
+    pub fn name_str(&self) -> Option<&str> {
+        std::str::from_utf8(self.name).ok()
+    }
+}
+
+/// A prefab: no metadata, a payload of entities.
+#[derive(Clone, Debug)]
+pub struct PrefabView<'a> {
+    entities: Vec<PrefabEntity<'a>>,
+}
+
+impl<'a> PrefabView<'a> {
+    /// Check and parse a prefab asset (the whole payload must be consumed).
+    pub fn from_asset(a: &Asset<'a>) -> Result<Self, CafError> {
+        let ty = AssetType::PREFAB;
+        expect_type(a, ty)?;
+        if !a.metadata.is_empty() {
+            return Err(CafError::MetadataSize { ty, expected: 0, actual: a.metadata.len() as u64 });
+        }
+        let mut c = Cursor { data: a.payload, pos: 0, ty };
+        let count = c.u32("entity count")?;
+        let mut entities = Vec::new();
+        for e in 0..count {
+            let name_len = c.u32(&format!("entity {e} name length"))?;
+            let name = c.bytes(name_len.into(), &format!("entity {e} name"))?;
+            let ncomp = c.u32(&format!("entity {e} component count"))?;
+            let mut components = Vec::new();
+            for k in 0..ncomp {
+                let type_id = c.u32(&format!("entity {e} component {k} type"))?;
+                let size = c.u32(&format!("entity {e} component {k} size"))?;
+                let data = c.bytes(size.into(), &format!("entity {e} component {k} data"))?;
+                components.push(PrefabComponent { type_id, data });
+            }
+            let nchild = c.u32(&format!("entity {e} child count"))?;
+            let ids = c.bytes(u64::from(nchild) * 4, &format!("entity {e} child ids"))?;
+            let children = ids.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+            entities.push(PrefabEntity { name, components, children });
+        }
+        if !c.at_end() {
+            return Err(c.err(format!("{} bytes after the last entity", a.payload.len() - c.pos)));
+        }
+        Ok(PrefabView { entities })
+    }
+
+    /// The entities in stored order.
+    pub fn entities(&self) -> impl Iterator<Item = &PrefabEntity<'a>> + '_ {
+        self.entities.iter()
+    }
+
+    /// Number of entities.
+    pub fn entity_count(&self) -> usize {
+        self.entities.len()
+    }
+}
