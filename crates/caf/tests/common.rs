@@ -1,0 +1,102 @@
+//! Shared helpers for the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The golden `caf` folder (`$VOXCAF_GOLDEN/caf`, default `../shared/golden/caf` beside the
+/// repository), or `None` when missing and `VOXCAF_REQUIRE_GOLDEN` is not 1 (tests then skip).
+pub fn golden_caf() -> Option<PathBuf> {
+    let dir = match std::env::var_os("VOXCAF_GOLDEN") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden"),
+    };
+    let caf = dir.join("caf");
+    if caf.join("manifest.tsv").is_file() {
+        return Some(caf);
+    }
+    if std::env::var("VOXCAF_REQUIRE_GOLDEN").is_ok_and(|v| v == "1") {
+        panic!("golden data not found at {} and VOXCAF_REQUIRE_GOLDEN=1", caf.display());
+    }
+    eprintln!("note: golden data not found at {}; skipping", caf.display());
+    None
+}
+
+/// One row of `manifest.tsv`.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub path: String,
+    pub bytes: u64,
+    pub loader_valid: bool,
+    pub validate_header: bool,
+    pub ty: Option<u16>,
+    pub flags: Option<u16>,
+    pub metadata_size: Option<u64>,
+    pub data_size: Option<u64>,
+    pub crc32: Option<u32>,
+    pub footer: Option<u32>,
+    pub input: String,
+}
+
+fn hex(s: &str) -> Option<u32> {
+    u32::from_str_radix(s.strip_prefix("0x")?, 16).ok()
+}
+
+pub fn manifest(dir: &std::path::Path) -> Vec<Row> {
+    let text = std::fs::read_to_string(dir.join("manifest.tsv")).expect("manifest.tsv");
+    let mut rows = Vec::new();
+    for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+        let c: Vec<&str> = line.split('\t').collect();
+        let get = |i: usize| c.get(i).copied().unwrap_or("");
+        rows.push(Row {
+            path: get(0).to_string(),
+            bytes: get(1).parse().expect("bytes column"),
+            loader_valid: get(3) == "valid",
+            validate_header: get(4) == "true",
+            ty: get(5).parse().ok(),
+            flags: hex(get(6)).map(|v| v as u16),
+            metadata_size: get(7).parse().ok(),
+            data_size: get(8).parse().ok(),
+            crc32: hex(get(9)),
+            footer: hex(get(10)),
+            input: get(11).to_string(),
+        });
+    }
+    assert!(rows.len() > 100, "manifest has {} rows", rows.len());
+    rows
+}
+
+/// "LCG bytes (seed S)" from the golden README.
+pub fn lcg_bytes(seed: u32, n: usize) -> Vec<u8> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            (s >> 24) as u8
+        })
+        .collect()
+}
+
+/// LCG 16-bit samples (`s >> 16` as i16).
+pub fn lcg_i16(seed: u32, n: usize) -> Vec<i16> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
+            (s >> 16) as u16 as i16
+        })
+        .collect()
+}
+
+/// A small deterministic PRNG for tests (xorshift64*).
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
