@@ -1,1 +1,83 @@
-//! Work in progress.
+//! Runtime asset manager for `.caf` files: background loading on a worker pool, typed
+//! reference-counted handles, a de-duplicating cache with a byte budget and LRU eviction, and
+//! hot reload driven by file-system notifications.
+//!
+//! ```
+//! use std::time::Duration;
+//! use caf::{AssetType, CafFlags, TextureMetadata};
+//! use caf_assets::{AssetEvent, AssetManager, Audio, Status, Texture};
+//!
+//! # let dir = tempfile::tempdir()?;
+//! let meta = TextureMetadata { width: 2, height: 2, format: 0, mip_levels: 1, reserved: 0 };
+//! caf::write_file(&dir.path().join("hero.caf"), AssetType::TEXTURE, CafFlags::NONE,
+//!                 &meta.to_bytes(), &[255u8; 16])?;
+//!
+//! let assets = AssetManager::builder(dir.path())
+//!     .workers(2)                 // loader threads (default: all CPUs)
+//!     .budget(64 << 20)           // evict unreferenced assets beyond 64 MiB, LRU first
+//!     .hot_reload(true)           // watch the directory, reload changed files
+//!     .build()?;
+//!
+//! let hero = assets.load::<Texture>("hero.caf");     // returns at once
+//! let again = assets.load::<Texture>("./hero.caf");  // same entry, a cache hit
+//! assert!(hero.same_entry(&again));
+//!
+//! assert!(assets.wait(&hero, Duration::from_secs(10)).is_loaded());
+//! let texture = assets.get(&hero).expect("loaded");  // a guard keeping this version alive
+//! assert_eq!(texture.view().meta.width, 2);
+//!
+//! // Asking for the wrong type is a failed load, never a default view.
+//! let wrong = assets.load::<Audio>("hero.caf");
+//! assert!(matches!(assets.wait(&wrong, Duration::from_secs(10)), Status::Failed(_)));
+//!
+//! // Once per frame: apply what the watcher reloaded.
+//! for event in assets.drain_events() {
+//!     match event {
+//!         AssetEvent::Reloaded { path, version, .. } => println!("{path} is now v{version}"),
+//!         AssetEvent::ReloadFailed { path, error, .. } => eprintln!("{path}: kept old: {error}"),
+//!         _ => {}
+//!     }
+//! }
+//! drop((hero, again, wrong));
+//! assert_eq!(assets.collect_garbage(), 2); // nobody holds the two entries any more
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Design
+//!
+//! - **Entries** are keyed by the normalised path (relative to the base directory, lexically
+//!   resolved `.`/`..`) and the requested [`Kind`]. Every handle of an entry shares its state.
+//! - **Loading** goes through [`caf::LoadedAsset::open`]: one read into an aligned buffer,
+//!   both CRCs checked, zero copies afterwards. On the worker thread the header type and the
+//!   typed view are checked too, so a [`Status::Loaded`] entry always has a valid view and a
+//!   type mismatch is [`AssetError::WrongType`].
+//! - **Guards** ([`AssetGuard`]) hold an `Arc` of one loaded version. A reload swaps the entry
+//!   to the new version atomically; guards taken before keep reading the old buffer, and the
+//!   next [`AssetManager::get`] sees the new one.
+//! - **Handles** count references. Entries nobody holds stay cached (a later `load` is a hit)
+//!   until [`AssetManager::collect_garbage`] removes them or the byte budget evicts them,
+//!   least recently used first. Entries with handles are never evicted.
+//! - **Hot reload** watches the base directory with `notify` (inotify, FSEvents, ...), waits
+//!   for a changed file to go quiet for the debounce interval, and reloads it on the pool. A
+//!   reload that fails (for instance on a half-written file, caught by the size and CRC
+//!   checks) keeps the previous version and reports [`AssetEvent::ReloadFailed`]; an entry that
+//!   had failed is retried when its file changes. Events are queued and drained on the
+//!   caller's thread with [`AssetManager::drain_events`].
+//! - **Waiting** ([`AssetManager::wait`], [`AssetManager::wait_until`],
+//!   [`AssetManager::wait_events`]) uses condition variables, never polling.
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod error;
+mod kind;
+mod manager;
+mod path;
+mod watch;
+
+pub use error::AssetError;
+pub use kind::{AssetKind, Audio, Kind, Mesh, Raw, Shader, Texture};
+pub use manager::{
+    AssetEvent, AssetGuard, AssetManager, AssetManagerBuilder, EntryInfo, Handle, Stats, Status,
+};
+pub use path::AssetPath;
