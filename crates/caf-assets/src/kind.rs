@@ -24,7 +24,13 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 5] = [Kind::Texture, Kind::Audio, Kind::Mesh, Kind::Shader, Kind::Raw];
+    pub const ALL: [Kind; 5] = [
+        Kind::Texture,
+        Kind::Audio,
+        Kind::Mesh,
+        Kind::Shader,
+        Kind::Raw,
+    ];
 
     /// The header type a file must have to satisfy this kind; `None` for [`Kind::Raw`].
     pub fn asset_type(self) -> Option<AssetType> {
@@ -127,18 +133,27 @@ impl AssetKind for Raw {
 
 /// The check run on the worker thread for a request of kind `T`: header type, then the typed
 /// view. Stored in each entry as a function pointer so entries need no type parameter.
-pub(crate) fn validate<T: AssetKind>(path: &AssetPath, asset: &LoadedAsset) -> Result<(), AssetError> {
+pub(crate) fn validate<T: AssetKind>(
+    path: &AssetPath,
+    asset: &LoadedAsset,
+) -> Result<(), AssetError> {
     let found = asset.header().asset_type;
     if let Some(expected) = T::KIND.asset_type() {
         if found != expected {
-            return Err(AssetError::WrongType { path: path.clone(), expected: T::KIND, found });
+            return Err(AssetError::WrongType {
+                path: path.clone(),
+                expected: T::KIND,
+                found,
+            });
         }
     }
-    T::view(asset).map(|_| ()).map_err(|source| AssetError::BadContent {
-        path: path.clone(),
-        kind: T::KIND,
-        source,
-    })
+    T::view(asset)
+        .map(|_| ())
+        .map_err(|source| AssetError::BadContent {
+            path: path.clone(),
+            kind: T::KIND,
+            source,
+        })
 }
 
 pub(crate) type Validator = fn(&AssetPath, &LoadedAsset) -> Result<(), AssetError>;

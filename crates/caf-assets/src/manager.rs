@@ -435,10 +435,13 @@ impl AssetManagerBuilder {
     /// Creates the manager: opens the base directory, starts the loader threads and, with hot
     /// reload, the watcher.
     pub fn build(self) -> Result<AssetManager, AssetError> {
-        let base = self.base.canonicalize().map_err(|source| AssetError::BaseDir {
-            path: self.base.clone(),
-            source,
-        })?;
+        let base = self
+            .base
+            .canonicalize()
+            .map_err(|source| AssetError::BaseDir {
+                path: self.base.clone(),
+                source,
+            })?;
         if !base.is_dir() {
             return Err(AssetError::BaseDir {
                 path: self.base.clone(),
@@ -607,7 +610,11 @@ impl AssetManager {
             let slot = map
                 .entry(key)
                 .or_insert_with_key(|k| {
-                    Arc::new(Slot::new(k.clone(), inner.base.join(k.path.as_str()), validate::<T>))
+                    Arc::new(Slot::new(
+                        k.clone(),
+                        inner.base.join(k.path.as_str()),
+                        validate::<T>,
+                    ))
                 })
                 .clone();
             slot.refs.fetch_add(1, Ordering::AcqRel);
@@ -664,7 +671,9 @@ impl AssetManager {
     /// Blocks until the entry has data or no load is in flight (it failed or is unloaded), or
     /// until `timeout` passes; returns the status then.
     pub fn wait<T: AssetKind>(&self, handle: &Handle<T>, timeout: Duration) -> Status {
-        match self.wait_until(handle, Some(timeout), |i| !i.in_flight || i.status.is_loaded()) {
+        match self.wait_until(handle, Some(timeout), |i| {
+            !i.in_flight || i.status.is_loaded()
+        }) {
             Some(i) => i.status,
             None => self.status(handle),
         }

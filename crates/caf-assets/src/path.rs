@@ -120,7 +120,14 @@ mod tests {
 
     #[test]
     fn rejects_escapes_and_empty() {
-        for bad in ["../x.caf", "a/../../x.caf", "/elsewhere/x.caf", "", ".", "a/.."] {
+        for bad in [
+            "../x.caf",
+            "a/../../x.caf",
+            "/elsewhere/x.caf",
+            "",
+            ".",
+            "a/..",
+        ] {
             assert!(
                 matches!(norm(bad), Err(AssetError::InvalidPath { .. })),
                 "{bad:?} accepted"

@@ -73,7 +73,9 @@ impl HotReload {
                 p.rescan.get_or_insert(now);
             } else if is_content_change(&event.kind) {
                 for path in &event.paths {
-                    let Ok(rel) = path.strip_prefix(&cb_base) else { continue };
+                    let Ok(rel) = path.strip_prefix(&cb_base) else {
+                        continue;
+                    };
                     let Ok(key) = AssetPath::normalise(rel, &cb_base, &cb_base) else {
                         continue;
                     };

@@ -21,7 +21,10 @@ fn setup(names: &[&str]) -> tempfile::TempDir {
 #[test]
 fn handles_count_references() {
     let dir = setup(&["a.caf"]);
-    let m = AssetManager::builder(dir.path()).workers(1).build().unwrap();
+    let m = AssetManager::builder(dir.path())
+        .workers(1)
+        .build()
+        .unwrap();
     let h = m.load_sync::<Texture>("a.caf").unwrap();
     assert_eq!(h.ref_count(), 1);
     let h2 = h.clone();
@@ -43,7 +46,10 @@ fn handles_count_references() {
 #[test]
 fn collect_garbage_removes_unreferenced_entries_only() {
     let dir = setup(&["a.caf", "b.caf", "c.caf"]);
-    let m = AssetManager::builder(dir.path()).workers(1).build().unwrap();
+    let m = AssetManager::builder(dir.path())
+        .workers(1)
+        .build()
+        .unwrap();
     let a = m.load_sync::<Texture>("a.caf").unwrap();
     let b = m.load_sync::<Texture>("b.caf").unwrap();
     let c = m.load_sync::<Texture>("c.caf").unwrap();

@@ -26,7 +26,10 @@ fn events_until(m: &AssetManager, mut pred: impl FnMut(&AssetEvent) -> bool) -> 
         if hit {
             return all;
         }
-        assert!(!left.is_zero(), "no matching event within {WAIT:?}; got {all:?}");
+        assert!(
+            !left.is_zero(),
+            "no matching event within {WAIT:?}; got {all:?}"
+        );
     }
 }
 
@@ -46,23 +49,39 @@ fn explicit_reload_swaps_atomically_and_keeps_guards_valid() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.caf");
     write_atomic(&file, &texture_bytes(4, 1));
-    let m = AssetManager::builder(dir.path()).workers(1).build().unwrap();
+    let m = AssetManager::builder(dir.path())
+        .workers(1)
+        .build()
+        .unwrap();
     let h = m.load_sync::<Texture>("t.caf").unwrap();
     let old = m.get(&h).unwrap();
 
     write_atomic(&file, &texture_bytes(8, 2));
     m.reload(&h);
-    let info = m.wait_until(&h, Some(WAIT), |i| i.version == 2).expect("reloaded");
+    let info = m
+        .wait_until(&h, Some(WAIT), |i| i.version == 2)
+        .expect("reloaded");
     assert!(info.status.is_loaded());
     let new = m.get(&h).unwrap();
-    assert_eq!((new.version(), new.view().meta.width, first_pixel(&m, &h)), (2, 8, 2));
+    assert_eq!(
+        (new.version(), new.view().meta.width, first_pixel(&m, &h)),
+        (2, 8, 2)
+    );
     // The guard taken before the reload still reads the old buffer.
     assert_eq!((old.version(), old.view().meta.width), (1, 4));
     assert!(old.asset().payload.iter().all(|&p| p == 1));
     assert_eq!(m.stats().bytes_cached, texture_bytes(8, 2).len() as u64);
     let ev = m.drain_events();
     assert!(
-        matches!(&ev[..], [AssetEvent::Reloaded { version: 2, recovered: false, kind: Kind::Texture, .. }]),
+        matches!(
+            &ev[..],
+            [AssetEvent::Reloaded {
+                version: 2,
+                recovered: false,
+                kind: Kind::Texture,
+                ..
+            }]
+        ),
         "{ev:?}"
     );
     assert!(m.drain_events().is_empty());
@@ -73,25 +92,52 @@ fn explicit_reload_failures_keep_the_previous_version() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.caf");
     write_atomic(&file, &texture_bytes(4, 1));
-    let m = AssetManager::builder(dir.path()).workers(1).build().unwrap();
+    let m = AssetManager::builder(dir.path())
+        .workers(1)
+        .build()
+        .unwrap();
     let h = m.load_sync::<Texture>("t.caf").unwrap();
 
-    let cases: Vec<(Vec<u8>, fn(&AssetError) -> bool)> = vec![
+    type Check = fn(&AssetError) -> bool;
+    let cases: Vec<(Vec<u8>, Check)> = vec![
         (corrupted(texture_bytes(4, 9)), |e| {
-            matches!(e, AssetError::Load { source: CafError::PayloadCrcMismatch { .. }, .. })
+            matches!(
+                e,
+                AssetError::Load {
+                    source: CafError::PayloadCrcMismatch { .. },
+                    ..
+                }
+            )
         }),
         (texture_bytes(4, 9)[..40].to_vec(), |e| {
-            matches!(e, AssetError::Load { source: CafError::SizeMismatch { .. }, .. })
+            matches!(
+                e,
+                AssetError::Load {
+                    source: CafError::SizeMismatch { .. },
+                    ..
+                }
+            )
         }),
         (audio_bytes(8, 9), |e| {
-            matches!(e, AssetError::WrongType { found: AssetType::AUDIO, .. })
+            matches!(
+                e,
+                AssetError::WrongType {
+                    found: AssetType::AUDIO,
+                    ..
+                }
+            )
         }),
     ];
     for (attempt, (bytes, expected)) in cases.into_iter().enumerate() {
         write_atomic(&file, &bytes);
         m.reload(&h);
         let events = events_until(&m, |e| matches!(e, AssetEvent::ReloadFailed { .. }));
-        let Some(AssetEvent::ReloadFailed { error, kept_version, .. }) = events.last() else {
+        let Some(AssetEvent::ReloadFailed {
+            error,
+            kept_version,
+            ..
+        }) = events.last()
+        else {
             panic!("{events:?}")
         };
         assert!(expected(error), "case {attempt}: {error}");
@@ -114,7 +160,9 @@ fn explicit_reload_failures_keep_the_previous_version() {
     // Fixed: the next reload succeeds and clears the error.
     write_atomic(&file, &texture_bytes(4, 5));
     m.reload(&h);
-    let info = m.wait_until(&h, Some(WAIT), |i| i.version == 2).expect("reloaded");
+    let info = m
+        .wait_until(&h, Some(WAIT), |i| i.version == 2)
+        .expect("reloaded");
     assert!(info.last_error.is_none());
     assert_eq!(first_pixel(&m, &h), 5);
 }
@@ -134,7 +182,9 @@ fn modified_file_is_seen_through_the_same_handle() {
     // An atomic save (temporary file + rename) ...
     write_atomic(&file, &texture_bytes(6, 2));
     let info = m
-        .wait_until(&h, Some(WAIT), |i| i.version >= 2 && first_pixel(&m, &h) == 2)
+        .wait_until(&h, Some(WAIT), |i| {
+            i.version >= 2 && first_pixel(&m, &h) == 2
+        })
         .expect("hot reload within the bound");
     assert!(info.status.is_loaded(), "{info:?}");
     assert_eq!(m.get(&h).unwrap().view().meta.width, 6);
@@ -145,13 +195,17 @@ fn modified_file_is_seen_through_the_same_handle() {
     // ... and an in-place rewrite both reload.
     write_in_place(&file, &texture_bytes(3, 3));
     let info = m
-        .wait_until(&h, Some(WAIT), |i| i.version > v && first_pixel(&m, &h) == 3)
+        .wait_until(&h, Some(WAIT), |i| {
+            i.version > v && first_pixel(&m, &h) == 3
+        })
         .expect("hot reload within the bound");
     assert!(info.status.is_loaded());
     assert_eq!(m.get(&h).unwrap().view().meta.width, 3);
     let events = m.drain_events();
     assert!(
-        events.iter().any(|e| matches!(e, AssetEvent::Reloaded { path, .. } if path == "tex/hero.caf")),
+        events
+            .iter()
+            .any(|e| matches!(e, AssetEvent::Reloaded { path, .. } if path == "tex/hero.caf")),
         "{events:?}"
     );
 }
@@ -167,15 +221,26 @@ fn corrupt_or_half_written_replacement_keeps_old_data_until_fixed() {
     // A corrupt replacement: reported, old data kept.
     write_in_place(&file, &corrupted(texture_bytes(16, 2)));
     let events = events_until(&m, |e| matches!(e, AssetEvent::ReloadFailed { .. }));
-    assert!(events.iter().all(|e| matches!(e, AssetEvent::ReloadFailed { kept_version: Some(1), .. })), "{events:?}");
+    assert!(
+        events.iter().all(|e| matches!(
+            e,
+            AssetEvent::ReloadFailed {
+                kept_version: Some(1),
+                ..
+            }
+        )),
+        "{events:?}"
+    );
     assert!(m.status(&h).is_loaded());
     assert_eq!(first_pixel(&m, &h), 1);
 
     // A half-written file (the first half of a valid one): also rejected.
     let full = texture_bytes(16, 3);
     write_in_place(&file, &full[..full.len() / 2]);
-    events_until(&m, |e| matches!(e, AssetEvent::ReloadFailed { error, .. }
-        if matches!(&**error, AssetError::Load { source: CafError::SizeMismatch { .. }, .. })));
+    events_until(&m, |e| {
+        matches!(e, AssetEvent::ReloadFailed { error, .. }
+        if matches!(&**error, AssetError::Load { source: CafError::SizeMismatch { .. }, .. }))
+    });
     assert_eq!(first_pixel(&m, &h), 1);
     assert_eq!(m.info(&h).version, 1);
 
@@ -196,7 +261,10 @@ fn failed_file_is_retried_when_it_changes() {
     let missing = m.load::<Texture>("later.caf");
     let e = m.wait(&missing, WAIT);
     assert!(matches!(e.error(), Some(e) if e.is_not_found()), "{e}");
-    write_in_place(&dir.path().join("bad.caf"), b"not yet a caf file, just some bytes");
+    write_in_place(
+        &dir.path().join("bad.caf"),
+        b"not yet a caf file, just some bytes",
+    );
     let bad = m.load::<Texture>("bad.caf");
     assert!(m.wait(&bad, WAIT).is_failed());
 
@@ -212,7 +280,9 @@ fn failed_file_is_retried_when_it_changes() {
     let events = m.drain_events();
     for name in ["later.caf", "bad.caf"] {
         assert!(
-            events.iter().any(|e| matches!(e, AssetEvent::Reloaded { path, recovered: true, .. } if path == name)),
+            events.iter().any(
+                |e| matches!(e, AssetEvent::Reloaded { path, recovered: true, .. } if path == name)
+            ),
             "{name}: {events:?}"
         );
     }

@@ -5,9 +5,7 @@ mod common;
 use std::sync::Arc;
 
 use caf::{AssetType, CafError};
-use caf_assets::{
-    AssetError, AssetManager, Audio, EntryInfo, Handle, Kind, Raw, Status, Texture,
-};
+use caf_assets::{AssetError, AssetManager, Audio, EntryInfo, Handle, Kind, Raw, Status, Texture};
 use common::*;
 
 fn status_name(s: &Status) -> &'static str {
@@ -39,7 +37,10 @@ fn concurrent_loads_share_entries_and_read_each_file_once() {
             &texture_bytes(1 + (i * 37) % 500, i as u8),
         );
     }
-    let m = AssetManager::builder(dir.path()).workers(3).build().unwrap();
+    let m = AssetManager::builder(dir.path())
+        .workers(3)
+        .build()
+        .unwrap();
 
     let per_thread: Vec<Vec<(u32, Handle<Texture>, Status)>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..THREADS)
@@ -119,9 +120,15 @@ fn concurrent_loads_share_entries_and_read_each_file_once() {
 #[test]
 fn concurrent_failures_from_many_threads() {
     let dir = tempfile::tempdir().unwrap();
-    write_atomic(&dir.path().join("corrupt.caf"), &corrupted(texture_bytes(16, 1)));
+    write_atomic(
+        &dir.path().join("corrupt.caf"),
+        &corrupted(texture_bytes(16, 1)),
+    );
     write_atomic(&dir.path().join("audio.caf"), &audio_bytes(32, 2));
-    let m = AssetManager::builder(dir.path()).workers(2).build().unwrap();
+    let m = AssetManager::builder(dir.path())
+        .workers(2)
+        .build()
+        .unwrap();
     std::thread::scope(|s| {
         for _ in 0..4 {
             s.spawn(|| {
@@ -132,11 +139,18 @@ fn concurrent_failures_from_many_threads() {
                     assert!(failure(&m, &missing).is_not_found());
                     assert!(matches!(
                         &*failure(&m, &corrupt),
-                        AssetError::Load { source: CafError::PayloadCrcMismatch { .. }, .. }
+                        AssetError::Load {
+                            source: CafError::PayloadCrcMismatch { .. },
+                            ..
+                        }
                     ));
                     assert!(matches!(
                         &*failure(&m, &wrong),
-                        AssetError::WrongType { expected: Kind::Texture, found: AssetType::AUDIO, .. }
+                        AssetError::WrongType {
+                            expected: Kind::Texture,
+                            found: AssetType::AUDIO,
+                            ..
+                        }
                     ));
                     assert!(m.get(&missing).is_none() && m.get(&corrupt).is_none());
                     assert!(m.get(&wrong).is_none());
@@ -165,7 +179,10 @@ fn status_transitions_through_a_gated_worker() {
         return;
     }
     write_atomic(&dir.path().join("next.caf"), &texture_bytes(4, 9));
-    let m = AssetManager::builder(dir.path()).workers(1).build().unwrap();
+    let m = AssetManager::builder(dir.path())
+        .workers(1)
+        .build()
+        .unwrap();
 
     let gated = m.load::<Texture>("gate.caf");
     let queued = m.load::<Texture>("next.caf");
@@ -179,7 +196,16 @@ fn status_transitions_through_a_gated_worker() {
     // Open the writing end and close it at once: the loader sees a zero-length file.
     drop(std::fs::OpenOptions::new().write(true).open(&gate).unwrap());
     let e = failure(&m, &gated);
-    assert!(matches!(&*e, AssetError::Load { source: CafError::TooShort { .. }, .. }), "{e}");
+    assert!(
+        matches!(
+            &*e,
+            AssetError::Load {
+                source: CafError::TooShort { .. },
+                ..
+            }
+        ),
+        "{e}"
+    );
     assert!(m.wait(&queued, WAIT).is_loaded());
     assert_eq!(m.stats().pending_loads, 0);
 
@@ -211,7 +237,10 @@ fn failure_kinds_are_specific() {
     let good = texture_bytes(4, 7);
     write_atomic(&dir.path().join("good.caf"), &good);
     write_atomic(&dir.path().join("truncated.caf"), &good[..good.len() - 3]);
-    write_atomic(&dir.path().join("garbage.caf"), b"this is not a caf file at all, just forty-odd bytes");
+    write_atomic(
+        &dir.path().join("garbage.caf"),
+        b"this is not a caf file at all, just forty-odd bytes",
+    );
     let mut footer = good.clone();
     let n = footer.len();
     footer[n - 1] ^= 1;
@@ -222,23 +251,72 @@ fn failure_kinds_are_specific() {
     let m = AssetManager::new(dir.path()).unwrap();
 
     let e = failure(&m, &m.load::<Texture>("truncated.caf"));
-    assert!(matches!(&*e, AssetError::Load { source: CafError::SizeMismatch { .. }, .. }), "{e}");
+    assert!(
+        matches!(
+            &*e,
+            AssetError::Load {
+                source: CafError::SizeMismatch { .. },
+                ..
+            }
+        ),
+        "{e}"
+    );
     let e = failure(&m, &m.load::<Texture>("garbage.caf"));
-    assert!(matches!(&*e, AssetError::Load { source: CafError::BadMagic { .. }, .. }), "{e}");
+    assert!(
+        matches!(
+            &*e,
+            AssetError::Load {
+                source: CafError::BadMagic { .. },
+                ..
+            }
+        ),
+        "{e}"
+    );
     let e = failure(&m, &m.load::<Texture>("footer.caf"));
-    assert!(matches!(&*e, AssetError::Load { source: CafError::FooterCrcMismatch { .. }, .. }), "{e}");
+    assert!(
+        matches!(
+            &*e,
+            AssetError::Load {
+                source: CafError::FooterCrcMismatch { .. },
+                ..
+            }
+        ),
+        "{e}"
+    );
     let e = failure(&m, &m.load::<Texture>("badmeta.caf"));
-    assert!(matches!(&*e, AssetError::BadContent { kind: Kind::Texture, .. }), "{e}");
+    assert!(
+        matches!(
+            &*e,
+            AssetError::BadContent {
+                kind: Kind::Texture,
+                ..
+            }
+        ),
+        "{e}"
+    );
     // Raw accepts any valid container, including that one.
     let raw = m.load::<Raw>("badmeta.caf");
     assert!(m.wait(&raw, WAIT).is_loaded());
-    assert_eq!(m.get(&raw).unwrap().view().header.asset_type, AssetType::TEXTURE);
+    assert_eq!(
+        m.get(&raw).unwrap().view().header.asset_type,
+        AssetType::TEXTURE
+    );
 
     // Wrong type: a clear error naming both types, never a default view.
     let e = failure(&m, &m.load::<Audio>("good.caf"));
-    assert!(matches!(&*e, AssetError::WrongType { expected: Kind::Audio, found: AssetType::TEXTURE, .. }));
+    assert!(matches!(
+        &*e,
+        AssetError::WrongType {
+            expected: Kind::Audio,
+            found: AssetType::TEXTURE,
+            ..
+        }
+    ));
     let msg = e.to_string();
-    assert!(msg.contains("good.caf") && msg.contains("audio") && msg.contains("texture"), "{msg}");
+    assert!(
+        msg.contains("good.caf") && msg.contains("audio") && msg.contains("texture"),
+        "{msg}"
+    );
     // The Texture entry for the same file is separate and fine.
     let tex = m.load::<Texture>("good.caf");
     assert!(m.wait(&tex, WAIT).is_loaded());
@@ -248,7 +326,10 @@ fn failure_kinds_are_specific() {
     for bad in ["../good.caf", "/etc/passwd", "", "a/../.."] {
         let h = m.load::<Texture>(bad);
         let e = failure(&m, &h);
-        assert!(matches!(&*e, AssetError::InvalidPath { .. }), "{bad:?}: {e}");
+        assert!(
+            matches!(&*e, AssetError::InvalidPath { .. }),
+            "{bad:?}: {e}"
+        );
     }
     // Absolute paths inside the base directory are fine.
     let abs = m.load::<Texture>(dir.path().join("good.caf"));
@@ -263,7 +344,10 @@ fn failure_kinds_are_specific() {
 fn load_sync_returns_loaded_or_the_error() {
     let dir = tempfile::tempdir().unwrap();
     write_atomic(&dir.path().join("a.caf"), &audio_bytes(100, 5));
-    let m = AssetManager::builder(dir.path()).workers(1).build().unwrap();
+    let m = AssetManager::builder(dir.path())
+        .workers(1)
+        .build()
+        .unwrap();
     let h = m.load_sync::<Audio>("a.caf").unwrap();
     assert!(m.status(&h).is_loaded());
     let g = m.get(&h).unwrap();

@@ -20,7 +20,12 @@ pub fn texture_bytes(width: u32, fill: u8) -> Vec<u8> {
         reserved: 0,
     };
     let pixels = vec![fill; width as usize * 4];
-    caf::to_vec(AssetType::TEXTURE, CafFlags::NONE, &meta.to_bytes(), &pixels)
+    caf::to_vec(
+        AssetType::TEXTURE,
+        CafFlags::NONE,
+        &meta.to_bytes(),
+        &pixels,
+    )
 }
 
 /// Bytes of a mono 16-bit audio clip of `frames` samples, all `fill`.
