@@ -31,7 +31,10 @@ mod tests {
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
         let (a, b) = (b"12345".as_slice(), b"6789".as_slice());
         assert_eq!(crc32_continue(crc32(a), b), 0xCBF4_3926);
-        assert_eq!(crc32_combine(crc32(a), crc32(b), b.len() as u64), 0xCBF4_3926);
+        assert_eq!(
+            crc32_combine(crc32(a), crc32(b), b.len() as u64),
+            0xCBF4_3926
+        );
         assert_eq!(crc32_combine(crc32(a), 0, 0), crc32(a));
         assert_eq!(crc32_combine(0, crc32(b), b.len() as u64), crc32(b));
     }

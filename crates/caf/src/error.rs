@@ -46,7 +46,9 @@ pub enum CafError {
         minor: u16,
     },
     /// 32 + metadataSize + dataSize + 4 does not fit in a u64 (a crafted header).
-    #[error("size overflow: 32 + metadataSize {metadata_size} + dataSize {data_size} + 4 exceeds 2^64")]
+    #[error(
+        "size overflow: 32 + metadataSize {metadata_size} + dataSize {data_size} + 4 exceeds 2^64"
+    )]
     SizeOverflow {
         /// metadataSize (offset 16).
         metadata_size: u64,
@@ -179,6 +181,9 @@ impl CafError {
     }
 
     pub(crate) fn io(path: Option<&std::path::Path>, source: std::io::Error) -> CafError {
-        CafError::Io { path: path.map(|p| p.to_path_buf()), source }
+        CafError::Io {
+            path: path.map(|p| p.to_path_buf()),
+            source,
+        }
     }
 }

@@ -58,7 +58,10 @@ impl AssetType {
 
     /// Lower-case name of a known type (`"texture"`, ...), `None` for codes without a name.
     pub fn name(self) -> Option<&'static str> {
-        Self::NAMES.iter().find(|(_, t)| *t == self).map(|(n, _)| *n)
+        Self::NAMES
+            .iter()
+            .find(|(_, t)| *t == self)
+            .map(|(n, _)| *n)
     }
 
     /// The type with this name (case-insensitive), e.g. `"Texture"`.
@@ -340,7 +343,11 @@ mod tests {
         assert_eq!(&b[0..4], &[0xFE, 0xCA, 0xFE, 0xCA]);
         assert_eq!(CafHeader::from_bytes(&b), h);
         assert_eq!(h.total_file_size(), Some(80));
-        let o = CafHeader { metadata_size: u64::MAX - 15, data_size: 32, ..h };
+        let o = CafHeader {
+            metadata_size: u64::MAX - 15,
+            data_size: 32,
+            ..h
+        };
         assert_eq!(o.total_file_size(), None);
     }
 

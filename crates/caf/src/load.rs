@@ -22,7 +22,10 @@ fn check_structure(hb: &[u8; HEADER_SIZE], file_len: u64) -> Result<CafHeader, C
         data_size: h.data_size,
     })?;
     if expected != file_len {
-        return Err(CafError::SizeMismatch { expected, actual: file_len });
+        return Err(CafError::SizeMismatch {
+            expected,
+            actual: file_len,
+        });
     }
     Ok(h)
 }
@@ -33,13 +36,19 @@ fn check_header_fields(hb: &[u8; HEADER_SIZE]) -> Result<CafHeader, CafError> {
         return Err(CafError::BadMagic { found: h.magic });
     }
     if h.version_major != crate::VERSION_MAJOR {
-        return Err(CafError::UnsupportedVersion { major: h.version_major, minor: h.version_minor });
+        return Err(CafError::UnsupportedVersion {
+            major: h.version_major,
+            minor: h.version_minor,
+        });
     }
     Ok(h)
 }
 
 fn too_short(len: u64) -> CafError {
-    CafError::TooShort { len, min: MIN_FILE_SIZE as u64 }
+    CafError::TooShort {
+        len,
+        min: MIN_FILE_SIZE as u64,
+    }
 }
 
 /// Both CRCs of a structurally sound file: what is stored and what the bytes hash to.
@@ -132,7 +141,14 @@ impl<'a> Asset<'a> {
         let footer_stored = u32::from_le_bytes([fb[0], fb[1], fb[2], fb[3]]);
         let head_crc = crc32(&bytes[..meta_end]);
         let crcs = CrcCheck::from_parts(&header, head_crc, crc32(payload), footer_stored);
-        Ok((Asset { header, metadata, payload }, crcs))
+        Ok((
+            Asset {
+                header,
+                metadata,
+                payload,
+            },
+            crcs,
+        ))
     }
 
     /// File offset of the payload (32 + N).
@@ -158,7 +174,10 @@ pub fn validate_header(path: &Path) -> Result<CafHeader, CafError> {
     let mut hb = [0u8; HEADER_SIZE];
     let n = read_up_to(&mut f, &mut hb).map_err(|e| CafError::io(Some(path), e))?;
     if n < HEADER_SIZE {
-        return Err(CafError::TooShort { len: n as u64, min: HEADER_SIZE as u64 });
+        return Err(CafError::TooShort {
+            len: n as u64,
+            min: HEADER_SIZE as u64,
+        });
     }
     check_header_fields(&hb)
 }
@@ -168,7 +187,10 @@ pub fn validate_header_bytes(bytes: &[u8]) -> Result<CafHeader, CafError> {
     let hb: &[u8; HEADER_SIZE] = bytes
         .get(..HEADER_SIZE)
         .and_then(|s| s.try_into().ok())
-        .ok_or(CafError::TooShort { len: bytes.len() as u64, min: HEADER_SIZE as u64 })?;
+        .ok_or(CafError::TooShort {
+            len: bytes.len() as u64,
+            min: HEADER_SIZE as u64,
+        })?;
     check_header_fields(hb)
 }
 
@@ -201,7 +223,10 @@ pub enum LoadMode {
 
 enum Storage {
     /// `buf[start..start + len]` is the file; `start` aligns the payload.
-    Owned { buf: Vec<u8>, start: usize },
+    Owned {
+        buf: Vec<u8>,
+        start: usize,
+    },
     Mapped(crate::mmap::Map),
 }
 
@@ -250,7 +275,10 @@ impl LoadedAsset {
         let len = usize::try_from(len64)
             .ok()
             .filter(|l| l.checked_add(MAX_PAYLOAD_ALIGNMENT).is_some())
-            .ok_or(CafError::TooLarge { what: "file", size: len64 })?;
+            .ok_or(CafError::TooLarge {
+                what: "file",
+                size: len64,
+            })?;
         let mut hb = [0u8; HEADER_SIZE];
         f.read_exact(&mut hb).map_err(err)?;
         // Structure first: a bad header is reported without reading (or allocating) the rest.
@@ -260,11 +288,19 @@ impl LoadedAsset {
         if mode == LoadMode::Map {
             let map = crate::mmap::Map::open(&f).map_err(err)?;
             if map.len() != len {
-                return Err(CafError::SizeMismatch { expected: len64, actual: map.len() as u64 });
+                return Err(CafError::SizeMismatch {
+                    expected: len64,
+                    actual: map.len() as u64,
+                });
             }
             let asset = Asset::parse(&map)?;
             let header = asset.header;
-            return Ok(LoadedAsset { storage: Storage::Mapped(map), len, header, meta_end });
+            return Ok(LoadedAsset {
+                storage: Storage::Mapped(map),
+                len,
+                header,
+                meta_end,
+            });
         }
 
         let mut buf = vec![0u8; len + MAX_PAYLOAD_ALIGNMENT];
@@ -290,7 +326,12 @@ impl LoadedAsset {
         let fb = &file[footer_at..len];
         let footer_stored = u32::from_le_bytes([fb[0], fb[1], fb[2], fb[3]]);
         CrcCheck::from_parts(&header, head, payload.finalize(), footer_stored).check()?;
-        Ok(LoadedAsset { storage: Storage::Owned { buf, start }, len, header, meta_end })
+        Ok(LoadedAsset {
+            storage: Storage::Owned { buf, start },
+            len,
+            header,
+            meta_end,
+        })
     }
 
     /// Verify a file already in memory. The vector is kept when its payload is already aligned
@@ -302,12 +343,25 @@ impl LoadedAsset {
         let len = bytes.len();
         let align = header.asset_type.payload_alignment();
         if (bytes.as_ptr() as usize).wrapping_add(meta_end) % align == 0 {
-            return Ok(LoadedAsset { storage: Storage::Owned { buf: bytes, start: 0 }, len, header, meta_end });
+            return Ok(LoadedAsset {
+                storage: Storage::Owned {
+                    buf: bytes,
+                    start: 0,
+                },
+                len,
+                header,
+                meta_end,
+            });
         }
         let mut buf = vec![0u8; len + MAX_PAYLOAD_ALIGNMENT];
         let start = front_pad(buf.as_ptr(), meta_end as u64);
         buf[start..start + len].copy_from_slice(&bytes);
-        Ok(LoadedAsset { storage: Storage::Owned { buf, start }, len, header, meta_end })
+        Ok(LoadedAsset {
+            storage: Storage::Owned { buf, start },
+            len,
+            header,
+            meta_end,
+        })
     }
 
     /// Verify a copy of `bytes` (into an aligned buffer).
@@ -319,7 +373,12 @@ impl LoadedAsset {
         let mut buf = vec![0u8; len + MAX_PAYLOAD_ALIGNMENT];
         let start = front_pad(buf.as_ptr(), meta_end as u64);
         buf[start..start + len].copy_from_slice(bytes);
-        Ok(LoadedAsset { storage: Storage::Owned { buf, start }, len, header, meta_end })
+        Ok(LoadedAsset {
+            storage: Storage::Owned { buf, start },
+            len,
+            header,
+            meta_end,
+        })
     }
 
     /// The whole file.
@@ -332,7 +391,11 @@ impl LoadedAsset {
 
     /// A borrowed [`Asset`] over the verified bytes.
     pub fn asset(&self) -> Asset<'_> {
-        Asset { header: self.header, metadata: self.metadata(), payload: self.payload() }
+        Asset {
+            header: self.header,
+            metadata: self.metadata(),
+            payload: self.payload(),
+        }
     }
 
     /// The verified header.

@@ -208,7 +208,10 @@ impl ShaderMetadata {
     pub fn from_bytes(b: &[u8]) -> Result<Self, CafError> {
         check_len(AssetType::SHADER, b, Self::SIZE)?;
         let mut r = Le(b, 0);
-        Ok(ShaderMetadata { stage: r.u32(), reserved: r.u32() })
+        Ok(ShaderMetadata {
+            stage: r.u32(),
+            reserved: r.u32(),
+        })
     }
 
     /// Encode.
@@ -284,7 +287,11 @@ impl ArchetypeDesc {
     pub fn from_bytes(b: &[u8]) -> Result<Self, CafError> {
         check_len(AssetType::SCENE, b, Self::SIZE)?;
         let mut r = Le(b, 0);
-        Ok(ArchetypeDesc { component_mask: r.u32(), entity_count: r.u32(), data_offset: r.u32() })
+        Ok(ArchetypeDesc {
+            component_mask: r.u32(),
+            entity_count: r.u32(),
+            data_offset: r.u32(),
+        })
     }
 
     /// Encode.
@@ -354,24 +361,60 @@ mod tests {
 
     #[test]
     fn sizes_and_round_trips() {
-        let t = TextureMetadata { width: 64, height: 32, format: 0, mip_levels: 7, reserved: 0 };
+        let t = TextureMetadata {
+            width: 64,
+            height: 32,
+            format: 0,
+            mip_levels: 7,
+            reserved: 0,
+        };
         assert_eq!(TextureMetadata::from_bytes(&t.to_bytes()).unwrap(), t);
-        let a = AudioMetadata { sample_rate: 44100, channels: 2, bits_per_sample: 16, sample_count: 9, reserved: 0 };
+        let a = AudioMetadata {
+            sample_rate: 44100,
+            channels: 2,
+            bits_per_sample: 16,
+            sample_count: 9,
+            reserved: 0,
+        };
         assert_eq!(AudioMetadata::from_bytes(&a.to_bytes()).unwrap(), a);
-        let m = MeshMetadata { vertex_count: 3, index_count: 3, sub_mesh_count: 1, reserved: 0 };
+        let m = MeshMetadata {
+            vertex_count: 3,
+            index_count: 3,
+            sub_mesh_count: 1,
+            reserved: 0,
+        };
         assert_eq!(MeshMetadata::from_bytes(&m.to_bytes()).unwrap(), m);
-        let s = ShaderMetadata { stage: 2, reserved: 0 };
+        let s = ShaderMetadata {
+            stage: 2,
+            reserved: 0,
+        };
         assert_eq!(ShaderMetadata::from_bytes(&s.to_bytes()).unwrap(), s);
-        let sc = SceneMetadata { entity_count: 5, archetype_count: 4, ..Default::default() };
+        let sc = SceneMetadata {
+            entity_count: 5,
+            archetype_count: 4,
+            ..Default::default()
+        };
         assert_eq!(SceneMetadata::from_bytes(&sc.to_bytes()).unwrap(), sc);
-        let d = ArchetypeDesc { component_mask: 3, entity_count: 2, data_offset: 40 };
+        let d = ArchetypeDesc {
+            component_mask: 3,
+            entity_count: 2,
+            data_offset: 40,
+        };
         assert_eq!(ArchetypeDesc::from_bytes(&d.to_bytes()).unwrap(), d);
-        let v = Vertex { position: [1.0, 2.0, 3.0], tangent: [1.0, 0.0, 0.0, 1.0], ..Default::default() };
+        let v = Vertex {
+            position: [1.0, 2.0, 3.0],
+            tangent: [1.0, 0.0, 0.0, 1.0],
+            ..Default::default()
+        };
         assert_eq!(Vertex::from_bytes(&v.to_bytes()).unwrap(), v);
         assert_eq!(&v.to_bytes()[..], bytemuck::bytes_of(&v));
         assert!(matches!(
             TextureMetadata::from_bytes(&[0; 8]),
-            Err(CafError::MetadataSize { expected: 24, actual: 8, .. })
+            Err(CafError::MetadataSize {
+                expected: 24,
+                actual: 8,
+                ..
+            })
         ));
         assert!(AudioMetadata::from_bytes(&[0; 17]).is_err());
     }

@@ -17,11 +17,17 @@ use crate::meta::{
 
 fn expect_type(a: &Asset<'_>, ty: AssetType) -> Result<(), CafError> {
     if a.header.asset_type != ty {
-        return Err(CafError::WrongType { expected: ty, found: a.header.asset_type });
+        return Err(CafError::WrongType {
+            expected: ty,
+            found: a.header.asset_type,
+        });
     }
     let encoded = CafFlags::COMPRESSED | CafFlags::ENCRYPTED;
     if a.header.flags.0 & encoded.0 != 0 {
-        return Err(CafError::UnsupportedFlags { ty, flags: a.header.flags });
+        return Err(CafError::UnsupportedFlags {
+            ty,
+            flags: a.header.flags,
+        });
     }
     Ok(())
 }
@@ -30,7 +36,11 @@ fn payload_size(ty: AssetType, expected: Option<u64>, actual: usize) -> Result<(
     let actual = actual as u64;
     match expected {
         Some(e) if e == actual => Ok(()),
-        e => Err(CafError::PayloadSize { ty, expected: e.unwrap_or(u64::MAX), actual }),
+        e => Err(CafError::PayloadSize {
+            ty,
+            expected: e.unwrap_or(u64::MAX),
+            actual,
+        }),
     }
 }
 
@@ -76,12 +86,25 @@ impl<'a> TextureView<'a> {
         let ty = AssetType::TEXTURE;
         expect_type(a, ty)?;
         let meta = TextureMetadata::from_bytes(a.metadata)?;
-        let bad = |field, value: u64, reason| CafError::BadMetadata { ty, field, value, reason };
+        let bad = |field, value: u64, reason| CafError::BadMetadata {
+            ty,
+            field,
+            value,
+            reason,
+        };
         if meta.format != TextureMetadata::FORMAT_RGBA8 {
-            return Err(bad("format", meta.format.into(), "only format 0 (8-bit channels) is defined"));
+            return Err(bad(
+                "format",
+                meta.format.into(),
+                "only format 0 (8-bit channels) is defined",
+            ));
         }
         if meta.width == 0 || meta.height == 0 {
-            let (f, v) = if meta.width == 0 { ("width", meta.width) } else { ("height", meta.height) };
+            let (f, v) = if meta.width == 0 {
+                ("width", meta.width)
+            } else {
+                ("height", meta.height)
+            };
             return Err(bad(f, v.into(), "a texture needs at least one pixel"));
         }
         if meta.mip_levels == 0 || meta.mip_levels > full_chain_len(meta.width, meta.height) {
@@ -96,16 +119,25 @@ impl<'a> TextureView<'a> {
         let mut pixels = 0u64;
         for _ in 0..meta.mip_levels {
             dims.push((w, h));
-            pixels = pixels
-                .checked_add(u64::from(w) * u64::from(h))
-                .ok_or(CafError::PayloadSize { ty, expected: u64::MAX, actual: a.payload.len() as u64 })?;
+            pixels =
+                pixels
+                    .checked_add(u64::from(w) * u64::from(h))
+                    .ok_or(CafError::PayloadSize {
+                        ty,
+                        expected: u64::MAX,
+                        actual: a.payload.len() as u64,
+                    })?;
             w = (w / 2).max(1);
             h = (h / 2).max(1);
         }
         let len = a.payload.len() as u64;
         let channels = if len % pixels == 0 { len / pixels } else { 0 };
         if !(1..=4).contains(&channels) {
-            return Err(CafError::PayloadSize { ty, expected: pixels.saturating_mul(4), actual: len });
+            return Err(CafError::PayloadSize {
+                ty,
+                expected: pixels.saturating_mul(4),
+                actual: len,
+            });
         }
         let mut levels = Vec::with_capacity(dims.len());
         let mut off = 0usize;
@@ -169,13 +201,21 @@ impl<'a> AudioView<'a> {
             });
         }
         if meta.channels == 0 {
-            return Err(CafError::BadMetadata { ty, field: "channels", value: 0, reason: "must be at least 1" });
+            return Err(CafError::BadMetadata {
+                ty,
+                field: "channels",
+                value: 0,
+                reason: "must be at least 1",
+            });
         }
         let expected = u64::from(meta.sample_count)
             * u64::from(meta.channels)
             * u64::from(meta.bits_per_sample / 8);
         payload_size(ty, Some(expected), a.payload.len())?;
-        Ok(AudioView { meta, data: a.payload })
+        Ok(AudioView {
+            meta,
+            data: a.payload,
+        })
     }
 
     /// The samples as `i16` without copying, when 16-bit, little-endian host and aligned.
@@ -194,7 +234,10 @@ impl<'a> AudioView<'a> {
         Some(match self.samples_i16() {
             Some(s) => Cow::Borrowed(s),
             None => Cow::Owned(
-                self.data.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect(),
+                self.data
+                    .chunks_exact(2)
+                    .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                    .collect(),
             ),
         })
     }
@@ -241,10 +284,17 @@ impl<'a> MeshView<'a> {
             return Err(CafError::Malformed {
                 ty,
                 offset: vbytes + i as u64 * 4,
-                what: format!("index {i} is {}, but there are {} vertices", indices[i], meta.vertex_count),
+                what: format!(
+                    "index {i} is {}, but there are {} vertices",
+                    indices[i], meta.vertex_count
+                ),
             });
         }
-        Ok(MeshView { meta, vertices, indices })
+        Ok(MeshView {
+            meta,
+            vertices,
+            indices,
+        })
     }
 
     /// Triangles as index triples (a trailing partial triangle is ignored).
@@ -276,7 +326,10 @@ impl<'a> ShaderView<'a> {
                 reason: "must be 0 (vertex), 1 (fragment) or 2 (compute)",
             });
         }
-        Ok(ShaderView { meta, bytecode: a.payload })
+        Ok(ShaderView {
+            meta,
+            bytecode: a.payload,
+        })
     }
 
     /// The stage.
@@ -307,7 +360,11 @@ struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     fn err(&self, what: String) -> CafError {
-        CafError::Malformed { ty: self.ty, offset: self.pos as u64, what }
+        CafError::Malformed {
+            ty: self.ty,
+            offset: self.pos as u64,
+            what,
+        }
     }
     fn bytes(&mut self, n: u64, what: &str) -> Result<&'a [u8], CafError> {
         let left = (self.data.len() - self.pos) as u64;
@@ -389,10 +446,11 @@ impl<'a> SceneSection<'a> {
     /// The entries in stored order.
     pub fn entries(&self) -> impl Iterator<Item = SceneEntry<'a>> + 'a {
         let data: &'a [u8] = self.data;
-        data.chunks_exact(4 + self.component_size).map(|e| SceneEntry {
-            entity: u32::from_le_bytes([e[0], e[1], e[2], e[3]]),
-            component: &e[4..],
-        })
+        data.chunks_exact(4 + self.component_size)
+            .map(|e| SceneEntry {
+                entity: u32::from_le_bytes([e[0], e[1], e[2], e[3]]),
+                component: &e[4..],
+            })
     }
 }
 
@@ -421,17 +479,25 @@ impl<'a> SceneView<'a> {
     ) -> Result<Self, CafError> {
         let ty = AssetType::SCENE;
         expect_type(a, ty)?;
-        let head = a.metadata.get(..SceneMetadata::SIZE).ok_or(CafError::MetadataSize {
-            ty,
-            expected: SceneMetadata::SIZE as u64,
-            actual: a.metadata.len() as u64,
-        })?;
+        let head = a
+            .metadata
+            .get(..SceneMetadata::SIZE)
+            .ok_or(CafError::MetadataSize {
+                ty,
+                expected: SceneMetadata::SIZE as u64,
+                actual: a.metadata.len() as u64,
+            })?;
         let meta = SceneMetadata::from_bytes(head)?;
         let mut archetypes = Vec::new();
         if a.metadata.len() != SceneMetadata::SIZE {
-            let expected = SceneMetadata::SIZE as u64 + u64::from(meta.archetype_count) * ArchetypeDesc::SIZE as u64;
+            let expected = SceneMetadata::SIZE as u64
+                + u64::from(meta.archetype_count) * ArchetypeDesc::SIZE as u64;
             if a.metadata.len() as u64 != expected {
-                return Err(CafError::MetadataSize { ty, expected, actual: a.metadata.len() as u64 });
+                return Err(CafError::MetadataSize {
+                    ty,
+                    expected,
+                    actual: a.metadata.len() as u64,
+                });
             }
             for d in a.metadata[SceneMetadata::SIZE..].chunks_exact(ArchetypeDesc::SIZE) {
                 archetypes.push(ArchetypeDesc::from_bytes(d)?);
@@ -442,10 +508,19 @@ impl<'a> SceneView<'a> {
             ("asset_ref_table_offset", meta.asset_ref_table_offset),
         ] {
             if off as usize > a.metadata.len() {
-                return Err(CafError::BadMetadata { ty, field, value: off.into(), reason: "points past the end of the metadata" });
+                return Err(CafError::BadMetadata {
+                    ty,
+                    field,
+                    value: off.into(),
+                    reason: "points past the end of the metadata",
+                });
             }
         }
-        let mut c = Cursor { data: a.payload, pos: 0, ty };
+        let mut c = Cursor {
+            data: a.payload,
+            pos: 0,
+            ty,
+        };
         let mut sections = Vec::new();
         while !c.at_end() {
             let offset = c.pos;
@@ -458,7 +533,13 @@ impl<'a> SceneView<'a> {
             })?;
             let n = u64::from(count).saturating_mul(4 + size as u64);
             let data = c.bytes(n, &format!("section of {count} type-{type_id} entries"))?;
-            sections.push(SceneSection { type_id, count, component_size: size, offset, data });
+            sections.push(SceneSection {
+                type_id,
+                count,
+                component_size: size,
+                offset,
+                data,
+            });
         }
         if archetypes.is_empty() && sections.len() as u64 != u64::from(meta.archetype_count) {
             return Err(CafError::Malformed {
@@ -471,7 +552,11 @@ impl<'a> SceneView<'a> {
                 ),
             });
         }
-        Ok(SceneView { meta, archetypes, sections })
+        Ok(SceneView {
+            meta,
+            archetypes,
+            sections,
+        })
     }
 
     /// The sections in stored order.
@@ -534,9 +619,17 @@ impl<'a> PrefabView<'a> {
         let ty = AssetType::PREFAB;
         expect_type(a, ty)?;
         if !a.metadata.is_empty() {
-            return Err(CafError::MetadataSize { ty, expected: 0, actual: a.metadata.len() as u64 });
+            return Err(CafError::MetadataSize {
+                ty,
+                expected: 0,
+                actual: a.metadata.len() as u64,
+            });
         }
-        let mut c = Cursor { data: a.payload, pos: 0, ty };
+        let mut c = Cursor {
+            data: a.payload,
+            pos: 0,
+            ty,
+        };
         let count = c.u32("entity count")?;
         let mut entities = Vec::new();
         for e in 0..count {
@@ -552,11 +645,21 @@ impl<'a> PrefabView<'a> {
             }
             let nchild = c.u32(&format!("entity {e} child count"))?;
             let ids = c.bytes(u64::from(nchild) * 4, &format!("entity {e} child ids"))?;
-            let children = ids.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-            entities.push(PrefabEntity { name, components, children });
+            let children = ids
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            entities.push(PrefabEntity {
+                name,
+                components,
+                children,
+            });
         }
         if !c.at_end() {
-            return Err(c.err(format!("{} bytes after the last entity", a.payload.len() - c.pos)));
+            return Err(c.err(format!(
+                "{} bytes after the last entity",
+                a.payload.len() - c.pos
+            )));
         }
         Ok(PrefabView { entities })
     }

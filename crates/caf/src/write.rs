@@ -7,13 +7,24 @@ use crate::crc::{crc32, crc32_combine, crc32_continue};
 use crate::error::CafError;
 use crate::header::{AssetType, CafFlags, CafHeader, FOOTER_SIZE, HEADER_SIZE};
 
-fn header_for(ty: AssetType, flags: CafFlags, payload_crc: u32, meta_len: usize, data_len: u64) -> CafHeader {
+fn header_for(
+    ty: AssetType,
+    flags: CafFlags,
+    payload_crc: u32,
+    meta_len: usize,
+    data_len: u64,
+) -> CafHeader {
     CafHeader::new(ty, flags, payload_crc, meta_len as u64, data_len)
 }
 
 /// Footer CRC from the finished header, the metadata and the payload's CRC (payload bytes are
 /// not hashed again).
-fn footer_crc(header: &[u8; HEADER_SIZE], metadata: &[u8], payload_crc: u32, payload_len: u64) -> u32 {
+fn footer_crc(
+    header: &[u8; HEADER_SIZE],
+    metadata: &[u8],
+    payload_crc: u32,
+    payload_len: u64,
+) -> u32 {
     let head = crc32_continue(crc32(header), metadata);
     crc32_combine(head, payload_crc, payload_len)
 }
@@ -79,7 +90,10 @@ pub fn write_streaming<W: Write + Seek, R: Read>(
         copied += n as u64;
     }
     if copied != len {
-        return Err(CafError::StreamTooShort { expected: len, actual: copied });
+        return Err(CafError::StreamTooShort {
+            expected: len,
+            actual: copied,
+        });
     }
     let pcrc = hasher.finalize();
     let header = header_for(ty, flags, pcrc, metadata.len(), len).to_bytes();

@@ -15,7 +15,10 @@ pub fn golden_caf() -> Option<PathBuf> {
         return Some(caf);
     }
     if std::env::var("VOXCAF_REQUIRE_GOLDEN").is_ok_and(|v| v == "1") {
-        panic!("golden data not found at {} and VOXCAF_REQUIRE_GOLDEN=1", caf.display());
+        panic!(
+            "golden data not found at {} and VOXCAF_REQUIRE_GOLDEN=1",
+            caf.display()
+        );
     }
     eprintln!("note: golden data not found at {}; skipping", caf.display());
     None

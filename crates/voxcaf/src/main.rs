@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod asset;
 mod demo;
 mod world;
 
@@ -26,6 +27,11 @@ enum Cmd {
         #[command(subcommand)]
         cmd: WorldCmd,
     },
+    /// Work with .caf game assets.
+    Asset {
+        #[command(subcommand)]
+        cmd: AssetCmd,
+    },
     /// Build a showcase level and assets, save, reload and verify them, and print a report.
     Demo(demo::DemoArgs),
 }
@@ -36,11 +42,20 @@ enum WorldCmd {
     Core(world::WorldCmd),
 }
 
+#[derive(Subcommand)]
+enum AssetCmd {
+    #[command(flatten)]
+    Container(asset::AssetCmd),
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.cmd {
         Cmd::World { cmd } => match cmd {
             WorldCmd::Core(c) => world::run(c),
+        },
+        Cmd::Asset { cmd } => match cmd {
+            AssetCmd::Container(c) => asset::run(c),
         },
         Cmd::Demo(a) => demo::run(a),
     };
