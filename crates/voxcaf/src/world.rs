@@ -1,19 +1,246 @@
-//! `voxcaf world info|dump|check|resave|new`.
+//! `voxcaf world info|dump|check|resave|new`: the format-level world commands.
 
-use anyhow::Result;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
 use clap::Subcommand;
+use serde_json::json;
+use vwr::{stats::WorldStats, World};
 
 #[derive(Subcommand)]
 pub enum WorldCmd {
+    /// Show a world's header fields and storage statistics.
+    Info {
+        /// The .vwr file.
+        file: PathBuf,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the canonical text dump (header, non-air blocks, metadata records).
+    ///
+    /// On a load error prints `ERROR: <message>` and exits 1.
+    Dump {
+        /// The .vwr file.
+        file: PathBuf,
+    },
+    /// Check that worlds load; exit 1 if any does not.
+    Check {
+        /// The .vwr files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Also report (and fail on) oddities the original tolerates: non-zero padding bits,
+        /// duplicate or unused palette entries, trailing bytes in a table entry, skyRegion above
+        /// 31, MoveObjects with NaN positions, legacy v1 chunks and 45-byte MoveObjects.
+        #[arg(long)]
+        strict: bool,
+        /// Print one JSON object per file (JSON lines).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Load a world and save it again (atomic; byte-identical for files the original wrote).
+    Resave {
+        /// Input .vwr.
+        input: PathBuf,
+        /// Output .vwr (may equal the input).
+        output: PathBuf,
+    },
     /// Write an empty world.
     New {
-        /// Output file.
-        out: std::path::PathBuf,
+        /// Output .vwr.
+        out: PathBuf,
+        /// Chunks per axis (1..=255); the world has 10×N blocks per axis.
+        #[arg(long, default_value_t = 10)]
+        chunks: u32,
+        /// Sky region (0-31).
+        #[arg(long, default_value_t = 0)]
+        sky: u32,
+        /// Mission number (0 = none).
+        #[arg(long, default_value_t = 0)]
+        mission: u32,
+        /// Overwrite an existing file.
+        #[arg(long)]
+        force: bool,
     },
 }
 
 pub fn run(cmd: WorldCmd) -> Result<u8> {
     match cmd {
-        WorldCmd::New { out } => anyhow::bail!("not implemented yet: {}", out.display()),
+        WorldCmd::Info { file, json } => info(&file, json),
+        WorldCmd::Dump { file } => dump(&file),
+        WorldCmd::Check { files, strict, json } => check(&files, strict, json),
+        WorldCmd::Resave { input, output } => {
+            let t = Instant::now();
+            let world = load(&input)?;
+            world.save(&output).with_context(|| format!("saving {}", output.display()))?;
+            println!(
+                "{} -> {} ({} bytes, {:.2} ms)",
+                input.display(),
+                output.display(),
+                std::fs::metadata(&output).map(|m| m.len()).unwrap_or(0),
+                t.elapsed().as_secs_f64() * 1e3
+            );
+            Ok(0)
+        }
+        WorldCmd::New { out, chunks, sky, mission, force } => {
+            if out.exists() && !force {
+                anyhow::bail!("{} already exists (use --force to overwrite)", out.display());
+            }
+            let mut world = World::with_chunks_per_axis(chunks)?;
+            world.set_sky_region(sky);
+            world.set_mission_number(mission);
+            world.save(&out)?;
+            println!(
+                "wrote {}: {}³ chunks ({}³ blocks), {} bytes",
+                out.display(),
+                chunks,
+                world.blocks_per_axis(),
+                std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0)
+            );
+            Ok(0)
+        }
     }
+}
+
+/// Loads a world, with the file name in the error.
+pub fn load(path: &Path) -> Result<World> {
+    World::load(path).with_context(|| format!("cannot load world {}", path.display()))
+}
+
+fn info(path: &Path, as_json: bool) -> Result<u8> {
+    let file_size = std::fs::metadata(path).with_context(|| format!("{}", path.display()))?.len();
+    let world = load(path)?;
+    let s = WorldStats::of(&world);
+    let spawn = world.spawn();
+    if as_json {
+        let v = json!({
+            "file": path.display().to_string(),
+            "chunks_per_axis": s.chunks_per_axis,
+            "blocks_per_axis": world.blocks_per_axis(),
+            "sky_region": world.sky_region(),
+            "mission_number": world.mission_number(),
+            "spawn": spawn,
+            "chunk_count": s.chunk_count,
+            "non_empty_chunks": s.non_empty_chunks,
+            "empty_chunks": s.chunk_count - s.non_empty_chunks,
+            "uniform_chunks": s.uniform_chunks,
+            "non_air_blocks": s.non_air_blocks,
+            "bits_per_block": s.bits_histogram.iter().map(|(k, v)| (k.to_string(), json!(*v))).collect::<serde_json::Map<_, _>>(),
+            "palette_sizes": s.palette_sizes.iter().map(|(k, v)| (k.to_string(), json!(*v))).collect::<serde_json::Map<_, _>>(),
+            "metadata_records": s.metadata_records,
+            "metadata_by_type": s.records_by_type.iter().map(|(k, v)| (k.to_string(), json!(*v))).collect::<serde_json::Map<_, _>>(),
+            "file_size": file_size,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(0);
+    }
+    let mut o = String::new();
+    use std::fmt::Write as _;
+    let _ = writeln!(o, "{}", path.display());
+    let _ = writeln!(o, "  size            {} chunks per axis ({}³ blocks)", s.chunks_per_axis, world.blocks_per_axis());
+    let _ = writeln!(o, "  sky region      {}", world.sky_region());
+    let _ = writeln!(o, "  mission number  {}", world.mission_number());
+    let _ = writeln!(
+        o,
+        "  spawn           {}",
+        spawn.map_or("none".to_string(), |[x, y, z]| format!("({x}, {y}, {z})"))
+    );
+    let _ = writeln!(
+        o,
+        "  chunks          {} stored ({} uniform), {} empty, of {}",
+        s.non_empty_chunks,
+        s.uniform_chunks,
+        s.chunk_count - s.non_empty_chunks,
+        s.chunk_count
+    );
+    let _ = writeln!(o, "  non-air blocks  {}", s.non_air_blocks);
+    let hist = |m: &mut dyn Iterator<Item = (String, u64)>| m.map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" ");
+    let _ = writeln!(
+        o,
+        "  bits per block  {}",
+        non_empty(hist(&mut s.bits_histogram.iter().map(|(k, v)| (k.to_string(), *v))))
+    );
+    let _ = writeln!(
+        o,
+        "  palette sizes   {}",
+        non_empty(hist(&mut s.palette_sizes.iter().map(|(k, v)| (k.to_string(), *v))))
+    );
+    let names = |t: u16| match t {
+        vwr::META_MOVE_OBJECT => format!("{t} (MoveObject)"),
+        vwr::META_PLATE_ROTATION => format!("{t} (plate rotation)"),
+        vwr::META_BIG_DECOR => format!("{t} (BigDecor)"),
+        _ => t.to_string(),
+    };
+    let _ = writeln!(o, "  metadata        {} records", s.metadata_records);
+    for (t, c) in &s.records_by_type {
+        let _ = writeln!(o, "    type {:<20} {c}", names(*t));
+    }
+    let _ = writeln!(o, "  file size       {file_size} bytes");
+    print!("{o}");
+    Ok(0)
+}
+
+fn non_empty(s: String) -> String {
+    if s.is_empty() {
+        "-".into()
+    } else {
+        s
+    }
+}
+
+fn dump(path: &Path) -> Result<u8> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match std::fs::read(path).map_err(|e| format!("{}: {e}", path.display())).and_then(|b| World::from_bytes(&b).map_err(|e| e.to_string())) {
+        Ok(world) => {
+            out.write_all(vwr::dump::dump(&world).as_bytes())?;
+            out.flush()?;
+            Ok(0)
+        }
+        Err(msg) => {
+            writeln!(out, "ERROR: {msg}")?;
+            out.flush()?;
+            Ok(1)
+        }
+    }
+}
+
+fn check(files: &[PathBuf], strict: bool, as_json: bool) -> Result<u8> {
+    let mut failed = 0usize;
+    for path in files {
+        let result = std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| vwr::read_world_checked(&b).map_err(|e| e.to_string()));
+        let (ok, reason, warnings) = match &result {
+            Ok((_, odd)) => {
+                let warnings: Vec<String> = if strict { odd.iter().map(|o| o.to_string()).collect() } else { Vec::new() };
+                (warnings.is_empty(), None, warnings)
+            }
+            Err(e) => (false, Some(e.clone()), Vec::new()),
+        };
+        if !ok {
+            failed += 1;
+        }
+        if as_json {
+            println!(
+                "{}",
+                json!({"file": path.display().to_string(), "ok": ok, "error": reason, "warnings": warnings})
+            );
+        } else if let Some(r) = reason {
+            println!("FAIL {}: {r}", path.display());
+        } else if !warnings.is_empty() {
+            println!("WARN {}: {} oddities", path.display(), warnings.len());
+            for w in warnings {
+                println!("  - {w}");
+            }
+        } else {
+            println!("OK   {}", path.display());
+        }
+    }
+    if !as_json && files.len() > 1 {
+        println!("{} of {} files passed", files.len() - failed, files.len());
+    }
+    Ok(if failed == 0 { 0 } else { 1 })
 }

@@ -315,7 +315,7 @@ fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> 
         }
         world.set_chunk(pos[0].into(), pos[1].into(), pos[2].into(), chunk)?;
     }
-    if let Some(o) = odd.as_deref_mut() {
+    if let Some(o) = odd {
         for (cell, p) in world.collect_extra_metadata(META_MOVE_OBJECT) {
             if let Ok(m) = MoveObject::decode(p) {
                 if m.pos_start
@@ -445,7 +445,7 @@ fn read_chunk(
             idx[i]
         )));
     }
-    if let Some(o) = odd.as_deref_mut() {
+    if let Some(o) = odd {
         let mut used = [false; MAX_PALETTE];
         idx.iter().for_each(|&v| used[v as usize] = true);
         let unused = used[..pcount].iter().filter(|u| !**u).count();
@@ -509,7 +509,8 @@ fn read_meta(s: &[u8], pos: [u16; 3], base: u64) -> Result<Vec<MetaRecord>> {
             ),
         });
     }
-    let mut out = Vec::with_capacity(count);
+    // Records are 32 bytes in memory for >= 8 in the file: reserve modestly, grow as parsed.
+    let mut out = Vec::with_capacity(count.min(64));
     let mut o = META_HEADER_SIZE;
     for r in 0..count {
         let bad = |offset: usize, reason: String| VwrError::BadRecord {
