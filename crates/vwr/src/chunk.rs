@@ -83,21 +83,63 @@ fn write_packed(words: &mut [u64], bits: u32, i: usize, value: usize) {
 
 /// Decodes all 1000 indices of a packed stream sequentially.
 pub(crate) fn unpack_all(words: &[u64], bits: u8, out: &mut [u16; CHUNK_VOLUME]) {
-    let bits = bits as u32;
-    let mask = (1u64 << bits) - 1;
-    let mut acc: u128 = 0;
-    let mut have = 0u32;
-    let mut next = 0usize;
-    for slot in out.iter_mut() {
-        if have < bits {
-            acc |= (words[next] as u128) << have;
-            next += 1;
-            have += 64;
-        }
-        *slot = (acc as u64 & mask) as u16;
-        acc >>= bits;
-        have -= bits;
+    match bits {
+        1 => unpack_fixed::<1>(words, out),
+        2 => unpack_fixed::<2>(words, out),
+        3 => unpack_fixed::<3>(words, out),
+        4 => unpack_fixed::<4>(words, out),
+        5 => unpack_fixed::<5>(words, out),
+        6 => unpack_fixed::<6>(words, out),
+        7 => unpack_fixed::<7>(words, out),
+        _ => unpack_fixed::<8>(words, out),
     }
+}
+
+/// 64 values of `B` bits fill exactly `B` words, so each group of 64 has compile-time shifts.
+#[inline(always)]
+fn unpack_fixed<const B: u32>(words: &[u64], out: &mut [u16; CHUNK_VOLUME]) {
+    let mask = (1u64 << B) - 1;
+    let groups = CHUNK_VOLUME / 64;
+    for g in 0..groups {
+        let w = &words[g * B as usize..(g + 1) * B as usize];
+        let o = &mut out[g * 64..(g + 1) * 64];
+        for k in 0..64u32 {
+            let bit = k * B;
+            let wi = (bit / 64) as usize;
+            let off = bit % 64;
+            let mut v = w[wi] >> off;
+            if off + B > 64 {
+                v |= w[wi + 1] << (64 - off);
+            }
+            o[k as usize] = (v & mask) as u16;
+        }
+    }
+    for (i, slot) in out.iter_mut().enumerate().skip(groups * 64) {
+        *slot = read_packed(words, B, i) as u16;
+    }
+}
+
+/// First palette position holding `block`: 16 entries per step so the comparison vectorises.
+#[inline]
+fn find_in_palette(palette: &[Block], block: Block) -> Option<usize> {
+    let raw = block.0;
+    let mut groups = palette.chunks_exact(16);
+    let mut base = 0;
+    for g in &mut groups {
+        let mut m = 0u32;
+        for (k, e) in g.iter().enumerate() {
+            m |= ((e.0 == raw) as u32) << k;
+        }
+        if m != 0 {
+            return Some(base + m.trailing_zeros() as usize);
+        }
+        base += 16;
+    }
+    groups
+        .remainder()
+        .iter()
+        .position(|e| e.0 == raw)
+        .map(|p| base + p)
 }
 
 /// Packs 1000 indices at `bits` bits into a fresh word vector (padding bits zero).
@@ -137,6 +179,63 @@ pub struct Chunk {
     bits: u8,
     meta: Vec<MetaRecord>,
     dirty: bool,
+    /// Reverse index (raw value -> first palette position) for palettes above
+    /// [`LOOKUP_THRESHOLD`] entries, so `set` does not scan up to 256 entries. Derived state:
+    /// rebuilt whenever the palette changes, ignored by equality.
+    lookup: Option<Box<Lookup>>,
+}
+
+/// Palettes longer than this get a hashed reverse index.
+const LOOKUP_THRESHOLD: usize = 16;
+const LOOKUP_SLOTS: usize = 512;
+
+/// Open-addressing table of palette positions + 1 (0 = empty slot), linear probing.
+#[derive(Clone, Debug)]
+struct Lookup([u16; LOOKUP_SLOTS]);
+
+impl Lookup {
+    #[inline]
+    fn slot(raw: u16) -> usize {
+        ((raw as u32).wrapping_mul(0x9E37_79B1) >> 23) as usize
+    }
+
+    fn build(palette: &[Block]) -> Option<Box<Lookup>> {
+        if palette.len() <= LOOKUP_THRESHOLD {
+            return None;
+        }
+        let mut t = Box::new(Lookup([0; LOOKUP_SLOTS]));
+        for (i, &b) in palette.iter().enumerate() {
+            t.insert(palette, b, i);
+        }
+        Some(t)
+    }
+
+    /// Records `block` at position `i` unless an earlier position already holds it.
+    fn insert(&mut self, palette: &[Block], block: Block, i: usize) {
+        let mut s = Self::slot(block.0);
+        loop {
+            match self.0[s] {
+                0 => {
+                    self.0[s] = i as u16 + 1;
+                    return;
+                }
+                p if palette[p as usize - 1] == block => return,
+                _ => s = (s + 1) % LOOKUP_SLOTS,
+            }
+        }
+    }
+
+    #[inline]
+    fn find(&self, palette: &[Block], block: Block) -> Option<usize> {
+        let mut s = Self::slot(block.0);
+        loop {
+            match self.0[s] {
+                0 => return None,
+                p if palette[p as usize - 1] == block => return Some(p as usize - 1),
+                _ => s = (s + 1) % LOOKUP_SLOTS,
+            }
+        }
+    }
 }
 
 impl Default for Chunk {
@@ -167,6 +266,7 @@ impl Chunk {
             bits: 1,
             meta: Vec::new(),
             dirty: true,
+            lookup: None,
         }
     }
 
@@ -195,6 +295,7 @@ impl Chunk {
         let bits = bits_for(palette.len());
         Ok(Chunk {
             words: pack_all(&indices, bits),
+            lookup: Lookup::build(&palette),
             palette,
             bits,
             meta: Vec::new(),
@@ -207,6 +308,7 @@ impl Chunk {
         let bits = bits_for(palette.len());
         debug_assert_eq!(words.len(), word_count(bits));
         Chunk {
+            lookup: Lookup::build(&palette),
             palette,
             words,
             bits,
@@ -291,11 +393,19 @@ impl Chunk {
         out
     }
 
+    #[inline]
+    fn find(&self, block: Block) -> Option<usize> {
+        match &self.lookup {
+            Some(t) => t.find(&self.palette, block),
+            None => find_in_palette(&self.palette, block),
+        }
+    }
+
     /// Palette index of `block`, appending it (and re-packing, or compacting a full palette)
     /// when it is new. `spare` is a cell about to be overwritten: its current value does not
     /// count as used when a full palette is compacted.
     fn index_for(&mut self, block: Block, spare: Option<usize>) -> Result<usize> {
-        if let Some(p) = self.palette.iter().position(|&e| e == block) {
+        if let Some(p) = self.find(block) {
             return Ok(p);
         }
         if self.palette.len() == MAX_PALETTE {
@@ -305,6 +415,11 @@ impl Chunk {
             }
         }
         self.palette.push(block);
+        let i = self.palette.len() - 1;
+        match &mut self.lookup {
+            Some(t) => t.insert(&self.palette, block, i),
+            None => self.lookup = Lookup::build(&self.palette),
+        }
         let nb = bits_for(self.palette.len());
         if nb != self.bits {
             self.repack(nb);
@@ -322,7 +437,7 @@ impl Chunk {
     /// Sets cell `i` (< 1000). Fails only with [`VwrError::PaletteFull`].
     #[inline]
     pub fn set(&mut self, i: usize, block: Block) -> Result<()> {
-        let p = match self.palette.iter().position(|&e| e == block) {
+        let p = match self.find(block) {
             Some(p) => p,
             None => self.index_for(block, Some(i))?,
         };
@@ -343,6 +458,7 @@ impl Chunk {
         self.words.clear();
         self.words.resize(word_count(1), 0);
         self.bits = 1;
+        self.lookup = None;
         self.dirty = true;
     }
 
@@ -466,6 +582,7 @@ impl Chunk {
             };
         }
         self.bits = bits_for(palette.len());
+        self.lookup = Lookup::build(&palette);
         self.palette = palette;
         self.words = pack_all(&idx, self.bits);
         self.dirty = true;

@@ -437,13 +437,17 @@ fn read_chunk(
             w[words - 1] &= mask;
         }
     }
+    // With a power-of-two palette every index is valid; otherwise check them all now (the
+    // original only fails later, on access).
     let mut idx = [0u16; CHUNK_VOLUME];
-    crate::chunk::unpack_all(&w, bits, &mut idx);
-    if let Some(i) = idx.iter().position(|&v| v as usize >= pcount) {
-        return Err(bad(format!(
-            "block {i} uses palette index {} but the palette has {pcount} entries",
-            idx[i]
-        )));
+    if pcount != 1 << bits || odd.is_some() {
+        crate::chunk::unpack_all(&w, bits, &mut idx);
+        if let Some(i) = idx.iter().position(|&v| v as usize >= pcount) {
+            return Err(bad(format!(
+                "block {i} uses palette index {} but the palette has {pcount} entries",
+                idx[i]
+            )));
+        }
     }
     if let Some(o) = odd {
         let mut used = [false; MAX_PALETTE];
