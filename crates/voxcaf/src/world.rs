@@ -70,11 +70,17 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
     match cmd {
         WorldCmd::Info { file, json } => info(&file, json),
         WorldCmd::Dump { file } => dump(&file),
-        WorldCmd::Check { files, strict, json } => check(&files, strict, json),
+        WorldCmd::Check {
+            files,
+            strict,
+            json,
+        } => check(&files, strict, json),
         WorldCmd::Resave { input, output } => {
             let t = Instant::now();
             let world = load(&input)?;
-            world.save(&output).with_context(|| format!("saving {}", output.display()))?;
+            world
+                .save(&output)
+                .with_context(|| format!("saving {}", output.display()))?;
             println!(
                 "{} -> {} ({} bytes, {:.2} ms)",
                 input.display(),
@@ -84,9 +90,18 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             );
             Ok(0)
         }
-        WorldCmd::New { out, chunks, sky, mission, force } => {
+        WorldCmd::New {
+            out,
+            chunks,
+            sky,
+            mission,
+            force,
+        } => {
             if out.exists() && !force {
-                anyhow::bail!("{} already exists (use --force to overwrite)", out.display());
+                anyhow::bail!(
+                    "{} already exists (use --force to overwrite)",
+                    out.display()
+                );
             }
             let mut world = World::with_chunks_per_axis(chunks)?;
             world.set_sky_region(sky);
@@ -110,7 +125,9 @@ pub fn load(path: &Path) -> Result<World> {
 }
 
 fn info(path: &Path, as_json: bool) -> Result<u8> {
-    let file_size = std::fs::metadata(path).with_context(|| format!("{}", path.display()))?.len();
+    let file_size = std::fs::metadata(path)
+        .with_context(|| format!("{}", path.display()))?
+        .len();
     let world = load(path)?;
     let s = WorldStats::of(&world);
     let spawn = world.spawn();
@@ -139,7 +156,12 @@ fn info(path: &Path, as_json: bool) -> Result<u8> {
     let mut o = String::new();
     use std::fmt::Write as _;
     let _ = writeln!(o, "{}", path.display());
-    let _ = writeln!(o, "  size            {} chunks per axis ({}³ blocks)", s.chunks_per_axis, world.blocks_per_axis());
+    let _ = writeln!(
+        o,
+        "  size            {} chunks per axis ({}³ blocks)",
+        s.chunks_per_axis,
+        world.blocks_per_axis()
+    );
     let _ = writeln!(o, "  sky region      {}", world.sky_region());
     let _ = writeln!(o, "  mission number  {}", world.mission_number());
     let _ = writeln!(
@@ -156,16 +178,24 @@ fn info(path: &Path, as_json: bool) -> Result<u8> {
         s.chunk_count
     );
     let _ = writeln!(o, "  non-air blocks  {}", s.non_air_blocks);
-    let hist = |m: &mut dyn Iterator<Item = (String, u64)>| m.map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" ");
+    let hist = |m: &mut dyn Iterator<Item = (String, u64)>| {
+        m.map(|(k, v)| format!("{k}:{v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     let _ = writeln!(
         o,
         "  bits per block  {}",
-        non_empty(hist(&mut s.bits_histogram.iter().map(|(k, v)| (k.to_string(), *v))))
+        non_empty(hist(
+            &mut s.bits_histogram.iter().map(|(k, v)| (k.to_string(), *v))
+        ))
     );
     let _ = writeln!(
         o,
         "  palette sizes   {}",
-        non_empty(hist(&mut s.palette_sizes.iter().map(|(k, v)| (k.to_string(), *v))))
+        non_empty(hist(
+            &mut s.palette_sizes.iter().map(|(k, v)| (k.to_string(), *v))
+        ))
     );
     let names = |t: u16| match t {
         vwr::META_MOVE_OBJECT => format!("{t} (MoveObject)"),
@@ -193,7 +223,10 @@ fn non_empty(s: String) -> String {
 fn dump(path: &Path) -> Result<u8> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    match std::fs::read(path).map_err(|e| format!("{}: {e}", path.display())).and_then(|b| World::from_bytes(&b).map_err(|e| e.to_string())) {
+    match std::fs::read(path)
+        .map_err(|e| format!("{}: {e}", path.display()))
+        .and_then(|b| World::from_bytes(&b).map_err(|e| e.to_string()))
+    {
         Ok(world) => {
             out.write_all(vwr::dump::dump(&world).as_bytes())?;
             out.flush()?;
@@ -215,7 +248,11 @@ fn check(files: &[PathBuf], strict: bool, as_json: bool) -> Result<u8> {
             .and_then(|b| vwr::read_world_checked(&b).map_err(|e| e.to_string()));
         let (ok, reason, warnings) = match &result {
             Ok((_, odd)) => {
-                let warnings: Vec<String> = if strict { odd.iter().map(|o| o.to_string()).collect() } else { Vec::new() };
+                let warnings: Vec<String> = if strict {
+                    odd.iter().map(|o| o.to_string()).collect()
+                } else {
+                    Vec::new()
+                };
                 (warnings.is_empty(), None, warnings)
             }
             Err(e) => (false, Some(e.clone()), Vec::new()),

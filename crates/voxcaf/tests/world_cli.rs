@@ -1,0 +1,156 @@
+//! `voxcaf world ...` and `voxcaf demo` run as a user would run them.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn voxcaf() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_voxcaf"))
+}
+
+fn golden() -> Option<PathBuf> {
+    let dir = std::env::var_os("VOXCAF_GOLDEN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden")
+        });
+    if dir.join("vwr").is_dir() {
+        Some(dir)
+    } else if std::env::var("VOXCAF_REQUIRE_GOLDEN").is_ok_and(|v| v == "1") {
+        panic!("golden data missing at {}", dir.display());
+    } else {
+        eprintln!("note: golden data missing; skipping");
+        None
+    }
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd.output().expect("run voxcaf");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn dump_equals_golden_dump_for_every_world() {
+    let Some(g) = golden() else { return };
+    for sub in ["worlds3d", "random", "edge"] {
+        for e in std::fs::read_dir(g.join("vwr").join(sub)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "vwr") {
+                let (code, out, _) = run(voxcaf().args(["world", "dump"]).arg(&p));
+                assert_eq!(code, 0, "{}", p.display());
+                assert_eq!(
+                    out,
+                    std::fs::read_to_string(p.with_extension("dump.txt")).unwrap(),
+                    "{}",
+                    p.display()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn dump_of_a_bad_file_prints_error_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.vwr");
+    std::fs::write(&bad, b"VWR1\x01 not really").unwrap();
+    let (code, out, _) = run(voxcaf().args(["world", "dump"]).arg(&bad));
+    assert_eq!(code, 1);
+    assert!(out.starts_with("ERROR: "), "{out}");
+    assert_eq!(out.lines().count(), 1);
+}
+
+#[test]
+fn info_json_has_the_documented_fields() {
+    let Some(g) = golden() else { return };
+    let (code, out, _) = run(voxcaf()
+        .args(["world", "info", "--json"])
+        .arg(g.join("vwr/edge/edge-spawn.vwr")));
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["chunks_per_axis"], 10);
+    assert_eq!(v["sky_region"], 7);
+    assert_eq!(v["mission_number"], 11);
+    assert_eq!(v["spawn"], serde_json::json!([12, 34, 56]));
+    assert_eq!(v["non_empty_chunks"], 1);
+    assert_eq!(v["non_air_blocks"], 1);
+    assert_eq!(v["metadata_records"], 0);
+    assert_eq!(v["file_size"], 20196);
+    let (_, out, _) = run(voxcaf()
+        .args(["world", "info", "--json"])
+        .arg(g.join("vwr/edge/edge-empty-1.vwr")));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["spawn"].is_null());
+}
+
+#[test]
+fn check_reports_each_file_and_fails_on_any_bad_one() {
+    let Some(g) = golden() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let good = g.join("vwr/edge/edge-spawn.vwr");
+    let mut bytes = std::fs::read(&good).unwrap();
+    bytes[4] = 1; // v1 world header
+    let bad = dir.path().join("v1.vwr");
+    std::fs::write(&bad, &bytes).unwrap();
+    let (code, out, _) = run(voxcaf().args(["world", "check"]).arg(&good));
+    assert_eq!(code, 0, "{out}");
+    let (code, out, _) = run(voxcaf().args(["world", "check"]).arg(&good).arg(&bad));
+    assert_eq!(code, 1);
+    assert!(out.contains("OK"), "{out}");
+    assert!(out.contains("FAIL") && out.contains("version 1"), "{out}");
+    // --strict flags what the original tolerates: unused palette entries.
+    let odd = g.join("vwr/edge/edge-overwritten-to-air.vwr");
+    assert_eq!(run(voxcaf().args(["world", "check"]).arg(&odd)).0, 0);
+    let (code, out, _) = run(voxcaf().args(["world", "check", "--strict"]).arg(&odd));
+    assert_eq!(code, 1);
+    assert!(out.contains("unused palette"), "{out}");
+    let (_, out, _) = run(voxcaf().args(["world", "check", "--json"]).arg(&bad));
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["ok"], false);
+}
+
+#[test]
+fn resave_is_byte_identical_and_new_writes_an_empty_world() {
+    let Some(g) = golden() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let src = g.join("vwr/random/random-3.vwr");
+    let out = dir.path().join("copy.vwr");
+    assert_eq!(
+        run(voxcaf().args(["world", "resave"]).arg(&src).arg(&out)).0,
+        0
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&src).unwrap());
+    let empty = dir.path().join("empty.vwr");
+    assert_eq!(
+        run(voxcaf().args(["world", "new", "--chunks", "2"]).arg(&empty)).0,
+        0
+    );
+    assert_eq!(
+        std::fs::read(&empty).unwrap(),
+        std::fs::read(g.join("vwr/edge/edge-empty-2.vwr")).unwrap()
+    );
+    let (code, _, err) = run(voxcaf().args(["world", "new"]).arg(&empty));
+    assert_eq!(code, 1, "refuses to overwrite");
+    assert!(err.contains("--force"), "{err}");
+    let (code, _, _) = run(voxcaf()
+        .args(["world", "new", "--chunks", "0"])
+        .arg(dir.path().join("x.vwr")));
+    assert_eq!(code, 1);
+    let (code, _, _) = run(voxcaf().args(["world", "frobnicate"]));
+    assert_eq!(code, 2, "usage error");
+}
+
+#[test]
+fn demo_runs_and_leaves_verified_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out, err) = run(voxcaf().arg("demo").arg(dir.path()));
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("round trip verified"), "{out}");
+    let world = vwr::World::load(dir.path().join("showcase.vwr")).unwrap();
+    assert!(world.count_non_air() > 10_000);
+    assert!(world.move_objects().unwrap().len() >= 8);
+    assert_eq!(world.spawn(), Some([15, 1, 15]));
+}
