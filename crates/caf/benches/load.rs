@@ -1,1 +1,186 @@
-fn main() {}
+//! Load + full verification throughput of a 256 MiB asset (warm page cache) against two
+//! baselines measured in the same run: `std::fs::read` of the file (no checks) and `crc32fast`
+//! over the same bytes in memory; plus the latency of loading a 16 KiB texture.
+//!
+//! `cargo bench -p caf --bench load` (set `CAF_BENCH_MIB` to change the large file size).
+//! After criterion's report, a summary prints MB/s and the ratios (best of several runs).
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use caf::{AssetType, CafFlags, LoadMode, LoadedAsset, TextureMetadata, TextureView};
+use criterion::{Criterion, Throughput};
+
+struct Files {
+    _dir: tempfile::TempDir,
+    large: PathBuf,
+    large_len: u64,
+    small: PathBuf,
+}
+
+fn pseudo_random(n: usize, mut s: u64) -> Vec<u8> {
+    let mut v = Vec::with_capacity(n + 8);
+    while v.len() < n {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        v.extend_from_slice(&s.to_le_bytes());
+    }
+    v.truncate(n);
+    v
+}
+
+fn setup() -> Files {
+    let mib: usize = std::env::var("CAF_BENCH_MIB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let large = dir.path().join("large.caf");
+    let payload = pseudo_random(mib << 20, 0x9E37_79B9_7F4A_7C15);
+    caf::write_file(
+        &large,
+        AssetType::UNKNOWN,
+        CafFlags::NONE,
+        &[7u8; 16],
+        &payload,
+    )
+    .expect("write large");
+    drop(payload);
+    let small = dir.path().join("small.caf");
+    let meta = TextureMetadata {
+        width: 64,
+        height: 64,
+        format: 0,
+        mip_levels: 1,
+        reserved: 0,
+    };
+    caf::write_file(
+        &small,
+        AssetType::TEXTURE,
+        CafFlags::NONE,
+        &meta.to_bytes(),
+        &pseudo_random(16384, 7),
+    )
+    .expect("write small");
+    // Warm the page cache.
+    let large_len = std::fs::read(&large).expect("read").len() as u64;
+    Files {
+        _dir: dir,
+        large,
+        large_len,
+        small,
+    }
+}
+
+fn load(path: &Path, mode: LoadMode) -> LoadedAsset {
+    LoadedAsset::open_with(path, mode).expect("valid file")
+}
+
+fn bench_large(c: &mut Criterion, f: &Files) {
+    let mut g = c.benchmark_group("large_asset");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    g.throughput(Throughput::Bytes(f.large_len));
+    g.bench_function("baseline std::fs::read", |b| {
+        b.iter(|| black_box(std::fs::read(&f.large).unwrap()))
+    });
+    let bytes = std::fs::read(&f.large).unwrap();
+    g.bench_function("baseline crc32fast (in memory)", |b| {
+        b.iter(|| black_box(crc32fast::hash(&bytes)))
+    });
+    g.bench_function("Asset::parse (in memory)", |b| {
+        b.iter(|| black_box(caf::Asset::parse(&bytes).unwrap().header))
+    });
+    drop(bytes);
+    g.bench_function("LoadedAsset::open (read)", |b| {
+        b.iter(|| black_box(load(&f.large, LoadMode::Read)))
+    });
+    g.bench_function("LoadedAsset::open (map)", |b| {
+        b.iter(|| black_box(load(&f.large, LoadMode::Map)))
+    });
+    g.finish();
+}
+
+fn bench_small(c: &mut Criterion, f: &Files) {
+    let mut g = c.benchmark_group("texture_16KiB");
+    g.sample_size(50)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    g.bench_function("baseline std::fs::read", |b| {
+        b.iter(|| black_box(std::fs::read(&f.small).unwrap()))
+    });
+    g.bench_function("LoadedAsset::open + TextureView", |b| {
+        b.iter(|| {
+            let l = load(&f.small, LoadMode::Auto);
+            let n = TextureView::from_asset(&l.asset())
+                .unwrap()
+                .level(0)
+                .unwrap()
+                .len();
+            black_box(n)
+        })
+    });
+    g.finish();
+}
+
+/// Best-of-`n` wall time of `f`.
+fn best(n: usize, mut f: impl FnMut()) -> Duration {
+    (0..n)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+fn summary(f: &Files) {
+    let mbps = |d: Duration| f.large_len as f64 / d.as_secs_f64() / 1e6;
+    let read = best(7, || drop(black_box(std::fs::read(&f.large).unwrap())));
+    let bytes = std::fs::read(&f.large).unwrap();
+    let crc = best(7, || drop(black_box(crc32fast::hash(&bytes))));
+    drop(bytes);
+    let open = best(7, || drop(black_box(load(&f.large, LoadMode::Read))));
+    let map = best(7, || drop(black_box(load(&f.large, LoadMode::Map))));
+    let small = best(200, || {
+        let l = load(&f.small, LoadMode::Auto);
+        black_box(TextureView::from_asset(&l.asset()).unwrap().level_count());
+    });
+    let small_read = best(200, || drop(black_box(std::fs::read(&f.small).unwrap())));
+    println!(
+        "\n== caf load summary ({} MiB file, best of 7) ==",
+        f.large_len >> 20
+    );
+    println!("std::fs::read (no checks)     {:>8.0} MB/s", mbps(read));
+    println!("crc32fast over the bytes      {:>8.0} MB/s", mbps(crc));
+    println!(
+        "LoadedAsset::open (read)      {:>8.0} MB/s  = {:.2}x fs::read, {:.2}x crc32fast",
+        mbps(open),
+        read.as_secs_f64() / open.as_secs_f64(),
+        crc.as_secs_f64() / open.as_secs_f64()
+    );
+    println!(
+        "LoadedAsset::open (map)       {:>8.0} MB/s  = {:.2}x fs::read, {:.2}x crc32fast",
+        mbps(map),
+        read.as_secs_f64() / map.as_secs_f64(),
+        crc.as_secs_f64() / map.as_secs_f64()
+    );
+    println!(
+        "16 KiB texture: open + TextureView {:.1} µs (fs::read alone {:.1} µs)",
+        small.as_secs_f64() * 1e6,
+        small_read.as_secs_f64() * 1e6
+    );
+}
+
+fn main() {
+    let f = setup();
+    let mut c = Criterion::default().configure_from_args();
+    bench_large(&mut c, &f);
+    bench_small(&mut c, &f);
+    c.final_summary();
+    summary(&f);
+}

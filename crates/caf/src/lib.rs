@@ -46,7 +46,9 @@ pub use header::{
     AssetType, CafFlags, CafHeader, FOOTER_SIZE, HEADER_SIZE, MAGIC, MAX_PAYLOAD_ALIGNMENT,
     MIN_FILE_SIZE, VERSION_MAJOR, VERSION_MINOR,
 };
-pub use load::{validate_header, validate_header_bytes, Asset, CrcCheck, LoadMode, LoadedAsset};
+pub use load::{
+    validate_header, validate_header_bytes, Asset, CrcCheck, LoadMode, LoadedAsset, MAP_THRESHOLD,
+};
 pub use meta::{
     ArchetypeDesc, AudioMetadata, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
     TextureMetadata, Vertex,

@@ -210,16 +210,25 @@ fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
 /// How [`LoadedAsset::open_with`] gets the bytes into memory.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum LoadMode {
-    /// Choose per file (currently: always [`LoadMode::Read`], which measured fastest).
+    /// [`LoadMode::Map`] for files of at least [`MAP_THRESHOLD`] bytes whose mapped payload
+    /// happens to be aligned to `payload_alignment()` (measured about 4x faster than reading
+    /// a 256 MiB file here), [`LoadMode::Read`] otherwise. Either way the payload is aligned.
     #[default]
     Auto,
-    /// One read into an owned buffer whose payload is aligned to `payload_alignment()`.
+    /// One pass of reads into an owned buffer placed so that the payload starts at a multiple
+    /// of `payload_alignment()`; each chunk is hashed right after it is read. Large files go
+    /// into anonymous memory with transparent huge pages.
     Read,
-    /// Memory-map the file. The payload is then only as aligned as its file offset; typed
-    /// views copy when a cast is impossible. Another process truncating the file while it is
-    /// mapped can crash this one (SIGBUS), so prefer `Read` for files you do not control.
+    /// Memory-map the file (read-only, populated). The payload is then only as aligned as its
+    /// file offset (32 + N from a page boundary); typed views copy when a cast is impossible.
+    /// Another process truncating the file while it is mapped can crash this one (SIGBUS): use
+    /// `Read` for files that may be rewritten in place. Files replaced by rename, as this
+    /// crate's writer does, are safe.
     Map,
 }
+
+/// [`LoadMode::Auto`] maps files at least this large (64 MiB).
+pub const MAP_THRESHOLD: u64 = 64 << 20;
 
 enum Storage {
     /// `buf[start..start + len]` is the file; `start` aligns the payload.
@@ -227,7 +236,30 @@ enum Storage {
         buf: Vec<u8>,
         start: usize,
     },
+    /// Like `Owned`, in anonymous memory asking for transparent huge pages: large reads then
+    /// take a page fault per 2 MiB instead of per 4 KiB.
+    Anon {
+        buf: memmap2::MmapMut,
+        start: usize,
+    },
     Mapped(crate::mmap::Map),
+}
+
+/// Files at least this large are read into anonymous huge-page memory.
+const ANON_THRESHOLD: usize = 4 << 20;
+
+/// A zeroed buffer of `n` bytes for a file read.
+fn read_buffer(n: usize) -> std::io::Result<Storage> {
+    if n >= ANON_THRESHOLD {
+        let buf = memmap2::MmapMut::map_anon(n)?;
+        #[cfg(target_os = "linux")]
+        let _ = buf.advise(memmap2::Advice::HugePage); // only a hint
+        return Ok(Storage::Anon { buf, start: 0 });
+    }
+    Ok(Storage::Owned {
+        buf: vec![0u8; n],
+        start: 0,
+    })
 }
 
 /// A verified file owning its bytes: an aligned buffer read in one pass, or a memory map.
@@ -285,7 +317,11 @@ impl LoadedAsset {
         let header = check_structure(&hb, len64)?;
         let meta_end = HEADER_SIZE + header.metadata_size as usize;
 
-        if mode == LoadMode::Map {
+        let align = header.asset_type.payload_alignment();
+        let map_aligned = meta_end % align == 0; // a map starts on a page boundary
+        if mode == LoadMode::Map
+            || (mode == LoadMode::Auto && len64 >= MAP_THRESHOLD && map_aligned)
+        {
             let map = crate::mmap::Map::open(&f).map_err(err)?;
             if map.len() != len {
                 return Err(CafError::SizeMismatch {
@@ -303,9 +339,14 @@ impl LoadedAsset {
             });
         }
 
-        let mut buf = vec![0u8; len + MAX_PAYLOAD_ALIGNMENT];
-        let start = front_pad(buf.as_ptr(), meta_end as u64);
-        let file = &mut buf[start..start + len];
+        let mut storage = read_buffer(len + MAX_PAYLOAD_ALIGNMENT).map_err(err)?;
+        let (buf, start): (&mut [u8], &mut usize) = match &mut storage {
+            Storage::Owned { buf, start } => (buf, start),
+            Storage::Anon { buf, start } => (buf, start),
+            Storage::Mapped(_) => unreachable!("read_buffer never maps a file"),
+        };
+        *start = front_pad(buf.as_ptr(), meta_end as u64);
+        let file = &mut buf[*start..*start + len];
         file[..HEADER_SIZE].copy_from_slice(&hb);
         // Read the rest in cache-sized chunks and hash each chunk right after it arrives.
         let mut head = crc32(&hb);
@@ -327,7 +368,7 @@ impl LoadedAsset {
         let footer_stored = u32::from_le_bytes([fb[0], fb[1], fb[2], fb[3]]);
         CrcCheck::from_parts(&header, head, payload.finalize(), footer_stored).check()?;
         Ok(LoadedAsset {
-            storage: Storage::Owned { buf, start },
+            storage,
             len,
             header,
             meta_end,
@@ -385,6 +426,7 @@ impl LoadedAsset {
     pub fn bytes(&self) -> &[u8] {
         match &self.storage {
             Storage::Owned { buf, start } => &buf[*start..*start + self.len],
+            Storage::Anon { buf, start } => &buf[*start..*start + self.len],
             Storage::Mapped(m) => m,
         }
     }
