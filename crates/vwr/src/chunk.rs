@@ -295,7 +295,7 @@ impl Chunk {
         let bits = bits_for(palette.len());
         Ok(Chunk {
             words: pack_all(&indices, bits),
-            lookup: Lookup::build(&palette),
+            lookup: None,
             palette,
             bits,
             meta: Vec::new(),
@@ -308,7 +308,7 @@ impl Chunk {
         let bits = bits_for(palette.len());
         debug_assert_eq!(words.len(), word_count(bits));
         Chunk {
-            lookup: Lookup::build(&palette),
+            lookup: None,
             palette,
             words,
             bits,
@@ -393,12 +393,17 @@ impl Chunk {
         out
     }
 
+    /// First palette position of `block`. Large palettes get their hashed index on first use
+    /// (so loading a world costs nothing extra).
     #[inline]
-    fn find(&self, block: Block) -> Option<usize> {
-        match &self.lookup {
-            Some(t) => t.find(&self.palette, block),
-            None => find_in_palette(&self.palette, block),
+    fn find(&mut self, block: Block) -> Option<usize> {
+        if self.palette.len() <= LOOKUP_THRESHOLD {
+            return find_in_palette(&self.palette, block);
         }
+        let palette = &self.palette;
+        self.lookup
+            .get_or_insert_with(|| Lookup::build(palette).expect("palette above threshold"))
+            .find(palette, block)
     }
 
     /// Palette index of `block`, appending it (and re-packing, or compacting a full palette)
@@ -416,9 +421,8 @@ impl Chunk {
         }
         self.palette.push(block);
         let i = self.palette.len() - 1;
-        match &mut self.lookup {
-            Some(t) => t.insert(&self.palette, block, i),
-            None => self.lookup = Lookup::build(&self.palette),
+        if let Some(t) = &mut self.lookup {
+            t.insert(&self.palette, block, i);
         }
         let nb = bits_for(self.palette.len());
         if nb != self.bits {
@@ -582,7 +586,7 @@ impl Chunk {
             };
         }
         self.bits = bits_for(palette.len());
-        self.lookup = Lookup::build(&palette);
+        self.lookup = None;
         self.palette = palette;
         self.words = pack_all(&idx, self.bits);
         self.dirty = true;
