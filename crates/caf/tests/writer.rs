@@ -1,0 +1,170 @@
+//! Writer behaviour beyond byte identity: streaming, atomic replacement, failures.
+
+use std::io::Read;
+
+use caf::*;
+
+fn pattern(n: usize) -> Vec<u8> {
+    (0..n)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect()
+}
+
+fn leftovers(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "a.caf")
+        .collect()
+}
+
+#[test]
+fn streaming_file_equals_in_memory_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.caf");
+    let payload = pattern(3 << 20 | 12345); // several internal buffer fills
+    let meta = [1u8, 2, 3];
+    write_file_streaming(
+        &path,
+        AssetType::FONT,
+        CafFlags::STREAMED,
+        &meta,
+        &payload[..],
+        payload.len() as u64,
+    )
+    .unwrap();
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        to_vec(AssetType::FONT, CafFlags::STREAMED, &meta, &payload)
+    );
+    assert!(LoadedAsset::open(&path).is_ok());
+    assert!(leftovers(dir.path()).is_empty());
+}
+
+#[test]
+fn streaming_reads_only_len_bytes() {
+    let mut cur = std::io::Cursor::new(Vec::new());
+    write_streaming(
+        &mut cur,
+        AssetType::UNKNOWN,
+        CafFlags::NONE,
+        &[],
+        &b"abcdef"[..],
+        4,
+    )
+    .unwrap();
+    assert_eq!(
+        cur.into_inner(),
+        to_vec(AssetType::UNKNOWN, CafFlags::NONE, &[], b"abcd")
+    );
+}
+
+#[test]
+fn short_reader_fails_and_leaves_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.caf");
+    write_file(&path, AssetType::AUDIO, CafFlags::NONE, &[], b"old").unwrap();
+    let old = std::fs::read(&path).unwrap();
+    let e = write_file_streaming(
+        &path,
+        AssetType::AUDIO,
+        CafFlags::NONE,
+        &[],
+        &b"short"[..],
+        100,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            CafError::StreamTooShort {
+                expected: 100,
+                actual: 5
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), old);
+    assert!(
+        leftovers(dir.path()).is_empty(),
+        "temp files left: {:?}",
+        leftovers(dir.path())
+    );
+}
+
+struct Failing(usize);
+impl Read for Failing {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.0 == 0 {
+            return Err(std::io::Error::other("disk on fire"));
+        }
+        let n = buf.len().min(self.0);
+        buf[..n].fill(7);
+        self.0 -= n;
+        Ok(n)
+    }
+}
+
+#[test]
+fn failing_reader_fails_and_leaves_no_partial_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.caf");
+    let e = write_file_streaming(
+        &path,
+        AssetType::MESH,
+        CafFlags::NONE,
+        &[0; 16],
+        Failing(5000),
+        1 << 20,
+    )
+    .unwrap_err();
+    assert!(matches!(e, CafError::Io { .. }), "{e}");
+    assert!(!path.exists());
+    assert!(leftovers(dir.path()).is_empty());
+}
+
+#[test]
+fn write_file_replaces_existing_and_reports_bad_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.caf");
+    write_file(&path, AssetType::SHADER, CafFlags::NONE, &[0; 8], b"one").unwrap();
+    write_file(&path, AssetType::SHADER, CafFlags::NONE, &[0; 8], b"second").unwrap();
+    assert_eq!(LoadedAsset::open(&path).unwrap().payload(), b"second");
+    let missing = dir.path().join("no/such/dir/x.caf");
+    match write_file(&missing, AssetType::SHADER, CafFlags::NONE, &[], b"") {
+        Err(CafError::Io { path: Some(p), .. }) => assert_eq!(p, missing),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn loader_modes_agree_and_report_io_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.caf");
+    let payload = pattern(5 << 20); // above the huge-page threshold
+    write_file(&path, AssetType::MESH, CafFlags::NONE, &[0; 32], &payload).unwrap();
+    for mode in [LoadMode::Auto, LoadMode::Read, LoadMode::Map] {
+        let l = LoadedAsset::open_with(&path, mode).unwrap();
+        assert_eq!(l.payload(), &payload[..], "{mode:?}");
+        assert_eq!(
+            l.payload().as_ptr() as usize % 32,
+            0,
+            "{mode:?}: 32 + 32 is aligned in a map too"
+        );
+    }
+    let e = LoadedAsset::open(&dir.path().join("missing.caf")).unwrap_err();
+    assert!(matches!(e, CafError::Io { .. }));
+    let e = validate_header(&dir.path().join("missing.caf")).unwrap_err();
+    assert!(e.to_string().contains("missing.caf"), "{e}");
+    // A file damaged deep inside is caught in every mode.
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[4 << 20] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    for mode in [LoadMode::Auto, LoadMode::Read, LoadMode::Map] {
+        let e = LoadedAsset::open_with(&path, mode).unwrap_err();
+        assert!(
+            matches!(e, CafError::PayloadCrcMismatch { .. }),
+            "{mode:?}: {e}"
+        );
+    }
+}
