@@ -143,4 +143,32 @@ mod tests {
         assert!(!p("ab/c.caf").is_at_or_below(&p("a")));
         assert!(!p("a").is_at_or_below(&p("a/b.caf")));
     }
+
+    proptest::proptest! {
+        /// Normalising is idempotent, never leaves the base, and agrees with a reference
+        /// implementation on paths built from a small alphabet of components.
+        #[test]
+        fn normalisation_is_idempotent(parts in proptest::collection::vec(
+            proptest::sample::select(vec!["a", "b", "c.caf", ".", "..", ""]), 0..8)) {
+            let joined = parts.join("/");
+            let mut stack: Vec<&str> = Vec::new();
+            let mut escaped = false;
+            for p in &parts {
+                match *p {
+                    "" | "." => {}
+                    ".." => escaped |= stack.pop().is_none(),
+                    name => stack.push(name),
+                }
+            }
+            match norm(&joined) {
+                Ok(n) => {
+                    proptest::prop_assert!(!escaped && !joined.starts_with('/'));
+                    proptest::prop_assert_eq!(&n, &stack.join("/"));
+                    proptest::prop_assert_eq!(norm(&n).unwrap(), n.clone());
+                    proptest::prop_assert!(!n.split('/').any(|c| c == ".." || c == "." || c.is_empty()));
+                }
+                Err(_) => proptest::prop_assert!(escaped || stack.is_empty() || joined.starts_with('/')),
+            }
+        }
+    }
 }
