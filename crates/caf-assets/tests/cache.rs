@@ -153,3 +153,13 @@ fn budget_smaller_than_one_asset_keeps_only_held_ones() {
     assert_eq!(st.bytes_cached, file_size());
     assert!(m.get(&b).is_some());
 }
+
+#[test]
+fn manager_handles_and_guards_are_thread_safe() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<AssetManager>();
+    send_sync::<caf_assets::Handle<Texture>>();
+    send_sync::<caf_assets::AssetGuard<Texture>>();
+    send_sync::<caf_assets::AssetEvent>();
+    send_sync::<caf_assets::Status>();
+}
