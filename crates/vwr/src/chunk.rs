@@ -361,9 +361,7 @@ impl Chunk {
     /// Block at linear index `i` (< 1000; panics otherwise, like slice indexing).
     #[inline]
     pub fn get(&self, i: usize) -> Block {
-        if self.bits == 1 && self.palette.len() == 1 {
-            return self.palette[0];
-        }
+        // Uniform chunks keep all-zero words, so no special case is needed here.
         self.palette[self.palette_index(i)]
     }
 

@@ -16,6 +16,8 @@ pub const DEFAULT_CHUNKS_PER_AXIS: u32 = 10;
 #[derive(Clone, Debug)]
 pub struct World {
     n: u32,
+    /// `10 * n`, kept to spare a multiply on every access.
+    bpa: u32,
     chunks: Vec<Option<Box<Chunk>>>,
     sky_region: u32,
     mission_number: u32,
@@ -63,6 +65,7 @@ impl World {
         chunks.resize_with(count, || None);
         Ok(World {
             n,
+            bpa: n * CHUNK_SIZE as u32,
             chunks,
             sky_region: 0,
             mission_number: 0,
@@ -77,7 +80,7 @@ impl World {
 
     /// Blocks per axis (`10 × chunks_per_axis`).
     pub fn blocks_per_axis(&self) -> u32 {
-        self.n * CHUNK_SIZE as u32
+        self.bpa
     }
 
     /// Total chunk count (`n³`).
