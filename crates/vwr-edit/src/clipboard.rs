@@ -153,9 +153,8 @@ impl Clipboard {
                                 for x in cmin[0]..=cmax[0] {
                                     let w = [base[0] + x, base[1] + y, base[2] + z];
                                     let o = clip_index(size, [0, 1, 2].map(|k| w[k] - lo[k]));
-                                    blocks[o] = buf[local_index(
-                                        x as usize, y as usize, z as usize,
-                                    )];
+                                    blocks[o] =
+                                        buf[local_index(x as usize, y as usize, z as usize)];
                                 }
                             }
                         }

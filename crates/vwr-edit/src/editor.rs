@@ -1,8 +1,8 @@
 //! The editor: a world, its history, and the tools.
 
 use vwr::{
-    local_index, local_position, Block, MetaRecord, MoveObject, World, CHUNK_SIZE,
-    META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION,
+    local_index, local_position, Block, MetaRecord, MoveObject, World, CHUNK_SIZE, META_BIG_DECOR,
+    META_MOVE_OBJECT, META_PLATE_ROTATION,
 };
 
 use crate::clipboard::{self, Clipboard, PasteOptions};
@@ -167,7 +167,9 @@ impl Editor {
                 block_label(block)
             )
         };
-        Ok(self.cmd(label, |tx| paint_brush(tx, brush, center, block))?.1)
+        Ok(self
+            .cmd(label, |tx| paint_brush(tx, brush, center, block))?
+            .1)
     }
 
     /// Flood fill from `seed`: the 6-connected region of cells holding the seed's value, inside
@@ -199,9 +201,7 @@ impl Editor {
             }
             s
         };
-        Ok(self
-            .cmd(label, |tx| replace_in(tx, from, to, region))?
-            .1)
+        Ok(self.cmd(label, |tx| replace_in(tx, from, to, region))?.1)
     }
 
     /// Copies the box between two corners (clamped) into a clipboard. Not a command.
@@ -258,12 +258,7 @@ impl Editor {
     /// Places a MoveObject at its anchor `floor(pos_start)` (replacing one there); returns
     /// the anchor.
     pub fn place_move_object(&mut self, object: &MoveObject) -> Result<([i32; 3], Change)> {
-        let label = || {
-            format!(
-                "object {} at {:?}",
-                object.object_type, object.pos_start
-            )
-        };
+        let label = || format!("object {} at {:?}", object.object_type, object.pos_start);
         self.cmd(label, |tx| tx.place_move_object(object))
     }
 
@@ -341,7 +336,7 @@ impl Editor {
         let label = || format!("remove plate rotation at {}", p3(p));
         Ok(self
             .cmd(label, |tx| {
-                if !tx.world().plate_rotation(p[0], p[1], p[2]).is_some() {
+                if tx.world().plate_rotation(p[0], p[1], p[2]).is_none() {
                     return Ok(());
                 }
                 tx.remove_extra_metadata(p[0], p[1], p[2], META_PLATE_ROTATION);
@@ -351,7 +346,12 @@ impl Editor {
     }
 
     /// Sets an opaque metadata record (replacing the first of its type on the cell).
-    pub fn set_metadata(&mut self, p: [i32; 3], record_type: u16, payload: &[u8]) -> Result<Change> {
+    pub fn set_metadata(
+        &mut self,
+        p: [i32; 3],
+        record_type: u16,
+        payload: &[u8],
+    ) -> Result<Change> {
         let label = || format!("metadata type {record_type} at {}", p3(p));
         Ok(self
             .cmd(label, |tx| {
@@ -557,8 +557,12 @@ pub(crate) fn remove_records_in(tx: &mut Tx<'_>, a: [i32; 3], b: [i32; 3]) {
                     _ => continue,
                 }
                 if let Some(chunk) = tx.chunk_mut([cx, cy, cz]) {
-                    let keep: Vec<MetaRecord> =
-                        chunk.records().iter().filter(|r| !inside(r)).cloned().collect();
+                    let keep: Vec<MetaRecord> = chunk
+                        .records()
+                        .iter()
+                        .filter(|r| !inside(r))
+                        .cloned()
+                        .collect();
                     chunk.set_records(keep);
                 }
             }

@@ -130,10 +130,19 @@ fn records_bytes(r: &[MetaRecord]) -> usize {
         .sum()
 }
 
+/// Palettes longer than this carry a 1 KiB reverse index inside `vwr::Chunk`.
+const LOOKUP_PALETTE: usize = 16;
+
 fn chunk_bytes(c: &Chunk) -> usize {
+    let lookup = if c.palette().len() > LOOKUP_PALETTE {
+        1024
+    } else {
+        0
+    };
     std::mem::size_of::<Chunk>()
         + 2 * c.palette().len()
         + 8 * c.words().len()
+        + lookup
         + records_bytes(c.records())
 }
 
@@ -321,8 +330,7 @@ impl History {
             }
         }
         // Redo records count against the budget too; drop the farthest redo first.
-        while self.bytes > self.limits.max_bytes && !self.redo.is_empty() && !self.undo.is_empty()
-        {
+        while self.bytes > self.limits.max_bytes && !self.redo.is_empty() && !self.undo.is_empty() {
             let c = self.redo.remove(0);
             self.bytes -= c.bytes;
             self.dropped += 1;

@@ -60,4 +60,6 @@ pub use editor::{block_label, Brush, BrushShape, Editor, MAX_BRUSH_RADIUS};
 pub use error::{EditError, Result};
 pub use flood::FloodLimits;
 pub use history::{Change, History, HistoryLimits, Tx, WorldFields};
-pub use view::{all_chunk_stats, chunk_stats, render_chunk_stats, ChunkStats, Layer, RenderOptions};
+pub use view::{
+    all_chunk_stats, chunk_stats, render_chunk_stats, ChunkStats, Layer, RenderOptions,
+};

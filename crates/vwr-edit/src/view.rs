@@ -63,12 +63,12 @@ impl Layer {
                 limit,
             });
         }
-        let (lo, hi) = world
-            .clamp_box([a[0], y, a[1]], [b[0], y, b[1]])
-            .ok_or(EditError::BoxOutsideWorld {
+        let (lo, hi) = world.clamp_box([a[0], y, a[1]], [b[0], y, b[1]]).ok_or(
+            EditError::BoxOutsideWorld {
                 a: [a[0], y, a[1]],
                 b: [b[0], y, b[1]],
-            })?;
+            },
+        )?;
         let (x0, z0) = (lo[0] as i32, lo[2] as i32);
         let width = hi[0] - lo[0] + 1;
         let depth = hi[2] - lo[2] + 1;
@@ -113,10 +113,7 @@ impl Layer {
                 _ => {}
             }
         }
-        let spawn = world
-            .spawn()
-            .filter(|&s| inside(s))
-            .map(|s| [s[0], s[2]]);
+        let spawn = world.spawn().filter(|&s| inside(s)).map(|s| [s[0], s[2]]);
         Ok(Layer {
             y,
             x0,
@@ -191,10 +188,10 @@ impl Layer {
         );
         // Ruler: tens on one line, units on the next.
         for digit in [10, 1] {
-            out.push_str("      ");
+            let mut line = String::from("      ");
             for x in self.x0..=x1 {
                 if grid(x) {
-                    out.push(' ');
+                    line.push(' ');
                 }
                 let c = if digit == 10 {
                     if x % 10 == 0 {
@@ -205,8 +202,9 @@ impl Layer {
                 } else {
                     char::from(b'0' + (x % 10) as u8)
                 };
-                out.push(c);
+                line.push(c);
             }
+            out.push_str(line.trim_end());
             out.push('\n');
         }
         let mut row = String::with_capacity(self.width as usize + 16);
@@ -250,7 +248,13 @@ impl Layer {
                 others += 1;
                 continue;
             };
-            let _ = write!(out, "  {} {}:{}", char::from(s), b.block_type(), b.metadata());
+            let _ = write!(
+                out,
+                "  {} {}:{}",
+                char::from(s),
+                b.block_type(),
+                b.metadata()
+            );
             if let Some(name) = opts.name.and_then(|f| f(b)) {
                 let _ = write!(out, " {name}");
             }
@@ -353,7 +357,8 @@ pub fn all_chunk_stats(world: &World) -> Vec<ChunkStats> {
 
 /// A text table of chunk statistics (one line per chunk).
 pub fn render_chunk_stats(stats: &[ChunkStats]) -> String {
-    let mut out = String::from("chunk          palette  live  bits  non-air  records  bytes  state\n");
+    let mut out =
+        String::from("chunk          palette  live  bits  non-air  records  bytes  state\n");
     for s in stats {
         let state = if !s.allocated {
             "unallocated"

@@ -98,15 +98,31 @@ fn apply(ed: &mut Editor, op: &Op, clip: &mut Option<Clipboard>) -> Result<Chang
         Op::Hollow(a, c, v) => ed.hollow_box(*a, *c, bl(*v)),
         Op::Walls(a, c, v) => ed.walls(*a, *c, bl(*v)),
         Op::Brush(sphere, c, r, v) => {
-            let shape = if *sphere { BrushShape::Sphere } else { BrushShape::Cube };
+            let shape = if *sphere {
+                BrushShape::Sphere
+            } else {
+                BrushShape::Cube
+            };
             ed.brush(Brush { shape, radius: *r }, *c, bl(*v))
         }
-        Op::Flood(c, v, m) => ed.flood_fill(*c, bl(*v), FloodLimits { bounds: None, max_cells: *m }),
+        Op::Flood(c, v, m) => ed.flood_fill(
+            *c,
+            bl(*v),
+            FloodLimits {
+                bounds: None,
+                max_cells: *m,
+            },
+        ),
         Op::Replace(a, v, r) => ed.replace(bl(*a), bl(*v), *r),
         Op::CopyPaste(a, c, o, r, m, s) => {
             let clip = ed.copy(*a, *c)?;
             let mirror = [Mirror::None, Mirror::X, Mirror::Z][*m as usize % 3];
-            let opts = PasteOptions { rotation: rot(*r), mirror, skip_air: *s, with_metadata: true };
+            let opts = PasteOptions {
+                rotation: rot(*r),
+                mirror,
+                skip_air: *s,
+                with_metadata: true,
+            };
             ed.paste(&clip, *o, opts)
         }
         Op::Cut(a, c) => {
@@ -117,7 +133,11 @@ fn apply(ed: &mut Editor, op: &Op, clip: &mut Option<Clipboard>) -> Result<Chang
         Op::PasteClip(o, r, m) => match clip {
             Some(cb) => {
                 let mirror = [Mirror::None, Mirror::X, Mirror::Z][*m as usize % 3];
-                let opts = PasteOptions { rotation: rot(*r), mirror, ..Default::default() };
+                let opts = PasteOptions {
+                    rotation: rot(*r),
+                    mirror,
+                    ..Default::default()
+                };
                 ed.paste(cb, *o, opts)
             }
             None => Ok(Change::default()),
@@ -197,12 +217,22 @@ fn check_sequence(world: World, ops: &[Op]) {
     let depth = ed.history().undo_depth();
     while ed.undo().is_some() {}
     assert_eq!(ed.world().to_bytes(), original_bytes, "undo of everything");
-    assert!(*ed.world() == world, "undo of everything restores palettes and records");
+    assert!(
+        *ed.world() == world,
+        "undo of everything restores palettes and records"
+    );
     for _ in 0..depth {
         assert!(ed.redo().is_some());
     }
-    assert_eq!(ed.world().to_bytes(), edited.to_bytes(), "redo reproduces the edited world");
-    assert!(*ed.world() == edited, "redo reproduces palettes and records");
+    assert_eq!(
+        ed.world().to_bytes(),
+        edited.to_bytes(),
+        "redo reproduces the edited world"
+    );
+    assert!(
+        *ed.world() == edited,
+        "redo reproduces palettes and records"
+    );
 }
 
 proptest! {
@@ -246,7 +276,10 @@ fn undo_restores_a_grown_palette() {
     ed.undo().unwrap();
     ed.undo().unwrap();
     assert_eq!(ed.world().to_bytes(), before);
-    assert_eq!(ed.world().chunk(0, 0, 0).unwrap().palette(), &[Block::AIR, b(35)]);
+    assert_eq!(
+        ed.world().chunk(0, 0, 0).unwrap().palette(),
+        &[Block::AIR, b(35)]
+    );
 }
 
 #[test]
@@ -266,11 +299,22 @@ fn undo_restores_a_full_palette_after_compaction() {
     // A new value on an air cell has no unused entry to drop: refused, nothing changes.
     let mid = ed.world().to_bytes();
     let e = ed.place([10, 6, 2], b(1000)).unwrap_err();
-    assert!(matches!(e, EditError::World(vwr::VwrError::PaletteFull { .. })), "{e}");
+    assert!(
+        matches!(e, EditError::World(vwr::VwrError::PaletteFull { .. })),
+        "{e}"
+    );
     assert_eq!(ed.world().to_bytes(), mid);
     // A box fill that succeeds in chunk (0,0,0), then fails in chunk (1,0,0), is rolled back.
     let e = ed.fill_box([5, 6, 2], [14, 6, 2], b(1000)).unwrap_err();
-    assert!(matches!(e, EditError::World(vwr::VwrError::PaletteFull { pos: Some([1, 0, 0]) })), "{e}");
+    assert!(
+        matches!(
+            e,
+            EditError::World(vwr::VwrError::PaletteFull {
+                pos: Some([1, 0, 0])
+            })
+        ),
+        "{e}"
+    );
     assert_eq!(ed.world().to_bytes(), mid);
     assert_eq!(ed.history().undo_depth(), 1);
     ed.undo().unwrap();
@@ -287,7 +331,10 @@ fn undo_is_exact_on_a_palette_with_duplicate_entries() {
     let mut bytes = w.to_bytes();
     // World header 40 + one table entry 20, chunk header 24: palette [air, 35, 261] at 84.
     let pal = 84;
-    assert_eq!(u16::from_le_bytes([bytes[pal + 4], bytes[pal + 5]]), b(261).raw());
+    assert_eq!(
+        u16::from_le_bytes([bytes[pal + 4], bytes[pal + 5]]),
+        b(261).raw()
+    );
     bytes[pal + 4..pal + 6].copy_from_slice(&b(35).raw().to_le_bytes());
     let w = World::from_bytes(&bytes).unwrap();
     assert_eq!(w.get_block(1, 0, 0), b(35));
@@ -346,27 +393,43 @@ fn numbered_commands(ed: &mut Editor, n: usize) -> Vec<Vec<u8>> {
 fn depth_bound_drops_the_oldest_commands_only() {
     let mut ed = Editor::with_limits(
         World::with_chunks_per_axis(2).unwrap(),
-        HistoryLimits { max_depth: 5, ..HistoryLimits::default() },
+        HistoryLimits {
+            max_depth: 5,
+            ..HistoryLimits::default()
+        },
     );
     let states = numbered_commands(&mut ed, 8);
     assert_eq!(ed.history().undo_depth(), 5);
     assert_eq!(ed.history().dropped(), 3);
     for k in (3..8).rev() {
         ed.undo().unwrap();
-        assert_eq!(ed.world().to_bytes(), states[k], "undo back to after command {k}");
+        assert_eq!(
+            ed.world().to_bytes(),
+            states[k],
+            "undo back to after command {k}"
+        );
     }
     assert!(ed.undo().is_none(), "the three oldest commands are gone");
     assert_eq!(ed.world().to_bytes(), states[3]);
-    for k in 4..=8 {
+    for state in &states[4..=8] {
         ed.redo().unwrap();
-        assert_eq!(ed.world().to_bytes(), states[k]);
+        assert_eq!(&ed.world().to_bytes(), state);
     }
     // The default depth is the original's 200.
     let mut ed = Editor::new(World::with_chunks_per_axis(3).unwrap());
     numbered_commands(&mut ed, 210);
-    assert_eq!((ed.history().undo_depth(), ed.history().dropped()), (200, 10));
+    assert_eq!(
+        (ed.history().undo_depth(), ed.history().dropped()),
+        (200, 10)
+    );
     // Depth 0 disables undo.
-    let mut ed = Editor::with_limits(World::new(), HistoryLimits { max_depth: 0, max_bytes: usize::MAX });
+    let mut ed = Editor::with_limits(
+        World::new(),
+        HistoryLimits {
+            max_depth: 0,
+            max_bytes: usize::MAX,
+        },
+    );
     ed.place([0, 0, 0], b(1)).unwrap();
     assert!(ed.undo().is_none());
 }
@@ -379,7 +442,13 @@ fn memory_bound_drops_the_oldest_commands_only() {
     assert!(one > 0);
     // Room for about four such commands.
     let budget = one * 4 + one / 2;
-    let mut ed = Editor::with_limits(random_world(3, 99, 8), HistoryLimits { max_depth: 200, max_bytes: budget });
+    let mut ed = Editor::with_limits(
+        random_world(3, 99, 8),
+        HistoryLimits {
+            max_depth: 200,
+            max_bytes: budget,
+        },
+    );
     let states = numbered_commands(&mut ed, 12);
     let depth = ed.history().undo_depth();
     assert!(ed.history().memory_bytes() <= budget);
@@ -391,7 +460,13 @@ fn memory_bound_drops_the_oldest_commands_only() {
     }
     assert!(ed.undo().is_none());
     // The newest command is kept even when it alone exceeds the budget.
-    let mut ed = Editor::with_limits(World::new(), HistoryLimits { max_depth: 200, max_bytes: 1 });
+    let mut ed = Editor::with_limits(
+        World::new(),
+        HistoryLimits {
+            max_depth: 200,
+            max_bytes: 1,
+        },
+    );
     ed.fill_box([0, 0, 0], [99, 99, 99], b(35)).unwrap();
     ed.fill_box([0, 0, 0], [99, 99, 99], b(36)).unwrap();
     assert_eq!(ed.history().undo_depth(), 1);
@@ -400,7 +475,10 @@ fn memory_bound_drops_the_oldest_commands_only() {
     // Tightening the limits later drops the oldest too.
     let mut ed = Editor::new(World::with_chunks_per_axis(2).unwrap());
     numbered_commands(&mut ed, 6);
-    ed.set_limits(HistoryLimits { max_depth: 2, max_bytes: usize::MAX });
+    ed.set_limits(HistoryLimits {
+        max_depth: 2,
+        max_bytes: usize::MAX,
+    });
     assert_eq!(ed.history().undo_depth(), 2);
 }
 
@@ -409,7 +487,10 @@ fn large_fills_keep_compact_records() {
     let mut ed = Editor::new(World::new());
     ed.fill_box([0, 0, 0], [99, 99, 99], b(35)).unwrap();
     let whole = ed.history().memory_bytes();
-    assert!(whole < 64 * 1024, "whole-world fill of an empty world: {whole} bytes");
+    assert!(
+        whole < 64 * 1024,
+        "whole-world fill of an empty world: {whole} bytes"
+    );
     // Refilling a uniform world: 1000 uniform-chunk snapshots, well under 1 MB.
     ed.fill_box([0, 0, 0], [99, 99, 99], b(36)).unwrap();
     let two = ed.history().memory_bytes() - whole;
@@ -420,7 +501,11 @@ fn large_fills_keep_compact_records() {
     let v = c.blocks[0];
     let target = if v == b(1) { b(2) } else { b(1) };
     ed.place([0, 0, 0], target).unwrap();
-    assert!(ed.history().memory_bytes() < 400, "{}", ed.history().memory_bytes());
+    assert!(
+        ed.history().memory_bytes() < 400,
+        "{}",
+        ed.history().memory_bytes()
+    );
 }
 
 #[test]
@@ -430,7 +515,14 @@ fn a_failing_tool_is_rolled_back_and_not_recorded() {
     ed.place([1, 1, 1], b(9)).unwrap();
     let mid = ed.world().to_bytes();
     // A flood that runs away after having filled thousands of cells.
-    let e = ed.flood_fill([5, 15, 5], b(77), FloodLimits { bounds: None, max_cells: 3000 });
+    let e = ed.flood_fill(
+        [5, 15, 5],
+        b(77),
+        FloodLimits {
+            bounds: None,
+            max_cells: 3000,
+        },
+    );
     assert!(e.is_err());
     assert_eq!(ed.world().to_bytes(), mid);
     assert_eq!(ed.history().undo_depth(), 1);

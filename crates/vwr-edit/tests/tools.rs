@@ -18,7 +18,13 @@ fn inside(p: [i32; 3], a: [i32; 3], c: [i32; 3]) -> bool {
 fn place_and_erase_at_chunk_borders() {
     let before = random_world(3, 1, 5);
     let mut ed = Editor::new(before.clone());
-    let cells = [[9, 9, 9], [10, 10, 10], [0, 0, 0], [29, 29, 29], [19, 20, 9]];
+    let cells = [
+        [9, 9, 9],
+        [10, 10, 10],
+        [0, 0, 0],
+        [29, 29, 29],
+        [19, 20, 9],
+    ];
     for p in cells {
         let c = ed.place(p, b(261)).unwrap();
         assert!(c.cells <= 1);
@@ -39,7 +45,10 @@ fn place_outside_the_world_fails_and_changes_nothing() {
     let mut ed = Editor::new(before.clone());
     for p in [[30, 0, 0], [-1, 5, 5], [0, 0, i32::MAX], [i32::MIN, 0, 0]] {
         let e = ed.place(p, b(3)).unwrap_err();
-        assert!(matches!(e, EditError::World(vwr::VwrError::OutOfBounds { .. })), "{e}");
+        assert!(
+            matches!(e, EditError::World(vwr::VwrError::OutOfBounds { .. })),
+            "{e}"
+        );
         assert!(ed.erase(p).is_err());
     }
     assert_eq!(ed.world().to_bytes(), before.to_bytes());
@@ -50,12 +59,12 @@ fn place_outside_the_world_fails_and_changes_nothing() {
 fn box_fill_cell_by_cell_with_clamping() {
     let before = random_world(3, 3, 6);
     let boxes = [
-        ([3, 4, 5], [17, 12, 21]),   // crosses chunk borders
-        ([17, 12, 21], [3, 4, 5]),   // corners in the other order
-        ([-5, -5, -5], [12, 3, 40]), // clamped at both edges
+        ([3, 4, 5], [17, 12, 21]),    // crosses chunk borders
+        ([17, 12, 21], [3, 4, 5]),    // corners in the other order
+        ([-5, -5, -5], [12, 3, 40]),  // clamped at both edges
         ([10, 10, 10], [19, 19, 19]), // exactly one chunk (fast path)
-        ([0, 0, 0], [29, 29, 29]),   // the whole world
-        ([9, 9, 9], [10, 10, 10]),   // eight chunks, one cell each
+        ([0, 0, 0], [29, 29, 29]),    // the whole world
+        ([9, 9, 9], [10, 10, 10]),    // eight chunks, one cell each
     ];
     for (a, c) in boxes {
         for block in [b(261), Block::AIR, b(1)] {
@@ -81,7 +90,10 @@ fn box_fill_counts_changed_cells_and_clearing_frees_chunks() {
     assert_eq!(c.cells, 1_000_000);
     assert_eq!(c.chunks, 1000);
     let again = ed.fill_box([0, 0, 0], [99, 99, 99], b(35)).unwrap();
-    assert!(again.is_empty(), "refilling with the same value changes nothing");
+    assert!(
+        again.is_empty(),
+        "refilling with the same value changes nothing"
+    );
     let c = ed.fill_box([99, 99, 99], [0, 0, 0], Block::AIR).unwrap();
     assert_eq!(c.cells, 1_000_000);
     assert_eq!(ed.world().to_bytes(), World::new().to_bytes());
@@ -100,10 +112,14 @@ fn hollow_box_and_walls() {
     };
     let mut ed = Editor::new(before.clone());
     ed.hollow_box(a, c, b(9)).unwrap();
-    assert_cells(&before, ed.world(), |x, y, z| on_face([x, y, z], &[0, 1, 2]).then(|| b(9)));
+    assert_cells(&before, ed.world(), |x, y, z| {
+        on_face([x, y, z], &[0, 1, 2]).then(|| b(9))
+    });
     let mut ed = Editor::new(before.clone());
     ed.walls(a, c, b(9)).unwrap();
-    assert_cells(&before, ed.world(), |x, y, z| on_face([x, y, z], &[0, 2]).then(|| b(9)));
+    assert_cells(&before, ed.world(), |x, y, z| {
+        on_face([x, y, z], &[0, 2]).then(|| b(9))
+    });
     // A box sticking out of the world: the faces outside are not drawn, the rest are.
     let (a, c) = ([20, -3, 20], [35, 5, 27]);
     let mut ed = Editor::new(before.clone());
@@ -118,16 +134,38 @@ fn hollow_box_and_walls() {
 #[test]
 fn brushes_cell_by_cell_and_clamped() {
     let before = random_world(3, 5, 4);
-    for (center, r) in [([15, 15, 15], 4u32), ([10, 9, 10], 3), ([0, 0, 0], 5), ([-3, 2, 31], 6), ([5, 5, 5], 0)] {
+    for (center, r) in [
+        ([15, 15, 15], 4u32),
+        ([10, 9, 10], 3),
+        ([0, 0, 0], 5),
+        ([-3, 2, 31], 6),
+        ([5, 5, 5], 0),
+    ] {
         let mut ed = Editor::new(before.clone());
-        ed.brush(Brush { shape: BrushShape::Sphere, radius: r }, center, b(77)).unwrap();
+        ed.brush(
+            Brush {
+                shape: BrushShape::Sphere,
+                radius: r,
+            },
+            center,
+            b(77),
+        )
+        .unwrap();
         let r = r as i64;
         assert_cells(&before, ed.world(), |x, y, z| {
             let d = [x - center[0], y - center[1], z - center[2]].map(|v| v as i64);
             (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= r * r).then(|| b(77))
         });
         let mut ed = Editor::new(before.clone());
-        ed.brush(Brush { shape: BrushShape::Cube, radius: r as u32 }, center, b(77)).unwrap();
+        ed.brush(
+            Brush {
+                shape: BrushShape::Cube,
+                radius: r as u32,
+            },
+            center,
+            b(77),
+        )
+        .unwrap();
         assert_cells(&before, ed.world(), |x, y, z| {
             let d = [x - center[0], y - center[1], z - center[2]].map(|v| v as i64);
             d.iter().all(|v| v.abs() <= r).then(|| b(77))
@@ -135,7 +173,15 @@ fn brushes_cell_by_cell_and_clamped() {
     }
     // A huge radius covers the whole world without looping over the radius.
     let mut ed = Editor::new(before.clone());
-    ed.brush(Brush { shape: BrushShape::Sphere, radius: u32::MAX }, [15, 15, 15], b(2)).unwrap();
+    ed.brush(
+        Brush {
+            shape: BrushShape::Sphere,
+            radius: u32::MAX,
+        },
+        [15, 15, 15],
+        b(2),
+    )
+    .unwrap();
     assert_cells(&before, ed.world(), |_, _, _| Some(b(2)));
 }
 
@@ -151,14 +197,18 @@ fn room() -> World {
 fn flood_fill_fills_a_closed_region_across_chunks() {
     let before = room();
     let mut ed = Editor::new(before.clone());
-    let c = ed.flood_fill([9, 8, 9], b(92), FloodLimits::default()).unwrap();
+    let c = ed
+        .flood_fill([9, 8, 9], b(92), FloodLimits::default())
+        .unwrap();
     assert_eq!(c.cells, 8 * 5 * 6);
     assert_cells(&before, ed.world(), |x, y, z| {
         inside([x, y, z], [6, 6, 6], [13, 10, 11]).then(|| b(92))
     });
     // Filling the walls replaces the connected brick only.
     let mid = ed.world().clone();
-    let c = ed.flood_fill([5, 5, 5], b(3), FloodLimits::default()).unwrap();
+    let c = ed
+        .flood_fill([5, 5, 5], b(3), FloodLimits::default())
+        .unwrap();
     assert_cells(&mid, ed.world(), |x, y, z| {
         (mid.get_block(x, y, z) == b(261)).then(|| b(3))
     });
@@ -173,7 +223,9 @@ fn flood_fill_is_six_connected() {
     w.set_block(2, 2, 1, b(5)).unwrap();
     w.set_block(1, 1, 2, b(5)).unwrap();
     let mut ed = Editor::new(w.clone());
-    let c = ed.flood_fill([1, 1, 1], b(6), FloodLimits::default()).unwrap();
+    let c = ed
+        .flood_fill([1, 1, 1], b(6), FloodLimits::default())
+        .unwrap();
     assert_eq!(c.cells, 2);
     assert_eq!(ed.world().get_block(2, 2, 1), b(5));
     assert_eq!(ed.world().get_block(1, 1, 2), b(6));
@@ -185,16 +237,33 @@ fn flood_fill_respects_bounds_and_cell_limit() {
     // Outside the room the air region is huge; bounded by a box it stays inside the box.
     let mut ed = Editor::new(before.clone());
     let bounds = ([0, 0, 0], [3, 29, 29]);
-    let limits = FloodLimits { bounds: Some(bounds), max_cells: u64::MAX };
+    let limits = FloodLimits {
+        bounds: Some(bounds),
+        max_cells: u64::MAX,
+    };
     let c = ed.flood_fill([0, 0, 0], b(92), limits).unwrap();
     assert_eq!(c.cells, 4 * 30 * 30);
-    assert_cells(&before, ed.world(), |x, y, z| inside([x, y, z], bounds.0, bounds.1).then(|| b(92)));
+    assert_cells(&before, ed.world(), |x, y, z| {
+        inside([x, y, z], bounds.0, bounds.1).then(|| b(92))
+    });
 
     // A runaway fill stops with a clear error and changes nothing.
     let mut ed = Editor::new(before.clone());
-    let limits = FloodLimits { bounds: None, max_cells: 1000 };
+    let limits = FloodLimits {
+        bounds: None,
+        max_cells: 1000,
+    };
     let e = ed.flood_fill([0, 0, 0], b(92), limits).unwrap_err();
-    assert!(matches!(e, EditError::FloodLimit { limit: 1000, seed: [0, 0, 0] }), "{e}");
+    assert!(
+        matches!(
+            e,
+            EditError::FloodLimit {
+                limit: 1000,
+                seed: [0, 0, 0]
+            }
+        ),
+        "{e}"
+    );
     assert!(e.to_string().contains("nothing was changed"));
     assert_eq!(ed.world().to_bytes(), before.to_bytes());
     assert_eq!(ed.history().undo_depth(), 0);
@@ -202,9 +271,15 @@ fn flood_fill_respects_bounds_and_cell_limit() {
     // Exactly at the limit is fine; one below is refused.
     let inner = 8 * 5 * 6;
     let mut ed = Editor::new(before.clone());
-    let lim = |m| FloodLimits { bounds: None, max_cells: m };
+    let lim = |m| FloodLimits {
+        bounds: None,
+        max_cells: m,
+    };
     assert!(ed.flood_fill([9, 8, 9], b(92), lim(inner - 1)).is_err());
-    assert_eq!(ed.flood_fill([9, 8, 9], b(92), lim(inner)).unwrap().cells, inner);
+    assert_eq!(
+        ed.flood_fill([9, 8, 9], b(92), lim(inner)).unwrap().cells,
+        inner
+    );
 
     // Seed outside the world, seed outside the bounds, and seed already holding the value.
     let mut ed = Editor::new(before.clone());
@@ -212,9 +287,15 @@ fn flood_fill_respects_bounds_and_cell_limit() {
         ed.flood_fill([30, 0, 0], b(1), FloodLimits::default()),
         Err(EditError::OutsideWorld { .. })
     ));
-    let lim = FloodLimits { bounds: Some(([20, 20, 20], [25, 25, 25])), max_cells: 10 };
+    let lim = FloodLimits {
+        bounds: Some(([20, 20, 20], [25, 25, 25])),
+        max_cells: 10,
+    };
     assert!(ed.flood_fill([0, 0, 0], b(1), lim).unwrap().is_empty());
-    assert!(ed.flood_fill([5, 5, 5], b(261), FloodLimits::default()).unwrap().is_empty());
+    assert!(ed
+        .flood_fill([5, 5, 5], b(261), FloodLimits::default())
+        .unwrap()
+        .is_empty());
     assert_eq!(ed.world().to_bytes(), before.to_bytes());
 }
 
@@ -229,12 +310,16 @@ fn replace_in_a_box_and_everywhere() {
     });
     let mut ed = Editor::new(before.clone());
     ed.replace(b(35), b(1), None).unwrap();
-    assert_cells(&before, ed.world(), |x, y, z| (before.get_block(x, y, z) == b(35)).then(|| b(1)));
+    assert_cells(&before, ed.world(), |x, y, z| {
+        (before.get_block(x, y, z) == b(35)).then(|| b(1))
+    });
     // Air, including never-allocated chunks.
     let mut w = World::with_chunks_per_axis(3).unwrap();
     w.set_block(3, 3, 3, b(8)).unwrap();
     let mut ed = Editor::new(w.clone());
-    let ch = ed.replace(Block::AIR, b(4), Some(([0, 0, 0], [29, 12, 29]))).unwrap();
+    let ch = ed
+        .replace(Block::AIR, b(4), Some(([0, 0, 0], [29, 12, 29])))
+        .unwrap();
     assert_eq!(ch.cells, 30 * 13 * 30 - 1);
     assert_cells(&w, ed.world(), |x, y, z| {
         (y <= 12 && [x, y, z] != [3, 3, 3]).then(|| b(4))
@@ -250,7 +335,11 @@ fn transforms_are_inverse_and_rotate_as_documented() {
     let size = [4, 2, 7];
     for rotation in [Rotation::R0, Rotation::R90, Rotation::R180, Rotation::R270] {
         for mirror in [Mirror::None, Mirror::X, Mirror::Z] {
-            let o = PasteOptions { rotation, mirror, ..Default::default() };
+            let o = PasteOptions {
+                rotation,
+                mirror,
+                ..Default::default()
+            };
             let mut seen = std::collections::HashSet::new();
             for z in 0..7 {
                 for y in 0..2 {
@@ -265,7 +354,10 @@ fn transforms_are_inverse_and_rotate_as_documented() {
     }
     // R90 turns +X into +Z: the cell one step along X from the origin lands one step along Z
     // from the pasted row's start.
-    let o = PasteOptions { rotation: Rotation::R90, ..Default::default() };
+    let o = PasteOptions {
+        rotation: Rotation::R90,
+        ..Default::default()
+    };
     assert_eq!(transform_cell([3, 1, 1], [0, 0, 0], o), [0, 0, 0]);
     assert_eq!(transform_cell([3, 1, 1], [1, 0, 0], o), [0, 0, 1]);
     assert_eq!(Rotation::from_degrees(-90), Some(Rotation::R270));
@@ -281,14 +373,22 @@ fn copy_paste_every_orientation_cell_by_cell() {
     for z in 0..5 {
         for y in 0..6 {
             for x in 0..11 {
-                assert_eq!(clip.get([x, y, z]), before.get_block(3 + x as i32, 1 + y as i32, 8 + z as i32));
+                assert_eq!(
+                    clip.get([x, y, z]),
+                    before.get_block(3 + x as i32, 1 + y as i32, 8 + z as i32)
+                );
             }
         }
     }
     for rotation in [Rotation::R0, Rotation::R90, Rotation::R180, Rotation::R270] {
         for mirror in [Mirror::None, Mirror::X, Mirror::Z] {
             for skip_air in [false, true] {
-                let o = PasteOptions { rotation, mirror, skip_air, with_metadata: true };
+                let o = PasteOptions {
+                    rotation,
+                    mirror,
+                    skip_air,
+                    with_metadata: true,
+                };
                 let origin = [12, 9, 14];
                 let ps = clip.pasted_size(rotation);
                 let mut ed = Editor::new(before.clone());
@@ -319,7 +419,10 @@ fn paste_is_clamped_at_the_world_edge() {
     });
     // Entirely outside: nothing happens.
     let mut ed = Editor::new(before.clone());
-    assert!(ed.paste(&clip, [40, 0, 0], PasteOptions::default()).unwrap().is_empty());
+    assert!(ed
+        .paste(&clip, [40, 0, 0], PasteOptions::default())
+        .unwrap()
+        .is_empty());
     // A copy of a box outside the world is refused.
     assert!(matches!(
         Clipboard::copy(&before, [30, 0, 0], [35, 3, 3]),
@@ -342,11 +445,16 @@ fn cut_clears_blocks_and_records_and_paste_moves_metadata() {
     let (clip, change) = ed.cut([2, 0, 2], [6, 3, 4]).unwrap();
     assert_eq!(clip.records.len(), 4);
     assert_eq!(change.records_removed, 4);
-    assert_cells(&w, ed.world(), |x, y, z| inside([x, y, z], [2, 0, 2], [6, 3, 4]).then_some(Block::AIR));
+    assert_cells(&w, ed.world(), |x, y, z| {
+        inside([x, y, z], [2, 0, 2], [6, 3, 4]).then_some(Block::AIR)
+    });
     assert_eq!(ed.world().all_extra_metadata().count(), 1);
 
     // Paste rotated by 90 at (10, 0, 10): size 5x4x3 becomes 3x4x5.
-    let o = PasteOptions { rotation: Rotation::R90, ..Default::default() };
+    let o = PasteOptions {
+        rotation: Rotation::R90,
+        ..Default::default()
+    };
     ed.paste(&clip, [10, 0, 10], o).unwrap();
     let cell_of = |src: [i32; 3]| {
         let rel = [src[0] - 2, src[1], src[2] - 2].map(|v| v as u32);
@@ -356,7 +464,11 @@ fn cut_clears_blocks_and_records_and_paste_moves_metadata() {
     // The lift: anchor (3,1,2) moves to its transformed cell, start keeps its in-cell offset
     // (0.5 along source Z becomes 1 - 0.5 along X), the travel (+2, +2, 0) becomes (0, +2, +2).
     let anchor = cell_of([3, 1, 2]);
-    let m = ed.world().move_object_at(anchor[0], anchor[1], anchor[2]).unwrap().unwrap();
+    let m = ed
+        .world()
+        .move_object_at(anchor[0], anchor[1], anchor[2])
+        .unwrap()
+        .unwrap();
     assert_eq!(m.pos_start, [anchor[0] as f32 + 0.5, 1.0, anchor[2] as f32]);
     assert_eq!(m.pos_end, [m.pos_start[0], 3.0, m.pos_start[2] + 2.0]);
     assert_eq!(m.anchor(30).unwrap(), anchor.map(|v| v as u32));
@@ -364,15 +476,24 @@ fn cut_clears_blocks_and_records_and_paste_moves_metadata() {
     let p = cell_of([4, 0, 4]);
     assert_eq!(ed.world().plate_rotation(p[0], p[1], p[2]), Some(false));
     let d = cell_of([6, 3, 4]);
-    assert_eq!(ed.world().big_decor_at(d[0], d[1], d[2]).unwrap(), Some(513));
+    assert_eq!(
+        ed.world().big_decor_at(d[0], d[1], d[2]).unwrap(),
+        Some(513)
+    );
     let q = cell_of([2, 2, 2]);
-    assert_eq!(ed.world().extra_metadata(q[0], q[1], q[2], 42), Some(&[9u8][..]));
+    assert_eq!(
+        ed.world().extra_metadata(q[0], q[1], q[2], 42),
+        Some(&[9u8][..])
+    );
     assert_eq!(ed.world().all_extra_metadata().count(), 5);
     // Pasting exactly over the records again replaces rather than duplicates them.
     ed.paste(&clip, [10, 0, 10], o).unwrap();
     assert_eq!(ed.world().all_extra_metadata().count(), 5);
     // Without metadata, only blocks are pasted.
-    let o2 = PasteOptions { with_metadata: false, ..Default::default() };
+    let o2 = PasteOptions {
+        with_metadata: false,
+        ..Default::default()
+    };
     ed.paste(&clip, [20, 10, 20], o2).unwrap();
     assert_eq!(ed.world().all_extra_metadata().count(), 5);
     assert_eq!(ed.world().get_block(20, 10, 20), b(261));
@@ -394,10 +515,21 @@ fn metadata_tools() {
     let moved = ed.world().move_object_at(12, 2, 9).unwrap().unwrap();
     assert_eq!(moved.pos_end, [16.25, 2.0, 9.5]);
     assert!(ed.world().move_object_at(4, 1, 9).unwrap().is_none());
-    assert!(matches!(ed.remove_move_object([4, 1, 9]), Err(EditError::NothingThere { .. })));
-    assert!(matches!(ed.move_move_object([4, 1, 9], [0.0; 3]), Err(EditError::NothingThere { .. })));
-    assert!(ed.move_move_object([12, 2, 9], [f32::NAN, 0.0, 0.0]).is_err());
-    assert!(ed.world().move_object_at(12, 2, 9).unwrap().is_some(), "a refused move keeps the object");
+    assert!(matches!(
+        ed.remove_move_object([4, 1, 9]),
+        Err(EditError::NothingThere { .. })
+    ));
+    assert!(matches!(
+        ed.move_move_object([4, 1, 9], [0.0; 3]),
+        Err(EditError::NothingThere { .. })
+    ));
+    assert!(ed
+        .move_move_object([12, 2, 9], [f32::NAN, 0.0, 0.0])
+        .is_err());
+    assert!(
+        ed.world().move_object_at(12, 2, 9).unwrap().is_some(),
+        "a refused move keeps the object"
+    );
     ed.remove_move_object([12, 2, 9]).unwrap();
     assert!(ed.world().move_objects().unwrap().is_empty());
 
@@ -411,7 +543,10 @@ fn metadata_tools() {
     ed.set_plate_rotation([3, 0, 3], false).unwrap();
     assert_eq!(ed.world().plate_rotation(3, 0, 3), Some(false));
     ed.remove_plate_rotation([3, 0, 3]).unwrap();
-    assert_eq!(ed.world().extra_metadata(3, 0, 3, META_PLATE_ROTATION), None);
+    assert_eq!(
+        ed.world().extra_metadata(3, 0, 3, META_PLATE_ROTATION),
+        None
+    );
 
     ed.set_metadata([5, 5, 5], 1000, &[1, 2]).unwrap();
     ed.remove_metadata([5, 5, 5], 1000).unwrap();
@@ -424,6 +559,9 @@ fn metadata_tools() {
     assert_eq!(ed.world().spawn(), Some([29, 0, 29]));
     let c = ed.set_spawn(None).unwrap();
     assert!(c.fields && c.chunks == 0);
-    assert_eq!((ed.world().sky_region(), ed.world().mission_number()), (7, 12));
+    assert_eq!(
+        (ed.world().sky_region(), ed.world().mission_number()),
+        (7, 12)
+    );
     assert_eq!(ed.world().extra_metadata(12, 2, 9, META_MOVE_OBJECT), None);
 }

@@ -33,13 +33,23 @@ pub fn random_world(n: u32, seed: u64, kinds: u16) -> World {
     let mut w = World::with_chunks_per_axis(n).unwrap();
     let mut r = Rng(seed | 1);
     let size = (n * 10) as i32;
-    w.fill_box([0, 0, 0], [size - 1, 0, size - 1], b(35)).unwrap();
+    w.fill_box([0, 0, 0], [size - 1, 0, size - 1], b(35))
+        .unwrap();
     for _ in 0..(size * size) {
-        let p = [r.range(0, size - 1), r.range(0, size - 1), r.range(0, size - 1)];
-        let v = if r.below(4) == 0 { Block::AIR } else { b(1 + r.below(kinds as u64) as u16) };
+        let p = [
+            r.range(0, size - 1),
+            r.range(0, size - 1),
+            r.range(0, size - 1),
+        ];
+        let v = if r.below(4) == 0 {
+            Block::AIR
+        } else {
+            b(1 + r.below(kinds as u64) as u16)
+        };
         w.set_block(p[0], p[1], p[2], v).unwrap();
     }
-    w.place_move_object(&vwr::MoveObject::new(7, [3.0, 1.0, 4.5])).unwrap();
+    w.place_move_object(&vwr::MoveObject::new(7, [3.0, 1.0, 4.5]))
+        .unwrap();
     w.place_big_decor(size - 1, 2, 7, 66).unwrap();
     w.set_plate_rotation(11, 0, 9, true).unwrap();
     w.set_extra_metadata(9, 9, 9, 42, &[1, 2, 3]).unwrap();
@@ -64,7 +74,11 @@ pub fn cells(w: &World) -> Vec<Block> {
 }
 
 /// Asserts that `after` differs from `before` exactly where `expect(x, y, z)` gives a value.
-pub fn assert_cells(before: &World, after: &World, expect: impl Fn(i32, i32, i32) -> Option<Block>) {
+pub fn assert_cells(
+    before: &World,
+    after: &World,
+    expect: impl Fn(i32, i32, i32) -> Option<Block>,
+) {
     let s = before.blocks_per_axis() as i32;
     for z in 0..s {
         for y in 0..s {
@@ -81,12 +95,17 @@ pub fn assert_cells(before: &World, after: &World, expect: impl Fn(i32, i32, i32
 pub fn golden_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("VOXCAF_GOLDEN")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden"));
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden")
+        });
     if dir.join("vwr").is_dir() {
         return Some(dir);
     }
     if std::env::var("VOXCAF_REQUIRE_GOLDEN").as_deref() == Ok("1") {
-        panic!("golden folder {} is missing and VOXCAF_REQUIRE_GOLDEN=1", dir.display());
+        panic!(
+            "golden folder {} is missing and VOXCAF_REQUIRE_GOLDEN=1",
+            dir.display()
+        );
     }
     eprintln!("note: golden folder {} missing; skipping", dir.display());
     None
