@@ -93,6 +93,7 @@ pub fn lcg_i16(seed: u32, n: usize) -> Vec<i16> {
 /// A small deterministic PRNG for tests (xorshift64*).
 pub struct Rng(pub u64);
 impl Rng {
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;

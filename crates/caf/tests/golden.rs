@@ -175,7 +175,10 @@ fn tex(w: u32, h: u32, mips: u32) -> Vec<u8> {
 
 /// (file, type, flags, metadata, payload) for every file the README says was written by the
 /// container writer directly from these inputs.
-fn writer_inputs() -> Vec<(&'static str, u16, u16, Vec<u8>, Vec<u8>)> {
+/// (file, type, flags, metadata, payload)
+type WriterInput = (&'static str, u16, u16, Vec<u8>, Vec<u8>);
+
+fn writer_inputs() -> Vec<WriterInput> {
     let audio = AudioMetadata {
         sample_rate: 44100,
         channels: 1,
