@@ -1,0 +1,47 @@
+//! The crate's error type.
+
+/// Errors of meshing, export and rendering.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MeshError {
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A registry override file is malformed.
+    #[error("block registry {source_name}: {msg}")]
+    Registry {
+        /// Where the text came from (a path, or `<toml>`).
+        source_name: String,
+        /// What is wrong.
+        msg: String,
+    },
+    /// The mesh is too large for the output format (e.g. more than u32::MAX vertices).
+    #[error("mesh too large for {format}: {what}")]
+    TooLarge {
+        /// The output format.
+        format: &'static str,
+        /// What overflowed.
+        what: String,
+    },
+    /// The caller asked for something invalid (an output extension we do not know, a zero
+    /// image size, a layer outside the world).
+    #[error("{0}")]
+    Invalid(String),
+    /// Building or encoding an output failed.
+    #[error("{format} export: {msg}")]
+    Export {
+        /// The output format.
+        format: &'static str,
+        /// What went wrong.
+        msg: String,
+    },
+    /// The world's metadata records could not be decoded.
+    #[error(transparent)]
+    World(#[from] vwr::VwrError),
+}

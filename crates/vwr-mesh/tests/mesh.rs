@@ -1,0 +1,466 @@
+//! Face counts, greedy coverage, AO and the incremental cache.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::*;
+use vwr::{Block, World};
+use vwr_mesh::{
+    cache::MeshCache, mesh_chunk, mesh_world, Face, MeshOptions, Mesher, Neighborhood, Quad,
+    Registry,
+};
+
+const EXPOSED: MeshOptions = MeshOptions { greedy: false, ao: false };
+const GREEDY: MeshOptions = MeshOptions { greedy: true, ao: false };
+const GREEDY_AO: MeshOptions = MeshOptions { greedy: true, ao: true };
+const EXPOSED_AO: MeshOptions = MeshOptions { greedy: false, ao: true };
+
+fn counts(w: &World, opts: MeshOptions) -> (usize, usize, usize, u64) {
+    let m = mesh_world(w, &Registry::default(), opts);
+    let o: usize = m.chunks.iter().map(|c| c.opaque.len()).sum();
+    let t: usize = m.chunks.iter().map(|c| c.transparent.len()).sum();
+    (o, t, m.special_count(), m.unit_face_count())
+}
+
+fn world(n: u32) -> World {
+    World::with_chunks_per_axis(n).unwrap()
+}
+
+#[test]
+fn single_cube_has_six_faces() {
+    let mut w = world(3);
+    w.set_block(15, 15, 15, b(35)).unwrap();
+    assert_eq!(counts(&w, EXPOSED), (6, 0, 0, 6));
+    assert_eq!(counts(&w, GREEDY), (6, 0, 0, 6));
+    let m = mesh_world(&w, &Registry::default(), EXPOSED);
+    let faces: BTreeSet<Face> = m.chunks[0].opaque.iter().map(|q| q.face).collect();
+    assert_eq!(faces.len(), 6);
+}
+
+#[test]
+fn two_adjacent_cubes_have_ten_faces() {
+    let mut w = world(3);
+    w.set_block(12, 15, 15, b(35)).unwrap();
+    w.set_block(13, 15, 15, b(35)).unwrap();
+    assert_eq!(counts(&w, EXPOSED), (10, 0, 0, 10));
+    // Greedy merges the four long sides: 6 quads covering the same 10 faces.
+    assert_eq!(counts(&w, GREEDY), (6, 0, 0, 10));
+    // Different blocks are not merged.
+    w.set_block(13, 15, 15, b(261)).unwrap();
+    assert_eq!(counts(&w, GREEDY), (10, 0, 0, 10));
+}
+
+#[test]
+fn cube_on_chunk_border_with_neighbour_in_next_chunk() {
+    for axis in 0..3 {
+        let mut w = world(3);
+        let mut a = [5, 5, 5];
+        let mut c = [5, 5, 5];
+        a[axis] = 9;
+        c[axis] = 10;
+        w.set_block(a[0], a[1], a[2], b(35)).unwrap();
+        w.set_block(c[0], c[1], c[2], b(35)).unwrap();
+        let m = mesh_world(&w, &Registry::default(), EXPOSED);
+        assert_eq!(m.chunks.len(), 2, "axis {axis}");
+        assert_eq!(m.chunks[0].opaque.len(), 5);
+        assert_eq!(m.chunks[1].opaque.len(), 5);
+        assert_eq!(counts(&w, EXPOSED).0, 10);
+        assert_eq!(counts(&w, GREEDY_AO).3, 10);
+    }
+}
+
+#[test]
+fn solid_chunk_600_faces_6_greedy_quads() {
+    for pos in [[1u32, 1, 1], [0, 0, 0], [2, 2, 2]] {
+        let mut w = world(3);
+        w.set_chunk(pos[0], pos[1], pos[2], vwr::Chunk::uniform(b(261))).unwrap();
+        assert_eq!(counts(&w, EXPOSED), (600, 0, 0, 600));
+        assert_eq!(counts(&w, GREEDY), (6, 0, 0, 600));
+        // AO on a lone cube's outside is all open, so greedy stays at 6.
+        assert_eq!(counts(&w, GREEDY_AO), (6, 0, 0, 600));
+        let m = mesh_world(&w, &Registry::default(), GREEDY);
+        assert!(m.chunks[0].opaque.iter().all(|q| q.size == [10, 10]));
+    }
+    // Two solid chunks side by side: the shared wall disappears.
+    let mut w = world(3);
+    w.set_chunk(0, 0, 0, vwr::Chunk::uniform(b(261))).unwrap();
+    w.set_chunk(1, 0, 0, vwr::Chunk::uniform(b(261))).unwrap();
+    assert_eq!(counts(&w, EXPOSED).0, 1000);
+    assert_eq!(counts(&w, GREEDY).0, 10);
+}
+
+#[test]
+fn water_next_to_water_has_no_face_between() {
+    let mut w = world(2);
+    w.set_block(3, 3, 3, b(92)).unwrap();
+    w.set_block(4, 3, 3, b(92)).unwrap();
+    assert_eq!(counts(&w, EXPOSED), (0, 10, 0, 10));
+    // Two different transparent types keep both faces between them.
+    w.set_block(4, 3, 3, b(96)).unwrap();
+    assert_eq!(counts(&w, EXPOSED), (0, 12, 0, 12));
+    // Same type, different metadata nibble: different blocks, faces kept.
+    w.set_block(4, 3, 3, Block::make(92, 3).unwrap()).unwrap();
+    assert_eq!(counts(&w, EXPOSED), (0, 12, 0, 12));
+}
+
+#[test]
+fn water_next_to_stone() {
+    let mut w = world(2);
+    w.set_block(3, 3, 3, b(92)).unwrap();
+    w.set_block(4, 3, 3, b(35)).unwrap();
+    // Stone keeps its face towards the water; water drops its face towards the stone.
+    assert_eq!(counts(&w, EXPOSED), (6, 5, 0, 11));
+    let m = mesh_world(&w, &Registry::default(), EXPOSED);
+    assert!(m.chunks[0].transparent.iter().all(|q| q.face != Face::PosX));
+    // Across a chunk border too.
+    let mut w = world(2);
+    w.set_block(9, 3, 3, b(35)).unwrap();
+    w.set_block(10, 3, 3, b(92)).unwrap();
+    assert_eq!(counts(&w, EXPOSED), (6, 5, 0, 11));
+}
+
+#[test]
+fn special_geometry_never_hides_faces() {
+    let mut w = world(2);
+    w.set_block(5, 5, 5, b(35)).unwrap();
+    for (x, y, z, t) in [(6, 5, 5, 378), (4, 5, 5, 200), (5, 6, 5, 53), (5, 4, 5, 384), (5, 5, 6, 202)] {
+        w.set_block(x, y, z, b(t)).unwrap();
+    }
+    w.set_block(5, 5, 4, b(92)).unwrap();
+    let (o, t, s, _) = counts(&w, EXPOSED);
+    assert_eq!((o, s), (6, 5));
+    // Water keeps its face towards the stone? No: stone is opaque, so 5 water faces.
+    assert_eq!(t, 5);
+    // Invisible types neither draw nor hide.
+    let mut r = Registry::default();
+    r.apply_toml("[[block]]\nid = 4001\nkind = \"invisible\"\n").unwrap();
+    let mut w = world(1);
+    w.set_block(5, 5, 5, b(35)).unwrap();
+    w.set_block(6, 5, 5, b(4001)).unwrap();
+    let m = mesh_world(&w, &r, EXPOSED);
+    assert_eq!(m.quad_count(), 6);
+    // Type 0 with a metadata nibble is not air but renders as nothing.
+    let mut w = world(1);
+    w.set_block(5, 5, 5, Block::make(0, 5).unwrap()).unwrap();
+    assert_eq!(counts(&w, EXPOSED), (0, 0, 0, 0));
+}
+
+#[test]
+fn world_edges_count_as_air() {
+    let mut w = world(1);
+    w.set_chunk(0, 0, 0, vwr::Chunk::uniform(b(35))).unwrap();
+    assert_eq!(counts(&w, EXPOSED).0, 600);
+    let mut w = world(2);
+    w.set_block(0, 0, 0, b(35)).unwrap();
+    w.set_block(19, 19, 19, b(35)).unwrap();
+    assert_eq!(counts(&w, EXPOSED).0, 12);
+    let raw = vwr::Block(0xFFFF); // type 4095, unknown: opaque
+    w.set_block(19, 0, 19, raw).unwrap();
+    assert_eq!(counts(&w, EXPOSED).0, 18);
+}
+
+#[test]
+fn empty_and_missing_chunks_mesh_to_nothing() {
+    let w = world(2);
+    assert!(mesh_world(&w, &Registry::default(), GREEDY_AO).chunks.is_empty());
+    assert!(mesh_chunk(&w, &Registry::default(), [1, 1, 1], GREEDY).is_empty());
+    assert!(mesh_chunk(&w, &Registry::default(), [7, 7, 7], GREEDY).is_empty());
+}
+
+fn face_of(m: &vwr_mesh::WorldMesh, cell: [i32; 3], face: Face) -> Quad {
+    *m.chunks
+        .iter()
+        .flat_map(|c| &c.opaque)
+        .find(|q| q.unit_faces().any(|(c, f)| c == cell && f == face))
+        .expect("face present")
+}
+
+#[test]
+fn ambient_occlusion_on_constructed_corners() {
+    let top = |extra: &[[i32; 3]]| {
+        let mut w = world(2);
+        w.set_block(5, 5, 5, b(35)).unwrap();
+        for e in extra {
+            w.set_block(e[0], e[1], e[2], b(35)).unwrap();
+        }
+        let m = mesh_world(&w, &Registry::default(), EXPOSED_AO);
+        face_of(&m, [5, 5, 5], Face::PosY)
+    };
+    // +Y face: U = X, V = Z; corners (x0,z0), (x1,z0), (x1,z1), (x0,z1).
+    assert_eq!(top(&[]).ao, [3, 3, 3, 3]);
+    // A block diagonally above the (x0, z0) corner.
+    assert_eq!(top(&[[4, 6, 4]]).ao, [2, 3, 3, 3]);
+    // One side block above the −X edge darkens both −X corners.
+    assert_eq!(top(&[[4, 6, 5]]).ao, [2, 3, 3, 2]);
+    // Side + corner.
+    assert_eq!(top(&[[4, 6, 5], [4, 6, 4]]).ao, [1, 3, 3, 2]);
+    // Two sides of one corner: fully dark, whatever the corner cell.
+    assert_eq!(top(&[[4, 6, 5], [5, 6, 4]]).ao, [0, 2, 3, 2]);
+    // An inner corner (walls on −X and −Z sides, all along).
+    let q = top(&[[4, 6, 4], [4, 6, 5], [4, 6, 6], [5, 6, 4], [6, 6, 4]]);
+    assert_eq!(q.ao, [0, 1, 3, 1]);
+    // Blocks below the face's plane do not occlude it.
+    assert_eq!(top(&[[4, 5, 5], [4, 4, 4]]).ao, [3, 3, 3, 3]);
+
+    // Diagonal flip: split along the darker diagonal.
+    let dark0 = top(&[[4, 6, 4]]);
+    assert!(!dark0.flipped());
+    let dark1 = top(&[[6, 6, 4]]);
+    assert_eq!(dark1.ao, [3, 2, 3, 3]);
+    assert!(dark1.flipped());
+    assert_eq!(dark1.triangles(), [1, 3, 2, 1, 0, 3]);
+
+    // AO across a chunk border: occluder in the next chunk.
+    let mut w = world(2);
+    w.set_block(9, 5, 5, b(35)).unwrap();
+    w.set_block(10, 6, 5, b(35)).unwrap();
+    let m = mesh_world(&w, &Registry::default(), EXPOSED_AO);
+    assert_eq!(face_of(&m, [9, 5, 5], Face::PosY).ao, [3, 2, 2, 3]);
+
+    // A −X face: U = Y, V = Z; occluder in front at (4, 6, 5) is the +U side.
+    let mut w = world(2);
+    w.set_block(5, 5, 5, b(35)).unwrap();
+    w.set_block(4, 6, 5, b(35)).unwrap();
+    let m = mesh_world(&w, &Registry::default(), EXPOSED_AO);
+    assert_eq!(face_of(&m, [5, 5, 5], Face::NegX).ao, [3, 2, 2, 3]);
+}
+
+#[test]
+fn greedy_never_merges_different_ao() {
+    // A floor with one block on it: greedy with AO must keep the AO gradient exact, so
+    // every merged quad has AO constant along its long directions.
+    let mut w = world(2);
+    w.fill_box([0, 0, 0], [9, 0, 9], b(35)).unwrap();
+    w.set_block(5, 1, 5, b(35)).unwrap();
+    let m = mesh_world(&w, &Registry::default(), GREEDY_AO);
+    let e = mesh_world(&w, &Registry::default(), EXPOSED_AO);
+    assert_eq!(face_set(&m), face_set(&e));
+    for q in m.chunks.iter().flat_map(|c| &c.opaque) {
+        if q.size[0] > 1 {
+            assert_eq!((q.ao[0], q.ao[3]), (q.ao[1], q.ao[2]), "{q:?}");
+        }
+        if q.size[1] > 1 {
+            assert_eq!((q.ao[0], q.ao[1]), (q.ao[3], q.ao[2]), "{q:?}");
+        }
+    }
+    // Per unit face, the AO implied by the merged quad equals the exposed mesher's.
+    let unit: std::collections::HashMap<([i32; 3], Face), [u8; 4]> = e
+        .chunks
+        .iter()
+        .flat_map(|c| &c.opaque)
+        .map(|q| ((q.origin, q.face), q.ao))
+        .collect();
+    for q in m.chunks.iter().flat_map(|c| &c.opaque) {
+        for (cell, f) in q.unit_faces() {
+            assert_eq!(unit[&(cell, f)], q.ao, "{cell:?} {f:?}");
+        }
+    }
+    assert!(m.quad_count() < e.quad_count());
+}
+
+fn check_greedy_equals_exposed(name: &str, w: &World, r: &Registry) {
+    for ao in [false, true] {
+        let e = mesh_world(w, r, MeshOptions { greedy: false, ao });
+        let g = mesh_world(w, r, MeshOptions { greedy: true, ao });
+        let (fe, fg) = (face_set(&e), face_set(&g));
+        assert_eq!(fe.len() as u64, e.quad_count() as u64, "{name}");
+        assert!(fe == fg, "{name} ao={ao}: greedy covers different faces");
+        assert!(g.quad_count() <= e.quad_count(), "{name}");
+        let se: Vec<_> = e.chunks.iter().flat_map(|c| &c.special).collect();
+        let sg: Vec<_> = g.chunks.iter().flat_map(|c| &c.special).collect();
+        assert_eq!(se, sg, "{name}");
+    }
+}
+
+#[test]
+fn greedy_covers_same_faces_on_golden_worlds() {
+    let r = Registry::default();
+    let all = Registry::all_opaque();
+    for (name, w) in golden_worlds() {
+        check_greedy_equals_exposed(&name, &w, &r);
+        if name == "world999.vwr" || name.starts_with("random-1") {
+            check_greedy_equals_exposed(&name, &w, &all);
+        }
+    }
+}
+
+#[test]
+fn greedy_covers_same_faces_on_random_worlds() {
+    for seed in 1..=6 {
+        let w = random_world(seed, 2, 3000);
+        check_greedy_equals_exposed(&format!("random seed {seed}"), &w, &Registry::default());
+    }
+}
+
+/// Reference: a face of cube cell `c` towards `d` is visible by the rules, straight from
+/// the world with no bit tricks.
+fn reference_faces(w: &World, r: &Registry) -> BTreeSet<([i32; 3], Face, u16, u8)> {
+    use vwr_mesh::RenderKind::*;
+    let mut s = BTreeSet::new();
+    w.for_each_non_air(|x, y, z, blk| {
+        let kind = r.kind(blk.block_type());
+        let pass = match kind {
+            Opaque => 0,
+            Transparent => 1,
+            _ => return,
+        };
+        for f in Face::ALL {
+            let n = f.normal();
+            let nb = w.get_block(x + n[0], y + n[1], z + n[2]);
+            let nk = r.kind(nb.block_type());
+            let visible = match kind {
+                Opaque => nk != Opaque,
+                _ => nk != Opaque && nb != blk,
+            };
+            if visible {
+                s.insert(([x, y, z], f, blk.raw(), pass));
+            }
+        }
+    });
+    s
+}
+
+#[test]
+fn exposed_faces_match_a_plain_reference() {
+    let r = Registry::default();
+    for seed in 10..14 {
+        let w = random_world(seed, 3, 6000);
+        let m = mesh_world(&w, &r, EXPOSED);
+        assert_eq!(face_set(&m), reference_faces(&w, &r), "seed {seed}");
+    }
+    for (name, w) in golden_worlds().into_iter().filter(|(n, _)| n.starts_with("random") || n == "world999.vwr") {
+        let m = mesh_world(&w, &r, EXPOSED);
+        assert_eq!(face_set(&m), reference_faces(&w, &r), "{name}");
+    }
+}
+
+#[test]
+fn neighborhood_gather_matches_world() {
+    let w = random_world(77, 3, 8000);
+    let mut nb = Neighborhood::new();
+    for pos in [[0u32, 0, 0], [1, 1, 1], [2, 1, 0], [2, 2, 2]] {
+        nb.gather(&w, pos);
+        for z in -1..=10 {
+            for y in -1..=10 {
+                for x in -1..=10 {
+                    let (wx, wy, wz) = (pos[0] as i32 * 10 + x, pos[1] as i32 * 10 + y, pos[2] as i32 * 10 + z);
+                    assert_eq!(nb.get(x, y, z), w.get_block(wx, wy, wz));
+                }
+            }
+        }
+    }
+    // Meshing a hand-made neighbourhood gives the same as meshing from the world.
+    nb.gather(&w, [1, 1, 1]);
+    let nb2 = Neighborhood::from_fn(|x, y, z| w.get_block(10 + x, 10 + y, 10 + z));
+    let mut m = Mesher::new();
+    let (mut a, mut c) = (Default::default(), Default::default());
+    m.mesh(&nb, &Registry::default(), [10, 10, 10], GREEDY_AO, &mut a);
+    m.mesh(&nb2, &Registry::default(), [10, 10, 10], GREEDY_AO, &mut c);
+    assert_eq!(a, c);
+}
+
+#[test]
+fn plate_rotation_is_applied() {
+    let mut w = world(1);
+    w.set_block(3, 0, 3, b(379)).unwrap();
+    w.set_block(5, 0, 5, b(379)).unwrap();
+    w.set_plate_rotation(5, 0, 5, true).unwrap();
+    w.set_plate_rotation(3, 0, 3, false).unwrap();
+    let m = mesh_world(&w, &Registry::default(), GREEDY);
+    let rot: Vec<bool> = m.chunks[0].special.iter().map(|s| s.rotated).collect();
+    assert_eq!(rot, [false, true]);
+}
+
+/// Chunks whose padded 12³ neighbourhood contains a changed cell.
+fn expected_rebuilds(changed: &BTreeSet<[i32; 3]>, n: u32) -> BTreeSet<[u32; 3]> {
+    let mut out = BTreeSet::new();
+    for cz in 0..n {
+        for cy in 0..n {
+            for cx in 0..n {
+                let lo = [cx as i32 * 10 - 1, cy as i32 * 10 - 1, cz as i32 * 10 - 1];
+                if changed
+                    .iter()
+                    .any(|c| (0..3).all(|a| c[a] >= lo[a] && c[a] <= lo[a] + 11))
+                {
+                    out.insert([cx, cy, cz]);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn incremental_rebuild_equals_full_rebuild() {
+    let r = Registry::default();
+    for opts in [GREEDY_AO, EXPOSED] {
+        for seed in 1..=4u64 {
+            let mut w = random_world(seed, 3, 2500);
+            let mut cache = MeshCache::new(opts);
+            let first = cache.update(&mut w, &r);
+            assert_eq!(first.len(), w.chunks().count());
+            // Nothing changed: nothing rebuilt.
+            assert!(cache.update(&mut w, &r).is_empty());
+            let mut rng = Rng(seed * 31 + 7);
+            for round in 0..6 {
+                let mut changed = BTreeSet::new();
+                let edits = 1 + rng.below(12);
+                for _ in 0..edits {
+                    let p = [rng.below(30) as i32, rng.below(30) as i32, rng.below(30) as i32];
+                    // Bias edits towards chunk borders.
+                    let p = p.map(|c| if rng.below(3) == 0 { (c / 10) * 10 + 9 * (c % 2) } else { c });
+                    let t = [0u16, 35, 92, 261, 378][rng.below(5) as usize];
+                    let old = w.get_block(p[0], p[1], p[2]);
+                    w.set_block(p[0], p[1], p[2], b(t)).unwrap();
+                    if old != b(t) {
+                        changed.insert(p);
+                    }
+                }
+                let rebuilt: BTreeSet<[u32; 3]> = cache.update(&mut w, &r).into_iter().collect();
+                let full = mesh_world(&w, &r, opts);
+                let cached: Vec<_> = cache.meshes().into_iter().cloned().collect();
+                assert_eq!(cached, full.chunks, "seed {seed} round {round}");
+                if opts.ao {
+                    let expected: BTreeSet<[u32; 3]> = expected_rebuilds(&changed, 3)
+                        .into_iter()
+                        .filter(|c| w.chunk(c[0], c[1], c[2]).is_some())
+                        .collect();
+                    assert_eq!(rebuilt, expected, "seed {seed} round {round}");
+                } else {
+                    assert!(rebuilt.is_subset(&expected_rebuilds(&changed, 3)));
+                    // Without AO only face neighbours can be affected.
+                    for c in &rebuilt {
+                        let touches = changed.iter().any(|p| {
+                            let lo = [c[0] as i32 * 10, c[1] as i32 * 10, c[2] as i32 * 10];
+                            let outside: Vec<usize> = (0..3)
+                                .filter(|&a| p[a] < lo[a] || p[a] > lo[a] + 9)
+                                .collect();
+                            outside.len() <= 1 && (0..3).all(|a| p[a] >= lo[a] - 1 && p[a] <= lo[a] + 10)
+                        });
+                        assert!(touches, "rebuilt {c:?} needlessly");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn cache_handles_removed_chunks_and_metadata_only_edits() {
+    let r = Registry::default();
+    let mut w = world(2);
+    w.set_chunk(0, 0, 0, vwr::Chunk::uniform(b(35))).unwrap();
+    w.set_block(15, 5, 5, b(35)).unwrap();
+    let mut cache = MeshCache::new(GREEDY);
+    cache.update(&mut w, &r);
+    assert_eq!(cache.meshes().len(), 2);
+    // A MoveObject edit marks the chunk dirty but changes no block.
+    w.place_move_object(&vwr::MoveObject::new(7, [15.0, 6.0, 5.0])).unwrap();
+    assert!(cache.update(&mut w, &r).is_empty());
+    w.take_chunk(0, 0, 0);
+    let rebuilt = cache.update(&mut w, &r);
+    assert_eq!(rebuilt, vec![[0, 0, 0], [1, 0, 0]]);
+    assert_eq!(cache.meshes().len(), 1);
+    assert_eq!(cache.meshes()[0].chunk, [1, 0, 0]);
+}
