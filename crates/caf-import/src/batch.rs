@@ -1,0 +1,518 @@
+//! Batch builds: convert a source tree into a mirrored tree of `.caf` files plus a manifest.
+//!
+//! - Sources are the files whose extension names an asset kind (see [`AssetKind::from_path`]),
+//!   or whose sidecar sets `type`; hidden files and folders are skipped, and so is the output
+//!   folder when it lies inside the source folder.
+//! - `a/b/hero.png` becomes `a/b/hero.caf`, with id `a/b/hero`. Two sources that would write
+//!   the same output (`hero.png` and `hero.wav`) are an error for the second one.
+//! - A sidecar `hero.png.toml` next to a source overrides the build settings for that asset
+//!   (see [`SettingsOverride`]); the effective settings are recorded in the manifest.
+//! - Rebuilds compare content hashes (BLAKE3 of the source, its sidecar-derived settings and
+//!   any extra files it read), never timestamps. An asset is skipped when both hashes match the
+//!   manifest and its output file still has the recorded size and CRC.
+//! - One failing source does not stop the others; failures are listed in the report and the
+//!   manifest. Output files and the manifest are written atomically and are deterministic:
+//!   the same sources and settings give identical bytes, whatever the number of jobs.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ImportError, Result};
+use crate::{convert, AssetKind, Settings, SettingsOverride, CONVERTER_REVISION};
+
+/// The manifest's file name inside the output folder.
+pub const MANIFEST_NAME: &str = "manifest.json";
+/// The manifest's `format` field.
+pub const MANIFEST_FORMAT: &str = "voxcaf-asset-manifest";
+
+/// Options of one build.
+#[derive(Clone, Debug, Default)]
+pub struct BuildOptions {
+    /// Settings for every asset (a sidecar overrides them per asset).
+    pub settings: Settings,
+    /// Worker threads; 0 means one per core.
+    pub jobs: usize,
+    /// Reconvert everything even when the hashes match.
+    pub force: bool,
+}
+
+/// One asset in the manifest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestEntry {
+    /// Stable id: the source path relative to the source folder, without its extension,
+    /// with `/` separators.
+    pub id: String,
+    /// Source path relative to the source folder.
+    pub source: String,
+    /// Output path relative to the output folder.
+    pub output: String,
+    /// Asset kind.
+    #[serde(rename = "type")]
+    pub kind: AssetKind,
+    /// Source file size in bytes.
+    pub source_size: u64,
+    /// Output file size in bytes.
+    pub file_size: u64,
+    /// Metadata bytes in the output.
+    pub metadata_size: u64,
+    /// Payload bytes in the output.
+    pub payload_size: u64,
+    /// CRC-32 of the payload (the header's crc32 field).
+    pub payload_crc32: u32,
+    /// CRC-32 of the whole output file.
+    pub file_crc32: u32,
+    /// BLAKE3 (hex) of the source bytes and of every dependency.
+    pub source_hash: String,
+    /// BLAKE3 (hex) of the effective settings and the converter revision.
+    pub settings_hash: String,
+    /// The effective settings.
+    pub settings: Settings,
+    /// The sidecar file that contributed to `settings`, relative to the source folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sidecar: Option<String>,
+    /// Other files read (glTF buffers), relative to the source folder.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dependencies: Vec<String>,
+    /// One line description.
+    pub summary: String,
+}
+
+/// A source that did not convert.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failure {
+    /// Source path relative to the source folder.
+    pub source: String,
+    /// What went wrong.
+    pub error: String,
+}
+
+/// The JSON manifest written to `OUT_DIR/manifest.json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always [`MANIFEST_FORMAT`].
+    pub format: String,
+    /// Manifest layout version (1).
+    pub version: u32,
+    /// [`CONVERTER_REVISION`] of the tool that wrote it.
+    pub converter_revision: u32,
+    /// Converted assets, sorted by source path.
+    pub assets: Vec<ManifestEntry>,
+    /// Sources that failed, sorted by source path.
+    #[serde(default)]
+    pub failures: Vec<Failure>,
+}
+
+impl Manifest {
+    /// Read a manifest file.
+    pub fn read(path: &Path) -> Result<Manifest> {
+        let text = std::fs::read_to_string(path).map_err(|e| ImportError::io(path, e))?;
+        serde_json::from_str(&text).map_err(|e| ImportError::Settings {
+            path: path.to_path_buf(),
+            message: format!("not a manifest: {e}"),
+        })
+    }
+
+    /// The manifest as pretty JSON (what is written to disk).
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+}
+
+/// Progress of a build, reported from worker threads.
+#[derive(Clone, Debug)]
+pub enum BuildEvent<'a> {
+    /// Sources found; sent once before any work.
+    Started {
+        /// Number of sources.
+        total: usize,
+    },
+    /// One source was converted and written.
+    Converted {
+        /// The manifest entry.
+        entry: &'a ManifestEntry,
+    },
+    /// One source was up to date.
+    Skipped {
+        /// The manifest entry (from the previous build).
+        entry: &'a ManifestEntry,
+    },
+    /// One source failed.
+    Failed {
+        /// The failure.
+        failure: &'a Failure,
+    },
+}
+
+/// What a build did.
+#[derive(Clone, Debug)]
+pub struct BuildReport {
+    /// The manifest that was written.
+    pub manifest: Manifest,
+    /// Sources converted in this run.
+    pub converted: usize,
+    /// Sources skipped because nothing changed.
+    pub skipped: usize,
+    /// Outputs of sources that no longer exist, removed.
+    pub removed: usize,
+    /// Bytes written to asset files in this run.
+    pub bytes_written: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl BuildReport {
+    /// True when no source failed.
+    pub fn ok(&self) -> bool {
+        self.manifest.failures.is_empty()
+    }
+}
+
+fn rel_string(p: &Path) -> String {
+    p.components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn sidecar_path(source: &Path) -> PathBuf {
+    let mut s = source.as_os_str().to_owned();
+    s.push(".toml");
+    PathBuf::from(s)
+}
+
+fn hex(h: blake3::Hash) -> String {
+    h.to_hex().to_string()
+}
+
+/// The settings hash: effective settings (canonical JSON) plus the converter revision.
+pub fn settings_hash(settings: &Settings) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(b"voxcaf-settings\0");
+    h.update(&CONVERTER_REVISION.to_le_bytes());
+    h.update(settings.to_json().to_string().as_bytes());
+    hex(h.finalize())
+}
+
+/// The source hash: the source bytes and each dependency (relative name and bytes). A
+/// dependency that cannot be read hashes as missing, which forces a rebuild.
+fn source_hash(bytes: &[u8], deps: &[(String, Option<Vec<u8>>)]) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(b"voxcaf-source\0");
+    h.update(&(bytes.len() as u64).to_le_bytes());
+    h.update(bytes);
+    for (name, data) in deps {
+        h.update(&(name.len() as u64).to_le_bytes());
+        h.update(name.as_bytes());
+        match data {
+            Some(d) => {
+                h.update(&[1]);
+                h.update(&(d.len() as u64).to_le_bytes());
+                h.update(d);
+            }
+            None => {
+                h.update(&[0]);
+            }
+        }
+    }
+    hex(h.finalize())
+}
+
+fn read_deps(src_root: &Path, names: &[String]) -> Vec<(String, Option<Vec<u8>>)> {
+    names
+        .iter()
+        .map(|n| (n.clone(), std::fs::read(src_root.join(n)).ok()))
+        .collect()
+}
+
+/// Write `bytes` to `path` atomically: temporary file in the same folder, fsync, rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| ImportError::io(dir, e))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| ImportError::io(dir, e))?;
+    tmp.write_all(bytes).map_err(|e| ImportError::io(path, e))?;
+    tmp.as_file().sync_all().map_err(|e| ImportError::io(path, e))?;
+    tmp.persist(path)
+        .map_err(|e| ImportError::io(path, e.error))?;
+    Ok(())
+}
+
+struct Source {
+    rel: PathBuf,
+    rel_str: String,
+    output: String,
+    id: String,
+}
+
+fn collect_sources(src: &Path, out: &Path) -> Result<Vec<Source>> {
+    let out_canon = std::fs::canonicalize(out).ok();
+    let mut found = Vec::new();
+    let walker = walkdir::WalkDir::new(src)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            let hidden = e.depth() > 0 && e.file_name().to_string_lossy().starts_with('.');
+            let is_out = e.file_type().is_dir()
+                && out_canon.is_some()
+                && std::fs::canonicalize(e.path()).ok() == out_canon;
+            !hidden && !is_out
+        });
+    for entry in walker {
+        let entry = entry.map_err(|e| {
+            let path = e.path().unwrap_or(src).to_path_buf();
+            ImportError::io(path, e.into())
+        })?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let path = entry.path();
+        let name = path.to_string_lossy();
+        if name.ends_with(".toml") {
+            continue;
+        }
+        let has_kind = AssetKind::from_path(path).is_some()
+            || std::fs::read_to_string(sidecar_path(path))
+                .ok()
+                .and_then(|t| SettingsOverride::from_toml(&t, path).ok())
+                .is_some_and(|o| o.kind.is_some());
+        if !has_kind {
+            continue;
+        }
+        let rel = path.strip_prefix(src).unwrap_or(path).to_path_buf();
+        let rel_str = rel_string(&rel);
+        let stem = rel.with_extension("");
+        found.push(Source {
+            output: format!("{}.caf", rel_string(&stem)),
+            id: rel_string(&stem),
+            rel,
+            rel_str,
+        });
+    }
+    found.sort_by(|a, b| a.rel_str.cmp(&b.rel_str));
+    Ok(found)
+}
+
+enum Outcome {
+    Converted(ManifestEntry, u64),
+    Skipped(ManifestEntry),
+    Failed(Failure),
+}
+
+fn process(
+    src_root: &Path,
+    out_root: &Path,
+    s: &Source,
+    opts: &BuildOptions,
+    previous: Option<&ManifestEntry>,
+) -> Result<Outcome> {
+    let path = src_root.join(&s.rel);
+    let bytes = std::fs::read(&path).map_err(|e| ImportError::io(&path, e))?;
+    let side = sidecar_path(&path);
+    let (settings, sidecar) = match std::fs::read_to_string(&side) {
+        Ok(text) => {
+            let o = SettingsOverride::from_toml(&text, &side)?;
+            (opts.settings.with_override(&o), Some(format!("{}.toml", s.rel_str)))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (opts.settings.clone(), None),
+        Err(e) => return Err(ImportError::io(&side, e)),
+    };
+    let settings_h = settings_hash(&settings);
+    if let (Some(prev), false) = (previous, opts.force) {
+        let deps = read_deps(src_root, &prev.dependencies);
+        if prev.settings_hash == settings_h
+            && prev.source_hash == source_hash(&bytes, &deps)
+            && prev.output == s.output
+            && prev.sidecar == sidecar
+            && output_matches(&out_root.join(&prev.output), prev)
+        {
+            return Ok(Outcome::Skipped(prev.clone()));
+        }
+    }
+    let converted = convert(&bytes, &path, &settings)?;
+    let dep_names: Vec<String> = {
+        let mut v: Vec<String> = converted
+            .dependencies
+            .iter()
+            .map(|d| rel_string(d.strip_prefix(src_root).unwrap_or(d)))
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let deps = read_deps(src_root, &dep_names);
+    let file = converted.to_caf_bytes();
+    let out_path = out_root.join(&s.output);
+    write_atomic(&out_path, &file)?;
+    let entry = ManifestEntry {
+        id: s.id.clone(),
+        source: s.rel_str.clone(),
+        output: s.output.clone(),
+        kind: converted.kind,
+        source_size: bytes.len() as u64,
+        file_size: file.len() as u64,
+        metadata_size: converted.metadata.len() as u64,
+        payload_size: converted.payload.len() as u64,
+        payload_crc32: caf::crc32(&converted.payload),
+        file_crc32: caf::crc32(&file),
+        source_hash: source_hash(&bytes, &deps),
+        settings_hash: settings_h,
+        settings,
+        sidecar,
+        dependencies: dep_names,
+        summary: converted.summary,
+    };
+    Ok(Outcome::Converted(entry, file.len() as u64))
+}
+
+fn output_matches(path: &Path, e: &ManifestEntry) -> bool {
+    match std::fs::read(path) {
+        Ok(b) => b.len() as u64 == e.file_size && caf::crc32(&b) == e.file_crc32,
+        Err(_) => false,
+    }
+}
+
+/// Build every source under `src` into `out` (created if missing) and write the manifest.
+///
+/// Returns an error only when the build as a whole cannot run (unreadable source folder,
+/// unwritable manifest); a source that fails is recorded in the report and the manifest.
+pub fn build(
+    src: &Path,
+    out: &Path,
+    opts: &BuildOptions,
+    on_event: &(dyn Fn(&BuildEvent<'_>) + Sync),
+) -> Result<BuildReport> {
+    let start = Instant::now();
+    if !src.is_dir() {
+        return Err(ImportError::io(
+            src,
+            std::io::Error::new(std::io::ErrorKind::NotFound, "source folder not found"),
+        ));
+    }
+    std::fs::create_dir_all(out).map_err(|e| ImportError::io(out, e))?;
+    let manifest_path = out.join(MANIFEST_NAME);
+    let previous: HashMap<String, ManifestEntry> = match Manifest::read(&manifest_path) {
+        Ok(m) => m.assets.into_iter().map(|e| (e.source.clone(), e)).collect(),
+        Err(_) => HashMap::new(),
+    };
+    let sources = collect_sources(src, out)?;
+    on_event(&BuildEvent::Started {
+        total: sources.len(),
+    });
+
+    // Output name collisions are decided up front, in sorted order, so the result does not
+    // depend on scheduling.
+    let mut owner: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut collision: HashMap<&str, String> = HashMap::new();
+    for s in &sources {
+        if let Some(first) = owner.get(s.output.as_str()) {
+            collision.insert(
+                s.rel_str.as_str(),
+                format!("output {} is already produced by {first}; rename one of them", s.output),
+            );
+        } else {
+            owner.insert(s.output.as_str(), s.rel_str.as_str());
+        }
+    }
+
+    let run = || -> Vec<Outcome> {
+        sources
+            .par_iter()
+            .map(|s| {
+                let outcome = if let Some(msg) = collision.get(s.rel_str.as_str()) {
+                    Outcome::Failed(Failure {
+                        source: s.rel_str.clone(),
+                        error: msg.clone(),
+                    })
+                } else {
+                    match process(src, out, s, opts, previous.get(&s.rel_str)) {
+                        Ok(o) => o,
+                        Err(e) => Outcome::Failed(Failure {
+                            source: s.rel_str.clone(),
+                            error: e.to_string(),
+                        }),
+                    }
+                };
+                match &outcome {
+                    Outcome::Converted(entry, _) => on_event(&BuildEvent::Converted { entry }),
+                    Outcome::Skipped(entry) => on_event(&BuildEvent::Skipped { entry }),
+                    Outcome::Failed(failure) => on_event(&BuildEvent::Failed { failure }),
+                }
+                outcome
+            })
+            .collect()
+    };
+    let outcomes = if opts.jobs == 0 {
+        run()
+    } else {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.jobs)
+            .build()
+            .map_err(|e| ImportError::InvalidArgument(format!("cannot start {} jobs: {e}", opts.jobs)))?
+            .install(run)
+    };
+
+    let mut manifest = Manifest {
+        format: MANIFEST_FORMAT.to_string(),
+        version: 1,
+        converter_revision: CONVERTER_REVISION,
+        assets: Vec::new(),
+        failures: Vec::new(),
+    };
+    let (mut converted, mut skipped, mut bytes_written) = (0, 0, 0u64);
+    for o in outcomes {
+        match o {
+            Outcome::Converted(e, n) => {
+                converted += 1;
+                bytes_written += n;
+                manifest.assets.push(e);
+            }
+            Outcome::Skipped(e) => {
+                skipped += 1;
+                manifest.assets.push(e);
+            }
+            Outcome::Failed(f) => manifest.failures.push(f),
+        }
+    }
+
+    // Remove outputs this tool wrote before whose source is gone (only files the previous
+    // manifest names, inside `out`, ending in .caf).
+    let live: std::collections::HashSet<&str> =
+        manifest.assets.iter().map(|e| e.output.as_str()).collect();
+    let failed: std::collections::HashSet<&str> =
+        manifest.failures.iter().map(|f| f.source.as_str()).collect();
+    let mut removed = 0;
+    for e in previous.values() {
+        let safe = e.output.ends_with(".caf")
+            && Path::new(&e.output)
+                .components()
+                .all(|c| matches!(c, Component::Normal(_)));
+        if safe && !live.contains(e.output.as_str()) && !failed.contains(e.source.as_str()) {
+            if std::fs::remove_file(out.join(&e.output)).is_ok() {
+                removed += 1;
+            }
+        }
+    }
+
+    write_atomic(&manifest_path, manifest.to_json().as_bytes())?;
+    Ok(BuildReport {
+        manifest,
+        converted,
+        skipped,
+        removed,
+        bytes_written,
+        elapsed: start.elapsed(),
+    })
+}

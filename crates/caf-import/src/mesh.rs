@@ -1,0 +1,702 @@
+//! Meshes: OBJ (`tobj`) and glTF / GLB (`gltf`) to 48-byte vertices and u32 indices.
+//!
+//! Default profile: each OBJ object/material group or glTF triangle primitive is one sub-mesh;
+//! missing normals are generated (area-weighted, smoothed across faces that share a position
+//! and meet at less than 60°); tangents come from MikkTSpace where UVs exist (a glTF's own
+//! TANGENT attribute is kept), otherwise an arbitrary unit vector perpendicular to the normal
+//! with w = 1; identical vertices are merged, in first-use order.
+//!
+//! Original profile: the original's encoders (see the golden README): OBJ corners de-indexed
+//! with zero tangents, glTF primitives appended with fixed defaults.
+//!
+//! Axes and winding are kept exactly as in the source file; glTF node transforms are not
+//! applied (meshes are taken in their own space, as the original does).
+
+use std::collections::HashMap;
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+
+use crate::error::{ImportError, Result};
+use crate::settings::Profile;
+
+/// Most vertices or indices accepted in one mesh.
+pub const MAX_ELEMENTS: usize = 1 << 26;
+
+/// One output vertex: position xyz, normal xyz, uv, tangent xyzw (CAF.md §4).
+pub type Vert = [f32; 12];
+
+/// A mesh ready to be written.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeshData {
+    /// Vertices.
+    pub vertices: Vec<Vert>,
+    /// Triangle list indices into `vertices`.
+    pub indices: Vec<u32>,
+    /// Sub-mesh count for the metadata.
+    pub sub_meshes: u32,
+    /// Files read besides the source (glTF external buffers), for change detection.
+    pub dependencies: Vec<PathBuf>,
+}
+
+/// Triangle corners of one sub-mesh, not yet indexed.
+#[derive(Clone, Debug, Default)]
+struct Soup {
+    positions: Vec<[f32; 3]>,
+    normals: Option<Vec<[f32; 3]>>,
+    uvs: Option<Vec<[f32; 2]>>,
+    tangents: Option<Vec<[f32; 4]>>,
+}
+
+fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+fn normalize(a: [f32; 3]) -> Option<[f32; 3]> {
+    let l = dot(a, a).sqrt();
+    (l > 1e-20 && l.is_finite()).then(|| [a[0] / l, a[1] / l, a[2] / l])
+}
+fn zero_canon(v: f32) -> f32 {
+    if v == 0.0 {
+        0.0
+    } else {
+        v
+    }
+}
+
+/// Cosine of the largest angle between faces whose normals are smoothed together.
+const SMOOTH_COS: f32 = 0.5;
+
+fn generate_normals(positions: &[[f32; 3]]) -> Vec<[f32; 3]> {
+    let faces = positions.len() / 3;
+    let face_n: Vec<[f32; 3]> = (0..faces)
+        .map(|f| {
+            let p = &positions[f * 3..f * 3 + 3];
+            cross(sub(p[1], p[0]), sub(p[2], p[0]))
+        })
+        .collect();
+    let unit: Vec<Option<[f32; 3]>> = face_n.iter().map(|&n| normalize(n)).collect();
+    let key = |p: [f32; 3]| p.map(|v| zero_canon(v).to_bits());
+    let mut groups: HashMap<[u32; 3], Vec<usize>> = HashMap::new();
+    for (c, &p) in positions.iter().enumerate() {
+        groups.entry(key(p)).or_default().push(c);
+    }
+    let mut out = vec![[0f32; 3]; positions.len()];
+    for corners in groups.values() {
+        // Very large fans are smoothed without the angle test, to stay linear-ish.
+        let test_angle = corners.len() <= 512;
+        for &c in corners {
+            let f = c / 3;
+            let mut acc = [0f32; 3];
+            match unit[f] {
+                Some(uf) => {
+                    for &o in corners {
+                        let g = o / 3;
+                        if let Some(ug) = unit[g] {
+                            if !test_angle || g == f || dot(uf, ug) >= SMOOTH_COS {
+                                let n = face_n[g];
+                                acc = [acc[0] + n[0], acc[1] + n[1], acc[2] + n[2]];
+                            }
+                        }
+                    }
+                }
+                None => acc = [0.0, 1.0, 0.0],
+            }
+            out[c] = normalize(acc).or(unit[f]).unwrap_or([0.0, 1.0, 0.0]);
+        }
+    }
+    out
+}
+
+fn perpendicular(n: [f32; 3]) -> [f32; 4] {
+    let a = if n[1].abs() < 0.99 {
+        [0.0, 1.0, 0.0]
+    } else {
+        [1.0, 0.0, 0.0]
+    };
+    let t = normalize(cross(a, n)).unwrap_or([1.0, 0.0, 0.0]);
+    [t[0], t[1], t[2], 1.0]
+}
+
+struct MikkSoup<'a> {
+    positions: &'a [[f32; 3]],
+    normals: &'a [[f32; 3]],
+    uvs: &'a [[f32; 2]],
+    tangents: Vec<[f32; 4]>,
+}
+
+impl mikktspace::Geometry for MikkSoup<'_> {
+    fn num_faces(&self) -> usize {
+        self.positions.len() / 3
+    }
+    fn num_vertices_of_face(&self, _face: usize) -> usize {
+        3
+    }
+    fn position(&self, face: usize, vert: usize) -> [f32; 3] {
+        self.positions[face * 3 + vert]
+    }
+    fn normal(&self, face: usize, vert: usize) -> [f32; 3] {
+        self.normals[face * 3 + vert]
+    }
+    fn tex_coord(&self, face: usize, vert: usize) -> [f32; 2] {
+        self.uvs[face * 3 + vert]
+    }
+    fn set_tangent_encoded(&mut self, tangent: [f32; 4], face: usize, vert: usize) {
+        self.tangents[face * 3 + vert] = tangent;
+    }
+}
+
+/// Accumulates sub-meshes into one de-duplicated indexed mesh.
+#[derive(Default)]
+struct Builder {
+    vertices: Vec<Vert>,
+    indices: Vec<u32>,
+    lookup: HashMap<[u32; 12], u32>,
+    sub_meshes: u32,
+}
+
+impl Builder {
+    fn add(&mut self, soup: Soup) -> Result<()> {
+        let n = soup.positions.len();
+        if n == 0 {
+            return Ok(());
+        }
+        if n % 3 != 0 {
+            return Err(ImportError::malformed("mesh", "corner count is not a multiple of 3"));
+        }
+        if let Some(bad) = soup.positions.iter().position(|p| !p.iter().all(|v| v.is_finite())) {
+            return Err(ImportError::malformed(
+                "mesh",
+                format!("non-finite position at corner {bad}"),
+            ));
+        }
+        if self.indices.len() + n > MAX_ELEMENTS {
+            return Err(ImportError::LimitExceeded {
+                what: "mesh indices",
+                value: (self.indices.len() + n) as u64,
+                limit: MAX_ELEMENTS as u64,
+            });
+        }
+        let normals: Vec<[f32; 3]> = match soup.normals {
+            Some(given) => {
+                let unit: Vec<Option<[f32; 3]>> = given.iter().map(|&g| normalize(g)).collect();
+                if unit.iter().all(Option::is_some) {
+                    unit.into_iter().flatten().collect()
+                } else {
+                    // Zero-length normals in the file: use generated ones for those corners.
+                    let generated = generate_normals(&soup.positions);
+                    unit.iter()
+                        .zip(&generated)
+                        .map(|(u, &fallback)| u.unwrap_or(fallback))
+                        .collect()
+                }
+            }
+            None => generate_normals(&soup.positions),
+        };
+        let uvs = soup.uvs;
+        let tangents: Vec<[f32; 4]> = match (soup.tangents, &uvs) {
+            (Some(t), _) => t
+                .iter()
+                .zip(&normals)
+                .map(|(t, &n)| match normalize([t[0], t[1], t[2]]) {
+                    Some(d) => [d[0], d[1], d[2], if t[3] < 0.0 { -1.0 } else { 1.0 }],
+                    None => perpendicular(n),
+                })
+                .collect(),
+            (None, Some(uv)) => {
+                let mut g = MikkSoup {
+                    positions: &soup.positions,
+                    normals: &normals,
+                    uvs: uv,
+                    tangents: normals.iter().map(|&n| perpendicular(n)).collect(),
+                };
+                if !mikktspace::generate_tangents(&mut g) {
+                    g.tangents = normals.iter().map(|&n| perpendicular(n)).collect();
+                }
+                // Degenerate UVs can leave a zero tangent: fall back per corner.
+                g.tangents
+                    .iter()
+                    .zip(&normals)
+                    .map(|(t, &n)| match normalize([t[0], t[1], t[2]]) {
+                        Some(d) if t.iter().all(|v| v.is_finite()) => [d[0], d[1], d[2], t[3]],
+                        _ => perpendicular(n),
+                    })
+                    .collect()
+            }
+            (None, None) => normals.iter().map(|&n| perpendicular(n)).collect(),
+        };
+        for c in 0..n {
+            let p = soup.positions[c];
+            let nn = normals[c];
+            let uv = uvs.as_ref().map(|u| u[c]).unwrap_or([0.0, 0.0]);
+            let t = tangents[c];
+            let v: Vert = [
+                p[0], p[1], p[2], nn[0], nn[1], nn[2], uv[0], uv[1], t[0], t[1], t[2], t[3],
+            ]
+            .map(zero_canon);
+            let key = v.map(f32::to_bits);
+            let next = self.vertices.len() as u32;
+            let idx = *self.lookup.entry(key).or_insert(next);
+            if idx == next {
+                self.vertices.push(v);
+            }
+            self.indices.push(idx);
+        }
+        self.sub_meshes += 1;
+        Ok(())
+    }
+
+    fn finish(self, format: &'static str, dependencies: Vec<PathBuf>) -> Result<MeshData> {
+        if self.indices.is_empty() {
+            return Err(ImportError::empty(format, "no triangles"));
+        }
+        Ok(MeshData {
+            vertices: self.vertices,
+            indices: self.indices,
+            sub_meshes: self.sub_meshes,
+            dependencies,
+        })
+    }
+}
+
+/// OBJ through `tobj` (triangulated as a fan, negative indices allowed, out-of-range indices
+/// rejected, materials not loaded).
+pub fn obj_default(bytes: &[u8]) -> Result<MeshData> {
+    let opts = tobj::LoadOptions {
+        triangulate: true,
+        single_index: false,
+        ignore_points: true,
+        ignore_lines: true,
+        ..Default::default()
+    };
+    let (models, _materials) = tobj::load_obj_buf(&mut Cursor::new(bytes), &opts, |_| {
+        Err(tobj::LoadError::OpenFileFailed)
+    })
+    .map_err(|e| ImportError::malformed("OBJ", e.to_string()))?;
+    let mut b = Builder::default();
+    for model in models {
+        let m = model.mesh;
+        let get3 = |arr: &[f32], i: u32| -> Result<[f32; 3]> {
+            let i = i as usize * 3;
+            arr.get(i..i + 3)
+                .map(|s| [s[0], s[1], s[2]])
+                .ok_or_else(|| ImportError::malformed("OBJ", format!("index {} out of range", i / 3)))
+        };
+        let positions = m
+            .indices
+            .iter()
+            .map(|&i| get3(&m.positions, i))
+            .collect::<Result<Vec<_>>>()?;
+        let normals = if !m.normals.is_empty() && m.normal_indices.len() == m.indices.len() {
+            Some(
+                m.normal_indices
+                    .iter()
+                    .map(|&i| get3(&m.normals, i))
+                    .collect::<Result<Vec<_>>>()?,
+            )
+        } else {
+            None
+        };
+        let uvs = if !m.texcoords.is_empty() && m.texcoord_indices.len() == m.indices.len() {
+            Some(
+                m.texcoord_indices
+                    .iter()
+                    .map(|&i| {
+                        let i = i as usize * 2;
+                        m.texcoords.get(i..i + 2).map(|s| [s[0], s[1]]).ok_or_else(|| {
+                            ImportError::malformed("OBJ", format!("texcoord {} out of range", i / 2))
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?,
+            )
+        } else {
+            None
+        };
+        b.add(Soup {
+            positions,
+            normals,
+            uvs,
+            tangents: None,
+        })?;
+    }
+    b.finish("OBJ", Vec::new())
+}
+
+/// Resolve an OBJ index the original's way: 1-based, negative counts back from the end of the
+/// list read so far, 0 / unparsable / out of range means "missing".
+fn resolve_obj_index(raw: Option<i64>, len: usize) -> Option<i64> {
+    match raw? {
+        0 => None,
+        i if i > 0 => Some(i - 1),
+        i => Some(len as i64 + i),
+    }
+}
+
+fn parse_int_prefix(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    let mut end = 0;
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        end = 1;
+    }
+    let digits_start = end;
+    while end < b.len() && b[end].is_ascii_digit() {
+        end += 1;
+    }
+    if end == digits_start {
+        return None;
+    }
+    s[..end].parse().ok()
+}
+
+/// The original OBJ encoder: every face corner becomes a vertex, polygons are fanned
+/// (0, i, i+1), missing or out-of-range references are zero, tangents are zero.
+pub fn obj_original(bytes: &[u8]) -> Result<MeshData> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut pos: Vec<[f32; 3]> = Vec::new();
+    let mut uv: Vec<[f32; 2]> = Vec::new();
+    let mut nrm: Vec<[f32; 3]> = Vec::new();
+    // Corners as resolved absolute (0-based) indices into the three lists.
+    let mut corners: Vec<[Option<i64>; 3]> = Vec::new();
+    let num = |t: Option<&str>| t.and_then(|s| s.parse::<f32>().ok()).unwrap_or(0.0);
+    for line in text.split('\n') {
+        let mut tok = line.split_whitespace();
+        match tok.next() {
+            Some("v") => pos.push([num(tok.next()), num(tok.next()), num(tok.next())]),
+            Some("vt") => uv.push([num(tok.next()), num(tok.next())]),
+            Some("vn") => nrm.push([num(tok.next()), num(tok.next()), num(tok.next())]),
+            Some("f") => {
+                let face: Vec<[Option<i64>; 3]> = tok
+                    .map(|c| {
+                        let mut parts = c.split('/');
+                        let mut next = |len: usize| {
+                            resolve_obj_index(parts.next().and_then(parse_int_prefix), len)
+                        };
+                        [next(pos.len()), next(uv.len()), next(nrm.len())]
+                    })
+                    .collect();
+                for i in 1..face.len().saturating_sub(1) {
+                    corners.extend_from_slice(&[face[0], face[i], face[i + 1]]);
+                }
+                if corners.len() > MAX_ELEMENTS {
+                    return Err(ImportError::LimitExceeded {
+                        what: "mesh indices",
+                        value: corners.len() as u64,
+                        limit: MAX_ELEMENTS as u64,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    if corners.is_empty() {
+        return Err(ImportError::empty("OBJ", "Failed to parse OBJ file: no faces"));
+    }
+    fn pick<const N: usize>(list: &[[f32; N]], i: Option<i64>) -> [f32; N] {
+        i.and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| list.get(i).copied())
+            .unwrap_or([0.0; N])
+    }
+    let vertices: Vec<Vert> = corners
+        .iter()
+        .map(|c| {
+            let p = pick(&pos, c[0]);
+            let t = pick(&uv, c[1]);
+            let n = pick(&nrm, c[2]);
+            [p[0], p[1], p[2], n[0], n[1], n[2], t[0], t[1], 0.0, 0.0, 0.0, 0.0]
+        })
+        .collect();
+    let indices = (0..vertices.len() as u32).collect();
+    Ok(MeshData {
+        vertices,
+        indices,
+        sub_meshes: 1,
+        dependencies: Vec::new(),
+    })
+}
+
+fn gltf_err(e: gltf::Error) -> ImportError {
+    ImportError::malformed("glTF", e.to_string())
+}
+
+/// Parse a glTF/GLB and load its buffers. `base` resolves external buffer files.
+fn gltf_load(
+    bytes: &[u8],
+    base: Option<&Path>,
+) -> Result<(gltf::Document, Vec<gltf::buffer::Data>, Vec<PathBuf>)> {
+    let g = gltf::Gltf::from_slice(bytes).map_err(gltf_err)?;
+    let doc = g.document;
+    let mut deps = Vec::new();
+    for b in doc.buffers() {
+        if let gltf::buffer::Source::Uri(uri) = b.source() {
+            if !uri.starts_with("data:") {
+                match base {
+                    Some(dir) => deps.push(dir.join(uri)),
+                    None => {
+                        return Err(ImportError::unsupported(
+                            "glTF",
+                            format!("external buffer {uri:?} needs the file's folder"),
+                        ))
+                    }
+                }
+            }
+        }
+    }
+    let buffers = gltf::import_buffers(&doc, base, g.blob).map_err(gltf_err)?;
+    Ok((doc, buffers, deps))
+}
+
+fn catch<T>(what: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    // The gltf reader indexes accessors with arithmetic that can overflow on crafted files;
+    // treat a panic there as malformed input instead of taking the process down.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(ImportError::malformed(
+            what,
+            "inconsistent accessor or buffer data (the reader gave up)",
+        ))
+    })
+}
+
+fn read_primitive(
+    prim: &gltf::Primitive<'_>,
+    buffers: &[gltf::buffer::Data],
+    mi: usize,
+    pi: usize,
+) -> Result<(
+    Vec<[f32; 3]>,
+    Option<Vec<[f32; 3]>>,
+    Option<Vec<[f32; 2]>>,
+    Option<Vec<[f32; 4]>>,
+    Option<Vec<u32>>,
+)> {
+    let reader = prim.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
+    let positions: Vec<[f32; 3]> = reader
+        .read_positions()
+        .ok_or_else(|| {
+            ImportError::malformed(
+                "glTF",
+                format!("mesh {mi} primitive {pi}: no POSITION data"),
+            )
+        })?
+        .collect();
+    if positions.len() > MAX_ELEMENTS {
+        return Err(ImportError::LimitExceeded {
+            what: "glTF vertices",
+            value: positions.len() as u64,
+            limit: MAX_ELEMENTS as u64,
+        });
+    }
+    let normals = reader.read_normals().map(|n| n.collect::<Vec<_>>());
+    let uvs = reader.read_tex_coords(0).map(|t| t.into_f32().collect::<Vec<_>>());
+    let tangents = reader.read_tangents().map(|t| t.collect::<Vec<_>>());
+    let indices = reader.read_indices().map(|i| i.into_u32().collect::<Vec<_>>());
+    let check = |len: usize, what: &str| {
+        if len != positions.len() {
+            Err(ImportError::malformed(
+                "glTF",
+                format!(
+                    "mesh {mi} primitive {pi}: {what} has {len} elements, POSITION has {}",
+                    positions.len()
+                ),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    if let Some(n) = &normals {
+        check(n.len(), "NORMAL")?;
+    }
+    if let Some(t) = &uvs {
+        check(t.len(), "TEXCOORD_0")?;
+    }
+    if let Some(t) = &tangents {
+        check(t.len(), "TANGENT")?;
+    }
+    if let Some(idx) = &indices {
+        if idx.len() > MAX_ELEMENTS {
+            return Err(ImportError::LimitExceeded {
+                what: "glTF indices",
+                value: idx.len() as u64,
+                limit: MAX_ELEMENTS as u64,
+            });
+        }
+    }
+    Ok((positions, normals, uvs, tangents, indices))
+}
+
+/// glTF / GLB, default profile: every triangle primitive (list, strip or fan) of every mesh
+/// becomes a sub-mesh; point and line primitives are skipped.
+pub fn gltf_default(bytes: &[u8], base: Option<&Path>) -> Result<MeshData> {
+    catch("glTF", || {
+        let (doc, buffers, deps) = gltf_load(bytes, base)?;
+        let mut b = Builder::default();
+        for (mi, mesh) in doc.meshes().enumerate() {
+            for (pi, prim) in mesh.primitives().enumerate() {
+                use gltf::mesh::Mode;
+                let mode = prim.mode();
+                if !matches!(mode, Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan) {
+                    continue;
+                }
+                let (positions, normals, uvs, tangents, indices) =
+                    read_primitive(&prim, &buffers, mi, pi)?;
+                let n = positions.len() as u32;
+                let seq: Vec<u32> = indices.unwrap_or_else(|| (0..n).collect());
+                if let Some(bad) = seq.iter().position(|&i| i >= n) {
+                    return Err(ImportError::malformed(
+                        "glTF",
+                        format!(
+                            "mesh {mi} primitive {pi}: index {} at position {bad} is out of range ({n} vertices)",
+                            seq[bad]
+                        ),
+                    ));
+                }
+                let tris: Vec<u32> = match mode {
+                    Mode::TriangleStrip => (0..seq.len().saturating_sub(2))
+                        .flat_map(|i| {
+                            if i % 2 == 0 {
+                                [seq[i], seq[i + 1], seq[i + 2]]
+                            } else {
+                                [seq[i + 1], seq[i], seq[i + 2]]
+                            }
+                        })
+                        .collect(),
+                    Mode::TriangleFan => (1..seq.len().saturating_sub(1))
+                        .flat_map(|i| [seq[0], seq[i], seq[i + 1]])
+                        .collect(),
+                    _ => seq[..seq.len() - seq.len() % 3].to_vec(),
+                };
+                fn pick<T: Copy>(v: &Option<Vec<T>>, tris: &[u32]) -> Option<Vec<T>> {
+                    v.as_ref()
+                        .map(|v| tris.iter().map(|&i| v[i as usize]).collect())
+                }
+                let soup = Soup {
+                    positions: tris.iter().map(|&i| positions[i as usize]).collect(),
+                    normals: pick(&normals, &tris),
+                    uvs: pick(&uvs, &tris),
+                    tangents: pick(&tangents, &tris),
+                };
+                b.add(soup)?;
+            }
+        }
+        b.finish("glTF", deps)
+    })
+}
+
+/// The original glTF encoder: vertices of every primitive of every mesh are appended, indices
+/// offset by the vertices before them; a primitive without indices adds vertices only; missing
+/// normals are (0, 1, 0), missing texcoords (0, 0), tangents always (1, 0, 0, 1); subMeshCount
+/// counts the primitives that have indices. (Unlike the original, byteStride is honoured.)
+pub fn gltf_original(bytes: &[u8], base: Option<&Path>) -> Result<MeshData> {
+    catch("glTF", || {
+        let (doc, buffers, deps) = gltf_load(bytes, base)?;
+        let mut vertices: Vec<Vert> = Vec::new();
+        let mut indices: Vec<u32> = Vec::new();
+        let mut sub_meshes = 0u32;
+        for (mi, mesh) in doc.meshes().enumerate() {
+            for (pi, prim) in mesh.primitives().enumerate() {
+                let (positions, normals, uvs, _tangents, idx) =
+                    read_primitive(&prim, &buffers, mi, pi)?;
+                let base_index = vertices.len() as u32;
+                if vertices.len() + positions.len() > MAX_ELEMENTS {
+                    return Err(ImportError::LimitExceeded {
+                        what: "mesh vertices",
+                        value: (vertices.len() + positions.len()) as u64,
+                        limit: MAX_ELEMENTS as u64,
+                    });
+                }
+                for (i, p) in positions.iter().enumerate() {
+                    let n = normals.as_ref().map(|n| n[i]).unwrap_or([0.0, 1.0, 0.0]);
+                    let t = uvs.as_ref().map(|t| t[i]).unwrap_or([0.0, 0.0]);
+                    vertices.push([
+                        p[0], p[1], p[2], n[0], n[1], n[2], t[0], t[1], 1.0, 0.0, 0.0, 1.0,
+                    ]);
+                }
+                if let Some(idx) = idx {
+                    if indices.len() + idx.len() > MAX_ELEMENTS {
+                        return Err(ImportError::LimitExceeded {
+                            what: "mesh indices",
+                            value: (indices.len() + idx.len()) as u64,
+                            limit: MAX_ELEMENTS as u64,
+                        });
+                    }
+                    indices.extend(idx.iter().map(|&i| base_index.wrapping_add(i)));
+                    sub_meshes += 1;
+                }
+            }
+        }
+        if vertices.is_empty() {
+            return Err(ImportError::empty("glTF", "no mesh primitives"));
+        }
+        Ok(MeshData {
+            vertices,
+            indices,
+            sub_meshes,
+            dependencies: deps,
+        })
+    })
+}
+
+/// Decode a mesh file; `ext` is its lower-case extension, `base` its folder.
+pub fn decode_mesh(
+    bytes: &[u8],
+    ext: Option<&str>,
+    base: Option<&Path>,
+    profile: Profile,
+) -> Result<MeshData> {
+    let is_gltf = bytes.starts_with(b"glTF") || matches!(ext, Some("gltf" | "glb"));
+    match (is_gltf, profile) {
+        (true, Profile::Default) => gltf_default(bytes, base),
+        (true, Profile::Original) => gltf_original(bytes, base),
+        (false, Profile::Default) => obj_default(bytes),
+        (false, Profile::Original) => obj_original(bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn obj_index_resolution() {
+        assert_eq!(resolve_obj_index(Some(1), 4), Some(0));
+        assert_eq!(resolve_obj_index(Some(-1), 4), Some(3));
+        assert_eq!(resolve_obj_index(Some(-5), 4), Some(-1));
+        assert_eq!(resolve_obj_index(Some(0), 4), None);
+        assert_eq!(resolve_obj_index(None, 4), None);
+        assert_eq!(parse_int_prefix("12abc"), Some(12));
+        assert_eq!(parse_int_prefix("-3"), Some(-3));
+        assert_eq!(parse_int_prefix(""), None);
+        assert_eq!(parse_int_prefix("x"), None);
+    }
+
+    #[test]
+    fn generated_normals_are_flat_on_a_cube_corner() {
+        // Two triangles at 90°, sharing an edge: normals must not be blended.
+        let p = vec![
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0],
+        ];
+        let n = generate_normals(&p);
+        assert_eq!(n[0], [0.0, 0.0, 1.0]);
+        assert_eq!(n[3], [0.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn original_obj_without_faces_is_rejected() {
+        assert!(matches!(
+            obj_original(b"v 0 0 0\nv 1 0 0\n"),
+            Err(ImportError::Empty { .. })
+        ));
+    }
+}

@@ -1,0 +1,214 @@
+//! Small generated source files (PNG, WAV, OBJ, GLSL, WGSL, glTF) for tests, benchmarks and
+//! demos. Everything is deterministic.
+
+use std::io::Cursor;
+
+/// The original's LCG byte generator (golden README): `s = s * 1664525 + 1013904223`, then
+/// `s >> 24`.
+pub fn lcg_bytes(seed: u32, n: usize) -> Vec<u8> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (s >> 24) as u8
+        })
+        .collect()
+}
+
+/// The original's LCG 16-bit samples: same recurrence, `s >> 16` as i16.
+pub fn lcg_samples(seed: u32, n: usize) -> Vec<i16> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (s >> 16) as u16 as i16
+        })
+        .collect()
+}
+
+/// RGBA8 gradient pixels (`width × height × 4` bytes).
+pub fn gradient_rgba(width: u32, height: u32) -> Vec<u8> {
+    let mut v = Vec::with_capacity(width as usize * height as usize * 4);
+    for y in 0..height {
+        for x in 0..width {
+            v.extend_from_slice(&[
+                (x * 255 / width.max(2).saturating_sub(1).max(1)).min(255) as u8,
+                (y * 255 / height.max(2).saturating_sub(1).max(1)).min(255) as u8,
+                ((x ^ y) & 0xFF) as u8,
+                255 - ((x + y) & 0x3F) as u8,
+            ]);
+        }
+    }
+    v
+}
+
+/// Encode RGBA8 pixels as a PNG.
+pub fn png_rgba(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let enc = image::codecs::png::PngEncoder::new(Cursor::new(&mut out));
+    // Encoding into a Vec only fails on a size mismatch, which callers control.
+    let _ = image::ImageEncoder::write_image(
+        enc,
+        rgba,
+        width,
+        height,
+        image::ExtendedColorType::Rgba8,
+    );
+    out
+}
+
+/// A PNG of [`gradient_rgba`].
+pub fn gradient_png(width: u32, height: u32) -> Vec<u8> {
+    png_rgba(width, height, &gradient_rgba(width, height))
+}
+
+/// A 16-bit PCM WAV with a sine-ish deterministic signal.
+pub fn wav_i16(sample_rate: u32, channels: u16, frames: u32) -> Vec<u8> {
+    let samples: Vec<i16> = (0..frames as usize * channels as usize)
+        .map(|i| {
+            let t = (i / channels as usize) as f32 / sample_rate.max(1) as f32;
+            let ch = (i % channels as usize) as f32;
+            ((t * 440.0 * (1.0 + ch) * std::f32::consts::TAU).sin() * 12000.0) as i16
+        })
+        .collect();
+    wav_from_i16(sample_rate, channels, &samples)
+}
+
+/// A 16-bit PCM WAV holding `samples` (interleaved).
+pub fn wav_from_i16(sample_rate: u32, channels: u16, samples: &[i16]) -> Vec<u8> {
+    let spec = hound::WavSpec {
+        channels,
+        sample_rate,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut out = Cursor::new(Vec::new());
+    if let Ok(mut w) = hound::WavWriter::new(&mut out, spec) {
+        for &s in samples {
+            let _ = w.write_sample(s);
+        }
+        let _ = w.finalize();
+    }
+    out.into_inner()
+}
+
+/// A unit cube with positions, UVs and normals on every corner (6 quads).
+pub const CUBE_OBJ: &str = "\
+# unit cube
+o Cube
+v -0.5 -0.5 0.5
+v 0.5 -0.5 0.5
+v 0.5 0.5 0.5
+v -0.5 0.5 0.5
+v -0.5 -0.5 -0.5
+v 0.5 -0.5 -0.5
+v 0.5 0.5 -0.5
+v -0.5 0.5 -0.5
+vt 0 0
+vt 1 0
+vt 1 1
+vt 0 1
+vn 0 0 1
+vn 0 0 -1
+vn 0 1 0
+vn 0 -1 0
+vn 1 0 0
+vn -1 0 0
+f 1/1/1 2/2/1 3/3/1 4/4/1
+f 6/1/2 5/2/2 8/3/2 7/4/2
+f 4/1/3 3/2/3 7/3/3 8/4/3
+f 5/1/4 6/2/4 2/3/4 1/4/4
+f 2/1/5 6/2/5 7/3/5 3/4/5
+f 5/1/6 1/2/6 4/3/6 8/4/6
+";
+
+/// A textured quad without normals (they get generated).
+pub const QUAD_OBJ: &str = "\
+v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+vt 0 0
+vt 1 0
+vt 1 1
+vt 0 1
+f 1/1 2/2 3/3 4/4
+";
+
+/// A GLSL vertex shader.
+pub const VERTEX_GLSL: &str = "\
+#version 450
+layout(location = 0) in vec3 position;
+layout(location = 1) in vec2 uv;
+layout(location = 0) out vec2 v_uv;
+layout(set = 0, binding = 0) uniform Camera { mat4 view_proj; };
+void main() {
+    v_uv = uv;
+    gl_Position = view_proj * vec4(position, 1.0);
+}
+";
+
+/// A GLSL fragment shader.
+pub const FRAGMENT_GLSL: &str = "\
+#version 450
+layout(location = 0) in vec2 v_uv;
+layout(location = 0) out vec4 color;
+layout(set = 0, binding = 1) uniform texture2D tex;
+layout(set = 0, binding = 2) uniform sampler samp;
+void main() {
+    color = texture(sampler2D(tex, samp), v_uv);
+}
+";
+
+/// A WGSL compute shader.
+pub const COMPUTE_WGSL: &str = "\
+@group(0) @binding(0) var<storage, read_write> data: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if (id.x < arrayLength(&data)) {
+        data[id.x] = data[id.x] * 2u;
+    }
+}
+";
+
+/// A binary glTF (GLB) holding one triangle with POSITION only and u16 indices.
+pub fn triangle_glb() -> Vec<u8> {
+    let mut bin = Vec::new();
+    for v in [[0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]] {
+        for c in v {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    for i in [0u16, 1, 2] {
+        bin.extend_from_slice(&i.to_le_bytes());
+    }
+    bin.extend_from_slice(&[0, 0]); // pad to 4
+    let json = format!(
+        r#"{{"asset":{{"version":"2.0"}},"buffers":[{{"byteLength":{}}}],"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":36}},{{"buffer":0,"byteOffset":36,"byteLength":6}}],"accessors":[{{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}},{{"bufferView":1,"componentType":5123,"count":3,"type":"SCALAR"}}],"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1}}]}}]}}"#,
+        bin.len()
+    );
+    let mut json = json.into_bytes();
+    while json.len() % 4 != 0 {
+        json.push(b' ');
+    }
+    let total = 12 + 8 + json.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn lcg_first_byte_of_seed_0() {
+        assert_eq!(super::lcg_bytes(0, 1), vec![0x3C]);
+    }
+}

@@ -1,0 +1,427 @@
+//! Conversion settings, their text forms and sidecar files.
+
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ImportError, Result};
+
+/// The kind of asset a source becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AssetKind {
+    /// Pixels (RGBA8, optionally with a mip chain).
+    Texture,
+    /// Interleaved PCM.
+    Audio,
+    /// 48-byte vertices and u32 indices.
+    Mesh,
+    /// SPIR-V bytecode.
+    Shader,
+}
+
+impl AssetKind {
+    /// Lower-case name ("texture", ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            AssetKind::Texture => "texture",
+            AssetKind::Audio => "audio",
+            AssetKind::Mesh => "mesh",
+            AssetKind::Shader => "shader",
+        }
+    }
+
+    /// The CAF asset type this kind is written as.
+    pub fn asset_type(self) -> caf::AssetType {
+        match self {
+            AssetKind::Texture => caf::AssetType::TEXTURE,
+            AssetKind::Audio => caf::AssetType::AUDIO,
+            AssetKind::Mesh => caf::AssetType::MESH,
+            AssetKind::Shader => caf::AssetType::SHADER,
+        }
+    }
+
+    /// The kind a file name's extension implies (case-insensitive), if any.
+    pub fn from_path(path: &Path) -> Option<AssetKind> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "png" | "jpg" | "jpeg" | "tga" | "bmp" | "gif" | "webp" => AssetKind::Texture,
+            "wav" | "wave" | "ogg" | "oga" | "flac" | "mp3" => AssetKind::Audio,
+            "obj" | "gltf" | "glb" => AssetKind::Mesh,
+            "vert" | "frag" | "comp" | "glsl" | "wgsl" | "spv" => AssetKind::Shader,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for AssetKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for AssetKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "texture" => Ok(AssetKind::Texture),
+            "audio" => Ok(AssetKind::Audio),
+            "mesh" => Ok(AssetKind::Mesh),
+            "shader" => Ok(AssetKind::Shader),
+            _ => Err(format!(
+                "unknown asset type {s:?} (expected texture, audio, mesh or shader)"
+            )),
+        }
+    }
+}
+
+/// Which converter behaviour to follow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    /// voxcaf's converters: indexed meshes with generated normals and MikkTSpace tangents,
+    /// linear-light mips, every common WAV form, OGG/FLAC/MP3, SPIR-V validation.
+    #[default]
+    Default,
+    /// Byte-for-byte the original C++ converters' output: stb-style forced-RGBA textures
+    /// (16-bit samples truncated by `>> 8`), 16-bit PCM WAV only, de-indexed OBJ with zero
+    /// tangents, the original's glTF rules.
+    Original,
+}
+
+impl FromStr for Profile {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "default" => Ok(Profile::Default),
+            "original" => Ok(Profile::Original),
+            _ => Err(format!(
+                "unknown profile {s:?} (expected default or original)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Profile::Default => "default",
+            Profile::Original => "original",
+        })
+    }
+}
+
+/// How each mip level is computed from the previous one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MipFilter {
+    /// The original's 2×2 integer-floor average; an odd last row/column is dropped.
+    Box,
+    /// Area-weighted average covering every source texel; for sRGB data it averages in
+    /// linear light with alpha weighting, then re-encodes with rounding.
+    #[default]
+    Linear,
+}
+
+impl FromStr for MipFilter {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "box" => Ok(MipFilter::Box),
+            "linear" => Ok(MipFilter::Linear),
+            _ => Err(format!("unknown mip filter {s:?} (expected box or linear)")),
+        }
+    }
+}
+
+impl fmt::Display for MipFilter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MipFilter::Box => "box",
+            MipFilter::Linear => "linear",
+        })
+    }
+}
+
+/// Bits per sample of converted audio.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AudioBits {
+    /// Signed 8-bit.
+    B8,
+    /// Signed 16-bit (the default, what the original writes).
+    #[default]
+    B16,
+    /// Signed 32-bit.
+    B32,
+    /// Keep the source depth: 8 stays 8, 16 stays 16, 24/32-bit and float become 32.
+    Source,
+}
+
+impl AudioBits {
+    /// The text form: "8", "16", "32" or "source".
+    pub fn name(self) -> &'static str {
+        match self {
+            AudioBits::B8 => "8",
+            AudioBits::B16 => "16",
+            AudioBits::B32 => "32",
+            AudioBits::Source => "source",
+        }
+    }
+}
+
+impl FromStr for AudioBits {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "8" => Ok(AudioBits::B8),
+            "16" => Ok(AudioBits::B16),
+            "32" => Ok(AudioBits::B32),
+            "source" | "keep" => Ok(AudioBits::Source),
+            _ => Err(format!("unknown bit depth {s:?} (expected 8, 16, 32 or source)")),
+        }
+    }
+}
+
+impl fmt::Display for AudioBits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for AudioBits {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            AudioBits::B8 => s.serialize_u16(8),
+            AudioBits::B16 => s.serialize_u16(16),
+            AudioBits::B32 => s.serialize_u16(32),
+            AudioBits::Source => s.serialize_str("source"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for AudioBits {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Int(i64),
+            Str(String),
+        }
+        let text = match Raw::deserialize(d)? {
+            Raw::Int(i) => i.to_string(),
+            Raw::Str(s) => s,
+        };
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Shader pipeline stage, as stored in ShaderMetadata.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// stage 0.
+    Vertex,
+    /// stage 1.
+    Fragment,
+    /// stage 2.
+    Compute,
+}
+
+impl Stage {
+    /// The ShaderMetadata code: 0 vertex, 1 fragment, 2 compute.
+    pub fn code(self) -> u32 {
+        match self {
+            Stage::Vertex => 0,
+            Stage::Fragment => 1,
+            Stage::Compute => 2,
+        }
+    }
+
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vertex",
+            Stage::Fragment => "fragment",
+            Stage::Compute => "compute",
+        }
+    }
+}
+
+impl FromStr for Stage {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "vertex" | "vert" | "vs" => Ok(Stage::Vertex),
+            "fragment" | "frag" | "fs" | "pixel" => Ok(Stage::Fragment),
+            "compute" | "comp" | "cs" => Ok(Stage::Compute),
+            _ => Err(format!(
+                "unknown shader stage {s:?} (expected vertex, fragment or compute)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Everything that decides a conversion's output. Two conversions of the same bytes with equal
+/// settings produce identical files.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Force the asset kind instead of choosing it from the extension.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<AssetKind>,
+    /// Converter behaviour.
+    pub profile: Profile,
+    /// Textures: store a full mip chain down to 1×1.
+    pub mips: bool,
+    /// Textures: how mip levels are computed (the original profile always uses `box`).
+    pub mip_filter: MipFilter,
+    /// Textures: `Some(false)` marks the data as linear (normal maps, masks); `None` means
+    /// "colour", i.e. sRGB. Ignored by the original profile, which never sets SRGB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub srgb: Option<bool>,
+    /// Audio: output bits per sample.
+    pub bits: AudioBits,
+    /// Shaders: the stage, when the extension does not say (.glsl) or a module has several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stage: Option<Stage>,
+}
+
+impl Settings {
+    /// Settings of the original profile with everything else at its default.
+    pub fn original() -> Settings {
+        Settings {
+            profile: Profile::Original,
+            ..Settings::default()
+        }
+    }
+
+    /// Whether texture data is treated as sRGB colour.
+    pub fn is_srgb(&self) -> bool {
+        self.srgb.unwrap_or(true)
+    }
+
+    /// The canonical JSON form (stable key order), used for hashing and manifests.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// Apply a sidecar override on top of these settings.
+    pub fn with_override(&self, o: &SettingsOverride) -> Settings {
+        Settings {
+            kind: o.kind.or(self.kind),
+            profile: o.profile.unwrap_or(self.profile),
+            mips: o.mips.unwrap_or(self.mips),
+            mip_filter: o.mip_filter.unwrap_or(self.mip_filter),
+            srgb: o.srgb.or(self.srgb),
+            bits: o.bits.unwrap_or(self.bits),
+            stage: o.stage.or(self.stage),
+        }
+    }
+}
+
+/// Per-asset settings from a sidecar file (`hero.png.toml` next to `hero.png`). Every key is
+/// optional and overrides the build-wide setting of the same name.
+///
+/// ```toml
+/// srgb = false        # linear data (normal map)
+/// mips = true
+/// mip_filter = "box"  # or "linear"
+/// bits = 8            # audio: 8, 16, 32 or "source"
+/// stage = "fragment"  # shaders
+/// profile = "original"
+/// type = "texture"
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SettingsOverride {
+    /// See [`Settings::kind`].
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<AssetKind>,
+    /// See [`Settings::profile`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
+    /// See [`Settings::mips`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mips: Option<bool>,
+    /// See [`Settings::mip_filter`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mip_filter: Option<MipFilter>,
+    /// See [`Settings::srgb`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub srgb: Option<bool>,
+    /// See [`Settings::bits`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bits: Option<AudioBits>,
+    /// See [`Settings::stage`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stage: Option<Stage>,
+}
+
+impl SettingsOverride {
+    /// Parse a sidecar's TOML text. `path` is only used in error messages.
+    pub fn from_toml(text: &str, path: &Path) -> Result<SettingsOverride> {
+        toml::from_str(text).map_err(|e| ImportError::Settings {
+            path: path.to_path_buf(),
+            message: e.to_string().trim_end().to_string(),
+        })
+    }
+
+    /// True when no key is set.
+    pub fn is_empty(&self) -> bool {
+        *self == SettingsOverride::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sidecar_overrides_and_rejects_unknown_keys() {
+        let o = SettingsOverride::from_toml(
+            "srgb = false\nmips = true\nbits = 8\nmip_filter = \"box\"\n",
+            Path::new("a.png.toml"),
+        )
+        .unwrap();
+        let s = Settings::default().with_override(&o);
+        assert!(!s.is_srgb());
+        assert!(s.mips);
+        assert_eq!(s.bits, AudioBits::B8);
+        assert_eq!(s.mip_filter, MipFilter::Box);
+        let e = SettingsOverride::from_toml("srbg = false\n", Path::new("a.png.toml"));
+        assert!(matches!(e, Err(ImportError::Settings { .. })));
+        let e = SettingsOverride::from_toml("bits = 12\n", Path::new("a.wav.toml"));
+        assert!(e.is_err());
+        let o = SettingsOverride::from_toml("bits = \"source\"\n", Path::new("a.wav.toml")).unwrap();
+        assert_eq!(o.bits, Some(AudioBits::Source));
+    }
+
+    #[test]
+    fn kinds_from_extension_any_case() {
+        assert_eq!(AssetKind::from_path(Path::new("A.WAV")), Some(AssetKind::Audio));
+        assert_eq!(AssetKind::from_path(Path::new("x.Png")), Some(AssetKind::Texture));
+        assert_eq!(AssetKind::from_path(Path::new("m.glb")), Some(AssetKind::Mesh));
+        assert_eq!(AssetKind::from_path(Path::new("s.comp")), Some(AssetKind::Shader));
+        assert_eq!(AssetKind::from_path(Path::new("readme.txt")), None);
+        assert_eq!(AssetKind::from_path(Path::new("noext")), None);
+    }
+
+    #[test]
+    fn settings_json_is_stable() {
+        let a = Settings::default().to_json();
+        let b = Settings::default().to_json();
+        assert_eq!(a.to_string(), b.to_string());
+        assert_eq!(a["bits"], 16);
+        assert_eq!(a["mip_filter"], "linear");
+        assert_eq!(a["profile"], "default");
+        assert!(a.get("srgb").is_none());
+    }
+}

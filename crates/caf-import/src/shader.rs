@@ -1,0 +1,273 @@
+//! Shaders: GLSL, WGSL or SPIR-V to validated SPIR-V through `naga`.
+//!
+//! Coordinate conventions: GLSL is taken as Vulkan GLSL and SPIR-V as Vulkan SPIR-V, so both
+//! keep their clip space; WGSL is in WebGPU clip space and gets the usual y flip when written
+//! as Vulkan SPIR-V. The SPIR-V writer runs without debug info, so output does not depend on
+//! how this crate was built.
+
+use naga::back::spv;
+use naga::valid::{Capabilities, ValidationFlags, Validator};
+
+use crate::error::{ImportError, Result};
+use crate::settings::Stage;
+
+/// SPIR-V magic number (first word, little-endian).
+pub const SPIRV_MAGIC: u32 = 0x0723_0203;
+
+/// A compiled shader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShaderData {
+    /// The pipeline stage written to ShaderMetadata.
+    pub stage: Stage,
+    /// SPIR-V words as little-endian bytes.
+    pub spirv: Vec<u8>,
+}
+
+/// Source language of a shader file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    /// GLSL 4.50-style (`#version 450`), stage from the extension or `--stage`.
+    Glsl,
+    /// WGSL.
+    Wgsl,
+    /// SPIR-V binary.
+    SpirV,
+}
+
+impl Language {
+    /// Choose the language from the contents (SPIR-V magic) and the extension.
+    pub fn detect(bytes: &[u8], ext: Option<&str>) -> Language {
+        if bytes.len() >= 4 && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == SPIRV_MAGIC {
+            return Language::SpirV;
+        }
+        match ext {
+            Some("wgsl") => Language::Wgsl,
+            Some("spv") => Language::SpirV,
+            _ => Language::Glsl,
+        }
+    }
+}
+
+fn stage_from_ext(ext: Option<&str>) -> Option<Stage> {
+    match ext? {
+        "vert" => Some(Stage::Vertex),
+        "frag" => Some(Stage::Fragment),
+        "comp" => Some(Stage::Compute),
+        _ => None,
+    }
+}
+
+fn to_naga(stage: Stage) -> naga::ShaderStage {
+    match stage {
+        Stage::Vertex => naga::ShaderStage::Vertex,
+        Stage::Fragment => naga::ShaderStage::Fragment,
+        Stage::Compute => naga::ShaderStage::Compute,
+    }
+}
+
+fn from_naga(stage: naga::ShaderStage) -> Option<Stage> {
+    match stage {
+        naga::ShaderStage::Vertex => Some(Stage::Vertex),
+        naga::ShaderStage::Fragment => Some(Stage::Fragment),
+        naga::ShaderStage::Compute => Some(Stage::Compute),
+        _ => None,
+    }
+}
+
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut msg = e.to_string();
+    let mut src = e.source();
+    while let Some(s) = src {
+        let part = s.to_string();
+        if !msg.contains(&part) {
+            msg.push_str(": ");
+            msg.push_str(&part);
+        }
+        src = s.source();
+    }
+    msg
+}
+
+fn located(file: &str, loc: Option<naga::SourceLocation>, message: String) -> ImportError {
+    let (line, column) = loc.map(|l| (l.line_number, l.line_position)).unwrap_or((0, 0));
+    ImportError::Shader {
+        file: file.to_string(),
+        line,
+        column,
+        message,
+    }
+}
+
+/// Compile `bytes` (named `file` in messages, with lower-case extension `ext`) to SPIR-V.
+/// `stage` picks the stage for `.glsl` files and the entry point when a module has several.
+pub fn compile(bytes: &[u8], file: &str, ext: Option<&str>, stage: Option<Stage>) -> Result<ShaderData> {
+    let lang = Language::detect(bytes, ext);
+    let text = || {
+        std::str::from_utf8(bytes).map_err(|e| {
+            located(file, None, format!("shader source is not UTF-8 (byte {})", e.valid_up_to()))
+        })
+    };
+    let mut flags = spv::WriterFlags::LABEL_VARYINGS | spv::WriterFlags::CLAMP_FRAG_DEPTH;
+    let (module, source) = match lang {
+        Language::Glsl => {
+            let src = text()?;
+            let st = stage.or_else(|| stage_from_ext(ext)).ok_or_else(|| {
+                located(
+                    file,
+                    None,
+                    "cannot tell the GLSL stage: use a .vert/.frag/.comp name or pass --stage".into(),
+                )
+            })?;
+            let mut frontend = naga::front::glsl::Frontend::default();
+            let module = frontend
+                .parse(&naga::front::glsl::Options::from(to_naga(st)), src)
+                .map_err(|errs| {
+                    let first = errs.errors.first();
+                    let loc = first.and_then(|e| e.location(src));
+                    let mut msg = first
+                        .map(|e| e.kind.to_string())
+                        .unwrap_or_else(|| "GLSL parse error".into());
+                    if errs.errors.len() > 1 {
+                        msg.push_str(&format!(" (and {} more errors)", errs.errors.len() - 1));
+                    }
+                    located(file, loc, msg)
+                })?;
+            (module, Some(src))
+        }
+        Language::Wgsl => {
+            let src = text()?;
+            flags |= spv::WriterFlags::ADJUST_COORDINATE_SPACE;
+            let module = naga::front::wgsl::parse_str(src).map_err(|e| {
+                let mut msg = e.message().to_string();
+                if let Some((_, label)) = e.labels().next() {
+                    if !label.is_empty() {
+                        msg.push_str(&format!(" ({label})"));
+                    }
+                }
+                located(file, e.location(src), msg)
+            })?;
+            (module, Some(src))
+        }
+        Language::SpirV => {
+            if bytes.len() % 4 != 0 {
+                return Err(located(
+                    file,
+                    None,
+                    format!("SPIR-V length {} is not a multiple of 4", bytes.len()),
+                ));
+            }
+            flags |= spv::WriterFlags::ADJUST_COORDINATE_SPACE;
+            let module = naga::front::spv::parse_u8_slice(bytes, &naga::front::spv::Options::default())
+                .map_err(|e| located(file, None, format!("invalid SPIR-V: {}", error_chain(&e))))?;
+            (module, None)
+        }
+    };
+    let info = Validator::new(ValidationFlags::all(), Capabilities::all())
+        .validate(&module)
+        .map_err(|e| {
+            let loc = source.and_then(|s| e.location(s));
+            located(file, loc, format!("validation failed: {}", error_chain(e.as_inner())))
+        })?;
+
+    let eps: Vec<(String, Stage)> = module
+        .entry_points
+        .iter()
+        .map(|ep| {
+            from_naga(ep.stage).map(|s| (ep.name.clone(), s)).ok_or_else(|| {
+                located(file, None, format!("entry point {:?}: stage {:?} is not supported", ep.name, ep.stage))
+            })
+        })
+        .collect::<Result<_>>()?;
+    if eps.is_empty() {
+        return Err(located(file, None, "the module has no entry point".into()));
+    }
+    let chosen = match stage {
+        Some(s) => {
+            let ep = eps.iter().find(|(_, st)| *st == s).ok_or_else(|| {
+                located(file, None, format!("the module has no {s} entry point"))
+            })?;
+            Some(ep.clone())
+        }
+        None => {
+            let first = eps[0].1;
+            if let Some((_, other)) = eps.iter().find(|(_, st)| *st != first) {
+                return Err(located(
+                    file,
+                    None,
+                    format!(
+                        "the module has {first} and {other} entry points; choose one with --stage"
+                    ),
+                ));
+            }
+            None
+        }
+    };
+    let stage = chosen.as_ref().map(|c| c.1).unwrap_or(eps[0].1);
+    let pipeline = chosen.filter(|_| eps.len() > 1).map(|(name, st)| spv::PipelineOptions {
+        shader_stage: to_naga(st),
+        entry_point: name,
+    });
+    let options = spv::Options {
+        flags,
+        ..spv::Options::default()
+    };
+    let words = spv::write_vec(&module, &info, &options, pipeline.as_ref())
+        .map_err(|e| located(file, None, format!("SPIR-V generation failed: {}", error_chain(&e))))?;
+    let mut spirv = Vec::with_capacity(words.len() * 4);
+    for w in words {
+        spirv.extend_from_slice(&w.to_le_bytes());
+    }
+    Ok(ShaderData { stage, spirv })
+}
+
+/// Parse and validate SPIR-V bytes again (used by tests and `voxcaf asset check`-style tools).
+pub fn validate_spirv(bytes: &[u8]) -> Result<()> {
+    let module = naga::front::spv::parse_u8_slice(bytes, &naga::front::spv::Options::default())
+        .map_err(|e| located("<spirv>", None, format!("invalid SPIR-V: {}", error_chain(&e))))?;
+    Validator::new(ValidationFlags::all(), Capabilities::all())
+        .validate(&module)
+        .map_err(|e| located("<spirv>", None, format!("validation failed: {}", error_chain(e.as_inner()))))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FRAG: &str = "#version 450\nlayout(location = 0) out vec4 color;\nvoid main() { color = vec4(1.0); }\n";
+
+    #[test]
+    fn glsl_fragment_compiles_and_revalidates() {
+        let s = compile(FRAG.as_bytes(), "a.frag", Some("frag"), None).unwrap();
+        assert_eq!(s.stage, Stage::Fragment);
+        assert_eq!(&s.spirv[..4], &SPIRV_MAGIC.to_le_bytes());
+        validate_spirv(&s.spirv).unwrap();
+        // SPIR-V in, SPIR-V out.
+        let again = compile(&s.spirv, "a.spv", Some("spv"), None).unwrap();
+        assert_eq!(again.stage, Stage::Fragment);
+    }
+
+    #[test]
+    fn glsl_error_has_line_and_column() {
+        let bad = "#version 450\nvoid main() {\n  float x = ;\n}\n";
+        match compile(bad.as_bytes(), "bad.vert", Some("vert"), None) {
+            Err(ImportError::Shader { file, line, column, .. }) => {
+                assert_eq!(file, "bad.vert");
+                assert_eq!(line, 3);
+                assert!(column > 1);
+            }
+            other => panic!("expected a located error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn wgsl_with_two_stages_needs_a_choice() {
+        let src = "@vertex fn vs() -> @builtin(position) vec4<f32> { return vec4<f32>(0.0); }\n\
+                   @fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }\n";
+        assert!(compile(src.as_bytes(), "s.wgsl", Some("wgsl"), None).is_err());
+        let v = compile(src.as_bytes(), "s.wgsl", Some("wgsl"), Some(Stage::Vertex)).unwrap();
+        assert_eq!(v.stage, Stage::Vertex);
+        validate_spirv(&v.spirv).unwrap();
+        assert!(compile(src.as_bytes(), "s.wgsl", Some("wgsl"), Some(Stage::Compute)).is_err());
+    }
+}
