@@ -148,6 +148,7 @@ fn summary(f: &Files) {
     drop(bytes);
     let open = best(7, || drop(black_box(load(&f.large, LoadMode::Read))));
     let map = best(7, || drop(black_box(load(&f.large, LoadMode::Map))));
+    let auto = best(7, || drop(black_box(load(&f.large, LoadMode::Auto))));
     let small = best(200, || {
         let l = load(&f.small, LoadMode::Auto);
         black_box(TextureView::from_asset(&l.asset()).unwrap().level_count());
@@ -170,6 +171,12 @@ fn summary(f: &Files) {
         mbps(map),
         read.as_secs_f64() / map.as_secs_f64(),
         crc.as_secs_f64() / map.as_secs_f64()
+    );
+    println!(
+        "LoadedAsset::open (auto)      {:>8.0} MB/s  = {:.2}x fs::read, {:.2}x crc32fast",
+        mbps(auto),
+        read.as_secs_f64() / auto.as_secs_f64(),
+        crc.as_secs_f64() / auto.as_secs_f64()
     );
     println!(
         "16 KiB texture: open + TextureView {:.1} µs (fs::read alone {:.1} µs)",

@@ -516,8 +516,6 @@ fn cube() -> (Vec<Vertex>, Vec<u32>) {
     (v, idx)
 }
 
-// Called from demo.rs (owned by the lead); until then only the tests use it.
-#[allow(dead_code)]
 /// Demo hook: write a 64x64 RGBA texture with its full mip chain and a cube mesh to `dir`,
 /// reload both through [`LoadedAsset::open`] (full verification) and their typed views, check
 /// the contents, and return a one-paragraph report.
