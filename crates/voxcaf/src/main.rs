@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 mod asset;
 mod demo;
 mod world;
+mod world_edit;
 
 #[derive(Parser)]
 #[command(name = "voxcaf", version, about = "Voxel worlds (.vwr) and game assets (.caf): inspect, check, convert, edit, mesh, render")]
@@ -40,6 +41,8 @@ enum Cmd {
 enum WorldCmd {
     #[command(flatten)]
     Core(world::WorldCmd),
+    #[command(flatten)]
+    Edit(world_edit::EditCmd),
 }
 
 #[derive(Subcommand)]
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
     let result = match cli.cmd {
         Cmd::World { cmd } => match cmd {
             WorldCmd::Core(c) => world::run(c),
+            WorldCmd::Edit(c) => world_edit::run(c),
         },
         Cmd::Asset { cmd } => match cmd {
             AssetCmd::Container(c) => asset::run(c),

@@ -88,24 +88,30 @@ impl fmt::Display for Change {
         if self.is_empty() {
             return write!(f, "{}: no change", self.label);
         }
-        write!(
-            f,
-            "{}: {} cell{} in {} chunk{}",
-            self.label,
-            self.cells,
-            if self.cells == 1 { "" } else { "s" },
-            self.chunks,
-            if self.chunks == 1 { "" } else { "s" }
-        )?;
-        if self.records_added > 0 || self.records_removed > 0 {
+        write!(f, "{}: ", self.label)?;
+        let mut sep = "";
+        let records = self.records_added > 0 || self.records_removed > 0;
+        if self.cells > 0 || (!records && !self.fields) {
             write!(
                 f,
-                ", metadata +{} -{}",
+                "{} cell{} in {} chunk{}",
+                self.cells,
+                if self.cells == 1 { "" } else { "s" },
+                self.chunks,
+                if self.chunks == 1 { "" } else { "s" }
+            )?;
+            sep = ", ";
+        }
+        if records {
+            write!(
+                f,
+                "{sep}metadata records +{} -{}",
                 self.records_added, self.records_removed
             )?;
+            sep = ", ";
         }
         if self.fields {
-            write!(f, ", world fields")?;
+            write!(f, "{sep}world fields changed")?;
         }
         Ok(())
     }
