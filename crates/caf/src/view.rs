@@ -446,7 +446,7 @@ impl<'a> SceneSection<'a> {
     /// The entries in stored order.
     pub fn entries(&self) -> impl Iterator<Item = SceneEntry<'a>> + 'a {
         let data: &'a [u8] = self.data;
-        data.chunks_exact(4 + self.component_size)
+        data.chunks_exact(self.component_size.saturating_add(4))
             .map(|e| SceneEntry {
                 entity: u32::from_le_bytes([e[0], e[1], e[2], e[3]]),
                 component: &e[4..],
@@ -526,12 +526,15 @@ impl<'a> SceneView<'a> {
             let offset = c.pos;
             let type_id = c.u32("section type id")?;
             let count = c.u32("section count")?;
-            let size = component_size(type_id).ok_or_else(|| CafError::Malformed {
-                ty,
-                offset: offset as u64,
-                what: format!("section of unknown component type {type_id}"),
-            })?;
-            let n = u64::from(count).saturating_mul(4 + size as u64);
+            // An entry is a u32 entity id plus the component; the size must leave room for it.
+            let size = component_size(type_id)
+                .filter(|s| s.checked_add(4).is_some())
+                .ok_or_else(|| CafError::Malformed {
+                    ty,
+                    offset: offset as u64,
+                    what: format!("section of unknown component type {type_id}"),
+                })?;
+            let n = u64::from(count).saturating_mul((size as u64).saturating_add(4));
             let data = c.bytes(n, &format!("section of {count} type-{type_id} entries"))?;
             sections.push(SceneSection {
                 type_id,
