@@ -375,3 +375,50 @@ fn missing_base_dir_is_an_error() {
     let e = AssetManager::new(dir.path().join("file")).unwrap_err();
     assert!(matches!(e, AssetError::BaseDir { .. }), "{e}");
 }
+
+/// A change reported while a load is in flight is not lost, and several are coalesced: one
+/// more load runs after the current one.
+#[cfg(unix)]
+#[test]
+fn reloads_requested_during_a_load_are_coalesced() {
+    let dir = tempfile::tempdir().unwrap();
+    let gate = dir.path().join("gate.caf");
+    let ok = std::process::Command::new("mkfifo").arg(&gate).status();
+    if !ok.is_ok_and(|s| s.success()) {
+        eprintln!("note: mkfifo unavailable, skipping");
+        return;
+    }
+    write_atomic(&dir.path().join("x.caf"), &texture_bytes(4, 6));
+    let m = AssetManager::builder(dir.path())
+        .workers(1)
+        .build()
+        .unwrap();
+    // The single worker blocks on the pipe; the load of x waits behind it.
+    let gated = m.load::<Texture>("gate.caf");
+    let x = m.load::<Texture>("x.caf");
+    assert!(m.status(&x).is_loading());
+    m.reload(&x);
+    m.reload(&x);
+    m.reload(&x);
+    assert_eq!(m.stats().pending_loads, 2);
+    drop(std::fs::OpenOptions::new().write(true).open(&gate).unwrap());
+    assert!(m.wait(&gated, WAIT).is_failed());
+    let info = m
+        .wait_until(&x, Some(WAIT), |i| !i.in_flight)
+        .expect("loads finished");
+    assert!(info.status.is_loaded());
+    assert_eq!((info.version, info.attempts), (2, 2));
+    let ev = m.drain_events();
+    assert!(
+        matches!(
+            &ev[..],
+            [caf_assets::AssetEvent::Reloaded {
+                recovered: false,
+                version: 2,
+                ..
+            }]
+        ),
+        "{ev:?}"
+    );
+    assert_eq!(m.stats().pending_loads, 0);
+}
