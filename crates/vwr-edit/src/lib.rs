@@ -35,9 +35,11 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Headline figures (100³ world, one core, release build; `cargo bench -p vwr-edit`): a
-//! whole-world box fill takes well under a millisecond and is thousands of times faster than
-//! the same fill done one `set_block` at a time; its undo record holds a few tens of kilobytes.
+//! Headline figures (100³ world, release build, one run of `cargo bench -p vwr-edit` on a shared
+//! 2-core machine, medians): a whole-world box fill takes about 0.14 ms, ~190× faster than the same
+//! fill done one `set_block` at a time (27 ms), and its undo record holds 64 KB; an unaligned
+//! 37×23×41 box fill 0.2 ms, a sphere brush of radius 8 0.08 ms, a flood fill of 50 000 cells
+//! 6 ms; undoing any of them takes 1–60 µs.
 //!
 //! Views for editors: [`Layer`] (one Y level as a grid, with a terminal rendering) and
 //! [`ChunkStats`] (per-chunk storage statistics for a chunk debug view).
