@@ -5,7 +5,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
 use caf::{Asset, AssetType, LoadedAsset};
@@ -193,6 +193,8 @@ pub(crate) struct Slot {
     key: Key,
     file: PathBuf,
     validate: Validator,
+    /// The manager, so that dropping the last handle can apply the byte budget.
+    owner: Weak<Inner>,
     /// Live handles. Goes 0 -> 1 only under the map lock (in `load`), so eviction and GC,
     /// which hold the map lock, see a stable zero.
     refs: AtomicUsize,
@@ -217,11 +219,12 @@ struct SlotState {
 }
 
 impl Slot {
-    fn new(key: Key, file: PathBuf, validate: Validator) -> Slot {
+    fn new(key: Key, file: PathBuf, validate: Validator, owner: Weak<Inner>) -> Slot {
         Slot {
             key,
             file,
             validate,
+            owner,
             refs: AtomicUsize::new(0),
             last_used: AtomicU64::new(0),
             state: Mutex::new(SlotState {
@@ -305,7 +308,15 @@ impl<T: AssetKind> Clone for Handle<T> {
 
 impl<T: AssetKind> Drop for Handle<T> {
     fn drop(&mut self) {
-        self.slot.refs.fetch_sub(1, Ordering::Release);
+        if self.slot.refs.fetch_sub(1, Ordering::AcqRel) == 1 {
+            // The entry just became evictable: if the cache is over budget, make room now
+            // rather than at the next load.
+            if let Some(inner) = self.slot.owner.upgrade() {
+                if inner.over_budget() {
+                    inner.enforce_budget();
+                }
+            }
+        }
     }
 }
 
@@ -410,8 +421,10 @@ impl AssetManagerBuilder {
     }
 
     /// Byte budget for the cache (default: none). When loaded data exceeds it, entries that no
-    /// handle holds are evicted, least recently used first. Entries with handles are never
-    /// evicted, so the cache can stay above the budget while they are held.
+    /// handle holds are evicted, least recently used first: after each load that grows the
+    /// cache, and when the last handle of an entry drops while the cache is over budget.
+    /// Entries with handles are never evicted, so the cache can stay above the budget while
+    /// they are held.
     pub fn budget(mut self, bytes: u64) -> Self {
         self.budget = Some(bytes);
         self
@@ -590,6 +603,7 @@ impl AssetManager {
                     },
                     PathBuf::new(),
                     validate::<T>,
+                    Weak::new(),
                 );
                 {
                     let mut st = lock(&slot.state);
@@ -614,6 +628,7 @@ impl AssetManager {
                         k.clone(),
                         inner.base.join(k.path.as_str()),
                         validate::<T>,
+                        Arc::downgrade(inner),
                     ))
                 })
                 .clone();
@@ -768,7 +783,7 @@ impl AssetManager {
     }
 
     /// Evicts unreferenced entries until the cache is within its budget (this also happens
-    /// after every load). Returns how many were evicted.
+    /// on its own after loads and handle drops). Returns how many were evicted.
     pub fn trim(&self) -> usize {
         self.inner.enforce_budget()
     }
@@ -972,11 +987,16 @@ impl Inner {
         old
     }
 
+    fn over_budget(&self) -> bool {
+        self.budget
+            .is_some_and(|b| self.bytes.load(Ordering::Acquire) > b)
+    }
+
     /// Evicts unreferenced, settled entries, least recently used first, until the cache fits
     /// its budget.
     fn enforce_budget(&self) -> usize {
         let Some(budget) = self.budget else { return 0 };
-        if self.bytes.load(Ordering::Acquire) <= budget {
+        if !self.over_budget() {
             return 0;
         }
         let mut released = Vec::new();

@@ -127,10 +127,11 @@ fn budget_evicts_least_recently_used_unreferenced_entries() {
     assert_eq!(st.evictions, 2);
     assert_eq!(st.bytes_cached, 4 * size);
     assert_eq!(st.referenced, 4);
-    // Releasing a handle makes its entry evictable again; `trim` applies the budget.
+    // Releasing the last handle of an entry while over budget evicts it at once.
     drop(a);
-    assert_eq!(m.trim(), 1);
+    assert_eq!(m.trim(), 0);
     let st = m.stats();
+    assert_eq!(st.evictions, 3);
     assert_eq!(st.bytes_cached, 3 * size);
     assert_eq!(st.entries, 3);
     drop((b, d, e));
@@ -144,8 +145,16 @@ fn budget_smaller_than_one_asset_keeps_only_held_ones() {
         .budget(1)
         .build()
         .unwrap();
-    drop(m.load_sync::<Texture>("a.caf").unwrap());
-    // a was over budget and unreferenced as soon as its handle dropped; the next load evicts it.
+    let a = m.load_sync::<Texture>("a.caf").unwrap();
+    let a2 = a.clone();
+    // Held: over budget but kept.
+    assert_eq!(m.stats().bytes_cached, file_size());
+    drop(a);
+    assert_eq!(m.stats().entries, 1);
+    // The last handle going away evicts it.
+    drop(a2);
+    let st = m.stats();
+    assert_eq!((st.entries, st.evictions, st.bytes_cached), (0, 1, 0));
     let b = m.load_sync::<Texture>("b.caf").unwrap();
     let st = m.stats();
     assert_eq!(st.entries, 1);
