@@ -1,1 +1,63 @@
-//! Benchmarks live in benches/ and src/bin/.
+//! Benchmark data for the voxcaf crates: the worlds the mesher benchmarks run on.
+//!
+//! Benchmarks live in `benches/`; peers (`block-mesh`, `binary-greedy-meshing`) are
+//! dev-dependencies of this crate only.
+
+use vwr::{Block, World};
+
+/// A dense hilly terrain filling a 100³ world (10³ chunks): stone below, dirt, a grass top,
+/// heights from overlapping sine waves between about 8 and 60.
+pub fn hilly_terrain() -> World {
+    let mut w = World::new();
+    let stone = Block::make(3, 0).unwrap();
+    let dirt = Block::make(2, 0).unwrap();
+    let grass = Block::make(1, 0).unwrap();
+    for z in 0..100i32 {
+        for x in 0..100i32 {
+            let (fx, fz) = (x as f32, z as f32);
+            let h = 32.0
+                + 14.0 * (fx / 13.0).sin() * (fz / 17.0).cos()
+                + 7.0 * ((fx + 2.0 * fz) / 9.0).sin()
+                + 3.0 * ((3.0 * fx - fz) / 5.0).cos();
+            let h = h.clamp(1.0, 99.0) as i32;
+            w.fill_box([x, 0, z], [x, h - 4, z], stone).unwrap();
+            w.fill_box([x, (h - 3).max(0), z], [x, h - 1, z], dirt).unwrap();
+            w.set_block(x, h, z, grass).unwrap();
+        }
+    }
+    w
+}
+
+/// A solid sphere of diameter 32 (radius 16) in a 4³-chunk world, two block types in
+/// concentric shells.
+pub fn sphere32() -> World {
+    let mut w = World::with_chunks_per_axis(4).unwrap();
+    let a = Block::make(35, 0).unwrap();
+    let b = Block::make(261, 0).unwrap();
+    let c = 20.0f32;
+    for z in 4..36 {
+        for y in 4..36 {
+            for x in 4..36 {
+                let d = ((x as f32 + 0.5 - c).powi(2)
+                    + (y as f32 + 0.5 - c).powi(2)
+                    + (z as f32 + 0.5 - c).powi(2))
+                .sqrt();
+                if d <= 16.0 {
+                    let blk = if d > 13.0 { a } else { b };
+                    w.set_block(x, y, z, blk).unwrap();
+                }
+            }
+        }
+    }
+    w
+}
+
+/// The golden world999 (the original's showcase), if the golden folder is present.
+pub fn world999() -> Option<World> {
+    let dir = std::env::var_os("VOXCAF_GOLDEN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/golden")
+        });
+    World::load(dir.join("vwr/worlds3d/world999.vwr")).ok()
+}

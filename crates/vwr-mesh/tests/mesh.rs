@@ -340,7 +340,7 @@ fn neighborhood_gather_matches_world() {
     let w = random_world(77, 3, 8000);
     let mut nb = Neighborhood::new();
     for pos in [[0u32, 0, 0], [1, 1, 1], [2, 1, 0], [2, 2, 2]] {
-        nb.gather(&w, pos);
+        nb.gather(&w, pos, &Registry::default());
         for z in -1..=10 {
             for y in -1..=10 {
                 for x in -1..=10 {
@@ -351,12 +351,12 @@ fn neighborhood_gather_matches_world() {
         }
     }
     // Meshing a hand-made neighbourhood gives the same as meshing from the world.
-    nb.gather(&w, [1, 1, 1]);
-    let nb2 = Neighborhood::from_fn(|x, y, z| w.get_block(10 + x, 10 + y, 10 + z));
+    nb.gather(&w, [1, 1, 1], &Registry::default());
+    let nb2 = Neighborhood::from_fn(&Registry::default(), |x, y, z| w.get_block(10 + x, 10 + y, 10 + z));
     let mut m = Mesher::new();
     let (mut a, mut c) = (Default::default(), Default::default());
-    m.mesh(&nb, &Registry::default(), [10, 10, 10], GREEDY_AO, &mut a);
-    m.mesh(&nb2, &Registry::default(), [10, 10, 10], GREEDY_AO, &mut c);
+    m.mesh(&nb, [10, 10, 10], GREEDY_AO, &mut a);
+    m.mesh(&nb2, [10, 10, 10], GREEDY_AO, &mut c);
     assert_eq!(a, c);
 }
 

@@ -1,0 +1,251 @@
+//! Our meshers against `block-mesh` and `binary-greedy-meshing`, on the same voxels.
+//!
+//! Every mesher gets all non-empty 10³ chunks of a world with a one-voxel padding from the
+//! neighbouring chunks, each in its own layout, prepared outside the timed region (ours: a
+//! gathered `Neighborhood`; block-mesh: a 12³ array of voxels in x-fastest order; bgm: a 12³
+//! array in its z-fastest ZXY order plus its opaque/transparent column masks, `Mesher::<10>`).
+//! Opaque voxels only (our registry: `Registry::all_opaque`), since neither peer does our
+//! transparency rules. After the criterion groups a summary table with quads and ratios is
+//! printed (median of repeated runs measured in the same process).
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use binary_greedy_meshing as bgm;
+use block_mesh::ndshape::{ConstShape, ConstShape3u32};
+use block_mesh::{
+    greedy_quads, visible_block_faces, GreedyQuadsBuffer, MergeVoxel, UnitQuadBuffer, Voxel,
+    VoxelVisibility, RIGHT_HANDED_Y_UP_CONFIG,
+};
+use criterion::{black_box, criterion_group, Criterion};
+use vwr::World;
+use vwr_mesh::{ChunkMesh, MeshOptions, Mesher, Neighborhood, Registry};
+
+type Shape12 = ConstShape3u32<12, 12, 12>;
+const P: usize = 12;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct V(u16);
+impl Voxel for V {
+    fn get_visibility(&self) -> VoxelVisibility {
+        if self.0 == 0 {
+            VoxelVisibility::Empty
+        } else {
+            VoxelVisibility::Opaque
+        }
+    }
+}
+impl MergeVoxel for V {
+    type MergeValue = u16;
+    fn merge_value(&self) -> u16 {
+        self.0
+    }
+}
+
+struct Data {
+    name: &'static str,
+    world: World,
+    positions: Vec<[u32; 3]>,
+    ours: Vec<([i32; 3], Neighborhood)>,
+    bm: Vec<Vec<V>>,
+    bgm: Vec<(Vec<u16>, Vec<u64>, Vec<u64>)>,
+}
+
+fn prepare(name: &'static str, w: &World) -> Data {
+    let reg = Registry::all_opaque();
+    let mut ours = Vec::new();
+    let mut bm = Vec::new();
+    let mut bgmv = Vec::new();
+    let mut positions = Vec::new();
+    for (pos, c) in w.chunks() {
+        if c.count_non_air() == 0 {
+            continue;
+        }
+        positions.push(pos);
+        let mut nb = Neighborhood::new();
+        nb.gather(w, pos, &reg);
+        let origin = [pos[0] as i32 * 10, pos[1] as i32 * 10, pos[2] as i32 * 10];
+        // block-mesh: x fastest (ndshape linearize = x + 12 (y + 12 z)).
+        let mut a = vec![V(0); Shape12::USIZE];
+        // bgm: z fastest, then x, then y.
+        let mut b = vec![0u16; P * P * P];
+        for z in 0..P {
+            for y in 0..P {
+                for x in 0..P {
+                    let v = nb.get(x as i32 - 1, y as i32 - 1, z as i32 - 1).raw();
+                    a[Shape12::linearize([x as u32, y as u32, z as u32]) as usize] = V(v);
+                    b[z + x * P + y * P * P] = v;
+                }
+            }
+        }
+        let none = BTreeSet::new();
+        let om = bgm::compute_opaque_mask::<10>(&b, &none).into_vec();
+        let tm = bgm::compute_transparent_mask::<10>(&b, &none).into_vec();
+        ours.push((origin, nb));
+        bm.push(a);
+        bgmv.push((b, om, tm));
+    }
+    Data { name, world: w.clone(), positions, ours, bm, bgm: bgmv }
+}
+
+const EXPOSED: MeshOptions = MeshOptions { greedy: false, ao: false };
+const GREEDY: MeshOptions = MeshOptions { greedy: true, ao: false };
+const GREEDY_AO: MeshOptions = MeshOptions { greedy: true, ao: true };
+
+fn run_ours(d: &Data, m: &mut Mesher, out: &mut ChunkMesh, o: MeshOptions) -> usize {
+    let mut n = 0;
+    for (origin, nb) in &d.ours {
+        m.mesh(nb, *origin, o, out);
+        n += out.quad_count();
+    }
+    n
+}
+
+/// End to end: gather each chunk's neighbourhood from the world, classify, mesh.
+fn run_ours_world(d: &Data, reg: &Registry, m: &mut Mesher, nb: &mut Neighborhood, out: &mut ChunkMesh, o: MeshOptions) -> usize {
+    let mut n = 0;
+    for &p in &d.positions {
+        vwr_mesh::mesh_chunk_with(&d.world, reg, p, o, m, nb, out);
+        n += out.quad_count();
+    }
+    n
+}
+
+fn run_bm_visible(d: &Data, buf: &mut UnitQuadBuffer) -> usize {
+    let mut n = 0;
+    for a in &d.bm {
+        buf.reset();
+        visible_block_faces(a, &Shape12 {}, [0; 3], [11; 3], &RIGHT_HANDED_Y_UP_CONFIG.faces, buf);
+        n += buf.num_quads();
+    }
+    n
+}
+
+fn run_bm_greedy(d: &Data, buf: &mut GreedyQuadsBuffer) -> usize {
+    let mut n = 0;
+    for a in &d.bm {
+        buf.reset(Shape12::USIZE);
+        greedy_quads(a, &Shape12 {}, [0; 3], [11; 3], &RIGHT_HANDED_Y_UP_CONFIG.faces, buf);
+        n += buf.quads.num_quads();
+    }
+    n
+}
+
+fn run_bgm(d: &Data, m: &mut bgm::Mesher<10>, fast: bool) -> usize {
+    let none = BTreeSet::new();
+    let mut n = 0;
+    for (v, om, tm) in &d.bgm {
+        m.clear();
+        if fast {
+            m.fast_mesh(v, om, tm);
+        } else {
+            m.mesh(v, &none);
+        }
+        n += m.quads.iter().map(|q| q.len()).sum::<usize>();
+    }
+    n
+}
+
+fn datasets() -> Vec<Data> {
+    let mut v = Vec::new();
+    if let Some(w) = voxcaf_bench::world999() {
+        v.push(prepare("world999", &w));
+    } else {
+        eprintln!("note: golden world999 not found; skipping it");
+    }
+    v.push(prepare("hilly terrain 100³", &voxcaf_bench::hilly_terrain()));
+    v.push(prepare("sphere 32³", &voxcaf_bench::sphere32()));
+    v
+}
+
+fn bench(c: &mut Criterion) {
+    let reg = Registry::all_opaque();
+    for d in datasets() {
+        let mut g = c.benchmark_group(d.name);
+        g.sample_size(20);
+        let mut m = Mesher::new();
+        let mut out = ChunkMesh::default();
+        g.bench_function("ours exposed", |b| b.iter(|| black_box(run_ours(&d, &mut m, &mut out, EXPOSED))));
+        g.bench_function("ours greedy", |b| b.iter(|| black_box(run_ours(&d, &mut m, &mut out, GREEDY))));
+        g.bench_function("ours greedy+ao", |b| b.iter(|| black_box(run_ours(&d, &mut m, &mut out, GREEDY_AO))));
+        let mut ub = UnitQuadBuffer::new();
+        g.bench_function("block-mesh visible_block_faces", |b| b.iter(|| black_box(run_bm_visible(&d, &mut ub))));
+        let mut gb = GreedyQuadsBuffer::new(Shape12::USIZE);
+        g.bench_function("block-mesh greedy_quads", |b| b.iter(|| black_box(run_bm_greedy(&d, &mut gb))));
+        let mut bm = bgm::Mesher::<10>::new();
+        g.bench_function("bgm mesh", |b| b.iter(|| black_box(run_bgm(&d, &mut bm, false))));
+        g.bench_function("bgm fast_mesh", |b| b.iter(|| black_box(run_bgm(&d, &mut bm, true))));
+        g.finish();
+    }
+}
+
+/// Median wall time of `f` in milliseconds over enough runs to take ~0.3 s.
+fn median_ms(mut f: impl FnMut() -> usize) -> (f64, usize) {
+    let n = f();
+    let t = Instant::now();
+    f();
+    let once = t.elapsed().as_secs_f64().max(1e-6);
+    let reps = ((0.3 / once) as usize).clamp(5, 2000);
+    let mut times: Vec<f64> = (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            black_box(f());
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    (times[times.len() / 2], n)
+}
+
+fn summary() {
+    let reg = Registry::all_opaque();
+    let _ = &reg;
+    println!("\n| world (chunks) | mesher | ms / world | µs / chunk | quads | time vs peer |");
+    println!("|---|---|---:|---:|---:|---|");
+    for d in datasets() {
+        let chunks = d.ours.len();
+        let mut m = Mesher::new();
+        let mut out = ChunkMesh::default();
+        let mut ub = UnitQuadBuffer::new();
+        let mut gb = GreedyQuadsBuffer::new(Shape12::USIZE);
+        let mut bm = bgm::Mesher::<10>::new();
+        let bmv = median_ms(|| run_bm_visible(&d, &mut ub));
+        let bmg = median_ms(|| run_bm_greedy(&d, &mut gb));
+        let bgs = median_ms(|| run_bgm(&d, &mut bm, false));
+        let bgf = median_ms(|| run_bgm(&d, &mut bm, true));
+        let oe = median_ms(|| run_ours(&d, &mut m, &mut out, EXPOSED));
+        let og = median_ms(|| run_ours(&d, &mut m, &mut out, GREEDY));
+        let oa = median_ms(|| run_ours(&d, &mut m, &mut out, GREEDY_AO));
+        let mut nb = Neighborhood::new();
+        let we = median_ms(|| run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, EXPOSED));
+        let wg = median_ms(|| run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, GREEDY));
+        let rows: [(&str, (f64, usize), String); 9] = [
+            ("ours exposed", oe, format!("{:.2}× faster than block-mesh visible", bmv.0 / oe.0)),
+            ("ours greedy", og, format!("{:.2}× bgm fast_mesh speed, {:.2}× block-mesh greedy", bgf.0 / og.0, bmg.0 / og.0)),
+            ("ours greedy + AO", oa, format!("{:.2}× bgm fast_mesh speed", bgf.0 / oa.0)),
+            ("ours exposed, gather from world included", we, format!("{:.2}× block-mesh visible", bmv.0 / we.0)),
+            ("ours greedy, gather from world included", wg, format!("{:.2}× bgm fast_mesh speed", bgf.0 / wg.0)),
+            ("block-mesh visible_block_faces", bmv, String::new()),
+            ("block-mesh greedy_quads", bmg, String::new()),
+            ("bgm mesh", bgs, String::new()),
+            ("bgm fast_mesh", bgf, String::new()),
+        ];
+        for (name, (ms, q), note) in rows {
+            println!(
+                "| {} ({chunks}) | {name} | {ms:.3} | {:.2} | {q} | {note} |",
+                d.name,
+                ms * 1e3 / chunks as f64
+            );
+        }
+    }
+}
+
+criterion_group!(benches, bench);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    if std::env::var_os("VOXCAF_BENCH_NO_SUMMARY").is_none() {
+        summary();
+    }
+}
