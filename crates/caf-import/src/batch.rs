@@ -3,8 +3,10 @@
 //! - Sources are the files whose extension names an asset kind (see [`AssetKind::from_path`]),
 //!   or whose sidecar sets `type`; hidden files and folders are skipped, and so is the output
 //!   folder when it lies inside the source folder.
-//! - `a/b/hero.png` becomes `a/b/hero.caf`, with id `a/b/hero`. Two sources that would write
-//!   the same output (`hero.png` and `hero.wav`) are an error for the second one.
+//! - `a/b/hero.png` becomes `a/b/hero.caf`, with id `a/b/hero`; GLSL stage files keep their
+//!   extension (`sprite.vert` -> `sprite.vert.caf`, id `sprite.vert`) so that a vertex and
+//!   fragment pair do not collide. Two sources that would still write the same output
+//!   (`hero.png` and `hero.wav`) are an error for the second one in sorted order.
 //! - A sidecar `hero.png.toml` next to a source overrides the build settings for that asset
 //!   (see [`SettingsOverride`]); the effective settings are recorded in the manifest.
 //! - Rebuilds compare content hashes (BLAKE3 of the source, its sidecar-derived settings and
@@ -293,7 +295,13 @@ fn collect_sources(src: &Path, out: &Path) -> Result<Vec<Source>> {
         }
         let rel = path.strip_prefix(src).unwrap_or(path).to_path_buf();
         let rel_str = rel_string(&rel);
-        let stem = rel.with_extension("");
+        // Shader stage extensions stay in the name: sprite.vert and sprite.frag usually come
+        // in pairs and must not collide.
+        let keep_ext = matches!(
+            path.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase()).as_deref(),
+            Some("vert" | "frag" | "comp")
+        );
+        let stem = if keep_ext { rel.clone() } else { rel.with_extension("") };
         found.push(Source {
             output: format!("{}.caf", rel_string(&stem)),
             id: rel_string(&stem),

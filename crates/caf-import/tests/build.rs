@@ -22,6 +22,7 @@ fn make_tree(root: &Path) {
     write(root, "meshes/cube.obj", samples::CUBE_OBJ.as_bytes());
     write(root, "meshes/tri.glb", &samples::triangle_glb());
     write(root, "shaders/sprite.frag", samples::FRAGMENT_GLSL.as_bytes());
+    write(root, "shaders/sprite.vert", samples::VERTEX_GLSL.as_bytes());
     write(root, "shaders/blur.wgsl", samples::COMPUTE_WGSL.as_bytes());
     write(root, "broken/bad.png", b"\x89PNG\r\n\x1a\nthis is not a png");
     write(root, "README.txt", b"not an asset");
@@ -64,12 +65,12 @@ fn build_end_to_end() {
     };
     let r1 = build(&src, &out, &opts(2), &on_event).unwrap();
     assert!(!r1.ok());
-    assert_eq!(r1.converted, 8);
+    assert_eq!(r1.converted, 9);
     assert_eq!(r1.manifest.failures.len(), 1);
     assert_eq!(r1.manifest.failures[0].source, "broken/bad.png");
     assert!(r1.manifest.failures[0].error.contains("PNG") || r1.manifest.failures[0].error.contains("image"));
     let ev = events.lock().unwrap().clone();
-    assert_eq!(ev[0], "start 9");
+    assert_eq!(ev[0], "start 10");
     assert!(ev.contains(&"failed broken/bad.png".to_string()));
 
     // Manifest contents.
@@ -83,6 +84,7 @@ fn build_end_to_end() {
             "meshes/tri.glb",
             "shaders/blur.wgsl",
             "shaders/sprite.frag",
+            "shaders/sprite.vert",
             "sounds/jump.wav",
             "sounds/music.wav",
             "textures/hero.png",
@@ -108,6 +110,7 @@ fn build_end_to_end() {
     assert_eq!(by("textures/hero.png").id, "textures/hero");
     assert_eq!(by("textures/hero.png").kind, AssetKind::Texture);
     assert_eq!(by("meshes/tri.glb").kind, AssetKind::Mesh);
+    assert_eq!(by("shaders/sprite.vert").output, "shaders/sprite.vert.caf");
     // The sidecar is honoured and recorded.
     let normal = by("textures/normal.png");
     assert_eq!(normal.sidecar.as_deref(), Some("textures/normal.png.toml"));
@@ -125,27 +128,27 @@ fn build_end_to_end() {
 
     // Second run: everything up to date, identical bytes (manifest included).
     let r2 = build(&src, &out, &opts(2), &|_| {}).unwrap();
-    assert_eq!((r2.converted, r2.skipped), (0, 8));
+    assert_eq!((r2.converted, r2.skipped), (0, 9));
     assert_eq!(snapshot(&out), first);
 
     // One source changes: only it is rebuilt.
     write(&src, "textures/hero.png", &samples::gradient_png(16, 16));
     let r3 = build(&src, &out, &opts(2), &|_| {}).unwrap();
-    assert_eq!((r3.converted, r3.skipped), (1, 7));
+    assert_eq!((r3.converted, r3.skipped), (1, 8));
     let hero = r3.manifest.assets.iter().find(|e| e.source == "textures/hero.png").unwrap();
     assert_ne!(hero.source_hash, by("textures/hero.png").source_hash);
     // Same bytes, different mtime: nothing to do (content hash, not timestamps).
     write(&src, "sounds/jump.wav", &samples::wav_i16(22050, 1, 1000));
     let r4 = build(&src, &out, &opts(1), &|_| {}).unwrap();
-    assert_eq!((r4.converted, r4.skipped), (0, 8));
+    assert_eq!((r4.converted, r4.skipped), (0, 9));
     // A sidecar change rebuilds its asset.
     write(&src, "textures/normal.png.toml", b"srgb = false\n");
     let r5 = build(&src, &out, &opts(1), &|_| {}).unwrap();
-    assert_eq!((r5.converted, r5.skipped), (1, 7));
+    assert_eq!((r5.converted, r5.skipped), (1, 8));
     // A damaged output is rebuilt.
     std::fs::write(out.join("meshes/cube.caf"), b"garbage").unwrap();
     let r6 = build(&src, &out, &opts(1), &|_| {}).unwrap();
-    assert_eq!((r6.converted, r6.skipped), (1, 7));
+    assert_eq!((r6.converted, r6.skipped), (1, 8));
     // Fixing the broken file makes the build succeed; removing a source removes its output.
     std::fs::remove_file(src.join("broken/bad.png")).unwrap();
     std::fs::remove_file(src.join("sounds/music.wav")).unwrap();
@@ -153,7 +156,7 @@ fn build_end_to_end() {
     assert!(r7.ok());
     assert_eq!(r7.removed, 1);
     assert!(!out.join("sounds/music.caf").exists());
-    assert_eq!(r7.manifest.assets.len(), 7);
+    assert_eq!(r7.manifest.assets.len(), 8);
 }
 
 #[test]

@@ -132,6 +132,9 @@ fn convert(a: ConvertArgs) -> Result<u8> {
                     "{}",
                     json!({"input": a.input.display().to_string(), "ok": false, "error": e.to_string()})
                 );
+            } else if matches!(e, caf_import::ImportError::Shader { .. }) {
+                // Already "file:line:column: message".
+                eprintln!("error: {e}");
             } else {
                 eprintln!("error: {}: {e}", a.input.display());
             }
@@ -320,4 +323,40 @@ pub fn demo_build(src_dir: &Path, out_dir: &Path) -> Result<String> {
         lines.push(format!("  {} -> {}: {}", e.source, e.output, e.summary));
     }
     Ok(lines.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn build_exits_1_naming_the_broken_file_and_demo_skips_on_rebuild() {
+        let tmp = tempfile::tempdir().unwrap();
+        let src = tmp.path().join("src");
+        let out = tmp.path().join("out");
+        let report = demo_build(&src, &out).unwrap();
+        assert!(report.contains("rebuild skipped 5/5"), "{report}");
+        std::fs::write(src.join("textures/broken.png"), b"not a png").unwrap();
+        let args = BuildArgs {
+            src_dir: src.clone(),
+            out_dir: out.clone(),
+            jobs: Some(2),
+            force: false,
+            settings: SettingsArgs {
+                mips: false,
+                mip_filter: MipFilter::Linear,
+                srgb: false,
+                linear: false,
+                profile: Profile::Default,
+                bits: AudioBits::B16,
+                stage: None,
+            },
+            json: true,
+        };
+        assert_eq!(build(args).unwrap(), 1);
+        let m = batch::Manifest::read(&out.join(batch::MANIFEST_NAME)).unwrap();
+        assert_eq!(m.failures.len(), 1);
+        assert_eq!(m.failures[0].source, "textures/broken.png");
+        assert_eq!(m.assets.len(), 5);
+    }
 }

@@ -10,9 +10,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod asset;
+mod asset_import;
 mod demo;
 mod world;
 mod world_edit;
+mod world_mesh;
 
 #[derive(Parser)]
 #[command(name = "voxcaf", version, about = "Voxel worlds (.vwr) and game assets (.caf): inspect, check, convert, edit, mesh, render")]
@@ -43,12 +45,16 @@ enum WorldCmd {
     Core(world::WorldCmd),
     #[command(flatten)]
     Edit(world_edit::EditCmd),
+    #[command(flatten)]
+    Mesh(world_mesh::MeshCmd),
 }
 
 #[derive(Subcommand)]
 enum AssetCmd {
     #[command(flatten)]
     Container(asset::AssetCmd),
+    #[command(flatten)]
+    Import(asset_import::ImportCmd),
 }
 
 fn main() -> ExitCode {
@@ -57,9 +63,11 @@ fn main() -> ExitCode {
         Cmd::World { cmd } => match cmd {
             WorldCmd::Core(c) => world::run(c),
             WorldCmd::Edit(c) => world_edit::run(c),
+            WorldCmd::Mesh(c) => world_mesh::run(c),
         },
         Cmd::Asset { cmd } => match cmd {
             AssetCmd::Container(c) => asset::run(c),
+            AssetCmd::Import(c) => asset_import::run(c),
         },
         Cmd::Demo(a) => demo::run(a),
     };
