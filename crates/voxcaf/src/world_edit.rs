@@ -40,8 +40,8 @@ pub enum EditCmd {
     ///   sky N    mission N    undo    redo
     ///
     /// BLOCK is `type[:meta]` (`35`, `35:2`), a raw value (`0x0230`, `raw:560`), `air`, or a
-    /// name (rockpile, brickwall, water, lava, grate, grass, dirt, stone, glass, tileN),
-    /// optionally with `:meta`.
+    /// block registry name (RockPile, BrickWall, Water, Lava, Grate, Grass, Stone, Glass,
+    /// tileN, ...; case, `_` and `-` ignored), optionally with `:meta`.
     #[command(verbatim_doc_comment)]
     Edit(EditArgs),
     /// Print one Y level of a world as a text grid (rows = Z, columns = X).
@@ -106,20 +106,11 @@ pub fn run(cmd: EditCmd) -> Result<u8> {
 // ---------------------------------------------------------------------------------------------
 // Block and object names
 
-/// Built-in block names (a subset of Galaxy Eggbert's types; the block registry of `vwr-mesh`
-/// knows more). Compared after lower-casing and dropping `_`, `-` and spaces.
-const BLOCK_NAMES: &[(&str, u16)] = &[
-    ("grass", 1),
-    ("dirt", 2),
-    ("stone", 3),
-    ("glass", 30),
-    ("rockpile", 35),
-    ("lava", 68),
-    ("deepwater", 91),
-    ("water", 92),
-    ("grate", 200),
-    ("brickwall", 261),
-];
+/// The block registry of `vwr-mesh` (Galaxy Eggbert's named types; others are `tileN`).
+fn registry() -> &'static vwr_mesh::Registry {
+    static REG: std::sync::OnceLock<vwr_mesh::Registry> = std::sync::OnceLock::new();
+    REG.get_or_init(vwr_mesh::Registry::default)
+}
 
 /// MoveObject type names (`object add TYPE ...`).
 const OBJECT_NAMES: &[(&str, u8)] = &[
@@ -146,8 +137,10 @@ fn normalize(s: &str) -> String {
         .collect()
 }
 
+/// The registry name of a block type, unless it is only the generic `tileN`.
 fn block_name(t: u16) -> Option<&'static str> {
-    BLOCK_NAMES.iter().find(|(_, v)| *v == t).map(|(n, _)| *n)
+    let n = registry().name(t);
+    (!n.starts_with("tile")).then_some(n)
 }
 
 fn parse_u16(s: &str) -> Option<u16> {
@@ -185,9 +178,7 @@ pub fn parse_block(s: &str) -> std::result::Result<Block, String> {
         t
     } else if key == "air" && meta == 0 {
         return Ok(Block::AIR);
-    } else if let Some(&(_, t)) = BLOCK_NAMES.iter().find(|(n, _)| *n == key) {
-        t
-    } else if let Some(t) = key.strip_prefix("tile").and_then(|n| n.parse::<u16>().ok()) {
+    } else if let Some(t) = registry().id_by_name(head) {
         t
     } else {
         return Err(bad());
@@ -932,6 +923,9 @@ mod tests {
         assert_eq!(parse_block("brick_wall:3").unwrap(), b(261, 3));
         assert_eq!(parse_block("water").unwrap(), b(92, 0));
         assert_eq!(parse_block("tile999").unwrap(), b(999, 0));
+        assert_eq!(parse_block("Gold-Pillar:1").unwrap(), b(183, 1));
+        assert_eq!(parse_block("grate").unwrap(), b(200, 0));
+        assert_eq!(parse_block("lava").unwrap(), b(68, 0));
         assert_eq!(parse_block("air").unwrap(), Block::AIR);
         for bad in ["4096", "35:16", "raw:65536", "0xZZ", "nosuch", "35:x", ""] {
             assert!(parse_block(bad).is_err(), "{bad:?}");

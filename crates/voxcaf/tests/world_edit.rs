@@ -260,7 +260,7 @@ fn layer_view() {
     assert_eq!(lines[0], "layer y=0  x 0..11  z 0..2");
     assert_eq!(lines[4], "   1  A+BA@AAAAA|AA");
     assert!(
-        lines[6].contains("A 35:0 rockpile") && lines[6].contains("B 261:0 brickwall"),
+        lines[6].contains("A 35:0 RockPile") && lines[6].contains("B 261:0 BrickWall"),
         "{out}"
     );
     let (code, out, _) = run(voxcaf()

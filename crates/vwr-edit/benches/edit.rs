@@ -52,8 +52,9 @@ const SPHERE: Brush = Brush {
 };
 
 type Tool = fn(&mut Editor);
+type Case = (&'static str, fn() -> World, Tool);
 
-fn tools() -> Vec<(&'static str, fn() -> World, Tool)> {
+fn tools() -> Vec<Case> {
     vec![
         (
             "box fill whole 100³ world",
@@ -188,7 +189,7 @@ fn summary() {
     );
     for (name, make, tool) in tools() {
         let base = Editor::new(make());
-        let t = median(15, || base.clone(), |e| tool(e));
+        let t = median(15, || base.clone(), tool);
         let mut done = base.clone();
         tool(&mut done);
         let bytes = done.history().memory_bytes();
