@@ -12,8 +12,8 @@ use vwr::{
 use crate::error::{EditError, Result};
 use crate::history::Tx;
 
-/// Largest region a clipboard may hold (cells).
-pub const MAX_CLIPBOARD_CELLS: u64 = 1 << 27;
+/// Largest region a clipboard may hold (cells; 2 bytes each, so 64 MiB).
+pub const MAX_CLIPBOARD_CELLS: u64 = 1 << 25;
 
 /// Quarter turns about the Y axis.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
