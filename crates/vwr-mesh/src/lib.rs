@@ -9,7 +9,10 @@ mod error;
 pub mod mesher;
 pub mod buffers;
 pub mod cache;
+pub mod export;
+mod font;
 pub mod registry;
+pub mod render;
 
 pub use error::MeshError;
 pub use mesher::{
@@ -17,3 +20,7 @@ pub use mesher::{
     Quad, SpecialCell, WorldMesh,
 };
 pub use registry::{hashed_color, BlockInfo, Registry, RenderKind, Shape};
+pub use buffers::{MeshBuffers, MeshPart};
+pub use cache::MeshCache;
+pub use export::{write_mesh, ExportFormat, ExportOptions, ExportStats};
+pub use render::{render_chunks, render_layer, render_world, RenderOptions, Rendered, View};

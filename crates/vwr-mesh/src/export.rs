@@ -1,0 +1,509 @@
+//! Mesh export: glTF 2.0 (`.glb` / `.gltf` + `.bin`), Wavefront OBJ, and `.caf` Mesh assets.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use gltf::json;
+use json::validation::Checked::Valid;
+use json::validation::USize64;
+
+use crate::buffers::{MeshBuffers, MeshPart};
+use crate::error::MeshError;
+use crate::mesher::WorldMesh;
+use crate::registry::Registry;
+
+/// Output formats, chosen by file extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// Binary glTF (`.glb`).
+    Glb,
+    /// glTF JSON (`.gltf`) with its buffer in a `.bin` beside it.
+    Gltf,
+    /// Wavefront OBJ with vertex colours (`v x y z r g b`).
+    Obj,
+    /// A `.caf` Mesh asset (48-byte vertices, u32 indices).
+    Caf,
+}
+
+impl ExportFormat {
+    /// The format a path's extension names (case-insensitive).
+    pub fn from_path(path: &Path) -> Option<ExportFormat> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "glb" => ExportFormat::Glb,
+            "gltf" => ExportFormat::Gltf,
+            "obj" => ExportFormat::Obj,
+            "caf" => ExportFormat::Caf,
+            _ => return None,
+        })
+    }
+}
+
+/// How to export.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExportOptions {
+    /// One node (and mesh) per chunk, positioned at the chunk origin, instead of one merged
+    /// mesh (glTF and OBJ; `.caf` is always merged).
+    pub per_chunk: bool,
+    /// Multiply vertex colours by the ambient-occlusion factor.
+    pub bake_ao: bool,
+}
+
+/// Brightness factor for AO 0..=3.
+pub const AO_FACTORS: [f32; 4] = [0.45, 0.64, 0.82, 1.0];
+
+/// What an export wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExportStats {
+    /// Vertices written.
+    pub vertices: usize,
+    /// Triangles written.
+    pub triangles: usize,
+    /// Files written (the main file first).
+    pub files: Vec<String>,
+}
+
+fn srgb_to_linear(c: u8) -> f32 {
+    let c = c as f32 / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// Linear RGBA vertex colours of a part (AO baked in when asked).
+fn linear_colors(p: &MeshPart, bake_ao: bool) -> Vec<[f32; 4]> {
+    p.colors
+        .iter()
+        .zip(&p.ao)
+        .map(|(c, &ao)| {
+            let f = if bake_ao { AO_FACTORS[ao.min(3) as usize] } else { 1.0 };
+            [
+                srgb_to_linear(c[0]) * f,
+                srgb_to_linear(c[1]) * f,
+                srgb_to_linear(c[2]) * f,
+                c[3] as f32 / 255.0,
+            ]
+        })
+        .collect()
+}
+
+/// Units to export: (name, translation, buffers).
+fn units(mesh: &WorldMesh, registry: &Registry, per_chunk: bool) -> Vec<(String, [f32; 3], MeshBuffers)> {
+    if per_chunk {
+        mesh.chunks
+            .iter()
+            .map(|c| {
+                let mut b = MeshBuffers::from_chunk(c, registry);
+                let o = [c.chunk[0] as f32 * 10.0, c.chunk[1] as f32 * 10.0, c.chunk[2] as f32 * 10.0];
+                b.opaque.translate(o);
+                b.transparent.translate(o);
+                (format!("chunk_{}_{}_{}", c.chunk[0], c.chunk[1], c.chunk[2]), o, b)
+            })
+            .collect()
+    } else {
+        vec![("world".to_string(), [0.0; 3], MeshBuffers::from_world(mesh, registry))]
+    }
+}
+
+struct BinBuilder {
+    bin: Vec<u8>,
+}
+
+impl BinBuilder {
+    fn view(&mut self, root: &mut json::Root, bytes: &[u8], target: json::buffer::Target) -> json::Index<json::buffer::View> {
+        while self.bin.len() % 4 != 0 {
+            self.bin.push(0);
+        }
+        let offset = self.bin.len();
+        self.bin.extend_from_slice(bytes);
+        root.push(json::buffer::View {
+            buffer: json::Index::new(0),
+            byte_length: USize64::from(bytes.len()),
+            byte_offset: Some(USize64::from(offset)),
+            byte_stride: None,
+            extensions: Default::default(),
+            extras: Default::default(),
+            name: None,
+            target: Some(Valid(target)),
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn accessor(
+    root: &mut json::Root,
+    view: json::Index<json::buffer::View>,
+    count: usize,
+    ty: json::accessor::Type,
+    comp: json::accessor::ComponentType,
+    min: Option<json::Value>,
+    max: Option<json::Value>,
+) -> json::Index<json::Accessor> {
+    root.push(json::Accessor {
+        buffer_view: Some(view),
+        byte_offset: Some(USize64(0)),
+        count: USize64::from(count),
+        component_type: Valid(json::accessor::GenericComponentType(comp)),
+        extensions: Default::default(),
+        extras: Default::default(),
+        type_: Valid(ty),
+        min,
+        max,
+        name: None,
+        normalized: false,
+        sparse: None,
+    })
+}
+
+fn f32_bytes<const K: usize>(v: &[[f32; K]]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(v.len() * K * 4);
+    for e in v {
+        for c in e {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    out
+}
+
+fn primitive(
+    root: &mut json::Root,
+    bin: &mut BinBuilder,
+    part: &MeshPart,
+    material: json::Index<json::Material>,
+    bake_ao: bool,
+) -> Result<json::mesh::Primitive, MeshError> {
+    use json::accessor::{ComponentType as C, Type as T};
+    use json::buffer::Target;
+    if part.vertex_count() > u32::MAX as usize {
+        return Err(MeshError::TooLarge {
+            format: "glTF",
+            what: format!("{} vertices", part.vertex_count()),
+        });
+    }
+    let n = part.vertex_count();
+    let (lo, hi) = part.bounds().unwrap_or(([0.0; 3], [0.0; 3]));
+    let v = bin.view(root, &f32_bytes(&part.positions), Target::ArrayBuffer);
+    let pos = accessor(root, v, n, T::Vec3, C::F32, Some(json::Value::from(lo.to_vec())), Some(json::Value::from(hi.to_vec())));
+    let v = bin.view(root, &f32_bytes(&part.normals), Target::ArrayBuffer);
+    let nor = accessor(root, v, n, T::Vec3, C::F32, None, None);
+    let v = bin.view(root, &f32_bytes(&part.uvs), Target::ArrayBuffer);
+    let uv = accessor(root, v, n, T::Vec2, C::F32, None, None);
+    let v = bin.view(root, &f32_bytes(&linear_colors(part, bake_ao)), Target::ArrayBuffer);
+    let col = accessor(root, v, n, T::Vec4, C::F32, None, None);
+    let idx_bytes: Vec<u8> = part.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let v = bin.view(root, &idx_bytes, Target::ElementArrayBuffer);
+    let ind = accessor(root, v, part.indices.len(), T::Scalar, C::U32, None, None);
+    let mut attributes = std::collections::BTreeMap::new();
+    attributes.insert(Valid(json::mesh::Semantic::Positions), pos);
+    attributes.insert(Valid(json::mesh::Semantic::Normals), nor);
+    attributes.insert(Valid(json::mesh::Semantic::TexCoords(0)), uv);
+    attributes.insert(Valid(json::mesh::Semantic::Colors(0)), col);
+    Ok(json::mesh::Primitive {
+        attributes,
+        extensions: Default::default(),
+        extras: Default::default(),
+        indices: Some(ind),
+        material: Some(material),
+        mode: Valid(json::mesh::Mode::Triangles),
+        targets: None,
+    })
+}
+
+fn material(root: &mut json::Root, name: &str, blend: bool) -> json::Index<json::Material> {
+    root.push(json::Material {
+        alpha_mode: Valid(if blend {
+            json::material::AlphaMode::Blend
+        } else {
+            json::material::AlphaMode::Opaque
+        }),
+        name: Some(name.to_string()),
+        pbr_metallic_roughness: json::material::PbrMetallicRoughness {
+            base_color_factor: json::material::PbrBaseColorFactor([1.0, 1.0, 1.0, 1.0]),
+            metallic_factor: json::material::StrengthFactor(0.0),
+            roughness_factor: json::material::StrengthFactor(1.0),
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+}
+
+/// Builds a glTF document and its binary buffer. `bin_uri` names the external buffer file
+/// for `.gltf` output (`None` for `.glb`, where the buffer is the GLB's BIN chunk).
+pub fn gltf_document(
+    mesh: &WorldMesh,
+    registry: &Registry,
+    opts: ExportOptions,
+    bin_uri: Option<&str>,
+) -> Result<(json::Root, Vec<u8>, ExportStats), MeshError> {
+    let mut root = json::Root {
+        asset: json::Asset {
+            generator: Some(format!("voxcaf vwr-mesh {}", env!("CARGO_PKG_VERSION"))),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let mat_opaque = material(&mut root, "voxel opaque", false);
+    let mat_blend = material(&mut root, "voxel transparent", true);
+    let mut bin = BinBuilder { bin: Vec::new() };
+    let mut stats = ExportStats::default();
+    let mut nodes = Vec::new();
+    for (name, translation, b) in units(mesh, registry, opts.per_chunk) {
+        let mut prims = Vec::new();
+        for (part, mat) in [(&b.opaque, mat_opaque), (&b.transparent, mat_blend)] {
+            if part.is_empty() {
+                continue;
+            }
+            stats.vertices += part.vertex_count();
+            stats.triangles += part.triangle_count();
+            prims.push(primitive(&mut root, &mut bin, part, mat, opts.bake_ao)?);
+        }
+        if prims.is_empty() {
+            continue;
+        }
+        let m = root.push(json::Mesh {
+            extensions: Default::default(),
+            extras: Default::default(),
+            name: Some(name.clone()),
+            primitives: prims,
+            weights: None,
+        });
+        nodes.push(root.push(json::Node {
+            mesh: Some(m),
+            name: Some(name),
+            translation: (translation != [0.0; 3]).then_some(translation),
+            ..Default::default()
+        }));
+    }
+    while bin.bin.len() % 4 != 0 {
+        bin.bin.push(0);
+    }
+    if !bin.bin.is_empty() {
+        root.push(json::Buffer {
+            byte_length: USize64::from(bin.bin.len()),
+            extensions: Default::default(),
+            extras: Default::default(),
+            name: None,
+            uri: bin_uri.map(str::to_string),
+        });
+    }
+    let world = root.push(json::Node {
+        children: (!nodes.is_empty()).then_some(nodes),
+        name: Some("vwr world".into()),
+        ..Default::default()
+    });
+    let scene = root.push(json::Scene {
+        extensions: Default::default(),
+        extras: Default::default(),
+        name: Some("world".into()),
+        nodes: vec![world],
+    });
+    root.scene = Some(scene);
+    Ok((root, bin.bin, stats))
+}
+
+/// A binary glTF (`.glb`) of the mesh.
+pub fn glb_bytes(mesh: &WorldMesh, registry: &Registry, opts: ExportOptions) -> Result<(Vec<u8>, ExportStats), MeshError> {
+    let (root, bin, stats) = gltf_document(mesh, registry, opts, None)?;
+    let err = |e: String| MeshError::Export { format: "glb", msg: e };
+    let json_bytes = root.to_vec().map_err(|e| err(e.to_string()))?;
+    let total = 12 + 8 + json_bytes.len().div_ceil(4) * 4 + if bin.is_empty() { 0 } else { 8 + bin.len() };
+    let length = u32::try_from(total).map_err(|_| MeshError::TooLarge {
+        format: "glb",
+        what: format!("{total} bytes"),
+    })?;
+    let glb = gltf::binary::Glb {
+        header: gltf::binary::Header {
+            magic: *b"glTF",
+            version: 2,
+            length,
+        },
+        json: Cow::Owned(json_bytes),
+        bin: (!bin.is_empty()).then_some(Cow::Owned(bin)),
+    };
+    let bytes = glb.to_vec().map_err(|e| err(e.to_string()))?;
+    Ok((bytes, stats))
+}
+
+/// A Wavefront OBJ of the mesh (positions, UVs with V up, normals, and sRGB vertex colours
+/// after each position, which Blender and MeshLab read).
+pub fn obj_string(mesh: &WorldMesh, registry: &Registry, opts: ExportOptions) -> (String, ExportStats) {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let mut stats = ExportStats::default();
+    let _ = writeln!(s, "# voxcaf vwr-mesh {}", env!("CARGO_PKG_VERSION"));
+    let mut base = 1usize;
+    for (name, translation, b) in units(mesh, registry, opts.per_chunk) {
+        for (pass, part) in [("opaque", &b.opaque), ("transparent", &b.transparent)] {
+            if part.is_empty() {
+                continue;
+            }
+            let _ = writeln!(s, "o {name}_{pass}");
+            for (k, p) in part.positions.iter().enumerate() {
+                let c = part.colors[k];
+                let f = if opts.bake_ao { AO_FACTORS[part.ao[k].min(3) as usize] } else { 1.0 };
+                let _ = writeln!(
+                    s,
+                    "v {} {} {} {:.4} {:.4} {:.4}",
+                    p[0] + translation[0],
+                    p[1] + translation[1],
+                    p[2] + translation[2],
+                    c[0] as f32 / 255.0 * f,
+                    c[1] as f32 / 255.0 * f,
+                    c[2] as f32 / 255.0 * f
+                );
+            }
+            for t in &part.uvs {
+                let _ = writeln!(s, "vt {} {}", t[0], -t[1]);
+            }
+            for n in &part.normals {
+                let _ = writeln!(s, "vn {} {} {}", n[0], n[1], n[2]);
+            }
+            for tri in part.indices.chunks_exact(3) {
+                let [a, b2, c] = [tri[0] as usize + base, tri[1] as usize + base, tri[2] as usize + base];
+                let _ = writeln!(s, "f {a}/{a}/{a} {b2}/{b2}/{b2} {c}/{c}/{c}");
+            }
+            base += part.vertex_count();
+            stats.vertices += part.vertex_count();
+            stats.triangles += part.triangle_count();
+        }
+    }
+    (s, stats)
+}
+
+/// Per-quad tangents (+U texture direction, handedness in w) of a part whose vertices come
+/// in groups of four coplanar corners, as every part built by [`MeshBuffers`] does.
+fn tangents(part: &MeshPart) -> Vec<[f32; 4]> {
+    let mut out = vec![[1.0, 0.0, 0.0, 1.0]; part.vertex_count()];
+    for q in 0..part.vertex_count() / 4 {
+        let i = 4 * q;
+        let p = &part.positions;
+        let t = &part.uvs;
+        let sub = |a: [f32; 3], b: [f32; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+        let e1 = sub(p[i + 1], p[i]);
+        let e2 = sub(p[i + 3], p[i]);
+        let (du1, dv1) = (t[i + 1][0] - t[i][0], t[i + 1][1] - t[i][1]);
+        let (du2, dv2) = (t[i + 3][0] - t[i][0], t[i + 3][1] - t[i][1]);
+        let det = du1 * dv2 - du2 * dv1;
+        if det.abs() < 1e-12 {
+            continue;
+        }
+        let r = 1.0 / det;
+        let tan = [
+            (e1[0] * dv2 - e2[0] * dv1) * r,
+            (e1[1] * dv2 - e2[1] * dv1) * r,
+            (e1[2] * dv2 - e2[2] * dv1) * r,
+        ];
+        let bit = [
+            (e2[0] * du1 - e1[0] * du2) * r,
+            (e2[1] * du1 - e1[1] * du2) * r,
+            (e2[2] * du1 - e1[2] * du2) * r,
+        ];
+        let len = (tan[0] * tan[0] + tan[1] * tan[1] + tan[2] * tan[2]).sqrt().max(1e-12);
+        let tn = [tan[0] / len, tan[1] / len, tan[2] / len];
+        let n = part.normals[i];
+        let c = [
+            n[1] * tn[2] - n[2] * tn[1],
+            n[2] * tn[0] - n[0] * tn[2],
+            n[0] * tn[1] - n[1] * tn[0],
+        ];
+        let w = if c[0] * bit[0] + c[1] * bit[1] + c[2] * bit[2] < 0.0 { -1.0 } else { 1.0 };
+        for o in &mut out[i..i + 4] {
+            *o = [tn[0], tn[1], tn[2], w];
+        }
+    }
+    out
+}
+
+/// The metadata and payload of a `.caf` Mesh asset: both passes merged (opaque first), one
+/// sub-mesh per non-empty pass.
+pub fn caf_mesh(mesh: &WorldMesh, registry: &Registry) -> Result<(caf::MeshMetadata, Vec<u8>, ExportStats), MeshError> {
+    let b = MeshBuffers::from_world(mesh, registry);
+    let mut all = b.opaque.clone();
+    all.append(&b.transparent);
+    let too_large = |what: String| MeshError::TooLarge { format: "caf", what };
+    let vertex_count = u32::try_from(all.vertex_count()).map_err(|_| too_large(format!("{} vertices", all.vertex_count())))?;
+    let index_count = u32::try_from(all.indices.len()).map_err(|_| too_large(format!("{} indices", all.indices.len())))?;
+    let tan = tangents(&all);
+    let mut payload = Vec::with_capacity(all.vertex_count() * caf::Vertex::SIZE + all.indices.len() * 4);
+    for k in 0..all.vertex_count() {
+        let v = caf::Vertex {
+            position: all.positions[k],
+            normal: all.normals[k],
+            uv: all.uvs[k],
+            tangent: tan[k],
+        };
+        payload.extend_from_slice(&v.to_bytes());
+    }
+    for i in &all.indices {
+        payload.extend_from_slice(&i.to_le_bytes());
+    }
+    let meta = caf::MeshMetadata {
+        vertex_count,
+        index_count,
+        sub_mesh_count: (!b.opaque.is_empty()) as u32 + (!b.transparent.is_empty()) as u32,
+        reserved: 0,
+    };
+    let stats = ExportStats {
+        vertices: all.vertex_count(),
+        triangles: all.triangle_count(),
+        files: Vec::new(),
+    };
+    Ok((meta, payload, stats))
+}
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), MeshError> {
+    vwr::write_atomic(path, bytes).map_err(|e| MeshError::Io {
+        path: path.display().to_string(),
+        source: std::io::Error::other(e.to_string()),
+    })
+}
+
+/// Writes the mesh to `path` in the format its extension names.
+pub fn write_mesh(path: &Path, mesh: &WorldMesh, registry: &Registry, opts: ExportOptions) -> Result<ExportStats, MeshError> {
+    let format = ExportFormat::from_path(path).ok_or_else(|| {
+        MeshError::Invalid(format!(
+            "{}: unknown output type (use .glb, .gltf, .obj or .caf)",
+            path.display()
+        ))
+    })?;
+    let mut stats = match format {
+        ExportFormat::Glb => {
+            let (bytes, stats) = glb_bytes(mesh, registry, opts)?;
+            write_atomic(path, &bytes)?;
+            stats
+        }
+        ExportFormat::Gltf => {
+            let bin_path = path.with_extension("bin");
+            let bin_name = bin_path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .ok_or_else(|| MeshError::Invalid(format!("{}: bad file name", path.display())))?
+                .to_string();
+            let (root, bin, mut stats) = gltf_document(mesh, registry, opts, Some(&bin_name))?;
+            let text = root
+                .to_string_pretty()
+                .map_err(|e| MeshError::Export { format: "gltf", msg: e.to_string() })?;
+            write_atomic(path, text.as_bytes())?;
+            if !bin.is_empty() {
+                write_atomic(&bin_path, &bin)?;
+                stats.files.push(bin_path.display().to_string());
+            }
+            stats
+        }
+        ExportFormat::Obj => {
+            let (text, stats) = obj_string(mesh, registry, opts);
+            write_atomic(path, text.as_bytes())?;
+            stats
+        }
+        ExportFormat::Caf => {
+            let (meta, payload, stats) = caf_mesh(mesh, registry)?;
+            caf::write_file(path, caf::AssetType::MESH, caf::CafFlags::NONE, &meta.to_bytes(), &payload)
+                .map_err(|e| MeshError::Export { format: "caf", msg: e.to_string() })?;
+            stats
+        }
+    };
+    stats.files.insert(0, path.display().to_string());
+    Ok(stats)
+}

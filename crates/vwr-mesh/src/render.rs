@@ -1,0 +1,623 @@
+//! Software-rendered previews: a shaded 3D view of the meshed world, a one-layer tile map,
+//! and a chunk debug heat map.
+//!
+//! The 3D view is an orthographic rasteriser with a depth buffer, back-face culling, one
+//! directional light plus ambient, per-vertex AO, a faint block grid (from the tiling UVs, so
+//! it shows on greedy-merged quads too), depth-discontinuity outlines, and the transparent
+//! pass drawn last, back to front, blended. Output is deterministic for fixed inputs.
+
+use std::path::Path;
+
+use image::{Rgba, RgbaImage};
+use vwr::{World, CHUNK_SIZE};
+
+use crate::buffers::{MeshBuffers, MeshPart};
+use crate::error::MeshError;
+use crate::export::AO_FACTORS;
+use crate::font::{draw_text, text_height, text_width};
+use crate::mesher::{mesh_world, MeshOptions};
+use crate::registry::Registry;
+
+/// Camera direction of the 3D preview.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum View {
+    /// From above the south-east (+X, +Y, +Z) corner, classic isometric angles.
+    #[default]
+    Iso,
+    /// From the south (+Z), looking north.
+    Front,
+    /// From above, north up.
+    Top,
+}
+
+impl View {
+    /// Parses `iso`, `front` or `top`.
+    pub fn parse(s: &str) -> Option<View> {
+        match s.to_ascii_lowercase().as_str() {
+            "iso" | "isometric" => Some(View::Iso),
+            "front" => Some(View::Front),
+            "top" => Some(View::Top),
+            _ => None,
+        }
+    }
+
+    /// (right, up, forward) unit vectors of the camera; forward points into the scene.
+    fn basis(self) -> ([f32; 3], [f32; 3], [f32; 3]) {
+        match self {
+            View::Iso => {
+                let (a, b, c) = (1.0 / 2f32.sqrt(), 1.0 / 6f32.sqrt(), 1.0 / 3f32.sqrt());
+                ([a, 0.0, -a], [-b, 2.0 * b, -b], [-c, -c, -c])
+            }
+            View::Front => ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]),
+            View::Top => ([1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, -1.0, 0.0]),
+        }
+    }
+}
+
+/// Settings of the 3D preview.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderOptions {
+    /// Camera direction.
+    pub view: View,
+    /// Image width in pixels.
+    pub width: u32,
+    /// Image height in pixels.
+    pub height: u32,
+    /// Shade with ambient occlusion.
+    pub ao: bool,
+    /// Draw MoveObjects and BigDecor as markers.
+    pub markers: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            view: View::Iso,
+            width: 1024,
+            height: 768,
+            ao: true,
+            markers: true,
+        }
+    }
+}
+
+/// A rendered image and what it shows.
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    /// The picture (RGBA8, opaque).
+    pub image: RgbaImage,
+    /// Pixels covered by geometry or markers.
+    pub covered: u64,
+    /// Triangles drawn (after back-face culling).
+    pub triangles: u64,
+    /// Markers drawn.
+    pub markers: usize,
+}
+
+impl Rendered {
+    /// Fraction of pixels that are not background.
+    pub fn coverage(&self) -> f64 {
+        self.covered as f64 / (self.image.width() as f64 * self.image.height() as f64).max(1.0)
+    }
+}
+
+const LIGHT: [f32; 3] = [0.4, 1.0, 0.6];
+
+fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+fn background(y: u32, h: u32) -> [f32; 3] {
+    let t = y as f32 / h.max(1) as f32;
+    let top = [176.0, 198.0, 226.0];
+    let bot = [232.0, 238.0, 244.0];
+    [
+        top[0] + (bot[0] - top[0]) * t,
+        top[1] + (bot[1] - top[1]) * t,
+        top[2] + (bot[2] - top[2]) * t,
+    ]
+}
+
+/// A marker to draw: world position, fill colour, diamond (BigDecor) or disc.
+#[derive(Clone, Copy, Debug)]
+pub struct Marker {
+    /// World position of the marker's centre.
+    pub pos: [f32; 3],
+    /// Fill colour.
+    pub color: [u8; 3],
+    /// Diamond instead of a disc.
+    pub diamond: bool,
+}
+
+/// Marker colour of a MoveObject type, by family.
+pub fn object_color(t: u8) -> [u8; 3] {
+    match t {
+        1 | 47 | 48 => [60, 120, 230],             // lifts
+        2 | 3 | 4 | 96 | 97 => [220, 40, 40],      // enemies
+        5 => [250, 200, 30],                       // treasure
+        6 => [250, 250, 250],                      // extra-life egg
+        7 | 21 => [40, 200, 70],                   // exits
+        49..=51 => [250, 230, 60],                 // keys
+        12 => [150, 100, 50],                      // crate
+        16..=18 | 20 | 32 | 33 | 44 | 54 => [240, 140, 30], // walkers
+        200..=203 => [40, 220, 230],               // avatars
+        13 | 19 | 24..=31 | 40 | 46 | 55 => [170, 80, 220], // vehicles, power-ups
+        _ => [150, 150, 150],
+    }
+}
+
+/// The markers of a world's MoveObjects and BigDecor records (records that fail to decode
+/// are skipped).
+pub fn world_markers(world: &World) -> Vec<Marker> {
+    let mut out = Vec::new();
+    if let Ok(objs) = world.move_objects() {
+        for (_, o) in objs {
+            let p = o.pos_start;
+            if p.iter().all(|c| c.is_finite()) {
+                out.push(Marker {
+                    pos: [p[0] + 0.5, p[1] + 0.5, p[2] + 0.5],
+                    color: object_color(o.object_type),
+                    diamond: false,
+                });
+            }
+        }
+    }
+    if let Ok(decors) = world.big_decors() {
+        for (c, _) in decors {
+            out.push(Marker {
+                pos: [c[0] as f32 + 0.5, c[1] as f32 + 0.5, c[2] as f32 + 0.5],
+                color: [230, 60, 200],
+                diamond: true,
+            });
+        }
+    }
+    out
+}
+
+struct Target {
+    w: usize,
+    h: usize,
+    color: Vec<[f32; 3]>,
+    depth: Vec<f32>,
+    covered: Vec<bool>,
+}
+
+struct Cam {
+    right: [f32; 3],
+    up: [f32; 3],
+    fwd: [f32; 3],
+    scale: f32,
+    off: [f32; 2],
+}
+
+impl Cam {
+    fn project(&self, p: [f32; 3]) -> [f32; 3] {
+        [
+            dot(p, self.right) * self.scale + self.off[0],
+            -dot(p, self.up) * self.scale + self.off[1],
+            dot(p, self.fwd),
+        ]
+    }
+}
+
+/// Renders the world meshed with greedy quads (AO as `opts.ao` says).
+pub fn render_world(world: &World, registry: &Registry, opts: &RenderOptions) -> Result<Rendered, MeshError> {
+    let mesh = mesh_world(world, registry, MeshOptions { greedy: true, ao: opts.ao });
+    let buffers = MeshBuffers::from_world(&mesh, registry);
+    let markers = if opts.markers { world_markers(world) } else { Vec::new() };
+    render_buffers(&buffers, &markers, opts)
+}
+
+/// Renders prepared buffers and markers.
+pub fn render_buffers(b: &MeshBuffers, markers: &[Marker], opts: &RenderOptions) -> Result<Rendered, MeshError> {
+    if opts.width == 0 || opts.height == 0 || opts.width > 16384 || opts.height > 16384 {
+        return Err(MeshError::Invalid(format!(
+            "image size {}x{} must be between 1x1 and 16384x16384",
+            opts.width, opts.height
+        )));
+    }
+    let (w, h) = (opts.width as usize, opts.height as usize);
+    let (right, up, fwd) = opts.view.basis();
+    // Fit the projected geometry (and markers) into the image with a margin.
+    let (mut lo, mut hi) = ([f32::MAX; 2], [f32::MIN; 2]);
+    let mut fit = |p: [f32; 3]| {
+        let s = [dot(p, right), -dot(p, up)];
+        for a in 0..2 {
+            lo[a] = lo[a].min(s[a]);
+            hi[a] = hi[a].max(s[a]);
+        }
+    };
+    for p in b.opaque.positions.iter().chain(&b.transparent.positions) {
+        fit(*p);
+    }
+    for m in markers {
+        fit(m.pos);
+    }
+    let mut t = Target {
+        w,
+        h,
+        color: (0..w * h).map(|i| background((i / w) as u32, h as u32)).collect(),
+        depth: vec![f32::INFINITY; w * h],
+        covered: vec![false; w * h],
+    };
+    let mut rendered = Rendered {
+        image: RgbaImage::new(opts.width, opts.height),
+        covered: 0,
+        triangles: 0,
+        markers: 0,
+    };
+    if lo[0] <= hi[0] {
+        let margin = 0.04 * w.min(h) as f32;
+        let sx = (w as f32 - 2.0 * margin) / (hi[0] - lo[0]).max(1e-3);
+        let sy = (h as f32 - 2.0 * margin) / (hi[1] - lo[1]).max(1e-3);
+        let scale = sx.min(sy);
+        let off = [
+            w as f32 / 2.0 - (lo[0] + hi[0]) / 2.0 * scale,
+            h as f32 / 2.0 - (lo[1] + hi[1]) / 2.0 * scale,
+        ];
+        let cam = Cam { right, up, fwd, scale, off };
+        rendered.triangles += draw_part(&mut t, &cam, &b.opaque, opts.ao, false);
+        rendered.triangles += draw_part(&mut t, &cam, &b.transparent, opts.ao, true);
+        outline(&mut t);
+        rendered.markers = draw_markers(&mut t, &cam, markers);
+    }
+    for (i, c) in t.color.iter().enumerate() {
+        let px = Rgba([
+            c[0].round().clamp(0.0, 255.0) as u8,
+            c[1].round().clamp(0.0, 255.0) as u8,
+            c[2].round().clamp(0.0, 255.0) as u8,
+            255,
+        ]);
+        rendered.image.put_pixel((i % w) as u32, (i / w) as u32, px);
+    }
+    rendered.covered = t.covered.iter().filter(|&&c| c).count() as u64;
+    Ok(rendered)
+}
+
+/// Draws one pass; returns the triangles drawn.
+fn draw_part(t: &mut Target, cam: &Cam, part: &MeshPart, ao: bool, blend: bool) -> u64 {
+    let l = {
+        let n = dot(LIGHT, LIGHT).sqrt();
+        [LIGHT[0] / n, LIGHT[1] / n, LIGHT[2] / n]
+    };
+    let proj: Vec<[f32; 3]> = part.positions.iter().map(|&p| cam.project(p)).collect();
+    let mut tris: Vec<[usize; 3]> = part
+        .indices
+        .chunks_exact(3)
+        .map(|c| [c[0] as usize, c[1] as usize, c[2] as usize])
+        .filter(|c| c.iter().all(|&i| i < proj.len()) && dot(part.normals[c[0]], cam.fwd) < 0.0)
+        .collect();
+    if blend {
+        // Back to front; ties broken by index for determinism.
+        let depth = |c: &[usize; 3]| proj[c[0]][2] + proj[c[1]][2] + proj[c[2]][2];
+        tris.sort_by(|a, b| depth(b).total_cmp(&depth(a)).then(a.cmp(b)));
+    }
+    // Grid line half-width in UV units: about 0.6 px, shown only when blocks are big enough.
+    let grid = if cam.scale >= 5.0 { 0.6 / cam.scale } else { 0.0 };
+    for tri in &tris {
+        let [a, b, c] = *tri;
+        let (pa, pb, pc) = (proj[a], proj[b], proj[c]);
+        let area = (pb[0] - pa[0]) * (pc[1] - pa[1]) - (pb[1] - pa[1]) * (pc[0] - pa[0]);
+        if area.abs() < 1e-9 {
+            continue;
+        }
+        let n = part.normals[a];
+        let shade = 0.48 + 0.52 * dot(n, l).max(0.0);
+        let col = part.colors[a];
+        let alpha = if blend { col[3] as f32 / 255.0 } else { 1.0 };
+        let base = [col[0] as f32 * shade, col[1] as f32 * shade, col[2] as f32 * shade];
+        let aos = [part.ao[a], part.ao[b], part.ao[c]].map(|v| if ao { AO_FACTORS[v.min(3) as usize] } else { 1.0 });
+        let uvs = [part.uvs[a], part.uvs[b], part.uvs[c]];
+        let minx = pa[0].min(pb[0]).min(pc[0]).floor().max(0.0) as usize;
+        let maxx = (pa[0].max(pb[0]).max(pc[0]).ceil() as isize).min(t.w as isize - 1);
+        let miny = pa[1].min(pb[1]).min(pc[1]).floor().max(0.0) as usize;
+        let maxy = (pa[1].max(pb[1]).max(pc[1]).ceil() as isize).min(t.h as isize - 1);
+        if maxx < 0 || maxy < 0 {
+            continue;
+        }
+        let inv = 1.0 / area;
+        for y in miny..=maxy as usize {
+            let py = y as f32 + 0.5;
+            for x in minx..=maxx as usize {
+                let px = x as f32 + 0.5;
+                let w0 = ((pb[0] - px) * (pc[1] - py) - (pb[1] - py) * (pc[0] - px)) * inv;
+                let w1 = ((pc[0] - px) * (pa[1] - py) - (pc[1] - py) * (pa[0] - px)) * inv;
+                let w2 = 1.0 - w0 - w1;
+                if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
+                    continue;
+                }
+                let z = w0 * pa[2] + w1 * pb[2] + w2 * pc[2];
+                let i = y * t.w + x;
+                if z >= t.depth[i] - 1e-4 {
+                    continue;
+                }
+                let mut f = w0 * aos[0] + w1 * aos[1] + w2 * aos[2];
+                if grid > 0.0 {
+                    let u = w0 * uvs[0][0] + w1 * uvs[1][0] + w2 * uvs[2][0];
+                    let v = w0 * uvs[0][1] + w1 * uvs[1][1] + w2 * uvs[2][1];
+                    let du = (u - u.round()).abs();
+                    let dv = (v - v.round()).abs();
+                    if du < grid || dv < grid {
+                        f *= 0.86;
+                    }
+                }
+                let c = [base[0] * f, base[1] * f, base[2] * f];
+                let dst = &mut t.color[i];
+                if blend {
+                    for k in 0..3 {
+                        dst[k] = dst[k] * (1.0 - alpha) + c[k] * alpha;
+                    }
+                } else {
+                    *dst = c;
+                    t.depth[i] = z;
+                }
+                t.covered[i] = true;
+            }
+        }
+    }
+    tris.len() as u64
+}
+
+/// Darkens pixels at depth discontinuities so silhouettes and steps read clearly.
+fn outline(t: &mut Target) {
+    let (w, h) = (t.w, t.h);
+    let mut edge = vec![false; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let i = y * w + x;
+            let d = t.depth[i];
+            let mut e = false;
+            for (nx, ny) in [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)] {
+                if nx < w && ny < h {
+                    let nd = t.depth[ny * w + nx];
+                    // Only the nearer side of a step is darkened.
+                    if d.is_finite() && (nd - d > 0.9 || nd.is_infinite()) {
+                        e = true;
+                    }
+                }
+            }
+            edge[i] = e;
+        }
+    }
+    for (c, e) in t.color.iter_mut().zip(edge) {
+        if e {
+            for v in c.iter_mut() {
+                *v *= 0.62;
+            }
+        }
+    }
+}
+
+fn draw_markers(t: &mut Target, cam: &Cam, markers: &[Marker]) -> usize {
+    let r = (cam.scale * 0.42).clamp(2.5, 14.0);
+    let mut n = 0;
+    for m in markers {
+        let p = cam.project(m.pos);
+        let (cx, cy) = (p[0], p[1]);
+        if cx < -r || cy < -r || cx > t.w as f32 + r || cy > t.h as f32 + r {
+            continue;
+        }
+        n += 1;
+        let x0 = (cx - r - 1.0).floor().max(0.0) as usize;
+        let y0 = (cy - r - 1.0).floor().max(0.0) as usize;
+        let x1 = ((cx + r + 1.0).ceil() as usize).min(t.w.saturating_sub(1));
+        let y1 = ((cy + r + 1.0).ceil() as usize).min(t.h.saturating_sub(1));
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
+                let d = if m.diamond { dx.abs() + dy.abs() } else { (dx * dx + dy * dy).sqrt() };
+                if d > r {
+                    continue;
+                }
+                let i = y * t.w + x;
+                t.color[i] = if d > r - 1.3 {
+                    [25.0, 25.0, 30.0]
+                } else {
+                    [m.color[0] as f32, m.color[1] as f32, m.color[2] as f32]
+                };
+                t.covered[i] = true;
+            }
+        }
+    }
+    n
+}
+
+/// Renders one horizontal layer `y` as a top-down tile map: each cell its block colour; air
+/// cells show the nearest block below, dimmed by distance (up to 8 cells); chunk borders
+/// drawn; MoveObjects and BigDecor anchored in the layer as markers; a title line.
+pub fn render_layer(world: &World, registry: &Registry, y: i32, max_size: u32) -> Result<Rendered, MeshError> {
+    let n = world.blocks_per_axis() as i32;
+    if y < 0 || y >= n {
+        return Err(MeshError::Invalid(format!("layer {y} is outside the world (0..{n})")));
+    }
+    let header = 20u32;
+    let cell = ((max_size.max(n as u32 + header) - header) / n as u32).clamp(1, 32);
+    let size = cell * n as u32;
+    let mut img = RgbaImage::from_pixel(size, size + header, Rgba([30, 32, 38, 255]));
+    let mut covered = 0u64;
+    for z in 0..n {
+        for x in 0..n {
+            let b = world.get_block(x, y, z);
+            let mut rgb = [58.0f32, 62.0, 70.0];
+            let info = registry.info(b.block_type());
+            if !b.is_air() && info.kind != crate::RenderKind::Invisible {
+                let c = info.color;
+                rgb = [c[0] as f32, c[1] as f32, c[2] as f32];
+                covered += (cell * cell) as u64;
+            } else {
+                for d in 1..=8 {
+                    let below = world.get_block(x, y - d, z);
+                    let bi = registry.info(below.block_type());
+                    if !below.is_air() && bi.kind != crate::RenderKind::Invisible {
+                        let f = 0.55 - 0.05 * d as f32;
+                        let c = bi.color;
+                        rgb = [
+                            58.0 * (1.0 - f) + c[0] as f32 * f,
+                            62.0 * (1.0 - f) + c[1] as f32 * f,
+                            70.0 * (1.0 - f) + c[2] as f32 * f,
+                        ];
+                        break;
+                    }
+                }
+            }
+            for py in 0..cell {
+                for px in 0..cell {
+                    let mut c = rgb;
+                    let edge = cell >= 6 && (px == 0 || py == 0);
+                    let chunk_edge = (x % CHUNK_SIZE as i32 == 0 && px == 0) || (z % CHUNK_SIZE as i32 == 0 && py == 0);
+                    if chunk_edge {
+                        c = [20.0, 20.0, 24.0];
+                    } else if edge {
+                        c = c.map(|v| v * 0.85);
+                    }
+                    img.put_pixel(
+                        x as u32 * cell + px,
+                        header + z as u32 * cell + py,
+                        Rgba([c[0] as u8, c[1] as u8, c[2] as u8, 255]),
+                    );
+                }
+            }
+        }
+    }
+    let mut markers = 0;
+    let r = (cell as f32 * 0.4).max(1.5);
+    for m in world_markers(world) {
+        if m.pos[1].floor() as i32 != y {
+            continue;
+        }
+        markers += 1;
+        let (cx, cy) = (m.pos[0] * cell as f32, header as f32 + m.pos[2] * cell as f32);
+        for py in (cy - r - 1.0).max(0.0) as u32..((cy + r + 1.0) as u32).min(img.height()) {
+            for px in (cx - r - 1.0).max(0.0) as u32..((cx + r + 1.0) as u32).min(img.width()) {
+                let (dx, dy) = (px as f32 + 0.5 - cx, py as f32 + 0.5 - cy);
+                let d = if m.diamond { dx.abs() + dy.abs() } else { (dx * dx + dy * dy).sqrt() };
+                if d <= r {
+                    let c = if d > r - 1.2 && r > 3.0 { [20, 20, 20] } else { m.color };
+                    img.put_pixel(px, py, Rgba([c[0], c[1], c[2], 255]));
+                }
+            }
+        }
+    }
+    let title = format!("LAYER Y={y}   X RIGHT, Z DOWN   {markers} OBJECTS");
+    let scale = if text_width(&title, 2) + 8 <= size { 2 } else { 1 };
+    draw_text(&mut img, 4, (header as i32 - text_height(scale) as i32) / 2, &title, scale, [235, 235, 235, 255]);
+    Ok(Rendered {
+        image: img,
+        covered,
+        triangles: 0,
+        markers,
+    })
+}
+
+/// Heat colour for t in 0..=1 (green → yellow → red).
+fn heat(t: f32) -> [u8; 3] {
+    let t = t.clamp(0.0, 1.0);
+    let (r, g) = if t < 0.5 { (t * 2.0, 1.0) } else { (1.0, 2.0 - 2.0 * t) };
+    [(60.0 + 190.0 * r) as u8, (70.0 + 160.0 * g) as u8, 60]
+}
+
+/// The chunk debug view: one panel per chunk layer (`cy`) that holds allocated chunks, a
+/// tile per chunk (x right, z down). Colour: grey = not allocated, dark blue = empty
+/// (palette `[air]`), blue = uniform, green→red = bits per block 1..8. Labels: `B` bits per
+/// block, `P` palette size, `M` metadata records.
+pub fn render_chunks(world: &World) -> Rendered {
+    let n = world.chunks_per_axis();
+    let tile: u32 = 26;
+    let layers: Vec<u32> = (0..n).filter(|&cy| (0..n).any(|cz| (0..n).any(|cx| world.chunk(cx, cy, cz).is_some()))).collect();
+    let panel = tile * n + 12;
+    let cols = (layers.len() as u32).clamp(1, 5);
+    let rows = (layers.len() as u32).div_ceil(cols).max(1);
+    let legend_h = 46;
+    let title_h = 24;
+    let w = (cols * panel + 12).max(420);
+    let h = title_h + rows * (panel + 14) + legend_h;
+    let mut img = RgbaImage::from_pixel(w, h, Rgba([28, 30, 36, 255]));
+    let mut covered = 0u64;
+    let title = format!("CHUNKS {n}X{n}X{n}: {} ALLOCATED", world.chunks().count());
+    draw_text(&mut img, 8, 6, &title, 2, [235, 235, 235, 255]);
+    for (k, &cy) in layers.iter().enumerate() {
+        let px0 = 8 + (k as u32 % cols) * panel;
+        let py0 = title_h + (k as u32 / cols) * (panel + 14);
+        draw_text(&mut img, px0 as i32, py0 as i32 + 2, &format!("CY={cy}"), 1, [200, 200, 200, 255]);
+        for cz in 0..n {
+            for cx in 0..n {
+                let x0 = px0 + cx * tile;
+                let y0 = py0 + 10 + cz * tile;
+                let (fill, lines): ([u8; 3], Vec<String>) = match world.chunk(cx, cy, cz) {
+                    None => ([70, 72, 78], vec![]),
+                    Some(c) => {
+                        let m = c.records().len();
+                        covered += (tile * tile) as u64;
+                        if c.is_empty() {
+                            ([40, 50, 90], vec!["E".into()])
+                        } else if c.is_uniform() {
+                            ([70, 110, 200], vec!["U".into(), format!("M{m}")])
+                        } else {
+                            let b = c.bits_per_block();
+                            (
+                                heat((b as f32 - 1.0) / 7.0),
+                                vec![format!("B{b}"), format!("P{}", c.palette().len()), format!("M{m}")],
+                            )
+                        }
+                    }
+                };
+                for y in 0..tile - 1 {
+                    for x in 0..tile - 1 {
+                        img.put_pixel(x0 + x, y0 + y, Rgba([fill[0], fill[1], fill[2], 255]));
+                    }
+                }
+                for (li, line) in lines.iter().enumerate() {
+                    draw_text(&mut img, x0 as i32 + 2, y0 as i32 + 2 + li as i32 * 7, line, 1, [15, 15, 20, 255]);
+                }
+            }
+        }
+    }
+    // Legend.
+    let ly = h - legend_h + 6;
+    let mut lx = 8i32;
+    let entries: Vec<([u8; 3], String)> = vec![
+        ([70, 72, 78], "NOT ALLOCATED".into()),
+        ([40, 50, 90], "E EMPTY".into()),
+        ([70, 110, 200], "U UNIFORM".into()),
+        (heat(0.0), "1 BIT".into()),
+        (heat(0.5), "4-5".into()),
+        (heat(1.0), "8 BITS".into()),
+    ];
+    for (c, label) in entries {
+        for y in 0..10 {
+            for x in 0..10 {
+                if let (Ok(px), Ok(py)) = (u32::try_from(lx + x), u32::try_from(ly as i32 + y)) {
+                    if px < w && py < h {
+                        img.put_pixel(px, py, Rgba([c[0], c[1], c[2], 255]));
+                    }
+                }
+            }
+        }
+        draw_text(&mut img, lx + 14, ly as i32 + 2, &label, 1, [220, 220, 220, 255]);
+        lx += 14 + text_width(&label, 1) as i32 + 14;
+    }
+    draw_text(&mut img, 8, ly as i32 + 20, "B BITS PER BLOCK  P PALETTE SIZE  M METADATA RECORDS", 1, [200, 200, 200, 255]);
+    Rendered {
+        image: img,
+        covered,
+        triangles: 0,
+        markers: 0,
+    }
+}
+
+/// PNG bytes of an image.
+pub fn png_bytes(img: &RgbaImage) -> Result<Vec<u8>, MeshError> {
+    let mut out = Vec::new();
+    img.write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+        .map_err(|e| MeshError::Export { format: "png", msg: e.to_string() })?;
+    Ok(out)
+}
+
+/// Writes an image as PNG (atomically: temporary file, fsync, rename).
+pub fn save_png(img: &RgbaImage, path: &Path) -> Result<(), MeshError> {
+    let bytes = png_bytes(img)?;
+    vwr::write_atomic(path, &bytes).map_err(|e| MeshError::Io {
+        path: path.display().to_string(),
+        source: std::io::Error::other(e.to_string()),
+    })
+}
