@@ -85,12 +85,28 @@ fn prepare(name: &'static str, w: &World) -> Data {
         bm.push(a);
         bgmv.push((b, om, tm));
     }
-    Data { name, world: w.clone(), positions, ours, bm, bgm: bgmv }
+    Data {
+        name,
+        world: w.clone(),
+        positions,
+        ours,
+        bm,
+        bgm: bgmv,
+    }
 }
 
-const EXPOSED: MeshOptions = MeshOptions { greedy: false, ao: false };
-const GREEDY: MeshOptions = MeshOptions { greedy: true, ao: false };
-const GREEDY_AO: MeshOptions = MeshOptions { greedy: true, ao: true };
+const EXPOSED: MeshOptions = MeshOptions {
+    greedy: false,
+    ao: false,
+};
+const GREEDY: MeshOptions = MeshOptions {
+    greedy: true,
+    ao: false,
+};
+const GREEDY_AO: MeshOptions = MeshOptions {
+    greedy: true,
+    ao: true,
+};
 
 fn run_ours(d: &Data, m: &mut Mesher, out: &mut ChunkMesh, o: MeshOptions) -> usize {
     let mut n = 0;
@@ -102,7 +118,14 @@ fn run_ours(d: &Data, m: &mut Mesher, out: &mut ChunkMesh, o: MeshOptions) -> us
 }
 
 /// End to end: gather each chunk's neighbourhood from the world, classify, mesh.
-fn run_ours_world(d: &Data, reg: &Registry, m: &mut Mesher, nb: &mut Neighborhood, out: &mut ChunkMesh, o: MeshOptions) -> usize {
+fn run_ours_world(
+    d: &Data,
+    reg: &Registry,
+    m: &mut Mesher,
+    nb: &mut Neighborhood,
+    out: &mut ChunkMesh,
+    o: MeshOptions,
+) -> usize {
     let mut n = 0;
     for &p in &d.positions {
         vwr_mesh::mesh_chunk_with(&d.world, reg, p, o, m, nb, out);
@@ -115,7 +138,14 @@ fn run_bm_visible(d: &Data, buf: &mut UnitQuadBuffer) -> usize {
     let mut n = 0;
     for a in &d.bm {
         buf.reset();
-        visible_block_faces(a, &Shape12 {}, [0; 3], [11; 3], &RIGHT_HANDED_Y_UP_CONFIG.faces, buf);
+        visible_block_faces(
+            a,
+            &Shape12 {},
+            [0; 3],
+            [11; 3],
+            &RIGHT_HANDED_Y_UP_CONFIG.faces,
+            buf,
+        );
         n += buf.num_quads();
     }
     n
@@ -125,7 +155,14 @@ fn run_bm_greedy(d: &Data, buf: &mut GreedyQuadsBuffer) -> usize {
     let mut n = 0;
     for a in &d.bm {
         buf.reset(Shape12::USIZE);
-        greedy_quads(a, &Shape12 {}, [0; 3], [11; 3], &RIGHT_HANDED_Y_UP_CONFIG.faces, buf);
+        greedy_quads(
+            a,
+            &Shape12 {},
+            [0; 3],
+            [11; 3],
+            &RIGHT_HANDED_Y_UP_CONFIG.faces,
+            buf,
+        );
         n += buf.quads.num_quads();
     }
     n
@@ -153,7 +190,10 @@ fn datasets() -> Vec<Data> {
     } else {
         eprintln!("note: golden world999 not found; skipping it");
     }
-    v.push(prepare("hilly terrain 100³", &voxcaf_bench::hilly_terrain()));
+    v.push(prepare(
+        "hilly terrain 100³",
+        &voxcaf_bench::hilly_terrain(),
+    ));
     v.push(prepare("sphere 32³", &voxcaf_bench::sphere32()));
     v
 }
@@ -165,16 +205,30 @@ fn bench(c: &mut Criterion) {
         g.sample_size(20);
         let mut m = Mesher::new();
         let mut out = ChunkMesh::default();
-        g.bench_function("ours exposed", |b| b.iter(|| black_box(run_ours(&d, &mut m, &mut out, EXPOSED))));
-        g.bench_function("ours greedy", |b| b.iter(|| black_box(run_ours(&d, &mut m, &mut out, GREEDY))));
-        g.bench_function("ours greedy+ao", |b| b.iter(|| black_box(run_ours(&d, &mut m, &mut out, GREEDY_AO))));
+        g.bench_function("ours exposed", |b| {
+            b.iter(|| black_box(run_ours(&d, &mut m, &mut out, EXPOSED)))
+        });
+        g.bench_function("ours greedy", |b| {
+            b.iter(|| black_box(run_ours(&d, &mut m, &mut out, GREEDY)))
+        });
+        g.bench_function("ours greedy+ao", |b| {
+            b.iter(|| black_box(run_ours(&d, &mut m, &mut out, GREEDY_AO)))
+        });
         let mut ub = UnitQuadBuffer::new();
-        g.bench_function("block-mesh visible_block_faces", |b| b.iter(|| black_box(run_bm_visible(&d, &mut ub))));
+        g.bench_function("block-mesh visible_block_faces", |b| {
+            b.iter(|| black_box(run_bm_visible(&d, &mut ub)))
+        });
         let mut gb = GreedyQuadsBuffer::new(Shape12::USIZE);
-        g.bench_function("block-mesh greedy_quads", |b| b.iter(|| black_box(run_bm_greedy(&d, &mut gb))));
+        g.bench_function("block-mesh greedy_quads", |b| {
+            b.iter(|| black_box(run_bm_greedy(&d, &mut gb)))
+        });
         let mut bm = bgm::Mesher::<10>::new();
-        g.bench_function("bgm mesh", |b| b.iter(|| black_box(run_bgm(&d, &mut bm, false))));
-        g.bench_function("bgm fast_mesh", |b| b.iter(|| black_box(run_bgm(&d, &mut bm, true))));
+        g.bench_function("bgm mesh", |b| {
+            b.iter(|| black_box(run_bgm(&d, &mut bm, false)))
+        });
+        g.bench_function("bgm fast_mesh", |b| {
+            b.iter(|| black_box(run_bgm(&d, &mut bm, true)))
+        });
         g.finish();
     }
 }
@@ -220,11 +274,35 @@ fn summary() {
         let we = median_ms(|| run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, EXPOSED));
         let wg = median_ms(|| run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, GREEDY));
         let rows: [(&str, (f64, usize), String); 9] = [
-            ("ours exposed", oe, format!("{:.2}× faster than block-mesh visible", bmv.0 / oe.0)),
-            ("ours greedy", og, format!("{:.2}× bgm fast_mesh speed, {:.2}× block-mesh greedy", bgf.0 / og.0, bmg.0 / og.0)),
-            ("ours greedy + AO", oa, format!("{:.2}× bgm fast_mesh speed", bgf.0 / oa.0)),
-            ("ours exposed, gather from world included", we, format!("{:.2}× block-mesh visible", bmv.0 / we.0)),
-            ("ours greedy, gather from world included", wg, format!("{:.2}× bgm fast_mesh speed", bgf.0 / wg.0)),
+            (
+                "ours exposed",
+                oe,
+                format!("{:.2}× faster than block-mesh visible", bmv.0 / oe.0),
+            ),
+            (
+                "ours greedy",
+                og,
+                format!(
+                    "{:.2}× bgm fast_mesh speed, {:.2}× block-mesh greedy",
+                    bgf.0 / og.0,
+                    bmg.0 / og.0
+                ),
+            ),
+            (
+                "ours greedy + AO",
+                oa,
+                format!("{:.2}× bgm fast_mesh speed", bgf.0 / oa.0),
+            ),
+            (
+                "ours exposed, gather from world included",
+                we,
+                format!("{:.2}× block-mesh visible", bmv.0 / we.0),
+            ),
+            (
+                "ours greedy, gather from world included",
+                wg,
+                format!("{:.2}× bgm fast_mesh speed", bgf.0 / wg.0),
+            ),
             ("block-mesh visible_block_faces", bmv, String::new()),
             ("block-mesh greedy_quads", bmg, String::new()),
             ("bgm mesh", bgs, String::new()),

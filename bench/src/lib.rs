@@ -21,7 +21,8 @@ pub fn hilly_terrain() -> World {
                 + 3.0 * ((3.0 * fx - fz) / 5.0).cos();
             let h = h.clamp(1.0, 99.0) as i32;
             w.fill_box([x, 0, z], [x, h - 4, z], stone).unwrap();
-            w.fill_box([x, (h - 3).max(0), z], [x, h - 1, z], dirt).unwrap();
+            w.fill_box([x, (h - 3).max(0), z], [x, h - 1, z], dirt)
+                .unwrap();
             w.set_block(x, h, z, grass).unwrap();
         }
     }

@@ -74,7 +74,15 @@ impl MeshPart {
         }
     }
 
-    fn push_vertex(&mut self, p: [f32; 3], n: [f32; 3], uv: [f32; 2], color: [u8; 4], block: u16, ao: u8) {
+    fn push_vertex(
+        &mut self,
+        p: [f32; 3],
+        n: [f32; 3],
+        uv: [f32; 2],
+        color: [u8; 4],
+        block: u16,
+        ao: u8,
+    ) {
         self.positions.push(p);
         self.normals.push(n);
         self.uvs.push(uv);
@@ -97,12 +105,20 @@ impl MeshPart {
 
     /// Appends a planar quad from four corners in counter-clockwise order (seen from the
     /// side the normal points to).
-    fn push_raw_quad(&mut self, c: [[f32; 3]; 4], n: [f32; 3], uv: [[f32; 2]; 4], color: [u8; 4], block: u16) {
+    fn push_raw_quad(
+        &mut self,
+        c: [[f32; 3]; 4],
+        n: [f32; 3],
+        uv: [[f32; 2]; 4],
+        color: [u8; 4],
+        block: u16,
+    ) {
         let base = self.positions.len() as u32;
         for k in 0..4 {
             self.push_vertex(c[k], n, uv[k], color, block, 3);
         }
-        self.indices.extend([0, 1, 2, 0, 2, 3].iter().map(|i| base + i));
+        self.indices
+            .extend([0, 1, 2, 0, 2, 3].iter().map(|i| base + i));
     }
 
     fn push_box(&mut self, lo: [f32; 3], hi: [f32; 3], color: [u8; 4], block: u16) {
@@ -127,7 +143,15 @@ impl MeshPart {
     }
 
     /// A vertical rectangle from `a` to `b` (xz), `y0..y1`, drawn from both sides.
-    fn push_double_sided(&mut self, a: [f32; 2], b: [f32; 2], y0: f32, y1: f32, color: [u8; 4], block: u16) {
+    fn push_double_sided(
+        &mut self,
+        a: [f32; 2],
+        b: [f32; 2],
+        y0: f32,
+        y1: f32,
+        color: [u8; 4],
+        block: u16,
+    ) {
         let (dx, dz) = (b[0] - a[0], b[1] - a[1]);
         let len = (dx * dx + dz * dz).sqrt().max(1e-6);
         // Normal of the front side: (dz, 0, -dx) / len makes a→b, bottom→top CCW.
@@ -160,11 +184,21 @@ impl MeshPart {
         match s.shape {
             Shape::Plate => {
                 let (lo, hi) = rot([0.0, 0.0, 0.4375], [1.0, 1.0, 0.5625]);
-                self.push_box(at(lo[0], lo[1], lo[2]), at(hi[0], hi[1], hi[2]), color, block);
+                self.push_box(
+                    at(lo[0], lo[1], lo[2]),
+                    at(hi[0], hi[1], hi[2]),
+                    color,
+                    block,
+                );
             }
             Shape::GroundPlate => {
                 let (lo, hi) = rot([0.05, 0.0, 0.44], [0.95, 0.85, 0.56]);
-                self.push_box(at(lo[0], lo[1], lo[2]), at(hi[0], hi[1], hi[2]), color, block);
+                self.push_box(
+                    at(lo[0], lo[1], lo[2]),
+                    at(hi[0], hi[1], hi[2]),
+                    color,
+                    block,
+                );
             }
             Shape::Pillar => self.push_box(at(0.3, 0.0, 0.3), at(0.7, 1.0, 0.7), color, block),
             Shape::Bar => self.push_box(at(0.44, 0.0, 0.44), at(0.56, 1.0, 0.56), color, block),

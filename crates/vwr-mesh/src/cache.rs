@@ -124,8 +124,15 @@ impl MeshCache {
                 }
                 // A plate-rotation edit changes special geometry without changing blocks.
                 if !any {
-                    let now_plates = world.chunk(p[0], p[1], p[2]).map(plates_of).unwrap_or_default();
-                    let before_plates = self.snapshots.get(&p).map(|s| s.plates.as_slice()).unwrap_or(&[]);
+                    let now_plates = world
+                        .chunk(p[0], p[1], p[2])
+                        .map(plates_of)
+                        .unwrap_or_default();
+                    let before_plates = self
+                        .snapshots
+                        .get(&p)
+                        .map(|s| s.plates.as_slice())
+                        .unwrap_or(&[]);
                     if now_plates != before_plates {
                         todo.insert([p[2], p[1], p[0]]);
                     }
@@ -143,7 +150,15 @@ impl MeshCache {
                 }
                 continue;
             }
-            mesh_chunk_with(world, registry, p, self.opts, &mut self.mesher, &mut self.nb, &mut out);
+            mesh_chunk_with(
+                world,
+                registry,
+                p,
+                self.opts,
+                &mut self.mesher,
+                &mut self.nb,
+                &mut out,
+            );
             if out.is_empty() {
                 self.meshes.remove(&p);
             } else {

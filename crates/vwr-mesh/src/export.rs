@@ -78,7 +78,11 @@ fn linear_colors(p: &MeshPart, bake_ao: bool) -> Vec<[f32; 4]> {
         .iter()
         .zip(&p.ao)
         .map(|(c, &ao)| {
-            let f = if bake_ao { AO_FACTORS[ao.min(3) as usize] } else { 1.0 };
+            let f = if bake_ao {
+                AO_FACTORS[ao.min(3) as usize]
+            } else {
+                1.0
+            };
             [
                 srgb_to_linear(c[0]) * f,
                 srgb_to_linear(c[1]) * f,
@@ -90,20 +94,36 @@ fn linear_colors(p: &MeshPart, bake_ao: bool) -> Vec<[f32; 4]> {
 }
 
 /// Units to export: (name, translation, buffers).
-fn units(mesh: &WorldMesh, registry: &Registry, per_chunk: bool) -> Vec<(String, [f32; 3], MeshBuffers)> {
+fn units(
+    mesh: &WorldMesh,
+    registry: &Registry,
+    per_chunk: bool,
+) -> Vec<(String, [f32; 3], MeshBuffers)> {
     if per_chunk {
         mesh.chunks
             .iter()
             .map(|c| {
                 let mut b = MeshBuffers::from_chunk(c, registry);
-                let o = [c.chunk[0] as f32 * 10.0, c.chunk[1] as f32 * 10.0, c.chunk[2] as f32 * 10.0];
+                let o = [
+                    c.chunk[0] as f32 * 10.0,
+                    c.chunk[1] as f32 * 10.0,
+                    c.chunk[2] as f32 * 10.0,
+                ];
                 b.opaque.translate(o);
                 b.transparent.translate(o);
-                (format!("chunk_{}_{}_{}", c.chunk[0], c.chunk[1], c.chunk[2]), o, b)
+                (
+                    format!("chunk_{}_{}_{}", c.chunk[0], c.chunk[1], c.chunk[2]),
+                    o,
+                    b,
+                )
             })
             .collect()
     } else {
-        vec![("world".to_string(), [0.0; 3], MeshBuffers::from_world(mesh, registry))]
+        vec![(
+            "world".to_string(),
+            [0.0; 3],
+            MeshBuffers::from_world(mesh, registry),
+        )]
     }
 }
 
@@ -112,7 +132,12 @@ struct BinBuilder {
 }
 
 impl BinBuilder {
-    fn view(&mut self, root: &mut json::Root, bytes: &[u8], target: json::buffer::Target) -> json::Index<json::buffer::View> {
+    fn view(
+        &mut self,
+        root: &mut json::Root,
+        bytes: &[u8],
+        target: json::buffer::Target,
+    ) -> json::Index<json::buffer::View> {
         while self.bin.len() % 4 != 0 {
             self.bin.push(0);
         }
@@ -185,12 +210,24 @@ fn primitive(
     let n = part.vertex_count();
     let (lo, hi) = part.bounds().unwrap_or(([0.0; 3], [0.0; 3]));
     let v = bin.view(root, &f32_bytes(&part.positions), Target::ArrayBuffer);
-    let pos = accessor(root, v, n, T::Vec3, C::F32, Some(json::Value::from(lo.to_vec())), Some(json::Value::from(hi.to_vec())));
+    let pos = accessor(
+        root,
+        v,
+        n,
+        T::Vec3,
+        C::F32,
+        Some(json::Value::from(lo.to_vec())),
+        Some(json::Value::from(hi.to_vec())),
+    );
     let v = bin.view(root, &f32_bytes(&part.normals), Target::ArrayBuffer);
     let nor = accessor(root, v, n, T::Vec3, C::F32, None, None);
     let v = bin.view(root, &f32_bytes(&part.uvs), Target::ArrayBuffer);
     let uv = accessor(root, v, n, T::Vec2, C::F32, None, None);
-    let v = bin.view(root, &f32_bytes(&linear_colors(part, bake_ao)), Target::ArrayBuffer);
+    let v = bin.view(
+        root,
+        &f32_bytes(&linear_colors(part, bake_ao)),
+        Target::ArrayBuffer,
+    );
     let col = accessor(root, v, n, T::Vec4, C::F32, None, None);
     let idx_bytes: Vec<u8> = part.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
     let v = bin.view(root, &idx_bytes, Target::ElementArrayBuffer);
@@ -304,11 +341,19 @@ pub fn gltf_document(
 }
 
 /// A binary glTF (`.glb`) of the mesh.
-pub fn glb_bytes(mesh: &WorldMesh, registry: &Registry, opts: ExportOptions) -> Result<(Vec<u8>, ExportStats), MeshError> {
+pub fn glb_bytes(
+    mesh: &WorldMesh,
+    registry: &Registry,
+    opts: ExportOptions,
+) -> Result<(Vec<u8>, ExportStats), MeshError> {
     let (root, bin, stats) = gltf_document(mesh, registry, opts, None)?;
-    let err = |e: String| MeshError::Export { format: "glb", msg: e };
+    let err = |e: String| MeshError::Export {
+        format: "glb",
+        msg: e,
+    };
     let json_bytes = root.to_vec().map_err(|e| err(e.to_string()))?;
-    let total = 12 + 8 + json_bytes.len().div_ceil(4) * 4 + if bin.is_empty() { 0 } else { 8 + bin.len() };
+    let total =
+        12 + 8 + json_bytes.len().div_ceil(4) * 4 + if bin.is_empty() { 0 } else { 8 + bin.len() };
     let length = u32::try_from(total).map_err(|_| MeshError::TooLarge {
         format: "glb",
         what: format!("{total} bytes"),
@@ -328,7 +373,11 @@ pub fn glb_bytes(mesh: &WorldMesh, registry: &Registry, opts: ExportOptions) -> 
 
 /// A Wavefront OBJ of the mesh (positions, UVs with V up, normals, and sRGB vertex colours
 /// after each position, which Blender and MeshLab read).
-pub fn obj_string(mesh: &WorldMesh, registry: &Registry, opts: ExportOptions) -> (String, ExportStats) {
+pub fn obj_string(
+    mesh: &WorldMesh,
+    registry: &Registry,
+    opts: ExportOptions,
+) -> (String, ExportStats) {
     use std::fmt::Write;
     let mut s = String::new();
     let mut stats = ExportStats::default();
@@ -342,7 +391,11 @@ pub fn obj_string(mesh: &WorldMesh, registry: &Registry, opts: ExportOptions) ->
             let _ = writeln!(s, "o {name}_{pass}");
             for (k, p) in part.positions.iter().enumerate() {
                 let c = part.colors[k];
-                let f = if opts.bake_ao { AO_FACTORS[part.ao[k].min(3) as usize] } else { 1.0 };
+                let f = if opts.bake_ao {
+                    AO_FACTORS[part.ao[k].min(3) as usize]
+                } else {
+                    1.0
+                };
                 let _ = writeln!(
                     s,
                     "v {} {} {} {:.4} {:.4} {:.4}",
@@ -361,7 +414,11 @@ pub fn obj_string(mesh: &WorldMesh, registry: &Registry, opts: ExportOptions) ->
                 let _ = writeln!(s, "vn {} {} {}", n[0], n[1], n[2]);
             }
             for tri in part.indices.chunks_exact(3) {
-                let [a, b2, c] = [tri[0] as usize + base, tri[1] as usize + base, tri[2] as usize + base];
+                let [a, b2, c] = [
+                    tri[0] as usize + base,
+                    tri[1] as usize + base,
+                    tri[2] as usize + base,
+                ];
                 let _ = writeln!(s, "f {a}/{a}/{a} {b2}/{b2}/{b2} {c}/{c}/{c}");
             }
             base += part.vertex_count();
@@ -400,7 +457,9 @@ fn tangents(part: &MeshPart) -> Vec<[f32; 4]> {
             (e2[1] * du1 - e1[1] * du2) * r,
             (e2[2] * du1 - e1[2] * du2) * r,
         ];
-        let len = (tan[0] * tan[0] + tan[1] * tan[1] + tan[2] * tan[2]).sqrt().max(1e-12);
+        let len = (tan[0] * tan[0] + tan[1] * tan[1] + tan[2] * tan[2])
+            .sqrt()
+            .max(1e-12);
         let tn = [tan[0] / len, tan[1] / len, tan[2] / len];
         let n = part.normals[i];
         let c = [
@@ -408,7 +467,11 @@ fn tangents(part: &MeshPart) -> Vec<[f32; 4]> {
             n[2] * tn[0] - n[0] * tn[2],
             n[0] * tn[1] - n[1] * tn[0],
         ];
-        let w = if c[0] * bit[0] + c[1] * bit[1] + c[2] * bit[2] < 0.0 { -1.0 } else { 1.0 };
+        let w = if c[0] * bit[0] + c[1] * bit[1] + c[2] * bit[2] < 0.0 {
+            -1.0
+        } else {
+            1.0
+        };
         for o in &mut out[i..i + 4] {
             *o = [tn[0], tn[1], tn[2], w];
         }
@@ -418,15 +481,24 @@ fn tangents(part: &MeshPart) -> Vec<[f32; 4]> {
 
 /// The metadata and payload of a `.caf` Mesh asset: both passes merged (opaque first), one
 /// sub-mesh per non-empty pass.
-pub fn caf_mesh(mesh: &WorldMesh, registry: &Registry) -> Result<(caf::MeshMetadata, Vec<u8>, ExportStats), MeshError> {
+pub fn caf_mesh(
+    mesh: &WorldMesh,
+    registry: &Registry,
+) -> Result<(caf::MeshMetadata, Vec<u8>, ExportStats), MeshError> {
     let b = MeshBuffers::from_world(mesh, registry);
     let mut all = b.opaque.clone();
     all.append(&b.transparent);
-    let too_large = |what: String| MeshError::TooLarge { format: "caf", what };
-    let vertex_count = u32::try_from(all.vertex_count()).map_err(|_| too_large(format!("{} vertices", all.vertex_count())))?;
-    let index_count = u32::try_from(all.indices.len()).map_err(|_| too_large(format!("{} indices", all.indices.len())))?;
+    let too_large = |what: String| MeshError::TooLarge {
+        format: "caf",
+        what,
+    };
+    let vertex_count = u32::try_from(all.vertex_count())
+        .map_err(|_| too_large(format!("{} vertices", all.vertex_count())))?;
+    let index_count = u32::try_from(all.indices.len())
+        .map_err(|_| too_large(format!("{} indices", all.indices.len())))?;
     let tan = tangents(&all);
-    let mut payload = Vec::with_capacity(all.vertex_count() * caf::Vertex::SIZE + all.indices.len() * 4);
+    let mut payload =
+        Vec::with_capacity(all.vertex_count() * caf::Vertex::SIZE + all.indices.len() * 4);
     for k in 0..all.vertex_count() {
         let v = caf::Vertex {
             position: all.positions[k],
@@ -461,7 +533,12 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), MeshError> {
 }
 
 /// Writes the mesh to `path` in the format its extension names.
-pub fn write_mesh(path: &Path, mesh: &WorldMesh, registry: &Registry, opts: ExportOptions) -> Result<ExportStats, MeshError> {
+pub fn write_mesh(
+    path: &Path,
+    mesh: &WorldMesh,
+    registry: &Registry,
+    opts: ExportOptions,
+) -> Result<ExportStats, MeshError> {
     let format = ExportFormat::from_path(path).ok_or_else(|| {
         MeshError::Invalid(format!(
             "{}: unknown output type (use .glb, .gltf, .obj or .caf)",
@@ -482,9 +559,10 @@ pub fn write_mesh(path: &Path, mesh: &WorldMesh, registry: &Registry, opts: Expo
                 .ok_or_else(|| MeshError::Invalid(format!("{}: bad file name", path.display())))?
                 .to_string();
             let (root, bin, mut stats) = gltf_document(mesh, registry, opts, Some(&bin_name))?;
-            let text = root
-                .to_string_pretty()
-                .map_err(|e| MeshError::Export { format: "gltf", msg: e.to_string() })?;
+            let text = root.to_string_pretty().map_err(|e| MeshError::Export {
+                format: "gltf",
+                msg: e.to_string(),
+            })?;
             write_atomic(path, text.as_bytes())?;
             if !bin.is_empty() {
                 write_atomic(&bin_path, &bin)?;
@@ -499,8 +577,17 @@ pub fn write_mesh(path: &Path, mesh: &WorldMesh, registry: &Registry, opts: Expo
         }
         ExportFormat::Caf => {
             let (meta, payload, stats) = caf_mesh(mesh, registry)?;
-            caf::write_file(path, caf::AssetType::MESH, caf::CafFlags::NONE, &meta.to_bytes(), &payload)
-                .map_err(|e| MeshError::Export { format: "caf", msg: e.to_string() })?;
+            caf::write_file(
+                path,
+                caf::AssetType::MESH,
+                caf::CafFlags::NONE,
+                &meta.to_bytes(),
+                &payload,
+            )
+            .map_err(|e| MeshError::Export {
+                format: "caf",
+                msg: e.to_string(),
+            })?;
             stats
         }
     };

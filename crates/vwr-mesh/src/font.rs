@@ -67,7 +67,14 @@ pub fn text_height(scale: u32) -> u32 {
 }
 
 /// Draws `text` with its top-left corner at (x, y); pixels outside the image are skipped.
-pub fn draw_text(img: &mut image::RgbaImage, x: i32, y: i32, text: &str, scale: u32, color: [u8; 4]) {
+pub fn draw_text(
+    img: &mut image::RgbaImage,
+    x: i32,
+    y: i32,
+    text: &str,
+    scale: u32,
+    color: [u8; 4],
+) {
     let (w, h) = (img.width() as i32, img.height() as i32);
     let s = scale as i32;
     for (i, c) in text.chars().enumerate() {

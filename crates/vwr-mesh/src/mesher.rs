@@ -6,7 +6,9 @@
 
 use vwr::{Block, Chunk, World, CHUNK_SIZE, CHUNK_VOLUME, META_PLATE_ROTATION};
 
-use crate::registry::{Registry, Shape, CLASS_NONE, CLASS_OPAQUE, CLASS_SPECIAL, CLASS_TRANSPARENT};
+use crate::registry::{
+    Registry, Shape, CLASS_NONE, CLASS_OPAQUE, CLASS_SPECIAL, CLASS_TRANSPARENT,
+};
 use crate::RenderKind;
 
 /// Cells per axis of a padded neighbourhood (10 + 2).
@@ -330,7 +332,11 @@ impl Neighborhood {
                     if dx == 0 && dy == 0 && dz == 0 {
                         continue;
                     }
-                    let (nx, ny, nz) = (cx as i64 + dx as i64, cy as i64 + dy as i64, cz as i64 + dz as i64);
+                    let (nx, ny, nz) = (
+                        cx as i64 + dx as i64,
+                        cy as i64 + dy as i64,
+                        cz as i64 + dz as i64,
+                    );
                     if nx < 0 || ny < 0 || nz < 0 {
                         continue;
                     }
@@ -340,7 +346,13 @@ impl Neighborhood {
                     let (sx, lx, px) = spans(dx);
                     let (sy, ly, py) = spans(dy);
                     let (sz, lz, pz) = spans(dz);
-                    copy_block_range(ch, &mut self.cells, [sx, sy, sz], [lx, ly, lz], [px, py, pz]);
+                    copy_block_range(
+                        ch,
+                        &mut self.cells,
+                        [sx, sy, sz],
+                        [lx, ly, lz],
+                        [px, py, pz],
+                    );
                 }
             }
         }
@@ -450,7 +462,11 @@ const AO_TABLE: [u8; 512] = {
             let s1 = ao_bit(n, du, 0);
             let s2 = ao_bit(n, 0, dv);
             let c = ao_bit(n, du, dv);
-            let ao = if s1 == 1 && s2 == 1 { 0 } else { 3 - s1 - s2 - c };
+            let ao = if s1 == 1 && s2 == 1 {
+                0
+            } else {
+                3 - s1 - s2 - c
+            };
             packed |= ao << (2 * k);
             k += 1;
         }
@@ -522,11 +538,15 @@ fn face_ao(occ: &[[u16; PAD]; PAD], face: usize, x: usize, y: usize, z: usize) -
         }
         2 | 3 => {
             let yp = if face == 2 { y + 2 } else { y };
-            ((occ[z][yp] >> x) & 7) | ((occ[z + 1][yp] >> x) & 7) << 3 | ((occ[z + 2][yp] >> x) & 7) << 6
+            ((occ[z][yp] >> x) & 7)
+                | ((occ[z + 1][yp] >> x) & 7) << 3
+                | ((occ[z + 2][yp] >> x) & 7) << 6
         }
         _ => {
             let zp = if face == 4 { z + 2 } else { z };
-            ((occ[zp][y] >> x) & 7) | ((occ[zp][y + 1] >> x) & 7) << 3 | ((occ[zp][y + 2] >> x) & 7) << 6
+            ((occ[zp][y] >> x) & 7)
+                | ((occ[zp][y + 1] >> x) & 7) << 3
+                | ((occ[zp][y + 2] >> x) & 7) << 6
         }
     };
     AO_TABLE[n9 as usize]
@@ -547,7 +567,13 @@ impl Mesher {
     /// Meshes one neighbourhood whose first interior cell is at world position `origin`,
     /// replacing the contents of `out` (its `chunk` field is left as is). Special cells come
     /// out unrotated; [`mesh_chunk`] applies plate-rotation records.
-    pub fn mesh(&mut self, nb: &Neighborhood, origin: [i32; 3], opts: MeshOptions, out: &mut ChunkMesh) {
+    pub fn mesh(
+        &mut self,
+        nb: &Neighborhood,
+        origin: [i32; 3],
+        opts: MeshOptions,
+        out: &mut ChunkMesh,
+    ) {
         out.clear();
         let cells = &*nb.cells;
         let occ = &nb.occ;
@@ -557,20 +583,29 @@ impl Mesher {
         } else if !opts.greedy {
             // Exposed faces straight from whole-row bit operations.
             let q = &mut out.opaque;
-            let emit = |q: &mut Vec<Quad>, mut bits: u16, face: Face, y: usize, z: usize, ao_on: bool| {
-                while bits != 0 {
-                    let x = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let ao = if ao_on { face_ao(occ, face as usize, x, y, z) } else { AO_OPEN };
-                    q.push(Quad {
-                        origin: [origin[0] + x as i32, origin[1] + y as i32, origin[2] + z as i32],
-                        face,
-                        size: [1, 1],
-                        block: Block(cells[pidx(x + 1, y + 1, z + 1)]),
-                        ao: unpack_ao(ao),
-                    });
-                }
-            };
+            let emit =
+                |q: &mut Vec<Quad>, mut bits: u16, face: Face, y: usize, z: usize, ao_on: bool| {
+                    while bits != 0 {
+                        let x = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let ao = if ao_on {
+                            face_ao(occ, face as usize, x, y, z)
+                        } else {
+                            AO_OPEN
+                        };
+                        q.push(Quad {
+                            origin: [
+                                origin[0] + x as i32,
+                                origin[1] + y as i32,
+                                origin[2] + z as i32,
+                            ],
+                            face,
+                            size: [1, 1],
+                            block: Block(cells[pidx(x + 1, y + 1, z + 1)]),
+                            ao: unpack_ao(ao),
+                        });
+                    }
+                };
             for z in 0..N {
                 for y in 0..N {
                     let c = occ[z + 1][y + 1];
@@ -655,7 +690,11 @@ impl Mesher {
             if class == CLASS_SPECIAL {
                 if let Some(shape) = shape {
                     out.special.push(SpecialCell {
-                        pos: [origin[0] + x as i32, origin[1] + y as i32, origin[2] + z as i32],
+                        pos: [
+                            origin[0] + x as i32,
+                            origin[1] + y as i32,
+                            origin[2] + z as i32,
+                        ],
                         block: Block(raw),
                         shape,
                         rotated: false,
@@ -669,7 +708,10 @@ impl Mesher {
             }
             for face in Face::ALL {
                 let [dx, dy, dz] = face.normal();
-                let np = (p as isize + dx as isize + dy as isize * PAD as isize + dz as isize * PAD2 as isize) as usize;
+                let np = (p as isize
+                    + dx as isize
+                    + dy as isize * PAD as isize
+                    + dz as isize * PAD2 as isize) as usize;
                 let nraw = cells[np];
                 if nraw == raw || is_opaque(np) {
                     continue;
@@ -725,7 +767,11 @@ impl Mesher {
                         bits &= bits - 1;
                         let (x, y, z) = local_of(f, s, q, b);
                         let raw = cells[pidx(x + 1, y + 1, z + 1)] as u32;
-                        let ao = if opts.ao { face_ao(occ, f, x, y, z) } else { AO_OPEN };
+                        let ao = if opts.ao {
+                            face_ao(occ, f, x, y, z)
+                        } else {
+                            AO_OPEN
+                        };
                         let k = raw | (ao as u32) << 16;
                         if transposed {
                             tmask[b] |= 1 << q;
@@ -745,7 +791,11 @@ impl Mesher {
                         while bits != 0 {
                             let b = bits.trailing_zeros() as usize;
                             bits &= bits - 1;
-                            let k = if transposed { self.tkeys[b][q] } else { keys[q][b] };
+                            let k = if transposed {
+                                self.tkeys[b][q]
+                            } else {
+                                keys[q][b]
+                            };
                             self.rects.push((b as u8, q as u8, 1, 1, k));
                         }
                     }
@@ -759,7 +809,11 @@ impl Mesher {
                 for &(b, q, w, h, k) in &self.rects {
                     let (x, y, z) = local_of(f, s, q as usize, b as usize);
                     out.push(Quad {
-                        origin: [origin[0] + x as i32, origin[1] + y as i32, origin[2] + z as i32],
+                        origin: [
+                            origin[0] + x as i32,
+                            origin[1] + y as i32,
+                            origin[2] + z as i32,
+                        ],
                         face,
                         size: [w, h],
                         block: Block(k as u16),

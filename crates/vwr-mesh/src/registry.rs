@@ -225,7 +225,12 @@ const KNOWN: &[(u16, &str, RenderKind, [u8; 4])] = {
         (364, "Bridge", Opaque, [160, 120, 72, 255]),
         (373, "Spike", Opaque, [196, 200, 210, 255]),
         (378, "Saw", Special(GroundPlate), [180, 184, 194, 255]),
-        (379, "SawStopped", Special(GroundPlate), [150, 154, 164, 255]),
+        (
+            379,
+            "SawStopped",
+            Special(GroundPlate),
+            [150, 154, 164, 255],
+        ),
         (384, "Switch", Special(Pillar), [220, 60, 50, 255]),
         (385, "SwitchOff", Special(Pillar), [70, 170, 70, 255]),
         (404, "Drip", Opaque, [86, 164, 86, 255]),
@@ -436,7 +441,9 @@ impl Registry {
                     id as u16
                 }
                 (None, Some(name)) => next.id_by_name(name).ok_or_else(|| {
-                    err(format!("block #{n}: no block named {name:?} (give `id` to add one)"))
+                    err(format!(
+                        "block #{n}: no block named {name:?} (give `id` to add one)"
+                    ))
                 })?,
                 (None, None) => return Err(err(format!("block #{n}: needs `id` or `name`"))),
             };
@@ -521,7 +528,12 @@ impl TomlColor {
                 if !(v.len() == 3 || v.len() == 4) || v.iter().any(|&c| !(0..=255).contains(&c)) {
                     return None;
                 }
-                Some([v[0] as u8, v[1] as u8, v[2] as u8, *v.get(3).unwrap_or(&255) as u8])
+                Some([
+                    v[0] as u8,
+                    v[1] as u8,
+                    v[2] as u8,
+                    *v.get(3).unwrap_or(&255) as u8,
+                ])
             }
         }
     }

@@ -132,15 +132,15 @@ pub struct Marker {
 /// Marker colour of a MoveObject type, by family.
 pub fn object_color(t: u8) -> [u8; 3] {
     match t {
-        1 | 47 | 48 => [60, 120, 230],             // lifts
-        2 | 3 | 4 | 96 | 97 => [220, 40, 40],      // enemies
-        5 => [250, 200, 30],                       // treasure
-        6 => [250, 250, 250],                      // extra-life egg
-        7 | 21 => [40, 200, 70],                   // exits
-        49..=51 => [250, 230, 60],                 // keys
-        12 => [150, 100, 50],                      // crate
+        1 | 47 | 48 => [60, 120, 230],                      // lifts
+        2 | 3 | 4 | 96 | 97 => [220, 40, 40],               // enemies
+        5 => [250, 200, 30],                                // treasure
+        6 => [250, 250, 250],                               // extra-life egg
+        7 | 21 => [40, 200, 70],                            // exits
+        49..=51 => [250, 230, 60],                          // keys
+        12 => [150, 100, 50],                               // crate
         16..=18 | 20 | 32 | 33 | 44 | 54 => [240, 140, 30], // walkers
-        200..=203 => [40, 220, 230],               // avatars
+        200..=203 => [40, 220, 230],                        // avatars
         13 | 19 | 24..=31 | 40 | 46 | 55 => [170, 80, 220], // vehicles, power-ups
         _ => [150, 150, 150],
     }
@@ -201,15 +201,34 @@ impl Cam {
 }
 
 /// Renders the world meshed with greedy quads (AO as `opts.ao` says).
-pub fn render_world(world: &World, registry: &Registry, opts: &RenderOptions) -> Result<Rendered, MeshError> {
-    let mesh = mesh_world(world, registry, MeshOptions { greedy: true, ao: opts.ao });
+pub fn render_world(
+    world: &World,
+    registry: &Registry,
+    opts: &RenderOptions,
+) -> Result<Rendered, MeshError> {
+    let mesh = mesh_world(
+        world,
+        registry,
+        MeshOptions {
+            greedy: true,
+            ao: opts.ao,
+        },
+    );
     let buffers = MeshBuffers::from_world(&mesh, registry);
-    let markers = if opts.markers { world_markers(world) } else { Vec::new() };
+    let markers = if opts.markers {
+        world_markers(world)
+    } else {
+        Vec::new()
+    };
     render_buffers(&buffers, &markers, opts)
 }
 
 /// Renders prepared buffers and markers.
-pub fn render_buffers(b: &MeshBuffers, markers: &[Marker], opts: &RenderOptions) -> Result<Rendered, MeshError> {
+pub fn render_buffers(
+    b: &MeshBuffers,
+    markers: &[Marker],
+    opts: &RenderOptions,
+) -> Result<Rendered, MeshError> {
     if opts.width == 0 || opts.height == 0 || opts.width > 16384 || opts.height > 16384 {
         return Err(MeshError::Invalid(format!(
             "image size {}x{} must be between 1x1 and 16384x16384",
@@ -236,7 +255,9 @@ pub fn render_buffers(b: &MeshBuffers, markers: &[Marker], opts: &RenderOptions)
     let mut t = Target {
         w,
         h,
-        color: (0..w * h).map(|i| background((i / w) as u32, h as u32)).collect(),
+        color: (0..w * h)
+            .map(|i| background((i / w) as u32, h as u32))
+            .collect(),
         depth: vec![f32::INFINITY; w * h],
         covered: vec![false; w * h],
     };
@@ -255,7 +276,13 @@ pub fn render_buffers(b: &MeshBuffers, markers: &[Marker], opts: &RenderOptions)
             w as f32 / 2.0 - (lo[0] + hi[0]) / 2.0 * scale,
             h as f32 / 2.0 - (lo[1] + hi[1]) / 2.0 * scale,
         ];
-        let cam = Cam { right, up, fwd, scale, off };
+        let cam = Cam {
+            right,
+            up,
+            fwd,
+            scale,
+            off,
+        };
         rendered.triangles += draw_part(&mut t, &cam, &b.opaque, opts.ao, false);
         rendered.triangles += draw_part(&mut t, &cam, &b.transparent, opts.ao, true);
         outline(&mut t);
@@ -293,7 +320,11 @@ fn draw_part(t: &mut Target, cam: &Cam, part: &MeshPart, ao: bool, blend: bool) 
         tris.sort_by(|a, b| depth(b).total_cmp(&depth(a)).then(a.cmp(b)));
     }
     // Grid line half-width in UV units: about 0.6 px, shown only when blocks are big enough.
-    let grid = if cam.scale >= 5.0 { 0.6 / cam.scale } else { 0.0 };
+    let grid = if cam.scale >= 5.0 {
+        0.6 / cam.scale
+    } else {
+        0.0
+    };
     for tri in &tris {
         let [a, b, c] = *tri;
         let (pa, pb, pc) = (proj[a], proj[b], proj[c]);
@@ -305,8 +336,18 @@ fn draw_part(t: &mut Target, cam: &Cam, part: &MeshPart, ao: bool, blend: bool) 
         let shade = 0.48 + 0.52 * dot(n, l).max(0.0);
         let col = part.colors[a];
         let alpha = if blend { col[3] as f32 / 255.0 } else { 1.0 };
-        let base = [col[0] as f32 * shade, col[1] as f32 * shade, col[2] as f32 * shade];
-        let aos = [part.ao[a], part.ao[b], part.ao[c]].map(|v| if ao { AO_FACTORS[v.min(3) as usize] } else { 1.0 });
+        let base = [
+            col[0] as f32 * shade,
+            col[1] as f32 * shade,
+            col[2] as f32 * shade,
+        ];
+        let aos = [part.ao[a], part.ao[b], part.ao[c]].map(|v| {
+            if ao {
+                AO_FACTORS[v.min(3) as usize]
+            } else {
+                1.0
+            }
+        });
         let uvs = [part.uvs[a], part.uvs[b], part.uvs[c]];
         let minx = pa[0].min(pb[0]).min(pc[0]).floor().max(0.0) as usize;
         let maxx = (pa[0].max(pb[0]).max(pc[0]).ceil() as isize).min(t.w as isize - 1);
@@ -367,7 +408,12 @@ fn outline(t: &mut Target) {
             let i = y * w + x;
             let d = t.depth[i];
             let mut e = false;
-            for (nx, ny) in [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)] {
+            for (nx, ny) in [
+                (x.wrapping_sub(1), y),
+                (x + 1, y),
+                (x, y.wrapping_sub(1)),
+                (x, y + 1),
+            ] {
                 if nx < w && ny < h {
                     let nd = t.depth[ny * w + nx];
                     // Only the nearer side of a step is darkened.
@@ -405,7 +451,11 @@ fn draw_markers(t: &mut Target, cam: &Cam, markers: &[Marker]) -> usize {
         for y in y0..=y1 {
             for x in x0..=x1 {
                 let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
-                let d = if m.diamond { dx.abs() + dy.abs() } else { (dx * dx + dy * dy).sqrt() };
+                let d = if m.diamond {
+                    dx.abs() + dy.abs()
+                } else {
+                    (dx * dx + dy * dy).sqrt()
+                };
                 if d > r {
                     continue;
                 }
@@ -425,10 +475,17 @@ fn draw_markers(t: &mut Target, cam: &Cam, markers: &[Marker]) -> usize {
 /// Renders one horizontal layer `y` as a top-down tile map: each cell its block colour; air
 /// cells show the nearest block below, dimmed by distance (up to 8 cells); chunk borders
 /// drawn; MoveObjects and BigDecor anchored in the layer as markers; a title line.
-pub fn render_layer(world: &World, registry: &Registry, y: i32, max_size: u32) -> Result<Rendered, MeshError> {
+pub fn render_layer(
+    world: &World,
+    registry: &Registry,
+    y: i32,
+    max_size: u32,
+) -> Result<Rendered, MeshError> {
     let n = world.blocks_per_axis() as i32;
     if y < 0 || y >= n {
-        return Err(MeshError::Invalid(format!("layer {y} is outside the world (0..{n})")));
+        return Err(MeshError::Invalid(format!(
+            "layer {y} is outside the world (0..{n})"
+        )));
     }
     let header = 20u32;
     let cell = ((max_size.max(n as u32 + header) - header) / n as u32).clamp(1, 32);
@@ -464,7 +521,8 @@ pub fn render_layer(world: &World, registry: &Registry, y: i32, max_size: u32) -
                 for px in 0..cell {
                     let mut c = rgb;
                     let edge = cell >= 6 && (px == 0 || py == 0);
-                    let chunk_edge = (x % CHUNK_SIZE as i32 == 0 && px == 0) || (z % CHUNK_SIZE as i32 == 0 && py == 0);
+                    let chunk_edge = (x % CHUNK_SIZE as i32 == 0 && px == 0)
+                        || (z % CHUNK_SIZE as i32 == 0 && py == 0);
                     if chunk_edge {
                         c = [20.0, 20.0, 24.0];
                     } else if edge {
@@ -486,21 +544,43 @@ pub fn render_layer(world: &World, registry: &Registry, y: i32, max_size: u32) -
             continue;
         }
         markers += 1;
-        let (cx, cy) = (m.pos[0] * cell as f32, header as f32 + m.pos[2] * cell as f32);
+        let (cx, cy) = (
+            m.pos[0] * cell as f32,
+            header as f32 + m.pos[2] * cell as f32,
+        );
         for py in (cy - r - 1.0).max(0.0) as u32..((cy + r + 1.0) as u32).min(img.height()) {
             for px in (cx - r - 1.0).max(0.0) as u32..((cx + r + 1.0) as u32).min(img.width()) {
                 let (dx, dy) = (px as f32 + 0.5 - cx, py as f32 + 0.5 - cy);
-                let d = if m.diamond { dx.abs() + dy.abs() } else { (dx * dx + dy * dy).sqrt() };
+                let d = if m.diamond {
+                    dx.abs() + dy.abs()
+                } else {
+                    (dx * dx + dy * dy).sqrt()
+                };
                 if d <= r {
-                    let c = if d > r - 1.2 && r > 3.0 { [20, 20, 20] } else { m.color };
+                    let c = if d > r - 1.2 && r > 3.0 {
+                        [20, 20, 20]
+                    } else {
+                        m.color
+                    };
                     img.put_pixel(px, py, Rgba([c[0], c[1], c[2], 255]));
                 }
             }
         }
     }
     let title = format!("LAYER Y={y}   X RIGHT, Z DOWN   {markers} OBJECTS");
-    let scale = if text_width(&title, 2) + 8 <= size { 2 } else { 1 };
-    draw_text(&mut img, 4, (header as i32 - text_height(scale) as i32) / 2, &title, scale, [235, 235, 235, 255]);
+    let scale = if text_width(&title, 2) + 8 <= size {
+        2
+    } else {
+        1
+    };
+    draw_text(
+        &mut img,
+        4,
+        (header as i32 - text_height(scale) as i32) / 2,
+        &title,
+        scale,
+        [235, 235, 235, 255],
+    );
     Ok(Rendered {
         image: img,
         covered,
@@ -512,7 +592,11 @@ pub fn render_layer(world: &World, registry: &Registry, y: i32, max_size: u32) -
 /// Heat colour for t in 0..=1 (green → yellow → red).
 fn heat(t: f32) -> [u8; 3] {
     let t = t.clamp(0.0, 1.0);
-    let (r, g) = if t < 0.5 { (t * 2.0, 1.0) } else { (1.0, 2.0 - 2.0 * t) };
+    let (r, g) = if t < 0.5 {
+        (t * 2.0, 1.0)
+    } else {
+        (1.0, 2.0 - 2.0 * t)
+    };
     [(60.0 + 190.0 * r) as u8, (70.0 + 160.0 * g) as u8, 60]
 }
 
@@ -523,7 +607,9 @@ fn heat(t: f32) -> [u8; 3] {
 pub fn render_chunks(world: &World) -> Rendered {
     let n = world.chunks_per_axis();
     let tile: u32 = 26;
-    let layers: Vec<u32> = (0..n).filter(|&cy| (0..n).any(|cz| (0..n).any(|cx| world.chunk(cx, cy, cz).is_some()))).collect();
+    let layers: Vec<u32> = (0..n)
+        .filter(|&cy| (0..n).any(|cz| (0..n).any(|cx| world.chunk(cx, cy, cz).is_some())))
+        .collect();
     let panel = tile * n + 12;
     let cols = (layers.len() as u32).clamp(1, 5);
     let rows = (layers.len() as u32).div_ceil(cols).max(1);
@@ -538,7 +624,14 @@ pub fn render_chunks(world: &World) -> Rendered {
     for (k, &cy) in layers.iter().enumerate() {
         let px0 = 8 + (k as u32 % cols) * panel;
         let py0 = title_h + (k as u32 / cols) * (panel + 14);
-        draw_text(&mut img, px0 as i32, py0 as i32 + 2, &format!("CY={cy}"), 1, [200, 200, 200, 255]);
+        draw_text(
+            &mut img,
+            px0 as i32,
+            py0 as i32 + 2,
+            &format!("CY={cy}"),
+            1,
+            [200, 200, 200, 255],
+        );
         for cz in 0..n {
             for cx in 0..n {
                 let x0 = px0 + cx * tile;
@@ -556,7 +649,11 @@ pub fn render_chunks(world: &World) -> Rendered {
                             let b = c.bits_per_block();
                             (
                                 heat((b as f32 - 1.0) / 7.0),
-                                vec![format!("B{b}"), format!("P{}", c.palette().len()), format!("M{m}")],
+                                vec![
+                                    format!("B{b}"),
+                                    format!("P{}", c.palette().len()),
+                                    format!("M{m}"),
+                                ],
                             )
                         }
                     }
@@ -567,7 +664,14 @@ pub fn render_chunks(world: &World) -> Rendered {
                     }
                 }
                 for (li, line) in lines.iter().enumerate() {
-                    draw_text(&mut img, x0 as i32 + 2, y0 as i32 + 2 + li as i32 * 7, line, 1, [15, 15, 20, 255]);
+                    draw_text(
+                        &mut img,
+                        x0 as i32 + 2,
+                        y0 as i32 + 2 + li as i32 * 7,
+                        line,
+                        1,
+                        [15, 15, 20, 255],
+                    );
                 }
             }
         }
@@ -593,10 +697,24 @@ pub fn render_chunks(world: &World) -> Rendered {
                 }
             }
         }
-        draw_text(&mut img, lx + 14, ly as i32 + 2, &label, 1, [220, 220, 220, 255]);
+        draw_text(
+            &mut img,
+            lx + 14,
+            ly as i32 + 2,
+            &label,
+            1,
+            [220, 220, 220, 255],
+        );
         lx += 14 + text_width(&label, 1) as i32 + 14;
     }
-    draw_text(&mut img, 8, ly as i32 + 20, "B BITS PER BLOCK  P PALETTE SIZE  M METADATA RECORDS", 1, [200, 200, 200, 255]);
+    draw_text(
+        &mut img,
+        8,
+        ly as i32 + 20,
+        "B BITS PER BLOCK  P PALETTE SIZE  M METADATA RECORDS",
+        1,
+        [200, 200, 200, 255],
+    );
     Rendered {
         image: img,
         covered,
@@ -609,7 +727,10 @@ pub fn render_chunks(world: &World) -> Rendered {
 pub fn png_bytes(img: &RgbaImage) -> Result<Vec<u8>, MeshError> {
     let mut out = Vec::new();
     img.write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
-        .map_err(|e| MeshError::Export { format: "png", msg: e.to_string() })?;
+        .map_err(|e| MeshError::Export {
+            format: "png",
+            msg: e.to_string(),
+        })?;
     Ok(out)
 }
 

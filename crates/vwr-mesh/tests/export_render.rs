@@ -16,7 +16,8 @@ fn small_world() -> World {
     w.fill_box([10, 1, 10], [12, 1, 12], b(92)).unwrap();
     w.set_block(8, 1, 8, b(378)).unwrap();
     w.set_block(15, 1, 4, b(53)).unwrap();
-    w.place_move_object(&vwr::MoveObject::new(7, [14.0, 1.0, 14.0])).unwrap();
+    w.place_move_object(&vwr::MoveObject::new(7, [14.0, 1.0, 14.0]))
+        .unwrap();
     w.place_big_decor(2, 1, 17, 66).unwrap();
     w
 }
@@ -25,12 +26,30 @@ fn small_world() -> World {
 fn gltf_parses_back_with_right_counts() {
     let w = small_world();
     let r = Registry::default();
-    let m = mesh_world(&w, &r, MeshOptions { greedy: true, ao: true });
+    let m = mesh_world(
+        &w,
+        &r,
+        MeshOptions {
+            greedy: true,
+            ao: true,
+        },
+    );
     let b = MeshBuffers::from_world(&m, &r);
     let dir = tempfile::tempdir().unwrap();
     for per_chunk in [false, true] {
-        let path = dir.path().join(if per_chunk { "w_chunks.glb" } else { "w.glb" });
-        let stats = write_mesh(&path, &m, &r, ExportOptions { per_chunk, bake_ao: true }).unwrap();
+        let path = dir
+            .path()
+            .join(if per_chunk { "w_chunks.glb" } else { "w.glb" });
+        let stats = write_mesh(
+            &path,
+            &m,
+            &r,
+            ExportOptions {
+                per_chunk,
+                bake_ao: true,
+            },
+        )
+        .unwrap();
         assert_eq!(stats.vertices, b.vertex_count());
         let bytes = std::fs::read(&path).unwrap();
         let g = gltf::Gltf::from_slice(&bytes).unwrap();
@@ -79,12 +98,26 @@ fn gltf_parses_back_with_right_counts() {
 fn obj_parses_back_with_tobj() {
     let w = small_world();
     let r = Registry::default();
-    let m = mesh_world(&w, &r, MeshOptions { greedy: true, ao: false });
+    let m = mesh_world(
+        &w,
+        &r,
+        MeshOptions {
+            greedy: true,
+            ao: false,
+        },
+    );
     let b = MeshBuffers::from_world(&m, &r);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("w.obj");
     write_mesh(&path, &m, &r, ExportOptions::default()).unwrap();
-    let (models, _) = tobj::load_obj(&path, &tobj::LoadOptions { triangulate: true, ..Default::default() }).unwrap();
+    let (models, _) = tobj::load_obj(
+        &path,
+        &tobj::LoadOptions {
+            triangulate: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let tris: usize = models.iter().map(|m| m.mesh.indices.len() / 3).sum();
     assert_eq!(tris, b.triangle_count());
     assert_eq!(models.len(), 2);
@@ -95,7 +128,14 @@ fn obj_parses_back_with_tobj() {
 fn caf_mesh_loads_through_typed_view() {
     let w = small_world();
     let r = Registry::default();
-    let m = mesh_world(&w, &r, MeshOptions { greedy: true, ao: true });
+    let m = mesh_world(
+        &w,
+        &r,
+        MeshOptions {
+            greedy: true,
+            ao: true,
+        },
+    );
     let b = MeshBuffers::from_world(&m, &r);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("w.caf");
@@ -122,7 +162,10 @@ fn caf_mesh_loads_through_typed_view() {
     assert!(view.indices.iter().all(|&i| i < max));
     // The payload layout is exactly 48-byte vertices then u32 indices.
     let (meta, payload, _) = export::caf_mesh(&m, &r).unwrap();
-    assert_eq!(payload.len(), meta.vertex_count as usize * 48 + meta.index_count as usize * 4);
+    assert_eq!(
+        payload.len(),
+        meta.vertex_count as usize * 48 + meta.index_count as usize * 4
+    );
 }
 
 #[test]
@@ -154,15 +197,27 @@ const WORLD999_ISO_480X320: u64 = 0x9e68_2c01_b0e9_05ad;
 fn render_world999_is_deterministic_and_non_trivial() {
     let Some(w) = world999() else { return };
     let r = Registry::default();
-    let opts = RenderOptions { view: View::Iso, width: 480, height: 320, ao: true, markers: true };
+    let opts = RenderOptions {
+        view: View::Iso,
+        width: 480,
+        height: 320,
+        ao: true,
+        markers: true,
+    };
     let a = vwr_mesh::render_world(&w, &r, &opts).unwrap();
     let b2 = vwr_mesh::render_world(&w, &r, &opts).unwrap();
-    let (pa, pb) = (render::png_bytes(&a.image).unwrap(), render::png_bytes(&b2.image).unwrap());
+    let (pa, pb) = (
+        render::png_bytes(&a.image).unwrap(),
+        render::png_bytes(&b2.image).unwrap(),
+    );
     assert_eq!(fnv(&pa), fnv(&pb), "two renders differ");
     assert_eq!(a.image.as_raw(), b2.image.as_raw());
     let h = fnv(a.image.as_raw());
     eprintln!("world999 iso 480x320 pixel hash: {h:#018x}");
-    assert_eq!(h, WORLD999_ISO_480X320, "render changed: pixel hash {h:#018x}");
+    assert_eq!(
+        h, WORLD999_ISO_480X320,
+        "render changed: pixel hash {h:#018x}"
+    );
     assert_eq!(a.markers, 100);
     // Most of the fitted picture's pixels are geometry: measured inside the content's
     // bounding box, and overall at least a quarter.
@@ -194,7 +249,16 @@ fn render_world999_is_deterministic_and_non_trivial() {
 fn dense_world_render_is_mostly_geometry() {
     let w = voxcaf_like_hill();
     let r = Registry::default();
-    let out = vwr_mesh::render_world(&w, &r, &RenderOptions { width: 200, height: 200, ..Default::default() }).unwrap();
+    let out = vwr_mesh::render_world(
+        &w,
+        &r,
+        &RenderOptions {
+            width: 200,
+            height: 200,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert!(out.coverage() > 0.5, "{}", out.coverage());
 }
 
@@ -223,7 +287,25 @@ fn layer_and_chunk_views() {
     assert!(c.covered > 0);
     // An empty world renders to background only, without error.
     let e = World::with_chunks_per_axis(1).unwrap();
-    let out = vwr_mesh::render_world(&e, &r, &RenderOptions { width: 64, height: 48, ..Default::default() }).unwrap();
+    let out = vwr_mesh::render_world(
+        &e,
+        &r,
+        &RenderOptions {
+            width: 64,
+            height: 48,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(out.covered, 0);
-    assert!(vwr_mesh::render_world(&e, &r, &RenderOptions { width: 0, height: 48, ..Default::default() }).is_err());
+    assert!(vwr_mesh::render_world(
+        &e,
+        &r,
+        &RenderOptions {
+            width: 0,
+            height: 48,
+            ..Default::default()
+        }
+    )
+    .is_err());
 }

@@ -11,10 +11,22 @@ use vwr_mesh::{
     Registry,
 };
 
-const EXPOSED: MeshOptions = MeshOptions { greedy: false, ao: false };
-const GREEDY: MeshOptions = MeshOptions { greedy: true, ao: false };
-const GREEDY_AO: MeshOptions = MeshOptions { greedy: true, ao: true };
-const EXPOSED_AO: MeshOptions = MeshOptions { greedy: false, ao: true };
+const EXPOSED: MeshOptions = MeshOptions {
+    greedy: false,
+    ao: false,
+};
+const GREEDY: MeshOptions = MeshOptions {
+    greedy: true,
+    ao: false,
+};
+const GREEDY_AO: MeshOptions = MeshOptions {
+    greedy: true,
+    ao: true,
+};
+const EXPOSED_AO: MeshOptions = MeshOptions {
+    greedy: false,
+    ao: true,
+};
 
 fn counts(w: &World, opts: MeshOptions) -> (usize, usize, usize, u64) {
     let m = mesh_world(w, &Registry::default(), opts);
@@ -74,7 +86,8 @@ fn cube_on_chunk_border_with_neighbour_in_next_chunk() {
 fn solid_chunk_600_faces_6_greedy_quads() {
     for pos in [[1u32, 1, 1], [0, 0, 0], [2, 2, 2]] {
         let mut w = world(3);
-        w.set_chunk(pos[0], pos[1], pos[2], vwr::Chunk::uniform(b(261))).unwrap();
+        w.set_chunk(pos[0], pos[1], pos[2], vwr::Chunk::uniform(b(261)))
+            .unwrap();
         assert_eq!(counts(&w, EXPOSED), (600, 0, 0, 600));
         assert_eq!(counts(&w, GREEDY), (6, 0, 0, 600));
         // AO on a lone cube's outside is all open, so greedy stays at 6.
@@ -124,7 +137,13 @@ fn water_next_to_stone() {
 fn special_geometry_never_hides_faces() {
     let mut w = world(2);
     w.set_block(5, 5, 5, b(35)).unwrap();
-    for (x, y, z, t) in [(6, 5, 5, 378), (4, 5, 5, 200), (5, 6, 5, 53), (5, 4, 5, 384), (5, 5, 6, 202)] {
+    for (x, y, z, t) in [
+        (6, 5, 5, 378),
+        (4, 5, 5, 200),
+        (5, 6, 5, 53),
+        (5, 4, 5, 384),
+        (5, 5, 6, 202),
+    ] {
         w.set_block(x, y, z, b(t)).unwrap();
     }
     w.set_block(5, 5, 4, b(92)).unwrap();
@@ -134,7 +153,8 @@ fn special_geometry_never_hides_faces() {
     assert_eq!(t, 5);
     // Invisible types neither draw nor hide.
     let mut r = Registry::default();
-    r.apply_toml("[[block]]\nid = 4001\nkind = \"invisible\"\n").unwrap();
+    r.apply_toml("[[block]]\nid = 4001\nkind = \"invisible\"\n")
+        .unwrap();
     let mut w = world(1);
     w.set_block(5, 5, 5, b(35)).unwrap();
     w.set_block(6, 5, 5, b(4001)).unwrap();
@@ -163,7 +183,9 @@ fn world_edges_count_as_air() {
 #[test]
 fn empty_and_missing_chunks_mesh_to_nothing() {
     let w = world(2);
-    assert!(mesh_world(&w, &Registry::default(), GREEDY_AO).chunks.is_empty());
+    assert!(mesh_world(&w, &Registry::default(), GREEDY_AO)
+        .chunks
+        .is_empty());
     assert!(mesh_chunk(&w, &Registry::default(), [1, 1, 1], GREEDY).is_empty());
     assert!(mesh_chunk(&w, &Registry::default(), [7, 7, 7], GREEDY).is_empty());
 }
@@ -329,7 +351,10 @@ fn exposed_faces_match_a_plain_reference() {
         let m = mesh_world(&w, &r, EXPOSED);
         assert_eq!(face_set(&m), reference_faces(&w, &r), "seed {seed}");
     }
-    for (name, w) in golden_worlds().into_iter().filter(|(n, _)| n.starts_with("random") || n == "world999.vwr") {
+    for (name, w) in golden_worlds()
+        .into_iter()
+        .filter(|(n, _)| n.starts_with("random") || n == "world999.vwr")
+    {
         let m = mesh_world(&w, &r, EXPOSED);
         assert_eq!(face_set(&m), reference_faces(&w, &r), "{name}");
     }
@@ -344,7 +369,11 @@ fn neighborhood_gather_matches_world() {
         for z in -1..=10 {
             for y in -1..=10 {
                 for x in -1..=10 {
-                    let (wx, wy, wz) = (pos[0] as i32 * 10 + x, pos[1] as i32 * 10 + y, pos[2] as i32 * 10 + z);
+                    let (wx, wy, wz) = (
+                        pos[0] as i32 * 10 + x,
+                        pos[1] as i32 * 10 + y,
+                        pos[2] as i32 * 10 + z,
+                    );
                     assert_eq!(nb.get(x, y, z), w.get_block(wx, wy, wz));
                 }
             }
@@ -352,7 +381,9 @@ fn neighborhood_gather_matches_world() {
     }
     // Meshing a hand-made neighbourhood gives the same as meshing from the world.
     nb.gather(&w, [1, 1, 1], &Registry::default());
-    let nb2 = Neighborhood::from_fn(&Registry::default(), |x, y, z| w.get_block(10 + x, 10 + y, 10 + z));
+    let nb2 = Neighborhood::from_fn(&Registry::default(), |x, y, z| {
+        w.get_block(10 + x, 10 + y, 10 + z)
+    });
     let mut m = Mesher::new();
     let (mut a, mut c) = (Default::default(), Default::default());
     m.mesh(&nb, [10, 10, 10], GREEDY_AO, &mut a);
@@ -407,9 +438,19 @@ fn incremental_rebuild_equals_full_rebuild() {
                 let mut changed = BTreeSet::new();
                 let edits = 1 + rng.below(12);
                 for _ in 0..edits {
-                    let p = [rng.below(30) as i32, rng.below(30) as i32, rng.below(30) as i32];
+                    let p = [
+                        rng.below(30) as i32,
+                        rng.below(30) as i32,
+                        rng.below(30) as i32,
+                    ];
                     // Bias edits towards chunk borders.
-                    let p = p.map(|c| if rng.below(3) == 0 { (c / 10) * 10 + 9 * (c % 2) } else { c });
+                    let p = p.map(|c| {
+                        if rng.below(3) == 0 {
+                            (c / 10) * 10 + 9 * (c % 2)
+                        } else {
+                            c
+                        }
+                    });
                     let t = [0u16, 35, 92, 261, 378][rng.below(5) as usize];
                     let old = w.get_block(p[0], p[1], p[2]);
                     w.set_block(p[0], p[1], p[2], b(t)).unwrap();
@@ -436,7 +477,8 @@ fn incremental_rebuild_equals_full_rebuild() {
                             let outside: Vec<usize> = (0..3)
                                 .filter(|&a| p[a] < lo[a] || p[a] > lo[a] + 9)
                                 .collect();
-                            outside.len() <= 1 && (0..3).all(|a| p[a] >= lo[a] - 1 && p[a] <= lo[a] + 10)
+                            outside.len() <= 1
+                                && (0..3).all(|a| p[a] >= lo[a] - 1 && p[a] <= lo[a] + 10)
                         });
                         assert!(touches, "rebuilt {c:?} needlessly");
                     }
@@ -456,7 +498,8 @@ fn cache_handles_removed_chunks_and_metadata_only_edits() {
     cache.update(&mut w, &r);
     assert_eq!(cache.meshes().len(), 2);
     // A MoveObject edit marks the chunk dirty but changes no block.
-    w.place_move_object(&vwr::MoveObject::new(7, [15.0, 6.0, 5.0])).unwrap();
+    w.place_move_object(&vwr::MoveObject::new(7, [15.0, 6.0, 5.0]))
+        .unwrap();
     assert!(cache.update(&mut w, &r).is_empty());
     w.take_chunk(0, 0, 0);
     let rebuilt = cache.update(&mut w, &r);

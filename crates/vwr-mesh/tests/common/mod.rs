@@ -9,14 +9,22 @@ use vwr_mesh::{Face, WorldMesh};
 pub fn golden_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("VOXCAF_GOLDEN")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden"));
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden")
+        });
     if dir.join("vwr").is_dir() {
         return Some(dir);
     }
     if std::env::var("VOXCAF_REQUIRE_GOLDEN").as_deref() == Ok("1") {
-        panic!("golden folder {} is missing and VOXCAF_REQUIRE_GOLDEN=1", dir.display());
+        panic!(
+            "golden folder {} is missing and VOXCAF_REQUIRE_GOLDEN=1",
+            dir.display()
+        );
     }
-    eprintln!("note: golden folder {} missing; skipping golden checks", dir.display());
+    eprintln!(
+        "note: golden folder {} missing; skipping golden checks",
+        dir.display()
+    );
     None
 }
 
@@ -87,7 +95,10 @@ pub fn face_set(m: &WorldMesh) -> BTreeSet<([i32; 3], Face, u16, u8)> {
         for (pass, quads) in [(0u8, &c.opaque), (1u8, &c.transparent)] {
             for q in quads {
                 for (cell, f) in q.unit_faces() {
-                    assert!(s.insert((cell, f, q.block.raw(), pass)), "face covered twice: {cell:?} {f:?}");
+                    assert!(
+                        s.insert((cell, f, q.block.raw(), pass)),
+                        "face covered twice: {cell:?} {f:?}"
+                    );
                 }
             }
         }

@@ -1,0 +1,292 @@
+//! `voxcaf world mesh|render`: mesh export and preview images.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::Subcommand;
+use serde_json::json;
+use vwr::World;
+use vwr_mesh::{
+    mesh_world, render, write_mesh, ExportFormat, ExportOptions, MeshOptions, Registry,
+    RenderOptions, View,
+};
+
+#[derive(Subcommand)]
+pub enum MeshCmd {
+    /// Mesh a world and export it as .glb, .gltf (+ .bin), .obj or .caf (by extension).
+    ///
+    /// Faces between solid blocks are culled (also across chunk borders); with --greedy
+    /// coplanar faces of the same block merge into rectangles; --ao computes ambient
+    /// occlusion and bakes it into the vertex colours. Transparent blocks (water, glass) go
+    /// into their own primitive with a blended material.
+    Mesh {
+        /// The .vwr file.
+        file: PathBuf,
+        /// Output file: .glb, .gltf, .obj or .caf.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// Merge coplanar faces into rectangles.
+        #[arg(long)]
+        greedy: bool,
+        /// Ambient occlusion (baked into vertex colours).
+        #[arg(long)]
+        ao: bool,
+        /// One node per chunk (at the chunk origin) instead of one merged mesh.
+        #[arg(long)]
+        per_chunk: bool,
+        /// Block render registry overrides (TOML, see the vwr-mesh docs).
+        #[arg(long)]
+        registry: Option<PathBuf>,
+        /// Print statistics as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Render a preview PNG: a shaded 3D view, one layer as a tile map (--layer), or the
+    /// chunk debug heat map (--chunks).
+    Render {
+        /// The .vwr file.
+        file: PathBuf,
+        /// Output .png.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// Camera: iso, front or top.
+        #[arg(long, default_value = "iso", value_parser = parse_view)]
+        view: View,
+        /// Image size WIDTHxHEIGHT (for --layer the larger side bounds the map).
+        #[arg(long, default_value = "1024x768", value_parser = parse_size)]
+        size: (u32, u32),
+        /// Draw horizontal layer Y as a top-down tile map instead.
+        #[arg(long, conflicts_with = "chunks")]
+        layer: Option<i32>,
+        /// Draw the chunk debug view (empty / uniform / bits per block / palette / metadata).
+        #[arg(long)]
+        chunks: bool,
+        /// No ambient occlusion.
+        #[arg(long)]
+        no_ao: bool,
+        /// No MoveObject / BigDecor markers.
+        #[arg(long)]
+        no_markers: bool,
+        /// Block render registry overrides (TOML).
+        #[arg(long)]
+        registry: Option<PathBuf>,
+    },
+}
+
+fn parse_view(s: &str) -> Result<View, String> {
+    View::parse(s).ok_or_else(|| format!("unknown view {s:?}: use iso, front or top"))
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("bad size {s:?}: use WIDTHxHEIGHT, e.g. 1024x768");
+    let (w, h) = s
+        .to_ascii_lowercase()
+        .split_once('x')
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    if w == 0 || h == 0 || w > 16384 || h > 16384 {
+        return Err(format!("size {w}x{h} must be between 1x1 and 16384x16384"));
+    }
+    Ok((w, h))
+}
+
+fn load(path: &Path) -> Result<World> {
+    World::load(path).with_context(|| format!("loading {}", path.display()))
+}
+
+fn registry(path: Option<&Path>) -> Result<Registry> {
+    match path {
+        Some(p) => Registry::load_toml(p)
+            .with_context(|| format!("reading block registry {}", p.display())),
+        None => Ok(Registry::default()),
+    }
+}
+
+pub fn run(cmd: MeshCmd) -> Result<u8> {
+    match cmd {
+        MeshCmd::Mesh {
+            file,
+            out,
+            greedy,
+            ao,
+            per_chunk,
+            registry: reg,
+            json,
+        } => {
+            if ExportFormat::from_path(&out).is_none() {
+                bail!(
+                    "{}: unknown output type; use .glb, .gltf, .obj or .caf",
+                    out.display()
+                );
+            }
+            let reg = registry(reg.as_deref())?;
+            let world = load(&file)?;
+            let t = Instant::now();
+            let mesh = mesh_world(&world, &reg, MeshOptions { greedy, ao });
+            let mesh_ms = t.elapsed().as_secs_f64() * 1e3;
+            let stats = write_mesh(
+                &out,
+                &mesh,
+                &reg,
+                ExportOptions {
+                    per_chunk,
+                    bake_ao: ao,
+                },
+            )
+            .with_context(|| format!("writing {}", out.display()))?;
+            if json {
+                println!(
+                    "{}",
+                    json!({
+                        "file": file.display().to_string(),
+                        "out": stats.files,
+                        "chunks": mesh.chunks.len(),
+                        "quads": mesh.quad_count(),
+                        "unit_faces": mesh.unit_face_count(),
+                        "special_cells": mesh.special_count(),
+                        "vertices": stats.vertices,
+                        "triangles": stats.triangles,
+                        "greedy": greedy,
+                        "ao": ao,
+                        "mesh_ms": mesh_ms,
+                    })
+                );
+            } else {
+                println!(
+                    "{}: {} chunks, {} quads covering {} faces, {} special cells -> {} vertices, {} triangles ({:.1} ms meshing)",
+                    file.display(),
+                    mesh.chunks.len(),
+                    mesh.quad_count(),
+                    mesh.unit_face_count(),
+                    mesh.special_count(),
+                    stats.vertices,
+                    stats.triangles,
+                    mesh_ms
+                );
+                println!("wrote {}", stats.files.join(", "));
+            }
+            Ok(0)
+        }
+        MeshCmd::Render {
+            file,
+            out,
+            view,
+            size,
+            layer,
+            chunks,
+            no_ao,
+            no_markers,
+            registry: reg,
+        } => {
+            let reg = registry(reg.as_deref())?;
+            let world = load(&file)?;
+            let t = Instant::now();
+            let (rendered, what) = if chunks {
+                (render::render_chunks(&world), "chunk view".to_string())
+            } else if let Some(y) = layer {
+                (
+                    render::render_layer(&world, &reg, y, size.0.max(size.1))?,
+                    format!("layer y={y}"),
+                )
+            } else {
+                let opts = RenderOptions {
+                    view,
+                    width: size.0,
+                    height: size.1,
+                    ao: !no_ao,
+                    markers: !no_markers,
+                };
+                (
+                    vwr_mesh::render_world(&world, &reg, &opts)?,
+                    format!("{view:?} view").to_lowercase(),
+                )
+            };
+            render::save_png(&rendered.image, &out)
+                .with_context(|| format!("writing {}", out.display()))?;
+            println!(
+                "{} -> {} ({}, {}x{}, {:.0}% covered, {} markers, {:.0} ms)",
+                file.display(),
+                out.display(),
+                what,
+                rendered.image.width(),
+                rendered.image.height(),
+                rendered.coverage() * 100.0,
+                rendered.markers,
+                t.elapsed().as_secs_f64() * 1e3
+            );
+            Ok(0)
+        }
+    }
+}
+
+/// Demo hook: writes `DIR/NAME.glb` (greedy, AO) and `DIR/NAME-iso.png` for a world and
+/// returns mesh statistics as text (faces before and after greedy meshing, times).
+#[allow(dead_code)] // called from `voxcaf demo`
+pub fn demo_mesh(world: &World, dir: &Path, name: &str) -> Result<String> {
+    let reg = Registry::default();
+    let t = Instant::now();
+    let exposed = mesh_world(
+        world,
+        &reg,
+        MeshOptions {
+            greedy: false,
+            ao: true,
+        },
+    );
+    let t_exposed = t.elapsed().as_secs_f64() * 1e3;
+    let t = Instant::now();
+    let greedy = mesh_world(
+        world,
+        &reg,
+        MeshOptions {
+            greedy: true,
+            ao: true,
+        },
+    );
+    let t_greedy = t.elapsed().as_secs_f64() * 1e3;
+    let glb = dir.join(format!("{name}.glb"));
+    let stats = write_mesh(
+        &glb,
+        &greedy,
+        &reg,
+        ExportOptions {
+            per_chunk: true,
+            bake_ao: true,
+        },
+    )
+    .with_context(|| format!("writing {}", glb.display()))?;
+    let png = dir.join(format!("{name}-iso.png"));
+    let t = Instant::now();
+    let r = vwr_mesh::render_world(
+        world,
+        &reg,
+        &RenderOptions {
+            width: 1200,
+            height: 800,
+            ..Default::default()
+        },
+    )?;
+    render::save_png(&r.image, &png).with_context(|| format!("writing {}", png.display()))?;
+    let t_render = t.elapsed().as_secs_f64() * 1e3;
+    let faces = exposed.quad_count();
+    let quads = greedy.quad_count();
+    Ok(format!(
+        "mesh: {} chunks, {faces} exposed faces -> {quads} greedy quads ({:.1}x fewer; AO on), {} special cells\n\
+         mesh: exposed {t_exposed:.1} ms, greedy {t_greedy:.1} ms; {} vertices, {} triangles -> {}\n\
+         mesh: iso preview {}x{} ({:.0}% covered, {} markers) in {t_render:.0} ms -> {}",
+        greedy.chunks.len(),
+        faces as f64 / quads.max(1) as f64,
+        greedy.special_count(),
+        stats.vertices,
+        stats.triangles,
+        glb.display(),
+        r.image.width(),
+        r.image.height(),
+        r.coverage() * 100.0,
+        r.markers,
+        png.display()
+    ))
+}
