@@ -31,19 +31,35 @@ fn texture(c: &mut Criterion) {
     });
     let name = Path::new("big.png");
     g.bench_function("png_to_caf_no_mips", |b| {
-        b.iter(|| black_box(convert(&png, name, &Settings::default()).unwrap().to_caf_bytes()))
+        b.iter(|| {
+            black_box(
+                convert(&png, name, &Settings::default())
+                    .unwrap()
+                    .to_caf_bytes(),
+            )
+        })
     });
-    let mips = Settings { mips: true, ..Settings::default() };
+    let mips = Settings {
+        mips: true,
+        ..Settings::default()
+    };
     g.bench_function("png_to_caf_mips_linear", |b| {
         b.iter(|| black_box(convert(&png, name, &mips).unwrap().to_caf_bytes()))
     });
-    let boxed = Settings { mips: true, mip_filter: MipFilter::Box, ..Settings::default() };
+    let boxed = Settings {
+        mips: true,
+        mip_filter: MipFilter::Box,
+        ..Settings::default()
+    };
     g.bench_function("png_to_caf_mips_box", |b| {
         b.iter(|| black_box(convert(&png, name, &boxed).unwrap().to_caf_bytes()))
     });
     let dir = tempfile::tempdir().unwrap();
     let caf_path = dir.path().join("big.caf");
-    convert(&png, name, &mips).unwrap().write(&caf_path).unwrap();
+    convert(&png, name, &mips)
+        .unwrap()
+        .write(&caf_path)
+        .unwrap();
     g.bench_function("load_caf_verified", |b| {
         b.iter(|| {
             let a = caf::LoadedAsset::open(&caf_path).unwrap();
@@ -63,17 +79,28 @@ fn make_tree(root: &Path) {
         std::fs::write(p, bytes).unwrap();
     };
     for i in 0..80u32 {
-        w(format!("textures/t{i:03}.png"), &samples::gradient_png(128 + i, 128));
+        w(
+            format!("textures/t{i:03}.png"),
+            &samples::gradient_png(128 + i, 128),
+        );
     }
     for i in 0..50u32 {
-        w(format!("sounds/s{i:03}.wav"), &samples::wav_i16(22050, 1 + (i % 2) as u16, 11025 + i));
+        w(
+            format!("sounds/s{i:03}.wav"),
+            &samples::wav_i16(22050, 1 + (i % 2) as u16, 11025 + i),
+        );
     }
     for i in 0..50u32 {
         let mut obj = String::new();
         let n = 20 + i as usize;
         for y in 0..=n {
             for x in 0..=n {
-                obj.push_str(&format!("v {x} {y} {}\nvt {} {}\n", ((x * y) % 7) as f32 * 0.1, x as f32 / n as f32, y as f32 / n as f32));
+                obj.push_str(&format!(
+                    "v {x} {y} {}\nvt {} {}\n",
+                    ((x * y) % 7) as f32 * 0.1,
+                    x as f32 / n as f32,
+                    y as f32 / n as f32
+                ));
             }
         }
         for y in 0..n {
@@ -103,7 +130,11 @@ fn batch(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(15));
     for (label, jobs) in [("jobs_1", 1), ("jobs_all", 0)] {
         let out = dir.path().join(label);
-        let opts = BuildOptions { jobs, force: true, ..BuildOptions::default() };
+        let opts = BuildOptions {
+            jobs,
+            force: true,
+            ..BuildOptions::default()
+        };
         g.bench_function(label, |b| {
             b.iter(|| {
                 let r = build(&src, &out, &opts, &|_| {}).unwrap();

@@ -66,7 +66,11 @@ fn check_len(values: u64) -> Result<()> {
 /// the data length rounded down to whole frames (what the original does; `hound` refuses such
 /// files). Anything unusual is left for `hound` to report.
 fn trim_partial_frame(bytes: &[u8]) -> Option<Vec<u8>> {
-    let u16_at = |o: usize| bytes.get(o..o + 2).map(|b| u16::from_le_bytes([b[0], b[1]]));
+    let u16_at = |o: usize| {
+        bytes
+            .get(o..o + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+    };
     let u32_at = |o: usize| {
         bytes
             .get(o..o + 4)
@@ -100,7 +104,10 @@ fn trim_partial_frame(bytes: &[u8]) -> Option<Vec<u8>> {
 fn wav_err(e: hound::Error) -> ImportError {
     match e {
         hound::Error::IoError(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-            ImportError::malformed("WAV", "truncated file: the data chunk is longer than the file")
+            ImportError::malformed(
+                "WAV",
+                "truncated file: the data chunk is longer than the file",
+            )
         }
         hound::Error::Unsupported => ImportError::unsupported("WAV", "unsupported sample format"),
         hound::Error::FormatError(m) => ImportError::malformed("WAV", m),
@@ -139,7 +146,10 @@ pub fn decode_wav(bytes: &[u8]) -> Result<Pcm> {
         if spec.bits_per_sample != 32 {
             return Err(ImportError::unsupported(
                 "WAV",
-                format!("{}-bit float samples (only 32-bit float)", spec.bits_per_sample),
+                format!(
+                    "{}-bit float samples (only 32-bit float)",
+                    spec.bits_per_sample
+                ),
             ));
         }
         for s in reader.samples::<f32>() {
@@ -148,7 +158,10 @@ pub fn decode_wav(bytes: &[u8]) -> Result<Pcm> {
     } else {
         let bits = spec.bits_per_sample;
         if !(8..=32).contains(&bits) {
-            return Err(ImportError::unsupported("WAV", format!("{bits}-bit samples")));
+            return Err(ImportError::unsupported(
+                "WAV",
+                format!("{bits}-bit samples"),
+            ));
         }
         let shift = 32 - bits as u32;
         for s in reader.samples::<i32>() {
@@ -298,9 +311,11 @@ pub fn decode_compressed(bytes: &[u8], ext: Option<&str>) -> Result<Pcm> {
 pub fn encode_samples(samples: &[i32], bits: u16) -> Result<Vec<u8>> {
     let mut out = Vec::with_capacity(samples.len() * (bits as usize / 8));
     match bits {
-        8 => out.extend(samples.iter().map(|&v| {
-            (((v as i64 + (1 << 23)) >> 24).clamp(-128, 127) as i8) as u8
-        })),
+        8 => out.extend(
+            samples
+                .iter()
+                .map(|&v| (((v as i64 + (1 << 23)) >> 24).clamp(-128, 127) as i8) as u8),
+        ),
         16 => {
             for &v in samples {
                 let s = ((v as i64 + (1 << 15)) >> 16).clamp(-32768, 32767) as i16;
@@ -392,7 +407,10 @@ mod tests {
 
     #[test]
     fn narrowing_rounds_and_clamps() {
-        assert_eq!(encode_samples(&[i32::MAX], 16).unwrap(), 32767i16.to_le_bytes());
+        assert_eq!(
+            encode_samples(&[i32::MAX], 16).unwrap(),
+            32767i16.to_le_bytes()
+        );
         assert_eq!(encode_samples(&[i32::MIN], 8).unwrap(), [0x80]);
         assert_eq!(encode_samples(&[(1 << 23) + 5], 8).unwrap(), [1]);
         assert!(encode_samples(&[0], 24).is_err());

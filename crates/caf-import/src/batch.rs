@@ -245,7 +245,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| ImportError::io(dir, e))?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| ImportError::io(dir, e))?;
     tmp.write_all(bytes).map_err(|e| ImportError::io(path, e))?;
-    tmp.as_file().sync_all().map_err(|e| ImportError::io(path, e))?;
+    tmp.as_file()
+        .sync_all()
+        .map_err(|e| ImportError::io(path, e))?;
     tmp.persist(path)
         .map_err(|e| ImportError::io(path, e.error))?;
     Ok(())
@@ -298,10 +300,17 @@ fn collect_sources(src: &Path, out: &Path) -> Result<Vec<Source>> {
         // Shader stage extensions stay in the name: sprite.vert and sprite.frag usually come
         // in pairs and must not collide.
         let keep_ext = matches!(
-            path.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase()).as_deref(),
+            path.extension()
+                .and_then(|e| e.to_str())
+                .map(|e| e.to_ascii_lowercase())
+                .as_deref(),
             Some("vert" | "frag" | "comp")
         );
-        let stem = if keep_ext { rel.clone() } else { rel.with_extension("") };
+        let stem = if keep_ext {
+            rel.clone()
+        } else {
+            rel.with_extension("")
+        };
         found.push(Source {
             output: format!("{}.caf", rel_string(&stem)),
             id: rel_string(&stem),
@@ -332,7 +341,10 @@ fn process(
     let (settings, sidecar) = match std::fs::read_to_string(&side) {
         Ok(text) => {
             let o = SettingsOverride::from_toml(&text, &side)?;
-            (opts.settings.with_override(&o), Some(format!("{}.toml", s.rel_str)))
+            (
+                opts.settings.with_override(&o),
+                Some(format!("{}.toml", s.rel_str)),
+            )
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (opts.settings.clone(), None),
         Err(e) => return Err(ImportError::io(&side, e)),
@@ -412,7 +424,11 @@ pub fn build(
     std::fs::create_dir_all(out).map_err(|e| ImportError::io(out, e))?;
     let manifest_path = out.join(MANIFEST_NAME);
     let previous: HashMap<String, ManifestEntry> = match Manifest::read(&manifest_path) {
-        Ok(m) => m.assets.into_iter().map(|e| (e.source.clone(), e)).collect(),
+        Ok(m) => m
+            .assets
+            .into_iter()
+            .map(|e| (e.source.clone(), e))
+            .collect(),
         Err(_) => HashMap::new(),
     };
     let sources = collect_sources(src, out)?;
@@ -428,7 +444,10 @@ pub fn build(
         if let Some(first) = owner.get(s.output.as_str()) {
             collision.insert(
                 s.rel_str.as_str(),
-                format!("output {} is already produced by {first}; rename one of them", s.output),
+                format!(
+                    "output {} is already produced by {first}; rename one of them",
+                    s.output
+                ),
             );
         } else {
             owner.insert(s.output.as_str(), s.rel_str.as_str());
@@ -468,7 +487,9 @@ pub fn build(
         rayon::ThreadPoolBuilder::new()
             .num_threads(opts.jobs)
             .build()
-            .map_err(|e| ImportError::InvalidArgument(format!("cannot start {} jobs: {e}", opts.jobs)))?
+            .map_err(|e| {
+                ImportError::InvalidArgument(format!("cannot start {} jobs: {e}", opts.jobs))
+            })?
             .install(run)
     };
 
@@ -499,18 +520,23 @@ pub fn build(
     // manifest names, inside `out`, ending in .caf).
     let live: std::collections::HashSet<&str> =
         manifest.assets.iter().map(|e| e.output.as_str()).collect();
-    let failed: std::collections::HashSet<&str> =
-        manifest.failures.iter().map(|f| f.source.as_str()).collect();
+    let failed: std::collections::HashSet<&str> = manifest
+        .failures
+        .iter()
+        .map(|f| f.source.as_str())
+        .collect();
     let mut removed = 0;
     for e in previous.values() {
         let safe = e.output.ends_with(".caf")
             && Path::new(&e.output)
                 .components()
                 .all(|c| matches!(c, Component::Normal(_)));
-        if safe && !live.contains(e.output.as_str()) && !failed.contains(e.source.as_str()) {
-            if std::fs::remove_file(out.join(&e.output)).is_ok() {
-                removed += 1;
-            }
+        if safe
+            && !live.contains(e.output.as_str())
+            && !failed.contains(e.source.as_str())
+            && std::fs::remove_file(out.join(&e.output)).is_ok()
+        {
+            removed += 1;
         }
     }
 

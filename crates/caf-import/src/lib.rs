@@ -81,7 +81,13 @@ impl Converted {
 
     /// Write the `.caf` file atomically (temporary file, fsync, rename).
     pub fn write(&self, path: &Path) -> Result<()> {
-        caf::write_file(path, self.asset_type(), self.flags, &self.metadata, &self.payload)?;
+        caf::write_file(
+            path,
+            self.asset_type(),
+            self.flags,
+            &self.metadata,
+            &self.payload,
+        )?;
         Ok(())
     }
 
@@ -89,10 +95,10 @@ impl Converted {
     pub fn from_texture(t: texture::TextureData) -> Converted {
         let mut flags = caf::CafFlags::NONE;
         if t.srgb {
-            flags = flags | caf::CafFlags::SRGB;
+            flags |= caf::CafFlags::SRGB;
         }
         if t.levels > 1 {
-            flags = flags | caf::CafFlags::MIPCHAIN;
+            flags |= caf::CafFlags::MIPCHAIN;
         }
         let meta = caf::TextureMetadata {
             width: t.width,
@@ -205,7 +211,11 @@ impl Converted {
             stage: s.stage.code(),
             reserved: 0,
         };
-        let summary = format!("shader {} stage, {} bytes of SPIR-V", s.stage, s.spirv.len());
+        let summary = format!(
+            "shader {} stage, {} bytes of SPIR-V",
+            s.stage,
+            s.spirv.len()
+        );
         Converted {
             kind: AssetKind::Shader,
             flags: caf::CafFlags::NONE,
@@ -242,7 +252,9 @@ pub fn convert(bytes: &[u8], path: &Path, settings: &Settings) -> Result<Convert
                 Profile::Original => texture::decode_image_original(bytes)?,
                 Profile::Default => texture::decode_image(bytes, ext)?,
             };
-            Ok(Converted::from_texture(texture::build_texture(px, settings)?))
+            Ok(Converted::from_texture(texture::build_texture(
+                px, settings,
+            )?))
         }
         AssetKind::Audio => {
             let pcm = audio::decode_audio(bytes, ext, settings.profile)?;

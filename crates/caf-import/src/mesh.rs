@@ -170,9 +170,16 @@ impl Builder {
             return Ok(());
         }
         if n % 3 != 0 {
-            return Err(ImportError::malformed("mesh", "corner count is not a multiple of 3"));
+            return Err(ImportError::malformed(
+                "mesh",
+                "corner count is not a multiple of 3",
+            ));
         }
-        if let Some(bad) = soup.positions.iter().position(|p| !p.iter().all(|v| v.is_finite())) {
+        if let Some(bad) = soup
+            .positions
+            .iter()
+            .position(|p| !p.iter().all(|v| v.is_finite()))
+        {
             return Err(ImportError::malformed(
                 "mesh",
                 format!("non-finite position at corner {bad}"),
@@ -270,6 +277,8 @@ impl Builder {
 /// OBJ through `tobj` (triangulated as a fan, negative indices allowed, out-of-range indices
 /// rejected, materials not loaded).
 pub fn obj_default(bytes: &[u8]) -> Result<MeshData> {
+    // `..Default` stays: tobj features enabled elsewhere in a build add fields.
+    #[allow(clippy::needless_update)]
     let opts = tobj::LoadOptions {
         triangulate: true,
         single_index: false,
@@ -288,7 +297,9 @@ pub fn obj_default(bytes: &[u8]) -> Result<MeshData> {
             let i = i as usize * 3;
             arr.get(i..i + 3)
                 .map(|s| [s[0], s[1], s[2]])
-                .ok_or_else(|| ImportError::malformed("OBJ", format!("index {} out of range", i / 3)))
+                .ok_or_else(|| {
+                    ImportError::malformed("OBJ", format!("index {} out of range", i / 3))
+                })
         };
         let positions = m
             .indices
@@ -311,9 +322,15 @@ pub fn obj_default(bytes: &[u8]) -> Result<MeshData> {
                     .iter()
                     .map(|&i| {
                         let i = i as usize * 2;
-                        m.texcoords.get(i..i + 2).map(|s| [s[0], s[1]]).ok_or_else(|| {
-                            ImportError::malformed("OBJ", format!("texcoord {} out of range", i / 2))
-                        })
+                        m.texcoords
+                            .get(i..i + 2)
+                            .map(|s| [s[0], s[1]])
+                            .ok_or_else(|| {
+                                ImportError::malformed(
+                                    "OBJ",
+                                    format!("texcoord {} out of range", i / 2),
+                                )
+                            })
                     })
                     .collect::<Result<Vec<_>>>()?,
             )
@@ -397,7 +414,10 @@ pub fn obj_original(bytes: &[u8]) -> Result<MeshData> {
         }
     }
     if corners.is_empty() {
-        return Err(ImportError::empty("OBJ", "Failed to parse OBJ file: no faces"));
+        return Err(ImportError::empty(
+            "OBJ",
+            "Failed to parse OBJ file: no faces",
+        ));
     }
     fn pick<const N: usize>(list: &[[f32; N]], i: Option<i64>) -> [f32; N] {
         i.and_then(|i| usize::try_from(i).ok())
@@ -410,7 +430,9 @@ pub fn obj_original(bytes: &[u8]) -> Result<MeshData> {
             let p = pick(&pos, c[0]);
             let t = pick(&uv, c[1]);
             let n = pick(&nrm, c[2]);
-            [p[0], p[1], p[2], n[0], n[1], n[2], t[0], t[1], 0.0, 0.0, 0.0, 0.0]
+            [
+                p[0], p[1], p[2], n[0], n[1], n[2], t[0], t[1], 0.0, 0.0, 0.0, 0.0,
+            ]
         })
         .collect();
     let indices = (0..vertices.len() as u32).collect();
@@ -464,18 +486,21 @@ fn catch<T>(what: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {
     })
 }
 
-fn read_primitive(
-    prim: &gltf::Primitive<'_>,
-    buffers: &[gltf::buffer::Data],
-    mi: usize,
-    pi: usize,
-) -> Result<(
+/// Attribute arrays of one glTF primitive: positions, normals, uv0, tangents, indices.
+type PrimitiveData = (
     Vec<[f32; 3]>,
     Option<Vec<[f32; 3]>>,
     Option<Vec<[f32; 2]>>,
     Option<Vec<[f32; 4]>>,
     Option<Vec<u32>>,
-)> {
+);
+
+fn read_primitive(
+    prim: &gltf::Primitive<'_>,
+    buffers: &[gltf::buffer::Data],
+    mi: usize,
+    pi: usize,
+) -> Result<PrimitiveData> {
     let reader = prim.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
     let positions: Vec<[f32; 3]> = reader
         .read_positions()
@@ -494,9 +519,13 @@ fn read_primitive(
         });
     }
     let normals = reader.read_normals().map(|n| n.collect::<Vec<_>>());
-    let uvs = reader.read_tex_coords(0).map(|t| t.into_f32().collect::<Vec<_>>());
+    let uvs = reader
+        .read_tex_coords(0)
+        .map(|t| t.into_f32().collect::<Vec<_>>());
     let tangents = reader.read_tangents().map(|t| t.collect::<Vec<_>>());
-    let indices = reader.read_indices().map(|i| i.into_u32().collect::<Vec<_>>());
+    let indices = reader
+        .read_indices()
+        .map(|i| i.into_u32().collect::<Vec<_>>());
     let check = |len: usize, what: &str| {
         if len != positions.len() {
             Err(ImportError::malformed(
@@ -541,7 +570,10 @@ pub fn gltf_default(bytes: &[u8], base: Option<&Path>) -> Result<MeshData> {
             for (pi, prim) in mesh.primitives().enumerate() {
                 use gltf::mesh::Mode;
                 let mode = prim.mode();
-                if !matches!(mode, Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan) {
+                if !matches!(
+                    mode,
+                    Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+                ) {
                     continue;
                 }
                 let (positions, normals, uvs, tangents, indices) =

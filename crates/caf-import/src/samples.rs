@@ -47,13 +47,8 @@ pub fn png_rgba(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     let enc = image::codecs::png::PngEncoder::new(Cursor::new(&mut out));
     // Encoding into a Vec only fails on a size mismatch, which callers control.
-    let _ = image::ImageEncoder::write_image(
-        enc,
-        rgba,
-        width,
-        height,
-        image::ExtendedColorType::Rgba8,
-    );
+    let _ =
+        image::ImageEncoder::write_image(enc, rgba, width, height, image::ExtendedColorType::Rgba8);
     out
 }
 

@@ -179,7 +179,9 @@ impl FromStr for AudioBits {
             "16" => Ok(AudioBits::B16),
             "32" => Ok(AudioBits::B32),
             "source" | "keep" => Ok(AudioBits::Source),
-            _ => Err(format!("unknown bit depth {s:?} (expected 8, 16, 32 or source)")),
+            _ => Err(format!(
+                "unknown bit depth {s:?} (expected 8, 16, 32 or source)"
+            )),
         }
     }
 }
@@ -400,16 +402,29 @@ mod tests {
         assert!(matches!(e, Err(ImportError::Settings { .. })));
         let e = SettingsOverride::from_toml("bits = 12\n", Path::new("a.wav.toml"));
         assert!(e.is_err());
-        let o = SettingsOverride::from_toml("bits = \"source\"\n", Path::new("a.wav.toml")).unwrap();
+        let o =
+            SettingsOverride::from_toml("bits = \"source\"\n", Path::new("a.wav.toml")).unwrap();
         assert_eq!(o.bits, Some(AudioBits::Source));
     }
 
     #[test]
     fn kinds_from_extension_any_case() {
-        assert_eq!(AssetKind::from_path(Path::new("A.WAV")), Some(AssetKind::Audio));
-        assert_eq!(AssetKind::from_path(Path::new("x.Png")), Some(AssetKind::Texture));
-        assert_eq!(AssetKind::from_path(Path::new("m.glb")), Some(AssetKind::Mesh));
-        assert_eq!(AssetKind::from_path(Path::new("s.comp")), Some(AssetKind::Shader));
+        assert_eq!(
+            AssetKind::from_path(Path::new("A.WAV")),
+            Some(AssetKind::Audio)
+        );
+        assert_eq!(
+            AssetKind::from_path(Path::new("x.Png")),
+            Some(AssetKind::Texture)
+        );
+        assert_eq!(
+            AssetKind::from_path(Path::new("m.glb")),
+            Some(AssetKind::Mesh)
+        );
+        assert_eq!(
+            AssetKind::from_path(Path::new("s.comp")),
+            Some(AssetKind::Shader)
+        );
         assert_eq!(AssetKind::from_path(Path::new("readme.txt")), None);
         assert_eq!(AssetKind::from_path(Path::new("noext")), None);
     }

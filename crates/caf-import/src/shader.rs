@@ -37,7 +37,9 @@ pub enum Language {
 impl Language {
     /// Choose the language from the contents (SPIR-V magic) and the extension.
     pub fn detect(bytes: &[u8], ext: Option<&str>) -> Language {
-        if bytes.len() >= 4 && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == SPIRV_MAGIC {
+        if bytes.len() >= 4
+            && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == SPIRV_MAGIC
+        {
             return Language::SpirV;
         }
         match ext {
@@ -89,7 +91,9 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 }
 
 fn located(file: &str, loc: Option<naga::SourceLocation>, message: String) -> ImportError {
-    let (line, column) = loc.map(|l| (l.line_number, l.line_position)).unwrap_or((0, 0));
+    let (line, column) = loc
+        .map(|l| (l.line_number, l.line_position))
+        .unwrap_or((0, 0));
     ImportError::Shader {
         file: file.to_string(),
         line,
@@ -100,11 +104,20 @@ fn located(file: &str, loc: Option<naga::SourceLocation>, message: String) -> Im
 
 /// Compile `bytes` (named `file` in messages, with lower-case extension `ext`) to SPIR-V.
 /// `stage` picks the stage for `.glsl` files and the entry point when a module has several.
-pub fn compile(bytes: &[u8], file: &str, ext: Option<&str>, stage: Option<Stage>) -> Result<ShaderData> {
+pub fn compile(
+    bytes: &[u8],
+    file: &str,
+    ext: Option<&str>,
+    stage: Option<Stage>,
+) -> Result<ShaderData> {
     let lang = Language::detect(bytes, ext);
     let text = || {
         std::str::from_utf8(bytes).map_err(|e| {
-            located(file, None, format!("shader source is not UTF-8 (byte {})", e.valid_up_to()))
+            located(
+                file,
+                None,
+                format!("shader source is not UTF-8 (byte {})", e.valid_up_to()),
+            )
         })
     };
     let mut flags = spv::WriterFlags::LABEL_VARYINGS | spv::WriterFlags::CLAMP_FRAG_DEPTH;
@@ -115,7 +128,8 @@ pub fn compile(bytes: &[u8], file: &str, ext: Option<&str>, stage: Option<Stage>
                 located(
                     file,
                     None,
-                    "cannot tell the GLSL stage: use a .vert/.frag/.comp name or pass --stage".into(),
+                    "cannot tell the GLSL stage: use a .vert/.frag/.comp name or pass --stage"
+                        .into(),
                 )
             })?;
             let mut frontend = naga::front::glsl::Frontend::default();
@@ -157,8 +171,11 @@ pub fn compile(bytes: &[u8], file: &str, ext: Option<&str>, stage: Option<Stage>
                 ));
             }
             flags |= spv::WriterFlags::ADJUST_COORDINATE_SPACE;
-            let module = naga::front::spv::parse_u8_slice(bytes, &naga::front::spv::Options::default())
-                .map_err(|e| located(file, None, format!("invalid SPIR-V: {}", error_chain(&e))))?;
+            let module =
+                naga::front::spv::parse_u8_slice(bytes, &naga::front::spv::Options::default())
+                    .map_err(|e| {
+                        located(file, None, format!("invalid SPIR-V: {}", error_chain(&e)))
+                    })?;
             (module, None)
         }
     };
@@ -166,16 +183,29 @@ pub fn compile(bytes: &[u8], file: &str, ext: Option<&str>, stage: Option<Stage>
         .validate(&module)
         .map_err(|e| {
             let loc = source.and_then(|s| e.location(s));
-            located(file, loc, format!("validation failed: {}", error_chain(e.as_inner())))
+            located(
+                file,
+                loc,
+                format!("validation failed: {}", error_chain(e.as_inner())),
+            )
         })?;
 
     let eps: Vec<(String, Stage)> = module
         .entry_points
         .iter()
         .map(|ep| {
-            from_naga(ep.stage).map(|s| (ep.name.clone(), s)).ok_or_else(|| {
-                located(file, None, format!("entry point {:?}: stage {:?} is not supported", ep.name, ep.stage))
-            })
+            from_naga(ep.stage)
+                .map(|s| (ep.name.clone(), s))
+                .ok_or_else(|| {
+                    located(
+                        file,
+                        None,
+                        format!(
+                            "entry point {:?}: stage {:?} is not supported",
+                            ep.name, ep.stage
+                        ),
+                    )
+                })
         })
         .collect::<Result<_>>()?;
     if eps.is_empty() {
@@ -183,9 +213,10 @@ pub fn compile(bytes: &[u8], file: &str, ext: Option<&str>, stage: Option<Stage>
     }
     let chosen = match stage {
         Some(s) => {
-            let ep = eps.iter().find(|(_, st)| *st == s).ok_or_else(|| {
-                located(file, None, format!("the module has no {s} entry point"))
-            })?;
+            let ep = eps
+                .iter()
+                .find(|(_, st)| *st == s)
+                .ok_or_else(|| located(file, None, format!("the module has no {s} entry point")))?;
             Some(ep.clone())
         }
         None => {
@@ -203,16 +234,23 @@ pub fn compile(bytes: &[u8], file: &str, ext: Option<&str>, stage: Option<Stage>
         }
     };
     let stage = chosen.as_ref().map(|c| c.1).unwrap_or(eps[0].1);
-    let pipeline = chosen.filter(|_| eps.len() > 1).map(|(name, st)| spv::PipelineOptions {
-        shader_stage: to_naga(st),
-        entry_point: name,
-    });
+    let pipeline = chosen
+        .filter(|_| eps.len() > 1)
+        .map(|(name, st)| spv::PipelineOptions {
+            shader_stage: to_naga(st),
+            entry_point: name,
+        });
     let options = spv::Options {
         flags,
         ..spv::Options::default()
     };
-    let words = spv::write_vec(&module, &info, &options, pipeline.as_ref())
-        .map_err(|e| located(file, None, format!("SPIR-V generation failed: {}", error_chain(&e))))?;
+    let words = spv::write_vec(&module, &info, &options, pipeline.as_ref()).map_err(|e| {
+        located(
+            file,
+            None,
+            format!("SPIR-V generation failed: {}", error_chain(&e)),
+        )
+    })?;
     let mut spirv = Vec::with_capacity(words.len() * 4);
     for w in words {
         spirv.extend_from_slice(&w.to_le_bytes());
@@ -223,10 +261,22 @@ pub fn compile(bytes: &[u8], file: &str, ext: Option<&str>, stage: Option<Stage>
 /// Parse and validate SPIR-V bytes again (used by tests and `voxcaf asset check`-style tools).
 pub fn validate_spirv(bytes: &[u8]) -> Result<()> {
     let module = naga::front::spv::parse_u8_slice(bytes, &naga::front::spv::Options::default())
-        .map_err(|e| located("<spirv>", None, format!("invalid SPIR-V: {}", error_chain(&e))))?;
+        .map_err(|e| {
+            located(
+                "<spirv>",
+                None,
+                format!("invalid SPIR-V: {}", error_chain(&e)),
+            )
+        })?;
     Validator::new(ValidationFlags::all(), Capabilities::all())
         .validate(&module)
-        .map_err(|e| located("<spirv>", None, format!("validation failed: {}", error_chain(e.as_inner()))))?;
+        .map_err(|e| {
+            located(
+                "<spirv>",
+                None,
+                format!("validation failed: {}", error_chain(e.as_inner())),
+            )
+        })?;
     Ok(())
 }
 
@@ -234,7 +284,8 @@ pub fn validate_spirv(bytes: &[u8]) -> Result<()> {
 mod tests {
     use super::*;
 
-    const FRAG: &str = "#version 450\nlayout(location = 0) out vec4 color;\nvoid main() { color = vec4(1.0); }\n";
+    const FRAG: &str =
+        "#version 450\nlayout(location = 0) out vec4 color;\nvoid main() { color = vec4(1.0); }\n";
 
     #[test]
     fn glsl_fragment_compiles_and_revalidates() {
@@ -251,7 +302,9 @@ mod tests {
     fn glsl_error_has_line_and_column() {
         let bad = "#version 450\nvoid main() {\n  float x = ;\n}\n";
         match compile(bad.as_bytes(), "bad.vert", Some("vert"), None) {
-            Err(ImportError::Shader { file, line, column, .. }) => {
+            Err(ImportError::Shader {
+                file, line, column, ..
+            }) => {
                 assert_eq!(file, "bad.vert");
                 assert_eq!(line, 3);
                 assert!(column > 1);

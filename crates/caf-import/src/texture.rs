@@ -62,7 +62,10 @@ pub fn level_sizes(w: u32, h: u32) -> Vec<(u32, u32)> {
 
 fn check_dimensions(width: u32, height: u32, channels: u8) -> Result<usize> {
     if width == 0 || height == 0 {
-        return Err(ImportError::empty("image", format!("{width}x{height} has no texels")));
+        return Err(ImportError::empty(
+            "image",
+            format!("{width}x{height} has no texels"),
+        ));
     }
     for (what, v) in [("width", width), ("height", height)] {
         if v > MAX_DIMENSION {
@@ -145,8 +148,9 @@ pub fn decode_image_original(bytes: &[u8]) -> Result<Pixels> {
         }
         return decode_image(bytes, None);
     }
-    let mut limits = png::Limits::default();
-    limits.bytes = (MAX_DECODED_BYTES * 2) as usize;
+    let limits = png::Limits {
+        bytes: (MAX_DECODED_BYTES * 2) as usize,
+    };
     let mut decoder = png::Decoder::new_with_limits(Cursor::new(bytes), limits);
     decoder.ignore_checksums(true);
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
@@ -180,14 +184,19 @@ pub fn decode_image_original(bytes: &[u8]) -> Result<Pixels> {
     let src_channels = frame.color_type.samples();
     let texels = width as usize * height as usize;
     if buf.len() < texels * src_channels {
-        return Err(ImportError::malformed("PNG", "decoded data shorter than the image"));
+        return Err(ImportError::malformed(
+            "PNG",
+            "decoded data shorter than the image",
+        ));
     }
     let mut data = Vec::with_capacity(texels * 4);
     let rows = buf.chunks_exact(frame.line_size).take(height as usize);
     for row in rows {
         let row = &row[..width as usize * src_channels];
         match src_channels {
-            1 => row.iter().for_each(|&g| data.extend_from_slice(&[g, g, g, 255])),
+            1 => row
+                .iter()
+                .for_each(|&g| data.extend_from_slice(&[g, g, g, 255])),
             2 => row
                 .chunks_exact(2)
                 .for_each(|p| data.extend_from_slice(&[p[0], p[0], p[0], p[1]])),
@@ -198,7 +207,10 @@ pub fn decode_image_original(bytes: &[u8]) -> Result<Pixels> {
         }
     }
     if data.len() != texels * 4 {
-        return Err(ImportError::malformed("PNG", "decoded data shorter than the image"));
+        return Err(ImportError::malformed(
+            "PNG",
+            "decoded data shorter than the image",
+        ));
     }
     Ok(Pixels {
         width,
@@ -221,7 +233,10 @@ pub fn box_chain(width: u32, height: u32, channels: u8, base: &[u8]) -> Result<(
     }
     let c = channels as usize;
     let sizes = level_sizes(width, height);
-    let total: usize = sizes.iter().map(|&(w, h)| w as usize * h as usize * c).sum();
+    let total: usize = sizes
+        .iter()
+        .map(|&(w, h)| w as usize * h as usize * c)
+        .sum();
     let mut out = Vec::with_capacity(total);
     out.extend_from_slice(base);
     let mut prev_start = 0;
@@ -346,7 +361,10 @@ pub fn linear_chain(width: u32, height: u32, base: &[u8], srgb: bool) -> Result<
         )));
     }
     let sizes = level_sizes(width, height);
-    let total: usize = sizes.iter().map(|&(w, h)| w as usize * h as usize * 4).sum();
+    let total: usize = sizes
+        .iter()
+        .map(|&(w, h)| w as usize * h as usize * 4)
+        .sum();
     let mut out = Vec::with_capacity(total);
     out.extend_from_slice(base);
     if sizes.len() == 1 {

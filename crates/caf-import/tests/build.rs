@@ -16,15 +16,27 @@ fn write(root: &Path, rel: &str, bytes: &[u8]) {
 fn make_tree(root: &Path) {
     write(root, "textures/hero.png", &samples::gradient_png(32, 16));
     write(root, "textures/normal.png", &samples::gradient_png(8, 8));
-    write(root, "textures/normal.png.toml", b"srgb = false\nmips = true\n");
+    write(
+        root,
+        "textures/normal.png.toml",
+        b"srgb = false\nmips = true\n",
+    );
     write(root, "sounds/jump.wav", &samples::wav_i16(22050, 1, 1000));
     write(root, "sounds/music.wav", &samples::wav_i16(44100, 2, 2000));
     write(root, "meshes/cube.obj", samples::CUBE_OBJ.as_bytes());
     write(root, "meshes/tri.glb", &samples::triangle_glb());
-    write(root, "shaders/sprite.frag", samples::FRAGMENT_GLSL.as_bytes());
+    write(
+        root,
+        "shaders/sprite.frag",
+        samples::FRAGMENT_GLSL.as_bytes(),
+    );
     write(root, "shaders/sprite.vert", samples::VERTEX_GLSL.as_bytes());
     write(root, "shaders/blur.wgsl", samples::COMPUTE_WGSL.as_bytes());
-    write(root, "broken/bad.png", b"\x89PNG\r\n\x1a\nthis is not a png");
+    write(
+        root,
+        "broken/bad.png",
+        b"\x89PNG\r\n\x1a\nthis is not a png",
+    );
     write(root, "README.txt", b"not an asset");
     write(root, ".hidden/skip.png", &samples::gradient_png(2, 2));
 }
@@ -36,14 +48,22 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .filter_map(|e| e.ok())
         .filter(|e| e.file_type().is_file())
         .map(|e| {
-            let rel = e.path().strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+            let rel = e
+                .path()
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
             (rel, std::fs::read(e.path()).unwrap())
         })
         .collect()
 }
 
 fn opts(jobs: usize) -> BuildOptions {
-    BuildOptions { jobs, ..BuildOptions::default() }
+    BuildOptions {
+        jobs,
+        ..BuildOptions::default()
+    }
 }
 
 #[test]
@@ -68,7 +88,10 @@ fn build_end_to_end() {
     assert_eq!(r1.converted, 9);
     assert_eq!(r1.manifest.failures.len(), 1);
     assert_eq!(r1.manifest.failures[0].source, "broken/bad.png");
-    assert!(r1.manifest.failures[0].error.contains("PNG") || r1.manifest.failures[0].error.contains("image"));
+    assert!(
+        r1.manifest.failures[0].error.contains("PNG")
+            || r1.manifest.failures[0].error.contains("image")
+    );
     let ev = events.lock().unwrap().clone();
     assert_eq!(ev[0], "start 10");
     assert!(ev.contains(&"failed broken/bad.png".to_string()));
@@ -100,7 +123,10 @@ fn build_end_to_end() {
         assert_eq!(e.payload_crc32, caf::crc32(asset.payload));
         assert_eq!(e.payload_size, asset.payload.len() as u64);
         assert_eq!(e.metadata_size, asset.metadata.len() as u64);
-        assert_eq!(e.source_size, std::fs::metadata(src.join(&e.source)).unwrap().len());
+        assert_eq!(
+            e.source_size,
+            std::fs::metadata(src.join(&e.source)).unwrap().len()
+        );
         assert_eq!(asset.header.asset_type, e.kind.asset_type());
         assert_eq!(e.source_hash.len(), 64);
         assert_eq!(e.settings_hash.len(), 64);
@@ -121,7 +147,10 @@ fn build_end_to_end() {
     assert_eq!(na.header.flags, caf::CafFlags::MIPCHAIN);
     assert_eq!(caf::TextureView::from_asset(&na).unwrap().level_count(), 4);
     let hb = std::fs::read(out.join("textures/hero.caf")).unwrap();
-    assert_eq!(caf::Asset::parse(&hb).unwrap().header.flags, caf::CafFlags::SRGB);
+    assert_eq!(
+        caf::Asset::parse(&hb).unwrap().header.flags,
+        caf::CafFlags::SRGB
+    );
     assert_ne!(by("textures/hero.png").settings_hash, normal.settings_hash);
     assert!(!out.join("README.caf").exists() && !out.join(".hidden").exists());
     let first = snapshot(&out);
@@ -135,7 +164,12 @@ fn build_end_to_end() {
     write(&src, "textures/hero.png", &samples::gradient_png(16, 16));
     let r3 = build(&src, &out, &opts(2), &|_| {}).unwrap();
     assert_eq!((r3.converted, r3.skipped), (1, 8));
-    let hero = r3.manifest.assets.iter().find(|e| e.source == "textures/hero.png").unwrap();
+    let hero = r3
+        .manifest
+        .assets
+        .iter()
+        .find(|e| e.source == "textures/hero.png")
+        .unwrap();
     assert_ne!(hero.source_hash, by("textures/hero.png").source_hash);
     // Same bytes, different mtime: nothing to do (content hash, not timestamps).
     write(&src, "sounds/jump.wav", &samples::wav_i16(22050, 1, 1000));
@@ -186,7 +220,12 @@ fn colliding_outputs_and_bad_sidecars_fail_alone() {
     write(&src, "data.bin", b"\x01\x02");
     write(&src, "data.bin.toml", b"type = \"texture\"\n");
     let r = build(&src, &out, &opts(2), &|_| {}).unwrap();
-    let failed: Vec<&str> = r.manifest.failures.iter().map(|f| f.source.as_str()).collect();
+    let failed: Vec<&str> = r
+        .manifest
+        .failures
+        .iter()
+        .map(|f| f.source.as_str())
+        .collect();
     assert_eq!(failed, ["cube.obj", "data.bin", "hero.wav"]);
     assert!(r.manifest.failures[0].error.contains("mipz"));
     assert!(r.manifest.failures[2].error.contains("hero.caf"));

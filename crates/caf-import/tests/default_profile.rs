@@ -31,16 +31,36 @@ fn textures_decode_back_to_the_source_pixels() {
         image::Rgba([p[0], p[1], p[2], 255])
     });
     let cases = [
-        ("t.png", encode(&img, image::ImageFormat::Png), img.as_raw().clone()),
-        ("t.tga", encode(&img, image::ImageFormat::Tga), img.as_raw().clone()),
-        ("t.webp", encode(&img, image::ImageFormat::WebP), img.as_raw().clone()),
-        ("t.bmp", encode(&opaque, image::ImageFormat::Bmp), opaque.as_raw().clone()),
+        (
+            "t.png",
+            encode(&img, image::ImageFormat::Png),
+            img.as_raw().clone(),
+        ),
+        (
+            "t.tga",
+            encode(&img, image::ImageFormat::Tga),
+            img.as_raw().clone(),
+        ),
+        (
+            "t.webp",
+            encode(&img, image::ImageFormat::WebP),
+            img.as_raw().clone(),
+        ),
+        (
+            "t.bmp",
+            encode(&opaque, image::ImageFormat::Bmp),
+            opaque.as_raw().clone(),
+        ),
     ];
     for (name, bytes, expect) in cases {
         let file = conv(&bytes, name, &Settings::default());
         let asset = Asset::parse(&file).unwrap();
         let tex = TextureView::from_asset(&asset).unwrap();
-        assert_eq!((tex.meta.width, tex.meta.height, tex.level_count()), (w, h, 1), "{name}");
+        assert_eq!(
+            (tex.meta.width, tex.meta.height, tex.level_count()),
+            (w, h, 1),
+            "{name}"
+        );
         assert_eq!(tex.level(0).unwrap(), expect.as_slice(), "{name}");
         assert_eq!(asset.header.flags, CafFlags::SRGB, "{name}");
     }
@@ -59,7 +79,11 @@ fn mip_levels_have_the_right_sizes_and_flags() {
     let png = samples::gradient_png(w, h);
     let expected = texture::level_sizes(w, h);
     assert_eq!(expected.last(), Some(&(1, 1)));
-    for (filter, linear) in [(MipFilter::Linear, false), (MipFilter::Box, false), (MipFilter::Linear, true)] {
+    for (filter, linear) in [
+        (MipFilter::Linear, false),
+        (MipFilter::Box, false),
+        (MipFilter::Linear, true),
+    ] {
         let s = Settings {
             mips: true,
             mip_filter: filter,
@@ -80,15 +104,29 @@ fn mip_levels_have_the_right_sizes_and_flags() {
             CafFlags::SRGB | CafFlags::MIPCHAIN
         };
         assert_eq!(asset.header.flags, want, "{filter} linear={linear}");
-        assert_eq!(tex.level(0).unwrap(), samples::gradient_rgba(w, h).as_slice());
+        assert_eq!(
+            tex.level(0).unwrap(),
+            samples::gradient_rgba(w, h).as_slice()
+        );
     }
     // The box filter in the default profile is exactly the original raw encoder's chain.
-    let s = Settings { mips: true, mip_filter: MipFilter::Box, ..Settings::default() };
+    let s = Settings {
+        mips: true,
+        mip_filter: MipFilter::Box,
+        ..Settings::default()
+    };
     let ours = convert(&png, Path::new("m.png"), &s).unwrap();
     let raw = encode_raw_texture(w, h, 4, &samples::gradient_rgba(w, h), true).unwrap();
     assert_eq!(ours.payload, raw.payload);
     // A 1x1 image has no further level: one level, no MIPCHAIN even when asked.
-    let file = conv(&samples::gradient_png(1, 1), "one.png", &Settings { mips: true, ..Settings::default() });
+    let file = conv(
+        &samples::gradient_png(1, 1),
+        "one.png",
+        &Settings {
+            mips: true,
+            ..Settings::default()
+        },
+    );
     let asset = Asset::parse(&file).unwrap();
     assert_eq!(asset.header.flags, CafFlags::SRGB);
     assert_eq!(TextureView::from_asset(&asset).unwrap().level_count(), 1);
@@ -98,8 +136,14 @@ fn mip_levels_have_the_right_sizes_and_flags() {
 fn broken_images_are_errors_not_panics() {
     let png = samples::gradient_png(16, 16);
     for cut in [0, 8, 20, 33, png.len() / 2, png.len() - 20] {
-        assert!(convert(&png[..cut], Path::new("t.png"), &Settings::default()).is_err(), "cut {cut}");
-        assert!(convert(&png[..cut], Path::new("t.png"), &Settings::original()).is_err(), "cut {cut}");
+        assert!(
+            convert(&png[..cut], Path::new("t.png"), &Settings::default()).is_err(),
+            "cut {cut}"
+        );
+        assert!(
+            convert(&png[..cut], Path::new("t.png"), &Settings::original()).is_err(),
+            "cut {cut}"
+        );
     }
     assert!(matches!(
         convert(b"hello", Path::new("x.unknown"), &Settings::default()),
@@ -107,7 +151,10 @@ fn broken_images_are_errors_not_panics() {
     ));
 }
 
-fn wav(spec: hound::WavSpec, write: impl FnOnce(&mut hound::WavWriter<&mut Cursor<Vec<u8>>>)) -> Vec<u8> {
+fn wav(
+    spec: hound::WavSpec,
+    write: impl FnOnce(&mut hound::WavWriter<&mut Cursor<Vec<u8>>>),
+) -> Vec<u8> {
     let mut out = Cursor::new(Vec::new());
     {
         let mut w = hound::WavWriter::new(&mut out, spec).unwrap();
@@ -127,41 +174,94 @@ fn audio(file: &[u8]) -> (caf::AudioMetadata, Vec<u8>) {
 fn audio_round_trips_from_16_bit_exactly_and_others_within_precision() {
     // 16-bit stereo: exact.
     let src: Vec<i16> = samples::lcg_samples(7, 2 * 500);
-    let file = conv(&samples::wav_from_i16(44100, 2, &src), "a.wav", &Settings::default());
+    let file = conv(
+        &samples::wav_from_i16(44100, 2, &src),
+        "a.wav",
+        &Settings::default(),
+    );
     let (meta, data) = audio(&file);
-    assert_eq!((meta.sample_rate, meta.channels, meta.bits_per_sample, meta.sample_count), (44100, 2, 16, 500));
-    let back: Vec<i16> = data.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    assert_eq!(
+        (
+            meta.sample_rate,
+            meta.channels,
+            meta.bits_per_sample,
+            meta.sample_count
+        ),
+        (44100, 2, 16, 500)
+    );
+    let back: Vec<i16> = data
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect();
     assert_eq!(back, src);
 
     // 24-bit (hound writes WAVE_FORMAT_EXTENSIBLE): 16-bit output within half an LSB,
     // 32-bit output exact.
-    let s24: Vec<i32> = samples::lcg_samples(9, 300).iter().map(|&s| (s as i32) * 256 + 77).collect();
-    let spec = hound::WavSpec { channels: 1, sample_rate: 48000, bits_per_sample: 24, sample_format: hound::SampleFormat::Int };
-    let w24 = wav(spec, |w| s24.iter().for_each(|&s| w.write_sample(s).unwrap()));
+    let s24: Vec<i32> = samples::lcg_samples(9, 300)
+        .iter()
+        .map(|&s| (s as i32) * 256 + 77)
+        .collect();
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 48000,
+        bits_per_sample: 24,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let w24 = wav(spec, |w| {
+        s24.iter().for_each(|&s| w.write_sample(s).unwrap())
+    });
     let (meta, data) = audio(&conv(&w24, "b.WAV", &Settings::default()));
     assert_eq!(meta.bits_per_sample, 16);
     for (b, &s) in data.chunks_exact(2).zip(&s24) {
         let v = i16::from_le_bytes([b[0], b[1]]) as i32;
         assert!((v * 256 - s).abs() <= 128, "{v} vs {s}");
     }
-    let (meta, data) = audio(&conv(&w24, "b.wav", &Settings { bits: AudioBits::Source, ..Settings::default() }));
+    let (meta, data) = audio(&conv(
+        &w24,
+        "b.wav",
+        &Settings {
+            bits: AudioBits::Source,
+            ..Settings::default()
+        },
+    ));
     assert_eq!(meta.bits_per_sample, 32);
     for (b, &s) in data.chunks_exact(4).zip(&s24) {
         assert_eq!(i32::from_le_bytes([b[0], b[1], b[2], b[3]]), s << 8);
     }
 
     // 8-bit: kept as signed 8-bit on request, exact.
-    let spec = hound::WavSpec { channels: 1, sample_rate: 8000, bits_per_sample: 8, sample_format: hound::SampleFormat::Int };
-    let s8: Vec<i8> = (0..200).map(|i| (i as i32 * 37 % 256 - 128) as i8).collect();
-    let w8 = wav(spec, |w| s8.iter().for_each(|&s| w.write_sample(s).unwrap()));
-    let (meta, data) = audio(&conv(&w8, "c.wav", &Settings { bits: AudioBits::B8, ..Settings::default() }));
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 8000,
+        bits_per_sample: 8,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let s8: Vec<i8> = (0..200).map(|i| (i * 37 % 256 - 128) as i8).collect();
+    let w8 = wav(spec, |w| {
+        s8.iter().for_each(|&s| w.write_sample(s).unwrap())
+    });
+    let (meta, data) = audio(&conv(
+        &w8,
+        "c.wav",
+        &Settings {
+            bits: AudioBits::B8,
+            ..Settings::default()
+        },
+    ));
     assert_eq!(meta.bits_per_sample, 8);
     assert_eq!(data.iter().map(|&b| b as i8).collect::<Vec<_>>(), s8);
 
     // 32-bit float: within 16-bit precision.
-    let spec = hound::WavSpec { channels: 1, sample_rate: 8000, bits_per_sample: 32, sample_format: hound::SampleFormat::Float };
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 8000,
+        bits_per_sample: 32,
+        sample_format: hound::SampleFormat::Float,
+    };
     let sf: Vec<f32> = (0..100).map(|i| ((i as f32) * 0.37).sin() * 0.9).collect();
-    let wf = wav(spec, |w| sf.iter().for_each(|&s| w.write_sample(s).unwrap()));
+    let wf = wav(spec, |w| {
+        sf.iter().for_each(|&s| w.write_sample(s).unwrap())
+    });
     let (_, data) = audio(&conv(&wf, "d.wav", &Settings::default()));
     for (b, &s) in data.chunks_exact(2).zip(&sf) {
         let v = i16::from_le_bytes([b[0], b[1]]) as f32 / 32768.0;
@@ -191,14 +291,22 @@ fn wav_with_chunks_before_and_after_data_and_a_partial_frame() {
     file.extend_from_slice(&body);
     let (meta, out) = audio(&conv(&file, "x.wav", &Settings::default()));
     assert_eq!(meta.sample_count, 10);
-    let back: Vec<i16> = out.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    let back: Vec<i16> = out
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect();
     assert_eq!(back, src);
 }
 
 #[test]
 fn compressed_audio_garbage_is_rejected() {
     for name in ["x.ogg", "x.flac", "x.mp3"] {
-        assert!(convert(b"definitely not audio data at all", Path::new(name), &Settings::default()).is_err());
+        assert!(convert(
+            b"definitely not audio data at all",
+            Path::new(name),
+            &Settings::default()
+        )
+        .is_err());
         assert!(convert(b"", Path::new(name), &Settings::default()).is_err());
     }
 }
@@ -215,15 +323,26 @@ fn len(v: [f32; 3]) -> f32 {
 
 #[test]
 fn cube_obj_is_indexed_with_unit_normals_and_orthogonal_tangents() {
-    let (meta, verts, idx) = mesh(&conv(samples::CUBE_OBJ.as_bytes(), "cube.obj", &Settings::default()));
-    assert_eq!((meta.vertex_count, meta.index_count, meta.sub_mesh_count), (24, 36, 1));
+    let (meta, verts, idx) = mesh(&conv(
+        samples::CUBE_OBJ.as_bytes(),
+        "cube.obj",
+        &Settings::default(),
+    ));
+    assert_eq!(
+        (meta.vertex_count, meta.index_count, meta.sub_mesh_count),
+        (24, 36, 1)
+    );
     assert_eq!(idx.len(), 36);
     for v in &verts {
         assert!((len(v.normal) - 1.0).abs() < 1e-5);
         let t = [v.tangent[0], v.tangent[1], v.tangent[2]];
         assert!((len(t) - 1.0).abs() < 1e-4, "{t:?}");
         let d: f32 = (0..3).map(|i| t[i] * v.normal[i]).sum();
-        assert!(d.abs() < 1e-4, "tangent {t:?} not orthogonal to {:?}", v.normal);
+        assert!(
+            d.abs() < 1e-4,
+            "tangent {t:?} not orthogonal to {:?}",
+            v.normal
+        );
         assert!(v.tangent[3] == 1.0 || v.tangent[3] == -1.0);
     }
     // Each triangle's winding agrees with its normal.
@@ -231,7 +350,11 @@ fn cube_obj_is_indexed_with_unit_normals_and_orthogonal_tangents() {
         let [a, b, c] = [t[0], t[1], t[2]].map(|i| verts[i as usize].position);
         let e1 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
         let e2 = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-        let n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+        let n = [
+            e1[1] * e2[2] - e1[2] * e2[1],
+            e1[2] * e2[0] - e1[0] * e2[2],
+            e1[0] * e2[1] - e1[1] * e2[0],
+        ];
         let vn = verts[t[0] as usize].normal;
         assert!(n[0] * vn[0] + n[1] * vn[1] + n[2] * vn[2] > 0.0);
     }
@@ -239,18 +362,36 @@ fn cube_obj_is_indexed_with_unit_normals_and_orthogonal_tangents() {
 
 #[test]
 fn missing_normals_are_generated_and_objects_are_sub_meshes() {
-    let (meta, verts, _) = mesh(&conv(samples::QUAD_OBJ.as_bytes(), "q.obj", &Settings::default()));
+    let (meta, verts, _) = mesh(&conv(
+        samples::QUAD_OBJ.as_bytes(),
+        "q.obj",
+        &Settings::default(),
+    ));
     assert_eq!((meta.vertex_count, meta.index_count), (4, 6));
     for v in &verts {
         assert_eq!(v.normal, [0.0, 0.0, 1.0]);
-        assert!((v.tangent[0] - 1.0).abs() < 1e-5, "tangent follows +u: {:?}", v.tangent);
+        assert!(
+            (v.tangent[0] - 1.0).abs() < 1e-5,
+            "tangent follows +u: {:?}",
+            v.tangent
+        );
     }
-    let two = format!("o A\n{}o B\nv 5 0 0\nv 6 0 0\nv 5 1 0\nf 5 6 7\n", samples::QUAD_OBJ);
+    let two = format!(
+        "o A\n{}o B\nv 5 0 0\nv 6 0 0\nv 5 1 0\nf 5 6 7\n",
+        samples::QUAD_OBJ
+    );
     let (meta, _, _) = mesh(&conv(two.as_bytes(), "two.obj", &Settings::default()));
     assert_eq!((meta.sub_mesh_count, meta.index_count), (2, 9));
     // glTF: generated normals, no UVs -> a perpendicular tangent.
-    let (meta, verts, idx) = mesh(&conv(&samples::triangle_glb(), "t.glb", &Settings::default()));
-    assert_eq!((meta.vertex_count, meta.index_count, meta.sub_mesh_count), (3, 3, 1));
+    let (meta, verts, idx) = mesh(&conv(
+        &samples::triangle_glb(),
+        "t.glb",
+        &Settings::default(),
+    ));
+    assert_eq!(
+        (meta.vertex_count, meta.index_count, meta.sub_mesh_count),
+        (3, 3, 1)
+    );
     assert_eq!(idx, vec![0, 1, 2]);
     for v in &verts {
         assert_eq!(v.normal, [0.0, 0.0, 1.0]);
@@ -268,7 +409,10 @@ fn broken_meshes_are_errors() {
         ("d.gltf", "{not json"),
         ("e.glb", "glTF\x02\x00\x00\x00"),
     ] {
-        assert!(convert(text.as_bytes(), Path::new(name), &Settings::default()).is_err(), "{name}");
+        assert!(
+            convert(text.as_bytes(), Path::new(name), &Settings::default()).is_err(),
+            "{name}"
+        );
     }
     let glb = samples::triangle_glb();
     for cut in [12, 20, glb.len() - 8] {
@@ -294,15 +438,32 @@ fn shaders_compile_to_spirv_that_validates_again() {
         assert_eq!(ShaderView::from_asset(&a2).unwrap().meta.stage, stage);
     }
     // .glsl needs a stage.
-    assert!(convert(samples::FRAGMENT_GLSL.as_bytes(), Path::new("x.glsl"), &Settings::default()).is_err());
-    let s = Settings { stage: Some(Stage::Fragment), ..Settings::default() };
+    assert!(convert(
+        samples::FRAGMENT_GLSL.as_bytes(),
+        Path::new("x.glsl"),
+        &Settings::default()
+    )
+    .is_err());
+    let s = Settings {
+        stage: Some(Stage::Fragment),
+        ..Settings::default()
+    };
     assert!(convert(samples::FRAGMENT_GLSL.as_bytes(), Path::new("x.glsl"), &s).is_ok());
     // Errors name file, line and column.
-    let e = convert(b"@compute @workgroup_size(1)\nfn main() {\n  let x: u32 = 1.5 +;\n}\n", Path::new("k.wgsl"), &Settings::default())
-        .unwrap_err();
+    let e = convert(
+        b"@compute @workgroup_size(1)\nfn main() {\n  let x: u32 = 1.5 +;\n}\n",
+        Path::new("k.wgsl"),
+        &Settings::default(),
+    )
+    .unwrap_err();
     let msg = e.to_string();
     assert!(msg.starts_with("k.wgsl:3:"), "{msg}");
-    assert!(convert(&[3, 2, 0x23, 7, 0, 0], Path::new("x.spv"), &Settings::default()).is_err());
+    assert!(convert(
+        &[3, 2, 0x23, 7, 0, 0],
+        Path::new("x.spv"),
+        &Settings::default()
+    )
+    .is_err());
 }
 
 /// A minimal FLAC encoder (VERBATIM subframes, 16-bit, fixed block size) so the symphonia path
@@ -313,7 +474,11 @@ fn flac_verbatim(sample_rate: u32, channels: u16, samples: &[i16]) -> Vec<u8> {
         for &b in data {
             c ^= b;
             for _ in 0..8 {
-                c = if c & 0x80 != 0 { (c << 1) ^ 0x07 } else { c << 1 };
+                c = if c & 0x80 != 0 {
+                    (c << 1) ^ 0x07
+                } else {
+                    c << 1
+                };
             }
         }
         c
@@ -323,7 +488,11 @@ fn flac_verbatim(sample_rate: u32, channels: u16, samples: &[i16]) -> Vec<u8> {
         for &b in data {
             c ^= (b as u16) << 8;
             for _ in 0..8 {
-                c = if c & 0x8000 != 0 { (c << 1) ^ 0x8005 } else { c << 1 };
+                c = if c & 0x8000 != 0 {
+                    (c << 1) ^ 0x8005
+                } else {
+                    c << 1
+                };
             }
         }
         c
@@ -368,8 +537,19 @@ fn flac_decodes_through_symphonia_sample_exactly() {
     let src = samples::lcg_samples(11, 2 * 700);
     let flac = flac_verbatim(32000, 2, &src);
     let (meta, data) = audio(&conv(&flac, "song.flac", &Settings::default()));
-    assert_eq!((meta.sample_rate, meta.channels, meta.bits_per_sample, meta.sample_count), (32000, 2, 16, 700));
-    let back: Vec<i16> = data.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    assert_eq!(
+        (
+            meta.sample_rate,
+            meta.channels,
+            meta.bits_per_sample,
+            meta.sample_count
+        ),
+        (32000, 2, 16, 700)
+    );
+    let back: Vec<i16> = data
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect();
     assert_eq!(back, src);
     // The original profile converts only WAV.
     assert!(matches!(

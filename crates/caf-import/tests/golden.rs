@@ -16,7 +16,10 @@ fn golden() -> Option<PathBuf> {
         return Some(caf);
     }
     if std::env::var("VOXCAF_REQUIRE_GOLDEN").is_ok_and(|v| v == "1") {
-        panic!("golden data not found at {} and VOXCAF_REQUIRE_GOLDEN=1", caf.display());
+        panic!(
+            "golden data not found at {} and VOXCAF_REQUIRE_GOLDEN=1",
+            caf.display()
+        );
     }
     eprintln!("note: golden data not found at {}, skipping", caf.display());
     None
@@ -43,7 +46,11 @@ fn conversions(g: &Path) -> Vec<(String, String)> {
 fn every_golden_conversion_with_an_input_is_byte_identical() {
     let Some(g) = golden() else { return };
     let rows = conversions(&g);
-    assert_eq!(rows.len(), 35, "expected 19 PNG, 10 WAV, 4 OBJ and 2 glTF conversions");
+    assert_eq!(
+        rows.len(),
+        35,
+        "expected 19 PNG, 10 WAV, 4 OBJ and 2 glTF conversions"
+    );
     let mut failures = Vec::new();
     for (golden_file, input) in &rows {
         let input_path = g.join(input);
@@ -64,7 +71,13 @@ fn every_golden_conversion_with_an_input_is_byte_identical() {
             Err(e) => failures.push(format!("{golden_file} from {input}: {e}")),
         }
     }
-    assert!(failures.is_empty(), "{} of {} differ:\n{}", failures.len(), rows.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
     eprintln!("{} golden conversions byte-identical", rows.len());
 }
 
@@ -89,7 +102,9 @@ fn raw_texture_encoder_matches_golden() {
                 "texture/raw_{w}x{h}_c{c}_{}.caf",
                 if mips { "mips" } else { "nomips" }
             );
-            let ours = encode_raw_texture(w, h, c as u8, &pixels, mips).unwrap().to_caf_bytes();
+            let ours = encode_raw_texture(w, h, c as u8, &pixels, mips)
+                .unwrap()
+                .to_caf_bytes();
             assert!(ours == read(&g.join(&name)), "{name} differs");
         }
     }
@@ -132,18 +147,34 @@ fn inputs_the_original_rejects_are_rejected_by_both_profiles() {
         "wav/pcm16_zero_frames.wav",
         "wav/pcm16_too_short.wav",
     ] {
-        assert!(orig(&g, input).is_err(), "original profile accepted {input}");
-        assert!(default(&g, input).is_err(), "default profile accepted {input}");
+        assert!(
+            orig(&g, input).is_err(),
+            "original profile accepted {input}"
+        );
+        assert!(
+            default(&g, input).is_err(),
+            "default profile accepted {input}"
+        );
     }
-    assert!(matches!(orig(&g, "wav/pcm16_zero_frames.wav"), Err(ImportError::Empty { .. })));
-    assert!(matches!(orig(&g, "obj/no_faces.obj"), Err(ImportError::Empty { .. })));
+    assert!(matches!(
+        orig(&g, "wav/pcm16_zero_frames.wav"),
+        Err(ImportError::Empty { .. })
+    ));
+    assert!(matches!(
+        orig(&g, "obj/no_faces.obj"),
+        Err(ImportError::Empty { .. })
+    ));
 }
 
 #[test]
 fn original_profile_keeps_the_originals_sample_format_limits() {
     let Some(g) = golden() else { return };
     // The original converts only 16-bit integer PCM; so does the original profile.
-    for input in ["wav/pcm8_mono.wav", "wav/pcm24_mono.wav", "wav/float32_mono.wav"] {
+    for input in [
+        "wav/pcm8_mono.wav",
+        "wav/pcm24_mono.wav",
+        "wav/float32_mono.wav",
+    ] {
         assert!(
             matches!(orig(&g, input), Err(ImportError::Unsupported { .. })),
             "{input} should be unsupported in the original profile"
@@ -171,8 +202,16 @@ fn we_accept_more_than_the_original() {
         let src = read(&g.join("inputs").join(input));
         let mut reader = hound::WavReader::new(std::io::Cursor::new(&src)).unwrap();
         let expect: Vec<i16> = reader.samples::<i16>().map(|s| s.unwrap()).collect();
-        assert_eq!(view.samples_i16_cow().unwrap().as_ref(), expect.as_slice(), "{input}");
-        assert_eq!(default(&g, input).unwrap().to_caf_bytes(), bytes, "{input}: profiles differ");
+        assert_eq!(
+            view.samples_i16_cow().unwrap().as_ref(),
+            expect.as_slice(),
+            "{input}"
+        );
+        assert_eq!(
+            default(&g, input).unwrap().to_caf_bytes(),
+            bytes,
+            "{input}: profiles differ"
+        );
     }
     // The upper-case copy is byte-identical to pcm16_44100_mono.wav, so its output is the golden.
     assert_eq!(
@@ -202,7 +241,10 @@ fn default_profile_differs_where_it_should() {
     // A PNG with a corrupted IDAT CRC: the original (stb_image) does not check CRCs and
     // converted it; the default profile treats it as damaged data and refuses it.
     assert!(orig(&g, "png/rgba8_badcrc_3x5.png").is_ok());
-    assert!(matches!(default(&g, "png/rgba8_badcrc_3x5.png"), Err(ImportError::Malformed { .. })));
+    assert!(matches!(
+        default(&g, "png/rgba8_badcrc_3x5.png"),
+        Err(ImportError::Malformed { .. })
+    ));
     // 16-bit PNG: the default profile rounds (v / 257), the original truncates (v >> 8).
     let d = default(&g, "png/rgba16_1x1.png").unwrap();
     assert_eq!(d.payload, vec![0x01, 0x11, 0xFE, 0x7F]);
@@ -216,7 +258,10 @@ fn default_profile_differs_where_it_should() {
     let golden_payload = &read(&g.join("png/bmp_named_as_png.caf"))[56..80];
     assert_eq!(d.payload, golden_payload);
     // OBJ with out-of-range references: the original zero-fills, the default profile refuses.
-    assert!(matches!(default(&g, "obj/outofrange.obj"), Err(ImportError::Malformed { .. })));
+    assert!(matches!(
+        default(&g, "obj/outofrange.obj"),
+        Err(ImportError::Malformed { .. })
+    ));
     // The original cube is de-indexed (36 vertices); ours is indexed (24) with tangents.
     let d = default(&g, "obj/cube.obj").unwrap();
     let bytes = d.to_caf_bytes();

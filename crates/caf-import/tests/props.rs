@@ -87,13 +87,20 @@ fn corruption_sweep_never_panics() {
         ("a.glb", samples::triangle_glb()),
         ("a.frag", samples::FRAGMENT_GLSL.as_bytes().to_vec()),
         ("a.wgsl", samples::COMPUTE_WGSL.as_bytes().to_vec()),
-        ("a.ogg", b"OggS\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00".to_vec()),
+        (
+            "a.ogg",
+            b"OggS\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00".to_vec(),
+        ),
         ("a.flac", b"fLaC\x00\x00\x00\x22\x10\x00\x10\x00".to_vec()),
         ("a.mp3", b"\xff\xfb\x90\x64\x00\x00\x00\x00\x00".to_vec()),
     ];
-    let spirv = convert(samples::FRAGMENT_GLSL.as_bytes(), Path::new("a.frag"), &Settings::default())
-        .unwrap()
-        .payload;
+    let spirv = convert(
+        samples::FRAGMENT_GLSL.as_bytes(),
+        Path::new("a.frag"),
+        &Settings::default(),
+    )
+    .unwrap()
+    .payload;
     let mut inputs = inputs;
     inputs.push(("a.spv", spirv));
     let profiles = [Settings::default(), Settings::original()];

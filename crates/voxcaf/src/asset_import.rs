@@ -212,7 +212,10 @@ fn build(a: BuildArgs) -> Result<u8> {
             if tty {
                 bar.set_message(entry.source.clone());
             } else if !quiet {
-                println!("converted {} -> {}: {}", entry.source, entry.output, entry.summary);
+                println!(
+                    "converted {} -> {}: {}",
+                    entry.source, entry.output, entry.summary
+                );
             }
         }
         BuildEvent::Skipped { entry } => {
@@ -268,7 +271,11 @@ fn summary(r: &BuildReport, out: &Path) -> String {
     format!(
         "{} asset{} in {}: {} converted, {} up to date, {} failed{}; {} written in {:.2} s",
         r.manifest.assets.len(),
-        if r.manifest.assets.len() == 1 { "" } else { "s" },
+        if r.manifest.assets.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
         out.display(),
         r.converted,
         r.skipped,
