@@ -199,7 +199,6 @@ fn datasets() -> Vec<Data> {
 }
 
 fn bench(c: &mut Criterion) {
-    let reg = Registry::all_opaque();
     for d in datasets() {
         let mut g = c.benchmark_group(d.name);
         g.sample_size(20);

@@ -499,12 +499,18 @@ pub fn caf_mesh(
     let tan = tangents(&all);
     let mut payload =
         Vec::with_capacity(all.vertex_count() * caf::Vertex::SIZE + all.indices.len() * 4);
-    for k in 0..all.vertex_count() {
+    for (((&position, &normal), &uv), &tangent) in all
+        .positions
+        .iter()
+        .zip(&all.normals)
+        .zip(&all.uvs)
+        .zip(&tan)
+    {
         let v = caf::Vertex {
-            position: all.positions[k],
-            normal: all.normals[k],
-            uv: all.uvs[k],
-            tangent: tan[k],
+            position,
+            normal,
+            uv,
+            tangent,
         };
         payload.extend_from_slice(&v.to_bytes());
     }

@@ -104,6 +104,7 @@ pub struct BlockInfo {
 pub struct Registry {
     infos: Vec<BlockInfo>,
     class: Box<[u8; TYPE_COUNT]>,
+    by_name: std::collections::HashMap<String, u16>,
 }
 
 impl Default for Registry {
@@ -308,12 +309,17 @@ impl Registry {
         let mut r = Registry {
             infos,
             class: Box::new([CLASS_NONE; TYPE_COUNT]),
+            by_name: std::collections::HashMap::new(),
         };
         r.rebuild_classes();
         r
     }
 
     fn rebuild_classes(&mut self) {
+        self.by_name.clear();
+        for (t, info) in self.infos.iter().enumerate() {
+            self.by_name.entry(normalize(&info.name)).or_insert(t as u16);
+        }
         for (c, info) in self.class.iter_mut().zip(&self.infos) {
             *c = match info.kind {
                 RenderKind::Invisible => CLASS_NONE,
@@ -375,8 +381,8 @@ impl Registry {
         if let Ok(n) = key.parse::<u16>() {
             return ((n as usize) < TYPE_COUNT).then_some(n);
         }
-        if let Some(i) = self.infos.iter().position(|i| normalize(&i.name) == key) {
-            return Some(i as u16);
+        if let Some(&t) = self.by_name.get(&key) {
+            return Some(t);
         }
         let n: u16 = key.strip_prefix("tile")?.parse().ok()?;
         ((n as usize) < TYPE_COUNT).then_some(n)
