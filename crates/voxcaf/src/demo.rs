@@ -107,8 +107,23 @@ pub fn run(a: DemoArgs) -> Result<u8> {
     println!("voxcaf demo -> {}/", dir.display());
     world_section(&dir)?;
     println!();
+    edit_section(&dir)?;
+    println!();
     println!("{}", crate::asset::demo_roundtrip(&dir)?);
     Ok(0)
+}
+
+/// Runs the README's example edit script on an empty world with the undo history checked.
+fn edit_section(dir: &Path) -> Result<()> {
+    let (pool, report) = crate::world_edit::demo_edit(World::new())?;
+    let path = dir.join("pool.vwr");
+    pool.save(&path)?;
+    println!(
+        "edit   {} (the README's edit script on an empty world)",
+        path.display()
+    );
+    print!("{report}");
+    Ok(())
 }
 
 fn world_section(dir: &Path) -> Result<World> {

@@ -925,7 +925,6 @@ sky 3
 /// Demo hook: runs [`DEMO_SCRIPT`] on `world`, checks that undoing every command restores the
 /// original bytes exactly and that redoing reproduces the edit, and returns the edited world
 /// with a short report.
-#[allow(dead_code)] // called from the demo
 pub fn demo_edit(world: World) -> Result<(World, String)> {
     let lines = DEMO_SCRIPT
         .lines()
