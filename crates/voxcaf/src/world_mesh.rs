@@ -290,3 +290,36 @@ pub fn demo_mesh(world: &World, dir: &Path, name: &str) -> Result<String> {
         png.display()
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demo_mesh_writes_glb_and_png() {
+        let mut w = World::with_chunks_per_axis(2).unwrap();
+        let stone = vwr::Block::make(35, 0).unwrap();
+        w.fill_box([0, 0, 0], [19, 0, 19], stone).unwrap();
+        w.fill_box([4, 1, 4], [6, 4, 6], vwr::Block::make(261, 0).unwrap())
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let text = demo_mesh(&w, dir.path(), "show").unwrap();
+        assert!(text.contains("exposed faces"), "{text}");
+        assert!(text.contains("greedy quads"), "{text}");
+        let glb = std::fs::read(dir.path().join("show.glb")).unwrap();
+        assert_eq!(&glb[..4], b"glTF");
+        let png = std::fs::read(dir.path().join("show-iso.png")).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+    }
+
+    #[test]
+    fn size_and_view_parsing() {
+        assert_eq!(parse_size("640x480"), Ok((640, 480)));
+        assert_eq!(parse_size("640X480"), Ok((640, 480)));
+        assert!(parse_size("640").is_err());
+        assert!(parse_size("0x10").is_err());
+        assert!(parse_size("axb").is_err());
+        assert_eq!(parse_view("TOP"), Ok(View::Top));
+        assert!(parse_view("side").is_err());
+    }
+}

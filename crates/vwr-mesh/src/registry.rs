@@ -318,7 +318,9 @@ impl Registry {
     fn rebuild_classes(&mut self) {
         self.by_name.clear();
         for (t, info) in self.infos.iter().enumerate() {
-            self.by_name.entry(normalize(&info.name)).or_insert(t as u16);
+            self.by_name
+                .entry(normalize(&info.name))
+                .or_insert(t as u16);
         }
         for (c, info) in self.class.iter_mut().zip(&self.infos) {
             *c = match info.kind {

@@ -507,3 +507,31 @@ fn cache_handles_removed_chunks_and_metadata_only_edits() {
     assert_eq!(cache.meshes().len(), 1);
     assert_eq!(cache.meshes()[0].chunk, [1, 0, 0]);
 }
+
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// Greedy meshing covers exactly the exposed unit faces, with and without AO, for
+        /// arbitrary small worlds spanning chunk borders.
+        #[test]
+        fn greedy_equals_exposed(cells in proptest::collection::vec((0i32..20, 0i32..20, 0i32..20, 0usize..6), 1..400)) {
+            let types = [35u16, 261, 92, 96, 378, 4000];
+            let mut w = World::with_chunks_per_axis(2).unwrap();
+            for (x, y, z, t) in cells {
+                w.set_block(x, y, z, b(types[t])).unwrap();
+            }
+            let r = Registry::default();
+            for ao in [false, true] {
+                let e = mesh_world(&w, &r, MeshOptions { greedy: false, ao });
+                let g = mesh_world(&w, &r, MeshOptions { greedy: true, ao });
+                prop_assert_eq!(face_set(&e), face_set(&g));
+            }
+            let e = mesh_world(&w, &r, EXPOSED);
+            prop_assert_eq!(face_set(&e), reference_faces(&w, &r));
+        }
+    }
+}
