@@ -293,7 +293,6 @@ fn summary(r: &BuildReport, out: &Path) -> String {
 /// Demo hook: write a small source tree into `src_dir` (a PNG texture with a sidecar asking
 /// for mips, a WAV sound, an OBJ mesh, a GLSL vertex and fragment shader), build it into
 /// `out_dir`, build again to show the content-hash skip, and return a short report.
-#[allow(dead_code)] // called by `voxcaf demo` (demo.rs)
 pub fn demo_build(src_dir: &Path, out_dir: &Path) -> Result<String> {
     let w = |rel: &str, bytes: &[u8]| -> Result<()> {
         let p = src_dir.join(rel);

@@ -110,6 +110,11 @@ pub fn run(a: DemoArgs) -> Result<u8> {
     edit_section(&dir)?;
     println!();
     println!("{}", crate::asset::demo_roundtrip(&dir)?);
+    println!();
+    println!(
+        "{}",
+        crate::asset_import::demo_build(&dir.join("assets-src"), &dir.join("assets"))?
+    );
     Ok(0)
 }
 
