@@ -17,7 +17,11 @@ mod world_edit;
 mod world_mesh;
 
 #[derive(Parser)]
-#[command(name = "voxcaf", version, about = "Voxel worlds (.vwr) and game assets (.caf): inspect, check, convert, edit, mesh, render")]
+#[command(
+    name = "voxcaf",
+    version,
+    about = "Voxel worlds (.vwr) and game assets (.caf): inspect, check, convert, edit, mesh, render"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
