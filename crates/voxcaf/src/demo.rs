@@ -105,7 +105,11 @@ pub fn run(a: DemoArgs) -> Result<u8> {
     let dir = a.dir;
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     println!("voxcaf demo -> {}/", dir.display());
-    world_section(&dir)?;
+    let world = world_section(&dir)?;
+    println!(
+        "{}",
+        crate::world_mesh::demo_mesh(&world, &dir, "showcase")?.trim_end()
+    );
     println!();
     edit_section(&dir)?;
     println!();

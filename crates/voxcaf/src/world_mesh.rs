@@ -224,7 +224,6 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
 
 /// Demo hook: writes `DIR/NAME.glb` (greedy, AO) and `DIR/NAME-iso.png` for a world and
 /// returns mesh statistics as text (faces before and after greedy meshing, times).
-#[allow(dead_code)] // called from `voxcaf demo`
 pub fn demo_mesh(world: &World, dir: &Path, name: &str) -> Result<String> {
     let reg = Registry::default();
     let t = Instant::now();

@@ -153,4 +153,18 @@ fn demo_runs_and_leaves_verified_files() {
     assert!(world.count_non_air() > 10_000);
     assert!(world.move_objects().unwrap().len() >= 8);
     assert_eq!(world.spawn(), Some([15, 1, 15]));
+    for f in [
+        "showcase.glb",
+        "showcase-iso.png",
+        "pool.vwr",
+        "demo_texture.caf",
+        "assets/manifest.json",
+    ] {
+        assert!(dir.path().join(f).is_file(), "demo did not write {f}");
+    }
+    let png = std::fs::read(dir.path().join("showcase-iso.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // A second run into the same folder works too (the asset build skips unchanged sources).
+    let (code, out, err) = run(voxcaf().arg("demo").arg(dir.path()));
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
 }
