@@ -331,7 +331,7 @@ fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> 
             }
         }
     }
-    world.clear_dirty();
+    // Chunks come out of the decoder with clean dirty flags.
     Ok(world)
 }
 
@@ -420,12 +420,17 @@ fn read_chunk(
     let body = header + pcount * 2 + data_size;
     let total = body + meta_size;
     need(p.len(), base, total, "chunk body")?;
-    let mut palette = Vec::with_capacity(pcount);
-    for k in 0..pcount {
-        palette.push(Block(u16_at(p, header + 2 * k)));
-    }
+    // Bounds were checked above (`need(.., total, ..)`); whole-slice conversions let the
+    // compiler copy without per-element checks.
+    let palette: Vec<Block> = p[header..header + 2 * pcount]
+        .chunks_exact(2)
+        .map(|c| Block(u16::from_le_bytes([c[0], c[1]])))
+        .collect();
     let wo = header + pcount * 2;
-    let mut w: Vec<u64> = (0..words).map(|k| u64_at(p, wo + 8 * k)).collect();
+    let mut w: Vec<u64> = p[wo..wo + 8 * words]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+        .collect();
     // Padding bits past index 999 carry nothing: clear them so a re-save writes zeros.
     let used_bits = CHUNK_VOLUME * bits as usize - (words - 1) * 64;
     if used_bits < 64 {
