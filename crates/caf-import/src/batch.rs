@@ -17,7 +17,6 @@
 //!   the same sources and settings give identical bytes, whatever the number of jobs.
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -243,14 +242,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         _ => Path::new("."),
     };
     std::fs::create_dir_all(dir).map_err(|e| ImportError::io(dir, e))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| ImportError::io(dir, e))?;
-    tmp.write_all(bytes).map_err(|e| ImportError::io(path, e))?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| ImportError::io(path, e))?;
-    tmp.persist(path)
-        .map_err(|e| ImportError::io(path, e.error))?;
-    Ok(())
+    Ok(caf::write_atomic(path, bytes)?)
 }
 
 struct Source {

@@ -136,6 +136,15 @@ fn atomic_write(
     Ok(())
 }
 
+/// Writes arbitrary bytes to `path` with the same atomic procedure as [`write_file`] (temporary
+/// file in the same directory, fsync, rename). Tools that write manifests or exported payloads
+/// next to assets use this instead of a writer of their own.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CafError> {
+    atomic_write(path, |w| {
+        w.write_all(bytes).map_err(|e| CafError::io(Some(path), e))
+    })
+}
+
 /// Write a file atomically: a temporary file in the same directory, flushed, fsynced, then
 /// renamed over `path`. A crash leaves either the old file or the new one, never half of one.
 pub fn write_file(

@@ -431,16 +431,7 @@ fn write_out(dest: &Path, bytes: &[u8]) -> Result<()> {
         so.flush()?;
         return Ok(());
     }
-    let dir = match dest.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write {}", dest.display()))?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(dest)
-        .with_context(|| format!("cannot write {}", dest.display()))?;
+    caf::write_atomic(dest, bytes).with_context(|| format!("cannot write {}", dest.display()))?;
     Ok(())
 }
 
