@@ -95,19 +95,6 @@ fn prepare(name: &'static str, w: &World) -> Data {
     }
 }
 
-const EXPOSED: MeshOptions = MeshOptions {
-    greedy: false,
-    ao: false,
-};
-const GREEDY: MeshOptions = MeshOptions {
-    greedy: true,
-    ao: false,
-};
-const GREEDY_AO: MeshOptions = MeshOptions {
-    greedy: true,
-    ao: true,
-};
-
 fn run_ours(d: &Data, m: &mut Mesher, out: &mut ChunkMesh, o: MeshOptions) -> usize {
     let mut n = 0;
     for (origin, nb) in &d.ours {
@@ -205,13 +192,13 @@ fn bench(c: &mut Criterion) {
         let mut m = Mesher::new();
         let mut out = ChunkMesh::default();
         g.bench_function("ours exposed", |b| {
-            b.iter(|| black_box(run_ours(&d, &mut m, &mut out, EXPOSED)))
+            b.iter(|| black_box(run_ours(&d, &mut m, &mut out, MeshOptions::EXPOSED)))
         });
         g.bench_function("ours greedy", |b| {
-            b.iter(|| black_box(run_ours(&d, &mut m, &mut out, GREEDY)))
+            b.iter(|| black_box(run_ours(&d, &mut m, &mut out, MeshOptions::GREEDY)))
         });
         g.bench_function("ours greedy+ao", |b| {
-            b.iter(|| black_box(run_ours(&d, &mut m, &mut out, GREEDY_AO)))
+            b.iter(|| black_box(run_ours(&d, &mut m, &mut out, MeshOptions::GREEDY_AO)))
         });
         let mut ub = UnitQuadBuffer::new();
         g.bench_function("block-mesh visible_block_faces", |b| {
@@ -266,12 +253,14 @@ fn summary() {
         let bmg = median_ms(|| run_bm_greedy(&d, &mut gb));
         let bgs = median_ms(|| run_bgm(&d, &mut bm, false));
         let bgf = median_ms(|| run_bgm(&d, &mut bm, true));
-        let oe = median_ms(|| run_ours(&d, &mut m, &mut out, EXPOSED));
-        let og = median_ms(|| run_ours(&d, &mut m, &mut out, GREEDY));
-        let oa = median_ms(|| run_ours(&d, &mut m, &mut out, GREEDY_AO));
+        let oe = median_ms(|| run_ours(&d, &mut m, &mut out, MeshOptions::EXPOSED));
+        let og = median_ms(|| run_ours(&d, &mut m, &mut out, MeshOptions::GREEDY));
+        let oa = median_ms(|| run_ours(&d, &mut m, &mut out, MeshOptions::GREEDY_AO));
         let mut nb = Neighborhood::new();
-        let we = median_ms(|| run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, EXPOSED));
-        let wg = median_ms(|| run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, GREEDY));
+        let we =
+            median_ms(|| run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, MeshOptions::EXPOSED));
+        let wg =
+            median_ms(|| run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, MeshOptions::GREEDY));
         let rows: [(&str, (f64, usize), String); 9] = [
             (
                 "ours exposed",

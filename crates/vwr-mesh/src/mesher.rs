@@ -226,6 +226,29 @@ pub struct MeshOptions {
     pub ao: bool,
 }
 
+impl MeshOptions {
+    /// One quad per visible face, no AO.
+    pub const EXPOSED: MeshOptions = MeshOptions {
+        greedy: false,
+        ao: false,
+    };
+    /// One quad per visible face, with AO.
+    pub const EXPOSED_AO: MeshOptions = MeshOptions {
+        greedy: false,
+        ao: true,
+    };
+    /// Greedy merging, no AO.
+    pub const GREEDY: MeshOptions = MeshOptions {
+        greedy: true,
+        ao: false,
+    };
+    /// Greedy merging of faces with equal AO.
+    pub const GREEDY_AO: MeshOptions = MeshOptions {
+        greedy: true,
+        ao: true,
+    };
+}
+
 /// A chunk's cells plus a one-cell shell from its neighbours, classified by a registry:
 /// the input of [`Mesher::mesh`].
 ///

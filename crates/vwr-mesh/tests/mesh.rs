@@ -11,23 +11,6 @@ use vwr_mesh::{
     Registry,
 };
 
-const EXPOSED: MeshOptions = MeshOptions {
-    greedy: false,
-    ao: false,
-};
-const GREEDY: MeshOptions = MeshOptions {
-    greedy: true,
-    ao: false,
-};
-const GREEDY_AO: MeshOptions = MeshOptions {
-    greedy: true,
-    ao: true,
-};
-const EXPOSED_AO: MeshOptions = MeshOptions {
-    greedy: false,
-    ao: true,
-};
-
 fn counts(w: &World, opts: MeshOptions) -> (usize, usize, usize, u64) {
     let m = mesh_world(w, &Registry::default(), opts);
     let o: usize = m.chunks.iter().map(|c| c.opaque.len()).sum();
@@ -43,9 +26,9 @@ fn world(n: u32) -> World {
 fn single_cube_has_six_faces() {
     let mut w = world(3);
     w.set_block(15, 15, 15, b(35)).unwrap();
-    assert_eq!(counts(&w, EXPOSED), (6, 0, 0, 6));
-    assert_eq!(counts(&w, GREEDY), (6, 0, 0, 6));
-    let m = mesh_world(&w, &Registry::default(), EXPOSED);
+    assert_eq!(counts(&w, MeshOptions::EXPOSED), (6, 0, 0, 6));
+    assert_eq!(counts(&w, MeshOptions::GREEDY), (6, 0, 0, 6));
+    let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED);
     let faces: BTreeSet<Face> = m.chunks[0].opaque.iter().map(|q| q.face).collect();
     assert_eq!(faces.len(), 6);
 }
@@ -55,12 +38,12 @@ fn two_adjacent_cubes_have_ten_faces() {
     let mut w = world(3);
     w.set_block(12, 15, 15, b(35)).unwrap();
     w.set_block(13, 15, 15, b(35)).unwrap();
-    assert_eq!(counts(&w, EXPOSED), (10, 0, 0, 10));
+    assert_eq!(counts(&w, MeshOptions::EXPOSED), (10, 0, 0, 10));
     // Greedy merges the four long sides: 6 quads covering the same 10 faces.
-    assert_eq!(counts(&w, GREEDY), (6, 0, 0, 10));
+    assert_eq!(counts(&w, MeshOptions::GREEDY), (6, 0, 0, 10));
     // Different blocks are not merged.
     w.set_block(13, 15, 15, b(261)).unwrap();
-    assert_eq!(counts(&w, GREEDY), (10, 0, 0, 10));
+    assert_eq!(counts(&w, MeshOptions::GREEDY), (10, 0, 0, 10));
 }
 
 #[test]
@@ -73,12 +56,12 @@ fn cube_on_chunk_border_with_neighbour_in_next_chunk() {
         c[axis] = 10;
         w.set_block(a[0], a[1], a[2], b(35)).unwrap();
         w.set_block(c[0], c[1], c[2], b(35)).unwrap();
-        let m = mesh_world(&w, &Registry::default(), EXPOSED);
+        let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED);
         assert_eq!(m.chunks.len(), 2, "axis {axis}");
         assert_eq!(m.chunks[0].opaque.len(), 5);
         assert_eq!(m.chunks[1].opaque.len(), 5);
-        assert_eq!(counts(&w, EXPOSED).0, 10);
-        assert_eq!(counts(&w, GREEDY_AO).3, 10);
+        assert_eq!(counts(&w, MeshOptions::EXPOSED).0, 10);
+        assert_eq!(counts(&w, MeshOptions::GREEDY_AO).3, 10);
     }
 }
 
@@ -88,19 +71,19 @@ fn solid_chunk_600_faces_6_greedy_quads() {
         let mut w = world(3);
         w.set_chunk(pos[0], pos[1], pos[2], vwr::Chunk::uniform(b(261)))
             .unwrap();
-        assert_eq!(counts(&w, EXPOSED), (600, 0, 0, 600));
-        assert_eq!(counts(&w, GREEDY), (6, 0, 0, 600));
+        assert_eq!(counts(&w, MeshOptions::EXPOSED), (600, 0, 0, 600));
+        assert_eq!(counts(&w, MeshOptions::GREEDY), (6, 0, 0, 600));
         // AO on a lone cube's outside is all open, so greedy stays at 6.
-        assert_eq!(counts(&w, GREEDY_AO), (6, 0, 0, 600));
-        let m = mesh_world(&w, &Registry::default(), GREEDY);
+        assert_eq!(counts(&w, MeshOptions::GREEDY_AO), (6, 0, 0, 600));
+        let m = mesh_world(&w, &Registry::default(), MeshOptions::GREEDY);
         assert!(m.chunks[0].opaque.iter().all(|q| q.size == [10, 10]));
     }
     // Two solid chunks side by side: the shared wall disappears.
     let mut w = world(3);
     w.set_chunk(0, 0, 0, vwr::Chunk::uniform(b(261))).unwrap();
     w.set_chunk(1, 0, 0, vwr::Chunk::uniform(b(261))).unwrap();
-    assert_eq!(counts(&w, EXPOSED).0, 1000);
-    assert_eq!(counts(&w, GREEDY).0, 10);
+    assert_eq!(counts(&w, MeshOptions::EXPOSED).0, 1000);
+    assert_eq!(counts(&w, MeshOptions::GREEDY).0, 10);
 }
 
 #[test]
@@ -108,13 +91,13 @@ fn water_next_to_water_has_no_face_between() {
     let mut w = world(2);
     w.set_block(3, 3, 3, b(92)).unwrap();
     w.set_block(4, 3, 3, b(92)).unwrap();
-    assert_eq!(counts(&w, EXPOSED), (0, 10, 0, 10));
+    assert_eq!(counts(&w, MeshOptions::EXPOSED), (0, 10, 0, 10));
     // Two different transparent types keep both faces between them.
     w.set_block(4, 3, 3, b(96)).unwrap();
-    assert_eq!(counts(&w, EXPOSED), (0, 12, 0, 12));
+    assert_eq!(counts(&w, MeshOptions::EXPOSED), (0, 12, 0, 12));
     // Same type, different metadata nibble: different blocks, faces kept.
     w.set_block(4, 3, 3, Block::make(92, 3).unwrap()).unwrap();
-    assert_eq!(counts(&w, EXPOSED), (0, 12, 0, 12));
+    assert_eq!(counts(&w, MeshOptions::EXPOSED), (0, 12, 0, 12));
 }
 
 #[test]
@@ -123,14 +106,14 @@ fn water_next_to_stone() {
     w.set_block(3, 3, 3, b(92)).unwrap();
     w.set_block(4, 3, 3, b(35)).unwrap();
     // Stone keeps its face towards the water; water drops its face towards the stone.
-    assert_eq!(counts(&w, EXPOSED), (6, 5, 0, 11));
-    let m = mesh_world(&w, &Registry::default(), EXPOSED);
+    assert_eq!(counts(&w, MeshOptions::EXPOSED), (6, 5, 0, 11));
+    let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED);
     assert!(m.chunks[0].transparent.iter().all(|q| q.face != Face::PosX));
     // Across a chunk border too.
     let mut w = world(2);
     w.set_block(9, 3, 3, b(35)).unwrap();
     w.set_block(10, 3, 3, b(92)).unwrap();
-    assert_eq!(counts(&w, EXPOSED), (6, 5, 0, 11));
+    assert_eq!(counts(&w, MeshOptions::EXPOSED), (6, 5, 0, 11));
 }
 
 #[test]
@@ -147,7 +130,7 @@ fn special_geometry_never_hides_faces() {
         w.set_block(x, y, z, b(t)).unwrap();
     }
     w.set_block(5, 5, 4, b(92)).unwrap();
-    let (o, t, s, _) = counts(&w, EXPOSED);
+    let (o, t, s, _) = counts(&w, MeshOptions::EXPOSED);
     assert_eq!((o, s), (6, 5));
     // Water keeps its face towards the stone? No: stone is opaque, so 5 water faces.
     assert_eq!(t, 5);
@@ -158,36 +141,36 @@ fn special_geometry_never_hides_faces() {
     let mut w = world(1);
     w.set_block(5, 5, 5, b(35)).unwrap();
     w.set_block(6, 5, 5, b(4001)).unwrap();
-    let m = mesh_world(&w, &r, EXPOSED);
+    let m = mesh_world(&w, &r, MeshOptions::EXPOSED);
     assert_eq!(m.quad_count(), 6);
     // Type 0 with a metadata nibble is not air but renders as nothing.
     let mut w = world(1);
     w.set_block(5, 5, 5, Block::make(0, 5).unwrap()).unwrap();
-    assert_eq!(counts(&w, EXPOSED), (0, 0, 0, 0));
+    assert_eq!(counts(&w, MeshOptions::EXPOSED), (0, 0, 0, 0));
 }
 
 #[test]
 fn world_edges_count_as_air() {
     let mut w = world(1);
     w.set_chunk(0, 0, 0, vwr::Chunk::uniform(b(35))).unwrap();
-    assert_eq!(counts(&w, EXPOSED).0, 600);
+    assert_eq!(counts(&w, MeshOptions::EXPOSED).0, 600);
     let mut w = world(2);
     w.set_block(0, 0, 0, b(35)).unwrap();
     w.set_block(19, 19, 19, b(35)).unwrap();
-    assert_eq!(counts(&w, EXPOSED).0, 12);
+    assert_eq!(counts(&w, MeshOptions::EXPOSED).0, 12);
     let raw = vwr::Block(0xFFFF); // type 4095, unknown: opaque
     w.set_block(19, 0, 19, raw).unwrap();
-    assert_eq!(counts(&w, EXPOSED).0, 18);
+    assert_eq!(counts(&w, MeshOptions::EXPOSED).0, 18);
 }
 
 #[test]
 fn empty_and_missing_chunks_mesh_to_nothing() {
     let w = world(2);
-    assert!(mesh_world(&w, &Registry::default(), GREEDY_AO)
+    assert!(mesh_world(&w, &Registry::default(), MeshOptions::GREEDY_AO)
         .chunks
         .is_empty());
-    assert!(mesh_chunk(&w, &Registry::default(), [1, 1, 1], GREEDY).is_empty());
-    assert!(mesh_chunk(&w, &Registry::default(), [7, 7, 7], GREEDY).is_empty());
+    assert!(mesh_chunk(&w, &Registry::default(), [1, 1, 1], MeshOptions::GREEDY).is_empty());
+    assert!(mesh_chunk(&w, &Registry::default(), [7, 7, 7], MeshOptions::GREEDY).is_empty());
 }
 
 fn face_of(m: &vwr_mesh::WorldMesh, cell: [i32; 3], face: Face) -> Quad {
@@ -206,7 +189,7 @@ fn ambient_occlusion_on_constructed_corners() {
         for e in extra {
             w.set_block(e[0], e[1], e[2], b(35)).unwrap();
         }
-        let m = mesh_world(&w, &Registry::default(), EXPOSED_AO);
+        let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED_AO);
         face_of(&m, [5, 5, 5], Face::PosY)
     };
     // +Y face: U = X, V = Z; corners (x0,z0), (x1,z0), (x1,z1), (x0,z1).
@@ -237,14 +220,14 @@ fn ambient_occlusion_on_constructed_corners() {
     let mut w = world(2);
     w.set_block(9, 5, 5, b(35)).unwrap();
     w.set_block(10, 6, 5, b(35)).unwrap();
-    let m = mesh_world(&w, &Registry::default(), EXPOSED_AO);
+    let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED_AO);
     assert_eq!(face_of(&m, [9, 5, 5], Face::PosY).ao, [3, 2, 2, 3]);
 
     // A −X face: U = Y, V = Z; occluder in front at (4, 6, 5) is the +U side.
     let mut w = world(2);
     w.set_block(5, 5, 5, b(35)).unwrap();
     w.set_block(4, 6, 5, b(35)).unwrap();
-    let m = mesh_world(&w, &Registry::default(), EXPOSED_AO);
+    let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED_AO);
     assert_eq!(face_of(&m, [5, 5, 5], Face::NegX).ao, [3, 2, 2, 3]);
 }
 
@@ -255,8 +238,8 @@ fn greedy_never_merges_different_ao() {
     let mut w = world(2);
     w.fill_box([0, 0, 0], [9, 0, 9], b(35)).unwrap();
     w.set_block(5, 1, 5, b(35)).unwrap();
-    let m = mesh_world(&w, &Registry::default(), GREEDY_AO);
-    let e = mesh_world(&w, &Registry::default(), EXPOSED_AO);
+    let m = mesh_world(&w, &Registry::default(), MeshOptions::GREEDY_AO);
+    let e = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED_AO);
     assert_eq!(face_set(&m), face_set(&e));
     for q in m.chunks.iter().flat_map(|c| &c.opaque) {
         if q.size[0] > 1 {
@@ -348,14 +331,14 @@ fn exposed_faces_match_a_plain_reference() {
     let r = Registry::default();
     for seed in 10..14 {
         let w = random_world(seed, 3, 6000);
-        let m = mesh_world(&w, &r, EXPOSED);
+        let m = mesh_world(&w, &r, MeshOptions::EXPOSED);
         assert_eq!(face_set(&m), reference_faces(&w, &r), "seed {seed}");
     }
     for (name, w) in golden_worlds()
         .into_iter()
         .filter(|(n, _)| n.starts_with("random") || n == "world999.vwr")
     {
-        let m = mesh_world(&w, &r, EXPOSED);
+        let m = mesh_world(&w, &r, MeshOptions::EXPOSED);
         assert_eq!(face_set(&m), reference_faces(&w, &r), "{name}");
     }
 }
@@ -386,8 +369,8 @@ fn neighborhood_gather_matches_world() {
     });
     let mut m = Mesher::new();
     let (mut a, mut c) = (Default::default(), Default::default());
-    m.mesh(&nb, [10, 10, 10], GREEDY_AO, &mut a);
-    m.mesh(&nb2, [10, 10, 10], GREEDY_AO, &mut c);
+    m.mesh(&nb, [10, 10, 10], MeshOptions::GREEDY_AO, &mut a);
+    m.mesh(&nb2, [10, 10, 10], MeshOptions::GREEDY_AO, &mut c);
     assert_eq!(a, c);
 }
 
@@ -398,7 +381,7 @@ fn plate_rotation_is_applied() {
     w.set_block(5, 0, 5, b(379)).unwrap();
     w.set_plate_rotation(5, 0, 5, true).unwrap();
     w.set_plate_rotation(3, 0, 3, false).unwrap();
-    let m = mesh_world(&w, &Registry::default(), GREEDY);
+    let m = mesh_world(&w, &Registry::default(), MeshOptions::GREEDY);
     let rot: Vec<bool> = m.chunks[0].special.iter().map(|s| s.rotated).collect();
     assert_eq!(rot, [false, true]);
 }
@@ -425,7 +408,7 @@ fn expected_rebuilds(changed: &BTreeSet<[i32; 3]>, n: u32) -> BTreeSet<[u32; 3]>
 #[test]
 fn incremental_rebuild_equals_full_rebuild() {
     let r = Registry::default();
-    for opts in [GREEDY_AO, EXPOSED] {
+    for opts in [MeshOptions::GREEDY_AO, MeshOptions::EXPOSED] {
         for seed in 1..=4u64 {
             let mut w = random_world(seed, 3, 2500);
             let mut cache = MeshCache::new(opts);
@@ -494,7 +477,7 @@ fn cache_handles_removed_chunks_and_metadata_only_edits() {
     let mut w = world(2);
     w.set_chunk(0, 0, 0, vwr::Chunk::uniform(b(35))).unwrap();
     w.set_block(15, 5, 5, b(35)).unwrap();
-    let mut cache = MeshCache::new(GREEDY);
+    let mut cache = MeshCache::new(MeshOptions::GREEDY);
     cache.update(&mut w, &r);
     assert_eq!(cache.meshes().len(), 2);
     // A MoveObject edit marks the chunk dirty but changes no block.
@@ -530,7 +513,7 @@ mod prop {
                 let g = mesh_world(&w, &r, MeshOptions { greedy: true, ao });
                 prop_assert_eq!(face_set(&e), face_set(&g));
             }
-            let e = mesh_world(&w, &r, EXPOSED);
+            let e = mesh_world(&w, &r, MeshOptions::EXPOSED);
             prop_assert_eq!(face_set(&e), reference_faces(&w, &r));
         }
     }
