@@ -7,22 +7,7 @@ use caf_import::{convert, encode_raw_audio, encode_raw_texture, samples, ImportE
 
 /// `$VOXCAF_GOLDEN/caf`, or `None` (skip) when missing unless `VOXCAF_REQUIRE_GOLDEN=1`.
 fn golden() -> Option<PathBuf> {
-    let dir = match std::env::var_os("VOXCAF_GOLDEN") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden"),
-    };
-    let caf = dir.join("caf");
-    if caf.join("manifest.tsv").is_file() {
-        return Some(caf);
-    }
-    if std::env::var("VOXCAF_REQUIRE_GOLDEN").is_ok_and(|v| v == "1") {
-        panic!(
-            "golden data not found at {} and VOXCAF_REQUIRE_GOLDEN=1",
-            caf.display()
-        );
-    }
-    eprintln!("note: golden data not found at {}, skipping", caf.display());
-    None
+    voxcaf_golden::caf()
 }
 
 fn read(p: &Path) -> Vec<u8> {

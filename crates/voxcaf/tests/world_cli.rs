@@ -8,19 +8,7 @@ fn voxcaf() -> Command {
 }
 
 fn golden() -> Option<PathBuf> {
-    let dir = std::env::var_os("VOXCAF_GOLDEN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden")
-        });
-    if dir.join("vwr").is_dir() {
-        Some(dir)
-    } else if std::env::var("VOXCAF_REQUIRE_GOLDEN").is_ok_and(|v| v == "1") {
-        panic!("golden data missing at {}", dir.display());
-    } else {
-        eprintln!("note: golden data missing; skipping");
-        None
-    }
+    voxcaf_golden::with_worlds()
 }
 
 fn run(cmd: &mut Command) -> (i32, String, String) {

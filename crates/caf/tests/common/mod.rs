@@ -6,22 +6,7 @@ use std::path::PathBuf;
 /// The golden `caf` folder (`$VOXCAF_GOLDEN/caf`, default `../shared/golden/caf` beside the
 /// repository), or `None` when missing and `VOXCAF_REQUIRE_GOLDEN` is not 1 (tests then skip).
 pub fn golden_caf() -> Option<PathBuf> {
-    let dir = match std::env::var_os("VOXCAF_GOLDEN") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden"),
-    };
-    let caf = dir.join("caf");
-    if caf.join("manifest.tsv").is_file() {
-        return Some(caf);
-    }
-    if std::env::var("VOXCAF_REQUIRE_GOLDEN").is_ok_and(|v| v == "1") {
-        panic!(
-            "golden data not found at {} and VOXCAF_REQUIRE_GOLDEN=1",
-            caf.display()
-        );
-    }
-    eprintln!("note: golden data not found at {}; skipping", caf.display());
-    None
+    voxcaf_golden::caf()
 }
 
 /// One row of `manifest.tsv`.

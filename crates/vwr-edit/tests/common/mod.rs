@@ -93,20 +93,5 @@ pub fn assert_cells(
 
 /// The golden folder, or `None` (with a note) when it is missing and not required.
 pub fn golden_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("VOXCAF_GOLDEN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden")
-        });
-    if dir.join("vwr").is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("VOXCAF_REQUIRE_GOLDEN").as_deref() == Ok("1") {
-        panic!(
-            "golden folder {} is missing and VOXCAF_REQUIRE_GOLDEN=1",
-            dir.display()
-        );
-    }
-    eprintln!("note: golden folder {} missing; skipping", dir.display());
-    None
+    voxcaf_golden::with_worlds()
 }

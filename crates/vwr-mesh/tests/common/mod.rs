@@ -7,25 +7,7 @@ use vwr::{Block, World};
 use vwr_mesh::{Face, WorldMesh};
 
 pub fn golden_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("VOXCAF_GOLDEN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden")
-        });
-    if dir.join("vwr").is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("VOXCAF_REQUIRE_GOLDEN").as_deref() == Ok("1") {
-        panic!(
-            "golden folder {} is missing and VOXCAF_REQUIRE_GOLDEN=1",
-            dir.display()
-        );
-    }
-    eprintln!(
-        "note: golden folder {} missing; skipping golden checks",
-        dir.display()
-    );
-    None
+    voxcaf_golden::with_worlds()
 }
 
 pub fn golden_worlds() -> Vec<(String, World)> {

@@ -6,21 +6,7 @@ use std::path::PathBuf;
 /// The golden folder (`VOXCAF_GOLDEN`, default `../shared/golden` beside the repository), or
 /// `None` when it is missing and `VOXCAF_REQUIRE_GOLDEN` is not set (the test then skips).
 pub fn golden_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("VOXCAF_GOLDEN") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/golden"),
-    };
-    if dir.join("vwr").is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("VOXCAF_REQUIRE_GOLDEN").is_ok_and(|v| v == "1") {
-        panic!(
-            "golden data not found at {} and VOXCAF_REQUIRE_GOLDEN=1",
-            dir.display()
-        );
-    }
-    eprintln!("note: golden data not found at {}; skipping", dir.display());
-    None
+    voxcaf_golden::with_worlds()
 }
 
 /// Every golden `.vwr` file, sorted.
