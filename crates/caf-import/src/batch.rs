@@ -242,7 +242,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         _ => Path::new("."),
     };
     std::fs::create_dir_all(dir).map_err(|e| ImportError::io(dir, e))?;
-    Ok(caf::write_atomic(path, bytes)?)
+    voxcaf_fs::write_atomic(path, bytes).map_err(|e| ImportError::io(path, e))
 }
 
 struct Source {

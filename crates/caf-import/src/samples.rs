@@ -3,28 +3,7 @@
 
 use std::io::Cursor;
 
-/// The original's LCG byte generator (golden README): `s = s * 1664525 + 1013904223`, then
-/// `s >> 24`.
-pub fn lcg_bytes(seed: u32, n: usize) -> Vec<u8> {
-    let mut s = seed;
-    (0..n)
-        .map(|_| {
-            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (s >> 24) as u8
-        })
-        .collect()
-}
-
-/// The original's LCG 16-bit samples: same recurrence, `s >> 16` as i16.
-pub fn lcg_samples(seed: u32, n: usize) -> Vec<i16> {
-    let mut s = seed;
-    (0..n)
-        .map(|_| {
-            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (s >> 16) as u16 as i16
-        })
-        .collect()
-}
+pub use voxcaf_golden::{lcg_bytes, lcg_i16};
 
 /// RGBA8 gradient pixels (`width × height × 4` bytes).
 pub fn gradient_rgba(width: u32, height: u32) -> Vec<u8> {

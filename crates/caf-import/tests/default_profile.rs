@@ -173,7 +173,7 @@ fn audio(file: &[u8]) -> (caf::AudioMetadata, Vec<u8>) {
 #[test]
 fn audio_round_trips_from_16_bit_exactly_and_others_within_precision() {
     // 16-bit stereo: exact.
-    let src: Vec<i16> = samples::lcg_samples(7, 2 * 500);
+    let src: Vec<i16> = samples::lcg_i16(7, 2 * 500);
     let file = conv(
         &samples::wav_from_i16(44100, 2, &src),
         "a.wav",
@@ -197,7 +197,7 @@ fn audio_round_trips_from_16_bit_exactly_and_others_within_precision() {
 
     // 24-bit (hound writes WAVE_FORMAT_EXTENSIBLE): 16-bit output within half an LSB,
     // 32-bit output exact.
-    let s24: Vec<i32> = samples::lcg_samples(9, 300)
+    let s24: Vec<i32> = samples::lcg_i16(9, 300)
         .iter()
         .map(|&s| (s as i32) * 256 + 77)
         .collect();
@@ -534,7 +534,7 @@ fn flac_verbatim(sample_rate: u32, channels: u16, samples: &[i16]) -> Vec<u8> {
 
 #[test]
 fn flac_decodes_through_symphonia_sample_exactly() {
-    let src = samples::lcg_samples(11, 2 * 700);
+    let src = samples::lcg_i16(11, 2 * 700);
     let flac = flac_verbatim(32000, 2, &src);
     let (meta, data) = audio(&conv(&flac, "song.flac", &Settings::default()));
     assert_eq!(

@@ -101,7 +101,7 @@ fn raw_audio_encoder_matches_golden() {
     for rate in [22050u32, 44100, 48000] {
         for (channels, label) in [(1u16, "mono"), (2, "stereo")] {
             let seed = rate + channels as u32;
-            let s = samples::lcg_samples(seed, 441 * channels as usize);
+            let s = samples::lcg_i16(seed, 441 * channels as usize);
             let ours = encode_raw_audio(rate, channels, &s).unwrap().to_caf_bytes();
             let name = format!("audio/raw_{rate}_{label}.caf");
             assert!(ours == read(&g.join(&name)), "{name} differs");

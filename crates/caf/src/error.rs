@@ -187,3 +187,9 @@ impl CafError {
         }
     }
 }
+
+impl From<std::io::Error> for CafError {
+    fn from(e: std::io::Error) -> CafError {
+        CafError::io(None, e)
+    }
+}

@@ -57,6 +57,4 @@ pub use view::{
     prefab_component, scene_component, AudioView, MeshView, PrefabComponent, PrefabEntity,
     PrefabView, SceneEntry, SceneSection, SceneView, ShaderView, TextureView,
 };
-pub use write::{
-    to_vec, write_atomic, write_file, write_file_streaming, write_streaming, write_to,
-};
+pub use write::{to_vec, write_file, write_file_streaming, write_streaming, write_to};

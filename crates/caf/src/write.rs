@@ -106,43 +106,12 @@ pub fn write_streaming<W: Write + Seek, R: Read>(
     w.flush().map_err(io)
 }
 
-/// Run `fill` on a temporary file next to `path`, fsync it, then rename it over `path`.
-/// On any error the temporary file is removed and `path` is untouched.
+/// Run `fill` on an atomic save of `path` (the workspace's one writer, `voxcaf_fs`).
 fn atomic_write(
     path: &Path,
-    fill: impl FnOnce(&mut std::io::BufWriter<&std::fs::File>) -> Result<(), CafError>,
+    fill: impl FnOnce(&mut std::io::BufWriter<&mut voxcaf_fs::AtomicFile>) -> Result<(), CafError>,
 ) -> Result<(), CafError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let err = |e| CafError::io(Some(path), e);
-    let tmp = tempfile::Builder::new()
-        .prefix(".caf-tmp-")
-        .suffix(".part")
-        .tempfile_in(dir)
-        .map_err(err)?;
-    {
-        let mut bw = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file());
-        fill(&mut bw)?;
-        bw.flush().map_err(err)?;
-    }
-    tmp.as_file().sync_all().map_err(err)?;
-    tmp.persist(path).map_err(|e| err(e.error))?;
-    // Make the rename itself durable; failure here does not undo a complete file.
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
-/// Writes arbitrary bytes to `path` with the same atomic procedure as [`write_file`] (temporary
-/// file in the same directory, fsync, rename). Tools that write manifests or exported payloads
-/// next to assets use this instead of a writer of their own.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CafError> {
-    atomic_write(path, |w| {
-        w.write_all(bytes).map_err(|e| CafError::io(Some(path), e))
-    })
+    voxcaf_fs::write_atomic_with(path, fill).map_err(|e| with_path(e, path))
 }
 
 /// Write a file atomically: a temporary file in the same directory, flushed, fsynced, then

@@ -122,11 +122,11 @@ fn random_multi_byte_damage_never_panics() {
             let mut b = orig.clone();
             for _ in 0..1 + rng.below(8) {
                 let i = rng.below(b.len() as u64) as usize;
-                b[i] = rng.next() as u8;
+                b[i] = rng.next_u64() as u8;
             }
             match rng.below(4) {
                 0 => b.truncate(rng.below(b.len() as u64 + 1) as usize),
-                1 => b.extend((0..rng.below(16)).map(|_| rng.next() as u8)),
+                1 => b.extend((0..rng.below(16)).map(|_| rng.next_u64() as u8)),
                 _ => {}
             }
             let _ = check(&b);

@@ -431,7 +431,8 @@ fn write_out(dest: &Path, bytes: &[u8]) -> Result<()> {
         so.flush()?;
         return Ok(());
     }
-    caf::write_atomic(dest, bytes).with_context(|| format!("cannot write {}", dest.display()))?;
+    voxcaf_fs::write_atomic(dest, bytes)
+        .with_context(|| format!("cannot write {}", dest.display()))?;
     Ok(())
 }
 

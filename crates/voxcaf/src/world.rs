@@ -197,11 +197,9 @@ fn info(path: &Path, as_json: bool) -> Result<u8> {
             &mut s.palette_sizes.iter().map(|(k, v)| (k.to_string(), *v))
         ))
     );
-    let names = |t: u16| match t {
-        vwr::META_MOVE_OBJECT => format!("{t} (MoveObject)"),
-        vwr::META_PLATE_ROTATION => format!("{t} (plate rotation)"),
-        vwr::META_BIG_DECOR => format!("{t} (BigDecor)"),
-        _ => t.to_string(),
+    let names = |t: u16| match vwr::record_type_name(t) {
+        Some(n) => format!("{t} ({n})"),
+        None => t.to_string(),
     };
     let _ = writeln!(o, "  metadata        {} records", s.metadata_records);
     for (t, c) in &s.records_by_type {

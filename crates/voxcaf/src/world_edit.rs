@@ -112,24 +112,6 @@ fn registry() -> &'static vwr_mesh::Registry {
     REG.get_or_init(vwr_mesh::Registry::default)
 }
 
-/// MoveObject type names (`object add TYPE ...`).
-const OBJECT_NAMES: &[(&str, u8)] = &[
-    ("none", 0),
-    ("lift", 1),
-    ("enemy", 2),
-    ("patrol", 2),
-    ("bulldozer", 4),
-    ("treasure", 5),
-    ("egg", 6),
-    ("extralife", 6),
-    ("exit", 7),
-    ("levelexit", 7),
-    ("crate", 12),
-    ("secretexit", 21),
-    ("key", 49),
-    ("avatar", 200),
-];
-
 fn normalize(s: &str) -> String {
     s.chars()
         .filter(|c| !matches!(c, '_' | '-' | ' '))
@@ -190,21 +172,16 @@ fn parse_object_type(s: &str) -> std::result::Result<u8, String> {
     if let Ok(t) = s.parse::<u8>() {
         return Ok(t);
     }
-    let key = normalize(s);
-    OBJECT_NAMES
-        .iter()
-        .find(|(n, _)| *n == key)
-        .map(|&(_, t)| t)
-        .ok_or_else(|| {
-            format!(
-                "unknown object type {s:?} (a number 0-255 or one of: {})",
-                OBJECT_NAMES
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })
+    MoveObject::type_by_name(s).ok_or_else(|| {
+        format!(
+            "unknown object type {s:?} (a number 0-255 or one of: {})",
+            vwr::MOVE_OBJECT_NAMES
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
 }
 
 fn parse_rect(s: &str) -> std::result::Result<[i32; 4], String> {
@@ -769,11 +746,11 @@ fn edit(args: &EditArgs) -> Result<u8> {
     if !args.dry_run && (changed || args.out.is_some()) {
         if args.out.is_none() {
             let bak = backup_path(&args.file);
-            vwr::write_atomic(&bak, &original)
+            voxcaf_fs::write_atomic(&bak, &original)
                 .with_context(|| format!("cannot write backup {}", bak.display()))?;
             backup = Some(bak);
         }
-        vwr::write_atomic(&target, &bytes)
+        voxcaf_fs::write_atomic(&target, &bytes)
             .with_context(|| format!("cannot write {}", target.display()))?;
         written = Some(target.clone());
     }

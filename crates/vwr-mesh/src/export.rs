@@ -532,9 +532,9 @@ pub fn caf_mesh(
 }
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), MeshError> {
-    vwr::write_atomic(path, bytes).map_err(|e| MeshError::Io {
+    voxcaf_fs::write_atomic(path, bytes).map_err(|source| MeshError::Io {
         path: path.display().to_string(),
-        source: std::io::Error::other(e.to_string()),
+        source,
     })
 }
 

@@ -737,8 +737,8 @@ pub fn png_bytes(img: &RgbaImage) -> Result<Vec<u8>, MeshError> {
 /// Writes an image as PNG (atomically: temporary file, fsync, rename).
 pub fn save_png(img: &RgbaImage, path: &Path) -> Result<(), MeshError> {
     let bytes = png_bytes(img)?;
-    vwr::write_atomic(path, &bytes).map_err(|e| MeshError::Io {
+    voxcaf_fs::write_atomic(path, &bytes).map_err(|source| MeshError::Io {
         path: path.display().to_string(),
-        source: std::io::Error::other(e.to_string()),
+        source,
     })
 }

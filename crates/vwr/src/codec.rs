@@ -673,51 +673,6 @@ pub fn write_world(world: &World) -> Vec<u8> {
     out
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same directory, flushed and
-/// synced, then renamed over the target. On any error the target is left as it was.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let io = |source| VwrError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path.file_name().ok_or_else(|| {
-        io(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a file path",
-        ))
-    })?;
-    static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let tmp = dir.join(format!(
-        ".{}.{}-{}.tmp",
-        name.to_string_lossy(),
-        std::process::id(),
-        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)?;
-        // Make the rename itself durable where the platform allows opening a directory.
-        if let Ok(d) = std::fs::File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(io)
-}
-
 impl World {
     /// Parses a world from the bytes of a `.vwr` file.
     pub fn from_bytes(bytes: &[u8]) -> Result<World> {
@@ -748,6 +703,10 @@ impl World {
     /// Saves the world atomically (temp file + fsync + rename): a crash or error never leaves a
     /// truncated world at `path`.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
-        write_atomic(path.as_ref(), &write_world(self))
+        let path = path.as_ref();
+        voxcaf_fs::write_atomic(path, &write_world(self)).map_err(|source| VwrError::Io {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 }

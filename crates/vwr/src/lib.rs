@@ -43,11 +43,12 @@ pub use chunk::{
     bits_for, local_index, local_position, word_count, Chunk, MetaRecord, CHUNK_SIZE, CHUNK_VOLUME,
     MAX_PALETTE,
 };
-pub use codec::{
-    chunk_payload_size, read_world, read_world_checked, write_atomic, write_world, Oddity,
-};
+pub use codec::{chunk_payload_size, read_world, read_world_checked, write_world, Oddity};
 pub use error::{Result, VwrError};
-pub use records::{MoveObject, META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION};
+pub use records::{
+    record_type_name, MoveObject, META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION,
+    MOVE_OBJECT_NAMES,
+};
 pub use world::{World, DEFAULT_CHUNKS_PER_AXIS};
 
 /// Layout constants of the file format, shared by the reader and the writer.

@@ -7,6 +7,37 @@ pub const META_PLATE_ROTATION: u16 = 2;
 /// Metadata type of a BigDecor record.
 pub const META_BIG_DECOR: u16 = 3;
 
+/// The readable name of a metadata record type (`"MoveObject"`, `"plate rotation"`,
+/// `"BigDecor"`), `None` for types this library does not interpret.
+pub fn record_type_name(record_type: u16) -> Option<&'static str> {
+    Some(match record_type {
+        META_MOVE_OBJECT => "MoveObject",
+        META_PLATE_ROTATION => "plate rotation",
+        META_BIG_DECOR => "BigDecor",
+        _ => return None,
+    })
+}
+
+/// The short names by which tools accept MoveObject types (`object add exit ...`), with their
+/// codes; several names may share a code. Matching ignores case, `_`, `-` and spaces
+/// ([`MoveObject::type_by_name`]).
+pub const MOVE_OBJECT_NAMES: &[(&str, u8)] = &[
+    ("none", 0),
+    ("lift", 1),
+    ("enemy", 2),
+    ("patrol", 2),
+    ("bulldozer", 4),
+    ("treasure", 5),
+    ("egg", 6),
+    ("extralife", 6),
+    ("exit", 7),
+    ("levelexit", 7),
+    ("crate", 12),
+    ("secretexit", 21),
+    ("key", 49),
+    ("avatar", 200),
+];
+
 /// A moving or interactive object (lift, enemy, collectible, exit…), 47-byte payload.
 ///
 /// The record is anchored at the cell `floor(pos_start)`; one MoveObject per cell.
@@ -139,6 +170,20 @@ impl MoveObject {
         Ok(cell)
     }
 
+    /// The type code of a short name from [`MOVE_OBJECT_NAMES`] (case, `_`, `-` and spaces
+    /// ignored: `"Level-Exit"` is 7).
+    pub fn type_by_name(name: &str) -> Option<u8> {
+        let key: String = name
+            .chars()
+            .filter(|c| !matches!(c, '_' | '-' | ' '))
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        MOVE_OBJECT_NAMES
+            .iter()
+            .find(|(n, _)| *n == key)
+            .map(|&(_, t)| t)
+    }
+
     /// A readable name for the known object types of Galaxy Eggbert.
     pub fn type_name(object_type: u8) -> Option<&'static str> {
         Some(match object_type {
@@ -175,6 +220,18 @@ mod tests {
         assert_eq!(legacy.pos_start, m.pos_start);
         assert!(MoveObject::decode(&bytes[..46]).is_err());
         assert!(MoveObject::decode(&[]).is_err());
+    }
+
+    #[test]
+    fn names_are_found_whatever_the_spelling() {
+        assert_eq!(MoveObject::type_by_name("Level-Exit"), Some(7));
+        assert_eq!(MoveObject::type_by_name("extra_life"), Some(6));
+        assert_eq!(MoveObject::type_by_name("dragon"), None);
+        for &(n, t) in MOVE_OBJECT_NAMES {
+            assert_eq!(MoveObject::type_by_name(n), Some(t));
+        }
+        assert_eq!(record_type_name(META_BIG_DECOR), Some("BigDecor"));
+        assert_eq!(record_type_name(9), None);
     }
 
     #[test]

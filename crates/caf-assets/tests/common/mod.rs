@@ -46,9 +46,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).unwrap();
     }
-    let tmp = path.with_extension("tmp-write");
-    std::fs::write(&tmp, bytes).unwrap();
-    std::fs::rename(&tmp, path).unwrap();
+    voxcaf_fs::write_atomic(path, bytes).unwrap();
 }
 
 /// Writes a file in place (truncate, then write), as many editors do.

@@ -1,5 +1,5 @@
 //! Shared helpers for the integration tests.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use std::path::PathBuf;
 
@@ -53,39 +53,6 @@ pub fn manifest(dir: &std::path::Path) -> Vec<Row> {
     rows
 }
 
-/// "LCG bytes (seed S)" from the golden README.
-pub fn lcg_bytes(seed: u32, n: usize) -> Vec<u8> {
-    let mut s = seed;
-    (0..n)
-        .map(|_| {
-            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
-            (s >> 24) as u8
-        })
-        .collect()
-}
+pub use voxcaf_golden::{lcg_bytes, lcg_i16};
 
-/// LCG 16-bit samples (`s >> 16` as i16).
-pub fn lcg_i16(seed: u32, n: usize) -> Vec<i16> {
-    let mut s = seed;
-    (0..n)
-        .map(|_| {
-            s = s.wrapping_mul(1664525).wrapping_add(1013904223);
-            (s >> 16) as u16 as i16
-        })
-        .collect()
-}
-
-/// A small deterministic PRNG for tests (xorshift64*).
-pub struct Rng(pub u64);
-impl Rng {
-    #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+pub use voxcaf_golden::Rng;

@@ -1,27 +1,11 @@
 //! Helpers shared by the integration tests.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use std::path::PathBuf;
 
 use vwr::{Block, World};
 
-/// A small deterministic PRNG (xorshift64*), so tests need no seed files.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    pub fn range(&mut self, lo: i32, hi: i32) -> i32 {
-        lo + self.below((hi - lo + 1) as u64) as i32
-    }
-}
+pub use voxcaf_golden::Rng;
 
 pub fn b(t: u16) -> Block {
     Block::make(t, 0).unwrap()

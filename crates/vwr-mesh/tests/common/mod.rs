@@ -1,4 +1,4 @@
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -35,19 +35,7 @@ pub fn world999() -> Option<World> {
     Some(World::load(dir.join("vwr/worlds3d/world999.vwr")).unwrap())
 }
 
-/// xorshift64*
-pub struct Rng(pub u64);
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+pub use voxcaf_golden::Rng;
 
 pub fn b(t: u16) -> Block {
     Block::make(t, 0).unwrap()

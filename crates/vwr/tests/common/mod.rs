@@ -1,5 +1,5 @@
 //! Shared helpers for the integration tests.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use std::path::PathBuf;
 
@@ -28,16 +28,4 @@ pub fn golden_worlds() -> Vec<PathBuf> {
     out
 }
 
-/// A small deterministic PRNG for tests (xorshift64*).
-pub struct Rng(pub u64);
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-}
+pub use voxcaf_golden::Rng;

@@ -1,0 +1,386 @@
+//! The one atomic file writer of the workspace: every crate that saves a file (worlds, assets,
+//! meshes, images, manifests) writes through [`AtomicFile`] or [`write_atomic`].
+//!
+//! A save is a temporary file in the target's directory, written, flushed and fsynced, then
+//! renamed over the target, and the directory fsynced. A crash or an error at any step leaves
+//! the target exactly as it was (the old version, or no file), never half of the new one.
+//!
+//! Beyond that procedure the writer keeps what a user expects of an ordinary save:
+//! - an existing file's permission bits are kept; a new file gets the usual `0o666` minus the
+//!   process umask (not the `0o600` of a typical temporary file);
+//! - a symbolic link is written through: the file it points at is replaced, the link stays;
+//! - a read-only target is refused with [`std::io::ErrorKind::PermissionDenied`] instead of
+//!   being silently replaced (renaming over it would succeed even though the file is marked
+//!   read-only);
+//! - the temporary file is removed on every error path, and when an [`AtomicFile`] is dropped
+//!   without [`AtomicFile::commit`].
+//!
+//! Replacing a file by rename gives it a new inode, so other hard links to the old file keep
+//! the old contents.
+//!
+//! ```
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("level.txt");
+//! voxcaf_fs::write_atomic(&path, b"first")?;
+//! voxcaf_fs::write_atomic(&path, b"second")?;
+//! assert_eq!(std::fs::read(&path)?, b"second");
+//! # Ok::<(), std::io::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// How many symbolic links are followed before giving up (as Linux's `MAXSYMLINKS`).
+const MAX_LINK_HOPS: usize = 40;
+
+/// Where a save to `path` really goes: `path` itself, or the file at the end of its chain of
+/// symbolic links (which need not exist yet).
+pub fn resolve_target(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINK_HOPS {
+        match std::fs::symlink_metadata(&current) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = std::fs::read_link(&current)?;
+                current = if link.is_absolute() {
+                    link
+                } else {
+                    parent_dir(&current).join(link)
+                };
+            }
+            Ok(_) => return Ok(current),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(current),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other(format!(
+        "{}: too many levels of symbolic links",
+        path.display()
+    )))
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// A file being saved atomically. Write to it (it is [`Write`] and [`Seek`]), then
+/// [`commit`](AtomicFile::commit). Dropping it uncommitted removes the temporary file and
+/// leaves the target untouched.
+#[derive(Debug)]
+pub struct AtomicFile {
+    file: Option<File>,
+    tmp: PathBuf,
+    target: PathBuf,
+    keep_permissions: Option<std::fs::Permissions>,
+}
+
+impl AtomicFile {
+    /// Starts a save to `path`: creates the temporary file next to the final target.
+    ///
+    /// Fails without creating anything when the target is read-only, is a directory, or its
+    /// folder does not exist.
+    pub fn create(path: impl AsRef<Path>) -> io::Result<AtomicFile> {
+        let path = path.as_ref();
+        if path.file_name().is_none() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{}: not a file path", path.display()),
+            ));
+        }
+        let target = resolve_target(path)?;
+        let keep_permissions = match std::fs::metadata(&target) {
+            Ok(m) if m.is_dir() => {
+                return Err(io::Error::new(
+                    io::ErrorKind::IsADirectory,
+                    format!("{} is a directory", target.display()),
+                ))
+            }
+            Ok(m) if m.permissions().readonly() => {
+                return Err(io::Error::new(
+                    io::ErrorKind::PermissionDenied,
+                    format!("{} is read-only", target.display()),
+                ))
+            }
+            Ok(m) => Some(m.permissions()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let dir = parent_dir(&target);
+        let mut attempt = 0;
+        loop {
+            let tmp = dir.join(format!(
+                ".{name}.{}-{}.tmp",
+                std::process::id(),
+                COUNTER.fetch_add(1, Ordering::Relaxed)
+            ));
+            // `create_new` with the default mode: the umask applies, as for any new file.
+            match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+                Ok(file) => {
+                    return Ok(AtomicFile {
+                        file: Some(file),
+                        tmp,
+                        target,
+                        keep_permissions,
+                    })
+                }
+                // A stale file of a killed process with the same pid: take the next name.
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => {
+                    attempt += 1;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The file that will be replaced (the end of the link chain of the path given).
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// The temporary file's path (removed on drop unless committed).
+    pub fn temp_path(&self) -> &Path {
+        &self.tmp
+    }
+
+    fn file(&mut self) -> &mut File {
+        // Only `commit` takes the file, and it consumes `self`.
+        self.file.as_mut().expect("AtomicFile used after commit")
+    }
+
+    /// Flushes and fsyncs the temporary file, gives it the old file's permissions, renames it
+    /// over the target and fsyncs the folder. On error the temporary file is removed and the
+    /// target is unchanged.
+    pub fn commit(mut self) -> io::Result<()> {
+        let result = self.finish();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+        // Either renamed away or removed: nothing left for `drop`.
+        self.tmp = PathBuf::new();
+        result
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        let mut file = self.file.take().expect("AtomicFile committed twice");
+        file.flush()?;
+        if let Some(p) = self.keep_permissions.take() {
+            file.set_permissions(p)?;
+        }
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&self.tmp, &self.target)?;
+        // Make the rename itself durable; a failure here does not undo a complete file.
+        if let Ok(d) = File::open(parent_dir(&self.target)) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file().write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.file().write_all(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.file().flush()
+    }
+}
+
+impl Seek for AtomicFile {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.file().seek(pos)
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if !self.tmp.as_os_str().is_empty() {
+            self.file = None;
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Saves `bytes` to `path` atomically (see the [crate docs](crate)).
+pub fn write_atomic(path: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Saves what `fill` writes to `path` atomically. `fill` gets a buffered writer; an error from
+/// it abandons the save (the target is untouched, the temporary file removed).
+pub fn write_atomic_with<E: From<io::Error>>(
+    path: impl AsRef<Path>,
+    fill: impl FnOnce(&mut io::BufWriter<&mut AtomicFile>) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut file = AtomicFile::create(path)?;
+    {
+        let mut w = io::BufWriter::with_capacity(1 << 16, &mut file);
+        fill(&mut w)?;
+        w.flush()?;
+    }
+    file.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(unix)]
+    use std::os::unix::fs::PermissionsExt;
+
+    fn leftovers(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect()
+    }
+
+    #[test]
+    fn replaces_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.bin");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two two").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two two");
+        assert!(leftovers(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn failed_fill_keeps_the_old_file_and_removes_the_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.bin");
+        write_atomic(&p, b"old").unwrap();
+        let r: io::Result<()> = write_atomic_with(&p, |w| {
+            w.write_all(b"half of the new")?;
+            Err(io::Error::other("disk on fire"))
+        });
+        assert!(r.is_err());
+        assert_eq!(std::fs::read(&p).unwrap(), b"old");
+        assert!(leftovers(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn dropped_uncommitted_file_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("new.bin");
+        let mut f = AtomicFile::create(&p).unwrap();
+        f.write_all(b"abc").unwrap();
+        let tmp = f.temp_path().to_path_buf();
+        assert!(tmp.exists());
+        drop(f);
+        assert!(!tmp.exists());
+        assert!(!p.exists());
+    }
+
+    #[test]
+    fn missing_folder_is_an_error_that_creates_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("no/such/dir/a.bin");
+        assert_eq!(
+            write_atomic(&p, b"x").unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
+        assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
+    }
+
+    #[test]
+    fn a_directory_is_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("d");
+        std::fs::create_dir(&p).unwrap();
+        assert!(write_atomic(&p, b"x").is_err());
+        assert!(p.is_dir());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn keeps_permission_bits_and_new_files_follow_the_umask() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.bin");
+        write_atomic(&p, b"1").unwrap();
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        // Not the 0600 of a temporary file: 0666 minus whatever umask the test runs under
+        // (never one that removes the owner's bits).
+        assert_eq!(mode & 0o600, 0o600);
+        assert_eq!(mode & !0o666, 0);
+        let umask_free = mode;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&p, b"2").unwrap();
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640, "umask-derived mode was {umask_free:o}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn writes_through_a_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.bin");
+        let link = dir.path().join("link.bin");
+        std::fs::write(&real, b"old").unwrap();
+        std::os::unix::fs::symlink("real.bin", &link).unwrap();
+        write_atomic(&link, b"new").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        // A dangling link creates its target.
+        let dangling = dir.path().join("dangling.bin");
+        std::os::unix::fs::symlink("created.bin", &dangling).unwrap();
+        write_atomic(&dangling, b"made").unwrap();
+        assert_eq!(
+            std::fs::read(dir.path().join("created.bin")).unwrap(),
+            b"made"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_loop_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        let b = dir.path().join("b");
+        std::os::unix::fs::symlink("b", &a).unwrap();
+        std::os::unix::fs::symlink("a", &b).unwrap();
+        assert!(write_atomic(&a, b"x").is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_read_only_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("locked.bin");
+        std::fs::write(&p, b"keep").unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o444)).unwrap();
+        let e = write_atomic(&p, b"lost").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::PermissionDenied);
+        assert_eq!(std::fs::read(&p).unwrap(), b"keep");
+        assert!(leftovers(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn seek_and_patch_before_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("patched.bin");
+        let mut f = AtomicFile::create(&p).unwrap();
+        f.write_all(b"xxxxBODY").unwrap();
+        f.seek(SeekFrom::Start(0)).unwrap();
+        f.write_all(b"HEAD").unwrap();
+        f.commit().unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"HEADBODY");
+    }
+}
