@@ -5,11 +5,10 @@
 //! gathered `Neighborhood`; block-mesh: a 12³ array of voxels in x-fastest order; bgm: a 12³
 //! array in its z-fastest ZXY order plus its opaque/transparent column masks, `Mesher::<10>`).
 //! Opaque voxels only (our registry: `Registry::all_opaque`), since neither peer does our
-//! transparency rules. After the criterion groups a summary table with quads and ratios is
-//! printed (median of repeated runs measured in the same process).
+//! transparency rules. After the criterion groups the quad count of every mesher is printed
+//! (criterion reports the times; compare rows of one group for the ratios).
 
 use std::collections::BTreeSet;
-use std::time::Instant;
 
 use binary_greedy_meshing as bgm;
 use block_mesh::ndshape::{ConstShape, ConstShape3u32};
@@ -219,89 +218,49 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-/// Median wall time of `f` in milliseconds over enough runs to take ~0.3 s.
-fn median_ms(mut f: impl FnMut() -> usize) -> (f64, usize) {
-    let n = f();
-    let t = Instant::now();
-    f();
-    let once = t.elapsed().as_secs_f64().max(1e-6);
-    let reps = ((0.3 / once) as usize).clamp(5, 2000);
-    let mut times: Vec<f64> = (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            black_box(f());
-            t.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
-    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (times[times.len() / 2], n)
-}
-
-fn summary() {
+/// Quads per mesher on each world: the output each timed row of the criterion groups produces
+/// (a count, not a time; the times and their ratios are criterion's, measured in the same run).
+fn quad_counts() {
     let reg = Registry::all_opaque();
-    let _ = &reg;
-    println!("\n| world (chunks) | mesher | ms / world | µs / chunk | quads | time vs peer |");
-    println!("|---|---|---:|---:|---:|---|");
+    println!("\n| world (chunks) | mesher | quads |");
+    println!("|---|---|---:|");
     for d in datasets() {
         let chunks = d.ours.len();
         let mut m = Mesher::new();
         let mut out = ChunkMesh::default();
-        let mut ub = UnitQuadBuffer::new();
-        let mut gb = GreedyQuadsBuffer::new(Shape12::USIZE);
-        let mut bm = bgm::Mesher::<10>::new();
-        let bmv = median_ms(|| run_bm_visible(&d, &mut ub));
-        let bmg = median_ms(|| run_bm_greedy(&d, &mut gb));
-        let bgs = median_ms(|| run_bgm(&d, &mut bm, false));
-        let bgf = median_ms(|| run_bgm(&d, &mut bm, true));
-        let oe = median_ms(|| run_ours(&d, &mut m, &mut out, MeshOptions::EXPOSED));
-        let og = median_ms(|| run_ours(&d, &mut m, &mut out, MeshOptions::GREEDY));
-        let oa = median_ms(|| run_ours(&d, &mut m, &mut out, MeshOptions::GREEDY_AO));
         let mut nb = Neighborhood::new();
-        let we =
-            median_ms(|| run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, MeshOptions::EXPOSED));
-        let wg =
-            median_ms(|| run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, MeshOptions::GREEDY));
-        let rows: [(&str, (f64, usize), String); 9] = [
+        let rows: [(&str, usize); 7] = [
             (
                 "ours exposed",
-                oe,
-                format!("{:.2}× faster than block-mesh visible", bmv.0 / oe.0),
+                run_ours(&d, &mut m, &mut out, MeshOptions::EXPOSED),
             ),
             (
                 "ours greedy",
-                og,
-                format!(
-                    "{:.2}× bgm fast_mesh speed, {:.2}× block-mesh greedy",
-                    bgf.0 / og.0,
-                    bmg.0 / og.0
-                ),
+                run_ours(&d, &mut m, &mut out, MeshOptions::GREEDY),
             ),
             (
-                "ours greedy + AO",
-                oa,
-                format!("{:.2}× bgm fast_mesh speed", bgf.0 / oa.0),
+                "ours greedy, gathered from the world",
+                run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, MeshOptions::GREEDY),
             ),
             (
-                "ours exposed, gather from world included",
-                we,
-                format!("{:.2}× block-mesh visible", bmv.0 / we.0),
+                "block-mesh visible_block_faces",
+                run_bm_visible(&d, &mut UnitQuadBuffer::new()),
             ),
             (
-                "ours greedy, gather from world included",
-                wg,
-                format!("{:.2}× bgm fast_mesh speed", bgf.0 / wg.0),
+                "block-mesh greedy_quads",
+                run_bm_greedy(&d, &mut GreedyQuadsBuffer::new(Shape12::USIZE)),
             ),
-            ("block-mesh visible_block_faces", bmv, String::new()),
-            ("block-mesh greedy_quads", bmg, String::new()),
-            ("bgm mesh", bgs, String::new()),
-            ("bgm fast_mesh", bgf, String::new()),
+            (
+                "bgm mesh",
+                run_bgm(&d, &mut bgm::Mesher::<10>::new(), false),
+            ),
+            (
+                "bgm fast_mesh",
+                run_bgm(&d, &mut bgm::Mesher::<10>::new(), true),
+            ),
         ];
-        for (name, (ms, q), note) in rows {
-            println!(
-                "| {} ({chunks}) | {name} | {ms:.3} | {:.2} | {q} | {note} |",
-                d.name,
-                ms * 1e3 / chunks as f64
-            );
+        for (name, q) in rows {
+            println!("| {} ({chunks}) | {name} | {q} |", d.name);
         }
     }
 }
@@ -312,6 +271,6 @@ fn main() {
     benches();
     Criterion::default().configure_from_args().final_summary();
     if std::env::var_os("VOXCAF_BENCH_NO_SUMMARY").is_none() {
-        summary();
+        quad_counts();
     }
 }

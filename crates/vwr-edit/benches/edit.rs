@@ -2,11 +2,12 @@
 //! r = 8, flood fill of a 50 000-cell region, the undo of each, history memory, and box fill
 //! against the same fill done one `set_block` at a time (the original editor's only path).
 //!
-//! `cargo bench -p vwr-edit` runs the criterion groups, then prints a summary table with the
-//! ratios measured in the same run.
+//! `cargo bench -p vwr-edit` runs the criterion groups (each tool, its undo, and the per-cell
+//! `set_block` baseline for the same boxes, measured in the same run), then prints the undo
+//! history's memory per command.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use criterion::{BatchSize, Criterion};
 use vwr::{Block, World};
@@ -20,11 +21,9 @@ fn blk(t: u16) -> Block {
 fn level() -> World {
     let mut w = World::new();
     w.fill_box([0, 0, 0], [99, 0, 99], blk(35)).unwrap();
-    let mut s = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = voxcaf_golden::Rng::new(7);
     for _ in 0..20_000 {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
+        let s = rng.next_u64();
         let (x, y, z) = (
             (s % 100) as i32,
             ((s >> 8) % 30) as i32,
@@ -161,87 +160,19 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-/// Median wall time of `run` over `n` runs, each on a fresh input from `setup`.
-fn median<T>(n: usize, mut setup: impl FnMut() -> T, mut run: impl FnMut(&mut T)) -> Duration {
-    let mut t: Vec<Duration> = (0..n)
-        .map(|_| {
-            let mut x = setup();
-            let s = Instant::now();
-            run(&mut x);
-            let d = s.elapsed();
-            drop(black_box(x));
-            d
-        })
-        .collect();
-    t.sort();
-    t[n / 2]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.3} ms", d.as_secs_f64() * 1e3)
-}
-
-fn summary() {
-    println!("\nvwr-edit summary (median of 15 runs, this machine, this run)");
-    println!(
-        "{:<32} {:>12} {:>12} {:>14}",
-        "operation", "tool", "undo", "history bytes"
-    );
+/// History memory per tool (a size, not a time: the times are criterion's groups above).
+fn history_sizes() {
+    println!("\nvwr-edit undo history size per command");
     for (name, make, tool) in tools() {
-        let base = Editor::new(make());
-        let t = median(15, || base.clone(), tool);
-        let mut done = base.clone();
+        let mut done = Editor::new(make());
         tool(&mut done);
-        let bytes = done.history().memory_bytes();
-        let u = median(
-            15,
-            || done.clone(),
-            |e| {
-                black_box(e.undo());
-            },
-        );
-        println!("{name:<32} {:>12} {:>12} {bytes:>14}", ms(t), ms(u));
+        println!("{name:<32} {:>14} bytes", done.history().memory_bytes());
     }
-    let fast = median(
-        15,
-        || Editor::new(World::new()),
-        |e| {
-            e.fill_box(WHOLE.0, WHOLE.1, blk(35)).unwrap();
-        },
-    );
-    let slow = median(5, World::new, |w| {
-        per_cell_fill(w, WHOLE.0, WHOLE.1, blk(35))
-    });
-    println!(
-        "whole-world fill: box fill {} vs per-cell set_block {}: {:.0}x faster",
-        ms(fast),
-        ms(slow),
-        slow.as_secs_f64() / fast.as_secs_f64()
-    );
-    let lv = level();
-    let fast = median(
-        15,
-        || Editor::new(lv.clone()),
-        |e| {
-            e.fill_box(UNALIGNED.0, UNALIGNED.1, blk(261)).unwrap();
-        },
-    );
-    let slow = median(
-        5,
-        || lv.clone(),
-        |w| per_cell_fill(w, UNALIGNED.0, UNALIGNED.1, blk(261)),
-    );
-    println!(
-        "37×23×41 fill:    box fill {} vs per-cell set_block {}: {:.1}x faster (box fill includes undo recording)",
-        ms(fast),
-        ms(slow),
-        slow.as_secs_f64() / fast.as_secs_f64()
-    );
 }
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     benches(&mut c);
     c.final_summary();
-    summary();
+    history_sizes();
 }

@@ -35,6 +35,7 @@ mod codec;
 pub mod dump;
 mod error;
 mod records;
+pub mod samples;
 pub mod stats;
 mod world;
 
