@@ -103,6 +103,9 @@ mod path; // AssetPath normalisation
 mod slot; // one entry's state machine: Status, EntryInfo
 mod watch; // hot reload: notify watcher and debouncer
 
+#[cfg(test)]
+mod release_tests; // drops are applied by the manager, not the dropping thread
+
 pub use builder::AssetManagerBuilder;
 pub use cache::Stats;
 pub use error::AssetError;
