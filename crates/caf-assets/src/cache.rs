@@ -175,9 +175,12 @@ impl Inner {
             let Some(slot) = cache.map.get(&key) else {
                 continue;
             };
-            // Listing guarantees both; re-checked because eviction must never drop a held
-            // entry.
-            if slot.is_referenced() || slot.lru_at.load(Ordering::Relaxed) != at {
+            // Listing guarantees that the record is the slot's and that no handle holds it;
+            // both are re-checked because eviction must never drop a held entry.
+            if slot.lru_at.load(Ordering::Relaxed) != at {
+                continue;
+            }
+            if slot.is_referenced() {
                 slot.lru_at.store(UNLISTED, Ordering::Relaxed);
                 continue;
             }

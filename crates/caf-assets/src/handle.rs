@@ -163,11 +163,6 @@ impl<T: AssetKind> AssetGuard<T> {
         &self.asset
     }
 
-    /// The layout the load's check kept (for a texture, the metadata and level ranges).
-    pub fn layout(&self) -> &T::Layout {
-        &self.layout
-    }
-
     /// The version this guard borrows.
     pub fn version(&self) -> u64 {
         self.version
