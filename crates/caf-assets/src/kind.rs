@@ -1,8 +1,15 @@
 //! Typed requests: marker types naming what a handle expects a file to contain.
 
+use std::any::Any;
+use std::borrow::Cow;
 use std::fmt;
+use std::ops::Range;
+use std::sync::Arc;
 
-use caf::{Asset, AssetType, AudioView, CafError, LoadedAsset, MeshView, ShaderView, TextureView};
+use caf::{
+    Asset, AssetType, AudioMetadata, AudioView, CafError, LoadedAsset, MeshMetadata, MeshView,
+    ShaderMetadata, ShaderView, TextureMetadata, TextureView, Vertex,
+};
 
 use crate::error::AssetError;
 use crate::path::AssetPath;
@@ -61,21 +68,38 @@ impl fmt::Display for Kind {
     }
 }
 
-/// A marker type for typed requests: `manager.load::<Texture>("hero.caf")`.
-///
-/// A kind names the header type it accepts and the `caf` typed view it hands out. The manager
-/// checks both on the worker thread when the file loads, so a loaded entry always has a valid
-/// view and a file of another type is a [`AssetError::WrongType`] failure.
-pub trait AssetKind: Send + Sync + 'static {
-    /// Which kind this is.
-    const KIND: Kind;
-    /// The borrowed view handed out by [`AssetGuard::view`](crate::AssetGuard::view).
-    type View<'a>;
-    /// Builds the typed view over a loaded file (the header type has already been checked).
-    fn view(asset: &LoadedAsset) -> Result<Self::View<'_>, CafError>;
+mod sealed {
+    /// Keeps [`AssetKind`](super::AssetKind) closed: each [`Kind`](super::Kind) has exactly
+    /// one marker type, so the layout an entry stores always has the type its handles expect.
+    pub trait Sealed {}
 }
 
-/// Requests a texture ([`caf::TextureView`]).
+/// A marker type for typed requests: `manager.load::<Texture>("hero.caf")`.
+///
+/// A kind names the header type it accepts, the [`Layout`](AssetKind::Layout) its check keeps
+/// and the typed view it hands out. The manager runs the check ([`AssetKind::layout`]) once
+/// per load, on the worker thread, so a loaded entry always has a valid layout and a file of
+/// another type is a [`AssetError::WrongType`] failure. [`AssetKind::view`] then only
+/// re-slices the buffer with that layout: no check runs on access.
+///
+/// The trait is sealed; the kinds are [`Texture`], [`Audio`], [`Mesh`], [`Shader`] and
+/// [`Raw`].
+pub trait AssetKind: sealed::Sealed + Send + Sync + 'static {
+    /// Which kind this is.
+    const KIND: Kind;
+    /// What the check keeps of a file: owned, so it can live next to the buffer.
+    type Layout: Send + Sync + 'static;
+    /// The borrowed view handed out by [`AssetGuard::view`](crate::AssetGuard::view).
+    type View<'a>;
+    /// Checks a loaded file (the header type has already been checked) and keeps what the
+    /// view needs. Runs once per load or reload.
+    fn layout(asset: &LoadedAsset) -> Result<Self::Layout, CafError>;
+    /// The view over `asset`, built from the layout [`layout`](AssetKind::layout) returned
+    /// for these same bytes. Checks nothing.
+    fn view<'a>(asset: &'a LoadedAsset, layout: &'a Self::Layout) -> Self::View<'a>;
+}
+
+/// Requests a texture ([`TextureRef`]).
 #[derive(Debug)]
 pub enum Texture {}
 /// Requests audio ([`caf::AudioView`]).
@@ -91,52 +115,224 @@ pub enum Shader {}
 #[derive(Debug)]
 pub enum Raw {}
 
+impl sealed::Sealed for Texture {}
+impl sealed::Sealed for Audio {}
+impl sealed::Sealed for Mesh {}
+impl sealed::Sealed for Shader {}
+impl sealed::Sealed for Raw {}
+
 impl AssetKind for Texture {
     const KIND: Kind = Kind::Texture;
-    type View<'a> = TextureView<'a>;
-    fn view(asset: &LoadedAsset) -> Result<TextureView<'_>, CafError> {
-        TextureView::from_asset(&asset.asset())
+    type Layout = TextureLayout;
+    type View<'a> = TextureRef<'a>;
+    fn layout(asset: &LoadedAsset) -> Result<TextureLayout, CafError> {
+        TextureLayout::new(asset)
+    }
+    fn view<'a>(asset: &'a LoadedAsset, layout: &'a TextureLayout) -> TextureRef<'a> {
+        TextureRef {
+            meta: layout.meta,
+            channels: layout.channels,
+            srgb: layout.srgb,
+            payload: asset.payload(),
+            levels: &layout.levels,
+        }
     }
 }
 
 impl AssetKind for Audio {
     const KIND: Kind = Kind::Audio;
+    type Layout = AudioMetadata;
     type View<'a> = AudioView<'a>;
-    fn view(asset: &LoadedAsset) -> Result<AudioView<'_>, CafError> {
-        AudioView::from_asset(&asset.asset())
+    fn layout(asset: &LoadedAsset) -> Result<AudioMetadata, CafError> {
+        AudioView::from_asset(&asset.asset()).map(|v| v.meta)
+    }
+    fn view<'a>(asset: &'a LoadedAsset, meta: &'a AudioMetadata) -> AudioView<'a> {
+        // `from_asset` checked that the payload is exactly the samples the metadata implies.
+        AudioView {
+            meta: *meta,
+            data: asset.payload(),
+        }
     }
 }
 
 impl AssetKind for Mesh {
     const KIND: Kind = Kind::Mesh;
+    type Layout = MeshLayout;
     type View<'a> = MeshView<'a>;
-    fn view(asset: &LoadedAsset) -> Result<MeshView<'_>, CafError> {
-        MeshView::from_asset(&asset.asset())
+    fn layout(asset: &LoadedAsset) -> Result<MeshLayout, CafError> {
+        MeshLayout::new(asset)
+    }
+    fn view<'a>(asset: &'a LoadedAsset, layout: &'a MeshLayout) -> MeshView<'a> {
+        layout.view(asset.payload())
     }
 }
 
 impl AssetKind for Shader {
     const KIND: Kind = Kind::Shader;
+    type Layout = ShaderMetadata;
     type View<'a> = ShaderView<'a>;
-    fn view(asset: &LoadedAsset) -> Result<ShaderView<'_>, CafError> {
-        ShaderView::from_asset(&asset.asset())
+    fn layout(asset: &LoadedAsset) -> Result<ShaderMetadata, CafError> {
+        ShaderView::from_asset(&asset.asset()).map(|v| v.meta)
+    }
+    fn view<'a>(asset: &'a LoadedAsset, meta: &'a ShaderMetadata) -> ShaderView<'a> {
+        ShaderView {
+            meta: *meta,
+            bytecode: asset.payload(),
+        }
     }
 }
 
 impl AssetKind for Raw {
     const KIND: Kind = Kind::Raw;
+    type Layout = ();
     type View<'a> = Asset<'a>;
-    fn view(asset: &LoadedAsset) -> Result<Asset<'_>, CafError> {
-        Ok(asset.asset())
+    fn layout(_: &LoadedAsset) -> Result<(), CafError> {
+        Ok(())
+    }
+    fn view<'a>(asset: &'a LoadedAsset, _: &'a ()) -> Asset<'a> {
+        asset.asset()
     }
 }
 
+/// What a texture's check keeps: the metadata and where each mip level lies in the payload.
+#[derive(Clone, Debug)]
+pub struct TextureLayout {
+    meta: TextureMetadata,
+    channels: u32,
+    srgb: bool,
+    /// Per level, largest first: width and height, and the byte range in the payload.
+    levels: Vec<((u32, u32), Range<usize>)>,
+}
+
+impl TextureLayout {
+    /// Runs `caf`'s texture check, which owns the mip-chain layout, and records the level
+    /// ranges it found so that views can re-slice without running it again.
+    fn new(asset: &LoadedAsset) -> Result<TextureLayout, CafError> {
+        let view = TextureView::from_asset(&asset.asset())?;
+        let base = asset.payload().as_ptr() as usize;
+        let levels = (0..view.level_count())
+            .filter_map(|i| Some((view.level_dims(i)?, view.level(i)?)))
+            .map(|(dims, level)| {
+                // Each level borrows from the payload, so its start is at or after `base`.
+                let start = (level.as_ptr() as usize).saturating_sub(base);
+                (dims, start..start + level.len())
+            })
+            .collect();
+        Ok(TextureLayout {
+            meta: view.meta,
+            channels: view.channels,
+            srgb: view.srgb,
+            levels,
+        })
+    }
+}
+
+/// A texture: one slice per mip level, largest first. The same data as [`caf::TextureView`],
+/// built from the [`TextureLayout`] checked when the asset loaded.
+#[derive(Clone, Copy, Debug)]
+pub struct TextureRef<'a> {
+    /// The metadata.
+    pub meta: TextureMetadata,
+    /// Bytes per pixel (1..=4), inferred from the payload size.
+    pub channels: u32,
+    /// Whether the SRGB flag is set.
+    pub srgb: bool,
+    payload: &'a [u8],
+    levels: &'a [((u32, u32), Range<usize>)],
+}
+
+impl<'a> TextureRef<'a> {
+    /// Level `i`, if stored.
+    pub fn level(&self, i: usize) -> Option<&'a [u8]> {
+        let (_, range) = self.levels.get(i)?;
+        self.payload.get(range.clone())
+    }
+
+    /// All levels, largest first.
+    pub fn levels(&self) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let payload = self.payload;
+        self.levels
+            .iter()
+            .filter_map(move |(_, range)| payload.get(range.clone()))
+    }
+
+    /// Width and height of level `i`.
+    pub fn level_dims(&self, i: usize) -> Option<(u32, u32)> {
+        self.levels.get(i).map(|(dims, _)| *dims)
+    }
+
+    /// Number of stored levels.
+    pub fn level_count(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// The whole payload (every level, back to back).
+    pub fn payload(&self) -> &'a [u8] {
+        self.payload
+    }
+}
+
+/// What a mesh's check keeps: the metadata, where the indices start and, when the payload
+/// could not be borrowed as vertices and indices (unaligned or big-endian), the decoded copy.
+#[derive(Clone, Debug)]
+pub struct MeshLayout {
+    meta: MeshMetadata,
+    vertex_bytes: usize,
+    copied: Option<(Vec<Vertex>, Vec<u32>)>,
+}
+
+impl MeshLayout {
+    /// Runs `caf`'s mesh check (payload size, every index names a vertex) once.
+    fn new(asset: &LoadedAsset) -> Result<MeshLayout, CafError> {
+        let view = MeshView::from_asset(&asset.asset())?;
+        let vertex_bytes = view.vertices.len() * Vertex::SIZE;
+        let copied = match (view.vertices, view.indices) {
+            (Cow::Borrowed(_), Cow::Borrowed(_)) => None,
+            (v, i) => Some((v.into_owned(), i.into_owned())),
+        };
+        Ok(MeshLayout {
+            meta: view.meta,
+            vertex_bytes,
+            copied,
+        })
+    }
+
+    fn view<'a>(&'a self, payload: &'a [u8]) -> MeshView<'a> {
+        let (vertices, indices) = match &self.copied {
+            Some((v, i)) => (Cow::Borrowed(v.as_slice()), Cow::Borrowed(i.as_slice())),
+            None => {
+                let (vb, ib) = payload
+                    .split_at_checked(self.vertex_bytes)
+                    .unwrap_or((payload, &[]));
+                (borrow_or_copy(vb), borrow_or_copy(ib))
+            }
+        };
+        MeshView {
+            meta: self.meta,
+            vertices,
+            indices,
+        }
+    }
+}
+
+/// Borrows `bytes` as `T`s. The check found these same immutable bytes castable, so the copy
+/// is a fallback that does not run; it keeps this path free of panics all the same.
+fn borrow_or_copy<T: bytemuck::Pod>(bytes: &[u8]) -> Cow<'_, [T]> {
+    match bytemuck::try_cast_slice(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(bytemuck::allocation::pod_collect_to_vec(bytes)),
+    }
+}
+
+/// A type-erased layout, as stored in an entry that has no type parameter.
+pub(crate) type ErasedLayout = Arc<dyn Any + Send + Sync>;
+
 /// The check run on the worker thread for a request of kind `T`: header type, then the typed
-/// view. Stored in each entry as a function pointer so entries need no type parameter.
+/// layout. Stored in each entry as a function pointer so entries need no type parameter.
 pub(crate) fn validate<T: AssetKind>(
     path: &AssetPath,
     asset: &LoadedAsset,
-) -> Result<(), AssetError> {
+) -> Result<ErasedLayout, AssetError> {
     let found = asset.header().asset_type;
     if let Some(expected) = T::KIND.asset_type() {
         if found != expected {
@@ -147,13 +343,14 @@ pub(crate) fn validate<T: AssetKind>(
             });
         }
     }
-    T::view(asset)
-        .map(|_| ())
-        .map_err(|source| AssetError::BadContent {
+    match T::layout(asset) {
+        Ok(layout) => Ok(Arc::new(layout)),
+        Err(source) => Err(AssetError::BadContent {
             path: path.clone(),
             kind: T::KIND,
             source,
-        })
+        }),
+    }
 }
 
-pub(crate) type Validator = fn(&AssetPath, &LoadedAsset) -> Result<(), AssetError>;
+pub(crate) type Validator = fn(&AssetPath, &LoadedAsset) -> Result<ErasedLayout, AssetError>;

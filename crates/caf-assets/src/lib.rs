@@ -49,14 +49,20 @@
 //!   resolved `.`/`..`) and the requested [`Kind`]. Every handle of an entry shares its state.
 //! - **Loading** goes through [`caf::LoadedAsset::open`]: one read into an aligned buffer,
 //!   both CRCs checked, zero copies afterwards. On the worker thread the header type and the
-//!   typed view are checked too, so a [`Status::Loaded`] entry always has a valid view and a
-//!   type mismatch is [`AssetError::WrongType`].
+//!   typed layout are checked too, once per load, so a [`Status::Loaded`] entry always has a
+//!   valid view and a type mismatch is [`AssetError::WrongType`]. The check keeps what the
+//!   view needs ([`AssetKind::Layout`]); [`AssetManager::get`] and [`AssetGuard::view`] only
+//!   re-slice the buffer with it.
 //! - **Guards** ([`AssetGuard`]) hold an `Arc` of one loaded version. A reload swaps the entry
 //!   to the new version atomically; guards taken before keep reading the old buffer, and the
 //!   next [`AssetManager::get`] sees the new one.
-//! - **Handles** count references. Entries nobody holds stay cached (a later `load` is a hit)
-//!   until [`AssetManager::collect_garbage`] removes them or the byte budget evicts them,
-//!   least recently used first. Entries with handles are never evicted.
+//! - **Handles** count references. Dropping the last handle of an entry only sends the entry
+//!   on a queue (as in `bevy_asset`); the manager applies the queue at its next call (or when
+//!   a worker finishes a load): the entry joins the LRU of unreferenced entries and, if the
+//!   cache is over budget, is evicted there, never on the dropping thread. Entries nobody
+//!   holds stay cached (a later `load` is a hit, even one that comes before the drop was
+//!   applied) until [`AssetManager::collect_garbage`] removes them or the byte budget evicts
+//!   them, least recently used first. Entries with handles are never evicted.
 //! - **Hot reload** watches the base directory with `notify` (inotify, FSEvents, ...), waits
 //!   for a changed file to go quiet for the debounce interval, and reloads it on the pool. A
 //!   reload that fails (for instance on a half-written file, caught by the size and CRC
@@ -85,15 +91,29 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
-mod error;
-mod kind;
-mod manager;
-mod path;
-mod watch;
+// The crate map. Public types are re-exported below; the modules follow the seams:
+mod builder; // AssetManagerBuilder: configuration, starting the pool and the watcher
+mod cache; // entries by key, byte budget, LRU of unreferenced entries, eviction, GC, Stats
+mod error; // AssetError
+mod handle; // Handle, AssetGuard, and the queue on which dropped last handles report
+mod kind; // AssetKind markers, their checked layouts and views
+mod loader; // load jobs on the pool, reload requests, AssetEvent
+mod manager; // AssetManager: the public API over the shared state
+mod path; // AssetPath normalisation
+mod slot; // one entry's state machine: Status, EntryInfo
+mod watch; // hot reload: notify watcher and debouncer
 
+#[cfg(test)]
+mod release_tests; // drops are applied by the manager, not the dropping thread
+
+pub use builder::AssetManagerBuilder;
+pub use cache::Stats;
 pub use error::AssetError;
-pub use kind::{AssetKind, Audio, Kind, Mesh, Raw, Shader, Texture};
-pub use manager::{
-    AssetEvent, AssetGuard, AssetManager, AssetManagerBuilder, EntryInfo, Handle, Stats, Status,
+pub use handle::{AssetGuard, Handle};
+pub use kind::{
+    AssetKind, Audio, Kind, Mesh, MeshLayout, Raw, Shader, Texture, TextureLayout, TextureRef,
 };
+pub use loader::AssetEvent;
+pub use manager::AssetManager;
 pub use path::AssetPath;
+pub use slot::{EntryInfo, Status};

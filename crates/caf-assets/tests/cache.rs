@@ -172,3 +172,52 @@ fn manager_handles_and_guards_are_thread_safe() {
     send_sync::<caf_assets::AssetEvent>();
     send_sync::<caf_assets::Status>();
 }
+
+#[test]
+fn a_dropped_then_reloaded_entry_is_not_lost() {
+    let dir = setup(&["a.caf"]);
+    let m = AssetManager::builder(dir.path())
+        .workers(1)
+        .budget(1)
+        .build()
+        .unwrap();
+    let a = m.load_sync::<Texture>("a.caf").unwrap();
+    assert_eq!(m.stats().misses, 1);
+    // The last handle goes; before the manager applies that, the asset is requested again.
+    drop(a);
+    let a = m.load::<Texture>("a.caf");
+    // The entry survived: a hit, loaded at once, nothing evicted or read again.
+    assert!(m.status(&a).is_loaded());
+    assert!(m.get(&a).is_some());
+    let st = m.stats();
+    assert_eq!((st.hits, st.misses, st.evictions), (1, 1, 0));
+    assert_eq!((st.entries, st.bytes_cached), (1, file_size()));
+    assert_eq!(m.info(&a).attempts, 1);
+    // Released for good, it is evicted (over budget) when the manager applies the drop.
+    drop(a);
+    let st = m.stats();
+    assert_eq!((st.entries, st.evictions, st.bytes_cached), (0, 1, 0));
+}
+
+#[test]
+fn handles_dropped_on_other_threads_are_applied_by_the_manager() {
+    let dir = setup(&["a.caf", "b.caf", "c.caf"]);
+    let m = AssetManager::builder(dir.path())
+        .workers(2)
+        .budget(2 * file_size())
+        .build()
+        .unwrap();
+    let handles: Vec<_> = ["a.caf", "b.caf", "c.caf"]
+        .iter()
+        .map(|n| m.load_sync::<Texture>(n).unwrap())
+        .collect();
+    assert_eq!(m.stats().bytes_cached, 3 * file_size());
+    std::thread::scope(|s| {
+        for h in handles {
+            s.spawn(move || drop(h));
+        }
+    });
+    let st = m.stats();
+    assert_eq!((st.referenced, st.evictions), (0, 1));
+    assert_eq!(st.bytes_cached, 2 * file_size());
+}

@@ -1,0 +1,182 @@
+//! Typed views: checked once per load, re-sliced on access, the same data as `caf`'s views.
+
+mod common;
+
+use caf::{
+    AssetType, AudioView, CafFlags, MeshMetadata, MeshView, ShaderMetadata, ShaderView,
+    TextureMetadata, TextureView, Vertex,
+};
+use caf_assets::{AssetError, AssetManager, Audio, Mesh, Raw, Shader, Status, Texture};
+use common::*;
+
+/// An 8x4 texture with its full chain of 4 levels, 3 channels, every byte distinct per level.
+fn mip_texture_bytes() -> Vec<u8> {
+    let meta = TextureMetadata {
+        width: 8,
+        height: 4,
+        format: 0,
+        mip_levels: 4,
+        reserved: 0,
+    };
+    let pixels: usize = [(8, 4), (4, 2), (2, 1), (1, 1)]
+        .iter()
+        .map(|(w, h)| w * h)
+        .sum();
+    let payload: Vec<u8> = (0..pixels * 3).map(|i| i as u8).collect();
+    caf::to_vec(
+        AssetType::TEXTURE,
+        CafFlags::SRGB,
+        &meta.to_bytes(),
+        &payload,
+    )
+}
+
+/// Three vertices and one triangle.
+fn mesh_bytes(indices: [u32; 3]) -> Vec<u8> {
+    let meta = MeshMetadata {
+        vertex_count: 3,
+        index_count: 3,
+        sub_mesh_count: 1,
+        reserved: 0,
+    };
+    let mut payload = Vec::new();
+    for i in 0..3 {
+        let v = Vertex {
+            position: [i as f32, 1.0, 2.0],
+            ..Vertex::default()
+        };
+        for f in v
+            .position
+            .iter()
+            .chain(&v.normal)
+            .chain(&v.uv)
+            .chain(&v.tangent)
+        {
+            payload.extend_from_slice(&f.to_le_bytes());
+        }
+    }
+    for i in indices {
+        payload.extend_from_slice(&i.to_le_bytes());
+    }
+    caf::to_vec(AssetType::MESH, CafFlags::NONE, &meta.to_bytes(), &payload)
+}
+
+fn shader_bytes() -> Vec<u8> {
+    let meta = ShaderMetadata {
+        stage: 1,
+        reserved: 0,
+    };
+    let code = [0x0723_0203u32, 1, 2, 3];
+    let payload: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+    caf::to_vec(
+        AssetType::SHADER,
+        CafFlags::NONE,
+        &meta.to_bytes(),
+        &payload,
+    )
+}
+
+#[test]
+fn views_match_caf_views_and_are_checked_once_per_load() {
+    let dir = tempfile::tempdir().unwrap();
+    write_atomic(&dir.path().join("t.caf"), &mip_texture_bytes());
+    write_atomic(&dir.path().join("a.caf"), &audio_bytes(100, 7));
+    write_atomic(&dir.path().join("m.caf"), &mesh_bytes([0, 1, 2]));
+    write_atomic(&dir.path().join("s.caf"), &shader_bytes());
+    let m = AssetManager::builder(dir.path())
+        .workers(2)
+        .build()
+        .unwrap();
+    let t = m.load_sync::<Texture>("t.caf").unwrap();
+    let a = m.load_sync::<Audio>("a.caf").unwrap();
+    let me = m.load_sync::<Mesh>("m.caf").unwrap();
+    let s = m.load_sync::<Shader>("s.caf").unwrap();
+    let r = m.load_sync::<Raw>("t.caf").unwrap();
+    assert_eq!(m.stats().validations, 5);
+
+    for _ in 0..1000 {
+        let g = m.get(&t).unwrap();
+        let ours = g.view();
+        let theirs = TextureView::from_asset(&g.asset()).unwrap();
+        assert_eq!(ours.meta, theirs.meta);
+        assert_eq!((ours.channels, ours.srgb), (theirs.channels, theirs.srgb));
+        assert_eq!(ours.level_count(), theirs.level_count());
+        for i in 0..theirs.level_count() {
+            assert_eq!(ours.level(i), theirs.level(i), "level {i}");
+            assert_eq!(ours.level_dims(i), theirs.level_dims(i), "level {i}");
+        }
+        assert!(ours.levels().eq(theirs.levels().iter().copied()));
+        assert_eq!(ours.level(4), None);
+
+        let g = m.get(&a).unwrap();
+        let theirs = AudioView::from_asset(&g.asset()).unwrap();
+        assert_eq!(g.view().meta, theirs.meta);
+        assert_eq!(g.view().data, theirs.data);
+
+        let g = m.get(&me).unwrap();
+        let theirs = MeshView::from_asset(&g.asset()).unwrap();
+        let ours = g.view();
+        assert_eq!(ours.meta, theirs.meta);
+        assert_eq!(ours.vertices, theirs.vertices);
+        assert_eq!(ours.indices, theirs.indices);
+        assert_eq!(ours.vertices[2].position, [2.0, 1.0, 2.0]);
+
+        let g = m.get(&s).unwrap();
+        let theirs = ShaderView::from_asset(&g.asset()).unwrap();
+        assert_eq!(g.view().meta, theirs.meta);
+        assert!(g.view().is_spirv());
+
+        let g = m.get(&r).unwrap();
+        assert_eq!(g.view().header.asset_type, AssetType::TEXTURE);
+    }
+    // A thousand rounds of `get` and `view` ran no check.
+    assert_eq!(m.stats().validations, 5);
+
+    // A reload checks the new version once.
+    m.reload(&me);
+    assert!(m.wait_until(&me, Some(WAIT), |i| i.version == 2).is_some());
+    assert_eq!(m.stats().validations, 6);
+    assert_eq!(m.get(&me).unwrap().view().indices.as_ref(), &[0, 1, 2]);
+}
+
+#[test]
+fn invalid_content_is_still_a_failed_load_checked_once() {
+    let dir = tempfile::tempdir().unwrap();
+    // Index 3 names no vertex: `caf`'s mesh check rejects it.
+    write_atomic(&dir.path().join("bad.caf"), &mesh_bytes([0, 1, 3]));
+    write_atomic(&dir.path().join("s.caf"), &shader_bytes());
+    let m = AssetManager::builder(dir.path())
+        .workers(1)
+        .build()
+        .unwrap();
+    let bad = m.load::<Mesh>("bad.caf");
+    match m.wait(&bad, WAIT) {
+        Status::Failed(e) => assert!(
+            matches!(
+                *e,
+                AssetError::BadContent {
+                    kind: caf_assets::Kind::Mesh,
+                    ..
+                }
+            ),
+            "{e}"
+        ),
+        other => panic!("expected a failure, got {other}"),
+    }
+    let wrong = m.load::<Texture>("s.caf");
+    match m.wait(&wrong, WAIT) {
+        Status::Failed(e) => assert!(
+            matches!(
+                *e,
+                AssetError::WrongType {
+                    found: AssetType::SHADER,
+                    ..
+                }
+            ),
+            "{e}"
+        ),
+        other => panic!("expected a failure, got {other}"),
+    }
+    assert!(m.get(&bad).is_none() && m.get(&wrong).is_none());
+    assert_eq!(m.stats().validations, 2);
+}
