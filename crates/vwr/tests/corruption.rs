@@ -156,7 +156,10 @@ fn hostile_headers_are_rejected_cheaply() {
     match World::from_bytes(&b) {
         Err(vwr::VwrError::BadTableEntry {
             entry: 1, reason, ..
-        }) => assert!(reason.contains("twice")),
+        }) => {
+            assert_eq!(reason, vwr::TableFault::ListedTwice);
+            assert!(reason.to_string().contains("twice"));
+        }
         other => panic!("{other:?}"),
     }
 }
