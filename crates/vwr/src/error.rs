@@ -359,3 +359,82 @@ pub enum RecordError {
 
 /// Result alias.
 pub type Result<T, E = VwrError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed faults print the messages the string reasons used to carry (CLI output and
+    /// its tests depend on them).
+    #[test]
+    fn faults_keep_their_messages() {
+        let chunk = VwrError::BadChunk {
+            pos: [1, 2, 3],
+            offset: 60,
+            reason: ChunkFault::BitsMismatch {
+                bits: 2,
+                palette: 5,
+                expected: 3,
+            },
+        };
+        assert_eq!(
+            chunk.to_string(),
+            "chunk [1, 2, 3] (payload at offset 60): bitsPerBlock 2 does not match paletteCount 5 \
+             (expected 3)"
+        );
+        assert_eq!(
+            ChunkFault::V1Flags { flags: 1 }.to_string(),
+            "v1 chunk with flags 0x01 (must be 0)"
+        );
+        assert_eq!(
+            ChunkFault::DataSize {
+                size: 8,
+                expected: 128,
+                bits: 1
+            }
+            .to_string(),
+            "dataSizeBytes 8 (must be 128 for 1 bits per block)"
+        );
+        assert_eq!(
+            TableFault::PositionOutsideGrid { chunks_per_axis: 2 }.to_string(),
+            "position outside the 2³ chunk grid"
+        );
+        assert_eq!(
+            TableFault::PayloadOutsideFile {
+                offset: 7,
+                size: 9,
+                file_size: 10
+            }
+            .to_string(),
+            "payload range 7+9 lies outside the 10-byte file"
+        );
+        assert_eq!(
+            RecordFault::LocalIndex { index: 1000 }.to_string(),
+            "localBlockIndex 1000 (must be < 1000)"
+        );
+        assert_eq!(
+            RecordError::MoveObjectSize { len: 46 }.to_string(),
+            "MoveObject payload is 46 bytes (expected 47, or 45 for the legacy form)"
+        );
+        assert_eq!(
+            RecordError::BigDecorSize { len: 3 }.to_string(),
+            "BigDecor payload is 3 bytes (expected 2)"
+        );
+        assert_eq!(
+            RecordError::StartOutsideWorld {
+                start: [10.0, 0.0, 0.0],
+                blocks_per_axis: 10
+            }
+            .to_string(),
+            "start position [10.0, 0.0, 0.0] lies outside the world (0..10)"
+        );
+        assert_eq!(
+            VwrError::InvalidRecord {
+                what: "BigDecor",
+                reason: RecordError::ZeroIcon
+            }
+            .to_string(),
+            "invalid BigDecor: icon 0 is not allowed"
+        );
+    }
+}

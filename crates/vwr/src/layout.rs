@@ -251,3 +251,44 @@ pub struct BigDecorPayload {
 }
 
 const _: () = assert!(size_of::<BigDecorPayload>() == 2);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::mem::offset_of;
+
+    /// The field offsets of VWR.md's tables, written out independently of the structs.
+    #[test]
+    fn field_offsets_match_the_spec() {
+        assert_eq!(offset_of!(WorldHeader, version), 4);
+        assert_eq!(offset_of!(WorldHeader, chunks_per_axis), 6);
+        assert_eq!(offset_of!(WorldHeader, chunk_count), 8);
+        assert_eq!(offset_of!(WorldHeader, chunk_table_offset), 12);
+        assert_eq!(offset_of!(WorldHeader, chunk_data_offset), 16);
+        assert_eq!(offset_of!(WorldHeader, sky_region), 20);
+        assert_eq!(offset_of!(WorldHeader, mission_number), 24);
+        assert_eq!(offset_of!(WorldHeader, spawn), 28);
+
+        assert_eq!(offset_of!(ChunkTableEntry, size), 8);
+        assert_eq!(offset_of!(ChunkTableEntry, pos), 12);
+        assert_eq!(offset_of!(ChunkTableEntry, flags), 18);
+
+        assert_eq!(offset_of!(ChunkHeaderV1, bits_per_block), 6);
+        assert_eq!(offset_of!(ChunkHeaderV1, palette_count), 8);
+        assert_eq!(offset_of!(ChunkHeaderV1, reserved), 10);
+        assert_eq!(offset_of!(ChunkHeaderV1, block_count), 12);
+        assert_eq!(offset_of!(ChunkHeaderV1, data_size_bytes), 16);
+        assert_eq!(offset_of!(ChunkHeaderV2, extra_meta_size_bytes), 20);
+
+        assert_eq!(offset_of!(MetaSectionHeader, version), 4);
+        assert_eq!(offset_of!(MetaSectionHeader, record_count), 8);
+        assert_eq!(offset_of!(RecordHeader, metadata_type), 4);
+        assert_eq!(offset_of!(RecordHeader, payload_size), 6);
+
+        assert_eq!(offset_of!(MoveObjectLegacyPayload, pos_start), 1);
+        assert_eq!(offset_of!(MoveObjectLegacyPayload, pos_end), 13);
+        assert_eq!(offset_of!(MoveObjectLegacyPayload, speed), 25);
+        assert_eq!(offset_of!(MoveObjectLegacyPayload, time_stop_end_ticks), 41);
+        assert_eq!(offset_of!(MoveObjectPayload, visual_icon), 45);
+    }
+}
