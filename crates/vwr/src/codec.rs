@@ -1,46 +1,27 @@
 //! Reading and writing `.vwr` files (VWR.md sections 3–5).
 //!
-//! Every layout is declared once here: the reader and the writer share the constants below.
+//! The byte layouts are declared once, in [`crate::layout`]: the reader casts each record from
+//! the file and validates its fields, the writer fills the same structs and emits their bytes.
 
+use core::mem::{offset_of, size_of};
 use std::io::Write;
 use std::path::Path;
+
+use zerocopy::little_endian::{U16, U32, U64};
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 use crate::block::Block;
 use crate::chunk::{
     bits_for, word_count, Chunk, MetaRecord, CHUNK_SIZE, CHUNK_VOLUME, MAX_PALETTE,
 };
-use crate::error::{Result, VwrError};
-use crate::records::{MoveObject, META_MOVE_OBJECT};
+use crate::error::{ChunkFault, RecordFault, Result, TableFault, VwrError};
+use crate::layout::{
+    ChunkHeaderV1, ChunkHeaderV2, ChunkTableEntry, MetaSectionHeader, RecordHeader, WorldHeader,
+    CHUNK_FLAG_META, CHUNK_MAGIC, CHUNK_VERSION, ENTRY_EMPTY, META_MAGIC, META_MOVE_OBJECT,
+    META_VERSION, WORLD_MAGIC, WORLD_VERSION,
+};
+use crate::records::MoveObject;
 use crate::world::World;
-
-/// World file magic.
-pub const WORLD_MAGIC: &[u8; 4] = b"VWR1";
-/// World header version written and read.
-pub const WORLD_VERSION: u8 = 2;
-/// World header size (v2).
-pub const WORLD_HEADER_SIZE: usize = 40;
-/// Chunk table entry size.
-pub const TABLE_ENTRY_SIZE: usize = 20;
-/// Chunk-table flag: the chunk is empty and has no payload.
-pub const ENTRY_EMPTY: u16 = 0x0001;
-/// Chunk payload magic.
-pub const CHUNK_MAGIC: &[u8; 4] = b"VCH1";
-/// Chunk payload version written (1 and 2 are read).
-pub const CHUNK_VERSION: u8 = 2;
-/// Chunk payload header size, v2.
-pub const CHUNK_HEADER_V2: usize = 24;
-/// Chunk payload header size, v1.
-pub const CHUNK_HEADER_V1: usize = 20;
-/// Chunk flag: an extra-metadata section follows the words.
-pub const CHUNK_FLAG_META: u8 = 0x01;
-/// Metadata section magic.
-pub const META_MAGIC: &[u8; 4] = b"BMD1";
-/// Metadata section version.
-pub const META_VERSION: u16 = 1;
-/// Metadata section header size.
-pub const META_HEADER_SIZE: usize = 12;
-/// Per-record header size (index u32, type u16, size u16).
-pub const RECORD_HEADER_SIZE: usize = 8;
 
 /// Something the original library tolerates but a careful tool should mention
 /// (`voxcaf world check --strict`).
@@ -122,29 +103,27 @@ impl std::fmt::Display for Oddity {
     }
 }
 
-/// Little-endian reads from a slice with offsets passed explicitly. Callers check bounds first.
-fn u16_at(b: &[u8], o: usize) -> u16 {
-    u16::from_le_bytes([b[o], b[o + 1]])
-}
-fn u32_at(b: &[u8], o: usize) -> u32 {
-    u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]])
-}
-fn u64_at(b: &[u8], o: usize) -> u64 {
-    let mut a = [0u8; 8];
-    a.copy_from_slice(&b[o..o + 8]);
-    u64::from_le_bytes(a)
+/// The ASCII text of a magic number, for error messages.
+const fn ascii(magic: &'static [u8; 4]) -> &'static str {
+    match core::str::from_utf8(magic) {
+        Ok(s) => s,
+        Err(_) => "????",
+    }
 }
 
-fn need(avail: usize, offset: u64, needed: usize, what: &'static str) -> Result<()> {
-    if avail < needed {
-        return Err(VwrError::Truncated {
-            offset,
-            what,
-            needed: needed as u64,
-            available: avail as u64,
-        });
-    }
-    Ok(())
+/// Casts the record `T` from the start of `bytes`, which begin at file offset `offset`, and
+/// returns it with the bytes after it. A slice shorter than `T` is [`VwrError::Truncated`].
+fn record<'a, T: FromBytes + KnownLayout + Immutable>(
+    bytes: &'a [u8],
+    offset: u64,
+    what: &'static str,
+) -> Result<(&'a T, &'a [u8])> {
+    T::ref_from_prefix(bytes).map_err(|_| VwrError::Truncated {
+        offset,
+        what,
+        needed: size_of::<T>() as u64,
+        available: bytes.len() as u64,
+    })
 }
 
 /// Reads a world from the bytes of a `.vwr` file.
@@ -160,79 +139,78 @@ pub fn read_world_checked(bytes: &[u8]) -> Result<(World, Vec<Oddity>)> {
 }
 
 fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> {
-    need(bytes.len(), 0, WORLD_HEADER_SIZE, "world header")?;
-    if &bytes[0..4] != WORLD_MAGIC {
+    let (h, _) = record::<WorldHeader>(bytes, 0, "world header")?;
+    let at = |field_offset: usize| field_offset as u64;
+    if &h.magic != WORLD_MAGIC {
         return Err(VwrError::BadMagic {
-            offset: 0,
-            expected: "VWR1",
-            found: bytes[0..4].try_into().unwrap_or([0; 4]),
+            offset: at(offset_of!(WorldHeader, magic)),
+            expected: ascii(WORLD_MAGIC),
+            found: h.magic,
         });
     }
-    if bytes[4] != WORLD_VERSION {
+    if h.version != WORLD_VERSION {
         return Err(VwrError::UnsupportedVersion {
-            offset: 4,
+            offset: at(offset_of!(WorldHeader, version)),
             what: "world header",
-            found: bytes[4].into(),
+            found: h.version.into(),
             supported: "2",
         });
     }
-    if bytes[5] as usize != CHUNK_SIZE {
+    if h.chunk_size as usize != CHUNK_SIZE {
         return Err(VwrError::InvalidField {
-            offset: 5,
+            offset: at(offset_of!(WorldHeader, chunk_size)),
             field: "chunkSize",
-            value: bytes[5].into(),
+            value: h.chunk_size.into(),
             rule: "must be 10",
         });
     }
-    let n = bytes[6] as u32;
+    let n = u32::from(h.chunks_per_axis);
     if n == 0 {
         return Err(VwrError::InvalidField {
-            offset: 6,
+            offset: at(offset_of!(WorldHeader, chunks_per_axis)),
             field: "chunksPerAxis",
             value: 0,
             rule: "must be at least 1",
         });
     }
-    if bytes[7] != 0 {
+    if h.flags != 0 {
         return Err(VwrError::InvalidField {
-            offset: 7,
+            offset: at(offset_of!(WorldHeader, flags)),
             field: "flags",
-            value: bytes[7].into(),
+            value: h.flags.into(),
             rule: "must be 0",
         });
     }
-    let count = u32_at(bytes, 8);
-    let expected = n * n * n;
-    if count != expected {
+    let count = h.chunk_count.get();
+    if count != n * n * n {
         return Err(VwrError::InvalidField {
-            offset: 8,
+            offset: at(offset_of!(WorldHeader, chunk_count)),
             field: "chunkCount",
             value: count.into(),
             rule: "must be chunksPerAxis³",
         });
     }
-    let table = u32_at(bytes, 12) as u64;
-    let table_len = count as u64 * TABLE_ENTRY_SIZE as u64;
-    match table.checked_add(table_len) {
-        Some(end) if end <= bytes.len() as u64 => {}
-        _ => {
-            return Err(VwrError::Truncated {
-                offset: table,
-                what: "chunk table",
-                needed: table_len,
-                available: (bytes.len() as u64).saturating_sub(table),
-            })
-        }
-    }
-    let sky = u32_at(bytes, 20);
-    let mission = u32_at(bytes, 24);
+    // The whole table must lie inside the file before anything is allocated for it.
+    let table = u64::from(h.chunk_table_offset.get());
+    let entries = bytes
+        .get(table as usize..)
+        .and_then(|rest| <[ChunkTableEntry]>::ref_from_prefix_with_elems(rest, count as usize).ok())
+        .map(|(entries, _)| entries)
+        .ok_or_else(|| VwrError::Truncated {
+            offset: table,
+            what: "chunk table",
+            needed: u64::from(count) * size_of::<ChunkTableEntry>() as u64,
+            available: (bytes.len() as u64).saturating_sub(table),
+        })?;
+    let sky = h.sky_region.get();
+    let mission = h.mission_number.get();
     let bpa = n * CHUNK_SIZE as u32;
-    let sp = [u32_at(bytes, 28), u32_at(bytes, 32), u32_at(bytes, 36)];
+    let sp = h.spawn.map(|v| v.get());
     let spawn = if sp == [0, 0, 0] {
         None
     } else {
         for (k, &v) in sp.iter().enumerate() {
-            let offset = 28 + 4 * k as u64;
+            let offset = at(offset_of!(WorldHeader, spawn) + k * size_of::<U32>());
             if v == 0 {
                 return Err(VwrError::InvalidField {
                     offset,
@@ -265,45 +243,41 @@ fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> 
 
     // The table fits in the file (checked above), so this bitmap is smaller than the file.
     let mut seen = vec![false; count as usize];
-    for e in 0..count {
-        let eo = table as usize + e as usize * TABLE_ENTRY_SIZE;
-        let offset = u64_at(bytes, eo);
-        let size = u32_at(bytes, eo + 8);
-        let pos = [
-            u16_at(bytes, eo + 12),
-            u16_at(bytes, eo + 14),
-            u16_at(bytes, eo + 16),
-        ];
-        let flags = u16_at(bytes, eo + 18);
-        let bad = |reason: String| VwrError::BadTableEntry {
+    for (e, entry) in (0u32..).zip(entries) {
+        let eo = table + u64::from(e) * size_of::<ChunkTableEntry>() as u64;
+        let offset = entry.offset.get();
+        let size = entry.size.get();
+        let pos = entry.pos.map(|v| v.get());
+        let bad = |reason: TableFault| VwrError::BadTableEntry {
             entry: e,
-            offset: eo as u64,
+            offset: eo,
             pos,
             reason,
         };
-        if pos.iter().any(|&p| p as u32 >= n) {
-            return Err(bad(format!("position outside the {n}³ chunk grid")));
+        if pos.iter().any(|&p| u32::from(p) >= n) {
+            return Err(bad(TableFault::PositionOutsideGrid { chunks_per_axis: n }));
         }
-        let slot = (pos[0] as u32 + n * (pos[1] as u32 + n * pos[2] as u32)) as usize;
+        let slot = (u32::from(pos[0]) + n * (u32::from(pos[1]) + n * u32::from(pos[2]))) as usize;
         if std::mem::replace(&mut seen[slot], true) {
-            return Err(bad("chunk position listed twice".into()));
+            return Err(bad(TableFault::ListedTwice));
         }
-        if flags & ENTRY_EMPTY != 0 {
+        if entry.flags.get() & ENTRY_EMPTY != 0 {
             continue;
         }
         if size == 0 {
-            return Err(bad("non-empty chunk with payload size 0".into()));
+            return Err(bad(TableFault::EmptyPayload));
         }
-        let end = offset
-            .checked_add(size as u64)
-            .filter(|&end| end <= bytes.len() as u64);
-        let Some(end) = end else {
-            return Err(bad(format!(
-                "payload range {offset}+{size} lies outside the {}-byte file",
-                bytes.len()
-            )));
+        let payload = offset
+            .checked_add(u64::from(size))
+            .filter(|&end| end <= bytes.len() as u64)
+            .and_then(|end| bytes.get(offset as usize..end as usize));
+        let Some(payload) = payload else {
+            return Err(bad(TableFault::PayloadOutsideFile {
+                offset,
+                size,
+                file_size: bytes.len() as u64,
+            }));
         };
-        let payload = &bytes[offset as usize..end as usize];
         let (chunk, used) = read_chunk(payload, pos, offset, odd.as_deref_mut())?;
         if let Some(o) = odd.as_deref_mut() {
             if used < payload.len() {
@@ -335,102 +309,112 @@ fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> 
     Ok(world)
 }
 
-/// Parses one chunk payload; returns the chunk and the bytes consumed.
+/// Parses one chunk payload (at file offset `base`); returns the chunk and the bytes consumed.
 fn read_chunk(
     p: &[u8],
     pos: [u16; 3],
     base: u64,
     mut odd: Option<&mut Vec<Oddity>>,
 ) -> Result<(Chunk, usize)> {
-    let bad = |reason: String| VwrError::BadChunk {
+    let bad = |reason: ChunkFault| VwrError::BadChunk {
         pos,
         offset: base,
         reason,
     };
-    need(p.len(), base, CHUNK_HEADER_V1, "chunk header")?;
-    if &p[0..4] != CHUNK_MAGIC {
+    let at = |field_offset: usize| base + field_offset as u64;
+    let (h, after_v1) = record::<ChunkHeaderV1>(p, base, "chunk header")?;
+    if &h.magic != CHUNK_MAGIC {
         return Err(VwrError::BadMagic {
-            offset: base,
-            expected: "VCH1",
-            found: p[0..4].try_into().unwrap_or([0; 4]),
+            offset: at(offset_of!(ChunkHeaderV1, magic)),
+            expected: ascii(CHUNK_MAGIC),
+            found: h.magic,
         });
     }
-    let version = p[4];
-    let header = match version {
-        1 => CHUNK_HEADER_V1,
-        2 => CHUNK_HEADER_V2,
+    let version = h.version;
+    // v2 is v1 plus the metadata section size; `body` is what follows the header.
+    let (meta_size, body) = match version {
+        1 => (0, after_v1),
+        2 => {
+            let (h2, body) = record::<ChunkHeaderV2>(p, base, "chunk header")?;
+            (h2.extra_meta_size_bytes.get(), body)
+        }
         v => {
             return Err(VwrError::UnsupportedVersion {
-                offset: base + 4,
+                offset: at(offset_of!(ChunkHeaderV1, version)),
                 what: "chunk payload",
                 found: v.into(),
                 supported: "1, 2",
             })
         }
     };
-    need(p.len(), base, header, "chunk header")?;
-    if p[5] as usize != CHUNK_SIZE {
-        return Err(bad(format!("chunkSize {} (must be 10)", p[5])));
+    if h.chunk_size as usize != CHUNK_SIZE {
+        return Err(bad(ChunkFault::ChunkSize {
+            found: h.chunk_size,
+        }));
     }
-    let bits = p[6];
-    let flags = p[7];
-    let pcount = u16_at(p, 8) as usize;
-    let reserved = u16_at(p, 10);
-    let block_count = u32_at(p, 12);
-    let data_size = u32_at(p, 16) as usize;
-    let meta_size = if version == 2 {
-        u32_at(p, 20) as usize
-    } else {
-        0
-    };
+    let bits = h.bits_per_block;
+    let flags = h.flags;
+    let palette_count = h.palette_count.get();
+    let pcount = usize::from(palette_count);
+    let reserved = h.reserved.get();
+    let block_count = h.block_count.get();
+    let data_size = h.data_size_bytes.get();
     if !(1..=MAX_PALETTE).contains(&pcount) {
-        return Err(bad(format!("paletteCount {pcount} (must be 1..=256)")));
+        return Err(bad(ChunkFault::PaletteCount {
+            count: palette_count,
+        }));
     }
     if bits != bits_for(pcount) {
-        return Err(bad(format!(
-            "bitsPerBlock {bits} does not match paletteCount {pcount} (expected {})",
-            bits_for(pcount)
-        )));
+        return Err(bad(ChunkFault::BitsMismatch {
+            bits,
+            palette: palette_count,
+            expected: bits_for(pcount),
+        }));
     }
     if reserved != 0 {
-        return Err(bad(format!("reserved field is {reserved} (must be 0)")));
+        return Err(bad(ChunkFault::Reserved { value: reserved }));
     }
     if block_count as usize != CHUNK_VOLUME {
-        return Err(bad(format!("blockCount {block_count} (must be 1000)")));
+        return Err(bad(ChunkFault::BlockCount { count: block_count }));
     }
     let words = word_count(bits);
-    if data_size != words * 8 {
-        return Err(bad(format!(
-            "dataSizeBytes {data_size} (must be {} for {bits} bits per block)",
-            words * 8
-        )));
+    let expected_data = words * size_of::<U64>();
+    if data_size as usize != expected_data {
+        return Err(bad(ChunkFault::DataSize {
+            size: data_size,
+            expected: expected_data as u32,
+            bits,
+        }));
     }
     if version == 1 && flags != 0 {
-        return Err(bad(format!("v1 chunk with flags {flags:#04x} (must be 0)")));
+        return Err(bad(ChunkFault::V1Flags { flags }));
     }
     if flags & !CHUNK_FLAG_META != 0 {
-        return Err(bad(format!("reserved chunk flag bits set ({flags:#04x})")));
+        return Err(bad(ChunkFault::ReservedFlags { flags }));
     }
     if (flags & CHUNK_FLAG_META != 0) != (meta_size != 0) {
-        return Err(bad(format!(
-            "metadata flag {} but extraMetaSizeBytes {meta_size}",
-            flags & CHUNK_FLAG_META
-        )));
+        return Err(bad(ChunkFault::MetaFlagMismatch {
+            flag: flags & CHUNK_FLAG_META,
+            meta_size,
+        }));
     }
-    let body = header + pcount * 2 + data_size;
-    let total = body + meta_size;
-    need(p.len(), base, total, "chunk body")?;
-    // Bounds were checked above (`need(.., total, ..)`); whole-slice conversions let the
-    // compiler copy without per-element checks.
-    let palette: Vec<Block> = p[header..header + 2 * pcount]
-        .chunks_exact(2)
-        .map(|c| Block(u16::from_le_bytes([c[0], c[1]])))
-        .collect();
-    let wo = header + pcount * 2;
-    let mut w: Vec<u64> = p[wo..wo + 8 * words]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-        .collect();
+    // Palette, words and metadata section must all be present: one error for the whole body.
+    let header = p.len() - body.len();
+    let total = header + pcount * size_of::<U16>() + expected_data + meta_size as usize;
+    let short = || VwrError::Truncated {
+        offset: base,
+        what: "chunk body",
+        needed: total as u64,
+        available: p.len() as u64,
+    };
+    let (palette_raw, rest) =
+        <[U16]>::ref_from_prefix_with_elems(body, pcount).map_err(|_| short())?;
+    let (words_raw, rest) =
+        <[U64]>::ref_from_prefix_with_elems(rest, words).map_err(|_| short())?;
+    let meta_bytes = rest.get(..meta_size as usize).ok_or_else(short)?;
+    // Whole-slice conversions: no per-element bounds checks.
+    let palette: Vec<Block> = palette_raw.iter().map(|v| Block(v.get())).collect();
+    let mut w: Vec<u64> = words_raw.iter().map(|v| v.get()).collect();
     // Padding bits past index 999 carry nothing: clear them so a re-save writes zeros.
     let used_bits = CHUNK_VOLUME * bits as usize - (words - 1) * 64;
     if used_bits < 64 {
@@ -448,10 +432,11 @@ fn read_chunk(
     if pcount != 1 << bits || odd.is_some() {
         crate::chunk::unpack_all(&w, bits, &mut idx);
         if let Some(i) = idx.iter().position(|&v| v as usize >= pcount) {
-            return Err(bad(format!(
-                "block {i} uses palette index {} but the palette has {pcount} entries",
-                idx[i]
-            )));
+            return Err(bad(ChunkFault::PaletteIndex {
+                block: i as u16,
+                index: idx[i],
+                palette: palette_count,
+            }));
         }
     }
     if let Some(o) = odd {
@@ -471,97 +456,91 @@ fn read_chunk(
         }
     }
     let meta = if meta_size > 0 {
-        read_meta(&p[body..total], pos, base + body as u64)?
+        let section_at = base + (total - meta_bytes.len()) as u64;
+        read_meta(meta_bytes, pos, section_at)?
     } else {
         Vec::new()
     };
     Ok((Chunk::from_parts(palette, w, meta), total))
 }
 
+/// Parses a chunk's `BMD1` section (at file offset `base`), which must be consumed exactly.
 fn read_meta(s: &[u8], pos: [u16; 3], base: u64) -> Result<Vec<MetaRecord>> {
-    need(s.len(), base, META_HEADER_SIZE, "metadata section header")?;
-    if &s[0..4] != META_MAGIC {
+    let at = |field_offset: usize| base + field_offset as u64;
+    let (h, mut rest) = record::<MetaSectionHeader>(s, base, "metadata section header")?;
+    if &h.magic != META_MAGIC {
         return Err(VwrError::BadMagic {
-            offset: base,
-            expected: "BMD1",
-            found: s[0..4].try_into().unwrap_or([0; 4]),
+            offset: at(offset_of!(MetaSectionHeader, magic)),
+            expected: ascii(META_MAGIC),
+            found: h.magic,
         });
     }
-    let version = u16_at(s, 4);
+    let version = h.version.get();
     if version != META_VERSION {
         return Err(VwrError::UnsupportedVersion {
-            offset: base + 4,
+            offset: at(offset_of!(MetaSectionHeader, version)),
             what: "metadata section",
             found: version.into(),
             supported: "1",
         });
     }
-    if u16_at(s, 6) != 0 {
+    let reserved = h.reserved.get();
+    if reserved != 0 {
+        // Reported at the section start, as the original tools did.
         return Err(VwrError::BadChunk {
             pos,
             offset: base,
-            reason: format!(
-                "metadata section reserved field is {} (must be 0)",
-                u16_at(s, 6)
-            ),
+            reason: ChunkFault::MetaReserved { value: reserved },
         });
     }
-    let count = u32_at(s, 8) as usize;
-    // Each record takes at least 8 bytes: bound the count by the section before allocating.
-    if count > (s.len() - META_HEADER_SIZE) / RECORD_HEADER_SIZE {
+    // The section's size came from a u32 field, so every length inside it fits a u32.
+    let section_size = s.len() as u32;
+    let count = h.record_count.get();
+    // Each record takes at least a header: bound the count by the section before allocating.
+    if count as usize > rest.len() / size_of::<RecordHeader>() {
         return Err(VwrError::BadChunk {
             pos,
-            offset: base + 8,
-            reason: format!(
-                "recordCount {count} cannot fit in a {}-byte metadata section",
-                s.len()
-            ),
+            offset: at(offset_of!(MetaSectionHeader, record_count)),
+            reason: ChunkFault::RecordCount {
+                count,
+                section_size,
+            },
         });
     }
     // Records are 32 bytes in memory for >= 8 in the file: reserve modestly, grow as parsed.
-    let mut out = Vec::with_capacity(count.min(64));
-    let mut o = META_HEADER_SIZE;
+    let mut out = Vec::with_capacity((count as usize).min(64));
     for r in 0..count {
-        let bad = |offset: usize, reason: String| VwrError::BadRecord {
+        let bad = |reason: RecordFault| VwrError::BadRecord {
             pos,
-            record: r as u32,
-            offset: base + offset as u64,
+            record: r,
+            offset: base + (s.len() - rest.len()) as u64,
             reason,
         };
-        if s.len() - o < RECORD_HEADER_SIZE {
-            return Err(bad(
-                o,
-                "record header runs past the end of the metadata section".into(),
-            ));
-        }
-        let index = u32_at(s, o);
-        let record_type = u16_at(s, o + 4);
-        let size = u16_at(s, o + 6) as usize;
+        let (rh, after) =
+            RecordHeader::ref_from_prefix(rest).map_err(|_| bad(RecordFault::HeaderPastEnd))?;
+        let index = rh.local_block_index.get();
+        let size = rh.payload_size.get();
         if index as usize >= CHUNK_VOLUME {
-            return Err(bad(o, format!("localBlockIndex {index} (must be < 1000)")));
+            return Err(bad(RecordFault::LocalIndex { index }));
         }
-        if s.len() - o - RECORD_HEADER_SIZE < size {
-            return Err(bad(
-                o,
-                format!("payload of {size} bytes runs past the end of the metadata section"),
-            ));
-        }
-        let start = o + RECORD_HEADER_SIZE;
+        let Some((payload, after)) = after.split_at_checked(usize::from(size)) else {
+            return Err(bad(RecordFault::PayloadPastEnd { size }));
+        };
         out.push(MetaRecord {
             index: index as u16,
-            record_type,
-            payload: s[start..start + size].to_vec(),
+            record_type: rh.metadata_type.get(),
+            payload: payload.to_vec(),
         });
-        o = start + size;
+        rest = after;
     }
-    if o != s.len() {
+    if !rest.is_empty() {
         return Err(VwrError::BadChunk {
             pos,
-            offset: base + o as u64,
-            reason: format!(
-                "{} bytes left over after {count} metadata records",
-                s.len() - o
-            ),
+            offset: base + (s.len() - rest.len()) as u64,
+            reason: ChunkFault::MetaLeftover {
+                count: rest.len() as u32,
+                records: count,
+            },
         });
     }
     Ok(out)
@@ -569,49 +548,62 @@ fn read_meta(s: &[u8], pos: [u16; 3], base: u64) -> Result<Vec<MetaRecord>> {
 
 /// Size in bytes of a chunk's payload as written.
 pub fn chunk_payload_size(c: &Chunk) -> usize {
-    let meta = meta_section_size(c);
-    CHUNK_HEADER_V2 + 2 * c.palette().len() + 8 * c.words().len() + meta
+    size_of::<ChunkHeaderV2>()
+        + size_of::<U16>() * c.palette().len()
+        + size_of::<U64>() * c.words().len()
+        + meta_section_size(c)
 }
 
 fn meta_section_size(c: &Chunk) -> usize {
     if c.records().is_empty() {
         0
     } else {
-        META_HEADER_SIZE
+        size_of::<MetaSectionHeader>()
             + c.records()
                 .iter()
-                .map(|r| RECORD_HEADER_SIZE + r.payload.len())
+                .map(|r| size_of::<RecordHeader>() + r.payload.len())
                 .sum::<usize>()
     }
 }
 
 fn write_chunk(out: &mut Vec<u8>, c: &Chunk) {
     let meta = meta_section_size(c);
-    out.extend_from_slice(CHUNK_MAGIC);
-    out.push(CHUNK_VERSION);
-    out.push(CHUNK_SIZE as u8);
-    out.push(c.bits_per_block());
-    out.push(if meta > 0 { CHUNK_FLAG_META } else { 0 });
-    out.extend_from_slice(&(c.palette().len() as u16).to_le_bytes());
-    out.extend_from_slice(&0u16.to_le_bytes());
-    out.extend_from_slice(&(CHUNK_VOLUME as u32).to_le_bytes());
-    out.extend_from_slice(&((c.words().len() * 8) as u32).to_le_bytes());
-    out.extend_from_slice(&(meta as u32).to_le_bytes());
+    let header = ChunkHeaderV2 {
+        v1: ChunkHeaderV1 {
+            magic: *CHUNK_MAGIC,
+            version: CHUNK_VERSION,
+            chunk_size: CHUNK_SIZE as u8,
+            bits_per_block: c.bits_per_block(),
+            flags: if meta > 0 { CHUNK_FLAG_META } else { 0 },
+            palette_count: U16::new(c.palette().len() as u16),
+            reserved: U16::ZERO,
+            block_count: U32::new(CHUNK_VOLUME as u32),
+            data_size_bytes: U32::new((size_of::<U64>() * c.words().len()) as u32),
+        },
+        extra_meta_size_bytes: U32::new(meta as u32),
+    };
+    out.extend_from_slice(header.as_bytes());
     for b in c.palette() {
-        out.extend_from_slice(&b.0.to_le_bytes());
+        out.extend_from_slice(U16::new(b.0).as_bytes());
     }
-    for w in c.words() {
-        out.extend_from_slice(&w.to_le_bytes());
+    for &w in c.words() {
+        out.extend_from_slice(U64::new(w).as_bytes());
     }
     if meta > 0 {
-        out.extend_from_slice(META_MAGIC);
-        out.extend_from_slice(&META_VERSION.to_le_bytes());
-        out.extend_from_slice(&0u16.to_le_bytes());
-        out.extend_from_slice(&(c.records().len() as u32).to_le_bytes());
+        let section = MetaSectionHeader {
+            magic: *META_MAGIC,
+            version: U16::new(META_VERSION),
+            reserved: U16::ZERO,
+            record_count: U32::new(c.records().len() as u32),
+        };
+        out.extend_from_slice(section.as_bytes());
         for r in c.records() {
-            out.extend_from_slice(&(r.index as u32).to_le_bytes());
-            out.extend_from_slice(&r.record_type.to_le_bytes());
-            out.extend_from_slice(&(r.payload.len() as u16).to_le_bytes());
+            let header = RecordHeader {
+                local_block_index: U32::new(r.index.into()),
+                metadata_type: U16::new(r.record_type),
+                payload_size: U16::new(r.payload.len() as u16),
+            };
+            out.extend_from_slice(header.as_bytes());
             out.extend_from_slice(&r.payload);
         }
     }
@@ -621,33 +613,32 @@ fn write_chunk(out: &mut Vec<u8>, c: &Chunk) {
 pub fn write_world(world: &World) -> Vec<u8> {
     let n = world.chunks_per_axis();
     let count = (n * n * n) as usize;
-    let data_start = WORLD_HEADER_SIZE + TABLE_ENTRY_SIZE * count;
+    let data_start = size_of::<WorldHeader>() + size_of::<ChunkTableEntry>() * count;
     let payload_bytes: usize = world
         .non_empty_chunks()
         .map(|(_, c)| chunk_payload_size(c))
         .sum();
     let mut out = Vec::with_capacity(data_start + payload_bytes);
-    out.extend_from_slice(WORLD_MAGIC);
-    out.push(WORLD_VERSION);
-    out.push(CHUNK_SIZE as u8);
-    out.push(n as u8);
-    out.push(0);
-    out.extend_from_slice(&(count as u32).to_le_bytes());
-    out.extend_from_slice(&(WORLD_HEADER_SIZE as u32).to_le_bytes());
-    out.extend_from_slice(&(data_start as u32).to_le_bytes());
-    out.extend_from_slice(&world.sky_region().to_le_bytes());
-    out.extend_from_slice(&world.mission_number().to_le_bytes());
-    let sp = world.spawn().map_or([0u32; 3], |s| s.map(|v| v as u32 + 1));
-    for v in sp {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
+    let spawn = world.spawn().map_or([0u32; 3], |s| s.map(|v| v as u32 + 1));
+    let header = WorldHeader {
+        magic: *WORLD_MAGIC,
+        version: WORLD_VERSION,
+        chunk_size: CHUNK_SIZE as u8,
+        chunks_per_axis: n as u8,
+        flags: 0,
+        chunk_count: U32::new(count as u32),
+        chunk_table_offset: U32::new(size_of::<WorldHeader>() as u32),
+        chunk_data_offset: U32::new(data_start as u32),
+        sky_region: U32::new(world.sky_region()),
+        mission_number: U32::new(world.mission_number()),
+        spawn: spawn.map(U32::new),
+    };
+    out.extend_from_slice(header.as_bytes());
     // Table: every position in z, y, x order; payloads follow back to back in the same order.
-    out.resize(data_start, 0);
     let mut offset = data_start as u64;
     for slot in 0..count {
         let s = slot as u32;
         let pos = [s % n, (s / n) % n, s / (n * n)];
-        let e = WORLD_HEADER_SIZE + slot * TABLE_ENTRY_SIZE;
         let chunk = world
             .chunk(pos[0], pos[1], pos[2])
             .filter(|c| !c.is_empty());
@@ -660,12 +651,13 @@ pub fn write_world(world: &World) -> Vec<u8> {
             }
             None => (0, 0, ENTRY_EMPTY),
         };
-        out[e..e + 8].copy_from_slice(&off.to_le_bytes());
-        out[e + 8..e + 12].copy_from_slice(&size.to_le_bytes());
-        for k in 0..3 {
-            out[e + 12 + 2 * k..e + 14 + 2 * k].copy_from_slice(&(pos[k] as u16).to_le_bytes());
-        }
-        out[e + 18..e + 20].copy_from_slice(&flags.to_le_bytes());
+        let entry = ChunkTableEntry {
+            offset: U64::new(off),
+            size: U32::new(size),
+            pos: pos.map(|v| U16::new(v as u16)),
+            flags: U16::new(flags),
+        };
+        out.extend_from_slice(entry.as_bytes());
     }
     for (_, c) in world.non_empty_chunks() {
         write_chunk(&mut out, c);

@@ -77,7 +77,7 @@ pub enum VwrError {
         /// The chunk position the entry names.
         pos: [u16; 3],
         /// What is wrong.
-        reason: String,
+        reason: TableFault,
     },
     /// A chunk payload is inconsistent.
     #[error("chunk {pos:?} (payload at offset {offset}): {reason}")]
@@ -87,7 +87,7 @@ pub enum VwrError {
         /// Offset of the payload in the file.
         offset: u64,
         /// What is wrong.
-        reason: String,
+        reason: ChunkFault,
     },
     /// An extra-metadata record is inconsistent.
     #[error("chunk {pos:?}, metadata record {record} (offset {offset}): {reason}")]
@@ -99,7 +99,7 @@ pub enum VwrError {
         /// Offset of the record in the file.
         offset: u64,
         /// What is wrong.
-        reason: String,
+        reason: RecordFault,
     },
     /// `Block::make` got a type above 4095 or metadata above 15.
     #[error("block out of range: type {block_type} (max 4095), metadata {meta} (max 15)")]
@@ -142,7 +142,7 @@ pub enum VwrError {
         /// Cell.
         z: u32,
         /// What is wrong.
-        reason: String,
+        reason: RecordError,
     },
     /// A typed record was rejected before placing it.
     #[error("invalid {what}: {reason}")]
@@ -150,12 +150,291 @@ pub enum VwrError {
         /// Record kind.
         what: &'static str,
         /// Reason.
-        reason: String,
+        reason: RecordError,
     },
     /// A metadata payload longer than the format's u16 size field.
     #[error("metadata payload of {0} bytes exceeds 65535")]
     PayloadTooLarge(usize),
 }
 
+/// What is wrong with a chunk-table entry ([`VwrError::BadTableEntry`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableFault {
+    /// The entry names a chunk position outside the grid.
+    #[error("position outside the {chunks_per_axis}³ chunk grid")]
+    PositionOutsideGrid {
+        /// Chunks per axis of the world.
+        chunks_per_axis: u32,
+    },
+    /// An earlier entry already named this position.
+    #[error("chunk position listed twice")]
+    ListedTwice,
+    /// A non-empty entry with payload size 0.
+    #[error("non-empty chunk with payload size 0")]
+    EmptyPayload,
+    /// The payload range does not lie inside the file.
+    #[error("payload range {offset}+{size} lies outside the {file_size}-byte file")]
+    PayloadOutsideFile {
+        /// Payload offset from the entry.
+        offset: u64,
+        /// Payload size from the entry.
+        size: u32,
+        /// Size of the file.
+        file_size: u64,
+    },
+}
+
+/// What is wrong with a chunk payload or its metadata section ([`VwrError::BadChunk`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChunkFault {
+    /// `chunkSize` is not 10.
+    #[error("chunkSize {found} (must be 10)")]
+    ChunkSize {
+        /// The value found.
+        found: u8,
+    },
+    /// `paletteCount` outside 1..=256.
+    #[error("paletteCount {count} (must be 1..=256)")]
+    PaletteCount {
+        /// The value found.
+        count: u16,
+    },
+    /// `bitsPerBlock` is not the width the palette count calls for.
+    #[error("bitsPerBlock {bits} does not match paletteCount {palette} (expected {expected})")]
+    BitsMismatch {
+        /// The value found.
+        bits: u8,
+        /// The palette count.
+        palette: u16,
+        /// The width that palette count needs.
+        expected: u8,
+    },
+    /// The reserved header field is not 0.
+    #[error("reserved field is {value} (must be 0)")]
+    Reserved {
+        /// The value found.
+        value: u16,
+    },
+    /// `blockCount` is not 1000.
+    #[error("blockCount {count} (must be 1000)")]
+    BlockCount {
+        /// The value found.
+        count: u32,
+    },
+    /// `dataSizeBytes` is not 8 × the word count.
+    #[error("dataSizeBytes {size} (must be {expected} for {bits} bits per block)")]
+    DataSize {
+        /// The value found.
+        size: u32,
+        /// The size `bits` calls for.
+        expected: u32,
+        /// Bits per block.
+        bits: u8,
+    },
+    /// A v1 chunk with flags set.
+    #[error("v1 chunk with flags {flags:#04x} (must be 0)")]
+    V1Flags {
+        /// The flags found.
+        flags: u8,
+    },
+    /// Flag bits other than the metadata flag are set.
+    #[error("reserved chunk flag bits set ({flags:#04x})")]
+    ReservedFlags {
+        /// The flags found.
+        flags: u8,
+    },
+    /// The metadata flag and `extraMetaSizeBytes` disagree.
+    #[error("metadata flag {flag} but extraMetaSizeBytes {meta_size}")]
+    MetaFlagMismatch {
+        /// The metadata flag bit (0 or 1).
+        flag: u8,
+        /// The section size found.
+        meta_size: u32,
+    },
+    /// A cell's palette index is beyond the palette.
+    #[error("block {block} uses palette index {index} but the palette has {palette} entries")]
+    PaletteIndex {
+        /// Local index of the cell.
+        block: u16,
+        /// The palette index found.
+        index: u16,
+        /// The palette count.
+        palette: u16,
+    },
+    /// The metadata section's reserved field is not 0.
+    #[error("metadata section reserved field is {value} (must be 0)")]
+    MetaReserved {
+        /// The value found.
+        value: u16,
+    },
+    /// `recordCount` is more than the section can hold.
+    #[error("recordCount {count} cannot fit in a {section_size}-byte metadata section")]
+    RecordCount {
+        /// The value found.
+        count: u32,
+        /// Size of the section.
+        section_size: u32,
+    },
+    /// Bytes remain in the section after the last record.
+    #[error("{count} bytes left over after {records} metadata records")]
+    MetaLeftover {
+        /// Bytes left.
+        count: u32,
+        /// Records parsed.
+        records: u32,
+    },
+}
+
+/// What is wrong with one record of a metadata section ([`VwrError::BadRecord`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RecordFault {
+    /// Fewer bytes than a record header remain in the section.
+    #[error("record header runs past the end of the metadata section")]
+    HeaderPastEnd,
+    /// `localBlockIndex` is not a cell of the chunk.
+    #[error("localBlockIndex {index} (must be < 1000)")]
+    LocalIndex {
+        /// The value found.
+        index: u32,
+    },
+    /// The payload runs past the end of the section.
+    #[error("payload of {size} bytes runs past the end of the metadata section")]
+    PayloadPastEnd {
+        /// `payloadSize` of the record.
+        size: u16,
+    },
+}
+
+/// Why a typed record (MoveObject, BigDecor) cannot be decoded or placed
+/// ([`VwrError::BadPayload`], [`VwrError::InvalidRecord`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RecordError {
+    /// A MoveObject payload of neither 47 nor 45 bytes.
+    #[error(
+        "MoveObject payload is {len} bytes (expected {}, or {} for the legacy form)",
+        crate::MoveObject::SIZE,
+        crate::MoveObject::LEGACY_SIZE
+    )]
+    MoveObjectSize {
+        /// Payload size found.
+        len: usize,
+    },
+    /// A MoveObject start position holding NaN or an infinity.
+    #[error("start position {start:?} is not finite")]
+    StartNotFinite {
+        /// The start position.
+        start: [f32; 3],
+    },
+    /// A MoveObject start position below 0 on some axis.
+    #[error("start position {start:?} is negative")]
+    StartNegative {
+        /// The start position.
+        start: [f32; 3],
+    },
+    /// A MoveObject start position at or beyond the world's far edge.
+    #[error("start position {start:?} lies outside the world (0..{blocks_per_axis})")]
+    StartOutsideWorld {
+        /// The start position.
+        start: [f32; 3],
+        /// Blocks per world axis.
+        blocks_per_axis: u32,
+    },
+    /// A BigDecor payload that is not 2 bytes.
+    #[error("BigDecor payload is {len} bytes (expected {})", size_of::<crate::layout::BigDecorPayload>())]
+    BigDecorSize {
+        /// Payload size found.
+        len: usize,
+    },
+    /// A stored BigDecor record with icon 0.
+    #[error("BigDecor icon is 0")]
+    BigDecorIconZero,
+    /// Placing a BigDecor with icon 0.
+    #[error("icon 0 is not allowed")]
+    ZeroIcon,
+}
+
 /// Result alias.
 pub type Result<T, E = VwrError> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed faults print the messages the string reasons used to carry (CLI output and
+    /// its tests depend on them).
+    #[test]
+    fn faults_keep_their_messages() {
+        let chunk = VwrError::BadChunk {
+            pos: [1, 2, 3],
+            offset: 60,
+            reason: ChunkFault::BitsMismatch {
+                bits: 2,
+                palette: 5,
+                expected: 3,
+            },
+        };
+        assert_eq!(
+            chunk.to_string(),
+            "chunk [1, 2, 3] (payload at offset 60): bitsPerBlock 2 does not match paletteCount 5 \
+             (expected 3)"
+        );
+        assert_eq!(
+            ChunkFault::V1Flags { flags: 1 }.to_string(),
+            "v1 chunk with flags 0x01 (must be 0)"
+        );
+        assert_eq!(
+            ChunkFault::DataSize {
+                size: 8,
+                expected: 128,
+                bits: 1
+            }
+            .to_string(),
+            "dataSizeBytes 8 (must be 128 for 1 bits per block)"
+        );
+        assert_eq!(
+            TableFault::PositionOutsideGrid { chunks_per_axis: 2 }.to_string(),
+            "position outside the 2³ chunk grid"
+        );
+        assert_eq!(
+            TableFault::PayloadOutsideFile {
+                offset: 7,
+                size: 9,
+                file_size: 10
+            }
+            .to_string(),
+            "payload range 7+9 lies outside the 10-byte file"
+        );
+        assert_eq!(
+            RecordFault::LocalIndex { index: 1000 }.to_string(),
+            "localBlockIndex 1000 (must be < 1000)"
+        );
+        assert_eq!(
+            RecordError::MoveObjectSize { len: 46 }.to_string(),
+            "MoveObject payload is 46 bytes (expected 47, or 45 for the legacy form)"
+        );
+        assert_eq!(
+            RecordError::BigDecorSize { len: 3 }.to_string(),
+            "BigDecor payload is 3 bytes (expected 2)"
+        );
+        assert_eq!(
+            RecordError::StartOutsideWorld {
+                start: [10.0, 0.0, 0.0],
+                blocks_per_axis: 10
+            }
+            .to_string(),
+            "start position [10.0, 0.0, 0.0] lies outside the world (0..10)"
+        );
+        assert_eq!(
+            VwrError::InvalidRecord {
+                what: "BigDecor",
+                reason: RecordError::ZeroIcon
+            }
+            .to_string(),
+            "invalid BigDecor: icon 0 is not allowed"
+        );
+    }
+}

@@ -34,6 +34,7 @@ mod chunk;
 mod codec;
 pub mod dump;
 mod error;
+pub mod layout;
 mod records;
 pub mod samples;
 pub mod stats;
@@ -45,18 +46,9 @@ pub use chunk::{
     MAX_PALETTE,
 };
 pub use codec::{chunk_payload_size, read_world, read_world_checked, write_world, Oddity};
-pub use error::{Result, VwrError};
+pub use error::{ChunkFault, RecordError, RecordFault, Result, TableFault, VwrError};
 pub use records::{
     record_type_name, MoveObject, META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION,
     MOVE_OBJECT_NAMES,
 };
 pub use world::{World, DEFAULT_CHUNKS_PER_AXIS};
-
-/// Layout constants of the file format, shared by the reader and the writer.
-pub mod layout {
-    pub use crate::codec::{
-        CHUNK_FLAG_META, CHUNK_HEADER_V1, CHUNK_HEADER_V2, CHUNK_MAGIC, CHUNK_VERSION, ENTRY_EMPTY,
-        META_HEADER_SIZE, META_MAGIC, META_VERSION, RECORD_HEADER_SIZE, TABLE_ENTRY_SIZE,
-        WORLD_HEADER_SIZE, WORLD_MAGIC, WORLD_VERSION,
-    };
-}

@@ -1,11 +1,15 @@
 //! Typed extra-metadata records: MoveObject (type 1), plate rotation (type 2), BigDecor (type 3).
+//!
+//! Their byte layouts are declared in [`crate::layout`]; this module gives them meaning.
 
-/// Metadata type of a [`MoveObject`] record.
-pub const META_MOVE_OBJECT: u16 = 1;
-/// Metadata type of a plate-rotation record.
-pub const META_PLATE_ROTATION: u16 = 2;
-/// Metadata type of a BigDecor record.
-pub const META_BIG_DECOR: u16 = 3;
+use core::mem::size_of;
+
+use zerocopy::little_endian::{F32, U16};
+use zerocopy::FromBytes;
+
+use crate::error::RecordError;
+use crate::layout::{MoveObjectLegacyPayload, MoveObjectPayload};
+pub use crate::layout::{META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION};
 
 /// The readable name of a metadata record type (`"MoveObject"`, `"plate rotation"`,
 /// `"BigDecor"`), `None` for types this library does not interpret.
@@ -81,9 +85,9 @@ impl Default for MoveObject {
 
 impl MoveObject {
     /// Encoded size.
-    pub const SIZE: usize = 47;
+    pub const SIZE: usize = size_of::<MoveObjectPayload>();
     /// Size of the legacy form without `visual_icon`.
-    pub const LEGACY_SIZE: usize = 45;
+    pub const LEGACY_SIZE: usize = size_of::<MoveObjectLegacyPayload>();
 
     /// An object of `object_type` standing at `pos` (end = start), other fields default.
     pub fn new(object_type: u8, pos: [f32; 3]) -> MoveObject {
@@ -97,73 +101,63 @@ impl MoveObject {
 
     /// The 47-byte payload.
     pub fn encode(&self) -> [u8; Self::SIZE] {
-        let mut out = [0u8; Self::SIZE];
-        out[0] = self.object_type;
-        let floats = [
-            self.pos_start[0],
-            self.pos_start[1],
-            self.pos_start[2],
-            self.pos_end[0],
-            self.pos_end[1],
-            self.pos_end[2],
-            self.speed,
-            self.step_advance_ticks,
-            self.step_recede_ticks,
-            self.time_stop_start_ticks,
-            self.time_stop_end_ticks,
-        ];
-        for (k, f) in floats.iter().enumerate() {
-            out[1 + 4 * k..5 + 4 * k].copy_from_slice(&f.to_le_bytes());
-        }
-        out[45..47].copy_from_slice(&self.visual_icon.to_le_bytes());
-        out
+        let f = |v: [f32; 3]| v.map(F32::new);
+        let raw = MoveObjectPayload {
+            legacy: MoveObjectLegacyPayload {
+                object_type: self.object_type,
+                pos_start: f(self.pos_start),
+                pos_end: f(self.pos_end),
+                speed: F32::new(self.speed),
+                step_advance_ticks: F32::new(self.step_advance_ticks),
+                step_recede_ticks: F32::new(self.step_recede_ticks),
+                time_stop_start_ticks: F32::new(self.time_stop_start_ticks),
+                time_stop_end_ticks: F32::new(self.time_stop_end_ticks),
+            },
+            visual_icon: U16::new(self.visual_icon),
+        };
+        zerocopy::transmute!(raw)
     }
 
     /// Decodes a 47-byte payload or the legacy 45-byte one (`visual_icon` = 0).
-    pub fn decode(payload: &[u8]) -> Result<MoveObject, String> {
-        if payload.len() != Self::SIZE && payload.len() != Self::LEGACY_SIZE {
-            return Err(format!(
-                "MoveObject payload is {} bytes (expected 47, or 45 for the legacy form)",
-                payload.len()
-            ));
-        }
-        let f = |k: usize| {
-            let o = 1 + 4 * k;
-            f32::from_le_bytes([payload[o], payload[o + 1], payload[o + 2], payload[o + 3]])
+    pub fn decode(payload: &[u8]) -> Result<MoveObject, RecordError> {
+        let (legacy, visual_icon) = if let Ok(p) = MoveObjectPayload::ref_from_bytes(payload) {
+            (&p.legacy, p.visual_icon.get())
+        } else if let Ok(p) = MoveObjectLegacyPayload::ref_from_bytes(payload) {
+            (p, 0)
+        } else {
+            return Err(RecordError::MoveObjectSize { len: payload.len() });
         };
+        let f = |v: [F32; 3]| v.map(F32::get);
         Ok(MoveObject {
-            object_type: payload[0],
-            pos_start: [f(0), f(1), f(2)],
-            pos_end: [f(3), f(4), f(5)],
-            speed: f(6),
-            step_advance_ticks: f(7),
-            step_recede_ticks: f(8),
-            time_stop_start_ticks: f(9),
-            time_stop_end_ticks: f(10),
-            visual_icon: if payload.len() == Self::SIZE {
-                u16::from_le_bytes([payload[45], payload[46]])
-            } else {
-                0
-            },
+            object_type: legacy.object_type,
+            pos_start: f(legacy.pos_start),
+            pos_end: f(legacy.pos_end),
+            speed: legacy.speed.get(),
+            step_advance_ticks: legacy.step_advance_ticks.get(),
+            step_recede_ticks: legacy.step_recede_ticks.get(),
+            time_stop_start_ticks: legacy.time_stop_start_ticks.get(),
+            time_stop_end_ticks: legacy.time_stop_end_ticks.get(),
+            visual_icon,
         })
     }
 
     /// The anchor cell `floor(pos_start)`, checked against a world of `blocks_per_axis`.
-    pub fn anchor(&self, blocks_per_axis: u32) -> Result<[u32; 3], String> {
+    pub fn anchor(&self, blocks_per_axis: u32) -> Result<[u32; 3], RecordError> {
+        let start = self.pos_start;
         let mut cell = [0u32; 3];
-        for (k, &v) in self.pos_start.iter().enumerate() {
+        for (k, &v) in start.iter().enumerate() {
             if !v.is_finite() {
-                return Err(format!("start position {:?} is not finite", self.pos_start));
+                return Err(RecordError::StartNotFinite { start });
             }
             if v < 0.0 {
-                return Err(format!("start position {:?} is negative", self.pos_start));
+                return Err(RecordError::StartNegative { start });
             }
             let f = v.floor();
             if f >= blocks_per_axis as f32 {
-                return Err(format!(
-                    "start position {:?} lies outside the world (0..{blocks_per_axis})",
-                    self.pos_start
-                ));
+                return Err(RecordError::StartOutsideWorld {
+                    start,
+                    blocks_per_axis,
+                });
             }
             cell[k] = f as u32;
         }

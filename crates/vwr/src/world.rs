@@ -1,9 +1,15 @@
 //! The world: `n³` chunks of 10³ blocks plus a few header fields.
 
+use zerocopy::little_endian::U16;
+use zerocopy::{FromBytes, IntoBytes};
+
 use crate::block::Block;
 use crate::chunk::{local_index, local_position, Chunk, MetaRecord, CHUNK_SIZE};
-use crate::error::{Result, VwrError};
-use crate::records::{MoveObject, META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION};
+use crate::error::{RecordError, Result, VwrError};
+use crate::layout::{
+    BigDecorPayload, PlateRotationPayload, META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION,
+};
+use crate::records::MoveObject;
 
 /// Default chunks per axis (a 100³-block world).
 pub const DEFAULT_CHUNKS_PER_AXIS: u32 = 10;
@@ -385,13 +391,17 @@ impl World {
     /// Sets the plate rotation of a cell (`true` = rotated 90°, swapping X and Z). "Not rotated"
     /// is stored as `{0}`, not by removing the record.
     pub fn set_plate_rotation(&mut self, x: i32, y: i32, z: i32, rotated: bool) -> Result<()> {
-        self.set_extra_metadata(x, y, z, META_PLATE_ROTATION, &[rotated as u8])
+        let payload = PlateRotationPayload {
+            rotated: rotated.into(),
+        };
+        self.set_extra_metadata(x, y, z, META_PLATE_ROTATION, payload.as_bytes())
     }
 
     /// The plate rotation of a cell, if a record exists (non-zero first byte = rotated).
     pub fn plate_rotation(&self, x: i32, y: i32, z: i32) -> Option<bool> {
         self.extra_metadata(x, y, z, META_PLATE_ROTATION)
-            .map(|p| p.first().is_some_and(|&b| b != 0))
+            // Lenient like the original: extra bytes are ignored, an empty payload is "not rotated".
+            .map(|p| PlateRotationPayload::ref_from_prefix(p).is_ok_and(|(r, _)| r.rotated != 0))
     }
 
     /// Removes the plate-rotation record(s) of a cell.
@@ -404,10 +414,13 @@ impl World {
         if icon == 0 {
             return Err(VwrError::InvalidRecord {
                 what: "BigDecor",
-                reason: "icon 0 is not allowed".into(),
+                reason: RecordError::ZeroIcon,
             });
         }
-        self.set_extra_metadata(x, y, z, META_BIG_DECOR, &icon.to_le_bytes())
+        let payload = BigDecorPayload {
+            icon: U16::new(icon),
+        };
+        self.set_extra_metadata(x, y, z, META_BIG_DECOR, payload.as_bytes())
     }
 
     /// The BigDecor icon on a cell.
@@ -562,7 +575,7 @@ fn with_pos(e: VwrError, pos: [u32; 3]) -> VwrError {
     }
 }
 
-fn bad_payload(record_type: u16, cell: [i32; 3], reason: String) -> VwrError {
+fn bad_payload(record_type: u16, cell: [i32; 3], reason: RecordError) -> VwrError {
     VwrError::BadPayload {
         record_type,
         x: cell[0] as u32,
@@ -572,15 +585,10 @@ fn bad_payload(record_type: u16, cell: [i32; 3], reason: String) -> VwrError {
     }
 }
 
-fn decode_big_decor(p: &[u8]) -> std::result::Result<u16, String> {
-    match p {
-        [a, b] => match u16::from_le_bytes([*a, *b]) {
-            0 => Err("BigDecor icon is 0".into()),
-            icon => Ok(icon),
-        },
-        _ => Err(format!(
-            "BigDecor payload is {} bytes (expected 2)",
-            p.len()
-        )),
+fn decode_big_decor(p: &[u8]) -> std::result::Result<u16, RecordError> {
+    match BigDecorPayload::ref_from_bytes(p) {
+        Ok(r) if r.icon.get() == 0 => Err(RecordError::BigDecorIconZero),
+        Ok(r) => Ok(r.icon.get()),
+        Err(_) => Err(RecordError::BigDecorSize { len: p.len() }),
     }
 }

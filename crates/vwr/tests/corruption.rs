@@ -4,9 +4,13 @@
 mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::mem::size_of;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use vwr::layout::{ChunkTableEntry, MetaSectionHeader, WorldHeader, ENTRY_EMPTY, META_MAGIC};
 use vwr::World;
+use zerocopy::little_endian::U16;
+use zerocopy::FromBytes;
 
 /// Tracks the largest single allocation so the sweep can assert that no size field read from
 /// the file drives an allocation larger than the file itself.
@@ -49,18 +53,20 @@ fn load_checked(bytes: &[u8]) -> bool {
 /// non-empty one, and the first four chunk payloads.
 fn interesting_ranges(b: &[u8]) -> Vec<std::ops::Range<usize>> {
     let mut r: Vec<std::ops::Range<usize>> = Vec::new();
-    r.push(0..40);
-    let count = u32::from_le_bytes(b[8..12].try_into().unwrap()) as usize;
+    let (header, rest) = WorldHeader::ref_from_prefix(b).unwrap();
+    r.push(0..size_of::<WorldHeader>());
+    let count = header.chunk_count.get() as usize;
+    let (table, _) = <[ChunkTableEntry]>::ref_from_prefix_with_elems(rest, count).unwrap();
     let mut payloads = Vec::new();
-    for e in 0..count {
-        let o = 40 + 20 * e;
-        let flags = u16::from_le_bytes([b[o + 18], b[o + 19]]);
-        if e < 64 || flags & 1 == 0 {
-            r.push(o..o + 20);
+    for (e, entry) in table.iter().enumerate() {
+        let o = size_of::<WorldHeader>() + size_of::<ChunkTableEntry>() * e;
+        let empty = entry.flags.get() & ENTRY_EMPTY != 0;
+        if e < 64 || !empty {
+            r.push(o..o + size_of::<ChunkTableEntry>());
         }
-        if flags & 1 == 0 {
-            let off = u64::from_le_bytes(b[o..o + 8].try_into().unwrap()) as usize;
-            let size = u32::from_le_bytes(b[o + 8..o + 12].try_into().unwrap()) as usize;
+        if !empty {
+            let off = entry.offset.get() as usize;
+            let size = entry.size.get() as usize;
             payloads.push(off..off + size);
         }
     }
@@ -128,14 +134,15 @@ fn corruption_sweep_over_golden_files() {
 fn hostile_headers_are_rejected_cheaply() {
     // chunksPerAxis 255 announces 16.5M chunks: the table cannot fit, so nothing is allocated.
     let mut b = World::with_chunks_per_axis(1).unwrap().to_bytes();
-    b[6] = 255;
-    b[8..12].copy_from_slice(&(255u32 * 255 * 255).to_le_bytes());
+    let header = WorldHeader::mut_from_prefix(&mut b).unwrap().0;
+    header.chunks_per_axis = 255;
+    header.chunk_count.set(255 * 255 * 255);
     assert!(!load_checked(&b));
     // A payload range that overflows u64 arithmetic.
     let mut w = World::with_chunks_per_axis(1).unwrap();
     w.set_block(0, 0, 0, vwr::Block(1)).unwrap();
     let mut b = w.to_bytes();
-    b[40..48].copy_from_slice(&u64::MAX.to_le_bytes());
+    table_mut(&mut b)[0].offset.set(u64::MAX);
     assert!(matches!(
         World::from_bytes(&b),
         Err(vwr::VwrError::BadTableEntry { .. })
@@ -144,19 +151,33 @@ fn hostile_headers_are_rejected_cheaply() {
     let mut w = World::with_chunks_per_axis(1).unwrap();
     w.set_extra_metadata(0, 0, 0, 9, &[1]).unwrap();
     let mut b = w.to_bytes();
-    let meta = 60 + 24 + 2 + 16 * 8;
-    assert_eq!(&b[meta..meta + 4], b"BMD1");
-    b[meta + 8..meta + 12].copy_from_slice(&u32::MAX.to_le_bytes());
+    let meta = b.windows(4).position(|m| m == META_MAGIC).unwrap();
+    let section = MetaSectionHeader::mut_from_prefix(&mut b[meta..])
+        .unwrap()
+        .0;
+    section.record_count.set(u32::MAX);
     assert!(!load_checked(&b));
     // Chunk listed twice.
     let mut w = World::with_chunks_per_axis(2).unwrap();
     w.set_block(0, 0, 0, vwr::Block(1)).unwrap();
     let mut b = w.to_bytes();
-    b[40 + 20 + 12..40 + 20 + 18].copy_from_slice(&[0; 6]);
+    table_mut(&mut b)[1].pos = [U16::ZERO; 3];
     match World::from_bytes(&b) {
         Err(vwr::VwrError::BadTableEntry {
             entry: 1, reason, ..
-        }) => assert!(reason.contains("twice")),
+        }) => {
+            assert_eq!(reason, vwr::TableFault::ListedTwice);
+            assert!(reason.to_string().contains("twice"));
+        }
         other => panic!("{other:?}"),
     }
+}
+
+/// The chunk table of a file written by this crate (right after the header), for editing.
+fn table_mut(b: &mut [u8]) -> &mut [ChunkTableEntry] {
+    let (header, rest) = WorldHeader::mut_from_prefix(b).unwrap();
+    let count = header.chunk_count.get() as usize;
+    <[ChunkTableEntry]>::mut_from_prefix_with_elems(rest, count)
+        .unwrap()
+        .0
 }

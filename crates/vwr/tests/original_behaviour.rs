@@ -4,7 +4,11 @@
 
 mod common;
 
-use vwr::{layout, Block, Chunk, MoveObject, VwrError, World, META_BIG_DECOR, META_MOVE_OBJECT};
+use std::mem::size_of;
+
+use vwr::layout::{ChunkHeaderV1, ChunkHeaderV2, ChunkTableEntry, WorldHeader};
+use vwr::{Block, Chunk, MoveObject, VwrError, World, META_BIG_DECOR, META_MOVE_OBJECT};
+use zerocopy::FromBytes;
 
 fn golden_bytes(rel: &str) -> Option<Vec<u8>> {
     let dir = common::golden_dir()?;
@@ -142,15 +146,43 @@ fn v1_world_bytes() -> Vec<u8> {
     let mut w = World::with_chunks_per_axis(1).unwrap();
     w.set_block(3, 4, 5, Block(560)).unwrap();
     let v2 = w.to_bytes();
-    let table = layout::WORLD_HEADER_SIZE;
-    let payload_at = table + layout::TABLE_ENTRY_SIZE;
+    let payload_at = payload_start(1);
     let mut chunk = v2[payload_at..].to_vec();
-    chunk[4] = 1; // version 1
-    chunk.drain(20..24); // no extraMetaSizeBytes
+    ChunkHeaderV1::mut_from_prefix(&mut chunk)
+        .unwrap()
+        .0
+        .version = 1;
+    // No extraMetaSizeBytes.
+    chunk.drain(size_of::<ChunkHeaderV1>()..size_of::<ChunkHeaderV2>());
     let mut out = v2[..payload_at].to_vec();
-    out[table + 8..table + 12].copy_from_slice(&(chunk.len() as u32).to_le_bytes());
+    table_entry(&mut out, 0).size.set(chunk.len() as u32);
     out.extend_from_slice(&chunk);
     out
+}
+
+/// Where the first payload starts in a world of `n³` chunks (right after the table).
+fn payload_start(n: usize) -> usize {
+    size_of::<WorldHeader>() + n * n * n * size_of::<ChunkTableEntry>()
+}
+
+/// The world header of a file, for editing.
+fn header(bytes: &mut [u8]) -> &mut WorldHeader {
+    WorldHeader::mut_from_prefix(bytes).unwrap().0
+}
+
+/// Chunk-table entry `e` of a file written by this crate (table right after the header).
+fn table_entry(bytes: &mut [u8], e: usize) -> &mut ChunkTableEntry {
+    let table = &mut bytes[size_of::<WorldHeader>()..];
+    <[ChunkTableEntry]>::mut_from_prefix_with_elems(table, e + 1)
+        .unwrap()
+        .0
+        .get_mut(e)
+        .unwrap()
+}
+
+/// The header of the chunk payload at `at`, for editing.
+fn chunk_header(bytes: &mut [u8], at: usize) -> &mut ChunkHeaderV1 {
+    ChunkHeaderV1::mut_from_prefix(&mut bytes[at..]).unwrap().0
 }
 
 #[test]
@@ -162,15 +194,15 @@ fn v1_chunk_payload_is_read_and_saved_as_v2() {
     assert!(odd
         .iter()
         .any(|o| matches!(o, vwr::Oddity::LegacyChunkVersion { .. })));
-    let resaved = w.to_bytes();
+    let mut resaved = w.to_bytes();
     assert_eq!(
-        resaved[layout::WORLD_HEADER_SIZE + layout::TABLE_ENTRY_SIZE + 4],
+        chunk_header(&mut resaved, payload_start(1)).version,
         2,
         "written as v2"
     );
     // v1 with flags must be rejected.
     let mut bad = bytes.clone();
-    bad[layout::WORLD_HEADER_SIZE + layout::TABLE_ENTRY_SIZE + 7] = 1;
+    chunk_header(&mut bad, payload_start(1)).flags = 1;
     assert!(matches!(
         World::from_bytes(&bad),
         Err(VwrError::BadChunk { .. })
@@ -180,7 +212,7 @@ fn v1_chunk_payload_is_read_and_saved_as_v2() {
 #[test]
 fn v1_world_header_is_rejected() {
     let mut bytes = World::new().to_bytes();
-    bytes[4] = 1;
+    header(&mut bytes).version = 1;
     match World::from_bytes(&bytes) {
         Err(VwrError::UnsupportedVersion {
             offset: 4,
@@ -195,10 +227,9 @@ fn v1_world_header_is_rejected() {
 fn spawn_encoding_and_rejections() {
     let mut w = World::new();
     w.set_spawn(12, 34, 56).unwrap();
-    let bytes = w.to_bytes();
-    let field = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    let mut bytes = w.to_bytes();
     assert_eq!(
-        [field(28), field(32), field(36)],
+        header(&mut bytes).spawn.map(|v| v.get()),
         [13, 35, 57],
         "stored as cell + 1"
     );
@@ -214,10 +245,10 @@ fn spawn_encoding_and_rejections() {
         Some([99, 99, 99])
     );
     w.clear_spawn();
-    assert_eq!(field_of(&w.to_bytes(), 28), 0);
+    assert_eq!(header(&mut w.to_bytes()).spawn[0].get(), 0);
 
     let mut some_zero = bytes.clone();
-    some_zero[32..36].copy_from_slice(&0u32.to_le_bytes());
+    header(&mut some_zero).spawn[1].set(0);
     assert!(matches!(
         World::from_bytes(&some_zero),
         Err(VwrError::InvalidField {
@@ -227,7 +258,7 @@ fn spawn_encoding_and_rejections() {
         })
     ));
     let mut too_big = bytes.clone();
-    too_big[36..40].copy_from_slice(&101u32.to_le_bytes());
+    header(&mut too_big).spawn[2].set(101);
     assert!(matches!(
         World::from_bytes(&too_big),
         Err(VwrError::InvalidField {
@@ -237,15 +268,11 @@ fn spawn_encoding_and_rejections() {
         })
     ));
     let mut at_limit = bytes;
-    at_limit[36..40].copy_from_slice(&100u32.to_le_bytes());
+    header(&mut at_limit).spawn[2].set(100);
     assert_eq!(
         World::from_bytes(&at_limit).unwrap().spawn(),
         Some([12, 34, 99])
     );
-}
-
-fn field_of(bytes: &[u8], o: usize) -> u32 {
-    u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap())
 }
 
 #[test]
