@@ -37,33 +37,31 @@ impl Mesher {
         out: &mut Vec<Quad>,
     ) {
         // Every row of the ±Y and ±Z slices is written below; ±X rows are scattered bit by bit.
-        let vis = &mut *self.vis;
-        vis[0] = [[0; N]; N];
-        vis[1] = [[0; N]; N];
+        let [pos_x, neg_x, pos_y, neg_y, pos_z, neg_z] = &mut *self.vis;
+        *pos_x = [[0; N]; N];
+        *neg_x = [[0; N]; N];
         // Per face, a bit per slice holding a visible face.
         let mut nonempty = [0u16; 6];
-        for z in 0..N {
+        for (z, (pz, nz)) in pos_z.iter_mut().zip(neg_z.iter_mut()).enumerate() {
             for y in 0..N {
                 let rows = nb.opaque_face_rows(y, z);
                 // ±Y: slice y, row z, bits x. ±Z: slice z, row y, bits x.
-                vis[2][y][z] = rows[2];
-                vis[3][y][z] = rows[3];
-                vis[4][z][y] = rows[4];
-                vis[5][z][y] = rows[5];
-                for f in 2..4 {
-                    nonempty[f] |= ((rows[f] != 0) as u16) << y;
-                }
-                for f in 4..6 {
-                    nonempty[f] |= ((rows[f] != 0) as u16) << z;
-                }
+                pos_y[y][z] = rows[2];
+                neg_y[y][z] = rows[3];
+                pz[y] = rows[4];
+                nz[y] = rows[5];
+                nonempty[2] |= ((rows[2] != 0) as u16) << y;
+                nonempty[3] |= ((rows[3] != 0) as u16) << y;
+                nonempty[4] |= ((rows[4] != 0) as u16) << z;
+                nonempty[5] |= ((rows[5] != 0) as u16) << z;
                 // ±X: the row runs along x here, so scatter it into slice x, row z, bit y.
-                for f in 0..2 {
+                for (f, slices) in [(0, &mut *pos_x), (1, &mut *neg_x)] {
                     let mut bits = rows[f];
                     nonempty[f] |= bits;
                     while bits != 0 {
                         let x = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        vis[f][x][z] |= 1 << y;
+                        slices[x][z] |= 1 << y;
                     }
                 }
             }

@@ -9,7 +9,7 @@ use crate::registry::{Registry, Shape, CLASS_NONE, CLASS_OPAQUE, CLASS_TRANSPARE
 use crate::RenderKind;
 
 /// A chunk's cells plus a one-cell shell from its neighbours, classified by a registry:
-/// the input of [`Mesher::mesh`].
+/// the input of [`Mesher::mesh`](super::Mesher::mesh).
 ///
 /// Holds the raw block values (index of local cell `(x, y, z)`, each −1..=10, is
 /// `(x+1) + 12(y+1) + 144(z+1)`), the opaque-occupancy bit rows, and the list of interior
