@@ -1,8 +1,10 @@
 //! Commands, transactions and the undo/redo history.
 //!
 //! Every tool call runs inside a [`Tx`]. The first time the transaction touches a chunk it keeps
-//! a copy of that chunk's previous state; at commit each touched chunk is compared with its copy
-//! and turned into the most compact exact record:
+//! a copy of that chunk's previous state; at commit each touched chunk whose
+//! [`vwr::Chunk::revision`] moved is compared with its copy (a copy keeps its original's
+//! revision, so an equal revision means an unchanged chunk and costs no comparison) and turned
+//! into the most compact exact record:
 //!
 //! - **cells**: the palette did not change, so the record is the list of changed cells with
 //!   their other-side value (4 bytes per cell) plus the previous record list if it changed;
@@ -515,6 +517,9 @@ impl<'w> Tx<'w> {
     /// Puts every touched chunk and the fields back as they were.
     pub(crate) fn rollback(self) {
         for ([cx, cy, cz], before) in self.touched {
+            if unchanged(before.as_deref(), self.world.chunk(cx, cy, cz)) {
+                continue;
+            }
             self.world.take_chunk(cx, cy, cz);
             if let Some(c) = before {
                 let r = self.world.set_chunk(cx, cy, cz, *c);
@@ -534,6 +539,9 @@ impl<'w> Tx<'w> {
         let fresh = Chunk::new();
         for (pos, before) in self.touched {
             let after = self.world.chunk(pos[0], pos[1], pos[2]);
+            if unchanged(before.as_deref(), after) {
+                continue;
+            }
             if let Some(d) = diff(before, after, &fresh, &mut change) {
                 chunks.push((pos, d));
             }
@@ -552,6 +560,17 @@ impl<'w> Tx<'w> {
             fields,
             bytes,
         }
+    }
+}
+
+/// Whether a touched chunk is certainly as it was: still unallocated, or still at the revision
+/// its copy was taken at (a copy keeps its original's revision, and every change of blocks,
+/// palette or records draws a new one). `false` only means [`diff`] has to look.
+fn unchanged(before: Option<&Chunk>, after: Option<&Chunk>) -> bool {
+    match (before, after) {
+        (None, None) => true,
+        (Some(b), Some(a)) => b.revision() == a.revision(),
+        _ => false,
     }
 }
 

@@ -529,3 +529,47 @@ fn a_failing_tool_is_rolled_back_and_not_recorded() {
     ed.undo().unwrap();
     assert_eq!(ed.world().to_bytes(), before.to_bytes());
 }
+
+#[test]
+fn untouched_and_rolled_back_chunks_keep_their_revision() {
+    let mut w = World::with_chunks_per_axis(2).unwrap();
+    w.fill_box([0, 0, 0], [19, 3, 19], b(35)).unwrap();
+    let limits = HistoryLimits {
+        max_depth: 1000,
+        ..HistoryLimits::default()
+    };
+    let mut ed = Editor::with_limits(w, limits);
+    let revisions = |ed: &Editor| -> Vec<_> {
+        ed.world()
+            .chunks()
+            .map(|(p, c)| (p, c.revision()))
+            .collect()
+    };
+    let start = revisions(&ed);
+    // Rewriting what is there touches four chunks but changes none: nothing is recorded.
+    let c = ed.fill_box([0, 0, 0], [19, 3, 19], b(35)).unwrap();
+    assert!(c.is_empty(), "{c}");
+    assert_eq!(ed.history().undo_depth(), 0);
+    assert_eq!(revisions(&ed), start);
+    // A fill that fails in its second chunk leaves the first one's content and revision.
+    // Fill the palette of chunk (1, 0, 0): air, stone and 254 more values.
+    for i in 0..254u16 {
+        ed.place(
+            [
+                10 + (i % 10) as i32,
+                4 + (i / 100) as i32,
+                ((i / 10) % 10) as i32,
+            ],
+            b(100 + i),
+        )
+        .unwrap();
+    }
+    let mid = ed.world().to_bytes();
+    let mid_revisions = revisions(&ed);
+    assert!(ed.fill_box([5, 9, 0], [14, 9, 0], b(1000)).is_err());
+    assert_eq!(ed.world().to_bytes(), mid);
+    assert_eq!(revisions(&ed), mid_revisions);
+    // Undo gives back the very chunk copies taken before the edits, revisions included.
+    while ed.undo().is_some() {}
+    assert_eq!(revisions(&ed), start);
+}

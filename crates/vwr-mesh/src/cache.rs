@@ -2,19 +2,73 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use vwr::{Block, World, CHUNK_SIZE, CHUNK_VOLUME};
+use vwr::{Block, Chunk, World, CHUNK_SIZE, CHUNK_VOLUME};
 
 use crate::mesher::{mesh_chunk_with, ChunkMesh, MeshOptions, Mesher, Neighborhood};
 use crate::registry::Registry;
 
-/// What a chunk looked like when it was last meshed.
+/// Cells of a chunk with a coordinate on its faces (0 or 9): the only cells that the meshes
+/// of its neighbours read.
+const BORDER_CELLS: usize = CHUNK_VOLUME - (CHUNK_SIZE - 2) * (CHUNK_SIZE - 2) * (CHUNK_SIZE - 2);
+
+/// Linear indices of the border cells, ascending.
+const BORDER_INDEX: [u16; BORDER_CELLS] = {
+    let mut out = [0u16; BORDER_CELLS];
+    let (mut i, mut k) = (0, 0);
+    while i < CHUNK_VOLUME {
+        let l = vwr::local_position(i);
+        let mut on_border = false;
+        let mut a = 0;
+        while a < 3 {
+            on_border |= l[a] == 0 || l[a] == CHUNK_SIZE - 1;
+            a += 1;
+        }
+        if on_border {
+            out[k] = i as u16;
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
+/// What the cache remembers of an allocated chunk as it was last meshed. A chunk it has no
+/// entry for was not allocated, so all air.
 #[derive(Debug)]
-struct Snapshot {
-    blocks: Box<[Block; CHUNK_VOLUME]>,
+struct Seen {
+    /// [`Chunk::revision`]: unchanged means nothing to do.
+    revision: u64,
+    /// [`Chunk::blocks_revision`]: unchanged means only records changed.
+    blocks_revision: u64,
+    /// Every cell was air.
+    air: bool,
+    /// Plate rotations by cell (they change special geometry without changing blocks).
     plates: Vec<(u32, bool)>,
+    /// Raw values of the border cells (in [`BORDER_INDEX`] order), so that a neighbour is
+    /// rebuilt only when a cell it reads changed.
+    border: Box<[u16; BORDER_CELLS]>,
 }
 
-fn plates_of(c: &vwr::Chunk) -> Vec<(u32, bool)> {
+impl Seen {
+    fn of(c: &Chunk) -> Seen {
+        let mut blocks = [Block::AIR; CHUNK_VOLUME];
+        c.blocks_into(&mut blocks);
+        Seen {
+            revision: c.revision(),
+            blocks_revision: c.blocks_revision(),
+            air: blocks.iter().all(|b| b.is_air()),
+            plates: plates_of(c),
+            border: Box::new(BORDER_INDEX.map(|i| blocks[i as usize].raw())),
+        }
+    }
+}
+
+/// The plate rotations of a remembered chunk (none for an unallocated one).
+fn plates(s: Option<&Seen>) -> &[(u32, bool)] {
+    s.map_or(&[], |s| s.plates.as_slice())
+}
+
+fn plates_of(c: &Chunk) -> Vec<(u32, bool)> {
     let mut v: Vec<(u32, bool)> = c
         .records()
         .iter()
@@ -28,19 +82,23 @@ fn plates_of(c: &vwr::Chunk) -> Vec<(u32, bool)> {
 
 /// Chunk meshes kept across edits.
 ///
-/// [`MeshCache::update`] finds the chunks the world marks dirty, compares their blocks with a
-/// snapshot taken when they were last meshed, and rebuilds exactly the chunks whose padded
-/// neighbourhood contains a changed cell: the chunk itself, and a neighbour only when the
-/// change is on the shared border (with AO on, diagonal neighbours across an edge or corner
-/// too, because AO reads those cells). Metadata-only edits rebuild nothing (plate rotations
-/// excepted: they change special geometry, so a dirty chunk with special cells is rebuilt).
+/// [`MeshCache::update`] finds the chunks whose [`Chunk::revision`] differs from the one it
+/// last meshed (or that appeared or disappeared) and rebuilds the chunks whose padded
+/// neighbourhood an edit can have changed: a chunk whose blocks changed is rebuilt itself
+/// (even if the edits happened to restore every value), and a neighbour only when a cell on
+/// the shared border changed (with AO on, diagonal neighbours across an edge or corner too,
+/// because AO reads those cells). Border cells are compared exactly: the cache keeps the 488
+/// border cells of each chunk as last meshed, not the whole chunk. Record-only edits rebuild
+/// nothing (plate rotations excepted: they change special geometry, so a chunk whose plate
+/// rotations changed is rebuilt). The world is only read: its dirty flags belong to the
+/// saving code and are left alone.
 #[derive(Debug)]
 pub struct MeshCache {
     opts: MeshOptions,
     n: u32,
     built: bool,
     meshes: HashMap<[u32; 3], ChunkMesh>,
-    snapshots: HashMap<[u32; 3], Snapshot>,
+    seen: HashMap<[u32; 3], Seen>,
     mesher: Mesher,
     nb: Neighborhood,
 }
@@ -53,7 +111,7 @@ impl MeshCache {
             n: 0,
             built: false,
             meshes: HashMap::new(),
-            snapshots: HashMap::new(),
+            seen: HashMap::new(),
             mesher: Mesher::new(),
             nb: Neighborhood::new(),
         }
@@ -68,7 +126,7 @@ impl MeshCache {
     pub fn invalidate_all(&mut self) {
         self.built = false;
         self.meshes.clear();
-        self.snapshots.clear();
+        self.seen.clear();
     }
 
     /// The mesh of a chunk, if it draws anything.
@@ -83,60 +141,33 @@ impl MeshCache {
         v
     }
 
-    /// Brings the meshes up to date with the world and clears the world's dirty flags.
-    /// Returns the chunk positions that were rebuilt, sorted (z, y, x).
-    pub fn update(&mut self, world: &mut World, registry: &Registry) -> Vec<[u32; 3]> {
+    /// Brings the meshes up to date with the world. Returns the chunk positions that were
+    /// rebuilt, sorted (z, y, x).
+    pub fn update(&mut self, world: &World, registry: &Registry) -> Vec<[u32; 3]> {
         let n = world.chunks_per_axis();
         let mut todo: BTreeSet<[u32; 3]> = BTreeSet::new();
+        // What the chunks that may have changed look like now (`None`: not allocated).
+        let mut now: Vec<([u32; 3], Option<Seen>)> = Vec::new();
         if !self.built || n != self.n {
             self.invalidate_all();
             self.n = n;
-            for (p, _) in world.chunks() {
+            for (p, c) in world.chunks() {
                 todo.insert([p[2], p[1], p[0]]);
+                now.push((p, Some(Seen::of(c))));
             }
         } else {
-            let mut changed: Vec<[u32; 3]> = Vec::new();
             for (p, c) in world.chunks() {
-                if c.is_dirty() || !self.snapshots.contains_key(&p) {
-                    changed.push(p);
+                if self.seen.get(&p).map(|s| s.revision) != Some(c.revision()) {
+                    now.push((p, Some(Seen::of(c))));
                 }
             }
-            for p in self.snapshots.keys() {
+            for p in self.seen.keys() {
                 if world.chunk(p[0], p[1], p[2]).is_none() {
-                    changed.push(*p);
+                    now.push((*p, None));
                 }
             }
-            let air = [Block::AIR; CHUNK_VOLUME];
-            let mut now = [Block::AIR; CHUNK_VOLUME];
-            for p in changed {
-                match world.chunk(p[0], p[1], p[2]) {
-                    Some(c) => c.blocks_into(&mut now),
-                    None => now = air,
-                }
-                let before: &[Block; CHUNK_VOLUME] =
-                    self.snapshots.get(&p).map(|s| &*s.blocks).unwrap_or(&air);
-                let mut any = false;
-                for i in 0..CHUNK_VOLUME {
-                    if before[i] != now[i] {
-                        any = true;
-                        mark_readers(p, vwr::local_position(i), n, self.opts.ao, &mut todo);
-                    }
-                }
-                // A plate-rotation edit changes special geometry without changing blocks.
-                if !any {
-                    let now_plates = world
-                        .chunk(p[0], p[1], p[2])
-                        .map(plates_of)
-                        .unwrap_or_default();
-                    let before_plates = self
-                        .snapshots
-                        .get(&p)
-                        .map(|s| s.plates.as_slice())
-                        .unwrap_or(&[]);
-                    if now_plates != before_plates {
-                        todo.insert([p[2], p[1], p[0]]);
-                    }
-                }
+            for (p, seen) in &now {
+                self.mark_changes(*p, seen.as_ref(), n, &mut todo);
             }
         }
         let mut rebuilt = Vec::with_capacity(todo.len());
@@ -166,23 +197,40 @@ impl MeshCache {
             }
             rebuilt.push(p);
         }
-        // Snapshots of every allocated chunk that is new or changed.
-        for (p, c) in world.chunks() {
-            if c.is_dirty() || !self.snapshots.contains_key(&p) {
-                self.snapshots.insert(
-                    p,
-                    Snapshot {
-                        blocks: c.to_blocks(),
-                        plates: plates_of(c),
-                    },
-                );
-            }
+        for (p, seen) in now {
+            match seen {
+                Some(s) => self.seen.insert(p, s),
+                None => self.seen.remove(&p),
+            };
         }
-        self.snapshots
-            .retain(|p, _| world.chunk(p[0], p[1], p[2]).is_some());
-        world.clear_dirty();
         self.built = true;
         rebuilt
+    }
+
+    /// Adds to `todo` (as z, y, x keys) the chunks whose mesh reads a cell of chunk `p` that
+    /// changed since it was last meshed; `now` is the chunk's current state.
+    fn mark_changes(&self, p: [u32; 3], now: Option<&Seen>, n: u32, todo: &mut BTreeSet<[u32; 3]>) {
+        let before = self.seen.get(&p);
+        // An unallocated chunk is all air.
+        let same_blocks = match (before, now) {
+            (Some(a), Some(b)) => a.blocks_revision == b.blocks_revision || (a.air && b.air),
+            (Some(s), None) | (None, Some(s)) => s.air,
+            (None, None) => true,
+        };
+        if same_blocks {
+            if plates(before) != plates(now) {
+                todo.insert([p[2], p[1], p[0]]);
+            }
+            return;
+        }
+        // The chunk's own mesh reads every cell of it.
+        todo.insert([p[2], p[1], p[0]]);
+        for (k, &i) in BORDER_INDEX.iter().enumerate() {
+            let cell = |s: Option<&Seen>| s.map_or(0, |s| s.border[k]);
+            if cell(before) != cell(now) {
+                mark_readers(p, vwr::local_position(i as usize), n, self.opts.ao, todo);
+            }
+        }
     }
 }
 

@@ -412,10 +412,10 @@ fn incremental_rebuild_equals_full_rebuild() {
         for seed in 1..=4u64 {
             let mut w = random_world(seed, 3, 2500);
             let mut cache = MeshCache::new(opts);
-            let first = cache.update(&mut w, &r);
+            let first = cache.update(&w, &r);
             assert_eq!(first.len(), w.chunks().count());
             // Nothing changed: nothing rebuilt.
-            assert!(cache.update(&mut w, &r).is_empty());
+            assert!(cache.update(&w, &r).is_empty());
             let mut rng = Rng(seed * 31 + 7);
             for round in 0..6 {
                 let mut changed = BTreeSet::new();
@@ -441,7 +441,7 @@ fn incremental_rebuild_equals_full_rebuild() {
                         changed.insert(p);
                     }
                 }
-                let rebuilt: BTreeSet<[u32; 3]> = cache.update(&mut w, &r).into_iter().collect();
+                let rebuilt: BTreeSet<[u32; 3]> = cache.update(&w, &r).into_iter().collect();
                 let full = mesh_world(&w, &r, opts);
                 let cached: Vec<_> = cache.meshes().into_iter().cloned().collect();
                 assert_eq!(cached, full.chunks, "seed {seed} round {round}");
@@ -478,14 +478,14 @@ fn cache_handles_removed_chunks_and_metadata_only_edits() {
     w.set_chunk(0, 0, 0, vwr::Chunk::uniform(b(35))).unwrap();
     w.set_block(15, 5, 5, b(35)).unwrap();
     let mut cache = MeshCache::new(MeshOptions::GREEDY);
-    cache.update(&mut w, &r);
+    cache.update(&w, &r);
     assert_eq!(cache.meshes().len(), 2);
     // A MoveObject edit marks the chunk dirty but changes no block.
     w.place_move_object(&vwr::MoveObject::new(7, [15.0, 6.0, 5.0]))
         .unwrap();
-    assert!(cache.update(&mut w, &r).is_empty());
+    assert!(cache.update(&w, &r).is_empty());
     w.take_chunk(0, 0, 0);
-    let rebuilt = cache.update(&mut w, &r);
+    let rebuilt = cache.update(&w, &r);
     assert_eq!(rebuilt, vec![[0, 0, 0], [1, 0, 0]]);
     assert_eq!(cache.meshes().len(), 1);
     assert_eq!(cache.meshes()[0].chunk, [1, 0, 0]);
@@ -517,4 +517,43 @@ mod prop {
             prop_assert_eq!(face_set(&e), reference_faces(&w, &r));
         }
     }
+}
+
+#[test]
+fn cache_reads_the_world_only_and_follows_replaced_chunks() {
+    let r = Registry::default();
+    let mut w = world(2);
+    w.fill_box([0, 0, 0], [19, 3, 19], b(35)).unwrap();
+    w.set_block(5, 4, 5, b(261)).unwrap();
+    let mut cache = MeshCache::new(MeshOptions::GREEDY_AO);
+    cache.update(&w, &r);
+    // The dirty flags belong to the saving code: meshing leaves them set.
+    assert!(w.chunks().all(|(_, c)| c.is_dirty()));
+    // A chunk replaced by one with other blocks is rebuilt, with its neighbours across the
+    // border it changed.
+    let before = w.clone();
+    w.set_chunk(0, 0, 0, vwr::Chunk::uniform(b(35))).unwrap();
+    let rebuilt = cache.update(&w, &r);
+    assert_eq!(rebuilt, vec![[0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 1]]);
+    let full = mesh_world(&w, &r, MeshOptions::GREEDY_AO);
+    assert_eq!(
+        cache.meshes().into_iter().cloned().collect::<Vec<_>>(),
+        full.chunks
+    );
+    // Going back to another world value (say, an undo that swapped whole worlds) works too.
+    cache.update(&before, &r);
+    let full = mesh_world(&before, &r, MeshOptions::GREEDY_AO);
+    assert_eq!(
+        cache.meshes().into_iter().cloned().collect::<Vec<_>>(),
+        full.chunks
+    );
+    // A world read back from its bytes has the same blocks under new revisions: every chunk is
+    // rebuilt, to the same meshes.
+    let back = World::from_bytes(&before.to_bytes()).unwrap();
+    let rebuilt = cache.update(&back, &r);
+    assert_eq!(rebuilt.len(), back.chunks().count());
+    assert_eq!(
+        cache.meshes().into_iter().cloned().collect::<Vec<_>>(),
+        full.chunks
+    );
 }

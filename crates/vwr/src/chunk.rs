@@ -4,6 +4,8 @@
 //! straddle word boundaries, sparse extra-metadata records), so loading and saving are copies and
 //! the bytes the original library would write fall out directly.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use crate::block::Block;
 use crate::error::{Result, VwrError};
 
@@ -165,13 +167,69 @@ pub(crate) fn pack_all(indices: &[u16; CHUNK_VOLUME], bits: u8) -> Vec<u64> {
     words
 }
 
-/// A 10³ chunk: palette + dense bit-packed indices + sparse metadata records + dirty flag.
+/// The one source of chunk revisions in the process, so that no two chunk states (in any
+/// chunk of any world) are ever numbered alike. 0 is reserved for "not numbered yet".
+static NEXT_REVISION: AtomicU64 = AtomicU64::new(1);
+
+/// A revision number drawn lazily from [`NEXT_REVISION`].
+///
+/// A change only stores 0 ("changed since last numbered"), a plain store through `&mut`, so hot
+/// paths such as [`Chunk::set`] pay no atomic read-modify-write; the first read after a change
+/// draws the next number. A clone reads (and so fixes) the number first and keeps it: equal
+/// numbers then always mean equal content.
+#[derive(Debug, Default)]
+struct Revision(AtomicU64);
+
+impl Revision {
+    /// Marks a change: the next [`Revision::get`] draws a new number.
+    #[inline(always)]
+    fn bump(&mut self) {
+        *self.0.get_mut() = 0;
+    }
+
+    /// The current number, drawing one if the state changed since the last read.
+    #[inline]
+    fn get(&self) -> u64 {
+        // Relaxed is enough: the number is an identity, not a guard for other memory, and any
+        // thread reading a `&Chunk` already sees its content through the borrow's own
+        // synchronisation.
+        match self.0.load(Ordering::Relaxed) {
+            0 => {
+                let fresh = NEXT_REVISION.fetch_add(1, Ordering::Relaxed);
+                // Another reader of the same unchanged state may have numbered it meanwhile;
+                // its number wins so that all readers agree.
+                match self
+                    .0
+                    .compare_exchange(0, fresh, Ordering::Relaxed, Ordering::Relaxed)
+                {
+                    Ok(_) => fresh,
+                    Err(current) => current,
+                }
+            }
+            n => n,
+        }
+    }
+}
+
+impl Clone for Revision {
+    fn clone(&self) -> Self {
+        Revision(AtomicU64::new(self.get()))
+    }
+}
+
+/// A 10³ chunk: palette + dense bit-packed indices + sparse metadata records + dirty flag +
+/// revision numbers.
 ///
 /// Palette semantics follow the original library so that the same edits give the same bytes:
 /// a fresh chunk has palette `[air]` at 1 bit per block; setting a block uses the first equal
 /// palette entry or appends a new one (re-packing every index when the width grows); entries are
 /// never dropped implicitly, except that a 257th distinct value first drops the entries no block
 /// uses (see [`Chunk::compact`]).
+///
+/// [`Chunk::revision`] identifies the chunk's content: it changes on every change of blocks,
+/// palette or records, and numbers are unique across all chunks of the process, so a cache that
+/// remembers a revision never mistakes a replaced or newly decoded chunk for the one it saw. A
+/// clone keeps the revision (it has the same content).
 #[derive(Clone, Debug)]
 pub struct Chunk {
     palette: Vec<Block>,
@@ -179,6 +237,10 @@ pub struct Chunk {
     bits: u8,
     meta: Vec<MetaRecord>,
     dirty: bool,
+    /// Changes with blocks, palette and records.
+    revision: Revision,
+    /// Changes with blocks and palette only (not with records).
+    blocks_revision: Revision,
     /// Reverse index (raw value -> first palette position) for palettes above
     /// [`LOOKUP_THRESHOLD`] entries, so `set` does not scan up to 256 entries. Derived state:
     /// rebuilt whenever the palette changes, ignored by equality.
@@ -244,7 +306,8 @@ impl Default for Chunk {
     }
 }
 
-/// Equality of stored content (palette, packed words, records); the dirty flag is ignored.
+/// Equality of stored content (palette, packed words, records); the dirty flag and the
+/// revisions are ignored.
 impl PartialEq for Chunk {
     fn eq(&self, other: &Chunk) -> bool {
         self.palette == other.palette && self.words == other.words && self.meta == other.meta
@@ -267,6 +330,8 @@ impl Chunk {
             meta: Vec::new(),
             dirty: true,
             lookup: None,
+            revision: Revision::default(),
+            blocks_revision: Revision::default(),
         }
     }
 
@@ -300,6 +365,8 @@ impl Chunk {
             bits,
             meta: Vec::new(),
             dirty: true,
+            revision: Revision::default(),
+            blocks_revision: Revision::default(),
         })
     }
 
@@ -314,6 +381,8 @@ impl Chunk {
             bits,
             meta,
             dirty: false,
+            revision: Revision::default(),
+            blocks_revision: Revision::default(),
         }
     }
 
@@ -340,6 +409,34 @@ impl Chunk {
     /// Sets or clears the dirty flag.
     pub fn set_dirty(&mut self, dirty: bool) {
         self.dirty = dirty;
+    }
+
+    /// A number identifying the chunk's content (blocks, palette and records), for callers
+    /// that want to know whether a chunk changed since they last looked (caches, the editor's
+    /// history). Every change draws a new number from one process-wide counter, so numbers
+    /// are never reused, not even by another chunk or world; a clone keeps its original's
+    /// number. The dirty flag does not take part.
+    pub fn revision(&self) -> u64 {
+        self.revision.get()
+    }
+
+    /// Like [`Chunk::revision`], but for blocks and palette only: record edits leave it
+    /// unchanged (used by meshing, which ignores most records).
+    pub fn blocks_revision(&self) -> u64 {
+        self.blocks_revision.get()
+    }
+
+    /// Notes a change of blocks or palette.
+    #[inline(always)]
+    fn blocks_changed(&mut self) {
+        self.revision.bump();
+        self.blocks_revision.bump();
+    }
+
+    /// Notes a change of the record list.
+    #[inline(always)]
+    fn records_changed(&mut self) {
+        self.revision.bump();
     }
 
     /// Empty = palette exactly `[air]` and no metadata records. Empty chunks are not stored.
@@ -418,6 +515,7 @@ impl Chunk {
             }
         }
         self.palette.push(block);
+        self.blocks_changed();
         let i = self.palette.len() - 1;
         if let Some(t) = &mut self.lookup {
             t.insert(&self.palette, block, i);
@@ -443,7 +541,12 @@ impl Chunk {
             Some(p) => p,
             None => self.index_for(block, Some(i))?,
         };
-        write_packed(&mut self.words, self.bits as u32, i, p);
+        // Writing the value a cell already holds is no change: the revision stays, so caches
+        // keyed on it do no work for it.
+        if read_packed(&self.words, self.bits as u32, i) != p {
+            write_packed(&mut self.words, self.bits as u32, i, p);
+            self.blocks_changed();
+        }
         self.dirty = true;
         Ok(())
     }
@@ -455,6 +558,9 @@ impl Chunk {
 
     /// Fills the whole chunk with `block` (palette `[block]`); metadata records are kept.
     pub fn fill(&mut self, block: Block) {
+        if self.palette != [block] || self.words.iter().any(|&w| w != 0) {
+            self.blocks_changed();
+        }
         self.palette.clear();
         self.palette.push(block);
         self.words.clear();
@@ -489,6 +595,9 @@ impl Chunk {
                     }
                 }
             }
+        }
+        if changed > 0 {
+            self.blocks_changed();
         }
         self.dirty = true;
         Ok(changed)
@@ -587,6 +696,7 @@ impl Chunk {
         self.lookup = None;
         self.palette = palette;
         self.words = pack_all(&idx, self.bits);
+        self.blocks_changed();
         self.dirty = true;
     }
 
@@ -624,6 +734,7 @@ impl Chunk {
                 payload: payload.to_vec(),
             }),
         }
+        self.records_changed();
         self.dirty = true;
         Ok(())
     }
@@ -635,6 +746,7 @@ impl Chunk {
             .retain(|r| !(r.index as usize == i && r.record_type == record_type));
         let removed = before - self.meta.len();
         if removed > 0 {
+            self.records_changed();
             self.dirty = true;
         }
         removed
@@ -644,12 +756,16 @@ impl Chunk {
     pub fn clear_metadata(&mut self) {
         if !self.meta.is_empty() {
             self.meta.clear();
+            self.records_changed();
             self.dirty = true;
         }
     }
 
     /// Replaces the whole record list (order kept as given).
     pub fn set_records(&mut self, records: Vec<MetaRecord>) {
+        if self.meta != records {
+            self.records_changed();
+        }
         self.meta = records;
         self.dirty = true;
     }
@@ -684,6 +800,69 @@ mod tests {
         }
         let words: Vec<usize> = (1..=8).map(word_count).collect();
         assert_eq!(words, [16, 32, 47, 63, 79, 94, 110, 125]);
+    }
+
+    #[test]
+    fn revision_changes_with_content_only() {
+        let mut c = Chunk::new();
+        let r0 = c.revision();
+        assert_eq!(c.revision(), r0, "reading does not change it");
+        assert_ne!(Chunk::new().revision(), r0, "unique across chunks");
+        let stone = Block::make(35, 0).unwrap();
+
+        c.set(5, stone).unwrap();
+        let r1 = c.revision();
+        assert_ne!(r1, r0);
+        let b1 = c.blocks_revision();
+        c.set(5, stone).unwrap(); // same value: no change
+        assert_eq!(c.revision(), r1);
+        c.set_dirty(false); // the dirty flag is not content
+        assert_eq!(c.revision(), r1);
+
+        let copy = c.clone();
+        assert_eq!(
+            copy.revision(),
+            r1,
+            "a clone has the same content and number"
+        );
+
+        c.set_metadata(5, 2, &[1]).unwrap();
+        let r2 = c.revision();
+        assert_ne!(r2, r1);
+        assert_eq!(
+            c.blocks_revision(),
+            b1,
+            "records do not touch the blocks revision"
+        );
+        assert_eq!(c.remove_metadata(5, 2), 1);
+        assert_ne!(c.revision(), r2);
+        c.clear_metadata(); // nothing left: no change
+        let r3 = c.revision();
+        assert_eq!(c.revision(), r3);
+        c.set_records(Vec::new());
+        assert_eq!(c.revision(), r3);
+
+        assert_eq!(c.fill_box([0, 0, 0], [0, 0, 0], Block::AIR).unwrap(), 0);
+        assert_eq!(c.revision(), r3, "a box fill that changes nothing");
+        c.fill_box([0, 0, 0], [1, 0, 0], stone).unwrap();
+        let r4 = c.revision();
+        assert_ne!(r4, r3);
+        c.compact(); // drops nothing: air and stone are both used
+        assert_eq!(c.revision(), r4);
+        c.fill(stone);
+        let r5 = c.revision();
+        assert_ne!(r5, r4);
+        assert_ne!(c.blocks_revision(), b1);
+        c.fill(stone);
+        assert_eq!(c.revision(), r5, "filling with the value it holds");
+
+        // Equality ignores revisions.
+        let mut a = Chunk::new();
+        a.set(0, stone).unwrap();
+        let mut b = Chunk::new();
+        b.set(0, stone).unwrap();
+        assert_ne!(a.revision(), b.revision());
+        assert_eq!(a, b);
     }
 
     #[test]

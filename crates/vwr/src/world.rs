@@ -165,6 +165,12 @@ impl World {
         self.chunks[self.chunk_slot(cx, cy, cz)].as_deref()
     }
 
+    /// The [`Chunk::revision`] of the chunk at `(cx, cy, cz)`; `None` if it is not allocated
+    /// (or outside the world).
+    pub fn chunk_revision(&self, cx: u32, cy: u32, cz: u32) -> Option<u64> {
+        self.chunk(cx, cy, cz).map(Chunk::revision)
+    }
+
     /// Mutable access to a chunk, allocating a fresh one if needed. `None` outside the world.
     pub fn chunk_mut(&mut self, cx: u32, cy: u32, cz: u32) -> Option<&mut Chunk> {
         if cx >= self.n || cy >= self.n || cz >= self.n {

@@ -85,6 +85,33 @@ proptest! {
     }
 
     #[test]
+    fn every_content_change_changes_the_revision(edits in prop::collection::vec(edit(20, 40), 1..200)) {
+        let mut w = World::with_chunks_per_axis(2).unwrap();
+        for e in &edits {
+            let before: Vec<Option<(Chunk, u64, u64)>> = (0..8u32)
+                .map(|i| w.chunk(i % 2, (i / 2) % 2, i / 4).map(|c| (c.clone(), c.revision(), c.blocks_revision())))
+                .collect();
+            apply(&mut w, e);
+            for (i, b) in before.iter().enumerate() {
+                let i = i as u32;
+                let now = w.chunk(i % 2, (i / 2) % 2, i / 4);
+                prop_assert_eq!(w.chunk_revision(i % 2, (i / 2) % 2, i / 4), now.map(Chunk::revision));
+                if let (Some((old, rev, brev)), Some(now)) = (b, now) {
+                    if *old != *now {
+                        prop_assert_ne!(*rev, now.revision(), "{:?}", e);
+                    }
+                    if old.palette() != now.palette() || old.words() != now.words() {
+                        prop_assert_ne!(*brev, now.blocks_revision(), "{:?}", e);
+                    }
+                    if *rev == now.revision() {
+                        prop_assert!(*old == *now);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn packed_stream_decodes_to_what_was_set(sets in prop::collection::vec((0usize..1000, 0u16..300), 0..3000)) {
         let mut c = Chunk::new();
         let mut model = [Block::AIR; 1000];

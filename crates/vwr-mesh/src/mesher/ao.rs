@@ -1,0 +1,93 @@
+//! Ambient occlusion: per-corner light of a face from the opaque cells in front of it.
+
+use super::PAD;
+
+const fn ao_bit(n: usize, du: i32, dv: i32) -> u8 {
+    ((n >> ((du + 1) + 3 * (dv + 1))) & 1) as u8
+}
+
+/// AO of the four corners from a 3×3 occupancy pattern of the cells in front of a face
+/// (bit `(du+1) + 3(dv+1)`), packed 2 bits per corner in corner order.
+const AO_TABLE: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut n = 0;
+    while n < 512 {
+        let corners = [(-1, -1), (1, -1), (1, 1), (-1, 1)];
+        let mut packed = 0u8;
+        let mut k = 0;
+        while k < 4 {
+            let (du, dv) = corners[k];
+            let s1 = ao_bit(n, du, 0);
+            let s2 = ao_bit(n, 0, dv);
+            let c = ao_bit(n, du, dv);
+            let ao = if s1 == 1 && s2 == 1 {
+                0
+            } else {
+                3 - s1 - s2 - c
+            };
+            packed |= ao << (2 * k);
+            k += 1;
+        }
+        t[n] = packed;
+        n += 1;
+    }
+    t
+};
+
+/// Packed AO with every corner open.
+pub(super) const AO_OPEN: u8 = 0xFF;
+
+#[inline(always)]
+pub(super) fn unpack_ao(p: u8) -> [u8; 4] {
+    [p & 3, (p >> 2) & 3, (p >> 4) & 3, (p >> 6) & 3]
+}
+
+/// Packed AO of face `face` of local cell (x, y, z) (0..10 each).
+#[inline(always)]
+pub(super) fn face_ao(occ: &[[u16; PAD]; PAD], face: usize, x: usize, y: usize, z: usize) -> u8 {
+    // Padded coordinates of the cell are (x+1, y+1, z+1); the plane in front of the face is
+    // one step along the normal. Window rows dv = −1, 0, 1, 3 bits (du = −1, 0, 1) each.
+    let n9 = match face {
+        0 | 1 => {
+            // U = Y, V = Z: gather bit xp of rows occ[z'][y'] for the 3×3 (y', z').
+            let xp = if face == 0 { x + 2 } else { x };
+            let mut n = 0u16;
+            for dv in 0..3 {
+                for du in 0..3 {
+                    n |= ((occ[z + dv][y + du] >> xp) & 1) << (du + 3 * dv);
+                }
+            }
+            n
+        }
+        2 | 3 => {
+            let yp = if face == 2 { y + 2 } else { y };
+            ((occ[z][yp] >> x) & 7)
+                | ((occ[z + 1][yp] >> x) & 7) << 3
+                | ((occ[z + 2][yp] >> x) & 7) << 6
+        }
+        _ => {
+            let zp = if face == 4 { z + 2 } else { z };
+            ((occ[zp][y] >> x) & 7)
+                | ((occ[zp][y + 1] >> x) & 7) << 3
+                | ((occ[zp][y + 2] >> x) & 7) << 6
+        }
+    };
+    AO_TABLE[n9 as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ao_table_rule() {
+        // Nothing around: all open.
+        assert_eq!(unpack_ao(AO_TABLE[0]), [3, 3, 3, 3]);
+        // Only the (-1,-1) corner cell: corner 0 gets 2.
+        assert_eq!(unpack_ao(AO_TABLE[1]), [2, 3, 3, 3]);
+        // Both sides of corner 0 (du=-1,dv=0 is bit 3; du=0,dv=-1 is bit 1): 0 regardless.
+        assert_eq!(unpack_ao(AO_TABLE[(1 << 3) | (1 << 1)])[0], 0);
+        // One side (bit 3 = left) darkens corners 0 and 3 by one.
+        assert_eq!(unpack_ao(AO_TABLE[1 << 3]), [2, 3, 3, 2]);
+    }
+}

@@ -1,0 +1,26 @@
+//! The exposed-faces path for opaque cubes: one quad per visible face, straight from whole-row
+//! bit operations.
+
+use super::{Face, Neighborhood, Quad, N, ROW};
+
+/// Emits one unit quad per visible opaque face, row by row (z, then y), per row in
+/// [`Face::ALL`] order, then by x.
+pub(super) fn opaque_quads(nb: &Neighborhood, origin: [i32; 3], ao: bool, out: &mut Vec<Quad>) {
+    for z in 0..N {
+        for y in 0..N {
+            if nb.occ[z + 1][y + 1] & (ROW << 1) == 0 {
+                continue;
+            }
+            let rows = nb.opaque_face_rows(y, z);
+            for face in Face::ALL {
+                let mut bits = rows[face.index()];
+                while bits != 0 {
+                    let x = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let key = nb.face_key(face, x, y, z, ao);
+                    out.push(Quad::from_key(origin, [x, y, z], face, [1, 1], key));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! Per-chunk meshers: exposed faces and greedy rectangles, with optional ambient occlusion.
+//!
+//! A chunk is meshed from a [`Neighborhood`]: its 10³ cells plus a one-cell shell read from
+//! the neighbouring chunks (air outside the world), so faces on chunk borders and AO across
+//! them come out exactly as if the world were one array.
+//!
+//! The pieces, one file each: `neighbourhood` (gathering the padded volume across chunk
+//! borders, classifying it, and the face test and face keys, block + AO, that both paths
+//! share); `ao` (ambient occlusion); `exposed` (one quad per visible face); `greedy`
+//! (rectangles, and the row-to-quad emission the transparent pass uses too); `transparent`
+//! (transparent and special cells); `quad` (the output geometry).
+
+mod ao;
+mod exposed;
+mod greedy;
+mod neighbourhood;
+mod quad;
+mod transparent;
+
+use vwr::{Chunk, World, CHUNK_SIZE, META_PLATE_ROTATION};
+
+use crate::registry::Registry;
+use greedy::FaceRows;
+pub use neighbourhood::Neighborhood;
+pub use quad::{Face, Quad, SpecialCell};
+
+/// Cells per axis of a padded neighbourhood (10 + 2).
+pub const PAD: usize = CHUNK_SIZE + 2;
+const PAD2: usize = PAD * PAD;
+/// Cells in a padded neighbourhood.
+pub const PAD3: usize = PAD * PAD * PAD;
+const N: usize = CHUNK_SIZE;
+const ROW: u16 = (1 << N) - 1;
+
+/// The mesh of one chunk: quads of the opaque and transparent passes, and special cells.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChunkMesh {
+    /// Chunk position.
+    pub chunk: [u32; 3],
+    /// Faces of opaque cubes.
+    pub opaque: Vec<Quad>,
+    /// Faces of transparent cubes.
+    pub transparent: Vec<Quad>,
+    /// Cells with special geometry.
+    pub special: Vec<SpecialCell>,
+}
+
+impl ChunkMesh {
+    /// Whether there is nothing to draw.
+    pub fn is_empty(&self) -> bool {
+        self.opaque.is_empty() && self.transparent.is_empty() && self.special.is_empty()
+    }
+
+    /// Number of quads in both cube passes.
+    pub fn quad_count(&self) -> usize {
+        self.opaque.len() + self.transparent.len()
+    }
+
+    /// Number of unit faces covered by both cube passes.
+    pub fn unit_face_count(&self) -> u64 {
+        self.opaque
+            .iter()
+            .chain(&self.transparent)
+            .map(|q| q.area() as u64)
+            .sum()
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.opaque.clear();
+        self.transparent.clear();
+        self.special.clear();
+    }
+}
+
+/// What to produce.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MeshOptions {
+    /// Merge coplanar faces of the same block (and the same AO) into rectangles.
+    pub greedy: bool,
+    /// Compute per-corner ambient occlusion.
+    pub ao: bool,
+}
+
+impl MeshOptions {
+    /// One quad per visible face, no AO.
+    pub const EXPOSED: MeshOptions = MeshOptions {
+        greedy: false,
+        ao: false,
+    };
+    /// One quad per visible face, with AO.
+    pub const EXPOSED_AO: MeshOptions = MeshOptions {
+        greedy: false,
+        ao: true,
+    };
+    /// Greedy merging, no AO.
+    pub const GREEDY: MeshOptions = MeshOptions {
+        greedy: true,
+        ao: false,
+    };
+    /// Greedy merging of faces with equal AO.
+    pub const GREEDY_AO: MeshOptions = MeshOptions {
+        greedy: true,
+        ao: true,
+    };
+}
+
+/// Reusable meshing scratch buffers; one per thread.
+#[derive(Clone)]
+pub struct Mesher {
+    vis: Box<FaceRows>,
+    keys: [[u32; N]; N],
+    tkeys: [[u32; N]; N],
+    rects: Vec<(u8, u8, u8, u8, u32)>,
+    rects2: Vec<(u8, u8, u8, u8, u32)>,
+}
+
+impl Default for Mesher {
+    fn default() -> Self {
+        Mesher::new()
+    }
+}
+
+impl std::fmt::Debug for Mesher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Mesher {{ .. }}")
+    }
+}
+
+impl Mesher {
+    /// A mesher with empty scratch buffers.
+    pub fn new() -> Mesher {
+        Mesher {
+            vis: Box::new([[[0; N]; N]; 6]),
+            keys: [[0; N]; N],
+            tkeys: [[0; N]; N],
+            rects: Vec::new(),
+            rects2: Vec::new(),
+        }
+    }
+
+    /// Meshes one neighbourhood whose first interior cell is at world position `origin`,
+    /// replacing the contents of `out` (its `chunk` field is left as is). Special cells come
+    /// out unrotated; [`mesh_chunk`] applies plate-rotation records.
+    pub fn mesh(
+        &mut self,
+        nb: &Neighborhood,
+        origin: [i32; 3],
+        opts: MeshOptions,
+        out: &mut ChunkMesh,
+    ) {
+        out.clear();
+        // With no opaque cell that can show a face, the opaque pass has nothing to do.
+        if !nb.no_opaque_faces {
+            if opts.greedy {
+                self.greedy_opaque_quads(nb, origin, opts, &mut out.opaque);
+            } else {
+                exposed::opaque_quads(nb, origin, opts.ao, &mut out.opaque);
+            }
+        }
+        if !nb.others.is_empty() {
+            self.other_cells(nb, origin, opts, out);
+        }
+    }
+}
+
+/// Whether any palette entry of a chunk draws something.
+pub(crate) fn chunk_has_visible(chunk: &Chunk, registry: &Registry) -> bool {
+    chunk
+        .palette()
+        .iter()
+        .any(|b| registry.class_of_type(b.block_type()) != crate::registry::CLASS_NONE)
+}
+
+/// Meshes chunk `pos` of a world (an empty mesh when nothing in it is drawn).
+pub fn mesh_chunk(
+    world: &World,
+    registry: &Registry,
+    pos: [u32; 3],
+    opts: MeshOptions,
+) -> ChunkMesh {
+    let mut mesher = Mesher::new();
+    let mut nb = Neighborhood::new();
+    let mut out = ChunkMesh::default();
+    mesh_chunk_with(world, registry, pos, opts, &mut mesher, &mut nb, &mut out);
+    out
+}
+
+/// [`mesh_chunk`] with caller-owned scratch buffers.
+pub fn mesh_chunk_with(
+    world: &World,
+    registry: &Registry,
+    pos: [u32; 3],
+    opts: MeshOptions,
+    mesher: &mut Mesher,
+    nb: &mut Neighborhood,
+    out: &mut ChunkMesh,
+) {
+    out.clear();
+    out.chunk = pos;
+    let Some(chunk) = world.chunk(pos[0], pos[1], pos[2]) else {
+        return;
+    };
+    if !chunk_has_visible(chunk, registry) {
+        return;
+    }
+    nb.gather(world, pos, registry);
+    let c = CHUNK_SIZE as i32;
+    let origin = [pos[0] as i32 * c, pos[1] as i32 * c, pos[2] as i32 * c];
+    mesher.mesh(nb, origin, opts, out);
+    for s in &mut out.special {
+        let l = [
+            (s.pos[0] - origin[0]) as usize,
+            (s.pos[1] - origin[1]) as usize,
+            (s.pos[2] - origin[2]) as usize,
+        ];
+        s.rotated = chunk
+            .metadata(vwr::local_index(l[0], l[1], l[2]), META_PLATE_ROTATION)
+            .is_some_and(|p| p.first().is_some_and(|&b| b != 0));
+    }
+}
+
+/// Meshes of every chunk of a world that draws something, in file order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WorldMesh {
+    /// Non-empty chunk meshes.
+    pub chunks: Vec<ChunkMesh>,
+}
+
+impl WorldMesh {
+    /// Quads in both cube passes.
+    pub fn quad_count(&self) -> usize {
+        self.chunks.iter().map(|c| c.quad_count()).sum()
+    }
+
+    /// Unit faces covered.
+    pub fn unit_face_count(&self) -> u64 {
+        self.chunks.iter().map(|c| c.unit_face_count()).sum()
+    }
+
+    /// Special cells.
+    pub fn special_count(&self) -> usize {
+        self.chunks.iter().map(|c| c.special.len()).sum()
+    }
+}
+
+/// Meshes a whole world.
+pub fn mesh_world(world: &World, registry: &Registry, opts: MeshOptions) -> WorldMesh {
+    let mut mesher = Mesher::new();
+    let mut nb = Neighborhood::new();
+    let mut chunks = Vec::new();
+    let mut out = ChunkMesh::default();
+    let positions: Vec<[u32; 3]> = world.chunks().map(|(p, _)| p).collect();
+    for pos in positions {
+        mesh_chunk_with(world, registry, pos, opts, &mut mesher, &mut nb, &mut out);
+        if !out.is_empty() {
+            chunks.push(std::mem::take(&mut out));
+        }
+    }
+    WorldMesh { chunks }
+}
