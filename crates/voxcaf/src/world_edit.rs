@@ -106,10 +106,9 @@ pub fn run(cmd: EditCmd) -> Result<u8> {
 // ---------------------------------------------------------------------------------------------
 // Block and object names
 
-/// The block registry of `vwr-mesh` (Galaxy Eggbert's named types; others are `tileN`).
-fn registry() -> &'static vwr_mesh::Registry {
-    static REG: std::sync::OnceLock<vwr_mesh::Registry> = std::sync::OnceLock::new();
-    REG.get_or_init(vwr_mesh::Registry::default)
+/// The shared block registry (Galaxy Eggbert's named types; others are `tileN`).
+fn registry() -> &'static vwr_blocks::Registry {
+    vwr_blocks::default_registry()
 }
 
 fn normalize(s: &str) -> String {

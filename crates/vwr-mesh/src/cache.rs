@@ -5,7 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 use vwr::{Block, World, CHUNK_SIZE, CHUNK_VOLUME};
 
 use crate::mesher::{mesh_chunk_with, ChunkMesh, MeshOptions, Mesher, Neighborhood};
-use crate::registry::Registry;
+use vwr_blocks::Registry;
 
 /// What a chunk looked like when it was last meshed.
 #[derive(Debug)]

@@ -5,11 +5,9 @@
 //! them come out exactly as if the world were one array.
 
 use vwr::{Block, Chunk, World, CHUNK_SIZE, CHUNK_VOLUME, META_PLATE_ROTATION};
-
-use crate::registry::{
-    Registry, Shape, CLASS_NONE, CLASS_OPAQUE, CLASS_SPECIAL, CLASS_TRANSPARENT,
+use vwr_blocks::{
+    Registry, RenderKind, Shape, CLASS_NONE, CLASS_OPAQUE, CLASS_SPECIAL, CLASS_TRANSPARENT,
 };
-use crate::RenderKind;
 
 /// Cells per axis of a padded neighbourhood (10 + 2).
 pub const PAD: usize = CHUNK_SIZE + 2;
@@ -899,7 +897,7 @@ pub(crate) fn chunk_has_visible(chunk: &Chunk, registry: &Registry) -> bool {
     chunk
         .palette()
         .iter()
-        .any(|b| registry.class_of_type(b.block_type()) != crate::registry::CLASS_NONE)
+        .any(|b| registry.class_of_type(b.block_type()) != CLASS_NONE)
 }
 
 /// Meshes chunk `pos` of a world (an empty mesh when nothing in it is drawn).

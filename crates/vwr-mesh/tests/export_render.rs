@@ -4,8 +4,9 @@ mod common;
 
 use common::*;
 use vwr::World;
+use vwr_blocks::Registry;
 use vwr_mesh::{
-    export, mesh_world, render, write_mesh, ExportOptions, MeshBuffers, MeshOptions, Registry,
+    export, mesh_world, render, write_mesh, ExportOptions, MeshBuffers, MeshOptions,
     RenderOptions, View,
 };
 
