@@ -6,8 +6,8 @@ use common::*;
 use vwr::World;
 use vwr_blocks::Registry;
 use vwr_mesh::{
-    export, mesh_world, render, write_mesh, ExportOptions, MeshBuffers, MeshOptions,
-    RenderOptions, View,
+    export, mesh_world, render, write_mesh, ExportOptions, MeshBuffers, MeshOptions, RenderOptions,
+    View,
 };
 
 fn small_world() -> World {
