@@ -18,7 +18,8 @@ use block_mesh::{
 };
 use criterion::{black_box, criterion_group, Criterion};
 use vwr::World;
-use vwr_mesh::{ChunkMesh, MeshOptions, Mesher, Neighborhood, Registry};
+use vwr_blocks::Registry;
+use vwr_mesh::{ChunkMesh, MeshOptions, Mesher, Neighborhood};
 
 type Shape12 = ConstShape3u32<12, 12, 12>;
 const P: usize = 12;

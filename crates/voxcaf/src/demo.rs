@@ -43,7 +43,7 @@ pub fn run(a: DemoArgs) -> Result<u8> {
 
 /// Runs the README's example edit script on an empty world with the undo history checked.
 fn edit_section(dir: &Path) -> Result<()> {
-    let (pool, report) = crate::world_edit::demo_edit(World::new())?;
+    let (pool, report) = vwr_edit::script::demo_pool(World::new())?;
     let path = dir.join("pool.vwr");
     pool.save(&path)?;
     println!(

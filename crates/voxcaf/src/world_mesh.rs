@@ -7,9 +7,9 @@ use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 use serde_json::json;
 use vwr::World;
+use vwr_blocks::Registry;
 use vwr_mesh::{
-    mesh_world, render, write_mesh, ExportFormat, ExportOptions, MeshOptions, Registry,
-    RenderOptions, View,
+    mesh_world, render, write_mesh, ExportFormat, ExportOptions, MeshOptions, RenderOptions, View,
 };
 
 #[derive(Subcommand)]
@@ -35,7 +35,7 @@ pub enum MeshCmd {
         /// One node per chunk (at the chunk origin) instead of one merged mesh.
         #[arg(long)]
         per_chunk: bool,
-        /// Block render registry overrides (TOML, see the vwr-mesh docs).
+        /// Block render registry overrides (TOML, see the vwr-blocks docs).
         #[arg(long)]
         registry: Option<PathBuf>,
         /// Print statistics as one JSON object.

@@ -41,6 +41,11 @@
 //! 37×23×41 box fill 0.2 ms, a sphere brush of radius 8 0.08 ms, a flood fill of 50 000 cells
 //! 6 ms; undoing any of them takes 1–60 µs.
 //!
+//! Edit scripts: [`script`] parses the line-based edit language (`box 0 0 0 99 0 99 rockpile`,
+//! `paste 30 0 10 rot 90`, …; block names from the `vwr-blocks` registry) and applies it
+//! through an [`Editor`], reporting each operation; [`script::demo_pool`] runs the README's
+//! example script with an exact-undo check.
+//!
 //! Views for editors: [`Layer`] (one Y level as a grid, with a terminal rendering) and
 //! [`ChunkStats`] (per-chunk storage statistics for a chunk debug view).
 
@@ -52,6 +57,7 @@ mod editor;
 mod error;
 mod flood;
 mod history;
+pub mod script;
 mod view;
 
 pub use clipboard::{

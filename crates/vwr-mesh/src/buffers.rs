@@ -1,7 +1,7 @@
 //! Vertex buffers built from quads and special cells: what exporters and the rasteriser use.
 
 use crate::mesher::{ChunkMesh, Face, Quad, SpecialCell, WorldMesh};
-use crate::registry::{Registry, Shape};
+use vwr_blocks::{Registry, Shape};
 
 /// Indexed triangles with per-vertex attributes, one pass (opaque or transparent).
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -5,7 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 use vwr::{Block, Chunk, World, CHUNK_SIZE, CHUNK_VOLUME};
 
 use crate::mesher::{mesh_chunk_with, ChunkMesh, MeshOptions, Mesher, Neighborhood};
-use crate::registry::Registry;
+use vwr_blocks::Registry;
 
 /// Cells of a chunk with a coordinate on its faces (0 or 9): the only cells that the meshes
 /// of its neighbours read.

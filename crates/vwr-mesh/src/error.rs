@@ -13,14 +13,6 @@ pub enum MeshError {
         #[source]
         source: std::io::Error,
     },
-    /// A registry override file is malformed.
-    #[error("block registry {source_name}: {msg}")]
-    Registry {
-        /// Where the text came from (a path, or `<toml>`).
-        source_name: String,
-        /// What is wrong.
-        msg: String,
-    },
     /// The mesh is too large for the output format (e.g. more than u32::MAX vertices).
     #[error("mesh too large for {format}: {what}")]
     TooLarge {

@@ -10,7 +10,7 @@ use json::validation::USize64;
 use crate::buffers::{MeshBuffers, MeshPart};
 use crate::error::MeshError;
 use crate::mesher::WorldMesh;
-use crate::registry::Registry;
+use vwr_blocks::Registry;
 
 /// Output formats, chosen by file extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

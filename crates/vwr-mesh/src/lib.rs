@@ -6,7 +6,8 @@
 //!
 //! ```
 //! use vwr::{Block, World};
-//! use vwr_mesh::{mesh_world, MeshBuffers, MeshOptions, Registry};
+//! use vwr_blocks::Registry;
+//! use vwr_mesh::{mesh_world, MeshBuffers, MeshOptions};
 //!
 //! let mut world = World::with_chunks_per_axis(2)?;
 //! world.fill_box([0, 0, 0], [9, 9, 9], Block::make(261, 0)?)?; // one solid chunk of bricks
@@ -26,9 +27,10 @@
 //!
 //! ## Pieces
 //!
-//! - [`Registry`]: per block type a [`RenderKind`] (opaque cube, transparent cube, special
-//!   geometry, invisible), a preview colour and a name ([`Registry::id_by_name`]); TOML
-//!   overrides with [`Registry::apply_toml`] / [`Registry::load_toml`].
+//! - The block registry lives in the `vwr-blocks` crate ([`vwr_blocks::Registry`]): per block
+//!   type a [`vwr_blocks::RenderKind`] (opaque cube, transparent cube, special geometry,
+//!   invisible), a preview colour and a name; TOML overrides. Every meshing, export and
+//!   rendering call takes one, so callers can pass their own.
 //! - [`mesh_chunk`] / [`mesh_world`] / [`Mesher`]: per-chunk meshing from a padded
 //!   [`Neighborhood`] (the chunk plus one cell from each neighbour), so faces on chunk
 //!   borders are emitted exactly when the cell across the border is not an occluder; cells
@@ -85,7 +87,6 @@ mod error;
 pub mod export;
 mod font;
 pub mod mesher;
-pub mod registry;
 pub mod render;
 
 pub use buffers::{MeshBuffers, MeshPart};
@@ -96,5 +97,4 @@ pub use mesher::{
     mesh_chunk, mesh_chunk_with, mesh_world, ChunkMesh, Face, MeshOptions, Mesher, Neighborhood,
     Quad, SpecialCell, WorldMesh,
 };
-pub use registry::{hashed_color, BlockInfo, Registry, RenderKind, Shape};
 pub use render::{render_chunks, render_layer, render_world, RenderOptions, Rendered, View};

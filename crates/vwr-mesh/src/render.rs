@@ -16,7 +16,7 @@ use crate::error::MeshError;
 use crate::export::AO_FACTORS;
 use crate::font::{draw_text, text_height, text_width};
 use crate::mesher::{mesh_world, MeshOptions};
-use crate::registry::Registry;
+use vwr_blocks::{Registry, RenderKind};
 
 /// Camera direction of the 3D preview.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -497,7 +497,7 @@ pub fn render_layer(
             let b = world.get_block(x, y, z);
             let mut rgb = [58.0f32, 62.0, 70.0];
             let info = registry.info(b.block_type());
-            if !b.is_air() && info.kind != crate::RenderKind::Invisible {
+            if !b.is_air() && info.kind != RenderKind::Invisible {
                 let c = info.color;
                 rgb = [c[0] as f32, c[1] as f32, c[2] as f32];
                 covered += (cell * cell) as u64;
@@ -505,7 +505,7 @@ pub fn render_layer(
                 for d in 1..=8 {
                     let below = world.get_block(x, y - d, z);
                     let bi = registry.info(below.block_type());
-                    if !below.is_air() && bi.kind != crate::RenderKind::Invisible {
+                    if !below.is_air() && bi.kind != RenderKind::Invisible {
                         let f = 0.55 - 0.05 * d as f32;
                         let c = bi.color;
                         rgb = [

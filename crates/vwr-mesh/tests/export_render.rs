@@ -4,9 +4,10 @@ mod common;
 
 use common::*;
 use vwr::World;
+use vwr_blocks::Registry;
 use vwr_mesh::{
-    export, mesh_world, render, write_mesh, ExportOptions, MeshBuffers, MeshOptions, Registry,
-    RenderOptions, View,
+    export, mesh_world, render, write_mesh, ExportOptions, MeshBuffers, MeshOptions, RenderOptions,
+    View,
 };
 
 fn small_world() -> World {

@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 
 use common::*;
 use vwr::{Block, World};
+use vwr_blocks::Registry;
 use vwr_mesh::{
     cache::MeshCache, mesh_chunk, mesh_world, Face, MeshOptions, Mesher, Neighborhood, Quad,
-    Registry,
 };
 
 fn counts(w: &World, opts: MeshOptions) -> (usize, usize, usize, u64) {
@@ -301,7 +301,7 @@ fn greedy_covers_same_faces_on_random_worlds() {
 /// Reference: a face of cube cell `c` towards `d` is visible by the rules, straight from
 /// the world with no bit tricks.
 fn reference_faces(w: &World, r: &Registry) -> BTreeSet<([i32; 3], Face, u16, u8)> {
-    use vwr_mesh::RenderKind::*;
+    use vwr_blocks::RenderKind::*;
     let mut s = BTreeSet::new();
     w.for_each_non_air(|x, y, z, blk| {
         let kind = r.kind(blk.block_type());

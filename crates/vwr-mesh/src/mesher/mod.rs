@@ -19,10 +19,10 @@ mod transparent;
 
 use vwr::{Chunk, World, CHUNK_SIZE, META_PLATE_ROTATION};
 
-use crate::registry::Registry;
 use greedy::FaceRows;
 pub use neighbourhood::Neighborhood;
 pub use quad::{Face, Quad, SpecialCell};
+use vwr_blocks::Registry;
 
 /// Cells per axis of a padded neighbourhood (10 + 2).
 pub const PAD: usize = CHUNK_SIZE + 2;
@@ -168,7 +168,7 @@ pub(crate) fn chunk_has_visible(chunk: &Chunk, registry: &Registry) -> bool {
     chunk
         .palette()
         .iter()
-        .any(|b| registry.class_of_type(b.block_type()) != crate::registry::CLASS_NONE)
+        .any(|b| registry.class_of_type(b.block_type()) != vwr_blocks::CLASS_NONE)
 }
 
 /// Meshes chunk `pos` of a world (an empty mesh when nothing in it is drawn).

@@ -5,8 +5,7 @@ use vwr::{Block, Chunk, World, CHUNK_VOLUME};
 
 use super::ao::{face_ao, AO_OPEN};
 use super::{Face, N, PAD, PAD2, PAD3, ROW};
-use crate::registry::{Registry, Shape, CLASS_NONE, CLASS_OPAQUE, CLASS_TRANSPARENT};
-use crate::RenderKind;
+use vwr_blocks::{Registry, RenderKind, Shape, CLASS_NONE, CLASS_OPAQUE, CLASS_TRANSPARENT};
 
 /// A chunk's cells plus a one-cell shell from its neighbours, classified by a registry:
 /// the input of [`Mesher::mesh`](super::Mesher::mesh).

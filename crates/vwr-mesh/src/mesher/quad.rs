@@ -3,7 +3,7 @@
 use vwr::Block;
 
 use super::ao::unpack_ao;
-use crate::registry::Shape;
+use vwr_blocks::Shape;
 
 /// One of the six axis-aligned face directions, in the crate's fixed order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

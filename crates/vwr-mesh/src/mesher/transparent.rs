@@ -7,7 +7,7 @@ use super::greedy::slot_of;
 use super::neighbourhood::pidx;
 use super::quad::world_pos;
 use super::{ChunkMesh, Face, MeshOptions, Mesher, Neighborhood, SpecialCell, N, PAD, PAD2, ROW};
-use crate::registry::CLASS_SPECIAL;
+use vwr_blocks::CLASS_SPECIAL;
 
 impl Mesher {
     /// Appends the special cells (unrotated) and the transparent faces of `nb` to `out`.

@@ -1,14 +1,68 @@
-//! How each block type renders: its kind (opaque cube, transparent cube, special geometry,
-//! invisible), its preview colour and its name.
+//! # vwr-blocks — the block registry of `.vwr` worlds
+//!
+//! For each of the 4096 block types: its name, how it renders (opaque cube, transparent cube,
+//! special geometry, invisible) and its preview colour. [`Registry::default`] knows Galaxy
+//! Eggbert's block types; a TOML file can override any entry ([`Registry::apply_toml`],
+//! [`Registry::load_toml`]). [`Registry::id_by_name`] resolves the names users type.
+//!
+//! ```
+//! use vwr_blocks::{Registry, RenderKind};
+//!
+//! let r = Registry::default();
+//! assert_eq!(r.id_by_name("brick_wall"), Some(261));
+//! assert_eq!(r.name(92), "Water");
+//! assert_eq!(r.kind(92), RenderKind::Transparent);
+//! ```
+//!
+//! ## Why a crate of its own
+//!
+//! The mesher (`vwr-mesh`), the editor (`vwr-edit`, whose edit scripts accept block names) and
+//! the command line all need the same names. Keeping the registry here lets the editor and the
+//! command line know block names without pulling in the mesher, and keeps the format crate
+//! `vwr`, which games link, free of `toml` and `serde`. This crate depends on `vwr` only.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::path::Path;
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use crate::error::MeshError;
+/// Number of block types (the 12-bit type field of a [`vwr::Block`]).
+pub const TYPE_COUNT: usize = vwr::Block::MAX_TYPE as usize + 1;
 
-/// Number of block types (12-bit type field).
-pub const TYPE_COUNT: usize = 4096;
+/// Why a registry override file was refused. A refused file leaves the registry untouched.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// Reading the override file failed.
+    #[error("block registry {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The override text is malformed (TOML syntax, unknown field, bad id, kind or colour,
+    /// duplicate name).
+    #[error("block registry {source_name}: {msg}")]
+    Invalid {
+        /// Where the text came from (a path, or `<toml>`).
+        source_name: String,
+        /// What is wrong, naming the `[[block]]` entry.
+        msg: String,
+    },
+}
+
+/// The default registry ([`Registry::galaxy_eggbert`]), built once and shared: for callers
+/// that only look names up (edit scripts, layer views) and should not rebuild 4096 entries
+/// each time.
+pub fn default_registry() -> &'static Registry {
+    static REG: OnceLock<Registry> = OnceLock::new();
+    REG.get_or_init(Registry::default)
+}
 
 /// Non-cube geometry drawn inside a cell. Special blocks never hide a neighbour's face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,11 +132,16 @@ impl RenderKind {
     }
 }
 
-/// Mesher class codes, one byte per type for the hot loops.
-pub(crate) const CLASS_NONE: u8 = 0;
-pub(crate) const CLASS_OPAQUE: u8 = 1;
-pub(crate) const CLASS_TRANSPARENT: u8 = 2;
-pub(crate) const CLASS_SPECIAL: u8 = 3;
+// Mesher class codes: one byte per type, so the mesher's hot loops index a flat table
+// ([`Registry::class_table`]) instead of matching on [`RenderKind`].
+/// Class code of [`RenderKind::Invisible`] in [`Registry::class_table`].
+pub const CLASS_NONE: u8 = 0;
+/// Class code of [`RenderKind::Opaque`] in [`Registry::class_table`].
+pub const CLASS_OPAQUE: u8 = 1;
+/// Class code of [`RenderKind::Transparent`] in [`Registry::class_table`].
+pub const CLASS_TRANSPARENT: u8 = 2;
+/// Class code of [`RenderKind::Special`] in [`Registry::class_table`].
+pub const CLASS_SPECIAL: u8 = 3;
 
 /// Render information of one block type.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -319,7 +378,7 @@ impl Registry {
         self.by_name.clear();
         for (t, info) in self.infos.iter().enumerate() {
             self.by_name
-                .entry(normalize(&info.name))
+                .entry(normalize_name(&info.name))
                 .or_insert(t as u16);
         }
         for (c, info) in self.class.iter_mut().zip(&self.infos) {
@@ -332,15 +391,15 @@ impl Registry {
         }
     }
 
-    /// Mesher class of a block type (type is masked to 12 bits).
+    /// Class code ([`CLASS_NONE`], [`CLASS_OPAQUE`], …) of a block type (masked to 12 bits).
     #[inline]
-    pub(crate) fn class_of_type(&self, block_type: u16) -> u8 {
+    pub fn class_of_type(&self, block_type: u16) -> u8 {
         self.class[(block_type & 0xFFF) as usize]
     }
 
-    /// The class table (indexed by type).
+    /// The class codes of all types, indexed by type (for the mesher's hot loops).
     #[inline]
-    pub(crate) fn class_table(&self) -> &[u8; TYPE_COUNT] {
+    pub fn class_table(&self) -> &[u8; TYPE_COUNT] {
         &self.class
     }
 
@@ -368,7 +427,7 @@ impl Registry {
     /// also accepts a plain number (`"35"`) or `tileN`.
     ///
     /// ```
-    /// let r = vwr_mesh::Registry::default();
+    /// let r = vwr_blocks::Registry::default();
     /// assert_eq!(r.id_by_name("RockPile"), Some(35));
     /// assert_eq!(r.id_by_name("brick_wall"), Some(261));
     /// assert_eq!(r.id_by_name("tile999"), Some(999));
@@ -376,7 +435,7 @@ impl Registry {
     /// assert_eq!(r.id_by_name("no such block"), None);
     /// ```
     pub fn id_by_name(&self, name: &str) -> Option<u16> {
-        let key = normalize(name);
+        let key = normalize_name(name);
         if key.is_empty() {
             return None;
         }
@@ -398,14 +457,14 @@ impl Registry {
     }
 
     /// Reads a registry: the default one with the overrides of a TOML file applied.
-    pub fn load_toml(path: &Path) -> Result<Registry, MeshError> {
-        let text = std::fs::read_to_string(path).map_err(|e| MeshError::Io {
+    pub fn load_toml(path: &Path) -> Result<Registry, RegistryError> {
+        let text = std::fs::read_to_string(path).map_err(|e| RegistryError::Io {
             path: path.display().to_string(),
             source: e,
         })?;
         let mut r = Registry::default();
         r.apply_toml(&text).map_err(|e| match e {
-            MeshError::Registry { msg, .. } => MeshError::Registry {
+            RegistryError::Invalid { msg, .. } => RegistryError::Invalid {
                 source_name: path.display().to_string(),
                 msg,
             },
@@ -426,14 +485,14 @@ impl Registry {
     /// ```
     ///
     /// ```
-    /// let mut r = vwr_mesh::Registry::default();
+    /// let mut r = vwr_blocks::Registry::default();
     /// r.apply_toml("[[block]]\nid = 35\nkind = \"transparent\"\ncolor = [10, 20, 30, 128]\n")?;
-    /// assert_eq!(r.kind(35), vwr_mesh::RenderKind::Transparent);
+    /// assert_eq!(r.kind(35), vwr_blocks::RenderKind::Transparent);
     /// assert_eq!(r.color(35), [10, 20, 30, 128]);
-    /// # Ok::<(), vwr_mesh::MeshError>(())
+    /// # Ok::<(), vwr_blocks::RegistryError>(())
     /// ```
-    pub fn apply_toml(&mut self, text: &str) -> Result<(), MeshError> {
-        let err = |msg: String| MeshError::Registry {
+    pub fn apply_toml(&mut self, text: &str) -> Result<(), RegistryError> {
+        let err = |msg: String| RegistryError::Invalid {
             source_name: "<toml>".into(),
             msg,
         };
@@ -473,7 +532,7 @@ impl Registry {
         // Names must stay unique so that `id_by_name` is unambiguous.
         let mut seen = std::collections::HashMap::new();
         for (t, i) in next.infos.iter().enumerate() {
-            if let Some(prev) = seen.insert(normalize(&i.name), t) {
+            if let Some(prev) = seen.insert(normalize_name(&i.name), t) {
                 return Err(err(format!(
                     "name {:?} is used by types {prev} and {t}",
                     i.name
@@ -486,7 +545,9 @@ impl Registry {
     }
 }
 
-fn normalize(s: &str) -> String {
+/// The form in which block names are compared: lower case, without `_`, `-` and spaces
+/// (`"Brick_Wall"`, `"brick wall"` and `"brickwall"` are the same name).
+pub fn normalize_name(s: &str) -> String {
     s.chars()
         .filter(|c| !matches!(c, '_' | '-' | ' '))
         .flat_map(|c| c.to_lowercase())
@@ -610,7 +671,7 @@ mod tests {
         ] {
             let mut r = Registry::default();
             assert!(
-                matches!(r.apply_toml(bad), Err(MeshError::Registry { .. })),
+                matches!(r.apply_toml(bad), Err(RegistryError::Invalid { .. })),
                 "{bad:?}"
             );
         }
