@@ -37,7 +37,11 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(parsed.is_ok(), LoadedAsset::from_bytes(data).is_ok());
     if let Ok(a) = parsed {
         views(&a);
-        let again = caf::to_vec(a.header.asset_type, a.header.flags, a.metadata, a.payload);
+        let again = caf::AssetWriter::new(a.header.asset_type)
+            .flags(a.header.flags)
+            .metadata(a.metadata)
+            .payload(a.payload)
+            .to_vec();
         // The writer writes versionMinor 0, so only such files repack to identical bytes.
         if a.header.version_minor == 0 {
             assert_eq!(again, data);
@@ -52,7 +56,11 @@ fuzz_target!(|data: &[u8]| {
         let flags = CafFlags(u16::from(data[1]) & !0x3); // views refuse COMPRESSED/ENCRYPTED
         let rest = &data[3..];
         let n = (data[2] as usize).min(rest.len());
-        let bytes = caf::to_vec(ty, flags, &rest[..n], &rest[n..]);
+        let bytes = caf::AssetWriter::new(ty)
+            .flags(flags)
+            .metadata(&rest[..n])
+            .payload(&rest[n..])
+            .to_vec();
         let a = Asset::parse(&bytes).expect("the writer's output always loads");
         views(&a);
         let l = LoadedAsset::from_vec(bytes.clone()).expect("loads");

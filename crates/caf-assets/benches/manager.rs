@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use caf::{AssetType, CafFlags, LoadedAsset, TextureMetadata};
+use caf::{AssetType, AssetWriter, LoadedAsset, TextureMetadata};
 use caf_assets::{AssetManager, Texture};
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
@@ -33,12 +33,10 @@ fn texture(payload: usize, seed: u8) -> Vec<u8> {
     let pixels: Vec<u8> = (0..payload)
         .map(|i| (i as u8).wrapping_mul(31) ^ seed)
         .collect();
-    caf::to_vec(
-        AssetType::TEXTURE,
-        CafFlags::NONE,
-        &meta.to_bytes(),
-        &pixels,
-    )
+    AssetWriter::new(AssetType::TEXTURE)
+        .metadata(&meta.to_bytes())
+        .payload(&pixels)
+        .to_vec()
 }
 
 struct Data {

@@ -4,13 +4,15 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use caf::{AssetType, CafFlags, TextureMetadata};
+//! use caf::{AssetType, AssetWriter, TextureMetadata};
 //! use caf_assets::{AssetEvent, AssetManager, Audio, Status, Texture};
 //!
 //! # let dir = tempfile::tempdir()?;
 //! let meta = TextureMetadata { width: 2, height: 2, format: 0, mip_levels: 1, reserved: 0 };
-//! caf::write_file(&dir.path().join("hero.caf"), AssetType::TEXTURE, CafFlags::NONE,
-//!                 &meta.to_bytes(), &[255u8; 16])?;
+//! AssetWriter::new(AssetType::TEXTURE)
+//!     .metadata(&meta.to_bytes())
+//!     .payload(&[255u8; 16])
+//!     .write_file(dir.path().join("hero.caf"))?;
 //!
 //! let assets = AssetManager::builder(dir.path())
 //!     .workers(2)                 // loader threads (default: all CPUs)

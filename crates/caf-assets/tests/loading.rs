@@ -246,7 +246,10 @@ fn failure_kinds_are_specific() {
     footer[n - 1] ^= 1;
     write_atomic(&dir.path().join("footer.caf"), &footer);
     // A texture header with metadata of the wrong size: a valid container, a bad texture.
-    let bad_meta = caf::to_vec(AssetType::TEXTURE, caf::CafFlags::NONE, &[0; 8], &[0; 16]);
+    let bad_meta = caf::AssetWriter::new(AssetType::TEXTURE)
+        .metadata(&[0; 8])
+        .payload(&[0; 16])
+        .to_vec();
     write_atomic(&dir.path().join("badmeta.caf"), &bad_meta);
     let m = AssetManager::new(dir.path()).unwrap();
 

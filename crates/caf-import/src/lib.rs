@@ -76,18 +76,20 @@ impl Converted {
 
     /// The complete `.caf` file.
     pub fn to_caf_bytes(&self) -> Vec<u8> {
-        caf::to_vec(self.asset_type(), self.flags, &self.metadata, &self.payload)
+        caf::AssetWriter::new(self.asset_type())
+            .flags(self.flags)
+            .metadata(&self.metadata)
+            .payload(&self.payload)
+            .to_vec()
     }
 
     /// Write the `.caf` file atomically (temporary file, fsync, rename).
     pub fn write(&self, path: &Path) -> Result<()> {
-        caf::write_file(
-            path,
-            self.asset_type(),
-            self.flags,
-            &self.metadata,
-            &self.payload,
-        )?;
+        caf::AssetWriter::new(self.asset_type())
+            .flags(self.flags)
+            .metadata(&self.metadata)
+            .payload(&self.payload)
+            .write_file(path)?;
         Ok(())
     }
 

@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use caf::{AssetType, CafFlags, LoadMode, LoadedAsset, TextureMetadata, TextureView};
+use caf::{AssetType, AssetWriter, LoadMode, LoadedAsset, TextureMetadata, TextureView};
 use criterion::{Criterion, Throughput};
 
 struct Files {
@@ -39,14 +39,11 @@ fn setup() -> Files {
     let dir = tempfile::tempdir().expect("temp dir");
     let large = dir.path().join("large.caf");
     let payload = pseudo_random(mib << 20, 0x9E37_79B9_7F4A_7C15);
-    caf::write_file(
-        &large,
-        AssetType::UNKNOWN,
-        CafFlags::NONE,
-        &[7u8; 16],
-        &payload,
-    )
-    .expect("write large");
+    AssetWriter::new(AssetType::UNKNOWN)
+        .metadata(&[7u8; 16])
+        .payload(&payload)
+        .write_file(&large)
+        .expect("write large");
     drop(payload);
     let small = dir.path().join("small.caf");
     let meta = TextureMetadata {
@@ -56,14 +53,11 @@ fn setup() -> Files {
         mip_levels: 1,
         reserved: 0,
     };
-    caf::write_file(
-        &small,
-        AssetType::TEXTURE,
-        CafFlags::NONE,
-        &meta.to_bytes(),
-        &pseudo_random(16384, 7),
-    )
-    .expect("write small");
+    AssetWriter::new(AssetType::TEXTURE)
+        .metadata(&meta.to_bytes())
+        .payload(&pseudo_random(16384, 7))
+        .write_file(&small)
+        .expect("write small");
     // Warm the page cache.
     let large_len = std::fs::read(&large).expect("read").len() as u64;
     Files {

@@ -1,8 +1,29 @@
 //! The crate's error type.
 
+use std::mem::offset_of;
 use std::path::PathBuf;
 
-use crate::header::AssetType;
+use crate::header::{AssetType, RawHeader, FOOTER_SIZE, HEADER_SIZE};
+
+/// The category of a [`CafError`], for callers that react by kind rather than by check (retry,
+/// report a damaged file, report a bug in the caller, ...).
+#[non_exhaustive]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ErrorKind {
+    /// Reading or writing the underlying file or stream failed.
+    Io,
+    /// The bytes are not a valid `.caf` file or asset of the type they claim: damaged,
+    /// truncated, inconsistent sizes or CRCs, impossible metadata, broken payload structure.
+    Malformed,
+    /// The file is well-formed but uses something this crate does not implement: another major
+    /// version, a payload encoding flag.
+    Unsupported,
+    /// The caller broke an API contract: a typed view asked of an asset of another type, a
+    /// streaming payload reader shorter than the length promised for it.
+    Misuse,
+    /// A size does not fit this platform's address space.
+    LimitExceeded,
+}
 
 /// Everything that can go wrong reading, checking or writing a `.caf` file.
 ///
@@ -32,13 +53,21 @@ pub enum CafError {
         min: u64,
     },
     /// Offset 0 does not hold 0xCAFECAFE.
-    #[error("bad magic at offset 0: {found:#010x}, expected 0xcafecafe (not a .caf container)")]
+    #[error(
+        "bad magic at offset {}: {found:#010x}, expected {:#010x} (not a .caf container)",
+        offset_of!(RawHeader, magic),
+        crate::header::MAGIC
+    )]
     BadMagic {
         /// The u32 found at offset 0.
         found: u32,
     },
     /// versionMajor (offset 4) is not 1.
-    #[error("unsupported version {major}.{minor} at offset 4: only major version 1 is readable")]
+    #[error(
+        "unsupported version {major}.{minor} at offset {}: only major version {} is readable",
+        offset_of!(RawHeader, version_major),
+        crate::header::VERSION_MAJOR
+    )]
     UnsupportedVersion {
         /// versionMajor found.
         major: u16,
@@ -47,7 +76,9 @@ pub enum CafError {
     },
     /// 32 + metadataSize + dataSize + 4 does not fit in a u64 (a crafted header).
     #[error(
-        "size overflow: 32 + metadataSize {metadata_size} + dataSize {data_size} + 4 exceeds 2^64"
+        "size overflow: {} + metadataSize {metadata_size} + dataSize {data_size} + {} exceeds 2^64",
+        HEADER_SIZE,
+        FOOTER_SIZE
     )]
     SizeOverflow {
         /// metadataSize (offset 16).
@@ -64,7 +95,11 @@ pub enum CafError {
         actual: u64,
     },
     /// The payload does not hash to the header's crc32 (offset 12).
-    #[error("payload CRC mismatch: header (offset 12) says {stored:#010x}, payload hashes to {computed:#010x}")]
+    #[error(
+        "payload CRC mismatch: header (offset {}) says {stored:#010x}, payload hashes to \
+         {computed:#010x}",
+        offset_of!(RawHeader, crc32)
+    )]
     PayloadCrcMismatch {
         /// CRC stored in the header.
         stored: u32,
@@ -108,7 +143,7 @@ pub enum CafError {
         found: AssetType,
     },
     /// A metadata field has a value this crate cannot interpret.
-    #[error("{ty} metadata field {field} = {value} is not supported: {reason}")]
+    #[error("{ty} metadata field {field} = {value} is invalid: {reason}")]
     BadMetadata {
         /// The type being read.
         ty: AssetType,
@@ -157,6 +192,28 @@ pub enum CafError {
 }
 
 impl CafError {
+    /// The category of this error; every variant belongs to exactly one.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            CafError::Io { .. } => ErrorKind::Io,
+            CafError::TooShort { .. }
+            | CafError::BadMagic { .. }
+            | CafError::SizeOverflow { .. }
+            | CafError::SizeMismatch { .. }
+            | CafError::PayloadCrcMismatch { .. }
+            | CafError::FooterCrcMismatch { .. }
+            | CafError::MetadataSize { .. }
+            | CafError::PayloadSize { .. }
+            | CafError::BadMetadata { .. }
+            | CafError::Malformed { .. } => ErrorKind::Malformed,
+            CafError::UnsupportedVersion { .. } | CafError::UnsupportedFlags { .. } => {
+                ErrorKind::Unsupported
+            }
+            CafError::WrongType { .. } | CafError::StreamTooShort { .. } => ErrorKind::Misuse,
+            CafError::TooLarge { .. } => ErrorKind::LimitExceeded,
+        }
+    }
+
     /// Short, stable name of the failed check, for one-line reports:
     /// `"too short"`, `"bad magic"`, `"payload crc"`, ...
     pub fn check_name(&self) -> &'static str {
@@ -191,5 +248,144 @@ impl CafError {
 impl From<std::io::Error> for CafError {
     fn from(e: std::io::Error) -> CafError {
         CafError::io(None, e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::header::CafFlags;
+
+    /// One of every variant, with its expected kind.
+    fn all() -> Vec<(CafError, ErrorKind)> {
+        let ty = AssetType::MESH;
+        vec![
+            (
+                CafError::io(None, std::io::Error::other("x")),
+                ErrorKind::Io,
+            ),
+            (CafError::TooShort { len: 3, min: 36 }, ErrorKind::Malformed),
+            (CafError::BadMagic { found: 1 }, ErrorKind::Malformed),
+            (
+                CafError::UnsupportedVersion { major: 2, minor: 0 },
+                ErrorKind::Unsupported,
+            ),
+            (
+                CafError::SizeOverflow {
+                    metadata_size: u64::MAX,
+                    data_size: 1,
+                },
+                ErrorKind::Malformed,
+            ),
+            (
+                CafError::SizeMismatch {
+                    expected: 40,
+                    actual: 36,
+                },
+                ErrorKind::Malformed,
+            ),
+            (
+                CafError::PayloadCrcMismatch {
+                    stored: 1,
+                    computed: 2,
+                },
+                ErrorKind::Malformed,
+            ),
+            (
+                CafError::FooterCrcMismatch {
+                    stored: 1,
+                    computed: 2,
+                },
+                ErrorKind::Malformed,
+            ),
+            (
+                CafError::MetadataSize {
+                    ty,
+                    expected: 16,
+                    actual: 8,
+                },
+                ErrorKind::Malformed,
+            ),
+            (
+                CafError::PayloadSize {
+                    ty,
+                    expected: 48,
+                    actual: 47,
+                },
+                ErrorKind::Malformed,
+            ),
+            (
+                CafError::WrongType {
+                    expected: AssetType::TEXTURE,
+                    found: ty,
+                },
+                ErrorKind::Misuse,
+            ),
+            (
+                CafError::BadMetadata {
+                    ty,
+                    field: "f",
+                    value: 1,
+                    reason: "r",
+                },
+                ErrorKind::Malformed,
+            ),
+            (
+                CafError::UnsupportedFlags {
+                    ty,
+                    flags: CafFlags::COMPRESSED,
+                },
+                ErrorKind::Unsupported,
+            ),
+            (
+                CafError::Malformed {
+                    ty,
+                    offset: 4,
+                    what: "w".into(),
+                },
+                ErrorKind::Malformed,
+            ),
+            (
+                CafError::StreamTooShort {
+                    expected: 9,
+                    actual: 1,
+                },
+                ErrorKind::Misuse,
+            ),
+            (
+                CafError::TooLarge {
+                    what: "file",
+                    size: u64::MAX,
+                },
+                ErrorKind::LimitExceeded,
+            ),
+        ]
+    }
+
+    #[test]
+    fn every_variant_has_a_kind_and_a_library_message() {
+        for (e, kind) in all() {
+            assert_eq!(e.kind(), kind, "{e}");
+            let msg = e.to_string();
+            // Library errors describe the file, never a command line.
+            assert!(!msg.contains("--"), "{msg}");
+        }
+    }
+
+    #[test]
+    fn header_offsets_in_messages_come_from_the_layout() {
+        let msg = |e: CafError| e.to_string();
+        assert!(msg(CafError::BadMagic { found: 0 }).contains("at offset 0:"));
+        assert!(msg(CafError::UnsupportedVersion { major: 9, minor: 1 }).contains("at offset 4:"));
+        let crc = msg(CafError::PayloadCrcMismatch {
+            stored: 0,
+            computed: 0,
+        });
+        assert!(crc.contains("(offset 12)"), "{crc}");
+        let overflow = msg(CafError::SizeOverflow {
+            metadata_size: 1,
+            data_size: 2,
+        });
+        assert!(overflow.starts_with("size overflow: 32 + metadataSize 1 + dataSize 2 + 4"));
     }
 }

@@ -4,10 +4,14 @@ use std::fmt;
 use std::ops::{BitAnd, BitOr, BitOrAssign};
 use std::str::FromStr;
 
-/// Size of the fixed header at the start of every file.
-pub const HEADER_SIZE: usize = 32;
-/// Size of the footer CRC at the end of every file.
-pub const FOOTER_SIZE: usize = 4;
+use zerocopy::little_endian::{U16, U32};
+
+use crate::layout::{layout, LeField};
+
+/// Size of the fixed header at the start of every file (32).
+pub const HEADER_SIZE: usize = CafHeader::SIZE;
+/// Size of the footer CRC at the end of every file (4).
+pub const FOOTER_SIZE: usize = std::mem::size_of::<RawFooter>();
 /// Smallest valid file: a header and a footer with no metadata and no payload.
 pub const MIN_FILE_SIZE: usize = HEADER_SIZE + FOOTER_SIZE;
 /// Magic number at offset 0 (bytes `FE CA FE CA` on disk).
@@ -237,25 +241,74 @@ fn parse_u16(s: &str) -> Option<u16> {
     }
 }
 
-/// The fixed 32-byte header, declared once and used by both the reader and the writer.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct CafHeader {
-    /// Offset 0: must be [`MAGIC`].
-    pub magic: u32,
-    /// Offset 4: must be [`VERSION_MAJOR`].
-    pub version_major: u16,
-    /// Offset 6: not checked on read.
-    pub version_minor: u16,
-    /// Offset 8.
-    pub asset_type: AssetType,
-    /// Offset 10.
-    pub flags: CafFlags,
-    /// Offset 12: CRC-32 of the payload (0 for an empty payload).
-    pub crc32: u32,
-    /// Offset 16: metadata length N.
-    pub metadata_size: u64,
-    /// Offset 24: payload length M.
-    pub data_size: u64,
+layout! {
+    /// The fixed 32-byte header, declared once and used by both the reader and the writer.
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    pub struct CafHeader (RawHeader, 32 bytes) {
+        /// Offset 0: must be [`MAGIC`].
+        pub magic: u32,
+        /// Offset 4: must be [`VERSION_MAJOR`].
+        pub version_major: u16,
+        /// Offset 6: not checked on read.
+        pub version_minor: u16,
+        /// Offset 8.
+        pub asset_type: AssetType,
+        /// Offset 10.
+        pub flags: CafFlags,
+        /// Offset 12: CRC-32 of the payload (0 for an empty payload).
+        pub crc32: u32,
+        /// Offset 16: metadata length N.
+        pub metadata_size: u64,
+        /// Offset 24: payload length M.
+        pub data_size: u64,
+    }
+}
+
+/// The footer: CRC-32 of every byte before it.
+#[repr(C)]
+#[derive(
+    Clone,
+    Copy,
+    zerocopy::FromBytes,
+    zerocopy::IntoBytes,
+    zerocopy::KnownLayout,
+    zerocopy::Immutable,
+    zerocopy::Unaligned,
+)]
+pub(crate) struct RawFooter {
+    pub(crate) crc32: U32,
+}
+
+const _: () = assert!(std::mem::size_of::<RawFooter>() == 4);
+
+impl RawFooter {
+    /// The footer holding `crc`.
+    pub(crate) fn new(crc: u32) -> RawFooter {
+        RawFooter {
+            crc32: U32::new(crc),
+        }
+    }
+}
+
+// The open codes are stored as plain little-endian u16s.
+impl LeField for AssetType {
+    type Le = U16;
+    fn to_le(self) -> U16 {
+        U16::new(self.0)
+    }
+    fn from_le(le: U16) -> AssetType {
+        AssetType(le.get())
+    }
+}
+
+impl LeField for CafFlags {
+    type Le = U16;
+    fn to_le(self) -> U16 {
+        U16::new(self.0)
+    }
+    fn from_le(le: U16) -> CafFlags {
+        CafFlags(le.get())
+    }
 }
 
 impl CafHeader {
@@ -281,37 +334,13 @@ impl CafHeader {
 
     /// Decode the header bytes as they are; nothing is checked here.
     pub fn from_bytes(b: &[u8; HEADER_SIZE]) -> CafHeader {
-        let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
-        let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
-        let u64_at = |o: usize| {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(&b[o..o + 8]);
-            u64::from_le_bytes(a)
-        };
-        CafHeader {
-            magic: u32_at(0),
-            version_major: u16_at(4),
-            version_minor: u16_at(6),
-            asset_type: AssetType(u16_at(8)),
-            flags: CafFlags(u16_at(10)),
-            crc32: u32_at(12),
-            metadata_size: u64_at(16),
-            data_size: u64_at(24),
-        }
+        let raw: RawHeader = zerocopy::transmute!(*b);
+        CafHeader::from(raw)
     }
 
     /// Encode to the on-disk bytes.
     pub fn to_bytes(&self) -> [u8; HEADER_SIZE] {
-        let mut b = [0u8; HEADER_SIZE];
-        b[0..4].copy_from_slice(&self.magic.to_le_bytes());
-        b[4..6].copy_from_slice(&self.version_major.to_le_bytes());
-        b[6..8].copy_from_slice(&self.version_minor.to_le_bytes());
-        b[8..10].copy_from_slice(&self.asset_type.0.to_le_bytes());
-        b[10..12].copy_from_slice(&self.flags.0.to_le_bytes());
-        b[12..16].copy_from_slice(&self.crc32.to_le_bytes());
-        b[16..24].copy_from_slice(&self.metadata_size.to_le_bytes());
-        b[24..32].copy_from_slice(&self.data_size.to_le_bytes());
-        b
+        zerocopy::transmute!(RawHeader::from(self))
     }
 
     /// 32 + N + M + 4, or `None` when that overflows a u64 (the original wraps; we refuse).

@@ -3,11 +3,15 @@
 //! once.
 //!
 //! ```
-//! use caf::{Asset, AssetType, CafFlags, TextureMetadata, TextureView};
+//! use caf::{Asset, AssetType, AssetWriter, CafFlags, TextureMetadata, TextureView};
 //!
 //! let meta = TextureMetadata { width: 2, height: 2, format: 0, mip_levels: 1, reserved: 0 };
 //! let pixels = [255u8; 16]; // 2x2 RGBA8
-//! let bytes = caf::to_vec(AssetType::TEXTURE, CafFlags::SRGB, &meta.to_bytes(), &pixels);
+//! let bytes = AssetWriter::new(AssetType::TEXTURE)
+//!     .flags(CafFlags::SRGB)
+//!     .metadata(&meta.to_bytes())
+//!     .payload(&pixels)
+//!     .to_vec();
 //! assert_eq!(bytes.len(), 32 + 24 + 16 + 4);
 //!
 //! let asset = Asset::parse(&bytes)?; // checks length, magic, version, sizes and both CRCs
@@ -16,13 +20,20 @@
 //!
 //! let mut damaged = bytes.clone();
 //! damaged[60] ^= 1;
-//! assert!(matches!(Asset::parse(&damaged), Err(caf::CafError::PayloadCrcMismatch { .. })));
+//! let err = Asset::parse(&damaged).unwrap_err();
+//! assert!(matches!(err, caf::CafError::PayloadCrcMismatch { .. }));
+//! assert_eq!(err.kind(), caf::ErrorKind::Malformed);
 //! # Ok::<(), caf::CafError>(())
 //! ```
 //!
-//! Files on disk: [`write_file`] (atomic: temporary file, fsync, rename),
-//! [`write_file_streaming`] (payload from a `Read`), [`LoadedAsset::open`] (verified, payload
-//! aligned to [`AssetType::payload_alignment`]), [`validate_header`] (32 bytes only).
+//! Files on disk: [`AssetWriter::write_file`] (atomic: temporary file, fsync, rename; the
+//! payload from memory or streamed from a `Read` set with [`AssetWriter::payload_reader`]),
+//! [`LoadedAsset::open`] (verified, payload aligned to [`AssetType::payload_alignment`]),
+//! [`validate_header`] (32 bytes only).
+//!
+//! Every on-disk struct (the header and each metadata struct) is declared once: a public typed
+//! struct and a raw zerocopy image with little-endian fields, converted into each other by one
+//! function each way; no field offset is computed by hand.
 //!
 //! The byte-level contract is CAF.md of the voxcaf project; files are interchangeable with the
 //! original Caffeine engine, except that crafted headers whose size sum overflows are refused.
@@ -33,6 +44,7 @@
 mod crc;
 mod error;
 mod header;
+mod layout;
 mod load;
 mod meta;
 #[allow(unsafe_code)]
@@ -41,7 +53,7 @@ mod view;
 mod write;
 
 pub use crc::{crc32, crc32_combine, crc32_continue};
-pub use error::CafError;
+pub use error::{CafError, ErrorKind};
 pub use header::{
     AssetType, CafFlags, CafHeader, FOOTER_SIZE, HEADER_SIZE, MAGIC, MAX_PAYLOAD_ALIGNMENT,
     MIN_FILE_SIZE, VERSION_MAJOR, VERSION_MINOR,
@@ -57,4 +69,4 @@ pub use view::{
     prefab_component, scene_component, AudioView, MeshView, PrefabComponent, PrefabEntity,
     PrefabView, SceneEntry, SceneSection, SceneView, ShaderView, TextureView,
 };
-pub use write::{to_vec, write_file, write_file_streaming, write_streaming, write_to};
+pub use write::{AssetWriter, ReaderPayload, SlicePayload};

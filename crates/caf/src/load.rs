@@ -11,7 +11,11 @@ use std::path::Path;
 
 use crate::crc::{crc32, crc32_combine, crc32_continue};
 use crate::error::CafError;
-use crate::header::{CafHeader, FOOTER_SIZE, HEADER_SIZE, MAX_PAYLOAD_ALIGNMENT, MIN_FILE_SIZE};
+use zerocopy::FromBytes;
+
+use crate::header::{
+    CafHeader, RawFooter, FOOTER_SIZE, HEADER_SIZE, MAX_PAYLOAD_ALIGNMENT, MIN_FILE_SIZE,
+};
 
 /// Checks the 32 header bytes against the real file length: magic, major version and the
 /// (checked) size sum. `file_len` must already be at least [`MIN_FILE_SIZE`].
@@ -42,6 +46,22 @@ fn check_header_fields(hb: &[u8; HEADER_SIZE]) -> Result<CafHeader, CafError> {
         });
     }
     Ok(h)
+}
+
+/// Splits what follows a checked header into metadata, payload and the stored footer CRC.
+/// `check_structure` has already matched the sizes to the file length, so the split only fails
+/// if called on the wrong bytes; it then reports the mismatch instead of panicking.
+fn split_body<'a>(h: &CafHeader, body: &'a [u8]) -> Result<(&'a [u8], &'a [u8], u32), CafError> {
+    let mismatch = || CafError::SizeMismatch {
+        expected: h.total_file_size().unwrap_or(u64::MAX),
+        actual: (HEADER_SIZE + body.len()) as u64,
+    };
+    let n = usize::try_from(h.metadata_size).map_err(|_| mismatch())?;
+    let m = usize::try_from(h.data_size).map_err(|_| mismatch())?;
+    let (metadata, rest) = body.split_at_checked(n).ok_or_else(mismatch)?;
+    let (payload, footer) = rest.split_at_checked(m).ok_or_else(mismatch)?;
+    let footer = RawFooter::read_from_bytes(footer).map_err(|_| mismatch())?;
+    Ok((metadata, payload, footer.crc32.get()))
 }
 
 fn too_short(len: u64) -> CafError {
@@ -129,17 +149,12 @@ impl<'a> Asset<'a> {
         if bytes.len() < MIN_FILE_SIZE {
             return Err(too_short(len));
         }
-        let mut hb = [0u8; HEADER_SIZE];
-        hb.copy_from_slice(&bytes[..HEADER_SIZE]);
-        let header = check_structure(&hb, len)?;
-        // The sizes sum to bytes.len() without overflow, so each fits in usize.
-        let meta_end = HEADER_SIZE + header.metadata_size as usize;
-        let footer_at = meta_end + header.data_size as usize;
-        let metadata = &bytes[HEADER_SIZE..meta_end];
-        let payload = &bytes[meta_end..footer_at];
-        let fb = &bytes[footer_at..footer_at + FOOTER_SIZE];
-        let footer_stored = u32::from_le_bytes([fb[0], fb[1], fb[2], fb[3]]);
-        let head_crc = crc32(&bytes[..meta_end]);
+        let (hb, rest) = bytes
+            .split_first_chunk::<HEADER_SIZE>()
+            .ok_or(too_short(len))?;
+        let header = check_structure(hb, len)?;
+        let (metadata, payload, footer_stored) = split_body(&header, rest)?;
+        let head_crc = crc32_continue(crc32(hb), metadata);
         let crcs = CrcCheck::from_parts(&header, head_crc, crc32(payload), footer_stored);
         Ok((
             Asset {
@@ -184,9 +199,8 @@ pub fn validate_header(path: &Path) -> Result<CafHeader, CafError> {
 
 /// [`validate_header`] for bytes in memory.
 pub fn validate_header_bytes(bytes: &[u8]) -> Result<CafHeader, CafError> {
-    let hb: &[u8; HEADER_SIZE] = bytes
-        .get(..HEADER_SIZE)
-        .and_then(|s| s.try_into().ok())
+    let hb = bytes
+        .first_chunk::<HEADER_SIZE>()
         .ok_or(CafError::TooShort {
             len: bytes.len() as u64,
             min: HEADER_SIZE as u64,
@@ -213,6 +227,8 @@ pub enum LoadMode {
     /// [`LoadMode::Map`] for files of at least [`MAP_THRESHOLD`] bytes whose mapped payload
     /// happens to be aligned to `payload_alignment()` (measured about 4x faster than reading
     /// a 256 MiB file here), [`LoadMode::Read`] otherwise. Either way the payload is aligned.
+    /// Large files are therefore mapped by default, with the hazard described under
+    /// [`LoadMode::Map`].
     #[default]
     Auto,
     /// One pass of reads into an owned buffer placed so that the payload starts at a multiple
@@ -221,9 +237,10 @@ pub enum LoadMode {
     Read,
     /// Memory-map the file (read-only, populated). The payload is then only as aligned as its
     /// file offset (32 + N from a page boundary); typed views copy when a cast is impossible.
-    /// Another process truncating the file while it is mapped can crash this one (SIGBUS): use
-    /// `Read` for files that may be rewritten in place. Files replaced by rename, as this
-    /// crate's writer does, are safe.
+    /// Another process truncating the file while it is mapped can crash this one (SIGBUS), and
+    /// one writing it in place changes bytes that were already verified: use `Read` for files
+    /// that may be rewritten in place. Files replaced by rename, as this crate's writer does,
+    /// are safe.
     Map,
 }
 
@@ -364,8 +381,7 @@ impl LoadedAsset {
             payload.update(&file[p_start..p_end]);
             pos = end;
         }
-        let fb = &file[footer_at..len];
-        let footer_stored = u32::from_le_bytes([fb[0], fb[1], fb[2], fb[3]]);
+        let (_, _, footer_stored) = split_body(&header, &file[HEADER_SIZE..])?;
         CrcCheck::from_parts(&header, head, payload.finalize(), footer_stored).check()?;
         Ok(LoadedAsset {
             storage,

@@ -7,6 +7,8 @@
 
 use std::borrow::Cow;
 
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
+
 use crate::error::CafError;
 use crate::header::{AssetType, CafFlags};
 use crate::load::Asset;
@@ -46,16 +48,21 @@ fn payload_size(ty: AssetType, expected: Option<u64>, actual: usize) -> Result<(
 
 /// Reinterpret little-endian bytes as `T`s: borrowed when aligned (and the host is
 /// little-endian), otherwise copied once. `bytes.len()` must be a multiple of `size_of::<T>()`.
-fn cast_or_copy<T: bytemuck::Pod>(bytes: &[u8]) -> Cow<'_, [T]> {
+fn cast_or_copy<T>(bytes: &[u8]) -> Cow<'_, [T]>
+where
+    T: FromBytes + IntoBytes + KnownLayout + Immutable + Copy,
+{
     if cfg!(target_endian = "little") {
-        if let Ok(s) = bytemuck::try_cast_slice(bytes) {
+        if let Ok(s) = <[T]>::ref_from_bytes(bytes) {
             return Cow::Borrowed(s);
         }
     }
-    let mut v: Vec<T> = bytemuck::allocation::pod_collect_to_vec(bytes);
+    let mut v = vec![T::new_zeroed(); bytes.len() / std::mem::size_of::<T>()];
+    let n = v.as_bytes().len(); // == bytes.len() when the precondition holds
+    v.as_mut_bytes().copy_from_slice(&bytes[..n]);
     if cfg!(target_endian = "big") {
         // Every field of the types used here is 4 bytes wide.
-        for w in bytemuck::cast_slice_mut::<T, [u8; 4]>(&mut v) {
+        for w in v.as_mut_bytes().chunks_exact_mut(4) {
             w.reverse();
         }
     }
@@ -223,7 +230,7 @@ impl<'a> AudioView<'a> {
         if self.meta.bits_per_sample != 16 || cfg!(target_endian = "big") {
             return None;
         }
-        bytemuck::try_cast_slice(self.data).ok()
+        <[i16]>::ref_from_bytes(self.data).ok()
     }
 
     /// The 16-bit samples, borrowed when possible and copied otherwise; `None` unless 16-bit.
@@ -342,7 +349,7 @@ impl<'a> ShaderView<'a> {
         if cfg!(target_endian = "big") {
             return None;
         }
-        bytemuck::try_cast_slice(self.bytecode).ok()
+        <[u32]>::ref_from_bytes(self.bytecode).ok()
     }
 
     /// True when the bytecode starts with the SPIR-V magic number 0x07230203.

@@ -1,145 +1,246 @@
-//! The writer (CAF.md section 3): byte-identical to the original, atomic on paths.
+//! The writer (CAF.md section 3): one builder, byte-identical to the original, atomic on paths.
 
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
+use zerocopy::IntoBytes;
+
 use crate::crc::{crc32, crc32_combine, crc32_continue};
 use crate::error::CafError;
-use crate::header::{AssetType, CafFlags, CafHeader, FOOTER_SIZE, HEADER_SIZE};
+use crate::header::{AssetType, CafFlags, CafHeader, RawFooter, FOOTER_SIZE, HEADER_SIZE};
 
-fn header_for(
-    ty: AssetType,
-    flags: CafFlags,
-    payload_crc: u32,
-    meta_len: usize,
-    data_len: u64,
-) -> CafHeader {
-    CafHeader::new(ty, flags, payload_crc, meta_len as u64, data_len)
+/// Payload of an [`AssetWriter`] held in memory (set with [`AssetWriter::payload`]; empty by
+/// default).
+#[derive(Clone, Copy, Default)]
+pub struct SlicePayload<'a>(&'a [u8]);
+
+// Payloads can be large: debug output gives their length, not their bytes.
+impl std::fmt::Debug for SlicePayload<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SlicePayload")
+            .field("len", &self.0.len())
+            .finish()
+    }
 }
 
-/// Footer CRC from the finished header, the metadata and the payload's CRC (payload bytes are
-/// not hashed again).
-fn footer_crc(
-    header: &[u8; HEADER_SIZE],
-    metadata: &[u8],
-    payload_crc: u32,
-    payload_len: u64,
-) -> u32 {
-    let head = crc32_continue(crc32(header), metadata);
-    crc32_combine(head, payload_crc, payload_len)
-}
-
-/// Write a complete `.caf` file to `w`: header, metadata, payload, footer.
-pub fn write_to<W: Write>(
-    mut w: W,
-    ty: AssetType,
-    flags: CafFlags,
-    metadata: &[u8],
-    payload: &[u8],
-) -> Result<(), CafError> {
-    let pcrc = crc32(payload);
-    let header = header_for(ty, flags, pcrc, metadata.len(), payload.len() as u64).to_bytes();
-    let footer = footer_crc(&header, metadata, pcrc, payload.len() as u64);
-    let io = |e| CafError::io(None, e);
-    w.write_all(&header).map_err(io)?;
-    w.write_all(metadata).map_err(io)?;
-    w.write_all(payload).map_err(io)?;
-    w.write_all(&footer.to_le_bytes()).map_err(io)?;
-    w.flush().map_err(io)
-}
-
-/// The complete file as bytes.
-pub fn to_vec(ty: AssetType, flags: CafFlags, metadata: &[u8], payload: &[u8]) -> Vec<u8> {
-    let mut v = Vec::with_capacity(HEADER_SIZE + metadata.len() + payload.len() + FOOTER_SIZE);
-    // Writing into a Vec cannot fail.
-    let _ = write_to(&mut v, ty, flags, metadata, payload);
-    v
-}
-
-/// Write a file whose payload comes from `reader`, which must yield at least `len` bytes (only
-/// `len` are read). Memory use is independent of `len`: the header is written first with a
-/// zero CRC, patched after the payload has streamed through, and the footer is derived with
-/// [`crc32_combine`] without reading the payload back.
-pub fn write_streaming<W: Write + Seek, R: Read>(
-    mut w: W,
-    ty: AssetType,
-    flags: CafFlags,
-    metadata: &[u8],
+/// Payload of an [`AssetWriter`] read from a [`Read`] of promised length (set with
+/// [`AssetWriter::payload_reader`]).
+pub struct ReaderPayload<R> {
     reader: R,
     len: u64,
-) -> Result<(), CafError> {
-    let io = |e| CafError::io(None, e);
-    let start = w.stream_position().map_err(io)?;
-    let placeholder = header_for(ty, flags, 0, metadata.len(), len).to_bytes();
-    w.write_all(&placeholder).map_err(io)?;
-    w.write_all(metadata).map_err(io)?;
-
-    let mut hasher = crc32fast::Hasher::new();
-    let mut reader = reader.take(len);
-    let mut buf = vec![0u8; 1 << 20];
-    let mut copied = 0u64;
-    loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(io(e)),
-        };
-        hasher.update(&buf[..n]);
-        w.write_all(&buf[..n]).map_err(io)?;
-        copied += n as u64;
-    }
-    if copied != len {
-        return Err(CafError::StreamTooShort {
-            expected: len,
-            actual: copied,
-        });
-    }
-    let pcrc = hasher.finalize();
-    let header = header_for(ty, flags, pcrc, metadata.len(), len).to_bytes();
-    let footer = footer_crc(&header, metadata, pcrc, len);
-    w.write_all(&footer.to_le_bytes()).map_err(io)?;
-    let end = w.stream_position().map_err(io)?;
-    w.seek(SeekFrom::Start(start)).map_err(io)?;
-    w.write_all(&header).map_err(io)?;
-    w.seek(SeekFrom::Start(end)).map_err(io)?;
-    w.flush().map_err(io)
 }
 
-/// Run `fill` on an atomic save of `path` (the workspace's one writer, `voxcaf_fs`).
+impl<R> std::fmt::Debug for ReaderPayload<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReaderPayload")
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Builds one `.caf` file: asset type, flags, metadata and payload, then writes it to memory, a
+/// writer, or a path (atomically).
+///
+/// ```
+/// use caf::{AssetType, AssetWriter, CafFlags, TextureMetadata};
+///
+/// let meta = TextureMetadata { width: 2, height: 2, format: 0, mip_levels: 1, reserved: 0 };
+/// let writer = AssetWriter::new(AssetType::TEXTURE)
+///     .flags(CafFlags::SRGB)
+///     .metadata(&meta.to_bytes())
+///     .payload(&[255; 16]);
+/// let bytes = writer.to_vec();
+/// assert_eq!(bytes.len(), 32 + 24 + 16 + 4);
+///
+/// // The same file with the payload streamed from a reader of known length.
+/// let mut out = std::io::Cursor::new(Vec::new());
+/// AssetWriter::new(AssetType::TEXTURE)
+///     .flags(CafFlags::SRGB)
+///     .metadata(&meta.to_bytes())
+///     .payload_reader(&[255u8; 16][..], 16)
+///     .write_streaming(&mut out)?;
+/// assert_eq!(out.into_inner(), bytes);
+/// # Ok::<(), caf::CafError>(())
+/// ```
+///
+/// With an in-memory payload ([`SlicePayload`], the default) the writer offers
+/// [`to_vec`](AssetWriter::to_vec), [`write_to`](AssetWriter::write_to) and
+/// [`write_file`](AssetWriter::write_file); with a reader ([`ReaderPayload`]) it offers
+/// [`write_streaming`](AssetWriter::write_streaming) and
+/// [`write_file`](AssetWriter::write_file), whose memory use does not depend on the payload
+/// length.
+#[derive(Clone, Debug)]
+#[must_use = "an AssetWriter does nothing until one of its write methods is called"]
+pub struct AssetWriter<'a, P = SlicePayload<'a>> {
+    asset_type: AssetType,
+    flags: CafFlags,
+    // Owned so that metadata encoded on the fly (`&meta.to_bytes()`) need not outlive the
+    // statement; it is a few dozen bytes, unlike the payload, which stays borrowed.
+    metadata: Vec<u8>,
+    payload: P,
+    _borrow: std::marker::PhantomData<&'a [u8]>,
+}
+
+impl<'a> AssetWriter<'a> {
+    /// A writer for an asset of type `asset_type` with no flags, no metadata and an empty
+    /// payload.
+    pub fn new(asset_type: AssetType) -> AssetWriter<'a> {
+        AssetWriter {
+            asset_type,
+            flags: CafFlags::NONE,
+            metadata: Vec::new(),
+            payload: SlicePayload(&[]),
+            _borrow: std::marker::PhantomData,
+        }
+    }
+
+    /// The payload bytes (borrowed, never copied before writing).
+    pub fn payload(mut self, bytes: &'a [u8]) -> Self {
+        self.payload = SlicePayload(bytes);
+        self
+    }
+
+    /// Stream the payload from `reader` instead, which must yield at least `len` bytes (only
+    /// `len` are read). See [`write_streaming`](AssetWriter::write_streaming).
+    pub fn payload_reader<R: Read>(self, reader: R, len: u64) -> AssetWriter<'a, ReaderPayload<R>> {
+        AssetWriter {
+            asset_type: self.asset_type,
+            flags: self.flags,
+            metadata: self.metadata,
+            payload: ReaderPayload { reader, len },
+            _borrow: std::marker::PhantomData,
+        }
+    }
+
+    /// The complete file as bytes.
+    pub fn to_vec(&self) -> Vec<u8> {
+        let p = self.payload.0;
+        let (header, footer) = self.frame(crc32(p), p.len() as u64);
+        let mut v = Vec::with_capacity(HEADER_SIZE + self.metadata.len() + p.len() + FOOTER_SIZE);
+        v.extend_from_slice(&header);
+        v.extend_from_slice(&self.metadata);
+        v.extend_from_slice(p);
+        v.extend_from_slice(footer.as_bytes());
+        v
+    }
+
+    /// Write the complete file to `w` (header, metadata, payload, footer), then flush.
+    pub fn write_to<W: Write>(&self, mut w: W) -> Result<(), CafError> {
+        let p = self.payload.0;
+        let (header, footer) = self.frame(crc32(p), p.len() as u64);
+        let io = |e| CafError::io(None, e);
+        w.write_all(&header).map_err(io)?;
+        w.write_all(&self.metadata).map_err(io)?;
+        w.write_all(p).map_err(io)?;
+        w.write_all(footer.as_bytes()).map_err(io)?;
+        w.flush().map_err(io)
+    }
+
+    /// Write the file atomically: a temporary file in the same directory, flushed, fsynced,
+    /// then renamed over `path` (through `voxcaf_fs`, the workspace's one atomic writer). A
+    /// crash leaves either the old file or the new one, never half of one. I/O errors name
+    /// `path`.
+    pub fn write_file(&self, path: impl AsRef<Path>) -> Result<(), CafError> {
+        let path = path.as_ref();
+        atomic_write(path, |w| self.write_to(w))
+    }
+}
+
+impl<'a, R: Read> AssetWriter<'a, ReaderPayload<R>> {
+    /// Write the file to `w`, streaming the payload through a fixed-size buffer: memory use is
+    /// independent of the payload length. The header goes out first with a zero CRC and is
+    /// patched once the payload has streamed through; the footer is derived with
+    /// [`crc32_combine`](crate::crc32_combine) without reading the payload back. `w` is left
+    /// positioned after the footer.
+    ///
+    /// A reader that ends before the promised length gives [`CafError::StreamTooShort`].
+    pub fn write_streaming<W: Write + Seek>(mut self, mut w: W) -> Result<(), CafError> {
+        let io = |e| CafError::io(None, e);
+        let len = self.payload.len;
+        let start = w.stream_position().map_err(io)?;
+        w.write_all(&self.header_for(0, len).to_bytes())
+            .map_err(io)?;
+        w.write_all(&self.metadata).map_err(io)?;
+
+        let mut hasher = crc32fast::Hasher::new();
+        let mut reader = self.payload.reader.by_ref().take(len);
+        let mut buf = vec![0u8; 1 << 20];
+        let mut copied = 0u64;
+        loop {
+            let n = match reader.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(io(e)),
+            };
+            hasher.update(&buf[..n]);
+            w.write_all(&buf[..n]).map_err(io)?;
+            copied += n as u64;
+        }
+        if copied != len {
+            return Err(CafError::StreamTooShort {
+                expected: len,
+                actual: copied,
+            });
+        }
+        let (header, footer) = self.frame(hasher.finalize(), len);
+        w.write_all(footer.as_bytes()).map_err(io)?;
+        let end = w.stream_position().map_err(io)?;
+        w.seek(SeekFrom::Start(start)).map_err(io)?;
+        w.write_all(&header).map_err(io)?;
+        w.seek(SeekFrom::Start(end)).map_err(io)?;
+        w.flush().map_err(io)
+    }
+
+    /// [`write_streaming`](AssetWriter::write_streaming) to a path, atomically like the
+    /// in-memory [`write_file`](AssetWriter::write_file): a failing or short reader leaves the
+    /// old file (or no file) and no temporary file.
+    pub fn write_file(self, path: impl AsRef<Path>) -> Result<(), CafError> {
+        let path = path.as_ref();
+        atomic_write(path, |w| self.write_streaming(w))
+    }
+}
+
+impl<P> AssetWriter<'_, P> {
+    /// The header flags (default [`CafFlags::NONE`]).
+    pub fn flags(mut self, flags: CafFlags) -> Self {
+        self.flags = flags;
+        self
+    }
+
+    /// The metadata bytes, e.g. `&TextureMetadata { .. }.to_bytes()` (copied; default empty).
+    pub fn metadata(mut self, bytes: &[u8]) -> Self {
+        self.metadata = bytes.to_vec();
+        self
+    }
+
+    fn header_for(&self, payload_crc: u32, payload_len: u64) -> CafHeader {
+        CafHeader::new(
+            self.asset_type,
+            self.flags,
+            payload_crc,
+            self.metadata.len() as u64,
+            payload_len,
+        )
+    }
+
+    /// The encoded header and the footer for a payload with this CRC and length. The footer
+    /// CRC is combined from the header, the metadata and the payload's CRC, so payload bytes are
+    /// hashed once.
+    fn frame(&self, payload_crc: u32, payload_len: u64) -> ([u8; HEADER_SIZE], RawFooter) {
+        let header = self.header_for(payload_crc, payload_len).to_bytes();
+        let head = crc32_continue(crc32(&header), &self.metadata);
+        let footer = RawFooter::new(crc32_combine(head, payload_crc, payload_len));
+        (header, footer)
+    }
+}
+
+/// Run `fill` on an atomic save of `path`; I/O errors without a path get this one.
 fn atomic_write(
     path: &Path,
     fill: impl FnOnce(&mut std::io::BufWriter<&mut voxcaf_fs::AtomicFile>) -> Result<(), CafError>,
 ) -> Result<(), CafError> {
     voxcaf_fs::write_atomic_with(path, fill).map_err(|e| with_path(e, path))
-}
-
-/// Write a file atomically: a temporary file in the same directory, flushed, fsynced, then
-/// renamed over `path`. A crash leaves either the old file or the new one, never half of one.
-pub fn write_file(
-    path: &Path,
-    ty: AssetType,
-    flags: CafFlags,
-    metadata: &[u8],
-    payload: &[u8],
-) -> Result<(), CafError> {
-    atomic_write(path, |w| {
-        write_to(w, ty, flags, metadata, payload).map_err(|e| with_path(e, path))
-    })
-}
-
-/// [`write_streaming`] to a path, atomically like [`write_file`].
-pub fn write_file_streaming<R: Read>(
-    path: &Path,
-    ty: AssetType,
-    flags: CafFlags,
-    metadata: &[u8],
-    reader: R,
-    len: u64,
-) -> Result<(), CafError> {
-    atomic_write(path, |w| {
-        write_streaming(w, ty, flags, metadata, reader, len).map_err(|e| with_path(e, path))
-    })
 }
 
 fn with_path(e: CafError, path: &Path) -> CafError {

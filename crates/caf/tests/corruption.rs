@@ -140,7 +140,10 @@ fn random_multi_byte_damage_never_panics() {
 #[test]
 fn hostile_sizes_in_repaired_headers_are_refused_without_allocating() {
     // Sizes that claim more than the buffer: refused by the size check before anything else.
-    let base = to_vec(AssetType::MESH, CafFlags::NONE, &[0; 16], &[0; 48]);
+    let base = AssetWriter::new(AssetType::MESH)
+        .metadata(&[0; 16])
+        .payload(&[0; 48])
+        .to_vec();
     for (n, m) in [
         (u64::MAX, 0),
         (0, u64::MAX),

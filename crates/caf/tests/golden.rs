@@ -3,8 +3,8 @@
 mod common;
 
 use caf::{
-    crc32, to_vec, validate_header, Asset, AssetType, AudioMetadata, CafError, CafFlags, LoadMode,
-    LoadedAsset, MeshMetadata, ShaderMetadata, TextureMetadata,
+    crc32, validate_header, Asset, AssetType, AssetWriter, AudioMetadata, CafError, CafFlags,
+    LoadMode, LoadedAsset, MeshMetadata, ShaderMetadata, TextureMetadata,
 };
 use common::{golden_caf, lcg_bytes, manifest};
 
@@ -147,7 +147,11 @@ fn repack_reproduces_every_valid_file() {
         let Ok(a) = Asset::parse(&bytes) else {
             continue;
         };
-        let again = to_vec(a.header.asset_type, a.header.flags, a.metadata, a.payload);
+        let again = AssetWriter::new(a.header.asset_type)
+            .flags(a.header.flags)
+            .metadata(a.metadata)
+            .payload(a.payload)
+            .to_vec();
         if row.path == "generic/edge_minor7.caf" {
             // The writer writes versionMinor 0: repacking gives back the unedited original.
             let orig = std::fs::read(dir.join("generic/type6_shader.caf")).unwrap();
@@ -334,20 +338,30 @@ fn writer_output_is_byte_identical_to_the_original() {
     for (file, ty, flags, meta, payload) in &inputs {
         let golden = std::fs::read(dir.join(file)).unwrap();
         let (ty, flags) = (AssetType(*ty), CafFlags(*flags));
-        assert_eq!(to_vec(ty, flags, meta, payload), golden, "{file}: to_vec");
+        assert_eq!(
+            AssetWriter::new(ty)
+                .flags(flags)
+                .metadata(meta)
+                .payload(payload)
+                .to_vec(),
+            golden,
+            "{file}: to_vec"
+        );
         let out = tmp.path().join("out.caf");
-        caf::write_file(&out, ty, flags, meta, payload).unwrap();
+        AssetWriter::new(ty)
+            .flags(flags)
+            .metadata(meta)
+            .payload(payload)
+            .write_file(&out)
+            .unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), golden, "{file}: write_file");
         let mut cur = std::io::Cursor::new(Vec::new());
-        caf::write_streaming(
-            &mut cur,
-            ty,
-            flags,
-            meta,
-            &payload[..],
-            payload.len() as u64,
-        )
-        .unwrap();
+        AssetWriter::new(ty)
+            .flags(flags)
+            .metadata(meta)
+            .payload_reader(&payload[..], payload.len() as u64)
+            .write_streaming(&mut cur)
+            .unwrap();
         assert_eq!(cur.into_inner(), golden, "{file}: write_streaming");
     }
     // texture_short_meta: the README does not list its 8 metadata bytes; take them from the
@@ -356,12 +370,10 @@ fn writer_output_is_byte_identical_to_the_original() {
     let a = Asset::parse(&golden).unwrap();
     assert_eq!(a.payload, &lcg_bytes(303, 4)[..]);
     assert_eq!(
-        to_vec(
-            AssetType::TEXTURE,
-            CafFlags::NONE,
-            a.metadata,
-            &lcg_bytes(303, 4)
-        ),
+        AssetWriter::new(AssetType::TEXTURE)
+            .metadata(a.metadata)
+            .payload(&lcg_bytes(303, 4))
+            .to_vec(),
         golden
     );
     // edge_minor7 = type6_shader with versionMinor 7 and the footer recomputed.

@@ -222,7 +222,10 @@ fn t21_crc_continue_from_zero_is_one_shot() {
 #[test]
 fn t22_writer_layout() {
     let (m, p) = sample();
-    let v = to_vec(AssetType::TEXTURE, CafFlags::NONE, &m.to_bytes(), &p);
+    let v = AssetWriter::new(AssetType::TEXTURE)
+        .metadata(&m.to_bytes())
+        .payload(&p)
+        .to_vec();
     assert_eq!(v.len(), 32 + 24 + 64 + 4);
     let h = CafHeader::from_bytes(v[..32].try_into().unwrap());
     assert_eq!((h.metadata_size, h.data_size, h.crc32), (24, 64, crc32(&p)));
@@ -239,7 +242,11 @@ fn t23_writer_loader_round_trip_through_a_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.caf");
     let (m, p) = sample();
-    write_file(&path, AssetType::TEXTURE, CafFlags::NONE, &m.to_bytes(), &p).unwrap();
+    AssetWriter::new(AssetType::TEXTURE)
+        .metadata(&m.to_bytes())
+        .payload(&p)
+        .write_file(&path)
+        .unwrap();
     let l = LoadedAsset::open(&path).unwrap();
     assert_eq!(l.header().asset_type, AssetType::TEXTURE);
     assert_eq!(TextureMetadata::from_bytes(l.metadata()).unwrap(), m);
@@ -256,7 +263,10 @@ fn t24_flags_preserved() {
         CafFlags(0xFFFF),
         CafFlags(0x8000),
     ] {
-        let v = to_vec(AssetType::TEXTURE, f, &[], b"px");
+        let v = AssetWriter::new(AssetType::TEXTURE)
+            .flags(f)
+            .payload(b"px")
+            .to_vec();
         assert_eq!(Asset::parse(&v).unwrap().header.flags, f);
     }
 }
@@ -264,7 +274,10 @@ fn t24_flags_preserved() {
 #[test]
 fn t25_corrupt_header_crc_rejected() {
     let (m, p) = sample();
-    let mut v = to_vec(AssetType::TEXTURE, CafFlags::NONE, &m.to_bytes(), &p);
+    let mut v = AssetWriter::new(AssetType::TEXTURE)
+        .metadata(&m.to_bytes())
+        .payload(&p)
+        .to_vec();
     v[12] ^= 0xFF;
     assert!(matches!(
         Asset::parse(&v),
@@ -275,7 +288,10 @@ fn t25_corrupt_header_crc_rejected() {
 #[test]
 fn t26_corrupt_payload_rejected() {
     let (m, p) = sample();
-    let mut v = to_vec(AssetType::TEXTURE, CafFlags::NONE, &m.to_bytes(), &p);
+    let mut v = AssetWriter::new(AssetType::TEXTURE)
+        .metadata(&m.to_bytes())
+        .payload(&p)
+        .to_vec();
     v[60] ^= 0x08;
     match Asset::parse(&v) {
         Err(CafError::PayloadCrcMismatch { stored, computed }) => {
@@ -289,7 +305,10 @@ fn t26_corrupt_payload_rejected() {
 #[test]
 fn t27_corrupt_footer_rejected() {
     let (m, p) = sample();
-    let mut v = to_vec(AssetType::TEXTURE, CafFlags::NONE, &m.to_bytes(), &p);
+    let mut v = AssetWriter::new(AssetType::TEXTURE)
+        .metadata(&m.to_bytes())
+        .payload(&p)
+        .to_vec();
     let n = v.len();
     v[n - 1] ^= 0x80;
     assert!(matches!(
@@ -303,7 +322,10 @@ fn t27_corrupt_footer_rejected() {
 #[test]
 fn metadata_byte_flip_caught_by_footer_crc() {
     let (m, p) = sample();
-    let mut v = to_vec(AssetType::TEXTURE, CafFlags::NONE, &m.to_bytes(), &p);
+    let mut v = AssetWriter::new(AssetType::TEXTURE)
+        .metadata(&m.to_bytes())
+        .payload(&p)
+        .to_vec();
     v[32 + 12] ^= 0x01; // mipLevels 1 -> 0
     match Asset::parse(&v) {
         Err(CafError::FooterCrcMismatch { stored, computed }) => assert_ne!(stored, computed),

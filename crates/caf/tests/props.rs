@@ -18,7 +18,8 @@ proptest! {
     #[test]
     fn round_trip((ty, flags, meta, payload) in asset_parts()) {
         let (ty, flags) = (AssetType(ty), CafFlags(flags));
-        let bytes = to_vec(ty, flags, &meta, &payload);
+        let writer = AssetWriter::new(ty).flags(flags).metadata(&meta);
+        let bytes = writer.clone().payload(&payload).to_vec();
         prop_assert_eq!(bytes.len(), 36 + meta.len() + payload.len());
         let a = Asset::parse(&bytes).unwrap();
         prop_assert_eq!(a.header.asset_type, ty);
@@ -28,18 +29,30 @@ proptest! {
         prop_assert_eq!(a.header.crc32, crc32(&payload));
 
         let mut cur = std::io::Cursor::new(Vec::new());
-        write_streaming(&mut cur, ty, flags, &meta, &payload[..], payload.len() as u64).unwrap();
+        writer
+            .payload_reader(&payload[..], payload.len() as u64)
+            .write_streaming(&mut cur)
+            .unwrap();
         prop_assert_eq!(cur.into_inner(), bytes.clone());
 
         let l = LoadedAsset::from_vec(bytes.clone()).unwrap();
         prop_assert_eq!(l.payload(), &payload[..]);
         prop_assert_eq!(l.payload().as_ptr() as usize % ty.payload_alignment(), 0);
-        prop_assert_eq!(to_vec(ty, flags, l.metadata(), l.payload()), bytes);
+        let repacked = AssetWriter::new(ty)
+            .flags(flags)
+            .metadata(l.metadata())
+            .payload(l.payload())
+            .to_vec();
+        prop_assert_eq!(repacked, bytes);
     }
 
     #[test]
     fn any_single_bit_flip_is_rejected((ty, flags, meta, payload) in asset_parts(), bit in any::<prop::sample::Index>()) {
-        let mut bytes = to_vec(AssetType(ty), CafFlags(flags), &meta, &payload);
+        let mut bytes = AssetWriter::new(AssetType(ty))
+            .flags(CafFlags(flags))
+            .metadata(&meta)
+            .payload(&payload)
+            .to_vec();
         let bit = bit.index(bytes.len() * 8);
         bytes[bit / 8] ^= 1 << (bit % 8);
         prop_assert!(Asset::parse(&bytes).is_err(), "bit {} accepted", bit);
@@ -80,12 +93,11 @@ fn every_bit_of_a_small_file_is_protected() {
         mip_levels: 2,
         reserved: 0,
     };
-    let bytes = to_vec(
-        AssetType::TEXTURE,
-        CafFlags::MIPCHAIN,
-        &meta.to_bytes(),
-        &[9u8; 20],
-    );
+    let bytes = AssetWriter::new(AssetType::TEXTURE)
+        .flags(CafFlags::MIPCHAIN)
+        .metadata(&meta.to_bytes())
+        .payload(&[9u8; 20])
+        .to_vec();
     for bit in 0..bytes.len() * 8 {
         let mut b = bytes.clone();
         b[bit / 8] ^= 1 << (bit % 8);

@@ -358,6 +358,8 @@ fn golden_generic_files_that_typed_views_refuse() {
         TextureView::from_asset(&l.asset()),
         Err(CafError::UnsupportedFlags { .. })
     ));
+    let e = TextureView::from_asset(&l.asset()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
     let l = open("generic/flags_0004.caf");
     assert!(TextureView::from_asset(&l.asset()).unwrap().srgb);
     let l = open("generic/odd_sizes.caf");
@@ -382,12 +384,17 @@ fn golden_generic_files_that_typed_views_refuse() {
             found: AssetType::TEXTURE
         })
     ));
+    let e = AudioView::from_asset(&l.asset()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Misuse);
 }
 
 // ---- rejections of inconsistent metadata, built with the writer ----
 
 fn with<'a>(buf: &'a mut Vec<u8>, ty: AssetType, meta: &[u8], payload: &[u8]) -> Asset<'a> {
-    *buf = to_vec(ty, CafFlags::NONE, meta, payload);
+    *buf = AssetWriter::new(ty)
+        .metadata(meta)
+        .payload(payload)
+        .to_vec();
     Asset::parse(buf).unwrap()
 }
 
@@ -422,6 +429,7 @@ fn texture_rejections() {
         let a = with(&mut b, AssetType::TEXTURE, &meta, &vec![0; n]);
         let e = TextureView::from_asset(&a).unwrap_err();
         assert_eq!(e.check_name(), want, "{e}");
+        assert_eq!(e.kind(), ErrorKind::Malformed, "{e}");
     }
 }
 
@@ -452,12 +460,10 @@ fn audio_rejections() {
     let v = AudioView::from_asset(&a).unwrap();
     assert!(v.samples_i16().is_none() && v.samples_i16_cow().is_none());
     // Misaligned 16-bit data: no zero-copy view, but the copying accessor works.
-    let bytes = to_vec(
-        AssetType::AUDIO,
-        CafFlags::NONE,
-        &m(1, 16, 2)[..],
-        &[1, 0, 2, 0],
-    );
+    let bytes = AssetWriter::new(AssetType::AUDIO)
+        .metadata(&m(1, 16, 2)[..])
+        .payload(&[1, 0, 2, 0])
+        .to_vec();
     let mut shifted = vec![0u8; bytes.len() + 1];
     shifted[1..].copy_from_slice(&bytes);
     let a = Asset::parse(&shifted[1..]).unwrap();

@@ -24,18 +24,19 @@ fn streaming_file_equals_in_memory_writer() {
     let path = dir.path().join("a.caf");
     let payload = pattern(3 << 20 | 12345); // several internal buffer fills
     let meta = [1u8, 2, 3];
-    write_file_streaming(
-        &path,
-        AssetType::FONT,
-        CafFlags::STREAMED,
-        &meta,
-        &payload[..],
-        payload.len() as u64,
-    )
-    .unwrap();
+    AssetWriter::new(AssetType::FONT)
+        .flags(CafFlags::STREAMED)
+        .metadata(&meta)
+        .payload_reader(&payload[..], payload.len() as u64)
+        .write_file(&path)
+        .unwrap();
     assert_eq!(
         std::fs::read(&path).unwrap(),
-        to_vec(AssetType::FONT, CafFlags::STREAMED, &meta, &payload)
+        AssetWriter::new(AssetType::FONT)
+            .flags(CafFlags::STREAMED)
+            .metadata(&meta)
+            .payload(&payload)
+            .to_vec()
     );
     assert!(LoadedAsset::open(&path).is_ok());
     assert!(leftovers(dir.path()).is_empty());
@@ -44,18 +45,15 @@ fn streaming_file_equals_in_memory_writer() {
 #[test]
 fn streaming_reads_only_len_bytes() {
     let mut cur = std::io::Cursor::new(Vec::new());
-    write_streaming(
-        &mut cur,
-        AssetType::UNKNOWN,
-        CafFlags::NONE,
-        &[],
-        &b"abcdef"[..],
-        4,
-    )
-    .unwrap();
+    AssetWriter::new(AssetType::UNKNOWN)
+        .payload_reader(&b"abcdef"[..], 4)
+        .write_streaming(&mut cur)
+        .unwrap();
     assert_eq!(
         cur.into_inner(),
-        to_vec(AssetType::UNKNOWN, CafFlags::NONE, &[], b"abcd")
+        AssetWriter::new(AssetType::UNKNOWN)
+            .payload(b"abcd")
+            .to_vec()
     );
 }
 
@@ -63,17 +61,15 @@ fn streaming_reads_only_len_bytes() {
 fn short_reader_fails_and_leaves_the_old_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("a.caf");
-    write_file(&path, AssetType::AUDIO, CafFlags::NONE, &[], b"old").unwrap();
+    AssetWriter::new(AssetType::AUDIO)
+        .payload(b"old")
+        .write_file(&path)
+        .unwrap();
     let old = std::fs::read(&path).unwrap();
-    let e = write_file_streaming(
-        &path,
-        AssetType::AUDIO,
-        CafFlags::NONE,
-        &[],
-        &b"short"[..],
-        100,
-    )
-    .unwrap_err();
+    let e = AssetWriter::new(AssetType::AUDIO)
+        .payload_reader(&b"short"[..], 100)
+        .write_file(&path)
+        .unwrap_err();
     assert!(
         matches!(
             e,
@@ -109,15 +105,11 @@ impl Read for Failing {
 fn failing_reader_fails_and_leaves_no_partial_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("a.caf");
-    let e = write_file_streaming(
-        &path,
-        AssetType::MESH,
-        CafFlags::NONE,
-        &[0; 16],
-        Failing(5000),
-        1 << 20,
-    )
-    .unwrap_err();
+    let e = AssetWriter::new(AssetType::MESH)
+        .metadata(&[0; 16])
+        .payload_reader(Failing(5000), 1 << 20)
+        .write_file(&path)
+        .unwrap_err();
     assert!(matches!(e, CafError::Io { .. }), "{e}");
     assert!(!path.exists());
     assert!(leftovers(dir.path()).is_empty());
@@ -127,11 +119,22 @@ fn failing_reader_fails_and_leaves_no_partial_file() {
 fn write_file_replaces_existing_and_reports_bad_paths() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("a.caf");
-    write_file(&path, AssetType::SHADER, CafFlags::NONE, &[0; 8], b"one").unwrap();
-    write_file(&path, AssetType::SHADER, CafFlags::NONE, &[0; 8], b"second").unwrap();
+    AssetWriter::new(AssetType::SHADER)
+        .metadata(&[0; 8])
+        .payload(b"one")
+        .write_file(&path)
+        .unwrap();
+    AssetWriter::new(AssetType::SHADER)
+        .metadata(&[0; 8])
+        .payload(b"second")
+        .write_file(&path)
+        .unwrap();
     assert_eq!(LoadedAsset::open(&path).unwrap().payload(), b"second");
     let missing = dir.path().join("no/such/dir/x.caf");
-    match write_file(&missing, AssetType::SHADER, CafFlags::NONE, &[], b"") {
+    match AssetWriter::new(AssetType::SHADER)
+        .payload(b"")
+        .write_file(&missing)
+    {
         Err(CafError::Io { path: Some(p), .. }) => assert_eq!(p, missing),
         other => panic!("{other:?}"),
     }
@@ -142,7 +145,11 @@ fn loader_modes_agree_and_report_io_errors() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("a.caf");
     let payload = pattern(5 << 20); // above the huge-page threshold
-    write_file(&path, AssetType::MESH, CafFlags::NONE, &[0; 32], &payload).unwrap();
+    AssetWriter::new(AssetType::MESH)
+        .metadata(&[0; 32])
+        .payload(&payload)
+        .write_file(&path)
+        .unwrap();
     for mode in [LoadMode::Auto, LoadMode::Read, LoadMode::Map] {
         let l = LoadedAsset::open_with(&path, mode).unwrap();
         assert_eq!(l.payload(), &payload[..], "{mode:?}");
@@ -167,4 +174,42 @@ fn loader_modes_agree_and_report_io_errors() {
             "{mode:?}: {e}"
         );
     }
+}
+
+#[test]
+fn builder_defaults_and_error_kinds() {
+    // No flags, no metadata, empty payload: the smallest file.
+    let empty = AssetWriter::new(AssetType::FONT).to_vec();
+    assert_eq!(empty.len(), MIN_FILE_SIZE);
+    let a = Asset::parse(&empty).unwrap();
+    assert_eq!(
+        a.header,
+        CafHeader::new(AssetType::FONT, CafFlags::NONE, 0, 0, 0)
+    );
+    // The writer can be kept and reused; later settings replace earlier ones.
+    let w = AssetWriter::new(AssetType::SHADER)
+        .flags(CafFlags::SRGB)
+        .flags(CafFlags::STREAMED)
+        .metadata(&[1; 8])
+        .payload(b"abc");
+    assert_eq!(w.to_vec(), w.to_vec());
+    let mut sink = Vec::new();
+    w.write_to(&mut sink).unwrap();
+    assert_eq!(sink, w.to_vec());
+    assert_eq!(
+        Asset::parse(&sink).unwrap().header.flags,
+        CafFlags::STREAMED
+    );
+
+    let mut cur = std::io::Cursor::new(Vec::new());
+    let short = AssetWriter::new(AssetType::AUDIO)
+        .payload_reader(&b"ab"[..], 3)
+        .write_streaming(&mut cur)
+        .unwrap_err();
+    assert_eq!(short.kind(), ErrorKind::Misuse);
+    let failing = AssetWriter::new(AssetType::AUDIO)
+        .payload_reader(Failing(1), 3)
+        .write_streaming(std::io::Cursor::new(Vec::new()))
+        .unwrap_err();
+    assert_eq!(failing.kind(), ErrorKind::Io);
 }

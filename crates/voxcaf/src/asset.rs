@@ -392,10 +392,17 @@ fn pack(
             let f = std::fs::File::open(p)
                 .with_context(|| format!("cannot open payload file {}", p.display()))?;
             let len = f.metadata()?.len();
-            caf::write_file_streaming(out, ty, flags, &meta, std::io::BufReader::new(f), len)
+            caf::AssetWriter::new(ty)
+                .flags(flags)
+                .metadata(&meta)
+                .payload_reader(std::io::BufReader::new(f), len)
+                .write_file(out)
                 .with_context(|| format!("cannot write {}", out.display()))?;
         }
-        None => caf::write_file(out, ty, flags, &meta, &[])
+        None => caf::AssetWriter::new(ty)
+            .flags(flags)
+            .metadata(&meta)
+            .write_file(out)
             .with_context(|| format!("cannot write {}", out.display()))?,
     }
     let size = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
@@ -413,7 +420,11 @@ fn load(path: &Path) -> Result<LoadedAsset> {
 fn repack(input: &Path, out: &Path) -> Result<u8> {
     let l = load(input)?;
     let h = l.header();
-    caf::write_file(out, h.asset_type, h.flags, l.metadata(), l.payload())
+    caf::AssetWriter::new(h.asset_type)
+        .flags(h.flags)
+        .metadata(l.metadata())
+        .payload(l.payload())
+        .write_file(out)
         .with_context(|| format!("cannot write {}", out.display()))?;
     println!(
         "wrote {} ({}, {} bytes)",
@@ -537,16 +548,14 @@ pub fn demo_roundtrip(dir: &Path) -> Result<String> {
     };
     let payload: Vec<u8> = levels.concat();
     let tex_path = dir.join("demo_texture.caf");
-    caf::write_file(
-        &tex_path,
-        AssetType::TEXTURE,
-        CafFlags::SRGB | CafFlags::MIPCHAIN,
-        &meta.to_bytes(),
-        &payload,
-    )?;
+    caf::AssetWriter::new(AssetType::TEXTURE)
+        .flags(CafFlags::SRGB | CafFlags::MIPCHAIN)
+        .metadata(&meta.to_bytes())
+        .payload(&payload)
+        .write_file(&tex_path)?;
 
     let (verts, idx) = cube();
-    let mut mesh_payload = bytemuck::cast_slice::<Vertex, u8>(&verts).to_vec();
+    let mut mesh_payload: Vec<u8> = verts.iter().flat_map(Vertex::to_bytes).collect();
     mesh_payload.extend(idx.iter().flat_map(|i| i.to_le_bytes()));
     let mmeta = MeshMetadata {
         vertex_count: verts.len() as u32,
@@ -555,13 +564,10 @@ pub fn demo_roundtrip(dir: &Path) -> Result<String> {
         reserved: 0,
     };
     let mesh_path = dir.join("demo_cube.caf");
-    caf::write_file(
-        &mesh_path,
-        AssetType::MESH,
-        CafFlags::NONE,
-        &mmeta.to_bytes(),
-        &mesh_payload,
-    )?;
+    caf::AssetWriter::new(AssetType::MESH)
+        .metadata(&mmeta.to_bytes())
+        .payload(&mesh_payload)
+        .write_file(&mesh_path)?;
 
     let t0 = Instant::now();
     let tex = LoadedAsset::open(&tex_path)?;
@@ -641,12 +647,11 @@ mod tests {
             &p("t.caf"),
         ]);
         assert_eq!(run(cmd).unwrap(), 0);
-        let want = caf::to_vec(
-            AssetType::TEXTURE,
-            CafFlags(0x0C),
-            &meta.to_bytes(),
-            &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-        );
+        let want = caf::AssetWriter::new(AssetType::TEXTURE)
+            .flags(CafFlags(0x0C))
+            .metadata(&meta.to_bytes())
+            .payload(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+            .to_vec();
         assert_eq!(std::fs::read(p("t.caf")).unwrap(), want);
 
         // Numbers work as well as names.
@@ -723,12 +728,9 @@ mod tests {
 
     #[test]
     fn info_json_has_the_documented_fields() {
-        let bytes = caf::to_vec(
-            AssetType::MESH,
-            CafFlags::NONE,
-            &MeshMetadata::default().to_bytes(),
-            &[],
-        );
+        let bytes = caf::AssetWriter::new(AssetType::MESH)
+            .metadata(&MeshMetadata::default().to_bytes())
+            .to_vec();
         let asset = Asset::parse(&bytes).unwrap();
         let mut j = json!({});
         let mut lines = Vec::new();

@@ -583,17 +583,14 @@ pub fn write_mesh(
         }
         ExportFormat::Caf => {
             let (meta, payload, stats) = caf_mesh(mesh, registry)?;
-            caf::write_file(
-                path,
-                caf::AssetType::MESH,
-                caf::CafFlags::NONE,
-                &meta.to_bytes(),
-                &payload,
-            )
-            .map_err(|e| MeshError::Export {
-                format: "caf",
-                msg: e.to_string(),
-            })?;
+            caf::AssetWriter::new(caf::AssetType::MESH)
+                .metadata(&meta.to_bytes())
+                .payload(&payload)
+                .write_file(path)
+                .map_err(|e| MeshError::Export {
+                    format: "caf",
+                    msg: e.to_string(),
+                })?;
             stats
         }
     };

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use caf::{AssetType, AudioMetadata, CafFlags, TextureMetadata};
+use caf::{AssetType, AssetWriter, AudioMetadata, TextureMetadata};
 
 /// Upper bound for every wait in the tests. Waits end as soon as their condition holds; this
 /// only limits how long a broken build hangs.
@@ -20,12 +20,10 @@ pub fn texture_bytes(width: u32, fill: u8) -> Vec<u8> {
         reserved: 0,
     };
     let pixels = vec![fill; width as usize * 4];
-    caf::to_vec(
-        AssetType::TEXTURE,
-        CafFlags::NONE,
-        &meta.to_bytes(),
-        &pixels,
-    )
+    AssetWriter::new(AssetType::TEXTURE)
+        .metadata(&meta.to_bytes())
+        .payload(&pixels)
+        .to_vec()
 }
 
 /// Bytes of a mono 16-bit audio clip of `frames` samples, all `fill`.
@@ -38,7 +36,10 @@ pub fn audio_bytes(frames: u32, fill: u8) -> Vec<u8> {
         reserved: 0,
     };
     let pcm = vec![fill; frames as usize * 2];
-    caf::to_vec(AssetType::AUDIO, CafFlags::NONE, &meta.to_bytes(), &pcm)
+    AssetWriter::new(AssetType::AUDIO)
+        .metadata(&meta.to_bytes())
+        .payload(&pcm)
+        .to_vec()
 }
 
 /// Writes a file atomically (temporary file + rename), as asset tools do.
