@@ -24,6 +24,10 @@
 //! [`write_file_streaming`] (payload from a `Read`), [`LoadedAsset::open`] (verified, payload
 //! aligned to [`AssetType::payload_alignment`]), [`validate_header`] (32 bytes only).
 //!
+//! Mesh payloads are encoded by [`encode_mesh`], the inverse of [`MeshView`]. Reports on files,
+//! damaged ones included, come from [`describe`] ([`Description`], [`Verdict`]); its JSON form
+//! needs the `json` cargo feature.
+//!
 //! The byte-level contract is CAF.md of the voxcaf project; files are interchangeable with the
 //! original Caffeine engine, except that crafted headers whose size sum overflows are refused.
 
@@ -31,9 +35,11 @@
 #![deny(unsafe_code)]
 
 mod crc;
+pub mod describe;
 mod error;
 mod header;
 mod load;
+mod mesh_encode;
 mod meta;
 #[allow(unsafe_code)]
 mod mmap;
@@ -41,6 +47,7 @@ mod view;
 mod write;
 
 pub use crc::{crc32, crc32_combine, crc32_continue};
+pub use describe::{Description, Verdict};
 pub use error::CafError;
 pub use header::{
     AssetType, CafFlags, CafHeader, FOOTER_SIZE, HEADER_SIZE, MAGIC, MAX_PAYLOAD_ALIGNMENT,
@@ -49,6 +56,7 @@ pub use header::{
 pub use load::{
     validate_header, validate_header_bytes, Asset, CrcCheck, LoadMode, LoadedAsset, MAP_THRESHOLD,
 };
+pub use mesh_encode::{encode_mesh, MeshEncodeError};
 pub use meta::{
     ArchetypeDesc, AudioMetadata, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
     TextureMetadata, Vertex,
