@@ -304,7 +304,7 @@ impl MeshLayout {
                 let (vb, ib) = payload
                     .split_at_checked(self.vertex_bytes)
                     .unwrap_or((payload, &[]));
-                (borrow_or_copy(vb), borrow_or_copy(ib))
+                (caf::cast_or_copy(vb), caf::cast_or_copy(ib))
             }
         };
         MeshView {
@@ -312,15 +312,6 @@ impl MeshLayout {
             vertices,
             indices,
         }
-    }
-}
-
-/// Borrows `bytes` as `T`s. The check found these same immutable bytes castable, so the copy
-/// is a fallback that does not run; it keeps this path free of panics all the same.
-fn borrow_or_copy<T: bytemuck::Pod>(bytes: &[u8]) -> Cow<'_, [T]> {
-    match bytemuck::try_cast_slice(bytes) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(bytemuck::allocation::pod_collect_to_vec(bytes)),
     }
 }
 

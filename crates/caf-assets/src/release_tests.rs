@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use caf::{AssetType, CafFlags, TextureMetadata};
+use caf::{AssetType, TextureMetadata};
 
 use crate::manager::lock;
 use crate::{AssetManager, Texture};
@@ -21,12 +21,10 @@ fn write_large(dir: &std::path::Path, name: &str) -> u64 {
         mip_levels: 1,
         reserved: 0,
     };
-    let bytes = caf::to_vec(
-        AssetType::TEXTURE,
-        CafFlags::NONE,
-        &meta.to_bytes(),
-        &vec![9u8; width as usize * 4],
-    );
+    let bytes = caf::AssetWriter::new(AssetType::TEXTURE)
+        .metadata(&meta.to_bytes())
+        .payload(&vec![9u8; width as usize * 4])
+        .to_vec();
     std::fs::write(dir.join(name), &bytes).expect("write test file");
     bytes.len() as u64
 }

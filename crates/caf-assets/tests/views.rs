@@ -23,12 +23,11 @@ fn mip_texture_bytes() -> Vec<u8> {
         .map(|(w, h)| w * h)
         .sum();
     let payload: Vec<u8> = (0..pixels * 3).map(|i| i as u8).collect();
-    caf::to_vec(
-        AssetType::TEXTURE,
-        CafFlags::SRGB,
-        &meta.to_bytes(),
-        &payload,
-    )
+    caf::AssetWriter::new(AssetType::TEXTURE)
+        .flags(CafFlags::SRGB)
+        .metadata(&meta.to_bytes())
+        .payload(&payload)
+        .to_vec()
 }
 
 /// Three vertices and one triangle.
@@ -58,7 +57,10 @@ fn mesh_bytes(indices: [u32; 3]) -> Vec<u8> {
     for i in indices {
         payload.extend_from_slice(&i.to_le_bytes());
     }
-    caf::to_vec(AssetType::MESH, CafFlags::NONE, &meta.to_bytes(), &payload)
+    caf::AssetWriter::new(AssetType::MESH)
+        .metadata(&meta.to_bytes())
+        .payload(&payload)
+        .to_vec()
 }
 
 fn shader_bytes() -> Vec<u8> {
@@ -68,12 +70,10 @@ fn shader_bytes() -> Vec<u8> {
     };
     let code = [0x0723_0203u32, 1, 2, 3];
     let payload: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
-    caf::to_vec(
-        AssetType::SHADER,
-        CafFlags::NONE,
-        &meta.to_bytes(),
-        &payload,
-    )
+    caf::AssetWriter::new(AssetType::SHADER)
+        .metadata(&meta.to_bytes())
+        .payload(&payload)
+        .to_vec()
 }
 
 #[test]

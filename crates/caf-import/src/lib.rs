@@ -35,6 +35,7 @@
 
 pub mod audio;
 pub mod batch;
+pub mod demo;
 mod error;
 pub mod mesh;
 pub mod samples;
@@ -168,27 +169,30 @@ impl Converted {
         }
     }
 
-    /// Wrap a mesh.
-    pub fn from_mesh(m: mesh::MeshData) -> Converted {
-        let meta = caf::MeshMetadata {
-            vertex_count: m.vertices.len() as u32,
-            index_count: m.indices.len() as u32,
-            sub_mesh_count: m.sub_meshes,
-            reserved: 0,
-        };
-        let mut payload = Vec::with_capacity(m.vertices.len() * 48 + m.indices.len() * 4);
-        for v in &m.vertices {
-            let vert = caf::Vertex {
-                position: [v[0], v[1], v[2]],
-                normal: [v[3], v[4], v[5]],
-                uv: [v[6], v[7]],
-                tangent: [v[8], v[9], v[10], v[11]],
-            };
-            payload.extend_from_slice(&vert.to_bytes());
-        }
-        for i in &m.indices {
-            payload.extend_from_slice(&i.to_le_bytes());
-        }
+    /// Wrap a mesh; its payload comes from [`caf::encode_mesh`]. Fails when the mesh has more
+    /// vertices or indices than the u32 counts of the format hold, or an index names no
+    /// vertex.
+    pub fn from_mesh(m: mesh::MeshData) -> Result<Converted> {
+        let vertices = m.vertices.iter().map(|v| caf::Vertex {
+            position: [v[0], v[1], v[2]],
+            normal: [v[3], v[4], v[5]],
+            uv: [v[6], v[7]],
+            tangent: [v[8], v[9], v[10], v[11]],
+        });
+        let (meta, payload) =
+            caf::encode_mesh(vertices, &m.indices, m.sub_meshes).map_err(|e| match e {
+                caf::MeshEncodeError::TooManyVertices { count } => ImportError::LimitExceeded {
+                    what: "mesh vertex count",
+                    value: count,
+                    limit: u32::MAX.into(),
+                },
+                caf::MeshEncodeError::TooManyIndices { count } => ImportError::LimitExceeded {
+                    what: "mesh index count",
+                    value: count,
+                    limit: u32::MAX.into(),
+                },
+                other => ImportError::malformed("mesh", other.to_string()),
+            })?;
         let summary = format!(
             "mesh {} vertices, {} indices ({} triangles), {} sub-mesh{}",
             m.vertices.len(),
@@ -197,14 +201,14 @@ impl Converted {
             m.sub_meshes,
             if m.sub_meshes == 1 { "" } else { "es" }
         );
-        Converted {
+        Ok(Converted {
             kind: AssetKind::Mesh,
             flags: caf::CafFlags::NONE,
             metadata: meta.to_bytes().to_vec(),
             payload,
             dependencies: m.dependencies,
             summary,
-        }
+        })
     }
 
     /// Wrap a shader.
@@ -271,7 +275,7 @@ pub fn convert(bytes: &[u8], path: &Path, settings: &Settings) -> Result<Convert
                 }
             });
             let m = mesh::decode_mesh(bytes, ext, base, settings.profile)?;
-            Ok(Converted::from_mesh(m))
+            Converted::from_mesh(m)
         }
         AssetKind::Shader => {
             let name = path.display().to_string();

@@ -21,6 +21,50 @@ pub fn gradient_rgba(width: u32, height: u32) -> Vec<u8> {
     v
 }
 
+/// RGBA8 pixels of the demo texture (`width × height × 4` bytes): red and green ramps
+/// (`4x`, `4y`, wrapping) over an 8-texel blue checkerboard, opaque.
+pub fn checker_rgba(width: u32, height: u32) -> Vec<u8> {
+    let mut v = Vec::with_capacity(width as usize * height as usize * 4);
+    for y in 0..height {
+        for x in 0..width {
+            let checker = if (x / 8 + y / 8) % 2 == 0 { 255 } else { 64 };
+            // The ramps wrap on purpose: only the low byte is kept.
+            v.extend_from_slice(&[(x * 4) as u8, (y * 4) as u8, checker, 255]);
+        }
+    }
+    v
+}
+
+/// A unit cube centred on the origin as mesh data: 24 vertices (4 per face, with normals,
+/// UVs and tangents) and 36 indices, two triangles per face.
+pub fn cube_mesh() -> (Vec<caf::Vertex>, Vec<u32>) {
+    let mut v = Vec::with_capacity(24);
+    let mut idx = Vec::with_capacity(36);
+    // (normal, up, tangent) per face.
+    let faces: [([f32; 3], [f32; 3], [f32; 3]); 6] = [
+        ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]),
+        ([-1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, -1.0]),
+        ([0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]),
+        ([0.0, -1.0, 0.0], [0.0, 0.0, -1.0], [1.0, 0.0, 0.0]),
+        ([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+        ([0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+    ];
+    for (n, u, t) in faces {
+        let base = v.len() as u32;
+        for (su, sv) in [(-1.0f32, -1.0f32), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+            let p = [0, 1, 2].map(|i| 0.5 * (n[i] + su * t[i] + sv * u[i]));
+            v.push(caf::Vertex {
+                position: p,
+                normal: n,
+                uv: [(su + 1.0) / 2.0, (sv + 1.0) / 2.0],
+                tangent: [t[0], t[1], t[2], 1.0],
+            });
+        }
+        idx.extend_from_slice(&[base, base + 1, base + 2, base, base + 2, base + 3]);
+    }
+    (v, idx)
+}
+
 /// Encode RGBA8 pixels as a PNG.
 pub fn png_rgba(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();

@@ -35,6 +35,10 @@
 //! struct and a raw zerocopy image with little-endian fields, converted into each other by one
 //! function each way; no field offset is computed by hand.
 //!
+//! Mesh payloads are encoded by [`encode_mesh`], the inverse of [`MeshView`]. Reports on files,
+//! damaged ones included, come from [`describe`] ([`Description`], [`Verdict`]); its JSON form
+//! needs the `json` cargo feature.
+//!
 //! The byte-level contract is CAF.md of the voxcaf project; files are interchangeable with the
 //! original Caffeine engine, except that crafted headers whose size sum overflows are refused.
 
@@ -42,10 +46,12 @@
 #![deny(unsafe_code)]
 
 mod crc;
+pub mod describe;
 mod error;
 mod header;
 mod layout;
 mod load;
+mod mesh_encode;
 mod meta;
 #[allow(unsafe_code)]
 mod mmap;
@@ -53,6 +59,7 @@ mod view;
 mod write;
 
 pub use crc::{crc32, crc32_combine, crc32_continue};
+pub use describe::{Description, Verdict};
 pub use error::{CafError, ErrorKind};
 pub use header::{
     AssetType, CafFlags, CafHeader, FOOTER_SIZE, HEADER_SIZE, MAGIC, MAX_PAYLOAD_ALIGNMENT,
@@ -61,12 +68,13 @@ pub use header::{
 pub use load::{
     validate_header, validate_header_bytes, Asset, CrcCheck, LoadMode, LoadedAsset, MAP_THRESHOLD,
 };
+pub use mesh_encode::{encode_mesh, MeshEncodeError};
 pub use meta::{
     ArchetypeDesc, AudioMetadata, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
     TextureMetadata, Vertex,
 };
 pub use view::{
-    prefab_component, scene_component, AudioView, MeshView, PrefabComponent, PrefabEntity,
-    PrefabView, SceneEntry, SceneSection, SceneView, ShaderView, TextureView,
+    cast_or_copy, prefab_component, scene_component, AudioView, MeshView, PrefabComponent,
+    PrefabEntity, PrefabView, SceneEntry, SceneSection, SceneView, ShaderView, TextureView,
 };
 pub use write::{AssetWriter, ReaderPayload, SlicePayload};

@@ -46,9 +46,11 @@ fn payload_size(ty: AssetType, expected: Option<u64>, actual: usize) -> Result<(
     }
 }
 
-/// Reinterpret little-endian bytes as `T`s: borrowed when aligned (and the host is
-/// little-endian), otherwise copied once. `bytes.len()` must be a multiple of `size_of::<T>()`.
-fn cast_or_copy<T>(bytes: &[u8]) -> Cow<'_, [T]>
+/// Reinterpret little-endian bytes as `T`s (a payload's vertices, indices or samples): borrowed
+/// when aligned (and the host is little-endian), otherwise copied once and byte-swapped on a
+/// big-endian host. Every field of `T` must be 4 bytes wide (`u32`, `f32`, `[f32; N]`).
+/// Trailing bytes past the last whole `T` are ignored.
+pub fn cast_or_copy<T>(bytes: &[u8]) -> Cow<'_, [T]>
 where
     T: FromBytes + IntoBytes + KnownLayout + Immutable + Copy,
 {

@@ -32,7 +32,7 @@ pub fn run(a: DemoArgs) -> Result<u8> {
     println!();
     edit_section(&dir)?;
     println!();
-    println!("{}", crate::asset::demo_roundtrip(&dir)?);
+    println!("{}", caf_import::demo::roundtrip(&dir)?);
     println!();
     println!(
         "{}",

@@ -488,41 +488,35 @@ pub fn caf_mesh(
     let b = MeshBuffers::from_world(mesh, registry);
     let mut all = b.opaque.clone();
     all.append(&b.transparent);
-    let too_large = |what: String| MeshError::TooLarge {
-        format: "caf",
-        what,
-    };
-    let vertex_count = u32::try_from(all.vertex_count())
-        .map_err(|_| too_large(format!("{} vertices", all.vertex_count())))?;
-    let index_count = u32::try_from(all.indices.len())
-        .map_err(|_| too_large(format!("{} indices", all.indices.len())))?;
     let tan = tangents(&all);
-    let mut payload =
-        Vec::with_capacity(all.vertex_count() * caf::Vertex::SIZE + all.indices.len() * 4);
-    for (((&position, &normal), &uv), &tangent) in all
+    let vertices = all
         .positions
         .iter()
         .zip(&all.normals)
         .zip(&all.uvs)
         .zip(&tan)
-    {
-        let v = caf::Vertex {
+        .map(|(((&position, &normal), &uv), &tangent)| caf::Vertex {
             position,
             normal,
             uv,
             tangent,
-        };
-        payload.extend_from_slice(&v.to_bytes());
-    }
-    for i in &all.indices {
-        payload.extend_from_slice(&i.to_le_bytes());
-    }
-    let meta = caf::MeshMetadata {
-        vertex_count,
-        index_count,
-        sub_mesh_count: (!b.opaque.is_empty()) as u32 + (!b.transparent.is_empty()) as u32,
-        reserved: 0,
-    };
+        });
+    let sub_meshes = (!b.opaque.is_empty()) as u32 + (!b.transparent.is_empty()) as u32;
+    let (meta, payload) =
+        caf::encode_mesh(vertices, &all.indices, sub_meshes).map_err(|e| match e {
+            caf::MeshEncodeError::TooManyVertices { count } => MeshError::TooLarge {
+                format: "caf",
+                what: format!("{count} vertices"),
+            },
+            caf::MeshEncodeError::TooManyIndices { count } => MeshError::TooLarge {
+                format: "caf",
+                what: format!("{count} indices"),
+            },
+            other => MeshError::Export {
+                format: "caf",
+                msg: other.to_string(),
+            },
+        })?;
     let stats = ExportStats {
         vertices: all.vertex_count(),
         triangles: all.triangle_count(),
