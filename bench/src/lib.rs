@@ -23,7 +23,7 @@ pub fn hilly_terrain() -> World {
             w.fill_box([x, 0, z], [x, h - 4, z], stone).unwrap();
             w.fill_box([x, (h - 3).max(0), z], [x, h - 1, z], dirt)
                 .unwrap();
-            w.set_block(x, h, z, grass).unwrap();
+            w.set_block([x, h, z], grass).unwrap();
         }
     }
     w
@@ -45,7 +45,7 @@ pub fn sphere32() -> World {
                 .sqrt();
                 if d <= 16.0 {
                     let blk = if d > 13.0 { a } else { b };
-                    w.set_block(x, y, z, blk).unwrap();
+                    w.set_block([x, y, z], blk).unwrap();
                 }
             }
         }

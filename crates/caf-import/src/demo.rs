@@ -191,7 +191,10 @@ mod tests {
         roundtrip(dir.path()).unwrap();
         let l = LoadedAsset::open(&dir.path().join("demo_texture.caf")).unwrap();
         let a = l.asset();
-        assert!(a.header.flags.contains(caf::CafFlags::SRGB | caf::CafFlags::MIPCHAIN));
+        assert!(a
+            .header
+            .flags
+            .contains(caf::CafFlags::SRGB | caf::CafFlags::MIPCHAIN));
         let tv = TextureView::from_asset(&a).unwrap();
         assert_eq!(tv.level_dims(6), Some((1, 1)));
         let base = samples::checker_rgba(64, 64);

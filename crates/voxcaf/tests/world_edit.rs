@@ -79,22 +79,22 @@ fn a_script_edits_in_place_and_keeps_a_backup() {
         "the backup is the previous file"
     );
     let w = World::load(&file).unwrap();
-    assert_eq!(w.get_block(10, 1, 10).block_type(), 261);
-    assert_eq!(w.get_block(15, 2, 15).block_type(), 92);
-    assert_eq!(w.get_block(50, 6, 50).block_type(), 68);
-    assert_eq!(w.get_block(5, 0, 5).block_type(), 3);
-    assert_eq!(w.get_block(15, 0, 15).block_type(), 35);
-    assert_eq!(w.get_block(1, 1, 1), Block::AIR, "erase was redone");
+    assert_eq!(w.get_block([10, 1, 10]).block_type(), 261);
+    assert_eq!(w.get_block([15, 2, 15]).block_type(), 92);
+    assert_eq!(w.get_block([50, 6, 50]).block_type(), 68);
+    assert_eq!(w.get_block([5, 0, 5]).block_type(), 3);
+    assert_eq!(w.get_block([15, 0, 15]).block_type(), 35);
+    assert_eq!(w.get_block([1, 1, 1]), Block::AIR, "erase was redone");
     assert_eq!(w.move_objects().unwrap().len(), 1);
     assert_eq!(w.big_decors().unwrap(), vec![([60, 1, 60], 66)]);
-    assert_eq!(w.plate_rotation(61, 1, 60), Some(true));
+    assert_eq!(w.plate_rotation([61, 1, 60]), Some(true));
     assert_eq!(
         (w.sky_region(), w.mission_number(), w.spawn()),
         (7, 11, Some([12, 1, 12]))
     );
     // The pasted copy of the walls (rotated 90, mirrored along x) is 11 x 5 x 11 at (60, 0, 10).
-    assert_eq!(w.get_block(60, 1, 10).block_type(), 261);
-    assert_eq!(w.get_block(65, 2, 15).block_type(), 92);
+    assert_eq!(w.get_block([60, 1, 10]).block_type(), 261);
+    assert_eq!(w.get_block([65, 2, 15]).block_type(), 92);
 }
 
 #[test]
@@ -125,9 +125,9 @@ fn operations_as_arguments_and_output_file() {
     );
     assert!(!dir.path().join("level.vwr.bak").exists());
     let w = World::load(&out_file).unwrap();
-    assert_eq!(w.get_block(9, 1, 9).block_type(), 261);
-    assert_eq!(w.get_block(3, 2, 3), Block::make(35, 2).unwrap());
-    assert_eq!(w.get_block(51, 51, 51).block_type(), 35);
+    assert_eq!(w.get_block([9, 1, 9]).block_type(), 261);
+    assert_eq!(w.get_block([3, 2, 3]), Block::make(35, 2).unwrap());
+    assert_eq!(w.get_block([51, 51, 51]).block_type(), 35);
 }
 
 #[test]

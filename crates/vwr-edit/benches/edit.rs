@@ -29,7 +29,7 @@ fn level() -> World {
             ((s >> 8) % 30) as i32,
             ((s >> 16) % 100) as i32,
         );
-        w.set_block(x, y, z, blk(1 + ((s >> 24) % 12) as u16))
+        w.set_block([x, y, z], blk(1 + ((s >> 24) % 12) as u16))
             .unwrap();
     }
     w
@@ -92,7 +92,7 @@ fn per_cell_fill(w: &mut World, a: [i32; 3], b: [i32; 3], block: Block) {
     for z in a[2]..=b[2] {
         for y in a[1]..=b[1] {
             for x in a[0]..=b[0] {
-                w.set_block(x, y, z, block).unwrap();
+                w.set_block([x, y, z], block).unwrap();
             }
         }
     }

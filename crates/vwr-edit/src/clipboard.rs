@@ -140,7 +140,7 @@ impl Clipboard {
         for cz in lo[2] / s..=hi[2] / s {
             for cy in lo[1] / s..=hi[1] / s {
                 for cx in lo[0] / s..=hi[0] / s {
-                    let Some(chunk) = world.chunk(cx, cy, cz) else {
+                    let Some(chunk) = world.chunk([cx, cy, cz]) else {
                         continue;
                     };
                     let base = [cx * s, cy * s, cz * s];
@@ -401,7 +401,7 @@ pub(crate) fn paste(
         }
         let cell = cell.map(|v| v as i32);
         let payload = transform_payload(r, cell, o);
-        tx.set_extra_metadata(cell[0], cell[1], cell[2], r.record_type, &payload)?;
+        tx.set_extra_metadata([cell[0], cell[1], cell[2]], r.record_type, &payload)?;
     }
     Ok(())
 }

@@ -120,7 +120,7 @@ impl Editor {
     pub fn place(&mut self, p: [i32; 3], block: Block) -> Result<Change> {
         let label = || format!("place {} at {}", block_label(block), p3(p));
         Ok(self
-            .cmd(label, |tx| tx.set_block(p[0], p[1], p[2], block))?
+            .cmd(label, |tx| tx.set_block([p[0], p[1], p[2]], block))?
             .1)
     }
 
@@ -128,7 +128,7 @@ impl Editor {
     pub fn erase(&mut self, p: [i32; 3]) -> Result<Change> {
         let label = || format!("erase {}", p3(p));
         Ok(self
-            .cmd(label, |tx| tx.set_block(p[0], p[1], p[2], Block::AIR))?
+            .cmd(label, |tx| tx.set_block([p[0], p[1], p[2]], Block::AIR))?
             .1)
     }
 
@@ -267,7 +267,7 @@ impl Editor {
         let label = || format!("remove object at {}", p3(p));
         Ok(self
             .cmd(label, |tx| {
-                match tx.remove_extra_metadata(p[0], p[1], p[2], META_MOVE_OBJECT) {
+                match tx.remove_extra_metadata([p[0], p[1], p[2]], META_MOVE_OBJECT) {
                     0 => Err(EditError::NothingThere {
                         what: "MoveObject",
                         pos: p,
@@ -286,7 +286,7 @@ impl Editor {
         self.cmd(label, |tx| {
             let mut m = tx
                 .world()
-                .move_object_at(from[0], from[1], from[2])?
+                .move_object_at([from[0], from[1], from[2]])?
                 .ok_or(EditError::NothingThere {
                     what: "MoveObject",
                     pos: from,
@@ -294,7 +294,7 @@ impl Editor {
             let d = [0, 1, 2].map(|k| to[k] - m.pos_start[k]);
             m.pos_end = [0, 1, 2].map(|k| m.pos_end[k] + d[k]);
             m.pos_start = to;
-            tx.remove_extra_metadata(from[0], from[1], from[2], META_MOVE_OBJECT);
+            tx.remove_extra_metadata([from[0], from[1], from[2]], META_MOVE_OBJECT);
             tx.place_move_object(&m)
         })
     }
@@ -303,7 +303,7 @@ impl Editor {
     pub fn place_big_decor(&mut self, p: [i32; 3], icon: u16) -> Result<Change> {
         let label = || format!("decor {icon} at {}", p3(p));
         Ok(self
-            .cmd(label, |tx| tx.place_big_decor(p[0], p[1], p[2], icon))?
+            .cmd(label, |tx| tx.place_big_decor([p[0], p[1], p[2]], icon))?
             .1)
     }
 
@@ -312,7 +312,7 @@ impl Editor {
         let label = || format!("remove decor at {}", p3(p));
         Ok(self
             .cmd(label, |tx| {
-                match tx.remove_extra_metadata(p[0], p[1], p[2], META_BIG_DECOR) {
+                match tx.remove_extra_metadata([p[0], p[1], p[2]], META_BIG_DECOR) {
                     0 => Err(EditError::NothingThere {
                         what: "BigDecor",
                         pos: p,
@@ -327,7 +327,9 @@ impl Editor {
     pub fn set_plate_rotation(&mut self, p: [i32; 3], rotated: bool) -> Result<Change> {
         let label = || format!("plate rotation {rotated} at {}", p3(p));
         Ok(self
-            .cmd(label, |tx| tx.set_plate_rotation(p[0], p[1], p[2], rotated))?
+            .cmd(label, |tx| {
+                tx.set_plate_rotation([p[0], p[1], p[2]], rotated)
+            })?
             .1)
     }
 
@@ -336,10 +338,10 @@ impl Editor {
         let label = || format!("remove plate rotation at {}", p3(p));
         Ok(self
             .cmd(label, |tx| {
-                if tx.world().plate_rotation(p[0], p[1], p[2]).is_none() {
+                if tx.world().plate_rotation([p[0], p[1], p[2]]).is_none() {
                     return Ok(());
                 }
-                tx.remove_extra_metadata(p[0], p[1], p[2], META_PLATE_ROTATION);
+                tx.remove_extra_metadata([p[0], p[1], p[2]], META_PLATE_ROTATION);
                 Ok(())
             })?
             .1)
@@ -355,7 +357,7 @@ impl Editor {
         let label = || format!("metadata type {record_type} at {}", p3(p));
         Ok(self
             .cmd(label, |tx| {
-                tx.set_extra_metadata(p[0], p[1], p[2], record_type, payload)
+                tx.set_extra_metadata([p[0], p[1], p[2]], record_type, payload)
             })?
             .1)
     }
@@ -365,7 +367,7 @@ impl Editor {
         let label = || format!("remove metadata type {record_type} at {}", p3(p));
         Ok(self
             .cmd(label, |tx| {
-                tx.remove_extra_metadata(p[0], p[1], p[2], record_type);
+                tx.remove_extra_metadata([p[0], p[1], p[2]], record_type);
                 Ok(())
             })?
             .1)
@@ -493,7 +495,7 @@ fn replace_in(
             for cx in lo[0] / s..=hi[0] / s {
                 let (min, max) = local_bounds(lo, hi, [cx, cy, cz]);
                 let whole = min == [0; 3] && max == [9; 3];
-                match tx.world().chunk(cx, cy, cz) {
+                match tx.world().chunk([cx, cy, cz]) {
                     None if from.is_air() => {
                         let base = [cx, cy, cz].map(|v| (v * s) as i32);
                         tx.fill_box(
@@ -552,7 +554,7 @@ pub(crate) fn remove_records_in(tx: &mut Tx<'_>, a: [i32; 3], b: [i32; 3]) {
                     let l = local_position(r.index as usize);
                     (0..3).all(|k| l[k] >= min[k] && l[k] <= max[k])
                 };
-                match tx.world().chunk(cx, cy, cz) {
+                match tx.world().chunk([cx, cy, cz]) {
                     Some(c) if c.records().iter().any(inside) => {}
                     _ => continue,
                 }

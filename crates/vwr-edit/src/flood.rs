@@ -53,7 +53,7 @@ pub(crate) fn flood_fill(
     if (0..3).any(|k| seed[k] < lo[k] || seed[k] > hi[k]) {
         return Ok(0);
     }
-    let target = tx.world().get_block(seed[0], seed[1], seed[2]);
+    let target = tx.world().get_block([seed[0], seed[1], seed[2]]);
     if target == block {
         return Ok(0);
     }
@@ -62,15 +62,15 @@ pub(crate) fn flood_fill(
     let mut filled = 0u64;
     while let Some([x, y, z]) = stack.pop() {
         let w = tx.world();
-        if w.get_block(x, y, z) != target {
+        if w.get_block([x, y, z]) != target {
             continue;
         }
         let mut x0 = x;
-        while x0 > lo[0] && w.get_block(x0 - 1, y, z) == target {
+        while x0 > lo[0] && w.get_block([x0 - 1, y, z]) == target {
             x0 -= 1;
         }
         let mut x1 = x;
-        while x1 < hi[0] && w.get_block(x1 + 1, y, z) == target {
+        while x1 < hi[0] && w.get_block([x1 + 1, y, z]) == target {
             x1 += 1;
         }
         let run = (x1 - x0 + 1) as u64;
@@ -88,7 +88,7 @@ pub(crate) fn flood_fill(
             }
             let mut in_run = false;
             for nx in x0..=x1 {
-                let t = w.get_block(nx, ny, nz) == target;
+                let t = w.get_block([nx, ny, nz]) == target;
                 if t && !in_run {
                     stack.push([nx, ny, nz]);
                 }
@@ -96,7 +96,7 @@ pub(crate) fn flood_fill(
             }
         }
         if run == 1 {
-            tx.set_block(x, y, z, block)?;
+            tx.set_block([x, y, z], block)?;
         } else {
             tx.fill_box([x0, y, z], [x1, y, z], block)?;
         }

@@ -52,7 +52,7 @@ impl WorldFields {
         match self.spawn {
             // The spawn came from this world, so it lies inside it and cannot be refused.
             Some([x, y, z]) => {
-                let r = world.set_spawn(x, y, z);
+                let r = world.set_spawn([x, y, z]);
                 debug_assert!(r.is_ok());
             }
             None => world.clear_spawn(),
@@ -174,10 +174,10 @@ impl Delta {
         let [cx, cy, cz] = pos;
         match self {
             Delta::Swap(stored) => {
-                let current = world.take_chunk(cx, cy, cz);
+                let current = world.take_chunk([cx, cy, cz]);
                 if let Some(c) = stored.take() {
                     // `pos` came from this world, so it is inside it.
-                    let r = world.set_chunk(cx, cy, cz, *c);
+                    let r = world.set_chunk([cx, cy, cz], *c);
                     debug_assert!(r.is_ok());
                 }
                 *stored = current.map(Box::new);
@@ -185,7 +185,7 @@ impl Delta {
             Delta::Cells { cells, records } => {
                 // A cells record is only made for a chunk that exists on both sides, and the
                 // world is in exactly the state the record was made against.
-                let Some(chunk) = world.chunk_mut(cx, cy, cz) else {
+                let Some(chunk) = world.chunk_mut([cx, cy, cz]) else {
                     debug_assert!(false, "chunk {pos:?} outside the world");
                     return;
                 };
@@ -407,7 +407,7 @@ impl<'w> Tx<'w> {
         self.last = Some(c);
         let slot = c[0] + n * (c[1] + n * c[2]);
         if self.seen.insert(slot) {
-            let before = self.world.chunk(c[0], c[1], c[2]).cloned().map(Box::new);
+            let before = self.world.chunk([c[0], c[1], c[2]]).cloned().map(Box::new);
             self.touched.push((c, before));
         }
     }
@@ -435,13 +435,14 @@ impl<'w> Tx<'w> {
     /// Mutable access to a chunk (allocating it), after recording it.
     pub fn chunk_mut(&mut self, c: [u32; 3]) -> Option<&mut Chunk> {
         self.touch_chunk(c);
-        self.world.chunk_mut(c[0], c[1], c[2])
+        self.world.chunk_mut([c[0], c[1], c[2]])
     }
 
     /// [`World::set_block`], recorded.
-    pub fn set_block(&mut self, x: i32, y: i32, z: i32, block: Block) -> Result<()> {
+    pub fn set_block(&mut self, p: [i32; 3], block: Block) -> Result<()> {
+        let [x, y, z] = p;
         self.touch_cell(x, y, z);
-        Ok(self.world.set_block(x, y, z, block)?)
+        Ok(self.world.set_block([x, y, z], block)?)
     }
 
     /// [`World::fill_box`], recorded. Returns the number of cells in the clamped box.
@@ -456,22 +457,22 @@ impl<'w> Tx<'w> {
     /// [`World::set_extra_metadata`], recorded.
     pub fn set_extra_metadata(
         &mut self,
-        x: i32,
-        y: i32,
-        z: i32,
+        p: [i32; 3],
         record_type: u16,
         payload: &[u8],
     ) -> Result<()> {
+        let [x, y, z] = p;
         self.touch_cell(x, y, z);
         Ok(self
             .world
-            .set_extra_metadata(x, y, z, record_type, payload)?)
+            .set_extra_metadata([x, y, z], record_type, payload)?)
     }
 
     /// [`World::remove_extra_metadata`], recorded.
-    pub fn remove_extra_metadata(&mut self, x: i32, y: i32, z: i32, record_type: u16) -> usize {
+    pub fn remove_extra_metadata(&mut self, p: [i32; 3], record_type: u16) -> usize {
+        let [x, y, z] = p;
         self.touch_cell(x, y, z);
-        self.world.remove_extra_metadata(x, y, z, record_type)
+        self.world.remove_extra_metadata([x, y, z], record_type)
     }
 
     /// [`World::place_move_object`], recorded.
@@ -484,15 +485,17 @@ impl<'w> Tx<'w> {
     }
 
     /// [`World::set_plate_rotation`], recorded.
-    pub fn set_plate_rotation(&mut self, x: i32, y: i32, z: i32, rotated: bool) -> Result<()> {
+    pub fn set_plate_rotation(&mut self, p: [i32; 3], rotated: bool) -> Result<()> {
+        let [x, y, z] = p;
         self.touch_cell(x, y, z);
-        Ok(self.world.set_plate_rotation(x, y, z, rotated)?)
+        Ok(self.world.set_plate_rotation([x, y, z], rotated)?)
     }
 
     /// [`World::place_big_decor`], recorded.
-    pub fn place_big_decor(&mut self, x: i32, y: i32, z: i32, icon: u16) -> Result<()> {
+    pub fn place_big_decor(&mut self, p: [i32; 3], icon: u16) -> Result<()> {
+        let [x, y, z] = p;
         self.touch_cell(x, y, z);
-        Ok(self.world.place_big_decor(x, y, z, icon)?)
+        Ok(self.world.place_big_decor([x, y, z], icon)?)
     }
 
     /// Sets the sky region.
@@ -508,7 +511,7 @@ impl<'w> Tx<'w> {
     /// Sets (inside the world) or clears the spawn cell.
     pub fn set_spawn(&mut self, spawn: Option<[i32; 3]>) -> Result<()> {
         match spawn {
-            Some([x, y, z]) => self.world.set_spawn(x, y, z)?,
+            Some([x, y, z]) => self.world.set_spawn([x, y, z])?,
             None => self.world.clear_spawn(),
         }
         Ok(())
@@ -517,12 +520,12 @@ impl<'w> Tx<'w> {
     /// Puts every touched chunk and the fields back as they were.
     pub(crate) fn rollback(self) {
         for ([cx, cy, cz], before) in self.touched {
-            if unchanged(before.as_deref(), self.world.chunk(cx, cy, cz)) {
+            if unchanged(before.as_deref(), self.world.chunk([cx, cy, cz])) {
                 continue;
             }
-            self.world.take_chunk(cx, cy, cz);
+            self.world.take_chunk([cx, cy, cz]);
             if let Some(c) = before {
-                let r = self.world.set_chunk(cx, cy, cz, *c);
+                let r = self.world.set_chunk([cx, cy, cz], *c);
                 debug_assert!(r.is_ok());
             }
         }
@@ -538,7 +541,7 @@ impl<'w> Tx<'w> {
         let mut chunks = Vec::new();
         let fresh = Chunk::new();
         for (pos, before) in self.touched {
-            let after = self.world.chunk(pos[0], pos[1], pos[2]);
+            let after = self.world.chunk([pos[0], pos[1], pos[2]]);
             if unchanged(before.as_deref(), after) {
                 continue;
             }

@@ -80,7 +80,7 @@ impl Layer {
         let mut decors = Vec::new();
         for cz in lo[2] / s..=hi[2] / s {
             for cx in lo[0] / s..=hi[0] / s {
-                let Some(chunk) = world.chunk(cx, cy, cz) else {
+                let Some(chunk) = world.chunk([cx, cy, cz]) else {
                     continue;
                 };
                 let base = [cx * s, cz * s];
@@ -95,7 +95,7 @@ impl Layer {
                             continue;
                         }
                         let o = (z - lo[2]) as usize * width as usize + (x - lo[0]) as usize;
-                        cells[o] = chunk.get_local(lx, ly, lz);
+                        cells[o] = chunk.get_local([lx, ly, lz]);
                     }
                 }
             }
@@ -313,7 +313,7 @@ pub fn chunk_stats(world: &World, pos: [u32; 3]) -> Option<ChunkStats> {
     if pos.iter().any(|&v| v >= n) {
         return None;
     }
-    Some(match world.chunk(pos[0], pos[1], pos[2]) {
+    Some(match world.chunk([pos[0], pos[1], pos[2]]) {
         None => ChunkStats {
             pos,
             allocated: false,

@@ -277,7 +277,7 @@ fn undo_restores_a_grown_palette() {
     ed.undo().unwrap();
     assert_eq!(ed.world().to_bytes(), before);
     assert_eq!(
-        ed.world().chunk(0, 0, 0).unwrap().palette(),
+        ed.world().chunk([0, 0, 0]).unwrap().palette(),
         &[Block::AIR, b(35)]
     );
 }
@@ -288,14 +288,14 @@ fn undo_restores_a_full_palette_after_compaction() {
     let mut w = World::with_chunks_per_axis(2).unwrap();
     for i in 0..255 {
         let [x, y, z] = vwr::local_position(i).map(|v| v as i32);
-        w.set_block(10 + x, y, z, b(1 + i as u16)).unwrap();
+        w.set_block([10 + x, y, z], b(1 + i as u16)).unwrap();
     }
-    assert_eq!(w.chunk(1, 0, 0).unwrap().palette().len(), 256);
+    assert_eq!(w.chunk([1, 0, 0]).unwrap().palette().len(), 256);
     let before = w.to_bytes();
     let mut ed = Editor::new(w);
     // A 257th value on the only cell holding type 1 compacts the palette first.
     ed.place([10, 0, 0], b(999)).unwrap();
-    assert_eq!(ed.world().get_block(10, 0, 0), b(999));
+    assert_eq!(ed.world().get_block([10, 0, 0]), b(999));
     // A new value on an air cell has no unused entry to drop: refused, nothing changes.
     let mid = ed.world().to_bytes();
     let e = ed.place([10, 6, 2], b(1000)).unwrap_err();
@@ -325,9 +325,9 @@ fn undo_restores_a_full_palette_after_compaction() {
 fn undo_is_exact_on_a_palette_with_duplicate_entries() {
     // A file may repeat a palette value (the reader accepts it; lookups use the first).
     let mut w = World::with_chunks_per_axis(1).unwrap();
-    w.set_block(0, 0, 0, b(35)).unwrap();
-    w.set_block(1, 0, 0, b(261)).unwrap();
-    w.set_block(2, 0, 0, b(261)).unwrap();
+    w.set_block([0, 0, 0], b(35)).unwrap();
+    w.set_block([1, 0, 0], b(261)).unwrap();
+    w.set_block([2, 0, 0], b(261)).unwrap();
     let mut bytes = w.to_bytes();
     // World header 40 + one table entry 20, chunk header 24: palette [air, 35, 261] at 84.
     let pal = 84;
@@ -337,7 +337,7 @@ fn undo_is_exact_on_a_palette_with_duplicate_entries() {
     );
     bytes[pal + 4..pal + 6].copy_from_slice(&b(35).raw().to_le_bytes());
     let w = World::from_bytes(&bytes).unwrap();
-    assert_eq!(w.get_block(1, 0, 0), b(35));
+    assert_eq!(w.get_block([1, 0, 0]), b(35));
     assert_eq!(w.to_bytes(), bytes);
     let mut ed = Editor::new(w.clone());
     ed.place([1, 0, 0], Block::AIR).unwrap(); // cell pointing at the duplicate entry
@@ -362,8 +362,8 @@ fn new_edit_after_undo_drops_redo() {
     ed.place([3, 3, 3], b(3)).unwrap();
     assert_eq!(ed.history().redo_depth(), 0);
     assert!(ed.redo().is_none());
-    assert_eq!(ed.world().get_block(2, 2, 2), Block::AIR);
-    assert_eq!(ed.world().get_block(3, 3, 3), b(3));
+    assert_eq!(ed.world().get_block([2, 2, 2]), Block::AIR);
+    assert_eq!(ed.world().get_block([3, 3, 3]), b(3));
 }
 
 #[test]
@@ -471,7 +471,7 @@ fn memory_bound_drops_the_oldest_commands_only() {
     ed.fill_box([0, 0, 0], [99, 99, 99], b(36)).unwrap();
     assert_eq!(ed.history().undo_depth(), 1);
     ed.undo().unwrap();
-    assert_eq!(ed.world().get_block(50, 50, 50), b(35));
+    assert_eq!(ed.world().get_block([50, 50, 50]), b(35));
     // Tightening the limits later drops the oldest too.
     let mut ed = Editor::new(World::with_chunks_per_axis(2).unwrap());
     numbered_commands(&mut ed, 6);

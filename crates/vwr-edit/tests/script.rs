@@ -11,7 +11,7 @@ use vwr_edit::{Editor, Mirror, PasteOptions, Rotation};
 #[test]
 fn demo_hook_runs_and_verifies_undo() {
     let (w, report) = demo_pool(World::new()).unwrap();
-    assert_eq!(w.get_block(15, 2, 15).block_type(), 92);
+    assert_eq!(w.get_block([15, 2, 15]).block_type(), 92);
     assert_eq!(
         w.move_objects().unwrap().len(),
         2,

@@ -210,7 +210,7 @@ fn flood_fill_fills_a_closed_region_across_chunks() {
         .flood_fill([5, 5, 5], b(3), FloodLimits::default())
         .unwrap();
     assert_cells(&mid, ed.world(), |x, y, z| {
-        (mid.get_block(x, y, z) == b(261)).then(|| b(3))
+        (mid.get_block([x, y, z]) == b(261)).then(|| b(3))
     });
     assert_eq!(c.cells, 10 * 7 * 8 - 8 * 5 * 6);
 }
@@ -219,16 +219,16 @@ fn flood_fill_fills_a_closed_region_across_chunks() {
 fn flood_fill_is_six_connected() {
     let mut w = World::with_chunks_per_axis(1).unwrap();
     // Two cells touching only along an edge, and one touching a face.
-    w.set_block(1, 1, 1, b(5)).unwrap();
-    w.set_block(2, 2, 1, b(5)).unwrap();
-    w.set_block(1, 1, 2, b(5)).unwrap();
+    w.set_block([1, 1, 1], b(5)).unwrap();
+    w.set_block([2, 2, 1], b(5)).unwrap();
+    w.set_block([1, 1, 2], b(5)).unwrap();
     let mut ed = Editor::new(w.clone());
     let c = ed
         .flood_fill([1, 1, 1], b(6), FloodLimits::default())
         .unwrap();
     assert_eq!(c.cells, 2);
-    assert_eq!(ed.world().get_block(2, 2, 1), b(5));
-    assert_eq!(ed.world().get_block(1, 1, 2), b(6));
+    assert_eq!(ed.world().get_block([2, 2, 1]), b(5));
+    assert_eq!(ed.world().get_block([1, 1, 2]), b(6));
 }
 
 #[test]
@@ -306,16 +306,16 @@ fn replace_in_a_box_and_everywhere() {
     let mut ed = Editor::new(before.clone());
     ed.replace(b(2), b(99), Some((a, c))).unwrap();
     assert_cells(&before, ed.world(), |x, y, z| {
-        (inside([x, y, z], a, c) && before.get_block(x, y, z) == b(2)).then(|| b(99))
+        (inside([x, y, z], a, c) && before.get_block([x, y, z]) == b(2)).then(|| b(99))
     });
     let mut ed = Editor::new(before.clone());
     ed.replace(b(35), b(1), None).unwrap();
     assert_cells(&before, ed.world(), |x, y, z| {
-        (before.get_block(x, y, z) == b(35)).then(|| b(1))
+        (before.get_block([x, y, z]) == b(35)).then(|| b(1))
     });
     // Air, including never-allocated chunks.
     let mut w = World::with_chunks_per_axis(3).unwrap();
-    w.set_block(3, 3, 3, b(8)).unwrap();
+    w.set_block([3, 3, 3], b(8)).unwrap();
     let mut ed = Editor::new(w.clone());
     let ch = ed
         .replace(Block::AIR, b(4), Some(([0, 0, 0], [29, 12, 29])))
@@ -375,7 +375,7 @@ fn copy_paste_every_orientation_cell_by_cell() {
             for x in 0..11 {
                 assert_eq!(
                     clip.get([x, y, z]),
-                    before.get_block(3 + x as i32, 1 + y as i32, 8 + z as i32)
+                    before.get_block([3 + x as i32, 1 + y as i32, 8 + z as i32])
                 );
             }
         }
@@ -437,10 +437,10 @@ fn cut_clears_blocks_and_records_and_paste_moves_metadata() {
     let mut lift = MoveObject::new(1, [3.0, 1.0, 2.5]);
     lift.pos_end = [5.0, 3.0, 2.5]; // travels +2 along X, +2 up
     w.place_move_object(&lift).unwrap();
-    w.set_plate_rotation(4, 0, 4, true).unwrap();
-    w.place_big_decor(6, 3, 4, 513).unwrap();
-    w.set_extra_metadata(2, 2, 2, 42, &[9]).unwrap();
-    w.place_big_decor(20, 0, 0, 5).unwrap(); // outside the region: untouched
+    w.set_plate_rotation([4, 0, 4], true).unwrap();
+    w.place_big_decor([6, 3, 4], 513).unwrap();
+    w.set_extra_metadata([2, 2, 2], 42, &[9]).unwrap();
+    w.place_big_decor([20, 0, 0], 5).unwrap(); // outside the region: untouched
     let mut ed = Editor::new(w.clone());
     let (clip, change) = ed.cut([2, 0, 2], [6, 3, 4]).unwrap();
     assert_eq!(clip.records.len(), 4);
@@ -466,7 +466,7 @@ fn cut_clears_blocks_and_records_and_paste_moves_metadata() {
     let anchor = cell_of([3, 1, 2]);
     let m = ed
         .world()
-        .move_object_at(anchor[0], anchor[1], anchor[2])
+        .move_object_at([anchor[0], anchor[1], anchor[2]])
         .unwrap()
         .unwrap();
     assert_eq!(m.pos_start, [anchor[0] as f32 + 0.5, 1.0, anchor[2] as f32]);
@@ -474,15 +474,15 @@ fn cut_clears_blocks_and_records_and_paste_moves_metadata() {
     assert_eq!(m.anchor(30).unwrap(), anchor.map(|v| v as u32));
     // The plate rotation flips on a quarter turn; BigDecor and opaque records just move.
     let p = cell_of([4, 0, 4]);
-    assert_eq!(ed.world().plate_rotation(p[0], p[1], p[2]), Some(false));
+    assert_eq!(ed.world().plate_rotation([p[0], p[1], p[2]]), Some(false));
     let d = cell_of([6, 3, 4]);
     assert_eq!(
-        ed.world().big_decor_at(d[0], d[1], d[2]).unwrap(),
+        ed.world().big_decor_at([d[0], d[1], d[2]]).unwrap(),
         Some(513)
     );
     let q = cell_of([2, 2, 2]);
     assert_eq!(
-        ed.world().extra_metadata(q[0], q[1], q[2], 42),
+        ed.world().extra_metadata([q[0], q[1], q[2]], 42),
         Some(&[9u8][..])
     );
     assert_eq!(ed.world().all_extra_metadata().count(), 5);
@@ -496,7 +496,7 @@ fn cut_clears_blocks_and_records_and_paste_moves_metadata() {
     };
     ed.paste(&clip, [20, 10, 20], o2).unwrap();
     assert_eq!(ed.world().all_extra_metadata().count(), 5);
-    assert_eq!(ed.world().get_block(20, 10, 20), b(261));
+    assert_eq!(ed.world().get_block([20, 10, 20]), b(261));
 }
 
 #[test]
@@ -512,9 +512,9 @@ fn metadata_tools() {
     let (to, c) = ed.move_move_object([4, 1, 9], [12.25, 2.0, 9.5]).unwrap();
     assert_eq!(to, [12, 2, 9]);
     assert_eq!((c.records_added, c.records_removed, c.chunks), (1, 1, 2));
-    let moved = ed.world().move_object_at(12, 2, 9).unwrap().unwrap();
+    let moved = ed.world().move_object_at([12, 2, 9]).unwrap().unwrap();
     assert_eq!(moved.pos_end, [16.25, 2.0, 9.5]);
-    assert!(ed.world().move_object_at(4, 1, 9).unwrap().is_none());
+    assert!(ed.world().move_object_at([4, 1, 9]).unwrap().is_none());
     assert!(matches!(
         ed.remove_move_object([4, 1, 9]),
         Err(EditError::NothingThere { .. })
@@ -527,7 +527,7 @@ fn metadata_tools() {
         .move_move_object([12, 2, 9], [f32::NAN, 0.0, 0.0])
         .is_err());
     assert!(
-        ed.world().move_object_at(12, 2, 9).unwrap().is_some(),
+        ed.world().move_object_at([12, 2, 9]).unwrap().is_some(),
         "a refused move keeps the object"
     );
     ed.remove_move_object([12, 2, 9]).unwrap();
@@ -541,10 +541,10 @@ fn metadata_tools() {
 
     ed.set_plate_rotation([3, 0, 3], true).unwrap();
     ed.set_plate_rotation([3, 0, 3], false).unwrap();
-    assert_eq!(ed.world().plate_rotation(3, 0, 3), Some(false));
+    assert_eq!(ed.world().plate_rotation([3, 0, 3]), Some(false));
     ed.remove_plate_rotation([3, 0, 3]).unwrap();
     assert_eq!(
-        ed.world().extra_metadata(3, 0, 3, META_PLATE_ROTATION),
+        ed.world().extra_metadata([3, 0, 3], META_PLATE_ROTATION),
         None
     );
 
@@ -563,5 +563,8 @@ fn metadata_tools() {
         (ed.world().sky_region(), ed.world().mission_number()),
         (7, 12)
     );
-    assert_eq!(ed.world().extra_metadata(12, 2, 9, META_MOVE_OBJECT), None);
+    assert_eq!(
+        ed.world().extra_metadata([12, 2, 9], META_MOVE_OBJECT),
+        None
+    );
 }

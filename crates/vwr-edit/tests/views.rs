@@ -10,11 +10,11 @@ fn sample() -> World {
     let mut w = World::with_chunks_per_axis(2).unwrap();
     w.fill_box([0, 1, 0], [19, 1, 19], b(35)).unwrap();
     w.fill_box([2, 1, 3], [4, 1, 3], b(261)).unwrap();
-    w.set_block(12, 1, 11, Block::from_raw(0x0235)).unwrap(); // type 35 with metadata 5
+    w.set_block([12, 1, 11], Block::from_raw(0x0235)).unwrap(); // type 35 with metadata 5
     w.place_move_object(&MoveObject::new(7, [5.0, 1.0, 5.0]))
         .unwrap();
-    w.place_big_decor(6, 1, 5, 66).unwrap();
-    w.set_spawn(7, 1, 5).unwrap();
+    w.place_big_decor([6, 1, 5], 66).unwrap();
+    w.set_spawn([7, 1, 5]).unwrap();
     w
 }
 
@@ -26,7 +26,7 @@ fn layer_grid_matches_the_world() {
         assert_eq!((l.width, l.depth, l.x0, l.z0), (20, 20, 0, 0));
         for z in 0..20 {
             for x in 0..20 {
-                assert_eq!(l.get(x, z), w.get_block(x, y, z), "({x}, {y}, {z})");
+                assert_eq!(l.get(x, z), w.get_block([x, y, z]), "({x}, {y}, {z})");
             }
         }
     }
@@ -116,7 +116,7 @@ fn chunk_statistics() {
     assert_eq!(s.records, 2);
     assert_eq!(
         s.payload_bytes as usize,
-        vwr::chunk_payload_size(w.chunk(0, 0, 0).unwrap())
+        vwr::chunk_payload_size(w.chunk([0, 0, 0]).unwrap())
     );
     let u = chunk_stats(w, [1, 1, 1]).unwrap();
     assert!(u.uniform && u.non_air == 1000 && u.palette_len == 1);

@@ -162,7 +162,7 @@ impl MeshCache {
                 }
             }
             for p in self.seen.keys() {
-                if world.chunk(p[0], p[1], p[2]).is_none() {
+                if world.chunk([p[0], p[1], p[2]]).is_none() {
                     now.push((*p, None));
                 }
             }
@@ -174,7 +174,7 @@ impl MeshCache {
         let mut out = ChunkMesh::default();
         for zyx in todo {
             let p = [zyx[2], zyx[1], zyx[0]];
-            if world.chunk(p[0], p[1], p[2]).is_none() {
+            if world.chunk([p[0], p[1], p[2]]).is_none() {
                 // Never allocated (all air): only a mesh it had before needs dropping.
                 if self.meshes.remove(&p).is_some() {
                     rebuilt.push(p);

@@ -11,7 +11,7 @@
 //!
 //! let mut world = World::with_chunks_per_axis(2)?;
 //! world.fill_box([0, 0, 0], [9, 9, 9], Block::make(261, 0)?)?; // one solid chunk of bricks
-//! world.set_block(10, 0, 0, Block::make(92, 0)?)?; // water in the next chunk
+//! world.set_block([10, 0, 0], Block::make(92, 0)?)?; // water in the next chunk
 //!
 //! let registry = Registry::default(); // Galaxy Eggbert's block types
 //! let exposed = mesh_world(&world, &registry, MeshOptions { greedy: false, ao: false });

@@ -494,7 +494,7 @@ pub fn render_layer(
     let mut covered = 0u64;
     for z in 0..n {
         for x in 0..n {
-            let b = world.get_block(x, y, z);
+            let b = world.get_block([x, y, z]);
             let mut rgb = [58.0f32, 62.0, 70.0];
             let info = registry.info(b.block_type());
             if !b.is_air() && info.kind != RenderKind::Invisible {
@@ -503,7 +503,7 @@ pub fn render_layer(
                 covered += (cell * cell) as u64;
             } else {
                 for d in 1..=8 {
-                    let below = world.get_block(x, y - d, z);
+                    let below = world.get_block([x, y - d, z]);
                     let bi = registry.info(below.block_type());
                     if !below.is_air() && bi.kind != RenderKind::Invisible {
                         let f = 0.55 - 0.05 * d as f32;
@@ -608,7 +608,7 @@ pub fn render_chunks(world: &World) -> Rendered {
     let n = world.chunks_per_axis();
     let tile: u32 = 26;
     let layers: Vec<u32> = (0..n)
-        .filter(|&cy| (0..n).any(|cz| (0..n).any(|cx| world.chunk(cx, cy, cz).is_some())))
+        .filter(|&cy| (0..n).any(|cz| (0..n).any(|cx| world.chunk([cx, cy, cz]).is_some())))
         .collect();
     let panel = tile * n + 12;
     let cols = (layers.len() as u32).clamp(1, 5);
@@ -636,7 +636,7 @@ pub fn render_chunks(world: &World) -> Rendered {
             for cx in 0..n {
                 let x0 = px0 + cx * tile;
                 let y0 = py0 + 10 + cz * tile;
-                let (fill, lines): ([u8; 3], Vec<String>) = match world.chunk(cx, cy, cz) {
+                let (fill, lines): ([u8; 3], Vec<String>) = match world.chunk([cx, cy, cz]) {
                     None => ([70, 72, 78], vec![]),
                     Some(c) => {
                         let m = c.records().len();

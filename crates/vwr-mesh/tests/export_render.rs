@@ -15,11 +15,11 @@ fn small_world() -> World {
     w.fill_box([0, 0, 0], [19, 0, 19], b(35)).unwrap();
     w.fill_box([3, 1, 3], [5, 3, 5], b(261)).unwrap();
     w.fill_box([10, 1, 10], [12, 1, 12], b(92)).unwrap();
-    w.set_block(8, 1, 8, b(378)).unwrap();
-    w.set_block(15, 1, 4, b(53)).unwrap();
+    w.set_block([8, 1, 8], b(378)).unwrap();
+    w.set_block([15, 1, 4], b(53)).unwrap();
     w.place_move_object(&vwr::MoveObject::new(7, [14.0, 1.0, 14.0]))
         .unwrap();
-    w.place_big_decor(2, 1, 17, 66).unwrap();
+    w.place_big_decor([2, 1, 17], 66).unwrap();
     w
 }
 
@@ -269,7 +269,7 @@ fn voxcaf_like_hill() -> World {
         for x in 0..20 {
             let h = 3 + ((x as f32 / 3.0).sin() * 3.0 + (z as f32 / 4.0).cos() * 3.0 + 6.0) as i32;
             w.fill_box([x, 0, z], [x, h, z], b(3)).unwrap();
-            w.set_block(x, h + 1, z, b(1)).unwrap();
+            w.set_block([x, h + 1, z], b(1)).unwrap();
         }
     }
     w

@@ -25,7 +25,7 @@ fn world(n: u32) -> World {
 #[test]
 fn single_cube_has_six_faces() {
     let mut w = world(3);
-    w.set_block(15, 15, 15, b(35)).unwrap();
+    w.set_block([15, 15, 15], b(35)).unwrap();
     assert_eq!(counts(&w, MeshOptions::EXPOSED), (6, 0, 0, 6));
     assert_eq!(counts(&w, MeshOptions::GREEDY), (6, 0, 0, 6));
     let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED);
@@ -36,13 +36,13 @@ fn single_cube_has_six_faces() {
 #[test]
 fn two_adjacent_cubes_have_ten_faces() {
     let mut w = world(3);
-    w.set_block(12, 15, 15, b(35)).unwrap();
-    w.set_block(13, 15, 15, b(35)).unwrap();
+    w.set_block([12, 15, 15], b(35)).unwrap();
+    w.set_block([13, 15, 15], b(35)).unwrap();
     assert_eq!(counts(&w, MeshOptions::EXPOSED), (10, 0, 0, 10));
     // Greedy merges the four long sides: 6 quads covering the same 10 faces.
     assert_eq!(counts(&w, MeshOptions::GREEDY), (6, 0, 0, 10));
     // Different blocks are not merged.
-    w.set_block(13, 15, 15, b(261)).unwrap();
+    w.set_block([13, 15, 15], b(261)).unwrap();
     assert_eq!(counts(&w, MeshOptions::GREEDY), (10, 0, 0, 10));
 }
 
@@ -54,8 +54,8 @@ fn cube_on_chunk_border_with_neighbour_in_next_chunk() {
         let mut c = [5, 5, 5];
         a[axis] = 9;
         c[axis] = 10;
-        w.set_block(a[0], a[1], a[2], b(35)).unwrap();
-        w.set_block(c[0], c[1], c[2], b(35)).unwrap();
+        w.set_block([a[0], a[1], a[2]], b(35)).unwrap();
+        w.set_block([c[0], c[1], c[2]], b(35)).unwrap();
         let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED);
         assert_eq!(m.chunks.len(), 2, "axis {axis}");
         assert_eq!(m.chunks[0].opaque.len(), 5);
@@ -69,7 +69,7 @@ fn cube_on_chunk_border_with_neighbour_in_next_chunk() {
 fn solid_chunk_600_faces_6_greedy_quads() {
     for pos in [[1u32, 1, 1], [0, 0, 0], [2, 2, 2]] {
         let mut w = world(3);
-        w.set_chunk(pos[0], pos[1], pos[2], vwr::Chunk::uniform(b(261)))
+        w.set_chunk([pos[0], pos[1], pos[2]], vwr::Chunk::uniform(b(261)))
             .unwrap();
         assert_eq!(counts(&w, MeshOptions::EXPOSED), (600, 0, 0, 600));
         assert_eq!(counts(&w, MeshOptions::GREEDY), (6, 0, 0, 600));
@@ -80,8 +80,8 @@ fn solid_chunk_600_faces_6_greedy_quads() {
     }
     // Two solid chunks side by side: the shared wall disappears.
     let mut w = world(3);
-    w.set_chunk(0, 0, 0, vwr::Chunk::uniform(b(261))).unwrap();
-    w.set_chunk(1, 0, 0, vwr::Chunk::uniform(b(261))).unwrap();
+    w.set_chunk([0, 0, 0], vwr::Chunk::uniform(b(261))).unwrap();
+    w.set_chunk([1, 0, 0], vwr::Chunk::uniform(b(261))).unwrap();
     assert_eq!(counts(&w, MeshOptions::EXPOSED).0, 1000);
     assert_eq!(counts(&w, MeshOptions::GREEDY).0, 10);
 }
@@ -89,37 +89,37 @@ fn solid_chunk_600_faces_6_greedy_quads() {
 #[test]
 fn water_next_to_water_has_no_face_between() {
     let mut w = world(2);
-    w.set_block(3, 3, 3, b(92)).unwrap();
-    w.set_block(4, 3, 3, b(92)).unwrap();
+    w.set_block([3, 3, 3], b(92)).unwrap();
+    w.set_block([4, 3, 3], b(92)).unwrap();
     assert_eq!(counts(&w, MeshOptions::EXPOSED), (0, 10, 0, 10));
     // Two different transparent types keep both faces between them.
-    w.set_block(4, 3, 3, b(96)).unwrap();
+    w.set_block([4, 3, 3], b(96)).unwrap();
     assert_eq!(counts(&w, MeshOptions::EXPOSED), (0, 12, 0, 12));
     // Same type, different metadata nibble: different blocks, faces kept.
-    w.set_block(4, 3, 3, Block::make(92, 3).unwrap()).unwrap();
+    w.set_block([4, 3, 3], Block::make(92, 3).unwrap()).unwrap();
     assert_eq!(counts(&w, MeshOptions::EXPOSED), (0, 12, 0, 12));
 }
 
 #[test]
 fn water_next_to_stone() {
     let mut w = world(2);
-    w.set_block(3, 3, 3, b(92)).unwrap();
-    w.set_block(4, 3, 3, b(35)).unwrap();
+    w.set_block([3, 3, 3], b(92)).unwrap();
+    w.set_block([4, 3, 3], b(35)).unwrap();
     // Stone keeps its face towards the water; water drops its face towards the stone.
     assert_eq!(counts(&w, MeshOptions::EXPOSED), (6, 5, 0, 11));
     let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED);
     assert!(m.chunks[0].transparent.iter().all(|q| q.face != Face::PosX));
     // Across a chunk border too.
     let mut w = world(2);
-    w.set_block(9, 3, 3, b(35)).unwrap();
-    w.set_block(10, 3, 3, b(92)).unwrap();
+    w.set_block([9, 3, 3], b(35)).unwrap();
+    w.set_block([10, 3, 3], b(92)).unwrap();
     assert_eq!(counts(&w, MeshOptions::EXPOSED), (6, 5, 0, 11));
 }
 
 #[test]
 fn special_geometry_never_hides_faces() {
     let mut w = world(2);
-    w.set_block(5, 5, 5, b(35)).unwrap();
+    w.set_block([5, 5, 5], b(35)).unwrap();
     for (x, y, z, t) in [
         (6, 5, 5, 378),
         (4, 5, 5, 200),
@@ -127,9 +127,9 @@ fn special_geometry_never_hides_faces() {
         (5, 4, 5, 384),
         (5, 5, 6, 202),
     ] {
-        w.set_block(x, y, z, b(t)).unwrap();
+        w.set_block([x, y, z], b(t)).unwrap();
     }
-    w.set_block(5, 5, 4, b(92)).unwrap();
+    w.set_block([5, 5, 4], b(92)).unwrap();
     let (o, t, s, _) = counts(&w, MeshOptions::EXPOSED);
     assert_eq!((o, s), (6, 5));
     // Water keeps its face towards the stone? No: stone is opaque, so 5 water faces.
@@ -139,27 +139,27 @@ fn special_geometry_never_hides_faces() {
     r.apply_toml("[[block]]\nid = 4001\nkind = \"invisible\"\n")
         .unwrap();
     let mut w = world(1);
-    w.set_block(5, 5, 5, b(35)).unwrap();
-    w.set_block(6, 5, 5, b(4001)).unwrap();
+    w.set_block([5, 5, 5], b(35)).unwrap();
+    w.set_block([6, 5, 5], b(4001)).unwrap();
     let m = mesh_world(&w, &r, MeshOptions::EXPOSED);
     assert_eq!(m.quad_count(), 6);
     // Type 0 with a metadata nibble is not air but renders as nothing.
     let mut w = world(1);
-    w.set_block(5, 5, 5, Block::make(0, 5).unwrap()).unwrap();
+    w.set_block([5, 5, 5], Block::make(0, 5).unwrap()).unwrap();
     assert_eq!(counts(&w, MeshOptions::EXPOSED), (0, 0, 0, 0));
 }
 
 #[test]
 fn world_edges_count_as_air() {
     let mut w = world(1);
-    w.set_chunk(0, 0, 0, vwr::Chunk::uniform(b(35))).unwrap();
+    w.set_chunk([0, 0, 0], vwr::Chunk::uniform(b(35))).unwrap();
     assert_eq!(counts(&w, MeshOptions::EXPOSED).0, 600);
     let mut w = world(2);
-    w.set_block(0, 0, 0, b(35)).unwrap();
-    w.set_block(19, 19, 19, b(35)).unwrap();
+    w.set_block([0, 0, 0], b(35)).unwrap();
+    w.set_block([19, 19, 19], b(35)).unwrap();
     assert_eq!(counts(&w, MeshOptions::EXPOSED).0, 12);
     let raw = vwr::Block(0xFFFF); // type 4095, unknown: opaque
-    w.set_block(19, 0, 19, raw).unwrap();
+    w.set_block([19, 0, 19], raw).unwrap();
     assert_eq!(counts(&w, MeshOptions::EXPOSED).0, 18);
 }
 
@@ -185,9 +185,9 @@ fn face_of(m: &vwr_mesh::WorldMesh, cell: [i32; 3], face: Face) -> Quad {
 fn ambient_occlusion_on_constructed_corners() {
     let top = |extra: &[[i32; 3]]| {
         let mut w = world(2);
-        w.set_block(5, 5, 5, b(35)).unwrap();
+        w.set_block([5, 5, 5], b(35)).unwrap();
         for e in extra {
-            w.set_block(e[0], e[1], e[2], b(35)).unwrap();
+            w.set_block([e[0], e[1], e[2]], b(35)).unwrap();
         }
         let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED_AO);
         face_of(&m, [5, 5, 5], Face::PosY)
@@ -218,15 +218,15 @@ fn ambient_occlusion_on_constructed_corners() {
 
     // AO across a chunk border: occluder in the next chunk.
     let mut w = world(2);
-    w.set_block(9, 5, 5, b(35)).unwrap();
-    w.set_block(10, 6, 5, b(35)).unwrap();
+    w.set_block([9, 5, 5], b(35)).unwrap();
+    w.set_block([10, 6, 5], b(35)).unwrap();
     let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED_AO);
     assert_eq!(face_of(&m, [9, 5, 5], Face::PosY).ao, [3, 2, 2, 3]);
 
     // A −X face: U = Y, V = Z; occluder in front at (4, 6, 5) is the +U side.
     let mut w = world(2);
-    w.set_block(5, 5, 5, b(35)).unwrap();
-    w.set_block(4, 6, 5, b(35)).unwrap();
+    w.set_block([5, 5, 5], b(35)).unwrap();
+    w.set_block([4, 6, 5], b(35)).unwrap();
     let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED_AO);
     assert_eq!(face_of(&m, [5, 5, 5], Face::NegX).ao, [3, 2, 2, 3]);
 }
@@ -237,7 +237,7 @@ fn greedy_never_merges_different_ao() {
     // every merged quad has AO constant along its long directions.
     let mut w = world(2);
     w.fill_box([0, 0, 0], [9, 0, 9], b(35)).unwrap();
-    w.set_block(5, 1, 5, b(35)).unwrap();
+    w.set_block([5, 1, 5], b(35)).unwrap();
     let m = mesh_world(&w, &Registry::default(), MeshOptions::GREEDY_AO);
     let e = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED_AO);
     assert_eq!(face_set(&m), face_set(&e));
@@ -303,7 +303,7 @@ fn greedy_covers_same_faces_on_random_worlds() {
 fn reference_faces(w: &World, r: &Registry) -> BTreeSet<([i32; 3], Face, u16, u8)> {
     use vwr_blocks::RenderKind::*;
     let mut s = BTreeSet::new();
-    w.for_each_non_air(|x, y, z, blk| {
+    w.for_each_non_air(|[x, y, z], blk| {
         let kind = r.kind(blk.block_type());
         let pass = match kind {
             Opaque => 0,
@@ -312,7 +312,7 @@ fn reference_faces(w: &World, r: &Registry) -> BTreeSet<([i32; 3], Face, u16, u8
         };
         for f in Face::ALL {
             let n = f.normal();
-            let nb = w.get_block(x + n[0], y + n[1], z + n[2]);
+            let nb = w.get_block([x + n[0], y + n[1], z + n[2]]);
             let nk = r.kind(nb.block_type());
             let visible = match kind {
                 Opaque => nk != Opaque,
@@ -357,7 +357,7 @@ fn neighborhood_gather_matches_world() {
                         pos[1] as i32 * 10 + y,
                         pos[2] as i32 * 10 + z,
                     );
-                    assert_eq!(nb.get(x, y, z), w.get_block(wx, wy, wz));
+                    assert_eq!(nb.get(x, y, z), w.get_block([wx, wy, wz]));
                 }
             }
         }
@@ -365,7 +365,7 @@ fn neighborhood_gather_matches_world() {
     // Meshing a hand-made neighbourhood gives the same as meshing from the world.
     nb.gather(&w, [1, 1, 1], &Registry::default());
     let nb2 = Neighborhood::from_fn(&Registry::default(), |x, y, z| {
-        w.get_block(10 + x, 10 + y, 10 + z)
+        w.get_block([10 + x, 10 + y, 10 + z])
     });
     let mut m = Mesher::new();
     let (mut a, mut c) = (Default::default(), Default::default());
@@ -377,10 +377,10 @@ fn neighborhood_gather_matches_world() {
 #[test]
 fn plate_rotation_is_applied() {
     let mut w = world(1);
-    w.set_block(3, 0, 3, b(379)).unwrap();
-    w.set_block(5, 0, 5, b(379)).unwrap();
-    w.set_plate_rotation(5, 0, 5, true).unwrap();
-    w.set_plate_rotation(3, 0, 3, false).unwrap();
+    w.set_block([3, 0, 3], b(379)).unwrap();
+    w.set_block([5, 0, 5], b(379)).unwrap();
+    w.set_plate_rotation([5, 0, 5], true).unwrap();
+    w.set_plate_rotation([3, 0, 3], false).unwrap();
     let m = mesh_world(&w, &Registry::default(), MeshOptions::GREEDY);
     let rot: Vec<bool> = m.chunks[0].special.iter().map(|s| s.rotated).collect();
     assert_eq!(rot, [false, true]);
@@ -435,8 +435,8 @@ fn incremental_rebuild_equals_full_rebuild() {
                         }
                     });
                     let t = [0u16, 35, 92, 261, 378][rng.below(5) as usize];
-                    let old = w.get_block(p[0], p[1], p[2]);
-                    w.set_block(p[0], p[1], p[2], b(t)).unwrap();
+                    let old = w.get_block([p[0], p[1], p[2]]);
+                    w.set_block([p[0], p[1], p[2]], b(t)).unwrap();
                     if old != b(t) {
                         changed.insert(p);
                     }
@@ -448,7 +448,7 @@ fn incremental_rebuild_equals_full_rebuild() {
                 if opts.ao {
                     let expected: BTreeSet<[u32; 3]> = expected_rebuilds(&changed, 3)
                         .into_iter()
-                        .filter(|c| w.chunk(c[0], c[1], c[2]).is_some())
+                        .filter(|c| w.chunk([c[0], c[1], c[2]]).is_some())
                         .collect();
                     assert_eq!(rebuilt, expected, "seed {seed} round {round}");
                 } else {
@@ -475,8 +475,8 @@ fn incremental_rebuild_equals_full_rebuild() {
 fn cache_handles_removed_chunks_and_metadata_only_edits() {
     let r = Registry::default();
     let mut w = world(2);
-    w.set_chunk(0, 0, 0, vwr::Chunk::uniform(b(35))).unwrap();
-    w.set_block(15, 5, 5, b(35)).unwrap();
+    w.set_chunk([0, 0, 0], vwr::Chunk::uniform(b(35))).unwrap();
+    w.set_block([15, 5, 5], b(35)).unwrap();
     let mut cache = MeshCache::new(MeshOptions::GREEDY);
     cache.update(&w, &r);
     assert_eq!(cache.meshes().len(), 2);
@@ -484,7 +484,7 @@ fn cache_handles_removed_chunks_and_metadata_only_edits() {
     w.place_move_object(&vwr::MoveObject::new(7, [15.0, 6.0, 5.0]))
         .unwrap();
     assert!(cache.update(&w, &r).is_empty());
-    w.take_chunk(0, 0, 0);
+    w.take_chunk([0, 0, 0]);
     let rebuilt = cache.update(&w, &r);
     assert_eq!(rebuilt, vec![[0, 0, 0], [1, 0, 0]]);
     assert_eq!(cache.meshes().len(), 1);
@@ -505,7 +505,7 @@ mod prop {
             let types = [35u16, 261, 92, 96, 378, 4000];
             let mut w = World::with_chunks_per_axis(2).unwrap();
             for (x, y, z, t) in cells {
-                w.set_block(x, y, z, b(types[t])).unwrap();
+                w.set_block([x, y, z], b(types[t])).unwrap();
             }
             let r = Registry::default();
             for ao in [false, true] {
@@ -524,7 +524,7 @@ fn cache_reads_the_world_only_and_follows_replaced_chunks() {
     let r = Registry::default();
     let mut w = world(2);
     w.fill_box([0, 0, 0], [19, 3, 19], b(35)).unwrap();
-    w.set_block(5, 4, 5, b(261)).unwrap();
+    w.set_block([5, 4, 5], b(261)).unwrap();
     let mut cache = MeshCache::new(MeshOptions::GREEDY_AO);
     cache.update(&w, &r);
     // The dirty flags belong to the saving code: meshing leaves them set.
@@ -532,7 +532,7 @@ fn cache_reads_the_world_only_and_follows_replaced_chunks() {
     // A chunk replaced by one with other blocks is rebuilt, with its neighbours across the
     // border it changed.
     let before = w.clone();
-    w.set_chunk(0, 0, 0, vwr::Chunk::uniform(b(35))).unwrap();
+    w.set_chunk([0, 0, 0], vwr::Chunk::uniform(b(35))).unwrap();
     let rebuilt = cache.update(&w, &r);
     assert_eq!(rebuilt, vec![[0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 1]]);
     let full = mesh_world(&w, &r, MeshOptions::GREEDY_AO);

@@ -28,7 +28,7 @@ fn full_8bit_world() -> World {
                 ((i * 37 + cx as usize * 11 + cy as usize * 7 + cz as usize) % 256) as u16 * 16 + 1,
             );
         }
-        w.set_chunk(cx, cy, cz, Chunk::from_blocks(&blocks).unwrap())
+        w.set_chunk([cx, cy, cz], Chunk::from_blocks(&blocks).unwrap())
             .unwrap();
     }
     w
@@ -75,7 +75,7 @@ fn access(c: &mut Criterion) {
         g.bench_function(name, |b| {
             b.iter(|| {
                 cells.iter().fold(0u32, |acc, &[x, y, z]| {
-                    acc.wrapping_add(full.get_block(x, y, z).raw() as u32)
+                    acc.wrapping_add(full.get_block([x, y, z]).raw() as u32)
                 })
             })
         });
@@ -87,7 +87,7 @@ fn access(c: &mut Criterion) {
             for z in 0..100 {
                 for y in 0..100 {
                     for x in 0..100 {
-                        acc = acc.wrapping_add(full.get_block(x, y, z).raw() as u32);
+                        acc = acc.wrapping_add(full.get_block([x, y, z]).raw() as u32);
                     }
                 }
             }
@@ -103,7 +103,7 @@ fn access(c: &mut Criterion) {
         g.bench_function(name, |b| {
             b.iter(|| {
                 for (k, &[x, y, z]) in cells.iter().enumerate() {
-                    w.set_block(x, y, z, values[k & 255]).unwrap();
+                    w.set_block([x, y, z], values[k & 255]).unwrap();
                 }
             })
         });
@@ -122,7 +122,7 @@ fn fill(c: &mut Criterion) {
                 for z in 0..100 {
                     for y in 0..100 {
                         for x in 0..100 {
-                            w.set_block(x, y, z, stone).unwrap();
+                            w.set_block([x, y, z], stone).unwrap();
                         }
                     }
                 }

@@ -464,7 +464,8 @@ impl Chunk {
 
     /// Block at a local position (each coordinate < 10).
     #[inline]
-    pub fn get_local(&self, x: usize, y: usize, z: usize) -> Block {
+    pub fn get_local(&self, p: [usize; 3]) -> Block {
+        let [x, y, z] = p;
         self.get(local_index(x, y, z))
     }
 
@@ -552,7 +553,8 @@ impl Chunk {
     }
 
     /// Sets a local position (each coordinate < 10).
-    pub fn set_local(&mut self, x: usize, y: usize, z: usize, block: Block) -> Result<()> {
+    pub fn set_local(&mut self, p: [usize; 3], block: Block) -> Result<()> {
+        let [x, y, z] = p;
         self.set(local_index(x, y, z), block)
     }
 

@@ -287,7 +287,7 @@ fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> 
                 });
             }
         }
-        world.set_chunk(pos[0].into(), pos[1].into(), pos[2].into(), chunk)?;
+        world.set_chunk([pos[0].into(), pos[1].into(), pos[2].into()], chunk)?;
     }
     if let Some(o) = odd {
         for (cell, p) in world.collect_extra_metadata(META_MOVE_OBJECT) {
@@ -640,7 +640,7 @@ pub fn write_world(world: &World) -> Vec<u8> {
         let s = slot as u32;
         let pos = [s % n, (s / n) % n, s / (n * n)];
         let chunk = world
-            .chunk(pos[0], pos[1], pos[2])
+            .chunk([pos[0], pos[1], pos[2]])
             .filter(|c| !c.is_empty());
         let (off, size, flags) = match chunk {
             Some(c) => {

@@ -39,12 +39,12 @@ pub fn write_dump(world: &World, out: &mut String) {
         for lz in 0..c {
             for cy in 0..n {
                 // Skip a whole plane of chunks along x when none is allocated.
-                if (0..n).all(|cx| world.chunk(cx, cy, cz).is_none()) {
+                if (0..n).all(|cx| world.chunk([cx, cy, cz]).is_none()) {
                     continue;
                 }
                 for ly in 0..c {
                     for cx in 0..n {
-                        let Some(ch) = world.chunk(cx, cy, cz) else {
+                        let Some(ch) = world.chunk([cx, cy, cz]) else {
                             continue;
                         };
                         for lx in 0..c {

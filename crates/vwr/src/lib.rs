@@ -11,14 +11,14 @@
 //! let mut world = World::new(); // 10 × 10 × 10 chunks = 100³ blocks
 //! let stone = Block::make(35, 0)?; // RockPile
 //! world.fill_box([0, 0, 0], [99, 0, 99], stone)?; // a floor, whole chunks at once
-//! world.set_block(50, 1, 50, Block::make(261, 0)?)?; // one brick
+//! world.set_block([50, 1, 50], Block::make(261, 0)?)?; // one brick
 //! world.place_move_object(&MoveObject::new(7, [52.0, 1.0, 50.0]))?; // a level exit
-//! world.set_spawn(10, 1, 10)?;
+//! world.set_spawn([10, 1, 10])?;
 //!
 //! let bytes = world.to_bytes();
 //! let back = World::from_bytes(&bytes)?;
 //! assert_eq!(back, world);
-//! assert_eq!(back.get_block(50, 1, 50).block_type(), 261);
+//! assert_eq!(back.get_block([50, 1, 50]).block_type(), 261);
 //! assert_eq!(back.move_objects()?.len(), 1);
 //! # Ok::<(), vwr::VwrError>(())
 //! ```

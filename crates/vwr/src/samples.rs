@@ -61,9 +61,9 @@ pub fn showcase() -> Result<World> {
     w.fill_box([36, 9, 25], [36, 11, 30], b(BRICK))?;
     w.fill_box([44, 10, 30], [48, 10, 30], b(GRATE))?;
     // A saw plate on the platform, rotated.
-    w.set_block(50, 9, 22, b(SAW))?;
-    w.set_plate_rotation(50, 9, 22, true)?;
-    w.place_big_decor(40, 9, 27, 66)?;
+    w.set_block([50, 9, 22], b(SAW))?;
+    w.set_plate_rotation([50, 9, 22], true)?;
+    w.place_big_decor([40, 9, 27], 66)?;
     // Terraced hill: six layers shrinking by two cells each.
     for h in 0..6 {
         let r = 14 - 2 * h;
@@ -91,7 +91,7 @@ pub fn showcase() -> Result<World> {
     }
     w.place_move_object(&MoveObject::new(5, [54.0, 9.0, 28.0]))?; // treasure
     w.place_move_object(&MoveObject::new(7, [71.0, 7.0, 68.0]))?; // level exit on the hilltop
-    w.set_spawn(15, 1, 15)?;
+    w.set_spawn([15, 1, 15])?;
     Ok(w)
 }
 

@@ -120,7 +120,8 @@ impl World {
 
     /// The block at a world position; air outside the world.
     #[inline]
-    pub fn get_block(&self, x: i32, y: i32, z: i32) -> Block {
+    pub fn get_block(&self, p: [i32; 3]) -> Block {
+        let [x, y, z] = p;
         if !self.in_world(x, y, z) {
             return Block::AIR;
         }
@@ -138,7 +139,8 @@ impl World {
 
     /// Sets the block at a world position.
     #[inline]
-    pub fn set_block(&mut self, x: i32, y: i32, z: i32, block: Block) -> Result<()> {
+    pub fn set_block(&mut self, p: [i32; 3], block: Block) -> Result<()> {
+        let [x, y, z] = p;
         self.check(x, y, z)?;
         let (x, y, z) = (x as u32, y as u32, z as u32);
         let c = CHUNK_SIZE as u32;
@@ -158,7 +160,8 @@ impl World {
     }
 
     /// The chunk at chunk position `(cx, cy, cz)`, if it was ever allocated.
-    pub fn chunk(&self, cx: u32, cy: u32, cz: u32) -> Option<&Chunk> {
+    pub fn chunk(&self, c: [u32; 3]) -> Option<&Chunk> {
+        let [cx, cy, cz] = c;
         if cx >= self.n || cy >= self.n || cz >= self.n {
             return None;
         }
@@ -167,12 +170,14 @@ impl World {
 
     /// The [`Chunk::revision`] of the chunk at `(cx, cy, cz)`; `None` if it is not allocated
     /// (or outside the world).
-    pub fn chunk_revision(&self, cx: u32, cy: u32, cz: u32) -> Option<u64> {
-        self.chunk(cx, cy, cz).map(Chunk::revision)
+    pub fn chunk_revision(&self, c: [u32; 3]) -> Option<u64> {
+        let [cx, cy, cz] = c;
+        self.chunk([cx, cy, cz]).map(Chunk::revision)
     }
 
     /// Mutable access to a chunk, allocating a fresh one if needed. `None` outside the world.
-    pub fn chunk_mut(&mut self, cx: u32, cy: u32, cz: u32) -> Option<&mut Chunk> {
+    pub fn chunk_mut(&mut self, c: [u32; 3]) -> Option<&mut Chunk> {
+        let [cx, cy, cz] = c;
         if cx >= self.n || cy >= self.n || cz >= self.n {
             return None;
         }
@@ -181,7 +186,8 @@ impl World {
     }
 
     /// Replaces a whole chunk (e.g. one made with [`Chunk::uniform`] or [`Chunk::from_blocks`]).
-    pub fn set_chunk(&mut self, cx: u32, cy: u32, cz: u32, chunk: Chunk) -> Result<()> {
+    pub fn set_chunk(&mut self, c: [u32; 3], chunk: Chunk) -> Result<()> {
+        let [cx, cy, cz] = c;
         if cx >= self.n || cy >= self.n || cz >= self.n {
             let c = CHUNK_SIZE as i64;
             return Err(VwrError::OutOfBounds {
@@ -197,7 +203,8 @@ impl World {
     }
 
     /// Removes a chunk (it reads as air and is saved as empty); returns it if it existed.
-    pub fn take_chunk(&mut self, cx: u32, cy: u32, cz: u32) -> Option<Chunk> {
+    pub fn take_chunk(&mut self, c: [u32; 3]) -> Option<Chunk> {
+        let [cx, cy, cz] = c;
         if cx >= self.n || cy >= self.n || cz >= self.n {
             return None;
         }
@@ -258,7 +265,8 @@ impl World {
     }
 
     /// Sets the spawn cell (must lie inside the world).
-    pub fn set_spawn(&mut self, x: i32, y: i32, z: i32) -> Result<()> {
+    pub fn set_spawn(&mut self, p: [i32; 3]) -> Result<()> {
+        let [x, y, z] = p;
         self.check(x, y, z)?;
         self.spawn = Some([x, y, z]);
         Ok(())
@@ -284,28 +292,29 @@ impl World {
     }
 
     /// Payload of the first record of `record_type` on a cell.
-    pub fn extra_metadata(&self, x: i32, y: i32, z: i32, record_type: u16) -> Option<&[u8]> {
+    pub fn extra_metadata(&self, p: [i32; 3], record_type: u16) -> Option<&[u8]> {
+        let [x, y, z] = p;
         let ([cx, cy, cz], i) = self.cell_parts(x, y, z).ok()?;
-        self.chunk(cx, cy, cz)?.metadata(i, record_type)
+        self.chunk([cx, cy, cz])?.metadata(i, record_type)
     }
 
     /// Sets a record on a cell: replaces the first record of that type there, else appends.
     pub fn set_extra_metadata(
         &mut self,
-        x: i32,
-        y: i32,
-        z: i32,
+        p: [i32; 3],
         record_type: u16,
         payload: &[u8],
     ) -> Result<()> {
+        let [x, y, z] = p;
         let ([cx, cy, cz], i) = self.cell_parts(x, y, z)?;
-        self.chunk_mut(cx, cy, cz)
+        self.chunk_mut([cx, cy, cz])
             .expect("checked")
             .set_metadata(i, record_type, payload)
     }
 
     /// Removes every record of `record_type` on a cell; returns how many were removed.
-    pub fn remove_extra_metadata(&mut self, x: i32, y: i32, z: i32, record_type: u16) -> usize {
+    pub fn remove_extra_metadata(&mut self, p: [i32; 3], record_type: u16) -> usize {
+        let [x, y, z] = p;
         let Ok(([cx, cy, cz], i)) = self.cell_parts(x, y, z) else {
             return 0;
         };
@@ -363,13 +372,14 @@ impl World {
                     reason,
                 })?;
         let [x, y, z] = cell.map(|v| v as i32);
-        self.set_extra_metadata(x, y, z, META_MOVE_OBJECT, &object.encode())?;
+        self.set_extra_metadata([x, y, z], META_MOVE_OBJECT, &object.encode())?;
         Ok([x, y, z])
     }
 
     /// The MoveObject anchored on a cell.
-    pub fn move_object_at(&self, x: i32, y: i32, z: i32) -> Result<Option<MoveObject>> {
-        match self.extra_metadata(x, y, z, META_MOVE_OBJECT) {
+    pub fn move_object_at(&self, p: [i32; 3]) -> Result<Option<MoveObject>> {
+        let [x, y, z] = p;
+        match self.extra_metadata([x, y, z], META_MOVE_OBJECT) {
             None => Ok(None),
             Some(p) => MoveObject::decode(p)
                 .map(Some)
@@ -378,8 +388,9 @@ impl World {
     }
 
     /// Removes the MoveObject(s) on a cell; returns whether there was one.
-    pub fn remove_move_object(&mut self, x: i32, y: i32, z: i32) -> bool {
-        self.remove_extra_metadata(x, y, z, META_MOVE_OBJECT) > 0
+    pub fn remove_move_object(&mut self, p: [i32; 3]) -> bool {
+        let [x, y, z] = p;
+        self.remove_extra_metadata([x, y, z], META_MOVE_OBJECT) > 0
     }
 
     /// All MoveObjects in collect order; fails on the first malformed payload, naming its cell.
@@ -396,27 +407,31 @@ impl World {
 
     /// Sets the plate rotation of a cell (`true` = rotated 90°, swapping X and Z). "Not rotated"
     /// is stored as `{0}`, not by removing the record.
-    pub fn set_plate_rotation(&mut self, x: i32, y: i32, z: i32, rotated: bool) -> Result<()> {
+    pub fn set_plate_rotation(&mut self, p: [i32; 3], rotated: bool) -> Result<()> {
+        let [x, y, z] = p;
         let payload = PlateRotationPayload {
             rotated: rotated.into(),
         };
-        self.set_extra_metadata(x, y, z, META_PLATE_ROTATION, payload.as_bytes())
+        self.set_extra_metadata([x, y, z], META_PLATE_ROTATION, payload.as_bytes())
     }
 
     /// The plate rotation of a cell, if a record exists (non-zero first byte = rotated).
-    pub fn plate_rotation(&self, x: i32, y: i32, z: i32) -> Option<bool> {
-        self.extra_metadata(x, y, z, META_PLATE_ROTATION)
+    pub fn plate_rotation(&self, p: [i32; 3]) -> Option<bool> {
+        let [x, y, z] = p;
+        self.extra_metadata([x, y, z], META_PLATE_ROTATION)
             // Lenient like the original: extra bytes are ignored, an empty payload is "not rotated".
             .map(|p| PlateRotationPayload::ref_from_prefix(p).is_ok_and(|(r, _)| r.rotated != 0))
     }
 
     /// Removes the plate-rotation record(s) of a cell.
-    pub fn remove_plate_rotation(&mut self, x: i32, y: i32, z: i32) -> bool {
-        self.remove_extra_metadata(x, y, z, META_PLATE_ROTATION) > 0
+    pub fn remove_plate_rotation(&mut self, p: [i32; 3]) -> bool {
+        let [x, y, z] = p;
+        self.remove_extra_metadata([x, y, z], META_PLATE_ROTATION) > 0
     }
 
     /// Places a BigDecor icon (non-zero) on a cell, replacing one already there.
-    pub fn place_big_decor(&mut self, x: i32, y: i32, z: i32, icon: u16) -> Result<()> {
+    pub fn place_big_decor(&mut self, p: [i32; 3], icon: u16) -> Result<()> {
+        let [x, y, z] = p;
         if icon == 0 {
             return Err(VwrError::InvalidRecord {
                 what: "BigDecor",
@@ -426,12 +441,13 @@ impl World {
         let payload = BigDecorPayload {
             icon: U16::new(icon),
         };
-        self.set_extra_metadata(x, y, z, META_BIG_DECOR, payload.as_bytes())
+        self.set_extra_metadata([x, y, z], META_BIG_DECOR, payload.as_bytes())
     }
 
     /// The BigDecor icon on a cell.
-    pub fn big_decor_at(&self, x: i32, y: i32, z: i32) -> Result<Option<u16>> {
-        match self.extra_metadata(x, y, z, META_BIG_DECOR) {
+    pub fn big_decor_at(&self, p: [i32; 3]) -> Result<Option<u16>> {
+        let [x, y, z] = p;
+        match self.extra_metadata([x, y, z], META_BIG_DECOR) {
             None => Ok(None),
             Some(p) => decode_big_decor(p)
                 .map(Some)
@@ -440,8 +456,9 @@ impl World {
     }
 
     /// Removes the BigDecor record(s) of a cell.
-    pub fn remove_big_decor(&mut self, x: i32, y: i32, z: i32) -> bool {
-        self.remove_extra_metadata(x, y, z, META_BIG_DECOR) > 0
+    pub fn remove_big_decor(&mut self, p: [i32; 3]) -> bool {
+        let [x, y, z] = p;
+        self.remove_extra_metadata([x, y, z], META_BIG_DECOR) > 0
     }
 
     /// All BigDecor records in collect order.
@@ -521,15 +538,13 @@ impl World {
     }
 
     /// Calls `f(x, y, z, block)` for every non-air block, chunk by chunk in file order.
-    pub fn for_each_non_air(&self, mut f: impl FnMut(i32, i32, i32, Block)) {
+    pub fn for_each_non_air(&self, mut f: impl FnMut([i32; 3], Block)) {
         for (pos, c) in self.chunks() {
             let base = pos.map(|v| (v * CHUNK_SIZE as u32) as i32);
             c.for_each_non_air(|i, b| {
                 let [x, y, z] = local_position(i);
                 f(
-                    base[0] + x as i32,
-                    base[1] + y as i32,
-                    base[2] + z as i32,
+                    [base[0] + x as i32, base[1] + y as i32, base[2] + z as i32],
                     b,
                 )
             });

@@ -140,7 +140,7 @@ fn hostile_headers_are_rejected_cheaply() {
     assert!(!load_checked(&b));
     // A payload range that overflows u64 arithmetic.
     let mut w = World::with_chunks_per_axis(1).unwrap();
-    w.set_block(0, 0, 0, vwr::Block(1)).unwrap();
+    w.set_block([0, 0, 0], vwr::Block(1)).unwrap();
     let mut b = w.to_bytes();
     table_mut(&mut b)[0].offset.set(u64::MAX);
     assert!(matches!(
@@ -149,7 +149,7 @@ fn hostile_headers_are_rejected_cheaply() {
     ));
     // A metadata record count far beyond the section.
     let mut w = World::with_chunks_per_axis(1).unwrap();
-    w.set_extra_metadata(0, 0, 0, 9, &[1]).unwrap();
+    w.set_extra_metadata([0, 0, 0], 9, &[1]).unwrap();
     let mut b = w.to_bytes();
     let meta = b.windows(4).position(|m| m == META_MAGIC).unwrap();
     let section = MetaSectionHeader::mut_from_prefix(&mut b[meta..])
@@ -159,7 +159,7 @@ fn hostile_headers_are_rejected_cheaply() {
     assert!(!load_checked(&b));
     // Chunk listed twice.
     let mut w = World::with_chunks_per_axis(2).unwrap();
-    w.set_block(0, 0, 0, vwr::Block(1)).unwrap();
+    w.set_block([0, 0, 0], vwr::Block(1)).unwrap();
     let mut b = w.to_bytes();
     table_mut(&mut b)[1].pos = [U16::ZERO; 3];
     match World::from_bytes(&b) {

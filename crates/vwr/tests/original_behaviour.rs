@@ -91,15 +91,15 @@ fn overwritten_to_air_chunk_keeps_palette_and_is_saved() {
     let mut w = World::new();
     for z in 0..10 {
         for x in 0..10 {
-            w.set_block(x, 0, z, Block::make(35, 0).unwrap()).unwrap();
+            w.set_block([x, 0, z], Block::make(35, 0).unwrap()).unwrap();
         }
     }
     for z in 0..10 {
         for x in 0..10 {
-            w.set_block(x, 0, z, Block::AIR).unwrap();
+            w.set_block([x, 0, z], Block::AIR).unwrap();
         }
     }
-    let c = w.chunk(0, 0, 0).unwrap();
+    let c = w.chunk([0, 0, 0]).unwrap();
     assert_eq!(c.palette(), &[Block::AIR, Block::make(35, 0).unwrap()]);
     assert!(!c.is_empty());
     if let Some(g) = golden_bytes("edge/edge-overwritten-to-air.vwr") {
@@ -110,14 +110,14 @@ fn overwritten_to_air_chunk_keeps_palette_and_is_saved() {
 #[test]
 fn empty_chunk_rule_counts_metadata() {
     let mut w = World::new();
-    w.set_extra_metadata(55, 55, 55, 7, &[1, 2, 3]).unwrap();
-    let c = w.chunk(5, 5, 5).unwrap();
+    w.set_extra_metadata([55, 55, 55], 7, &[1, 2, 3]).unwrap();
+    let c = w.chunk([5, 5, 5]).unwrap();
     assert_eq!(c.palette(), &[Block::AIR]);
     assert!(!c.is_empty(), "all air but carries metadata");
     let back = World::from_bytes(&w.to_bytes()).unwrap();
-    assert_eq!(back.extra_metadata(55, 55, 55, 7), Some(&[1u8, 2, 3][..]));
-    w.remove_extra_metadata(55, 55, 55, 7);
-    assert!(w.chunk(5, 5, 5).unwrap().is_empty());
+    assert_eq!(back.extra_metadata([55, 55, 55], 7), Some(&[1u8, 2, 3][..]));
+    w.remove_extra_metadata([55, 55, 55], 7);
+    assert!(w.chunk([5, 5, 5]).unwrap().is_empty());
     assert_eq!(
         w.to_bytes(),
         World::new().to_bytes(),
@@ -128,9 +128,9 @@ fn empty_chunk_rule_counts_metadata() {
 #[test]
 fn meta_on_air_chunk_matches_golden() {
     let mut w = World::new();
-    w.set_extra_metadata(55, 55, 55, 7, &[1, 2, 3]).unwrap();
-    w.set_extra_metadata(55, 55, 55, 0, &[]).unwrap();
-    w.set_extra_metadata(59, 50, 50, 65535, &[0xff]).unwrap();
+    w.set_extra_metadata([55, 55, 55], 7, &[1, 2, 3]).unwrap();
+    w.set_extra_metadata([55, 55, 55], 0, &[]).unwrap();
+    w.set_extra_metadata([59, 50, 50], 65535, &[0xff]).unwrap();
     assert_eq!(
         w.place_move_object(&MoveObject::new(6, [52.5, 57.0, 51.25]))
             .unwrap(),
@@ -144,7 +144,7 @@ fn meta_on_air_chunk_matches_golden() {
 /// Builds a v1 chunk payload by hand: 20-byte header, no metadata.
 fn v1_world_bytes() -> Vec<u8> {
     let mut w = World::with_chunks_per_axis(1).unwrap();
-    w.set_block(3, 4, 5, Block(560)).unwrap();
+    w.set_block([3, 4, 5], Block(560)).unwrap();
     let v2 = w.to_bytes();
     let payload_at = payload_start(1);
     let mut chunk = v2[payload_at..].to_vec();
@@ -189,7 +189,7 @@ fn chunk_header(bytes: &mut [u8], at: usize) -> &mut ChunkHeaderV1 {
 fn v1_chunk_payload_is_read_and_saved_as_v2() {
     let bytes = v1_world_bytes();
     let (w, odd) = vwr::read_world_checked(&bytes).unwrap();
-    assert_eq!(w.get_block(3, 4, 5), Block(560));
+    assert_eq!(w.get_block([3, 4, 5]), Block(560));
     assert_eq!(w.count_non_air(), 1);
     assert!(odd
         .iter()
@@ -226,7 +226,7 @@ fn v1_world_header_is_rejected() {
 #[test]
 fn spawn_encoding_and_rejections() {
     let mut w = World::new();
-    w.set_spawn(12, 34, 56).unwrap();
+    w.set_spawn([12, 34, 56]).unwrap();
     let mut bytes = w.to_bytes();
     assert_eq!(
         header(&mut bytes).spawn.map(|v| v.get()),
@@ -237,9 +237,9 @@ fn spawn_encoding_and_rejections() {
         World::from_bytes(&bytes).unwrap().spawn(),
         Some([12, 34, 56])
     );
-    assert!(w.set_spawn(100, 0, 0).is_err());
-    assert!(w.set_spawn(-1, 0, 0).is_err());
-    w.set_spawn(99, 99, 99).unwrap();
+    assert!(w.set_spawn([100, 0, 0]).is_err());
+    assert!(w.set_spawn([-1, 0, 0]).is_err());
+    w.set_spawn([99, 99, 99]).unwrap();
     assert_eq!(
         World::from_bytes(&w.to_bytes()).unwrap().spawn(),
         Some([99, 99, 99])
@@ -278,16 +278,16 @@ fn spawn_encoding_and_rejections() {
 #[test]
 fn spawn_golden_files_match() {
     let mut w = World::new();
-    w.set_spawn(12, 34, 56).unwrap();
+    w.set_spawn([12, 34, 56]).unwrap();
     w.set_sky_region(7);
     w.set_mission_number(11);
-    w.set_block(12, 33, 56, Block::make(35, 0).unwrap())
+    w.set_block([12, 33, 56], Block::make(35, 0).unwrap())
         .unwrap();
     let mut max = World::new();
-    max.set_spawn(99, 99, 99).unwrap();
+    max.set_spawn([99, 99, 99]).unwrap();
     let mut one = World::with_chunks_per_axis(1).unwrap();
-    one.set_spawn(0, 0, 0).unwrap();
-    one.set_block(9, 9, 9, Block::make(4095, 15).unwrap())
+    one.set_spawn([0, 0, 0]).unwrap();
+    one.set_block([9, 9, 9], Block::make(4095, 15).unwrap())
         .unwrap();
     for (world, file) in [
         (w, "edge/edge-spawn.vwr"),
@@ -342,26 +342,28 @@ fn move_object_47_byte_and_legacy_45_byte() {
     let cell = w.place_move_object(&m).unwrap();
     assert_eq!(cell, [10, 2, 3]);
     assert_eq!(
-        w.extra_metadata(10, 2, 3, META_MOVE_OBJECT).unwrap().len(),
+        w.extra_metadata([10, 2, 3], META_MOVE_OBJECT)
+            .unwrap()
+            .len(),
         47
     );
-    assert_eq!(w.move_object_at(10, 2, 3).unwrap(), Some(m));
+    assert_eq!(w.move_object_at([10, 2, 3]).unwrap(), Some(m));
     // Legacy 45-byte payload reads with visual_icon 0.
-    w.set_extra_metadata(20, 2, 3, META_MOVE_OBJECT, &m.encode()[..45])
+    w.set_extra_metadata([20, 2, 3], META_MOVE_OBJECT, &m.encode()[..45])
         .unwrap();
-    let legacy = w.move_object_at(20, 2, 3).unwrap().unwrap();
+    let legacy = w.move_object_at([20, 2, 3]).unwrap().unwrap();
     assert_eq!(legacy.visual_icon, 0);
     assert_eq!(legacy.pos_end, m.pos_end);
     // Any other size is an error naming the cell.
-    w.set_extra_metadata(30, 2, 3, META_MOVE_OBJECT, &[0; 46])
+    w.set_extra_metadata([30, 2, 3], META_MOVE_OBJECT, &[0; 46])
         .unwrap();
     assert!(matches!(
-        w.move_object_at(30, 2, 3),
+        w.move_object_at([30, 2, 3]),
         Err(VwrError::BadPayload { x: 30, .. })
     ));
     assert!(w.move_objects().is_err());
     // One per cell: placing a second replaces the first.
-    w.remove_extra_metadata(30, 2, 3, META_MOVE_OBJECT);
+    w.remove_extra_metadata([30, 2, 3], META_MOVE_OBJECT);
     w.place_move_object(&MoveObject::new(7, [10.9, 2.1, 3.0]))
         .unwrap();
     let all = w.move_objects().unwrap();
@@ -388,39 +390,39 @@ fn move_object_47_byte_and_legacy_45_byte() {
 fn bigdecor_icon_zero_is_rejected() {
     let mut w = World::new();
     assert!(matches!(
-        w.place_big_decor(1, 2, 3, 0),
+        w.place_big_decor([1, 2, 3], 0),
         Err(VwrError::InvalidRecord {
             what: "BigDecor",
             ..
         })
     ));
-    assert!(w.chunk(0, 0, 0).is_none_or(|c| c.records().is_empty()));
-    w.place_big_decor(1, 2, 3, 5).unwrap();
-    w.place_big_decor(1, 2, 3, 9).unwrap(); // replaces
+    assert!(w.chunk([0, 0, 0]).is_none_or(|c| c.records().is_empty()));
+    w.place_big_decor([1, 2, 3], 5).unwrap();
+    w.place_big_decor([1, 2, 3], 9).unwrap(); // replaces
     assert_eq!(w.big_decors().unwrap(), vec![([1, 2, 3], 9)]);
     // A stored zero icon is reported as a bad payload, not returned.
-    w.set_extra_metadata(4, 5, 6, META_BIG_DECOR, &[0, 0])
+    w.set_extra_metadata([4, 5, 6], META_BIG_DECOR, &[0, 0])
         .unwrap();
-    assert!(w.big_decor_at(4, 5, 6).is_err());
+    assert!(w.big_decor_at([4, 5, 6]).is_err());
 }
 
 #[test]
 fn bigdecor_and_plate_rotation_golden_file() {
     let mut w = World::new();
-    w.set_block(70, 0, 67, Block::make(379, 0).unwrap())
+    w.set_block([70, 0, 67], Block::make(379, 0).unwrap())
         .unwrap();
-    w.set_plate_rotation(70, 0, 67, true).unwrap();
-    w.set_plate_rotation(71, 0, 67, false).unwrap();
-    w.place_big_decor(99, 8, 1, 66).unwrap();
-    w.place_big_decor(12, 3, 45, 20).unwrap();
-    w.place_big_decor(12, 3, 45, 87).unwrap();
-    w.place_big_decor(70, 0, 67, 513).unwrap();
+    w.set_plate_rotation([70, 0, 67], true).unwrap();
+    w.set_plate_rotation([71, 0, 67], false).unwrap();
+    w.place_big_decor([99, 8, 1], 66).unwrap();
+    w.place_big_decor([12, 3, 45], 20).unwrap();
+    w.place_big_decor([12, 3, 45], 87).unwrap();
+    w.place_big_decor([70, 0, 67], 513).unwrap();
     assert_eq!(
-        w.plate_rotation(71, 0, 67),
+        w.plate_rotation([71, 0, 67]),
         Some(false),
         "not rotated is stored as {{0}}"
     );
-    assert_eq!(w.plate_rotation(70, 0, 67), Some(true));
+    assert_eq!(w.plate_rotation([70, 0, 67]), Some(true));
     if let Some(g) = golden_bytes("edge/edge-bigdecor-plate.vwr") {
         assert_eq!(w.to_bytes(), g);
     }
@@ -431,14 +433,12 @@ fn palette_256_golden_file_from_255_writes() {
     let mut w = World::new();
     for k in 1..=255u16 {
         w.set_block(
-            30 + (k % 10) as i32,
-            30,
-            30,
+            [30 + (k % 10) as i32, 30, 30],
             Block::make(16 * k, (k % 16) as u8).unwrap(),
         )
         .unwrap();
     }
-    let c = w.chunk(3, 3, 3).unwrap();
+    let c = w.chunk([3, 3, 3]).unwrap();
     assert_eq!(c.palette().len(), 256);
     assert_eq!(c.bits_per_block(), 8);
     if let Some(g) = golden_bytes("edge/edge-palette-256.vwr") {
@@ -451,22 +451,20 @@ fn full_palette_compacts_before_overflowing() {
     let mut w = World::new();
     for k in 1..=255u16 {
         w.set_block(
-            30 + (k % 10) as i32,
-            30,
-            30,
+            [30 + (k % 10) as i32, 30, 30],
             Block::make(16 * k, 0).unwrap(),
         )
         .unwrap();
     }
     // The original throws here; we drop the 245 unused entries first.
-    w.set_block(31, 31, 31, Block::make(4000, 1).unwrap())
+    w.set_block([31, 31, 31], Block::make(4000, 1).unwrap())
         .unwrap();
-    let c = w.chunk(3, 3, 3).unwrap();
+    let c = w.chunk([3, 3, 3]).unwrap();
     assert_eq!(c.palette().len(), 12, "air + 10 live values + the new one");
-    assert_eq!(w.get_block(31, 31, 31), Block::make(4000, 1).unwrap());
+    assert_eq!(w.get_block([31, 31, 31]), Block::make(4000, 1).unwrap());
     for k in 246..=255u16 {
         assert_eq!(
-            w.get_block(30 + (k % 10) as i32, 30, 30),
+            w.get_block([30 + (k % 10) as i32, 30, 30]),
             Block::make(16 * k, 0).unwrap()
         );
     }
@@ -491,9 +489,9 @@ fn full_palette_compacts_before_overflowing() {
         assert_eq!(c.get(i), cells[i]);
     }
     let mut w = World::new();
-    w.set_chunk(0, 0, 0, before).unwrap();
+    w.set_chunk([0, 0, 0], before).unwrap();
     assert!(matches!(
-        w.set_block(9, 9, 9, Block(2)),
+        w.set_block([9, 9, 9], Block(2)),
         Err(VwrError::PaletteFull {
             pos: Some([0, 0, 0])
         })
@@ -503,9 +501,9 @@ fn full_palette_compacts_before_overflowing() {
 #[test]
 fn raw_values_and_chunk_factories_golden_files() {
     let mut w = World::new();
-    w.set_block(0, 0, 0, Block(0xFFFF)).unwrap();
-    w.set_block(1, 0, 0, Block::make(0, 5).unwrap()).unwrap();
-    w.set_block(99, 99, 99, Block(1)).unwrap();
+    w.set_block([0, 0, 0], Block(0xFFFF)).unwrap();
+    w.set_block([1, 0, 0], Block::make(0, 5).unwrap()).unwrap();
+    w.set_block([99, 99, 99], Block(1)).unwrap();
     if let Some(g) = golden_bytes("edge/edge-raw-values.vwr") {
         assert_eq!(w.to_bytes(), g);
     }
@@ -513,12 +511,12 @@ fn raw_values_and_chunk_factories_golden_files() {
         return;
     };
     let golden = World::from_bytes(&g).unwrap();
-    let blocks = golden.chunk(2, 1, 0).unwrap().to_blocks();
+    let blocks = golden.chunk([2, 1, 0]).unwrap().to_blocks();
     let mut w = World::with_chunks_per_axis(3).unwrap();
-    w.set_chunk(0, 0, 0, Chunk::uniform(Block::make(261, 0).unwrap()))
+    w.set_chunk([0, 0, 0], Chunk::uniform(Block::make(261, 0).unwrap()))
         .unwrap();
-    w.set_chunk(1, 0, 0, Chunk::uniform(Block::AIR)).unwrap();
-    w.set_chunk(2, 1, 0, Chunk::from_blocks(&blocks).unwrap())
+    w.set_chunk([1, 0, 0], Chunk::uniform(Block::AIR)).unwrap();
+    w.set_chunk([2, 1, 0], Chunk::from_blocks(&blocks).unwrap())
         .unwrap();
     assert_eq!(w.to_bytes(), g);
 }
@@ -532,12 +530,12 @@ fn world_sizes_and_bounds() {
     let mut w = World::with_chunks_per_axis(2).unwrap();
     assert_eq!(w.to_bytes().len(), 200);
     assert!(matches!(
-        w.set_block(20, 0, 0, Block(1)),
+        w.set_block([20, 0, 0], Block(1)),
         Err(VwrError::OutOfBounds { .. })
     ));
-    assert!(w.set_block(-1, 0, 0, Block(1)).is_err());
-    assert_eq!(w.get_block(-1, 0, 0), Block::AIR);
-    assert_eq!(w.get_block(0, 20, 0), Block::AIR);
+    assert!(w.set_block([-1, 0, 0], Block(1)).is_err());
+    assert_eq!(w.get_block([-1, 0, 0]), Block::AIR);
+    assert_eq!(w.get_block([0, 20, 0]), Block::AIR);
 }
 
 #[test]
@@ -549,8 +547,8 @@ fn compaction_keeps_blocks_and_shrinks_palettes() {
     let before = vwr::dump::dump(&w);
     w.compact();
     assert_eq!(vwr::dump::dump(&w), before);
-    assert_eq!(w.chunk(3, 3, 3).unwrap().palette().len(), 11);
-    assert_eq!(w.chunk(3, 3, 3).unwrap().bits_per_block(), 4);
+    assert_eq!(w.chunk([3, 3, 3]).unwrap().palette().len(), 11);
+    assert_eq!(w.chunk([3, 3, 3]).unwrap().bits_per_block(), 4);
 }
 
 #[test]
@@ -562,7 +560,7 @@ fn fill_box_matches_per_block_sets_and_clamps() {
     for z in 97..100 {
         for y in 3..=14 {
             for x in 0..=12 {
-                b2.set_block(x, y, z, stone).unwrap();
+                b2.set_block([x, y, z], stone).unwrap();
             }
         }
     }

@@ -34,18 +34,18 @@ fn edit(limit: i32, values: u16) -> impl Strategy<Value = Edit> {
 
 fn apply(w: &mut World, e: &Edit) {
     match e {
-        Edit::Set(x, y, z, v) => w.set_block(*x, *y, *z, Block(*v)).unwrap(),
+        Edit::Set(x, y, z, v) => w.set_block([*x, *y, *z], Block(*v)).unwrap(),
         Edit::Fill(a, b, v) => {
             w.fill_box(*a, *b, Block(*v)).unwrap();
         }
-        Edit::Meta(x, y, z, t, p) => w.set_extra_metadata(*x, *y, *z, *t, p).unwrap(),
+        Edit::Meta(x, y, z, t, p) => w.set_extra_metadata([*x, *y, *z], *t, p).unwrap(),
         Edit::RemoveMeta(x, y, z, t) => {
-            w.remove_extra_metadata(*x, *y, *z, *t);
+            w.remove_extra_metadata([*x, *y, *z], *t);
         }
         Edit::Object(t, p) => {
             w.place_move_object(&MoveObject::new(*t, *p)).unwrap();
         }
-        Edit::Spawn(x, y, z) => w.set_spawn(*x, *y, *z).unwrap(),
+        Edit::Spawn(x, y, z) => w.set_spawn([*x, *y, *z]).unwrap(),
         Edit::Sky(s) => w.set_sky_region(*s),
     }
 }
@@ -75,7 +75,7 @@ proptest! {
             }
         }
         for z in 0..20 { for y in 0..20 { for x in 0..20 {
-            prop_assert_eq!(w.get_block(x, y, z).raw(), model[(x + 20 * (y + 20 * z)) as usize]);
+            prop_assert_eq!(w.get_block([x, y, z]).raw(), model[(x + 20 * (y + 20 * z)) as usize]);
         }}}
         let bytes = w.to_bytes();
         let back = World::from_bytes(&bytes).unwrap();
@@ -89,13 +89,13 @@ proptest! {
         let mut w = World::with_chunks_per_axis(2).unwrap();
         for e in &edits {
             let before: Vec<Option<(Chunk, u64, u64)>> = (0..8u32)
-                .map(|i| w.chunk(i % 2, (i / 2) % 2, i / 4).map(|c| (c.clone(), c.revision(), c.blocks_revision())))
+                .map(|i| w.chunk([i % 2, (i / 2) % 2, i / 4]).map(|c| (c.clone(), c.revision(), c.blocks_revision())))
                 .collect();
             apply(&mut w, e);
             for (i, b) in before.iter().enumerate() {
                 let i = i as u32;
-                let now = w.chunk(i % 2, (i / 2) % 2, i / 4);
-                prop_assert_eq!(w.chunk_revision(i % 2, (i / 2) % 2, i / 4), now.map(Chunk::revision));
+                let now = w.chunk([i % 2, (i / 2) % 2, i / 4]);
+                prop_assert_eq!(w.chunk_revision([i % 2, (i / 2) % 2, i / 4]), now.map(Chunk::revision));
                 if let (Some((old, rev, brev)), Some(now)) = (b, now) {
                     if *old != *now {
                         prop_assert_ne!(*rev, now.revision(), "{:?}", e);

@@ -16,7 +16,7 @@ fn save_replaces_the_whole_file_atomically() {
     let path = dir.path().join("w.vwr");
     let mut big = World::new();
     big.fill_box([0, 0, 0], [99, 3, 99], Block(560)).unwrap();
-    big.set_block(5, 5, 5, Block(17)).unwrap();
+    big.set_block([5, 5, 5], Block(17)).unwrap();
     big.save(&path).unwrap();
     let small = World::with_chunks_per_axis(1).unwrap();
     small.save(&path).unwrap();

@@ -30,16 +30,16 @@ pub fn random_world(n: u32, seed: u64, kinds: u16) -> World {
         } else {
             b(1 + r.below(kinds as u64) as u16)
         };
-        w.set_block(p[0], p[1], p[2], v).unwrap();
+        w.set_block([p[0], p[1], p[2]], v).unwrap();
     }
     w.place_move_object(&vwr::MoveObject::new(7, [3.0, 1.0, 4.5]))
         .unwrap();
-    w.place_big_decor(size - 1, 2, 7, 66).unwrap();
-    w.set_plate_rotation(11, 0, 9, true).unwrap();
-    w.set_extra_metadata(9, 9, 9, 42, &[1, 2, 3]).unwrap();
+    w.place_big_decor([size - 1, 2, 7], 66).unwrap();
+    w.set_plate_rotation([11, 0, 9], true).unwrap();
+    w.set_extra_metadata([9, 9, 9], 42, &[1, 2, 3]).unwrap();
     w.set_sky_region(3);
     w.set_mission_number(11);
-    w.set_spawn(1, 1, 1).unwrap();
+    w.set_spawn([1, 1, 1]).unwrap();
     w
 }
 
@@ -50,7 +50,7 @@ pub fn cells(w: &World) -> Vec<Block> {
     for z in 0..s {
         for y in 0..s {
             for x in 0..s {
-                out.push(w.get_block(x, y, z));
+                out.push(w.get_block([x, y, z]));
             }
         }
     }
@@ -67,8 +67,8 @@ pub fn assert_cells(
     for z in 0..s {
         for y in 0..s {
             for x in 0..s {
-                let want = expect(x, y, z).unwrap_or_else(|| before.get_block(x, y, z));
-                let got = after.get_block(x, y, z);
+                let want = expect(x, y, z).unwrap_or_else(|| before.get_block([x, y, z]));
+                let got = after.get_block([x, y, z]);
                 assert_eq!(got, want, "cell ({x}, {y}, {z})");
             }
         }

@@ -197,7 +197,7 @@ pub fn mesh_chunk_with(
 ) {
     out.clear();
     out.chunk = pos;
-    let Some(chunk) = world.chunk(pos[0], pos[1], pos[2]) else {
+    let Some(chunk) = world.chunk([pos[0], pos[1], pos[2]]) else {
         return;
     };
     if !chunk_has_visible(chunk, registry) {

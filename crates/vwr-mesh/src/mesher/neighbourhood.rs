@@ -87,7 +87,7 @@ impl Neighborhood {
     pub fn gather(&mut self, world: &World, pos: [u32; 3], registry: &Registry) {
         self.cells.fill(0);
         let [cx, cy, cz] = pos;
-        if let Some(c) = world.chunk(cx, cy, cz) {
+        if let Some(c) = world.chunk([cx, cy, cz]) {
             let mut tmp = [Block::AIR; CHUNK_VOLUME];
             c.blocks_into(&mut tmp);
             for z in 0..N {
@@ -122,7 +122,7 @@ impl Neighborhood {
                     if nx < 0 || ny < 0 || nz < 0 {
                         continue;
                     }
-                    let Some(ch) = world.chunk(nx as u32, ny as u32, nz as u32) else {
+                    let Some(ch) = world.chunk([nx as u32, ny as u32, nz as u32]) else {
                         continue;
                     };
                     let (sx, lx, px) = spans(dx);

@@ -52,8 +52,11 @@ pub fn random_world(seed: u64, n: u32, count: usize) -> World {
         let t = types[rng.below(types.len() as u64) as usize];
         let meta = if rng.below(4) == 0 { 1 } else { 0 };
         let (x, y, z) = (rng.below(size), rng.below(size), rng.below(size));
-        w.set_block(x as i32, y as i32, z as i32, Block::make(t, meta).unwrap())
-            .unwrap();
+        w.set_block(
+            [x as i32, y as i32, z as i32],
+            Block::make(t, meta).unwrap(),
+        )
+        .unwrap();
     }
     w
 }
