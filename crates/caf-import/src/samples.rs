@@ -223,6 +223,28 @@ pub fn triangle_glb() -> Vec<u8> {
     out
 }
 
+/// Writes a small source tree into `dir` (created if missing), the input of the demo build and
+/// of `examples/build.rs`: a PNG texture with a sidecar asking for mips, a WAV sound, an OBJ
+/// mesh, and a GLSL vertex and fragment shader. Returns the relative paths written.
+pub fn write_source_tree(dir: &std::path::Path) -> std::io::Result<Vec<&'static str>> {
+    let files: [(&str, Vec<u8>); 6] = [
+        ("textures/hero.png", gradient_png(128, 128)),
+        ("textures/hero.png.toml", b"mips = true\n".to_vec()),
+        ("sounds/jump.wav", wav_i16(22050, 1, 5512)),
+        ("meshes/cube.obj", CUBE_OBJ.as_bytes().to_vec()),
+        ("shaders/sprite.vert", VERTEX_GLSL.as_bytes().to_vec()),
+        ("shaders/sprite.frag", FRAGMENT_GLSL.as_bytes().to_vec()),
+    ];
+    for (rel, bytes) in &files {
+        let p = dir.join(rel);
+        if let Some(d) = p.parent() {
+            std::fs::create_dir_all(d)?;
+        }
+        voxcaf_fs::write_atomic(&p, bytes)?;
+    }
+    Ok(files.map(|(rel, _)| rel).to_vec())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

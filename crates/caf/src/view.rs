@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 
+use zerocopy::little_endian::{I16, U32};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 use crate::error::CafError;
@@ -243,10 +244,9 @@ impl<'a> AudioView<'a> {
         Some(match self.samples_i16() {
             Some(s) => Cow::Borrowed(s),
             None => Cow::Owned(
-                self.data
-                    .chunks_exact(2)
-                    .map(|c| i16::from_le_bytes([c[0], c[1]]))
-                    .collect(),
+                <[I16]>::ref_from_prefix_with_elems(self.data, self.data.len() / 2)
+                    .map(|(v, _)| v.iter().map(|s| s.get()).collect())
+                    .unwrap_or_default(),
             ),
         })
     }
@@ -386,7 +386,9 @@ impl<'a> Cursor<'a> {
     }
     fn u32(&mut self, what: &str) -> Result<u32, CafError> {
         let b = self.bytes(4, what)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        // `bytes` returned exactly 4 bytes, so the cast cannot fail; the fallback keeps the
+        // path free of panics.
+        Ok(U32::read_from_bytes(b).map_or(0, U32::get))
     }
     fn at_end(&self) -> bool {
         self.pos == self.data.len()
@@ -456,9 +458,13 @@ impl<'a> SceneSection<'a> {
     pub fn entries(&self) -> impl Iterator<Item = SceneEntry<'a>> + 'a {
         let data: &'a [u8] = self.data;
         data.chunks_exact(self.component_size.saturating_add(4))
-            .map(|e| SceneEntry {
-                entity: u32::from_le_bytes([e[0], e[1], e[2], e[3]]),
-                component: &e[4..],
+            .filter_map(|e| {
+                // Each entry is `component_size + 4` bytes: the split always succeeds.
+                let (entity, component) = U32::read_from_prefix(e).ok()?;
+                Some(SceneEntry {
+                    entity: entity.get(),
+                    component,
+                })
             })
     }
 }
@@ -657,10 +663,9 @@ impl<'a> PrefabView<'a> {
             }
             let nchild = c.u32(&format!("entity {e} child count"))?;
             let ids = c.bytes(u64::from(nchild) * 4, &format!("entity {e} child ids"))?;
-            let children = ids
-                .chunks_exact(4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect();
+            let children = <[U32]>::ref_from_bytes(ids)
+                .map(|v| v.iter().map(|c| c.get()).collect())
+                .unwrap_or_default();
             entities.push(PrefabEntity {
                 name,
                 components,

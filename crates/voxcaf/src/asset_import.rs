@@ -294,19 +294,8 @@ fn summary(r: &BuildReport, out: &Path) -> String {
 /// for mips, a WAV sound, an OBJ mesh, a GLSL vertex and fragment shader), build it into
 /// `out_dir`, build again to show the content-hash skip, and return a short report.
 pub fn demo_build(src_dir: &Path, out_dir: &Path) -> Result<String> {
-    let w = |rel: &str, bytes: &[u8]| -> Result<()> {
-        let p = src_dir.join(rel);
-        if let Some(d) = p.parent() {
-            std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
-        }
-        std::fs::write(&p, bytes).with_context(|| format!("writing {}", p.display()))
-    };
-    w("textures/hero.png", &samples::gradient_png(128, 128))?;
-    w("textures/hero.png.toml", b"mips = true\n")?;
-    w("sounds/jump.wav", &samples::wav_i16(22050, 1, 5512))?;
-    w("meshes/cube.obj", samples::CUBE_OBJ.as_bytes())?;
-    w("shaders/sprite.vert", samples::VERTEX_GLSL.as_bytes())?;
-    w("shaders/sprite.frag", samples::FRAGMENT_GLSL.as_bytes())?;
+    samples::write_source_tree(src_dir)
+        .with_context(|| format!("writing the sample sources to {}", src_dir.display()))?;
 
     let opts = BuildOptions::default();
     let first = batch::build(src_dir, out_dir, &opts, &|_| {})?;
