@@ -20,7 +20,7 @@ pub enum ImportError {
         source: std::io::Error,
     },
     /// The asset type could not be chosen from the file name.
-    #[error("cannot tell the asset type of {}: unknown extension {ext:?} (pass --type texture|audio|mesh|shader)", path.display())]
+    #[error("cannot tell the asset type of {}: unknown extension {ext:?} (set the asset type: texture, audio, mesh or shader)", path.display())]
     UnknownType {
         /// The source file.
         path: PathBuf,

@@ -128,7 +128,7 @@ pub fn compile(
                 located(
                     file,
                     None,
-                    "cannot tell the GLSL stage: use a .vert/.frag/.comp name or pass --stage"
+                    "cannot tell the GLSL stage: use a .vert/.frag/.comp name or set the stage explicitly"
                         .into(),
                 )
             })?;
@@ -226,7 +226,7 @@ pub fn compile(
                     file,
                     None,
                     format!(
-                        "the module has {first} and {other} entry points; choose one with --stage"
+                        "the module has {first} and {other} entry points; set the stage to choose one"
                     ),
                 ));
             }

@@ -138,6 +138,18 @@ fn convert(a: ConvertArgs) -> Result<u8> {
             } else {
                 eprintln!("error: {}: {e}", a.input.display());
             }
+            // The library says what to set; the CLI says which flag sets it.
+            if !a.json {
+                match &e {
+                    caf_import::ImportError::UnknownType { .. } => {
+                        eprintln!("hint: pass --type texture|audio|mesh|shader")
+                    }
+                    caf_import::ImportError::Shader { .. } if e.to_string().contains("stage") => {
+                        eprintln!("hint: pass --stage vertex|fragment|compute")
+                    }
+                    _ => {}
+                }
+            }
             return Ok(1);
         }
     };
