@@ -50,14 +50,11 @@ fn data() -> Data {
     let dir = tempfile::tempdir().expect("temp dir");
     let base = dir.path().to_path_buf();
     std::fs::create_dir_all(base.join("small")).unwrap();
-    let mut x: u32 = 0x1234_5678;
+    let mut rng = voxcaf_golden::Rng::new(0x1234_5678);
     let small: Vec<String> = (0..SMALL)
         .map(|i| {
-            // xorshift: sizes 4..=64 KiB in 4-byte steps.
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            let size = 4096 + (x as usize % (60 * 1024 / 4)) * 4;
+            // Sizes 4..=64 KiB in 4-byte steps.
+            let size = 4096 + rng.below(60 * 1024 / 4) as usize * 4;
             let name = format!("small/{i:04}.caf");
             std::fs::write(base.join(&name), texture(size, i as u8)).unwrap();
             name
