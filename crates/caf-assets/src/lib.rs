@@ -49,7 +49,9 @@
 //!
 //! - **Entries** are keyed by the normalised path (relative to the base directory, lexically
 //!   resolved `.`/`..`) and the requested [`Kind`]. Every handle of an entry shares its state.
-//! - **Loading** goes through [`caf::LoadedAsset::open`]: one read into an aligned buffer,
+//! - **Loading** goes through [`caf::LoadedAsset::open_with`] in [`caf::LoadMode::Read`]: one
+//!   read into an aligned buffer, never a memory map (a watched file truncated in place by
+//!   another program must not crash the game),
 //!   both CRCs checked, zero copies afterwards. On the worker thread the header type and the
 //!   typed layout are checked too, once per load, so a [`Status::Loaded`] entry always has a
 //!   valid view and a type mismatch is [`AssetError::WrongType`]. The check keeps what the

@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use caf::LoadedAsset;
+use caf::{LoadMode, LoadedAsset};
 
 use crate::error::AssetError;
 use crate::kind::Kind;
@@ -63,9 +63,14 @@ impl Inner {
 
     /// Reads the slot's file and runs its kind's check: the one place a typed check runs.
     fn read(&self, slot: &Slot) -> Result<Version, AssetError> {
-        let asset = LoadedAsset::open(&slot.file).map_err(|source| AssetError::Load {
-            path: slot.key.path.clone(),
-            source,
+        // Always read into memory, never map: the manager watches and reloads files that other
+        // programs rewrite, and a mapped file truncated in place would kill the game with
+        // SIGBUS on the next access (`LoadMode::Auto` maps files of 64 MiB and more).
+        let asset = LoadedAsset::open_with(&slot.file, LoadMode::Read).map_err(|source| {
+            AssetError::Load {
+                path: slot.key.path.clone(),
+                source,
+            }
         })?;
         self.validations.fetch_add(1, Ordering::Relaxed);
         let layout = (slot.validate)(&slot.key.path, &asset)?;

@@ -425,3 +425,49 @@ fn reloads_requested_during_a_load_are_coalesced() {
     );
     assert_eq!(m.stats().pending_loads, 0);
 }
+
+/// Regression (SIGBUS): files of 64 MiB and more used to be memory-mapped, so a watched file
+/// truncated in place by another program killed the process on the next access. The manager
+/// reads files into memory: the loaded data stays readable, and a reload of the truncated file
+/// fails cleanly, keeping the previous version.
+#[test]
+fn a_large_loaded_file_truncated_in_place_does_not_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.caf");
+    let payload = vec![0x5Au8; (caf::MAP_THRESHOLD as usize) + 4096];
+    write_atomic(
+        &path,
+        &caf::AssetWriter::new(AssetType::UNKNOWN)
+            .payload(&payload)
+            .to_vec(),
+    );
+    drop(payload);
+    let m = AssetManager::builder(dir.path()).build().unwrap();
+    let h = m.load::<Raw>("big.caf");
+    assert!(matches!(m.wait(&h, WAIT), Status::Loaded));
+    let guard = m.get(&h).unwrap();
+
+    // Truncate in place (same inode), as an editor that rewrites files without a rename does.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(100)
+        .unwrap();
+    let view = guard.view();
+    assert_eq!(view.payload.len(), caf::MAP_THRESHOLD as usize + 4096);
+    assert!(view.payload.iter().all(|&b| b == 0x5A));
+    drop(guard);
+
+    m.drain_events();
+    m.reload(&h);
+    assert!(m
+        .wait_events(WAIT)
+        .iter()
+        .any(|e| matches!(e, caf_assets::AssetEvent::ReloadFailed { .. })));
+    let again = m.get(&h).expect("the previous version stays");
+    assert_eq!(
+        again.view().payload.len(),
+        caf::MAP_THRESHOLD as usize + 4096
+    );
+}

@@ -65,7 +65,9 @@ pub struct ManifestEntry {
     pub payload_size: u64,
     /// CRC-32 of the payload (the header's crc32 field).
     pub payload_crc32: u32,
-    /// CRC-32 of the whole output file.
+    /// CRC-32 of every byte of the output file before its footer: the footer's own value, so
+    /// it differs between files (the CRC of a whole `.caf` file, footer included, is the same
+    /// constant for every file).
     pub file_crc32: u32,
     /// BLAKE3 (hex) of the source bytes and of every dependency.
     pub source_hash: String,
@@ -378,7 +380,7 @@ fn process(
         metadata_size: converted.metadata.len() as u64,
         payload_size: converted.payload.len() as u64,
         payload_crc32: caf::crc32(&converted.payload),
-        file_crc32: caf::crc32(&file),
+        file_crc32: content_crc(&file),
         source_hash: source_hash(&bytes, &deps),
         settings_hash: settings_h,
         settings,
@@ -391,9 +393,14 @@ fn process(
 
 fn output_matches(path: &Path, e: &ManifestEntry) -> bool {
     match std::fs::read(path) {
-        Ok(b) => b.len() as u64 == e.file_size && caf::crc32(&b) == e.file_crc32,
+        Ok(b) => b.len() as u64 == e.file_size && content_crc(&b) == e.file_crc32,
         Err(_) => false,
     }
+}
+
+/// CRC-32 of a file's bytes before the footer (the whole file when it is too short to have one).
+fn content_crc(file: &[u8]) -> u32 {
+    caf::crc32(&file[..file.len().saturating_sub(caf::FOOTER_SIZE)])
 }
 
 /// Build every source under `src` into `out` (created if missing) and write the manifest.

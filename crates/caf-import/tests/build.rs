@@ -114,11 +114,19 @@ fn build_end_to_end() {
             "textures/normal.png",
         ]
     );
+    // Regression: `file_crc32` was the CRC of the whole file, one constant for every asset.
+    let crcs: std::collections::BTreeSet<u32> =
+        manifest.assets.iter().map(|e| e.file_crc32).collect();
+    assert_eq!(crcs.len(), manifest.assets.len());
     for e in &manifest.assets {
         let bytes = std::fs::read(out.join(&e.output)).unwrap();
         let asset = caf::Asset::parse(&bytes).unwrap();
         assert_eq!(e.file_size, bytes.len() as u64);
-        assert_eq!(e.file_crc32, caf::crc32(&bytes));
+        // The CRC of the bytes before the footer, which is the footer itself (a whole-file CRC
+        // would be one constant for every asset).
+        let (content, footer) = bytes.split_at(bytes.len() - caf::FOOTER_SIZE);
+        assert_eq!(e.file_crc32, caf::crc32(content));
+        assert_eq!(e.file_crc32.to_le_bytes(), footer);
         assert_eq!(e.payload_crc32, asset.header.crc32);
         assert_eq!(e.payload_crc32, caf::crc32(asset.payload));
         assert_eq!(e.payload_size, asset.payload.len() as u64);
