@@ -1,9 +1,12 @@
 //! `voxcaf`: the command line over the voxcaf crates.
 //!
-//! Exit codes: 0 success, 1 bad input or a failed check, 2 usage error (clap).
+//! Exit codes: 0 success, 1 bad input or a failed check, 2 usage error (clap); a closed output
+//! pipe ends the process quietly through `SIGPIPE` (see `sigpipe.rs`).
 //!
 //! Each domain owns one module with a clap `Subcommand` enum and a `run` function returning the
 //! process exit code; this file only wires them together.
+
+#![deny(unsafe_code)]
 
 use std::process::ExitCode;
 
@@ -12,6 +15,8 @@ use clap::{Parser, Subcommand};
 mod asset;
 mod asset_import;
 mod demo;
+#[allow(unsafe_code)]
+mod sigpipe;
 mod world;
 mod world_edit;
 mod world_mesh;
@@ -62,6 +67,7 @@ enum AssetCmd {
 }
 
 fn main() -> ExitCode {
+    sigpipe::restore_default();
     let cli = Cli::parse();
     let result = match cli.cmd {
         Cmd::World { cmd } => match cmd {
