@@ -22,7 +22,7 @@ pub enum AssetCmd {
     /// Verify .caf files (length, magic, version, sizes, payload CRC, footer CRC); exit 0 only
     /// if every file is valid. Prints one line per file naming the failed check.
     Check {
-        /// Files to check.
+        /// Files to check; a folder stands for every .caf file below it (a build output).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Also decode each known asset type (texture levels, audio, mesh, shader, scene, prefab).
@@ -74,7 +74,9 @@ pub enum AssetCmd {
 pub fn run(cmd: AssetCmd) -> Result<u8> {
     match cmd {
         AssetCmd::Info { file, json } => info(&file, json),
-        AssetCmd::Check { files, typed, json } => check(&files, typed, json),
+        AssetCmd::Check { files, typed, json } => {
+            check(&crate::inputs::expand(&files, "caf")?, typed, json)
+        }
         AssetCmd::Pack {
             ty,
             flags,

@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand};
 mod asset;
 mod asset_import;
 mod demo;
+mod inputs;
 #[allow(unsafe_code)]
 mod sigpipe;
 mod world;

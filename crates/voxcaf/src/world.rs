@@ -28,7 +28,7 @@ pub enum WorldCmd {
     },
     /// Check that worlds load; exit 1 if any does not.
     Check {
-        /// The .vwr files.
+        /// The .vwr files; a folder stands for every .vwr file below it.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Also report (and fail on) oddities the original tolerates: non-zero padding bits,
@@ -74,7 +74,7 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             files,
             strict,
             json,
-        } => check(&files, strict, json),
+        } => check(&crate::inputs::expand(&files, "vwr")?, strict, json),
         WorldCmd::Resave { input, output } => {
             let t = Instant::now();
             let world = load(&input)?;

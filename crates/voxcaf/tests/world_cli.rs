@@ -156,3 +156,49 @@ fn demo_runs_and_leaves_verified_files() {
     let (code, out, err) = run(voxcaf().arg("demo").arg(dir.path()));
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
 }
+
+#[test]
+fn check_walks_folders() {
+    let Some(g) = golden() else { return };
+    // Every golden world below the folder is checked, as if named one by one.
+    let (code, out, err) = run(voxcaf()
+        .args(["world", "check"])
+        .arg(g.join("vwr/worlds3d")));
+    let files = std::fs::read_dir(g.join("vwr/worlds3d"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "vwr")
+        })
+        .count();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("OK ")).count(), files);
+    assert!(
+        out.contains(&format!("{files} of {files} files passed")),
+        "{out}"
+    );
+    // A build output checked as a folder: valid assets pass, a damaged one fails the run.
+    let dir = tempfile::tempdir().unwrap();
+    let good = caf::AssetWriter::new(caf::AssetType::UNKNOWN)
+        .payload(b"abc")
+        .to_vec();
+    std::fs::create_dir_all(dir.path().join("sub")).unwrap();
+    std::fs::write(dir.path().join("a.caf"), &good).unwrap();
+    std::fs::write(dir.path().join("sub/b.caf"), &good).unwrap();
+    std::fs::write(dir.path().join("notes.txt"), b"not an asset").unwrap();
+    let (code, out, _) = run(voxcaf().args(["asset", "check"]).arg(dir.path()));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("2 of 2 file(s) valid"), "{out}");
+    std::fs::write(dir.path().join("sub/c.caf"), &good[..good.len() - 1]).unwrap();
+    let (code, out, _) = run(voxcaf().args(["asset", "check"]).arg(dir.path()));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("2 of 3 file(s) valid"), "{out}");
+    // An empty folder is an error, not a silent success.
+    let empty = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(voxcaf().args(["world", "check"]).arg(empty.path()));
+    assert_eq!(code, 1);
+    assert!(err.contains("holds no .vwr file"), "{err}");
+}

@@ -1,0 +1,61 @@
+//! Command-line inputs: folders named where files are expected are walked for files of the
+//! command's kind (`voxcaf asset check build/` checks a build output).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+
+/// `paths` with every folder replaced by the files below it whose extension is `ext`
+/// (case-insensitive), sorted, following no symbolic links out of the tree. Files named
+/// explicitly are kept whatever their extension; a folder without any such file is an error.
+pub fn expand(paths: &[PathBuf], ext: &str) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if !p.is_dir() {
+            out.push(p.clone());
+            continue;
+        }
+        let mut found = Vec::new();
+        for entry in walkdir::WalkDir::new(p).sort_by_file_name() {
+            let entry = entry.with_context(|| format!("cannot read folder {}", p.display()))?;
+            let is_kind = entry
+                .path()
+                .extension()
+                .is_some_and(|x| x.eq_ignore_ascii_case(ext));
+            if entry.file_type().is_file() && is_kind {
+                found.push(entry.into_path());
+            }
+        }
+        anyhow::ensure!(
+            !found.is_empty(),
+            "{}: folder holds no .{ext} file",
+            p.display()
+        );
+        out.extend(found);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folders_expand_to_their_files_of_the_kind_sorted() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("sub")).unwrap();
+        for n in ["b.caf", "a.CAF", "sub/c.caf", "notes.txt"] {
+            std::fs::write(d.path().join(n), b"x").unwrap();
+        }
+        let explicit = d.path().join("notes.txt");
+        let got = expand(&[d.path().to_path_buf(), explicit.clone()], "caf").unwrap();
+        let names: Vec<String> = got
+            .iter()
+            .map(|p| p.strip_prefix(d.path()).unwrap().display().to_string())
+            .collect();
+        assert_eq!(names, ["a.CAF", "b.caf", "sub/c.caf", "notes.txt"]);
+        let empty = tempfile::tempdir().unwrap();
+        let e = expand(&[empty.path().to_path_buf()], "vwr").unwrap_err();
+        assert!(e.to_string().contains("holds no .vwr file"), "{e}");
+    }
+}
