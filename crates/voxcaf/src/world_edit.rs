@@ -208,7 +208,11 @@ fn edit(args: &EditArgs) -> Result<u8> {
         Err(errors) => {
             if args.json {
                 let msgs: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-                let e = o::usage(None, msgs.join("; "));
+                // Malformed operations are bad input (exit 1), named by their script if any.
+                let e = match &args.script {
+                    Some(path) if !o::is_dash(path) => o::failed(path, msgs.join("; ")),
+                    _ => anyhow::anyhow!(msgs.join("; ")),
+                };
                 println!("{}", o::error_json(&e));
                 return Ok(1);
             }
