@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Subcommand;
 use serde_json::json;
 use vwr::World;
@@ -140,12 +140,6 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
                 ));
             }
             o::check_file(&out, &[&file], &o::mesh_kind(&out), force, false)?;
-            if ExportFormat::from_path(&out).is_none() {
-                bail!(
-                    "{}: unknown output type; use .glb, .gltf, .obj or .caf",
-                    out.display()
-                );
-            }
             let reg = registry(reg.as_deref())?;
             let world = load(&file)?;
             let t = Instant::now();
