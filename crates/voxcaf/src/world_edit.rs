@@ -248,7 +248,12 @@ fn edit(args: &EditArgs) -> Result<u8> {
     };
     let bytes = ed.world().to_bytes();
     let changed = bytes != original;
-    let target = args.out.clone().unwrap_or_else(|| args.file.clone());
+    // An in-place edit writes FILE itself even when -o names it through a link, so the link
+    // stays a link.
+    let target = match &args.out {
+        Some(out) if !in_place => out.clone(),
+        _ => args.file.clone(),
+    };
     let mut written = None;
     let mut backup = None;
     if !args.dry_run && o::is_dash(&target) {

@@ -117,6 +117,17 @@ fn item1_outputs_never_replace_inputs_sources_or_foreign_files() {
     assert_eq!(c, 0, "{e}");
     assert_eq!(std::fs::read(p.join("w.vwr.bak")).unwrap(), w);
     assert_ne!(std::fs::read(p.join("w.vwr")).unwrap(), w);
+    // Also through a link, which stays a link.
+    let edited = std::fs::read(p.join("w.vwr")).unwrap();
+    std::os::unix::fs::symlink("w.vwr", p.join("wl.vwr")).unwrap();
+    let (c, _, e) = run(
+        p,
+        &["world", "edit", "w.vwr", "place 2 2 2 35", "-o", "wl.vwr"],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert!(p.join("wl.vwr").is_symlink());
+    assert_eq!(std::fs::read(p.join("w.vwr.bak")).unwrap(), edited);
+    assert_ne!(std::fs::read(p.join("w.vwr")).unwrap(), edited);
 
     // Sources: the output folder may not be or lie in the source folder.
     let src = p.join("src");
