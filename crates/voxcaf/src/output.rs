@@ -267,6 +267,7 @@ pub fn check_file(
             ));
         }
     }
+    check_parent(out)?;
     let Ok(meta) = std::fs::metadata(out) else {
         return Ok(());
     };
@@ -287,6 +288,28 @@ pub fn check_file(
                 kind.name
             ),
         ));
+    }
+    Ok(())
+}
+
+/// The nearest existing ancestor of `out` must be a folder, or the parents cannot be created
+/// later; saying so now saves the work.
+fn check_parent(out: &Path) -> Result<()> {
+    let mut cur = out.parent();
+    while let Some(dir) = cur.filter(|d| !d.as_os_str().is_empty()) {
+        if let Ok(m) = std::fs::metadata(dir) {
+            if !m.is_dir() {
+                return Err(usage(
+                    Some(dir),
+                    format!(
+                        "is a file, so {} cannot be written below it; name another output",
+                        out.display()
+                    ),
+                ));
+            }
+            return Ok(());
+        }
+        cur = dir.parent();
     }
     Ok(())
 }
@@ -323,6 +346,7 @@ pub fn check_folder(out: &Path, src: &Path) -> Result<()> {
     if out.exists() && !out.is_dir() {
         return Err(usage(Some(out), "exists and is not a folder"));
     }
+    check_parent(out)?;
     Ok(())
 }
 
@@ -390,5 +414,8 @@ mod tests {
         std::fs::write(&t, b"VWR1....").unwrap();
         assert!(check_file(&t, &[], &WORLD, false, false).is_ok());
         assert!(check_file(&d.path().join("w.png"), &[], &WORLD, true, false).is_err());
+        let below_a_file = t.join("x.vwr");
+        let e = check_file(&below_a_file, &[], &WORLD, true, false).unwrap_err();
+        assert!(e.to_string().contains("is a file"), "{e}");
     }
 }

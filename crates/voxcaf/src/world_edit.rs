@@ -207,7 +207,10 @@ fn edit(args: &EditArgs) -> Result<u8> {
         Ok(ops) => ops,
         Err(errors) => {
             if args.json {
-                let msgs: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                let mut msgs: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                if args.script.is_none() && args.ops.iter().any(|a| a.parse::<f64>().is_ok()) {
+                    msgs.push("hint: quote each operation: \"place 1 1 1 35\"".into());
+                }
                 // Malformed operations are bad input (exit 1), named by their script if any.
                 let e = match &args.script {
                     Some(path) if !o::is_dash(path) => o::failed(path, msgs.join("; ")),

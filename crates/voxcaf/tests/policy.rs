@@ -153,6 +153,10 @@ fn item1_outputs_never_replace_inputs_sources_or_foreign_files() {
     assert_eq!(c, 0, "{e}");
     assert!(p.join("new/deep/x.vwr").is_file());
 
+    // A parent that is a file is refused up front.
+    let (c, _, e) = run(p, &["world", "render", "w.vwr", "-o", "a.caf/x.png"]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("is a file"), "{e}");
     // The extension is checked before any work, and nothing stray is left.
     let (c, _, e) = run(p, &["world", "mesh", "w.vwr", "-o", "w.stl"]);
     assert_eq!(c, 2, "{e}");
