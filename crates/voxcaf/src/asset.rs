@@ -178,7 +178,9 @@ fn check(files: &[PathBuf], typed: bool, as_json: bool) -> Result<u8> {
         }
         let name = f.display().to_string();
         if as_json {
-            out.push(v.to_json(&name));
+            let mut j = v.to_json(&name);
+            j["ok"] = v.is_valid().into();
+            out.push(j);
         } else {
             println!("{}", v.line(&name));
         }

@@ -160,6 +160,7 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
                 println!(
                     "{}",
                     json!({
+                        "ok": true,
                         "file": file.display().to_string(),
                         "out": stats.files,
                         "chunks": mesh.chunks.len(),

@@ -268,11 +268,17 @@ fn item4_exit_codes_and_one_json_error_shape() {
     let (c, out, _) = run(p, &["asset", "check", "--json", "missing.caf"]);
     assert_eq!(c, 1);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["ok"], false);
+    // Successes carry "ok": true.
+    let (c, out, e) = run(p, &["world", "mesh", "--json", "w.vwr", "-o", "m.obj"]);
+    assert_eq!(c, 0, "{e}");
     assert_eq!(
-        v[0]["valid"].as_bool().or(v[0]["ok"].as_bool()),
-        Some(false)
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["ok"],
+        true
     );
+    std::fs::remove_file(p.join("m.obj")).unwrap();
     assert!(!p.join("m.glb").exists() && !p.join("b.caf").exists());
+    assert!(!p.join("m.stl").exists());
 }
 
 #[test]
