@@ -291,20 +291,7 @@ fn collect_sources(src: &Path, out: &Path) -> Result<Vec<Source>> {
         }
         let rel = path.strip_prefix(src).unwrap_or(path).to_path_buf();
         let rel_str = rel_string(&rel);
-        // Shader stage extensions stay in the name: sprite.vert and sprite.frag usually come
-        // in pairs and must not collide.
-        let keep_ext = matches!(
-            path.extension()
-                .and_then(|e| e.to_str())
-                .map(|e| e.to_ascii_lowercase())
-                .as_deref(),
-            Some("vert" | "frag" | "comp")
-        );
-        let stem = if keep_ext {
-            rel.clone()
-        } else {
-            rel.with_extension("")
-        };
+        let stem = output_stem(&rel);
         found.push(Source {
             output: format!("{}.caf", rel_string(&stem)),
             id: rel_string(&stem),
@@ -396,6 +383,33 @@ fn output_matches(path: &Path, e: &ManifestEntry) -> bool {
         Ok(b) => b.len() as u64 == e.file_size && content_crc(&b) == e.file_crc32,
         Err(_) => false,
     }
+}
+
+/// The name of a source's asset without `.caf`: the source name without its extension, except
+/// that shader stage extensions stay (`sprite.vert` -> `sprite.vert`, `hero.png` -> `hero`),
+/// because `sprite.vert` and `sprite.frag` usually come in pairs and must not collide.
+pub fn output_stem(source: &Path) -> PathBuf {
+    let keep_ext = matches!(
+        source
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(|e| e.to_ascii_lowercase())
+            .as_deref(),
+        Some("vert" | "frag" | "comp")
+    );
+    if keep_ext {
+        source.to_path_buf()
+    } else {
+        source.with_extension("")
+    }
+}
+
+/// The file name `build` gives a source's asset: [`output_stem`] plus `.caf`
+/// (`sprite.vert` -> `sprite.vert.caf`, `hero.png` -> `hero.caf`).
+pub fn output_name(source: &Path) -> PathBuf {
+    let mut s = output_stem(source).into_os_string();
+    s.push(".caf");
+    PathBuf::from(s)
 }
 
 /// CRC-32 of a file's bytes before the footer (the whole file when it is too short to have one).

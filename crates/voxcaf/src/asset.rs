@@ -1,9 +1,8 @@
 //! `voxcaf asset info|check|pack|repack|extract`: the `.caf` container from the command line.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use caf::{AssetType, CafFlags, Description, LoadedAsset, Verdict};
 use clap::Subcommand;
 
@@ -13,16 +12,19 @@ pub enum AssetCmd {
     /// Describe a .caf file: header, decoded metadata, offsets, both CRCs and whether they
     /// match. Damaged files are described too (exit code 1).
     Info {
-        /// The .caf file.
-        file: PathBuf,
-        /// Print one JSON object instead of text.
+        /// The .caf files (`-` reads standard input); a folder stands for every .caf file
+        /// below it.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print one JSON object instead of text (one per line for several files).
         #[arg(long)]
         json: bool,
     },
     /// Verify .caf files (length, magic, version, sizes, payload CRC, footer CRC); exit 0 only
     /// if every file is valid. Prints one line per file naming the failed check.
     Check {
-        /// Files to check; a folder stands for every .caf file below it (a build output).
+        /// Files to check (`-` reads standard input); a folder stands for every .caf file
+        /// below it (a build output).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Also decode each known asset type (texture levels, audio, mesh, shader, scene, prefab).
@@ -41,39 +43,81 @@ pub enum AssetCmd {
         /// Flags: names or numbers joined by '|', e.g. `srgb|mipchain` or `0x0c`.
         #[arg(long, default_value = "none")]
         flags: CafFlags,
-        /// File holding the metadata bytes (default: none).
+        /// File holding the metadata bytes (default: none; `-` reads standard input).
         #[arg(long)]
         metadata: Option<PathBuf>,
-        /// File holding the payload bytes (default: empty).
+        /// File holding the payload bytes (default: empty; `-` reads standard input).
         #[arg(long)]
         payload: Option<PathBuf>,
-        /// Output .caf file.
+        /// Output .caf file (`-` writes standard output; missing folders are created).
         out: PathBuf,
+        /// Overwrite an existing output that is not a .caf asset.
+        #[arg(long)]
+        force: bool,
     },
     /// Load and verify a .caf, then write its type, flags, metadata and payload again.
     Repack {
-        /// Input .caf file.
+        /// Input .caf file (`-` reads standard input).
         input: PathBuf,
-        /// Output .caf file (may be the input).
+        /// Output .caf file (may be the input; `-` writes standard output; missing folders are
+        /// created).
         out: PathBuf,
+        /// Overwrite an existing output that is not a .caf asset.
+        #[arg(long)]
+        force: bool,
     },
     /// Verify a .caf and write its metadata and/or payload bytes to files (`-` = stdout).
     Extract {
-        /// The .caf file.
+        /// The .caf file (`-` reads standard input).
         file: PathBuf,
-        /// Where to write the metadata bytes.
+        /// Where to write the metadata bytes (missing folders are created).
         #[arg(long)]
         metadata: Option<PathBuf>,
-        /// Where to write the payload bytes.
+        /// Where to write the payload bytes (missing folders are created).
         #[arg(long)]
         payload: Option<PathBuf>,
+        /// Overwrite existing files (an extracted file is never "of the kind").
+        #[arg(long)]
+        force: bool,
     },
+}
+
+impl AssetCmd {
+    /// Whether `--json` was given.
+    pub fn json(&self) -> bool {
+        match self {
+            AssetCmd::Info { json, .. } | AssetCmd::Check { json, .. } => *json,
+            _ => false,
+        }
+    }
 }
 
 /// Run one asset command; returns the process exit code.
 pub fn run(cmd: AssetCmd) -> Result<u8> {
     match cmd {
-        AssetCmd::Info { file, json } => info(&file, json),
+        AssetCmd::Info { files, json } => {
+            let many = files.len() > 1 || files.iter().any(|f| f.is_dir());
+            let files = crate::inputs::expand(&files, "caf")?;
+            if !many {
+                return info(&files[0], json, true);
+            }
+            // A folder or several files: describe every file, then fail if any is bad.
+            let mut code = 0;
+            for f in &files {
+                match info(f, json, false) {
+                    Ok(c) => code = code.max(c),
+                    Err(e) => {
+                        code = 1;
+                        if json {
+                            println!("{}", crate::output::error_json(&e));
+                        } else {
+                            eprintln!("error: {}", crate::output::message(&e));
+                        }
+                    }
+                }
+            }
+            Ok(code)
+        }
         AssetCmd::Check { files, typed, json } => {
             check(&crate::inputs::expand(&files, "caf")?, typed, json)
         }
@@ -83,23 +127,37 @@ pub fn run(cmd: AssetCmd) -> Result<u8> {
             metadata,
             payload,
             out,
-        } => pack(ty, flags, metadata.as_deref(), payload.as_deref(), &out),
-        AssetCmd::Repack { input, out } => repack(&input, &out),
+            force,
+        } => pack(
+            ty,
+            flags,
+            metadata.as_deref(),
+            payload.as_deref(),
+            &out,
+            force,
+        ),
+        AssetCmd::Repack { input, out, force } => repack(&input, &out, force),
         AssetCmd::Extract {
             file,
             metadata,
             payload,
-        } => extract(&file, metadata.as_deref(), payload.as_deref()),
+            force,
+        } => extract(&file, metadata.as_deref(), payload.as_deref(), force),
     }
 }
 
 /// Describe one file with [`caf::describe`]; the CLI only reads, prints and sets the exit code.
-fn info(path: &Path, as_json: bool) -> Result<u8> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
+    let bytes = crate::output::read_input(path)?;
     let d = Description::from_bytes(&bytes);
     if as_json {
-        let j = d.to_json(&path.display().to_string());
-        println!("{}", serde_json::to_string_pretty(&j)?);
+        let mut j = d.to_json(&path.display().to_string());
+        j["ok"] = d.is_valid().into();
+        if pretty {
+            println!("{}", serde_json::to_string_pretty(&j)?);
+        } else {
+            println!("{j}");
+        }
     } else {
         println!("{}: {d}", path.display());
     }
@@ -110,13 +168,19 @@ fn check(files: &[PathBuf], typed: bool, as_json: bool) -> Result<u8> {
     let mut out = Vec::new();
     let mut bad = 0usize;
     for f in files {
-        let v = Verdict::check_file(f, typed);
+        let v = if crate::output::is_dash(f) {
+            Verdict::check_bytes(&crate::output::read_input(f)?, typed)
+        } else {
+            Verdict::check_file(f, typed)
+        };
         if !v.is_valid() {
             bad += 1;
         }
         let name = f.display().to_string();
         if as_json {
-            out.push(v.to_json(&name));
+            let mut j = v.to_json(&name);
+            j["ok"] = v.is_valid().into();
+            out.push(j);
         } else {
             println!("{}", v.line(&name));
         }
@@ -135,29 +199,46 @@ fn pack(
     metadata: Option<&Path>,
     payload: Option<&Path>,
     out: &Path,
+    force: bool,
 ) -> Result<u8> {
+    use crate::output as o;
+    if metadata.is_some_and(o::is_dash) && payload.is_some_and(o::is_dash) {
+        return Err(o::usage(
+            None,
+            "--metadata and --payload cannot both read standard input; name a file for one",
+        ));
+    }
+    let inputs: Vec<&Path> = metadata.into_iter().chain(payload).collect();
+    if !o::is_dash(out) {
+        o::check_file(out, &inputs, &o::CAF, force, false)?;
+    }
     let meta = match metadata {
-        Some(p) => std::fs::read(p)
-            .with_context(|| format!("cannot read metadata file {}", p.display()))?,
+        Some(p) => o::read_input(p)?,
         None => Vec::new(),
     };
+    let w = caf::AssetWriter::new(ty).flags(flags).metadata(&meta);
+    if o::is_dash(out) {
+        let bytes = match payload {
+            Some(p) => w.payload(&o::read_input(p)?).to_vec(),
+            None => w.to_vec(),
+        };
+        return o::write_stdout(&bytes).map(|_| 0);
+    }
+    o::create_parent(out)?;
     match payload {
-        Some(p) => {
-            let f = std::fs::File::open(p)
-                .with_context(|| format!("cannot open payload file {}", p.display()))?;
-            let len = f.metadata()?.len();
-            caf::AssetWriter::new(ty)
-                .flags(flags)
-                .metadata(&meta)
-                .payload_reader(std::io::BufReader::new(f), len)
-                .write_file(out)
-                .with_context(|| format!("cannot write {}", out.display()))?;
-        }
-        None => caf::AssetWriter::new(ty)
-            .flags(flags)
-            .metadata(&meta)
+        // Standard input has no length up front: read it whole.
+        Some(p) if o::is_dash(p) => w
+            .payload(&o::read_input(p)?)
             .write_file(out)
-            .with_context(|| format!("cannot write {}", out.display()))?,
+            .map_err(|e| o::failed(out, e))?,
+        Some(p) => {
+            let f = std::fs::File::open(p).map_err(|e| o::failed(p, e))?;
+            let len = f.metadata().map_err(|e| o::failed(p, e))?.len();
+            w.payload_reader(std::io::BufReader::new(f), len)
+                .write_file(out)
+                .map_err(|e| o::failed(out, e))?;
+        }
+        None => w.write_file(out).map_err(|e| o::failed(out, e))?,
     }
     let size = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
     println!(
@@ -168,18 +249,26 @@ fn pack(
 }
 
 fn load(path: &Path) -> Result<LoadedAsset> {
-    LoadedAsset::open(path).with_context(|| format!("{} is not a valid .caf file", path.display()))
+    let bytes = crate::output::read_input(path)?;
+    LoadedAsset::from_vec(bytes).map_err(|e| crate::output::failed(path, e))
 }
 
-fn repack(input: &Path, out: &Path) -> Result<u8> {
+fn repack(input: &Path, out: &Path, force: bool) -> Result<u8> {
+    use crate::output as o;
+    if !o::is_dash(out) {
+        o::check_file(out, &[input], &o::CAF, force, true)?;
+    }
     let l = load(input)?;
     let h = l.header();
-    caf::AssetWriter::new(h.asset_type)
+    let w = caf::AssetWriter::new(h.asset_type)
         .flags(h.flags)
         .metadata(l.metadata())
-        .payload(l.payload())
-        .write_file(out)
-        .with_context(|| format!("cannot write {}", out.display()))?;
+        .payload(l.payload());
+    if o::is_dash(out) {
+        return o::write_stdout(&w.to_vec()).map(|_| 0);
+    }
+    o::create_parent(out)?;
+    w.write_file(out).map_err(|e| o::failed(out, e))?;
     println!(
         "wrote {} ({}, {} bytes)",
         out.display(),
@@ -189,21 +278,37 @@ fn repack(input: &Path, out: &Path) -> Result<u8> {
     Ok(0)
 }
 
-fn write_out(dest: &Path, bytes: &[u8]) -> Result<()> {
-    if dest == Path::new("-") {
-        let mut so = std::io::stdout().lock();
-        so.write_all(bytes)?;
-        so.flush()?;
-        return Ok(());
-    }
-    voxcaf_fs::write_atomic(dest, bytes)
-        .with_context(|| format!("cannot write {}", dest.display()))?;
-    Ok(())
-}
-
-fn extract(file: &Path, metadata: Option<&Path>, payload: Option<&Path>) -> Result<u8> {
+fn extract(
+    file: &Path,
+    metadata: Option<&Path>,
+    payload: Option<&Path>,
+    force: bool,
+) -> Result<u8> {
+    use crate::output as o;
     if metadata.is_none() && payload.is_none() {
-        bail!("nothing to extract: pass --metadata FILE and/or --payload FILE (`-` for stdout)");
+        return Err(o::usage(
+            None,
+            "nothing to extract: pass --metadata FILE and/or --payload FILE (`-` for stdout)",
+        ));
+    }
+    if metadata.is_some_and(o::is_dash) && payload.is_some_and(o::is_dash) {
+        return Err(o::usage(
+            None,
+            "--metadata and --payload cannot both write standard output; name a file for one",
+        ));
+    }
+    for d in metadata.into_iter().chain(payload) {
+        if !o::is_dash(d) {
+            o::check_file(d, &[file], &o::RAW, force, false)?;
+        }
+    }
+    if let (Some(m), Some(p)) = (metadata, payload) {
+        if !o::is_dash(m) && (m == p || o::same_file(m, p)) {
+            return Err(o::usage(
+                Some(m),
+                "--metadata and --payload name the same file; name two files",
+            ));
+        }
     }
     let l = load(file)?;
     for (what, dest, bytes) in [
@@ -211,10 +316,13 @@ fn extract(file: &Path, metadata: Option<&Path>, payload: Option<&Path>) -> Resu
         ("payload", payload, l.payload()),
     ] {
         if let Some(d) = dest {
-            write_out(d, bytes)?;
-            if d != Path::new("-") {
-                eprintln!("wrote {what} ({} bytes) to {}", bytes.len(), d.display());
+            if o::is_dash(d) {
+                o::write_stdout(bytes)?;
+                continue;
             }
+            o::create_parent(d)?;
+            voxcaf_fs::write_atomic(d, bytes).map_err(|e| o::failed(d, e))?;
+            eprintln!("wrote {what} ({} bytes) to {}", bytes.len(), d.display());
         }
     }
     Ok(0)
@@ -387,7 +495,7 @@ mod tests {
                 "{}",
                 f.display()
             );
-            assert_eq!(info(f, true).unwrap(), 1, "{}", f.display());
+            assert_eq!(info(f, true, true).unwrap(), 1, "{}", f.display());
         }
     }
 }

@@ -73,10 +73,15 @@ impl SettingsArgs {
 /// `voxcaf asset convert`.
 #[derive(Args)]
 pub struct ConvertArgs {
-    /// Source file.
+    /// Source file (`-` reads standard input and then needs --type).
     input: PathBuf,
-    /// Output .caf file (or an existing folder, to write <name>.caf inside it).
+    /// Output .caf file, or an existing folder to write the name `build` gives inside it
+    /// (`hero.png` -> `hero.caf`, `sprite.vert` -> `sprite.vert.caf`); `-` writes standard
+    /// output; missing folders are created.
     output: PathBuf,
+    /// Overwrite an existing output that is not a .caf asset.
+    #[arg(long)]
+    force: bool,
     /// Asset type instead of the one the extension implies: texture, audio, mesh, shader.
     #[arg(long = "type", value_name = "TYPE")]
     kind: Option<AssetKind>,
@@ -92,7 +97,8 @@ pub struct ConvertArgs {
 pub struct BuildArgs {
     /// Folder of source files (sidecars `<file>.toml` override settings per asset).
     src_dir: PathBuf,
-    /// Output folder (created if missing).
+    /// Output folder (created if missing, with its parents); it must not be SRC_DIR or lie
+    /// inside it.
     out_dir: PathBuf,
     /// Worker threads (default: one per core).
     #[arg(long, short = 'j', value_name = "N")]
@@ -107,6 +113,16 @@ pub struct BuildArgs {
     json: bool,
 }
 
+impl ImportCmd {
+    /// Whether `--json` was given.
+    pub fn json(&self) -> bool {
+        match self {
+            ImportCmd::Convert(a) => a.json,
+            ImportCmd::Build(a) => a.json,
+        }
+    }
+}
+
 /// Run a conversion command; returns the exit code.
 pub fn run(cmd: ImportCmd) -> Result<u8> {
     match cmd {
@@ -116,22 +132,41 @@ pub fn run(cmd: ImportCmd) -> Result<u8> {
 }
 
 fn convert(a: ConvertArgs) -> Result<u8> {
+    use crate::output as o;
     let settings = a.settings.settings(a.kind);
+    let stdin = o::is_dash(&a.input);
+    if stdin && a.kind.is_none() {
+        return Err(o::usage(
+            None,
+            "standard input has no extension to tell the type; pass --type texture|audio|mesh|shader",
+        ));
+    }
     let out = if a.output.is_dir() {
-        let stem = a.input.file_stem().unwrap_or_default();
-        a.output.join(Path::new(stem).with_extension("caf"))
+        if stdin {
+            return Err(o::usage(
+                Some(&a.output),
+                "standard input has no name to give the output; name the output .caf file",
+            ));
+        }
+        let name = a.input.file_name().unwrap_or_default();
+        a.output
+            .join(caf_import::batch::output_name(Path::new(name)))
     } else {
         a.output.clone()
     };
+    if !o::is_dash(&out) {
+        o::check_file(&out, &[&a.input], &o::CAF, a.force, false)?;
+    }
     let start = Instant::now();
-    let converted = match caf_import::convert_file(&a.input, &settings) {
+    let result = match o::read_input(&a.input) {
+        Ok(bytes) => caf_import::convert(&bytes, &a.input, &settings),
+        Err(e) => return Err(e),
+    };
+    let converted = match result {
         Ok(c) => c,
         Err(e) => {
             if a.json {
-                println!(
-                    "{}",
-                    json!({"input": a.input.display().to_string(), "ok": false, "error": e.to_string()})
-                );
+                println!("{}", o::error_json(&o::failed(&a.input, &e)));
             } else if matches!(e, caf_import::ImportError::Shader { .. }) {
                 // Already "file:line:column: message".
                 eprintln!("error: {e}");
@@ -153,20 +188,19 @@ fn convert(a: ConvertArgs) -> Result<u8> {
             return Ok(1);
         }
     };
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    if o::is_dash(&out) {
+        return o::write_stdout(&converted.to_caf_bytes()).map(|_| 0);
     }
-    converted
-        .write(&out)
-        .with_context(|| format!("writing {}", out.display()))?;
+    o::create_parent(&out)?;
+    converted.write(&out).map_err(|e| o::failed(&out, e))?;
     let size = 32 + converted.metadata.len() + converted.payload.len() + 4;
     if a.json {
         println!(
             "{}",
             json!({
+                "ok": true,
                 "input": a.input.display().to_string(),
                 "output": out.display().to_string(),
-                "ok": true,
                 "type": converted.kind.name(),
                 "flags": converted.flags.0,
                 "metadata_size": converted.metadata.len(),
@@ -199,6 +233,8 @@ fn human_bytes(n: u64) -> String {
 }
 
 fn build(a: BuildArgs) -> Result<u8> {
+    crate::output::no_dash(&a.src_dir, "a source folder")?;
+    crate::output::check_folder(&a.out_dir, &a.src_dir)?;
     let opts = BuildOptions {
         settings: a.settings.settings(None),
         jobs: a.jobs.unwrap_or(0),
@@ -250,7 +286,11 @@ fn build(a: BuildArgs) -> Result<u8> {
     let report = match report {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            if a.json {
+                println!("{}", crate::output::error_json(&e.into()));
+            } else {
+                eprintln!("error: {e}");
+            }
             return Ok(1);
         }
     };

@@ -11,7 +11,7 @@ use vwr::{stats::WorldStats, MoveObject, World};
 
 #[derive(Args)]
 pub struct DemoArgs {
-    /// Output folder (created if missing).
+    /// Output folder (created if missing, with its parents).
     #[arg(default_value = "voxcaf-demo")]
     pub dir: PathBuf,
 }
@@ -22,6 +22,7 @@ fn ms(t: Instant) -> f64 {
 
 pub fn run(a: DemoArgs) -> Result<u8> {
     let dir = a.dir;
+    crate::output::no_dash(&dir, "the demo's output folder")?;
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     println!("voxcaf demo -> {}/", dir.display());
     let world = world_section(&dir)?;

@@ -1,6 +1,7 @@
 //! `voxcaf`: the command line over the voxcaf crates.
 //!
-//! Exit codes: 0 success, 1 bad input or a failed check, 2 usage error (clap); a closed output
+//! Exit codes: 0 success, 1 bad input or a failed check, 2 usage error (clap's and the CLI's
+//! own, `output::Usage`); a closed output
 //! pipe ends the process quietly through `SIGPIPE` (see `sigpipe.rs`).
 //!
 //! Each domain owns one module with a clap `Subcommand` enum and a `run` function returning the
@@ -16,6 +17,7 @@ mod asset;
 mod asset_import;
 mod demo;
 mod inputs;
+mod output;
 #[allow(unsafe_code)]
 mod sigpipe;
 mod world;
@@ -67,9 +69,28 @@ enum AssetCmd {
     Import(asset_import::ImportCmd),
 }
 
+impl Cmd {
+    /// Whether the command was asked for JSON output (errors then answer in JSON too).
+    fn json(&self) -> bool {
+        match self {
+            Cmd::World { cmd } => match cmd {
+                WorldCmd::Core(c) => c.json(),
+                WorldCmd::Edit(c) => c.json(),
+                WorldCmd::Mesh(c) => c.json(),
+            },
+            Cmd::Asset { cmd } => match cmd {
+                AssetCmd::Container(c) => c.json(),
+                AssetCmd::Import(c) => c.json(),
+            },
+            Cmd::Demo(_) => false,
+        }
+    }
+}
+
 fn main() -> ExitCode {
     sigpipe::restore_default();
     let cli = Cli::parse();
+    let json = cli.cmd.json();
     let result = match cli.cmd {
         Cmd::World { cmd } => match cmd {
             WorldCmd::Core(c) => world::run(c),
@@ -84,9 +105,15 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
+        // One shape for every failure: `--json` commands answer on stdout (README, "JSON
+        // output"), the others on stderr; usage errors exit 2, everything else 1.
         Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(1)
+            if json {
+                println!("{}", output::error_json(&e));
+            } else {
+                eprintln!("error: {}", output::message(&e));
+            }
+            ExitCode::from(output::exit_status(&e))
         }
     }
 }

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Subcommand;
 use serde_json::json;
 use vwr::{stats::WorldStats, World};
@@ -13,9 +13,11 @@ use vwr::{stats::WorldStats, World};
 pub enum WorldCmd {
     /// Show a world's header fields and storage statistics.
     Info {
-        /// The .vwr file.
-        file: PathBuf,
-        /// Print one JSON object instead of text.
+        /// The .vwr files (`-` reads standard input); a folder stands for every .vwr file
+        /// below it.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print one JSON object instead of text (one per line for several files).
         #[arg(long)]
         json: bool,
     },
@@ -23,12 +25,13 @@ pub enum WorldCmd {
     ///
     /// On a load error prints `ERROR: <message>` and exits 1.
     Dump {
-        /// The .vwr file.
+        /// The .vwr file (`-` reads standard input).
         file: PathBuf,
     },
     /// Check that worlds load; exit 1 if any does not.
     Check {
-        /// The .vwr files; a folder stands for every .vwr file below it.
+        /// The .vwr files (`-` reads standard input); a folder stands for every .vwr file
+        /// below it.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Also report (and fail on) oddities the original tolerates: non-zero padding bits,
@@ -42,20 +45,24 @@ pub enum WorldCmd {
     },
     /// Load a world and save it again (atomic; byte-identical for files the original wrote).
     Resave {
-        /// Input .vwr.
+        /// Input .vwr (`-` reads standard input).
         input: PathBuf,
-        /// Output .vwr (may equal the input).
+        /// Output .vwr (may equal the input; `-` writes standard output; missing folders are
+        /// created).
         output: PathBuf,
+        /// Overwrite an existing output that is not a .vwr world.
+        #[arg(long)]
+        force: bool,
     },
     /// Write an empty world.
     New {
-        /// Output .vwr.
+        /// Output .vwr (`-` writes standard output; missing folders are created).
         out: PathBuf,
         /// Chunks per axis (1..=255); the world has 10×N blocks per axis.
         #[arg(long, default_value_t = 10)]
         chunks: u32,
         /// Sky region (0-31).
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=31))]
         sky: u32,
         /// Mission number (0 = none).
         #[arg(long, default_value_t = 0)]
@@ -66,21 +73,61 @@ pub enum WorldCmd {
     },
 }
 
+impl WorldCmd {
+    /// Whether `--json` was given.
+    pub fn json(&self) -> bool {
+        match self {
+            WorldCmd::Info { json, .. } | WorldCmd::Check { json, .. } => *json,
+            _ => false,
+        }
+    }
+}
+
+/// Run one world command; returns the process exit code.
 pub fn run(cmd: WorldCmd) -> Result<u8> {
     match cmd {
-        WorldCmd::Info { file, json } => info(&file, json),
+        WorldCmd::Info { files, json } => {
+            let many = files.len() > 1 || files.iter().any(|f| f.is_dir());
+            let files = crate::inputs::expand(&files, "vwr")?;
+            if !many {
+                return info(&files[0], json, true);
+            }
+            // A folder or several files: report every file, then fail if any did.
+            let mut failed = 0u8;
+            for f in &files {
+                if let Err(e) = info(f, json, false) {
+                    failed = 1;
+                    if json {
+                        println!("{}", crate::output::error_json(&e));
+                    } else {
+                        eprintln!("error: {}", crate::output::message(&e));
+                    }
+                }
+            }
+            Ok(failed)
+        }
         WorldCmd::Dump { file } => dump(&file),
         WorldCmd::Check {
             files,
             strict,
             json,
         } => check(&crate::inputs::expand(&files, "vwr")?, strict, json),
-        WorldCmd::Resave { input, output } => {
+        WorldCmd::Resave {
+            input,
+            output,
+            force,
+        } => {
+            use crate::output as o;
+            if !o::is_dash(&output) {
+                o::check_file(&output, &[&input], &o::WORLD, force, true)?;
+            }
             let t = Instant::now();
             let world = load(&input)?;
-            world
-                .save(&output)
-                .with_context(|| format!("saving {}", output.display()))?;
+            if o::is_dash(&output) {
+                return o::write_stdout(&world.to_bytes()).map(|_| 0);
+            }
+            o::create_parent(&output)?;
+            world.save(&output).map_err(|e| o::failed(&output, e))?;
             println!(
                 "{} -> {} ({} bytes, {:.2} ms)",
                 input.display(),
@@ -97,16 +144,25 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             mission,
             force,
         } => {
-            if out.exists() && !force {
-                anyhow::bail!(
-                    "{} already exists (use --force to overwrite)",
-                    out.display()
-                );
+            use crate::output as o;
+            if !o::is_dash(&out) {
+                o::check_file(&out, &[], &o::WORLD, true, false)?;
+                if out.exists() && !force {
+                    return Err(o::usage(
+                        Some(&out),
+                        "already exists; pass --force to overwrite it",
+                    ));
+                }
             }
-            let mut world = World::with_chunks_per_axis(chunks)?;
+            let mut world = World::with_chunks_per_axis(chunks)
+                .map_err(|e| o::usage(None, format!("--chunks {chunks}: {e}")))?;
             world.set_sky_region(sky);
             world.set_mission_number(mission);
-            world.save(&out)?;
+            if o::is_dash(&out) {
+                return o::write_stdout(&world.to_bytes()).map(|_| 0);
+            }
+            o::create_parent(&out)?;
+            world.save(&out).map_err(|e| o::failed(&out, e))?;
             println!(
                 "wrote {}: {}³ chunks ({}³ blocks), {} bytes",
                 out.display(),
@@ -119,20 +175,21 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
     }
 }
 
-/// Loads a world, with the file name in the error.
+/// Loads a world (`-` reads standard input), with the file name once in the error.
 pub fn load(path: &Path) -> Result<World> {
-    World::load(path).with_context(|| format!("cannot load world {}", path.display()))
+    let bytes = crate::output::read_input(path)?;
+    World::from_bytes(&bytes).map_err(|e| crate::output::failed(path, e))
 }
 
-fn info(path: &Path, as_json: bool) -> Result<u8> {
-    let file_size = std::fs::metadata(path)
-        .with_context(|| format!("{}", path.display()))?
-        .len();
-    let world = load(path)?;
+fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
+    let bytes = crate::output::read_input(path)?;
+    let file_size = bytes.len() as u64;
+    let world = World::from_bytes(&bytes).map_err(|e| crate::output::failed(path, e))?;
     let s = WorldStats::of(&world);
     let spawn = world.spawn();
     if as_json {
         let v = json!({
+            "ok": true,
             "file": path.display().to_string(),
             "chunks_per_axis": s.chunks_per_axis,
             "blocks_per_axis": world.blocks_per_axis(),
@@ -150,7 +207,11 @@ fn info(path: &Path, as_json: bool) -> Result<u8> {
             "metadata_by_type": s.records_by_type.iter().map(|(k, v)| (k.to_string(), json!(*v))).collect::<serde_json::Map<_, _>>(),
             "file_size": file_size,
         });
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        if pretty {
+            println!("{}", serde_json::to_string_pretty(&v)?);
+        } else {
+            println!("{v}");
+        }
         return Ok(0);
     }
     let mut o = String::new();
@@ -221,8 +282,8 @@ fn non_empty(s: String) -> String {
 fn dump(path: &Path) -> Result<u8> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    match std::fs::read(path)
-        .map_err(|e| format!("{}: {e}", path.display()))
+    match crate::output::read_input(path)
+        .map_err(|e| e.to_string())
         .and_then(|b| World::from_bytes(&b).map_err(|e| e.to_string()))
     {
         Ok(world) => {
@@ -241,7 +302,7 @@ fn dump(path: &Path) -> Result<u8> {
 fn check(files: &[PathBuf], strict: bool, as_json: bool) -> Result<u8> {
     let mut failed = 0usize;
     for path in files {
-        let result = std::fs::read(path)
+        let result = crate::output::read_input(path)
             .map_err(|e| e.to_string())
             .and_then(|b| vwr::read_world_checked(&b).map_err(|e| e.to_string()));
         let (ok, reason, warnings) = match &result {

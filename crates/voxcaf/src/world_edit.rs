@@ -49,7 +49,8 @@ pub enum EditCmd {
 
 #[derive(Args)]
 pub struct EditArgs {
-    /// The .vwr file to edit (saved in place, keeping FILE.bak, unless -o is given).
+    /// The .vwr file to edit (saved in place, keeping FILE.bak, unless -o names another file;
+    /// `-` reads standard input and then needs -o or --dry-run).
     pub file: PathBuf,
     /// Read operations from this script (one per line; `-` reads standard input).
     #[arg(long, short = 's', conflicts_with = "ops")]
@@ -57,9 +58,13 @@ pub struct EditArgs {
     /// Operations, one per argument (quote each one: "box 0 0 0 99 0 99 rockpile"); `;`
     /// separates several operations inside one argument.
     pub ops: Vec<String>,
-    /// Write the edited world here; FILE itself is left untouched.
+    /// Write the edited world here; FILE itself is left untouched (`-` writes standard output;
+    /// naming FILE itself edits in place and keeps FILE.bak; missing folders are created).
     #[arg(short = 'o', long = "out")]
     pub out: Option<PathBuf>,
+    /// Overwrite an existing -o file that is not a .vwr world.
+    #[arg(long)]
+    pub force: bool,
     /// Apply and report, but write nothing.
     #[arg(short = 'n', long)]
     pub dry_run: bool,
@@ -73,7 +78,7 @@ pub struct EditArgs {
 
 #[derive(Args)]
 pub struct LayerArgs {
-    /// The .vwr file.
+    /// The .vwr file (`-` reads standard input).
     pub file: PathBuf,
     /// The Y level.
     #[arg(allow_negative_numbers = true)]
@@ -95,6 +100,17 @@ pub struct LayerArgs {
     pub json: bool,
 }
 
+impl EditCmd {
+    /// Whether `--json` was given.
+    pub fn json(&self) -> bool {
+        match self {
+            EditCmd::Edit(a) => a.json,
+            EditCmd::Layer(a) => a.json,
+        }
+    }
+}
+
+/// Run one edit or layer command; returns the process exit code.
 pub fn run(cmd: EditCmd) -> Result<u8> {
     match cmd {
         EditCmd::Edit(a) => edit(&a),
@@ -156,15 +172,59 @@ fn backup_path(file: &Path) -> PathBuf {
 }
 
 fn edit(args: &EditArgs) -> Result<u8> {
+    use crate::output as o;
+    let stdin_file = o::is_dash(&args.file);
+    if stdin_file && args.out.is_none() && !args.dry_run {
+        return Err(o::usage(
+            None,
+            "a world read from standard input cannot be saved in place; pass -o OUT.vwr (or -o - for standard output)",
+        ));
+    }
+    if stdin_file && args.script.as_deref().is_some_and(o::is_dash) {
+        return Err(o::usage(
+            None,
+            "the world and the script cannot both come from standard input; name one of them",
+        ));
+    }
+    // The -o file is checked before anything is read or applied; naming FILE itself is an
+    // in-place edit.
+    let in_place = match &args.out {
+        None => true,
+        Some(out) if o::is_dash(out) => false,
+        Some(out) => {
+            o::check_file(out, &[&args.file], &o::WORLD, args.force, true)?;
+            o::same_file(out, &args.file)
+        }
+    };
     let lines = read_lines(args)?;
     if lines.is_empty() {
-        anyhow::bail!("no operations given (pass them as arguments or with --script FILE)");
+        return Err(o::usage(
+            None,
+            "no operations given; pass them as arguments (quote each: \"place 1 1 1 35\") or with --script FILE",
+        ));
     }
     let ops = match parse_script(lines) {
         Ok(ops) => ops,
         Err(errors) => {
+            if args.json {
+                let mut msgs: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                if args.script.is_none() && args.ops.iter().any(|a| a.parse::<f64>().is_ok()) {
+                    msgs.push("hint: quote each operation: \"place 1 1 1 35\"".into());
+                }
+                // Malformed operations are bad input (exit 1), named by their script if any.
+                let e = match &args.script {
+                    Some(path) if !o::is_dash(path) => o::failed(path, msgs.join("; ")),
+                    _ => anyhow::anyhow!(msgs.join("; ")),
+                };
+                println!("{}", o::error_json(&e));
+                return Ok(1);
+            }
             for e in &errors {
                 eprintln!("error: {e}");
+            }
+            // `place 1 1 1 35` unquoted arrives as five operations; say so.
+            if args.script.is_none() && args.ops.iter().any(|a| a.parse::<f64>().is_ok()) {
+                eprintln!("hint: quote each operation: \"place 1 1 1 35\"");
             }
             eprintln!(
                 "{} malformed operation{}; nothing was written",
@@ -174,14 +234,16 @@ fn edit(args: &EditArgs) -> Result<u8> {
             return Ok(1);
         }
     };
-    let original = std::fs::read(&args.file)
-        .with_context(|| format!("cannot read world {}", args.file.display()))?;
-    let world = World::from_bytes(&original)
-        .with_context(|| format!("cannot load world {}", args.file.display()))?;
+    let original = o::read_input(&args.file)?;
+    let world = World::from_bytes(&original).map_err(|e| o::failed(&args.file, e))?;
     let mut ed = Editor::new(world);
     let applied = match apply_ops(&mut ed, &ops, args.fill_limit) {
         Ok(a) => a,
         Err(e) => {
+            if args.json {
+                println!("{}", o::error_json(&o::failed(&args.file, &e)));
+                return Ok(1);
+            }
             eprintln!("error: {e}");
             eprintln!("nothing was written");
             return Ok(1);
@@ -189,18 +251,27 @@ fn edit(args: &EditArgs) -> Result<u8> {
     };
     let bytes = ed.world().to_bytes();
     let changed = bytes != original;
-    let target = args.out.clone().unwrap_or_else(|| args.file.clone());
+    // An in-place edit writes FILE itself even when -o names it through a link, so the link
+    // stays a link.
+    let target = match &args.out {
+        Some(out) if !in_place => out.clone(),
+        _ => args.file.clone(),
+    };
     let mut written = None;
     let mut backup = None;
-    if !args.dry_run && (changed || args.out.is_some()) {
-        if args.out.is_none() {
+    if !args.dry_run && o::is_dash(&target) {
+        // The world goes to standard output; the report would corrupt it, so it goes nowhere.
+        o::write_stdout(&bytes)?;
+        return Ok(0);
+    }
+    if !args.dry_run && (changed || (args.out.is_some() && !in_place)) {
+        if in_place {
             let bak = backup_path(&args.file);
-            voxcaf_fs::write_atomic(&bak, &original)
-                .with_context(|| format!("cannot write backup {}", bak.display()))?;
+            voxcaf_fs::write_atomic(&bak, &original).map_err(|e| o::failed(&bak, e))?;
             backup = Some(bak);
         }
-        voxcaf_fs::write_atomic(&target, &bytes)
-            .with_context(|| format!("cannot write {}", target.display()))?;
+        o::create_parent(&target)?;
+        voxcaf_fs::write_atomic(&target, &bytes).map_err(|e| o::failed(&target, e))?;
         written = Some(target.clone());
     }
     if args.json {
@@ -220,6 +291,7 @@ fn edit(args: &EditArgs) -> Result<u8> {
             })
             .collect();
         let v = json!({
+            "ok": true,
             "file": args.file.display().to_string(),
             "ops": ops_json,
             "changed": changed,
@@ -267,10 +339,7 @@ fn layer(args: &LayerArgs) -> Result<u8> {
     };
     let layer = match layer {
         Ok(l) => l,
-        Err(e) => {
-            eprintln!("error: {}: {e}", args.file.display());
-            return Ok(1);
-        }
+        Err(e) => return Err(crate::output::failed(&args.file, e)),
     };
     let chunk_stats = || {
         let cy = (args.y as u32) / vwr::CHUNK_SIZE as u32;
@@ -293,6 +362,7 @@ fn layer(args: &LayerArgs) -> Result<u8> {
             .map(|r| r.iter().map(|b| b.raw()).collect())
             .collect();
         let mut v = json!({
+            "ok": true,
             "file": args.file.display().to_string(),
             "y": layer.y,
             "x0": layer.x0,

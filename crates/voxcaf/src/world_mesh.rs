@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Subcommand;
 use serde_json::json;
 use vwr::World;
@@ -23,9 +23,12 @@ pub enum MeshCmd {
     Mesh {
         /// The .vwr file.
         file: PathBuf,
-        /// Output file: .glb, .gltf, .obj or .caf.
+        /// Output file: .glb, .gltf, .obj or .caf (missing folders are created).
         #[arg(short, long)]
         out: PathBuf,
+        /// Overwrite an existing output that is not a mesh of that format.
+        #[arg(long)]
+        force: bool,
         /// Merge coplanar faces into rectangles.
         #[arg(long)]
         greedy: bool,
@@ -47,9 +50,12 @@ pub enum MeshCmd {
     Render {
         /// The .vwr file.
         file: PathBuf,
-        /// Output .png.
+        /// Output .png (missing folders are created).
         #[arg(short, long)]
         out: PathBuf,
+        /// Overwrite an existing output that is not a PNG image.
+        #[arg(long)]
+        force: bool,
         /// Camera: iso, front or top.
         #[arg(long, default_value = "iso", value_parser = parse_view)]
         view: View,
@@ -94,7 +100,7 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
 }
 
 fn load(path: &Path) -> Result<World> {
-    World::load(path).with_context(|| format!("loading {}", path.display()))
+    crate::world::load(path)
 }
 
 fn registry(path: Option<&Path>) -> Result<Registry> {
@@ -105,6 +111,14 @@ fn registry(path: Option<&Path>) -> Result<Registry> {
     }
 }
 
+impl MeshCmd {
+    /// Whether `--json` was given.
+    pub fn json(&self) -> bool {
+        matches!(self, MeshCmd::Mesh { json: true, .. })
+    }
+}
+
+/// Run one mesh or render command; returns the process exit code.
 pub fn run(cmd: MeshCmd) -> Result<u8> {
     match cmd {
         MeshCmd::Mesh {
@@ -115,18 +129,23 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
             per_chunk,
             registry: reg,
             json,
+            force,
         } => {
+            use crate::output as o;
+            o::no_dash(&out, "a mesh output (a .gltf needs its .bin beside it)")?;
             if ExportFormat::from_path(&out).is_none() {
-                bail!(
-                    "{}: unknown output type; use .glb, .gltf, .obj or .caf",
-                    out.display()
-                );
+                return Err(o::usage(
+                    Some(&out),
+                    "unknown output type; use .glb, .gltf, .obj or .caf",
+                ));
             }
+            o::check_file(&out, &[&file], &o::mesh_kind(&out), force, false)?;
             let reg = registry(reg.as_deref())?;
             let world = load(&file)?;
             let t = Instant::now();
             let mesh = mesh_world(&world, &reg, MeshOptions { greedy, ao });
             let mesh_ms = t.elapsed().as_secs_f64() * 1e3;
+            o::create_parent(&out)?;
             let stats = write_mesh(
                 &out,
                 &mesh,
@@ -141,6 +160,7 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
                 println!(
                     "{}",
                     json!({
+                        "ok": true,
                         "file": file.display().to_string(),
                         "out": stats.files,
                         "chunks": mesh.chunks.len(),
@@ -180,7 +200,11 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
             no_ao,
             no_markers,
             registry: reg,
+            force,
         } => {
+            use crate::output as o;
+            o::no_dash(&out, "a render output")?;
+            o::check_file(&out, &[&file], &o::PNG, force, false)?;
             let reg = registry(reg.as_deref())?;
             let world = load(&file)?;
             let t = Instant::now();
@@ -204,8 +228,8 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
                     format!("{view:?} view").to_lowercase(),
                 )
             };
-            render::save_png(&rendered.image, &out)
-                .with_context(|| format!("writing {}", out.display()))?;
+            o::create_parent(&out)?;
+            render::save_png(&rendered.image, &out).map_err(|e| o::failed(&out, e))?;
             println!(
                 "{} -> {} ({}, {}x{}, {:.0}% covered, {} markers, {:.0} ms)",
                 file.display(),

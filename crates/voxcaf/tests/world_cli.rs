@@ -121,12 +121,16 @@ fn resave_is_byte_identical_and_new_writes_an_empty_world() {
         std::fs::read(g.join("vwr/edge/edge-empty-2.vwr")).unwrap()
     );
     let (code, _, err) = run(voxcaf().args(["world", "new"]).arg(&empty));
-    assert_eq!(code, 1, "refuses to overwrite");
+    // Issue 11 item 4: a refused output is a usage error (was 1).
+    assert_eq!(code, 2, "refuses to overwrite");
     assert!(err.contains("--force"), "{err}");
     let (code, _, _) = run(voxcaf()
         .args(["world", "new", "--chunks", "0"])
         .arg(dir.path().join("x.vwr")));
-    assert_eq!(code, 1);
+    assert_eq!(
+        code, 2,
+        "a bad --chunks is a usage error (issue 11 item 4; was 1)"
+    );
     let (code, _, _) = run(voxcaf().args(["world", "frobnicate"]));
     assert_eq!(code, 2, "usage error");
 }

@@ -239,7 +239,8 @@ fn no_change_writes_nothing() {
     assert!(out.contains("no change"), "{out}");
     assert!(!dir.path().join("level.vwr.bak").exists());
     let (code, _, err) = run(voxcaf().args(["world", "edit"]).arg(&file));
-    assert_eq!(code, 1, "no operations is an error: {err}");
+    // Issue 11 item 4: a command line without operations is a usage error (was 1).
+    assert_eq!(code, 2, "no operations is a usage error: {err}");
 }
 
 #[test]
