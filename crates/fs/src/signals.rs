@@ -14,8 +14,9 @@ use std::io;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGINT, SIGPIPE, SIGTERM};
 use signal_hook::iterator::Signals;
+use signal_hook::SigId;
 
 /// The stop flag of the job that wants a graceful stop, if any.
 static GRACEFUL: Mutex<Option<Arc<AtomicBool>>> = Mutex::new(None);
@@ -55,6 +56,8 @@ pub fn exit_code() -> Option<u8> {
 #[derive(Debug)]
 pub struct StopOnSignal {
     flag: Arc<AtomicBool>,
+    broken_pipe: Arc<AtomicBool>,
+    pipe_ids: Vec<SigId>,
 }
 
 impl StopOnSignal {
@@ -62,7 +65,37 @@ impl StopOnSignal {
     pub fn new() -> StopOnSignal {
         let flag = Arc::new(AtomicBool::new(false));
         *GRACEFUL.lock().unwrap_or_else(|e| e.into_inner()) = Some(flag.clone());
-        StopOnSignal { flag }
+        StopOnSignal {
+            flag,
+            broken_pipe: Arc::new(AtomicBool::new(false)),
+            pipe_ids: Vec::new(),
+        }
+    }
+
+    /// Also stops gracefully when a write to a closed pipe raises `SIGPIPE` (`... | head`)
+    /// instead of dying: the write then fails with [`io::ErrorKind::BrokenPipe`], so the job
+    /// must print without panicking (`let _ = writeln!(...)`). After this guard is dropped
+    /// `SIGPIPE` stays caught and does nothing, so writes keep failing instead of killing the
+    /// process.
+    pub fn with_broken_pipe(mut self) -> io::Result<StopOnSignal> {
+        self.pipe_ids
+            .push(signal_hook::flag::register(SIGPIPE, self.flag.clone())?);
+        self.pipe_ids.push(signal_hook::flag::register(
+            SIGPIPE,
+            self.broken_pipe.clone(),
+        )?);
+        Ok(self)
+    }
+
+    /// True once a write to a closed pipe raised `SIGPIPE` (see
+    /// [`with_broken_pipe`](StopOnSignal::with_broken_pipe)).
+    pub fn broken_pipe(&self) -> bool {
+        self.broken_pipe.load(Ordering::SeqCst)
+    }
+
+    /// True once a stop was asked for (a signal or a broken pipe).
+    pub fn stopped(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
     }
 
     /// The flag a signal sets; the job checks it between steps.
@@ -79,6 +112,9 @@ impl Default for StopOnSignal {
 
 impl Drop for StopOnSignal {
     fn drop(&mut self) {
+        for id in self.pipe_ids.drain(..) {
+            signal_hook::low_level::unregister(id);
+        }
         let mut g = GRACEFUL.lock().unwrap_or_else(|e| e.into_inner());
         if g.as_ref().is_some_and(|f| Arc::ptr_eq(f, &self.flag)) {
             *g = None;

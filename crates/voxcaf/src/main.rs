@@ -1,7 +1,8 @@
 //! `voxcaf`: the command line over the voxcaf crates.
 //!
 //! Exit codes: 0 success, 1 bad input or a failed check, 2 usage error (clap); a closed output
-//! pipe ends the process quietly through `SIGPIPE` (see `sigpipe.rs`).
+//! pipe ends the process quietly through `SIGPIPE` (see `sigpipe.rs`); `SIGINT` / `SIGTERM`
+//! exit 130 / 143 without leaving a temporary file (`voxcaf_fs::signals`).
 //!
 //! Each domain owns one module with a clap `Subcommand` enum and a `run` function returning the
 //! process exit code; this file only wires them together.
@@ -69,6 +70,9 @@ enum AssetCmd {
 
 fn main() -> ExitCode {
     sigpipe::restore_default();
+    // SIGINT/SIGTERM remove the temporary files of saves in progress and exit 130/143 (or
+    // stop a build gracefully). Should it fail to start, the signals kill as before.
+    let _ = voxcaf_fs::signals::install();
     let cli = Cli::parse();
     let result = match cli.cmd {
         Cmd::World { cmd } => match cmd {
