@@ -56,7 +56,7 @@ pub enum MeshCmd {
         view: View,
         /// Image size WIDTHxHEIGHT, at most 16384x16384. For --chunks the image is at most
         /// this size (tiles shrink, and layers that do not fit are left out); for --layer the
-        /// larger side bounds the map, which needs at least one pixel per block.
+        /// larger side bounds the map (every k-th block is drawn when blocks outnumber pixels).
         #[arg(long, default_value = "1024x768", value_parser = parse_size)]
         size: (u32, u32),
         /// Draw horizontal layer Y as a top-down tile map instead.

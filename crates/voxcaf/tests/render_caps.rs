@@ -34,17 +34,21 @@ fn png_size(path: &Path) -> (u32, u32) {
 }
 
 #[test]
-fn the_chunk_view_of_a_tall_world_stays_within_size_and_memory() {
+fn chunk_and_layer_views_of_a_large_world_stay_within_size_and_memory() {
     let dir = tempfile::tempdir().unwrap();
     let world = dir.path().join("tall.vwr");
     tall_world(&world);
-    for size in ["1024x768", "300x2000"] {
-        let png = dir.path().join(format!("chunks-{size}.png"));
+    for (view, size) in [
+        ("--chunks", "1024x768"),
+        ("--chunks", "300x2000"),
+        ("--layer=0", "300x300"),
+    ] {
+        let png = dir.path().join(format!("view-{size}.png"));
         let out = voxcaf_bounded(&[
             "world",
             "render",
             world.to_str().unwrap(),
-            "--chunks",
+            view,
             "--size",
             size,
             "-o",

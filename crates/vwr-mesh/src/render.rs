@@ -475,6 +475,11 @@ fn draw_markers(t: &mut Target, cam: &Cam, markers: &[Marker]) -> usize {
 /// Renders one horizontal layer `y` as a top-down tile map: each cell its block colour; air
 /// cells show the nearest block below, dimmed by distance (up to 8 cells); chunk borders
 /// drawn; MoveObjects and BigDecor anchored in the layer as markers; a title line.
+///
+/// The map is at most `max_size` pixels on its larger side (plus the 20-pixel title line
+/// when `max_size` leaves no room for it): cells grow up to 32 pixels when there is room, and
+/// when the world has more blocks per axis than pixels are available, every `k`-th block is
+/// drawn (k the smallest step that fits).
 pub fn render_layer(
     world: &World,
     registry: &Registry,
@@ -488,12 +493,18 @@ pub fn render_layer(
         )));
     }
     let header = 20u32;
-    let cell = ((max_size.max(n as u32 + header) - header) / n as u32).clamp(1, 32);
-    let size = cell * n as u32;
+    let avail = max_size.saturating_sub(header).max(1);
+    // Blocks per cell along each axis: 1 unless the world has more blocks than pixels.
+    let stride = (n as u32).div_ceil(avail).max(1) as i32;
+    let cells = (n as u32).div_ceil(stride as u32);
+    let cell = (avail / cells).clamp(1, 32);
+    let size = cell * cells;
+    // Chunk borders only where they are at least a few cells apart.
+    let chunk_lines = stride <= CHUNK_SIZE as i32 / 3;
     let mut img = RgbaImage::from_pixel(size, size + header, Rgba([30, 32, 38, 255]));
     let mut covered = 0u64;
-    for z in 0..n {
-        for x in 0..n {
+    for (cz, z) in (0..n).step_by(stride as usize).enumerate() {
+        for (cx, x) in (0..n).step_by(stride as usize).enumerate() {
             let b = world.get_block([x, y, z]);
             let mut rgb = [58.0f32, 62.0, 70.0];
             let info = registry.info(b.block_type());
@@ -521,16 +532,17 @@ pub fn render_layer(
                 for px in 0..cell {
                     let mut c = rgb;
                     let edge = cell >= 6 && (px == 0 || py == 0);
-                    let chunk_edge = (x % CHUNK_SIZE as i32 == 0 && px == 0)
-                        || (z % CHUNK_SIZE as i32 == 0 && py == 0);
+                    let chunk_edge = chunk_lines
+                        && ((x % CHUNK_SIZE as i32) < stride && px == 0
+                            || (z % CHUNK_SIZE as i32) < stride && py == 0);
                     if chunk_edge {
                         c = [20.0, 20.0, 24.0];
                     } else if edge {
                         c = c.map(|v| v * 0.85);
                     }
                     img.put_pixel(
-                        x as u32 * cell + px,
-                        header + z as u32 * cell + py,
+                        cx as u32 * cell + px,
+                        header + cz as u32 * cell + py,
                         Rgba([c[0] as u8, c[1] as u8, c[2] as u8, 255]),
                     );
                 }
@@ -544,10 +556,8 @@ pub fn render_layer(
             continue;
         }
         markers += 1;
-        let (cx, cy) = (
-            m.pos[0] * cell as f32,
-            header as f32 + m.pos[2] * cell as f32,
-        );
+        let scale = cell as f32 / stride as f32;
+        let (cx, cy) = (m.pos[0] * scale, header as f32 + m.pos[2] * scale);
         for py in (cy - r - 1.0).max(0.0) as u32..((cy + r + 1.0) as u32).min(img.height()) {
             for px in (cx - r - 1.0).max(0.0) as u32..((cx + r + 1.0) as u32).min(img.width()) {
                 let (dx, dy) = (px as f32 + 0.5 - cx, py as f32 + 0.5 - cy);

@@ -61,3 +61,22 @@ fn the_largest_world_renders_within_the_default_bounds() {
     let r = render_chunks(&w);
     assert!(r.image.width() <= 4096 && r.image.height() <= 4096);
 }
+
+#[test]
+fn a_layer_of_a_large_world_fits_the_requested_size() {
+    let w = tall_world(100); // 1000 blocks per axis
+    let r = vwr_blocks::Registry::default();
+    for max in [1200, 400, 64] {
+        let l = vwr_mesh::render::render_layer(&w, &r, 0, max).unwrap();
+        assert!(
+            l.image.width() <= max && l.image.height() <= max,
+            "{max}: {:?}",
+            l.image.dimensions()
+        );
+        // The one block in layer 0 sits at (0, 0, 0): sampled at every step.
+        assert!(l.covered > 0, "{max}");
+    }
+    // Room for every block: one pixel per block, as before.
+    let full = vwr_mesh::render::render_layer(&w, &r, 0, 1020).unwrap();
+    assert_eq!(full.image.dimensions(), (1000, 1020));
+}
