@@ -18,6 +18,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -168,6 +169,10 @@ pub struct BuildReport {
     pub bytes_written: u64,
     /// Wall time.
     pub elapsed: Duration,
+    /// The build was stopped early (see [`build_until`]): sources it did not reach keep their
+    /// previous manifest entry when their output is still intact, and no stale output was
+    /// removed.
+    pub interrupted: bool,
 }
 
 impl BuildReport {
@@ -307,6 +312,8 @@ enum Outcome {
     Converted(ManifestEntry, u64),
     Skipped(ManifestEntry),
     Failed(Failure),
+    /// Not started because the build was asked to stop.
+    NotReached(String),
 }
 
 fn process(
@@ -427,6 +434,21 @@ pub fn build(
     opts: &BuildOptions,
     on_event: &(dyn Fn(&BuildEvent<'_>) + Sync),
 ) -> Result<BuildReport> {
+    build_until(src, out, opts, &AtomicBool::new(false), on_event)
+}
+
+/// [`build`] that stops early once `stop` is set (by a Ctrl-C handler, say): each source not
+/// yet started is left alone, the sources in progress finish, and the manifest is written for
+/// the assets finished (plus the previous entries of sources not reached whose outputs are
+/// still intact, so the next build skips them). The report is marked
+/// [`interrupted`](BuildReport::interrupted).
+pub fn build_until(
+    src: &Path,
+    out: &Path,
+    opts: &BuildOptions,
+    stop: &AtomicBool,
+    on_event: &(dyn Fn(&BuildEvent<'_>) + Sync),
+) -> Result<BuildReport> {
     let start = Instant::now();
     if !src.is_dir() {
         return Err(ImportError::io(
@@ -471,6 +493,11 @@ pub fn build(
         sources
             .par_iter()
             .map(|s| {
+                // Checked between assets: an asset in progress finishes, so its output and
+                // manifest entry agree.
+                if stop.load(Ordering::SeqCst) {
+                    return Outcome::NotReached(s.rel_str.clone());
+                }
                 let outcome = if let Some(msg) = collision.get(s.rel_str.as_str()) {
                     Outcome::Failed(Failure {
                         source: s.rel_str.clone(),
@@ -489,6 +516,7 @@ pub fn build(
                     Outcome::Converted(entry, _) => on_event(&BuildEvent::Converted { entry }),
                     Outcome::Skipped(entry) => on_event(&BuildEvent::Skipped { entry }),
                     Outcome::Failed(failure) => on_event(&BuildEvent::Failed { failure }),
+                    Outcome::NotReached(_) => {}
                 }
                 outcome
             })
@@ -514,6 +542,7 @@ pub fn build(
         failures: Vec::new(),
     };
     let (mut converted, mut skipped, mut bytes_written) = (0, 0, 0u64);
+    let mut interrupted = false;
     for o in outcomes {
         match o {
             Outcome::Converted(e, n) => {
@@ -526,6 +555,14 @@ pub fn build(
                 manifest.assets.push(e);
             }
             Outcome::Failed(f) => manifest.failures.push(f),
+            Outcome::NotReached(source) => {
+                interrupted = true;
+                if let Some(prev) = previous.get(&source) {
+                    if output_matches(&out.join(&prev.output), prev) {
+                        manifest.assets.push(prev.clone());
+                    }
+                }
+            }
         }
     }
 
@@ -539,7 +576,8 @@ pub fn build(
         .map(|f| f.source.as_str())
         .collect();
     let mut removed = 0;
-    for e in previous.values() {
+    // An interrupted build does not know which sources are gone.
+    for e in previous.values().filter(|_| !interrupted) {
         let safe = e.output.ends_with(".caf")
             && Path::new(&e.output)
                 .components()
@@ -561,5 +599,6 @@ pub fn build(
         removed,
         bytes_written,
         elapsed: start.elapsed(),
+        interrupted,
     })
 }

@@ -18,6 +18,15 @@
 //! Replacing a file by rename gives it a new inode, so other hard links to the old file keep
 //! the old contents.
 //!
+//! Every temporary file that exists is listed in a process-wide registry, so that a signal
+//! handler can remove them before the process exits ([`remove_temp_files_and_exit`], and the
+//! ready-made handler in `signals` on Unix). A process killed by `SIGKILL`
+//! cannot clean up: its temporary file `.{name}.{pid}-{n}.tmp` stays next to the target,
+//! which itself is always the old or the new version. Stale temporary files are deliberately
+//! not swept by [`AtomicFile::create`]: whether their pid is dead cannot be told safely (pid
+//! namespaces in containers sharing a folder, network file systems shared between hosts,
+//! pid reuse), and removing a live writer's temporary file would make its save fail.
+//!
 //! ```
 //! let dir = tempfile::tempdir()?;
 //! let path = dir.path().join("level.txt");
@@ -32,6 +41,43 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+#[cfg(unix)]
+pub mod signals;
+
+/// The temporary files of the saves in progress in this process.
+static IN_FLIGHT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn in_flight() -> MutexGuard<'static, Vec<PathBuf>> {
+    // A panic while the lock was held cannot leave the list inconsistent (single push or
+    // remove), so a poisoned lock is still usable.
+    IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn unregister(tmp: &Path) {
+    let mut list = in_flight();
+    if let Some(i) = list.iter().position(|p| p == tmp) {
+        list.swap_remove(i);
+    }
+}
+
+/// The temporary files of the saves in progress in this process right now.
+pub fn temp_files_in_flight() -> Vec<PathBuf> {
+    in_flight().clone()
+}
+
+/// Removes the temporary file of every save in progress and ends the process with `code`,
+/// for a signal handler (`SIGINT`, `SIGTERM`). The registry stays locked until the process
+/// has exited, so no save can create a new temporary file in between; a save whose temporary
+/// file was removed fails its rename and leaves its target unchanged.
+pub fn remove_temp_files_and_exit(code: i32) -> ! {
+    let list = in_flight();
+    for tmp in list.iter() {
+        let _ = std::fs::remove_file(tmp);
+    }
+    std::process::exit(code)
+}
 
 /// How many symbolic links are followed before giving up (as Linux's `MAXSYMLINKS`).
 const MAX_LINK_HOPS: usize = 40;
@@ -123,15 +169,19 @@ impl AtomicFile {
                 std::process::id(),
                 COUNTER.fetch_add(1, Ordering::Relaxed)
             ));
+            // Registered under the same lock that creates it, so a signal handler sees every
+            // temporary file that exists.
+            let mut list = in_flight();
             // `create_new` with the default mode: the umask applies, as for any new file.
             match OpenOptions::new().write(true).create_new(true).open(&tmp) {
                 Ok(file) => {
+                    list.push(tmp.clone());
                     return Ok(AtomicFile {
                         file: Some(file),
                         tmp,
                         target,
                         keep_permissions,
-                    })
+                    });
                 }
                 // A stale file of a killed process with the same pid: take the next name.
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => {
@@ -165,6 +215,7 @@ impl AtomicFile {
         if result.is_err() {
             let _ = std::fs::remove_file(&self.tmp);
         }
+        unregister(&self.tmp);
         // Either renamed away or removed: nothing left for `drop`.
         self.tmp = PathBuf::new();
         result
@@ -210,6 +261,7 @@ impl Drop for AtomicFile {
         if !self.tmp.as_os_str().is_empty() {
             self.file = None;
             let _ = std::fs::remove_file(&self.tmp);
+            unregister(&self.tmp);
         }
     }
 }
@@ -281,8 +333,10 @@ mod tests {
         f.write_all(b"abc").unwrap();
         let tmp = f.temp_path().to_path_buf();
         assert!(tmp.exists());
+        assert!(temp_files_in_flight().contains(&tmp));
         drop(f);
         assert!(!tmp.exists());
+        assert!(!temp_files_in_flight().contains(&tmp));
         assert!(!p.exists());
     }
 

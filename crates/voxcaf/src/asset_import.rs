@@ -1,6 +1,6 @@
 //! `voxcaf asset convert|build`: the asset pipeline (`caf-import`) from the command line.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -253,6 +253,12 @@ fn build(a: BuildArgs) -> Result<u8> {
         );
     }
     let quiet = a.json;
+    // Ctrl-C, SIGTERM or a closed stdout pipe stop the build between assets; it still writes
+    // the manifest. Prints must not panic on a broken pipe, hence `say`.
+    let stop = voxcaf_fs::signals::StopOnSignal::new().with_broken_pipe()?;
+    let say = |line: std::fmt::Arguments<'_>| {
+        let _ = writeln!(std::io::stdout(), "{line}");
+    };
     let on_event = |ev: &BuildEvent<'_>| match ev {
         BuildEvent::Started { total } => bar.set_length(*total as u64),
         BuildEvent::Converted { entry } => {
@@ -260,16 +266,16 @@ fn build(a: BuildArgs) -> Result<u8> {
             if tty {
                 bar.set_message(entry.source.clone());
             } else if !quiet {
-                println!(
+                say(format_args!(
                     "converted {} -> {}: {}",
                     entry.source, entry.output, entry.summary
-                );
+                ));
             }
         }
         BuildEvent::Skipped { entry } => {
             bar.inc(1);
             if !tty && !quiet {
-                println!("up to date {}", entry.source);
+                say(format_args!("up to date {}", entry.source));
             }
         }
         BuildEvent::Failed { failure } => {
@@ -277,11 +283,11 @@ fn build(a: BuildArgs) -> Result<u8> {
             if tty {
                 bar.println(format!("FAILED {}: {}", failure.source, failure.error));
             } else if !quiet {
-                println!("FAILED {}: {}", failure.source, failure.error);
+                say(format_args!("FAILED {}: {}", failure.source, failure.error));
             }
         }
     };
-    let report = batch::build(&a.src_dir, &a.out_dir, &opts, &on_event);
+    let report = batch::build_until(&a.src_dir, &a.out_dir, &opts, &stop.flag(), &on_event);
     bar.finish_and_clear();
     let report = match report {
         Ok(r) => r,
@@ -295,10 +301,11 @@ fn build(a: BuildArgs) -> Result<u8> {
         }
     };
     if a.json {
-        println!(
+        say(format_args!(
             "{}",
             json!({
-                "ok": report.ok(),
+                "ok": report.ok() && !report.interrupted,
+                "interrupted": report.interrupted,
                 "assets": report.manifest.assets.len(),
                 "converted": report.converted,
                 "skipped": report.skipped,
@@ -308,12 +315,26 @@ fn build(a: BuildArgs) -> Result<u8> {
                 "elapsed_ms": report.elapsed.as_secs_f64() * 1000.0,
                 "manifest": a.out_dir.join(batch::MANIFEST_NAME).display().to_string(),
             })
-        );
+        ));
     } else {
-        println!("{}", summary(&report, &a.out_dir));
+        say(format_args!("{}", summary(&report, &a.out_dir)));
         for f in &report.manifest.failures {
             eprintln!("failed: {}: {}", f.source, f.error);
         }
+    }
+    if report.interrupted {
+        if !stop.broken_pipe() {
+            eprintln!(
+                "interrupted: the manifest lists the {} assets finished; run the build again to complete it",
+                report.manifest.assets.len()
+            );
+        }
+        // The conventional 128 + signal: 130 for Ctrl-C, 143 for SIGTERM, 141 for SIGPIPE.
+        return Ok(match voxcaf_fs::signals::exit_code() {
+            _ if stop.broken_pipe() => 141,
+            Some(code) => code,
+            None => 130,
+        });
     }
     Ok(if report.ok() { 0 } else { 1 })
 }

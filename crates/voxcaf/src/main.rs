@@ -1,8 +1,9 @@
 //! `voxcaf`: the command line over the voxcaf crates.
 //!
 //! Exit codes: 0 success, 1 bad input or a failed check, 2 usage error (clap's and the CLI's
-//! own, `output::Usage`); a closed output
-//! pipe ends the process quietly through `SIGPIPE` (see `sigpipe.rs`).
+//! own, `output::Usage`); a closed output pipe ends the process quietly through `SIGPIPE` (see
+//! `sigpipe.rs`); `SIGINT` / `SIGTERM` exit 130 / 143 without leaving a temporary file
+//! (`voxcaf_fs::signals`).
 //!
 //! Each domain owns one module with a clap `Subcommand` enum and a `run` function returning the
 //! process exit code; this file only wires them together.
@@ -89,6 +90,9 @@ impl Cmd {
 
 fn main() -> ExitCode {
     sigpipe::restore_default();
+    // SIGINT/SIGTERM remove the temporary files of saves in progress and exit 130/143 (or
+    // stop a build gracefully). Should it fail to start, the signals kill as before.
+    let _ = voxcaf_fs::signals::install();
     let cli = Cli::parse();
     let json = cli.cmd.json();
     let result = match cli.cmd {

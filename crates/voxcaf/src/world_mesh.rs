@@ -1,5 +1,6 @@
 //! `voxcaf world mesh|render`: mesh export and preview images.
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -59,7 +60,9 @@ pub enum MeshCmd {
         /// Camera: iso, front or top.
         #[arg(long, default_value = "iso", value_parser = parse_view)]
         view: View,
-        /// Image size WIDTHxHEIGHT (for --layer the larger side bounds the map).
+        /// Image size WIDTHxHEIGHT, at most 16384x16384. For --chunks the image is at most
+        /// this size (tiles shrink, and layers that do not fit are left out); for --layer the
+        /// larger side bounds the map (every k-th block is drawn when blocks outnumber pixels).
         #[arg(long, default_value = "1024x768", value_parser = parse_size)]
         size: (u32, u32),
         /// Draw horizontal layer Y as a top-down tile map instead.
@@ -208,8 +211,20 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
             let reg = registry(reg.as_deref())?;
             let world = load(&file)?;
             let t = Instant::now();
+            // A spinner on a terminal: large worlds take seconds to render.
+            let spinner = if std::io::stderr().is_terminal() {
+                let s = indicatif::ProgressBar::new_spinner();
+                s.set_message(format!("rendering {}", file.display()));
+                s.enable_steady_tick(std::time::Duration::from_millis(120));
+                s
+            } else {
+                indicatif::ProgressBar::hidden()
+            };
             let (rendered, what) = if chunks {
-                (render::render_chunks(&world), "chunk view".to_string())
+                (
+                    render::render_chunks_within(&world, size.0, size.1),
+                    "chunk view".to_string(),
+                )
             } else if let Some(y) = layer {
                 (
                     render::render_layer(&world, &reg, y, size.0.max(size.1))?,
@@ -228,6 +243,7 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
                     format!("{view:?} view").to_lowercase(),
                 )
             };
+            spinner.finish_and_clear();
             o::create_parent(&out)?;
             render::save_png(&rendered.image, &out).map_err(|e| o::failed(&out, e))?;
             println!(

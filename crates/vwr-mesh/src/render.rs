@@ -475,6 +475,11 @@ fn draw_markers(t: &mut Target, cam: &Cam, markers: &[Marker]) -> usize {
 /// Renders one horizontal layer `y` as a top-down tile map: each cell its block colour; air
 /// cells show the nearest block below, dimmed by distance (up to 8 cells); chunk borders
 /// drawn; MoveObjects and BigDecor anchored in the layer as markers; a title line.
+///
+/// The map is at most `max_size` pixels on its larger side (plus the 20-pixel title line
+/// when `max_size` leaves no room for it): cells grow up to 32 pixels when there is room, and
+/// when the world has more blocks per axis than pixels are available, every `k`-th block is
+/// drawn (k the smallest step that fits).
 pub fn render_layer(
     world: &World,
     registry: &Registry,
@@ -488,12 +493,18 @@ pub fn render_layer(
         )));
     }
     let header = 20u32;
-    let cell = ((max_size.max(n as u32 + header) - header) / n as u32).clamp(1, 32);
-    let size = cell * n as u32;
+    let avail = max_size.saturating_sub(header).max(1);
+    // Blocks per cell along each axis: 1 unless the world has more blocks than pixels.
+    let stride = (n as u32).div_ceil(avail).max(1) as i32;
+    let cells = (n as u32).div_ceil(stride as u32);
+    let cell = (avail / cells).clamp(1, 32);
+    let size = cell * cells;
+    // Chunk borders only where they are at least a few cells apart.
+    let chunk_lines = stride <= CHUNK_SIZE as i32 / 3;
     let mut img = RgbaImage::from_pixel(size, size + header, Rgba([30, 32, 38, 255]));
     let mut covered = 0u64;
-    for z in 0..n {
-        for x in 0..n {
+    for (cz, z) in (0..n).step_by(stride as usize).enumerate() {
+        for (cx, x) in (0..n).step_by(stride as usize).enumerate() {
             let b = world.get_block([x, y, z]);
             let mut rgb = [58.0f32, 62.0, 70.0];
             let info = registry.info(b.block_type());
@@ -521,16 +532,17 @@ pub fn render_layer(
                 for px in 0..cell {
                     let mut c = rgb;
                     let edge = cell >= 6 && (px == 0 || py == 0);
-                    let chunk_edge = (x % CHUNK_SIZE as i32 == 0 && px == 0)
-                        || (z % CHUNK_SIZE as i32 == 0 && py == 0);
+                    let chunk_edge = chunk_lines
+                        && ((x % CHUNK_SIZE as i32) < stride && px == 0
+                            || (z % CHUNK_SIZE as i32) < stride && py == 0);
                     if chunk_edge {
                         c = [20.0, 20.0, 24.0];
                     } else if edge {
                         c = c.map(|v| v * 0.85);
                     }
                     img.put_pixel(
-                        x as u32 * cell + px,
-                        header + z as u32 * cell + py,
+                        cx as u32 * cell + px,
+                        header + cz as u32 * cell + py,
                         Rgba([c[0] as u8, c[1] as u8, c[2] as u8, 255]),
                     );
                 }
@@ -544,10 +556,8 @@ pub fn render_layer(
             continue;
         }
         markers += 1;
-        let (cx, cy) = (
-            m.pos[0] * cell as f32,
-            header as f32 + m.pos[2] * cell as f32,
-        );
+        let scale = cell as f32 / stride as f32;
+        let (cx, cy) = (m.pos[0] * scale, header as f32 + m.pos[2] * scale);
         for py in (cy - r - 1.0).max(0.0) as u32..((cy + r + 1.0) as u32).min(img.height()) {
             for px in (cx - r - 1.0).max(0.0) as u32..((cx + r + 1.0) as u32).min(img.width()) {
                 let (dx, dy) = (px as f32 + 0.5 - cx, py as f32 + 0.5 - cy);
@@ -600,27 +610,67 @@ fn heat(t: f32) -> [u8; 3] {
     [(60.0 + 190.0 * r) as u8, (70.0 + 160.0 * g) as u8, 60]
 }
 
+/// The largest side [`render_chunks`] draws (the same cap as [`render_world`]'s image size).
+pub const MAX_IMAGE_SIDE: u32 = 16384;
+
+/// The chunk debug view within the default bounds of 4096 × 4096 pixels (see
+/// [`render_chunks_within`]).
+pub fn render_chunks(world: &World) -> Rendered {
+    render_chunks_within(world, 4096, 4096)
+}
+
 /// The chunk debug view: one panel per chunk layer (`cy`) that holds allocated chunks, a
 /// tile per chunk (x right, z down). Colour: grey = not allocated, dark blue = empty
 /// (palette `[air]`), blue = uniform, green→red = bits per block 1..8. Labels: `B` bits per
-/// block, `P` palette size, `M` metadata records.
-pub fn render_chunks(world: &World) -> Rendered {
+/// block, `P` palette size, `M` metadata records (on tiles large enough to hold them).
+///
+/// The image is never larger than `max_width` × `max_height` (each clamped to
+/// 1..=[`MAX_IMAGE_SIDE`]): tiles shrink from 26 down to 1 pixel until every panel fits, and
+/// when even 1-pixel tiles do not fit, only the first layers that fit are drawn and the title
+/// says how many are shown. Memory is therefore bounded by the image size, whatever the world.
+pub fn render_chunks_within(world: &World, max_width: u32, max_height: u32) -> Rendered {
+    let (max_w, max_h) = (
+        max_width.clamp(1, MAX_IMAGE_SIDE),
+        max_height.clamp(1, MAX_IMAGE_SIDE),
+    );
     let n = world.chunks_per_axis();
-    let tile: u32 = 26;
-    let layers: Vec<u32> = (0..n)
+    let all_layers: Vec<u32> = (0..n)
         .filter(|&cy| (0..n).any(|cz| (0..n).any(|cx| world.chunk([cx, cy, cz]).is_some())))
         .collect();
-    let panel = tile * n + 12;
-    let cols = (layers.len() as u32).clamp(1, 5);
-    let rows = (layers.len() as u32).div_ceil(cols).max(1);
     let legend_h = 46;
     let title_h = 24;
-    let w = (cols * panel + 12).max(420);
-    let h = title_h + rows * (panel + 14) + legend_h;
+    let count = (all_layers.len() as u32).max(1);
+    // Largest tile whose panels all fit; 5 columns when that fits (the natural layout).
+    let layout = |tile: u32| -> (u32, u32, u32) {
+        let panel = tile * n + 12;
+        let cols_fit = (max_w.saturating_sub(12) / panel).max(1);
+        let rows_fit = (max_h.saturating_sub(title_h + legend_h) / (panel + 14)).max(1);
+        let cols = count.div_ceil(rows_fit).max(count.min(5)).min(cols_fit);
+        (panel, cols, rows_fit)
+    };
+    let tile = (1..=26u32)
+        .rev()
+        .find(|&t| {
+            let (_, cols, rows_fit) = layout(t);
+            cols * rows_fit >= count
+        })
+        .unwrap_or(1);
+    let (panel, cols, rows_fit) = layout(tile);
+    let shown = (all_layers.len() as u32).min(cols * rows_fit) as usize;
+    let layers = &all_layers[..shown];
+    let rows = (layers.len() as u32).div_ceil(cols).max(1);
+    let w = (cols * panel + 12).max(420).min(max_w);
+    let h = (title_h + rows * (panel + 14) + legend_h).min(max_h);
     let mut img = RgbaImage::from_pixel(w, h, Rgba([28, 30, 36, 255]));
     let mut covered = 0u64;
-    let title = format!("CHUNKS {n}X{n}X{n}: {} ALLOCATED", world.chunks().count());
+    let mut title = format!("CHUNKS {n}X{n}X{n}: {} ALLOCATED", world.chunks().count());
+    if shown < all_layers.len() {
+        title.push_str(&format!(", {shown} OF {} LAYERS SHOWN", all_layers.len()));
+    }
     draw_text(&mut img, 8, 6, &title, 2, [235, 235, 235, 255]);
+    // A 1-pixel gap between tiles, and labels, only where the tiles are big enough.
+    let fill_size = if tile >= 3 { tile - 1 } else { tile };
+    let labelled = tile >= 24;
     for (k, &cy) in layers.iter().enumerate() {
         let px0 = 8 + (k as u32 % cols) * panel;
         let py0 = title_h + (k as u32 / cols) * (panel + 14);
@@ -640,7 +690,7 @@ pub fn render_chunks(world: &World) -> Rendered {
                     None => ([70, 72, 78], vec![]),
                     Some(c) => {
                         let m = c.records().len();
-                        covered += (tile * tile) as u64;
+                        covered += u64::from(tile * tile);
                         if c.is_empty() {
                             ([40, 50, 90], vec!["E".into()])
                         } else if c.is_uniform() {
@@ -658,26 +708,28 @@ pub fn render_chunks(world: &World) -> Rendered {
                         }
                     }
                 };
-                for y in 0..tile - 1 {
-                    for x in 0..tile - 1 {
-                        img.put_pixel(x0 + x, y0 + y, Rgba([fill[0], fill[1], fill[2], 255]));
+                for y in (y0..y0 + fill_size).take_while(|&y| y < h) {
+                    for x in (x0..x0 + fill_size).take_while(|&x| x < w) {
+                        img.put_pixel(x, y, Rgba([fill[0], fill[1], fill[2], 255]));
                     }
                 }
-                for (li, line) in lines.iter().enumerate() {
-                    draw_text(
-                        &mut img,
-                        x0 as i32 + 2,
-                        y0 as i32 + 2 + li as i32 * 7,
-                        line,
-                        1,
-                        [15, 15, 20, 255],
-                    );
+                if labelled {
+                    for (li, line) in lines.iter().enumerate() {
+                        draw_text(
+                            &mut img,
+                            x0 as i32 + 2,
+                            y0 as i32 + 2 + li as i32 * 7,
+                            line,
+                            1,
+                            [15, 15, 20, 255],
+                        );
+                    }
                 }
             }
         }
     }
     // Legend.
-    let ly = h - legend_h + 6;
+    let ly = h.saturating_sub(legend_h) + 6;
     let mut lx = 8i32;
     let entries: Vec<([u8; 3], String)> = vec![
         ([70, 72, 78], "NOT ALLOCATED".into()),
