@@ -140,10 +140,12 @@ import_targets! {
 /// The block registry's TOML (`Registry::apply_toml`); a refused file leaves the registry
 /// untouched.
 pub fn registry_toml(data: &[u8]) {
+    // Built once: the default registry is a few thousand entries.
+    static FRESH: std::sync::OnceLock<vwr_blocks::Registry> = std::sync::OnceLock::new();
+    let fresh = FRESH.get_or_init(vwr_blocks::Registry::default);
     let text = String::from_utf8_lossy(data);
-    let mut r = vwr_blocks::Registry::default();
+    let mut r = fresh.clone();
     if r.apply_toml(&text).is_err() {
-        let fresh = vwr_blocks::Registry::default();
         for t in 0..vwr_blocks::TYPE_COUNT as u16 {
             if r.info(t) != fresh.info(t) {
                 panic!("a refused registry file changed block {t}");

@@ -171,11 +171,21 @@ pub fn compile(
                 ));
             }
             flags |= spv::WriterFlags::ADJUST_COORDINATE_SPACE;
-            let module =
+            // naga's SPIR-V reader indexes instruction operands without checking their count
+            // (an `OpExecutionMode LocalSize` with one operand panics); a panic there is
+            // invalid input, not a reason to take the process down.
+            let parsed = std::panic::catch_unwind(|| {
                 naga::front::spv::parse_u8_slice(bytes, &naga::front::spv::Options::default())
-                    .map_err(|e| {
-                        located(file, None, format!("invalid SPIR-V: {}", error_chain(&e)))
-                    })?;
+            })
+            .map_err(|_| {
+                located(
+                    file,
+                    None,
+                    "invalid SPIR-V: an instruction is malformed (the reader gave up)".into(),
+                )
+            })?;
+            let module = parsed
+                .map_err(|e| located(file, None, format!("invalid SPIR-V: {}", error_chain(&e))))?;
             (module, None)
         }
     };
@@ -286,6 +296,25 @@ mod tests {
 
     const FRAG: &str =
         "#version 450\nlayout(location = 0) out vec4 color;\nvoid main() { color = vec4(1.0); }\n";
+
+    /// Found by the `import_spv` fuzz target: a truncated `OpExecutionMode LocalSize` (one
+    /// operand of three) made naga's SPIR-V reader index past its operands and panic.
+    #[test]
+    fn fuzz_regression_spirv_short_execution_mode() {
+        let words: [u32; 37] = [
+            0x07230203, 0x00010000, 0x0000001c, 0x00000022, 0x00000000, 0x00020011, 0x00000001,
+            0x000b000a, 0x5f565053, 0x5f52484b, 0x726f7473, 0x5f656761, 0x66667562, 0x735f7265,
+            0x61726f74, 0x635f6567, 0x7373616c, 0x00000000, 0x0006000b, 0x00000001, 0x4c534c47,
+            0x6474732e, 0x3035342e, 0x00000000, 0x0003000e, 0x00000000, 0x00000001, 0x0006000f,
+            0x00000005, 0x0000000d, 0x6e69616d, 0x00000000, 0x0000000a, 0x00060010, 0x0000000d,
+            0x00000011, 0x00000040,
+        ];
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let msg = compile(&bytes, "x.spv", Some("spv"), None)
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("invalid SPIR-V"), "{msg}");
+    }
 
     #[test]
     fn glsl_fragment_compiles_and_revalidates() {

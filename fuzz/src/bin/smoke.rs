@@ -88,7 +88,9 @@ fn too_big(size: usize) {
     }
     let slot = MY_SLOT.with(|s| s.get());
     if let Some(s) = SLOTS.get().and_then(|v| v.get(slot)) {
-        die(s, "oom", &format!("one allocation of {size} bytes"));
+        // Where it came from is the useful part of this finding.
+        let bt = std::backtrace::Backtrace::force_capture();
+        die(s, "oom", &format!("one allocation of {size} bytes\n{bt}"));
     }
     IN_GUARD.with(|g| g.set(false));
 }
@@ -252,11 +254,21 @@ fn main() -> ExitCode {
         if args.len() < 3 {
             return usage("--replay needs at least one input file");
         }
-        let slot = Slot {
+        let limit_mb = match env_num("VOXCAF_FUZZ_MALLOC_LIMIT_MB", 2048) {
+            Ok(n) => n.max(1),
+            Err(e) => return usage(&e),
+        };
+        MALLOC_LIMIT.store(
+            (limit_mb as usize).saturating_mul(1 << 20),
+            Ordering::Relaxed,
+        );
+        let slot = Arc::new(Slot {
             started_ms: AtomicU64::new(0),
             target: Mutex::new(t.name),
             input: Mutex::new(Vec::new()),
-        };
+        });
+        let _ = SLOTS.set(vec![slot.clone()]);
+        MY_SLOT.with(|s| s.set(0));
         let mut failed = false;
         for f in &args[2..] {
             let input = match std::fs::read(f) {
