@@ -102,6 +102,40 @@ fn located(file: &str, loc: Option<naga::SourceLocation>, message: String) -> Im
     }
 }
 
+/// The highest `location` a shader interface may use. Vulkan devices offer a few dozen; this
+/// is far above any of them.
+const MAX_LOCATION: u32 = 4095;
+
+/// Refuses interface locations above [`MAX_LOCATION`] before validation.
+///
+/// Why: naga's validator keeps a bit set indexed by location, so one `location = 4278190080`
+/// (in SPIR-V, GLSL or WGSL) made it allocate and clear half a gigabyte.
+fn check_locations(module: &naga::Module, file: &str) -> Result<()> {
+    let struct_members = module.types.iter().flat_map(|(_, ty)| match &ty.inner {
+        naga::TypeInner::Struct { members, .. } => members.iter().map(|m| &m.binding).collect(),
+        _ => Vec::new(),
+    });
+    let entry_points = module.entry_points.iter().flat_map(|ep| {
+        ep.function
+            .arguments
+            .iter()
+            .map(|a| &a.binding)
+            .chain(ep.function.result.iter().map(|r| &r.binding))
+    });
+    for b in struct_members.chain(entry_points).flatten() {
+        if let naga::Binding::Location { location, .. } = b {
+            if *location > MAX_LOCATION {
+                return Err(located(
+                    file,
+                    None,
+                    format!("location {location} is out of range (at most {MAX_LOCATION})"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Compile `bytes` (named `file` in messages, with lower-case extension `ext`) to SPIR-V.
 /// `stage` picks the stage for `.glsl` files and the entry point when a module has several.
 pub fn compile(
@@ -189,6 +223,7 @@ pub fn compile(
             (module, None)
         }
     };
+    check_locations(&module, file)?;
     let info = Validator::new(ValidationFlags::all(), Capabilities::all())
         .validate(&module)
         .map_err(|e| {
@@ -296,6 +331,21 @@ mod tests {
 
     const FRAG: &str =
         "#version 450\nlayout(location = 0) out vec4 color;\nvoid main() { color = vec4(1.0); }\n";
+
+    /// Found by the `import_spv` fuzz target (as a 1.3 s input): a huge interface location
+    /// made naga's validator allocate and clear a bit set of half a gigabyte.
+    #[test]
+    fn fuzz_regression_huge_location() {
+        let src = "@fragment fn main() -> @location(4000000000) vec4<f32> \
+                   { return vec4<f32>(1.0); }\n";
+        let msg = compile(src.as_bytes(), "x.wgsl", Some("wgsl"), None)
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("location 4000000000 is out of range"), "{msg}");
+        // A high but sane location still compiles.
+        let ok = src.replace("4000000000", "31");
+        assert!(compile(ok.as_bytes(), "x.wgsl", Some("wgsl"), None).is_ok());
+    }
 
     /// Found by the `import_spv` fuzz target: a truncated `OpExecutionMode LocalSize` (one
     /// operand of three) made naga's SPIR-V reader index past its operands and panic.
