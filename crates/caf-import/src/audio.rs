@@ -241,10 +241,16 @@ fn check_flac_metadata(bytes: &[u8]) -> Result<()> {
             )
         };
         match kind {
-            // PICTURE: type, media type (length-prefixed), description (length-prefixed), ...
+            // PICTURE: type, media type and description (length-prefixed), width, height,
+            // depth, colours, then the picture data (length-prefixed).
             6 => {
                 let mut at = 4;
-                for what in ["picture media type", "picture description"] {
+                for (what, skip_before) in [
+                    ("picture media type", 0),
+                    ("picture description", 0),
+                    ("picture data", 16),
+                ] {
+                    at += skip_before;
                     let Some(l) = body.get(at..at + 4) else { break };
                     let n = u32::from_be_bytes([l[0], l[1], l[2], l[3]]);
                     let room = len.saturating_sub(at + 4);
@@ -486,6 +492,19 @@ mod tests {
             matches!(err, ImportError::Malformed { .. }) && msg.contains("picture media type"),
             "{msg}"
         );
+
+        // The same for the picture data's length (a later find of the same target).
+        let mut bytes = b"fLaC".to_vec();
+        bytes.extend([0x06, 0x00, 0x00, 0xC7]); // PICTURE, not last, 199 bytes
+        bytes.extend([0x10, 0x00, 0x10, 0x4D]); // picture type
+        bytes.extend([0; 8]); // empty media type and description
+        bytes.extend([0, 0, 0, 1, 0, 0xF0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0]); // w, h, depth, colours
+        bytes.extend([0x96, 0, 0, 1]); // picture data length: 2.5 GB
+        bytes.extend([0; 12]);
+        let msg = decode_compressed(&bytes, Some("flac"))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("picture data"), "{msg}");
 
         // The same for a Vorbis comment length.
         let mut bytes = b"fLaC".to_vec();
