@@ -289,7 +289,20 @@ pub fn compile(
         flags,
         ..spv::Options::default()
     };
-    let words = spv::write_vec(&module, &info, &options, pipeline.as_ref()).map_err(|e| {
+    // naga's writer hits `unreachable!` on some validated modules that came from SPIR-V (an
+    // expression used before it is emitted); a panic there means the input is not something
+    // we can convert, not a reason to take the process down.
+    let written = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        spv::write_vec(&module, &info, &options, pipeline.as_ref())
+    }))
+    .map_err(|_| {
+        located(
+            file,
+            None,
+            "SPIR-V generation failed: the module uses a construct the writer cannot handle".into(),
+        )
+    })?;
+    let words = written.map_err(|e| {
         located(
             file,
             None,
@@ -331,6 +344,43 @@ mod tests {
 
     const FRAG: &str =
         "#version 450\nlayout(location = 0) out vec4 color;\nvoid main() { color = vec4(1.0); }\n";
+
+    /// Found by the `import_spv` fuzz target: a mutated compute shader that naga reads and
+    /// validates but whose SPIR-V writer then hits `unreachable!` ("Expression [4] is not
+    /// cached"). Converting it is refused with a typed error.
+    #[test]
+    fn fuzz_regression_spirv_writer_unreachable() {
+        let hex: String = [
+            "03022307000001001c000000220000000000000011000200010000000a000b005350565f4b48525f73746f72",
+            "6167655f6275666665725f73746f726167655f636c617373000000000b00060001000000474c534c2e737464",
+            "2e343530000000000e00030000000000010000000f000600050000000d0000006d61696e000000000a000000",
+            "100006000d000000110000004000000001000000010000004700040004000000060000000400000047000400",
+            "0600000022000000000000004700040006000000210000000000000047000300070000000200000048000500",
+            "07000000000000002300000000000000470004000a0000000b0000001c000000130002000200000015000400",
+            "0300000020000000000000001d0003000400000003000000170004000500000003000000030000001e000300",
+            "070000000400000020000400080000000c000000070000003b00040008000000060000000c00000020000400",
+            "0b00000001000000050000003b0004000b0000000a00000001000000210003000e0000000200000020000400",
+            "0f0000000c000000040000002b0004000300000010000000000000002b000400030000001200000002000000",
+            "1400020016000000200004001c0000000c0000000300000036000500020000000d000000000000000e000000",
+            "f8000200090000003d000400050000000c0000000a000000410005000f000000110000000600000010000000",
+            "f900020013000000f8000200130000005100050003000000140000000c000000000000004400050003000000",
+            "150000000600000000000000b000050016000000170000001400000015000000f70003001800000000000000",
+            "fa00040017000000190000001a000000f80002000900000051000500030000001b0000000c00000000000000",
+            "51000500030000001d0000000c00000000000000410005001c0000001e000000110000001d0000003d000400",
+            "030000001f0000001e0000008400050003000000200000001f00000012000000410005001c00000021000000",
+            "110000001b0000003e0003002100000020000000fd000100f80002001a000000fd000100f800020018000000",
+            "fd00010038000100",
+        ]
+        .concat();
+        let bytes: Vec<u8> = (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect();
+        let msg = compile(&bytes, "x.spv", Some("spv"), None)
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("SPIR-V generation failed"), "{msg}");
+    }
 
     /// Found by the `import_spv` fuzz target (as a 1.3 s input): a huge interface location
     /// made naga's validator allocate and clear a bit set of half a gigabyte.
