@@ -208,6 +208,88 @@ fn float_to_full(f: f32) -> i32 {
     (f as f64 * 2_147_483_648.0).clamp(i32::MIN as f64, i32::MAX as f64) as i32
 }
 
+/// Checks the length fields inside the metadata blocks of the FLAC stream that starts at the
+/// first `fLaC` marker in `bytes` (where symphonia's probe starts reading it).
+///
+/// Why: symphonia allocates a picture's media type and description, and each Vorbis comment, at
+/// the length the file declares (up to 4 GiB each) before reading them, so a 60-byte file could
+/// make the importer ask for gigabytes. Each such length must fit in its block (blocks are at
+/// most 16 MiB), which bounds those allocations by the block.
+fn check_flac_metadata(bytes: &[u8]) -> Result<()> {
+    const FMT: &str = "FLAC";
+    let Some(start) = bytes.windows(4).position(|w| w == b"fLaC") else {
+        return Ok(());
+    };
+    let mut pos = start + 4;
+    loop {
+        let Some(h) = bytes.get(pos..pos + 4) else {
+            // A truncated header is the decoder's to report.
+            return Ok(());
+        };
+        let (last, kind) = (h[0] & 0x80 != 0, h[0] & 0x7F);
+        let len = u32::from_be_bytes([0, h[1], h[2], h[3]]) as usize;
+        let body_start = pos + 4;
+        let body = &bytes[body_start.min(bytes.len())..(body_start + len).min(bytes.len())];
+        let too_long = |what: &str, at: usize, declared: u64, room: usize| {
+            ImportError::malformed(
+                FMT,
+                format!(
+                    "metadata block at byte {pos}: {what} at byte {} declares {declared} bytes \
+                     but its block has {room} left",
+                    body_start + at
+                ),
+            )
+        };
+        match kind {
+            // PICTURE: type, media type and description (length-prefixed), width, height,
+            // depth, colours, then the picture data (length-prefixed).
+            6 => {
+                let mut at = 4;
+                for (what, skip_before) in [
+                    ("picture media type", 0),
+                    ("picture description", 0),
+                    ("picture data", 16),
+                ] {
+                    at += skip_before;
+                    let Some(l) = body.get(at..at + 4) else { break };
+                    let n = u32::from_be_bytes([l[0], l[1], l[2], l[3]]);
+                    let room = len.saturating_sub(at + 4);
+                    if n as usize > room {
+                        return Err(too_long(what, at, n.into(), room));
+                    }
+                    at += 4 + n as usize;
+                }
+            }
+            // VORBIS_COMMENT (little-endian): vendor string, count, then each comment.
+            4 => {
+                let read = |at: usize| {
+                    body.get(at..at + 4)
+                        .map(|l| u32::from_le_bytes([l[0], l[1], l[2], l[3]]))
+                };
+                if let Some(vendor) = read(0) {
+                    let mut at = 4usize.saturating_add(vendor as usize);
+                    if let Some(count) = read(at) {
+                        at += 4;
+                        for _ in 0..count {
+                            let Some(n) = read(at) else { break };
+                            let room = len.saturating_sub(at + 4);
+                            if n as usize > room {
+                                return Err(too_long("a Vorbis comment", at, n.into(), room));
+                            }
+                            at += 4 + n as usize;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        if last {
+            return Ok(());
+        }
+        pos = body_start + len;
+    }
+}
+
 /// Decode OGG Vorbis, FLAC or MP3 (and anything else symphonia's enabled readers recognise).
 pub fn decode_compressed(bytes: &[u8], ext: Option<&str>) -> Result<Pcm> {
     use symphonia::core::audio::SampleBuffer;
@@ -227,6 +309,7 @@ pub fn decode_compressed(bytes: &[u8], ext: Option<&str>) -> Result<Pcm> {
     if bytes.is_empty() {
         return Err(ImportError::empty(FMT, "the file is empty"));
     }
+    check_flac_metadata(bytes)?;
     let mss = MediaSourceStream::new(Box::new(Cursor::new(bytes.to_vec())), Default::default());
     let mut hint = Hint::new();
     if let Some(e) = ext {
@@ -392,6 +475,49 @@ pub fn decode_audio(bytes: &[u8], ext: Option<&str>, profile: Profile) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the `import_flac` fuzz target: a PICTURE block whose media-type length says
+    /// 3.5 GB made symphonia allocate that much before reading it. The importer now refuses it,
+    /// naming the field, before symphonia sees the file.
+    #[test]
+    fn fuzz_regression_flac_picture_length() {
+        let mut bytes = b"fLaC".to_vec();
+        bytes.extend([0x06, 0x27, 0xEB, 0x00]); // PICTURE, not last, 2.6 MB declared
+        bytes.extend([0x00, 0x01, 0x00, 0x3C]); // picture type
+        bytes.extend([0xD2, 0xF5, 0x41, 0x85]); // media type length: 3.5 GB
+        bytes.extend([0x41, 0x47, 0xFB, 0x80, 0, 0, 0x22, 0x10]);
+        let err = decode_compressed(&bytes, Some("flac")).unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            matches!(err, ImportError::Malformed { .. }) && msg.contains("picture media type"),
+            "{msg}"
+        );
+
+        // The same for the picture data's length (a later find of the same target).
+        let mut bytes = b"fLaC".to_vec();
+        bytes.extend([0x06, 0x00, 0x00, 0xC7]); // PICTURE, not last, 199 bytes
+        bytes.extend([0x10, 0x00, 0x10, 0x4D]); // picture type
+        bytes.extend([0; 8]); // empty media type and description
+        bytes.extend([0, 0, 0, 1, 0, 0xF0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0]); // w, h, depth, colours
+        bytes.extend([0x96, 0, 0, 1]); // picture data length: 2.5 GB
+        bytes.extend([0; 12]);
+        let msg = decode_compressed(&bytes, Some("flac"))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("picture data"), "{msg}");
+
+        // The same for a Vorbis comment length.
+        let mut bytes = b"fLaC".to_vec();
+        bytes.extend([0x84, 0x00, 0x00, 0x10]); // VORBIS_COMMENT, last, 16 bytes
+        bytes.extend(0u32.to_le_bytes()); // empty vendor string
+        bytes.extend(1u32.to_le_bytes()); // one comment
+        bytes.extend(0xF000_0000u32.to_le_bytes()); // of 4 GB
+        bytes.extend([0; 4]);
+        let msg = decode_compressed(&bytes, Some("flac"))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("Vorbis comment"), "{msg}");
+    }
 
     #[test]
     fn sixteen_bit_round_trip_is_exact() {

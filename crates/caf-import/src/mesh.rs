@@ -225,7 +225,13 @@ impl Builder {
                     uvs: uv,
                     tangents: normals.iter().map(|&n| perpendicular(n)).collect(),
                 };
-                if !mikktspace::generate_tangents(&mut g) {
+                // mikktspace 0.3 overflows an index on some degenerate faces (a panic with
+                // overflow checks on); that is the same as its "could not generate" answer.
+                let generated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    mikktspace::generate_tangents(&mut g)
+                }))
+                .unwrap_or(false);
+                if !generated {
                     g.tangents = normals.iter().map(|&n| perpendicular(n)).collect();
                 }
                 // Degenerate UVs can leave a zero tangent: fall back per corner.
@@ -286,10 +292,15 @@ pub fn obj_default(bytes: &[u8]) -> Result<MeshData> {
         ignore_lines: true,
         ..Default::default()
     };
-    let (models, _materials) = tobj::load_obj_buf(&mut Cursor::new(bytes), &opts, |_| {
-        Err(tobj::LoadError::OpenFileFailed)
-    })
-    .map_err(|e| ImportError::malformed("OBJ", e.to_string()))?;
+    // tobj resolves relative (negative) indices with arithmetic that overflows on crafted
+    // files (a relative normal index before the first `vn`: `f -1//-3` after one normal) and, with
+    // overflow checks on, panics; that is malformed input, as for glTF.
+    let (models, _materials) = catch("OBJ", || {
+        tobj::load_obj_buf(&mut Cursor::new(bytes), &opts, |_| {
+            Err(tobj::LoadError::OpenFileFailed)
+        })
+        .map_err(|e| ImportError::malformed("OBJ", e.to_string()))
+    })?;
     let mut b = Builder::default();
     for model in models {
         let m = model.mesh;
@@ -476,8 +487,8 @@ fn gltf_load(
 }
 
 fn catch<T>(what: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    // The gltf reader indexes accessors with arithmetic that can overflow on crafted files;
-    // treat a panic there as malformed input instead of taking the process down.
+    // The gltf and OBJ readers index with arithmetic that can overflow on crafted files; treat
+    // a panic there as malformed input instead of taking the process down.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
         Err(ImportError::malformed(
             what,
@@ -694,6 +705,34 @@ pub fn decode_mesh(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the `import_obj` fuzz target: these faces (two vertex lists, the second
+    /// repeating positions) made mikktspace subtract with overflow while generating tangents.
+    /// The mesh imports with the fallback tangents instead.
+    #[test]
+    fn fuzz_regression_obj_mikktspace_overflow() {
+        let obj = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0 0.0\nv 1.0 1.0 0.0\n\
+                   v 0.0 1.0 0.0\nvt 0.0 0.0\nvt 1.0 0.0\nvt 1.0 1.0\nvt 0.0 1.0\n\
+                   vn 0.0 0.0 1.0\nf -4/-4/-1 -3/-3/-1 -2/-2/-1 -1/-1/-1\n";
+        let m = match obj_default(obj.as_bytes()) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        };
+        assert!(!m.vertices.is_empty());
+        assert!(m.vertices.iter().all(|v| v.iter().all(|x| x.is_finite())));
+    }
+
+    /// Found by the `import_obj` fuzz target: a relative normal index reaching before the
+    /// first normal overflowed inside tobj (a panic with overflow checks on).
+    #[test]
+    fn fuzz_regression_obj_relative_normal_overflow() {
+        let obj = "v 0 0 0\nv 1 0 0\nv 1 1 0\nvn 0 0 1\nf -3//-1 -2//-3 -1//-1\n";
+        let msg = match obj_default(obj.as_bytes()) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("a normal index before the first normal must be refused"),
+        };
+        assert!(msg.contains("OBJ"), "{msg}");
+    }
 
     #[test]
     fn obj_index_resolution() {

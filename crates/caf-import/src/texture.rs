@@ -104,6 +104,16 @@ fn image_error(e: image::ImageError) -> ImportError {
     }
 }
 
+/// Runs a decoder call, turning a panic into a malformed-image error.
+///
+/// Why: png 0.18.1 slices a short palette (`PLTE` of 2 bytes) as if it held whole RGB entries
+/// and panics while expanding it; that is bad input, not a reason to take the process down.
+fn png_guard<T>(f: impl FnOnce() -> T) -> Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|_| {
+        ImportError::malformed("image", "inconsistent image data (the decoder gave up)")
+    })
+}
+
 /// Decode an image with the `image` crate (PNG, JPEG, TGA, BMP, GIF, WebP) to RGBA8. The
 /// format is recognised from the contents; `ext` (a file extension) is the fallback for
 /// formats without a signature such as TGA. 16-bit samples are rounded to 8 bits.
@@ -125,7 +135,7 @@ pub fn decode_image(bytes: &[u8], ext: Option<&str>) -> Result<Pixels> {
         }
     }
     reader.limits(image_limits());
-    let img = reader.decode().map_err(image_error)?;
+    let img = png_guard(|| reader.decode())?.map_err(image_error)?;
     let rgba = img.into_rgba8();
     let (width, height) = rgba.dimensions();
     check_dimensions(width, height, 4)?;
@@ -173,7 +183,7 @@ pub fn decode_image_original(bytes: &[u8]) -> Result<Pixels> {
         .output_buffer_size()
         .ok_or_else(|| ImportError::unsupported("PNG", "image too large"))?;
     let mut buf = vec![0u8; size];
-    let frame = reader.next_frame(&mut buf).map_err(png_err)?;
+    let frame = png_guard(|| reader.next_frame(&mut buf))?.map_err(png_err)?;
     buf.truncate(frame.buffer_size());
     if frame.bit_depth != png::BitDepth::Eight {
         return Err(ImportError::malformed(
@@ -435,6 +445,32 @@ pub fn build_texture(px: Pixels, settings: &Settings) -> Result<TextureData> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the `import_png` fuzz target: a 3×5 palette PNG whose tRNS/PLTE chunks were
+    /// mangled made png 0.18.1 slice past its palette and panic while expanding it. Both
+    /// decoders now answer with an error (or an image) instead.
+    #[test]
+    fn fuzz_regression_png_short_palette() {
+        let hex: String = [
+            "89504e470d0a1a0a0000000d4948445200000003000000050403000000725f4b910000002f504c5445ff0000",
+            "00ff000000ffffffff0a141ef2c3d2cc0000000374524e530080ffecf7b31800000017490374524e530080ff",
+            "ecf7b318000000174944415478da636054601032605076603061607010000008cf014b1e988a4d0044415478",
+            "da636054601032605076603061607010000008cf014b00000000000000ff49454e44ae426082",
+        ]
+        .concat();
+        let bytes: Vec<u8> = (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect();
+        for r in [
+            decode_image(&bytes, Some("png")),
+            decode_image_original(&bytes),
+        ] {
+            if let Err(e) = r {
+                assert!(e.to_string().contains("image") || e.to_string().contains("PNG"));
+            }
+        }
+    }
 
     #[test]
     fn level_sizes_follow_floor_halving() {

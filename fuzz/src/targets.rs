@@ -1,0 +1,182 @@
+//! The target bodies. Each is `fn(&[u8])` and panics only on a finding.
+
+use std::path::Path;
+
+use caf::{
+    Asset, AssetType, AudioView, CafFlags, LoadedAsset, MeshView, PrefabView, SceneView,
+    ShaderView, TextureView,
+};
+use caf_import::Settings;
+
+/// `.vwr` loader: `Ok` or a typed error; what loads re-saves to bytes that load to the same
+/// world, and its dump and derived tables never panic.
+pub fn vwr_load(data: &[u8]) {
+    if let Ok((world, _oddities)) = vwr::read_world_checked(data) {
+        let bytes = world.to_bytes();
+        let back = vwr::World::from_bytes(&bytes).expect("a re-saved world must load");
+        assert!(back == world, "load -> save -> load changed the world");
+        assert_eq!(back.to_bytes(), bytes, "saving is not deterministic");
+        let _ = vwr::dump::dump(&back);
+        let _ = world.move_objects();
+        let _ = world.big_decors();
+    }
+}
+
+/// Every typed view over one asset; what a view accepts must be self-consistent.
+fn views(a: &Asset<'_>) {
+    if let Ok(t) = TextureView::from_asset(a) {
+        let total: usize = t.levels().iter().map(|l| l.len()).sum();
+        assert_eq!(total, a.payload.len());
+    }
+    if let Ok(v) = AudioView::from_asset(a) {
+        let _ = v.samples_i16_cow();
+    }
+    if let Ok(m) = MeshView::from_asset(a) {
+        assert!(m.indices.iter().all(|&i| (i as usize) < m.vertices.len()));
+    }
+    let _ = ShaderView::from_asset(a).map(|s| s.words());
+    if let Ok(s) = SceneView::from_asset(a) {
+        for sec in s.sections() {
+            assert_eq!(sec.entries().count(), sec.count as usize);
+        }
+    }
+    let _ = PrefabView::from_asset(a).map(|p| p.entities().count());
+}
+
+/// `.caf` loader (`Asset::parse`, `parse_layout`, the header check, `LoadedAsset::from_bytes`)
+/// and the typed views over whatever loads; what loads repacks to the same bytes.
+pub fn caf_load(data: &[u8]) {
+    let _ = caf::validate_header_bytes(data);
+    let _ = Asset::parse_layout(data);
+    let parsed = Asset::parse(data);
+    assert_eq!(parsed.is_ok(), LoadedAsset::from_bytes(data).is_ok());
+    if let Ok(a) = parsed {
+        views(&a);
+        let again = caf::AssetWriter::new(a.header.asset_type)
+            .flags(a.header.flags)
+            .metadata(a.metadata)
+            .payload(a.payload)
+            .to_vec();
+        // The writer writes versionMinor 0, so only such files repack to identical bytes.
+        if a.header.version_minor == 0 {
+            assert_eq!(again, data);
+        } else {
+            assert_eq!(again.len(), data.len());
+        }
+    }
+}
+
+/// The typed views behind valid CRCs: the input is wrapped into a valid container (type, flags
+/// and a metadata/payload split taken from its first three bytes), so the views see arbitrary
+/// metadata and payloads that the container checks would otherwise reject first.
+pub fn caf_views(data: &[u8]) {
+    if data.len() < 3 {
+        return;
+    }
+    let ty = AssetType(u16::from(data[0] % 9));
+    let flags = CafFlags(u16::from(data[1]) & !0x3); // views refuse COMPRESSED/ENCRYPTED
+    let rest = &data[3..];
+    let n = (data[2] as usize).min(rest.len());
+    let bytes = caf::AssetWriter::new(ty)
+        .flags(flags)
+        .metadata(&rest[..n])
+        .payload(&rest[n..])
+        .to_vec();
+    let a = Asset::parse(&bytes).expect("the writer's output always loads");
+    views(&a);
+    let l = LoadedAsset::from_vec(bytes.clone()).expect("the writer's output always loads");
+    views(&l.asset());
+}
+
+/// `caf::Description::from_bytes` (what `asset info` prints) on any bytes, and its text.
+pub fn caf_describe(data: &[u8]) {
+    let d = caf::Description::from_bytes(data);
+    let _ = format!("{d:?}");
+}
+
+/// Where a glTF's external buffers would be looked up: a folder that does not exist, so the
+/// fuzzer cannot make the importer read files of the machine it runs on.
+const NOWHERE: &str = "/nonexistent-voxcaf-fuzz";
+
+/// One importer input kind through `caf_import::convert`, with the default settings and, for
+/// kinds that have one, the original profile.
+fn import(data: &[u8], ext: &str, both_profiles: bool) {
+    let path = Path::new(NOWHERE).join(format!("input.{ext}"));
+    let _ = caf_import::convert(data, &path, &Settings::default());
+    if both_profiles {
+        let _ = caf_import::convert(data, &path, &Settings::original());
+    }
+}
+
+macro_rules! import_targets {
+    ($($name:ident => $ext:literal, $both:literal;)*) => {$(
+        #[doc = concat!("`caf_import::convert` of a `.", $ext, "` input.")]
+        pub fn $name(data: &[u8]) {
+            import(data, $ext, $both);
+        }
+    )*};
+}
+
+import_targets! {
+    import_png => "png", true;
+    import_jpeg => "jpg", true;
+    import_tga => "tga", true;
+    import_bmp => "bmp", true;
+    import_gif => "gif", true;
+    import_webp => "webp", true;
+    import_wav => "wav", true;
+    import_ogg => "ogg", true;
+    import_flac => "flac", true;
+    import_mp3 => "mp3", true;
+    import_obj => "obj", true;
+    import_gltf => "gltf", true;
+    import_glb => "glb", true;
+    import_vert => "vert", false;
+    import_frag => "frag", false;
+    import_wgsl => "wgsl", false;
+    import_spv => "spv", false;
+}
+
+/// The block registry's TOML (`Registry::apply_toml`); a refused file leaves the registry
+/// untouched.
+pub fn registry_toml(data: &[u8]) {
+    // Built once: the default registry is a few thousand entries.
+    static FRESH: std::sync::OnceLock<vwr_blocks::Registry> = std::sync::OnceLock::new();
+    let fresh = FRESH.get_or_init(vwr_blocks::Registry::default);
+    let text = String::from_utf8_lossy(data);
+    let mut r = fresh.clone();
+    if r.apply_toml(&text).is_err() {
+        for t in 0..vwr_blocks::TYPE_COUNT as u16 {
+            if r.info(t) != fresh.info(t) {
+                panic!("a refused registry file changed block {t}");
+            }
+        }
+    }
+}
+
+/// A build sidecar (`name.ext.toml`, `SettingsOverride::from_toml`) applied to the defaults.
+pub fn sidecar_toml(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(o) = caf_import::SettingsOverride::from_toml(&text, Path::new("input.png.toml")) {
+        let s = Settings::default().with_override(&o);
+        let _ = s.to_json();
+    }
+}
+
+/// An edit script (`script::parse_text`) applied with `apply_ops` to a one-chunk world, then
+/// undone completely, which must restore the world.
+pub fn edit_script(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(ops) = vwr_edit::script::parse_text("fuzz", &text) else {
+        return;
+    };
+    let world = vwr::World::with_chunks_per_axis(1).expect("1 is a valid size");
+    let original = world.to_bytes();
+    let mut ed = vwr_edit::Editor::new(world);
+    let _ = vwr_edit::script::apply_ops(&mut ed, &ops, 100_000);
+    while ed.undo().is_some() {}
+    assert!(
+        ed.world().to_bytes() == original,
+        "undoing every command did not restore the world"
+    );
+}
