@@ -98,12 +98,14 @@ pub struct BuildArgs {
     /// Folder of source files (sidecars `<file>.toml` override settings per asset).
     src_dir: PathBuf,
     /// Output folder (created if missing, with its parents); it must not be SRC_DIR or lie
-    /// inside it.
+    /// inside it, and an existing folder with files in it must be an earlier build output
+    /// (holding its manifest.json) unless --force.
     out_dir: PathBuf,
     /// Worker threads (default: one per core).
     #[arg(long, short = 'j', value_name = "N")]
     jobs: Option<usize>,
-    /// Convert everything, even what is up to date.
+    /// Convert everything, even what is up to date; also build into an existing folder that is
+    /// not a build output.
     #[arg(long)]
     force: bool,
     #[command(flatten)]
@@ -234,7 +236,7 @@ fn human_bytes(n: u64) -> String {
 
 fn build(a: BuildArgs) -> Result<u8> {
     crate::output::no_dash(&a.src_dir, "a source folder")?;
-    crate::output::check_folder(&a.out_dir, &a.src_dir)?;
+    crate::output::check_folder(&a.out_dir, &a.src_dir, a.force)?;
     let opts = BuildOptions {
         settings: a.settings.settings(None),
         jobs: a.jobs.unwrap_or(0),

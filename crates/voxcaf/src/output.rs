@@ -331,8 +331,9 @@ fn is_kind(p: &Path, kind: &Kind) -> bool {
 }
 
 /// Checks an output folder (`asset build OUT`): it must not be a file, nor the source folder,
-/// nor lie inside it.
-pub fn check_folder(out: &Path, src: &Path) -> Result<()> {
+/// nor lie inside it; an existing folder that holds files must be an earlier build output (it
+/// has the build's `manifest.json`) unless `force`.
+pub fn check_folder(out: &Path, src: &Path, force: bool) -> Result<()> {
     no_dash(out, "an output folder")?;
     if inside(out, src) {
         return Err(usage(
@@ -345,6 +346,17 @@ pub fn check_folder(out: &Path, src: &Path) -> Result<()> {
     }
     if out.exists() && !out.is_dir() {
         return Err(usage(Some(out), "exists and is not a folder"));
+    }
+    let holds_files = std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some());
+    if holds_files && !force && !out.join(caf_import::batch::MANIFEST_NAME).is_file() {
+        return Err(usage(
+            Some(out),
+            format!(
+                "holds files but is not a build output (no {}); pass --force to build into it \
+                 anyway, or name a new or empty folder",
+                caf_import::batch::MANIFEST_NAME
+            ),
+        ));
     }
     check_parent(out)?;
     Ok(())

@@ -143,6 +143,26 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
                 ));
             }
             o::check_file(&out, &[&file], &o::mesh_kind(&out), force, false)?;
+            if ExportFormat::from_path(&out) == Some(ExportFormat::Gltf) {
+                // The buffer beside a .gltf is written too: it may only replace the buffer of a
+                // .gltf export at the same name (or anything, with --force).
+                let bin = out.with_extension("bin");
+                let ours =
+                    std::fs::read(&out).is_ok_and(|b| b.trim_ascii_start().starts_with(b"{"));
+                if bin.exists() && !ours && !force {
+                    return Err(o::usage(
+                        Some(&bin),
+                        "exists and is not the buffer of an earlier .gltf export; pass --force to \
+                         overwrite it, or name another output",
+                    ));
+                }
+                if o::same_file(&bin, &file) {
+                    return Err(o::usage(
+                        Some(&bin),
+                        "the .gltf's buffer would overwrite the input; name another output",
+                    ));
+                }
+            }
             let reg = registry(reg.as_deref())?;
             let world = load(&file)?;
             let t = Instant::now();

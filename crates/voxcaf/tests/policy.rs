@@ -313,3 +313,63 @@ fn item7_info_walks_folders() {
     let (c, _, _) = run(p, &["asset", "info", "worlds"]);
     assert_eq!(c, 1, "a folder without .caf files fails");
 }
+
+/// A `.gltf` export also writes `NAME.bin` beside it: that second file follows the policy too.
+#[test]
+fn item1_the_buffer_beside_a_gltf_is_not_overwritten_blindly() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    new_world(p, "w.vwr");
+    let (c, _, e) = run(p, &["world", "edit", "w.vwr", "box 0 0 0 5 0 5 35"]);
+    assert_eq!(c, 0, "{e}");
+    std::fs::write(p.join("scene.bin"), b"someone's data").unwrap();
+    let (c, _, e) = run(p, &["world", "mesh", "w.vwr", "-o", "scene.gltf"]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("scene.bin") && e.contains("--force"), "{e}");
+    assert_eq!(
+        std::fs::read(p.join("scene.bin")).unwrap(),
+        b"someone's data"
+    );
+    assert!(!p.join("scene.gltf").exists());
+    // With --force it is replaced; re-exporting over our own export needs no --force.
+    let (c, _, e) = run(
+        p,
+        &["world", "mesh", "w.vwr", "-o", "scene.gltf", "--force"],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert_ne!(
+        std::fs::read(p.join("scene.bin")).unwrap(),
+        b"someone's data"
+    );
+    let (c, _, e) = run(p, &["world", "mesh", "w.vwr", "-o", "scene.gltf"]);
+    assert_eq!(c, 0, "{e}");
+}
+
+/// `asset build` into a folder of someone else's files would scatter outputs and a manifest
+/// among them: refused unless it is an earlier build output or `--force` is given.
+#[test]
+fn item1_build_refuses_a_foreign_output_folder() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    std::fs::create_dir_all(p.join("src")).unwrap();
+    let (c, _, e) = run(p, &["asset", "pack", "--type", "mesh", "src/a.caf"]);
+    assert_eq!(c, 0, "{e}");
+    std::fs::create_dir_all(p.join("docs")).unwrap();
+    std::fs::write(p.join("docs/readme.txt"), b"mine").unwrap();
+    let before = tree(p);
+    let (c, _, e) = run(p, &["asset", "build", "src", "docs"]);
+    assert_eq!(c, 2, "{e}");
+    assert!(
+        e.contains("not a build output") && e.contains("--force"),
+        "{e}"
+    );
+    assert_eq!(tree(p), before);
+    // A new folder, then rebuilding into the same (now a build output) folder, are fine.
+    let (c, _, e) = run(p, &["asset", "build", "src", "out"]);
+    assert_eq!(c, 0, "{e}");
+    let (c, _, e) = run(p, &["asset", "build", "src", "out"]);
+    assert_eq!(c, 0, "{e}");
+    let (c, _, e) = run(p, &["asset", "build", "src", "docs", "--force"]);
+    assert_eq!(c, 0, "{e}");
+    assert_eq!(std::fs::read(p.join("docs/readme.txt")).unwrap(), b"mine");
+}
