@@ -70,10 +70,38 @@ fn a_closed_pipe_ends_voxcaf_quietly() {
     // or a message.
     let mut check = vec!["world".into(), "check".into(), "--strict".into()];
     check.extend(worlds.iter().cloned());
+    let mut json_check = check.clone();
+    json_check.push("--json".into());
+    let caf_dir = voxcaf_golden::caf()
+        .expect("golden caf folder")
+        .display()
+        .to_string();
     let cases: Vec<Vec<String>> = vec![
         check,
+        json_check,
         vec!["world".into(), "info".into(), world999.clone()],
-        vec!["world".into(), "layer".into(), world999, "1".into()],
+        vec![
+            "world".into(),
+            "info".into(),
+            "--json".into(),
+            world999.clone(),
+        ],
+        vec!["world".into(), "layer".into(), world999.clone(), "1".into()],
+        vec![
+            "world".into(),
+            "edit".into(),
+            world999,
+            "--dry-run".into(),
+            "box 0 0 0 9 0 9 35; place 1 1 1 35; erase 1 1 1; undo; redo".into(),
+        ],
+        vec!["asset".into(), "check".into(), caf_dir.clone()],
+        vec![
+            "asset".into(),
+            "check".into(),
+            "--json".into(),
+            caf_dir.clone(),
+        ],
+        vec!["asset".into(), "info".into(), caf_dir],
     ];
     for args in cases {
         let (status, err) = head_1(&args);
