@@ -95,29 +95,7 @@ impl AssetCmd {
 /// Run one asset command; returns the process exit code.
 pub fn run(cmd: AssetCmd) -> Result<u8> {
     match cmd {
-        AssetCmd::Info { files, json } => {
-            let many = files.len() > 1 || files.iter().any(|f| f.is_dir());
-            let files = crate::inputs::expand(&files, "caf")?;
-            if !many {
-                return info(&files[0], json, true);
-            }
-            // A folder or several files: describe every file, then fail if any is bad.
-            let mut code = 0;
-            for f in &files {
-                match info(f, json, false) {
-                    Ok(c) => code = code.max(c),
-                    Err(e) => {
-                        code = 1;
-                        if json {
-                            println!("{}", crate::output::error_json(&e));
-                        } else {
-                            eprintln!("error: {}", crate::output::message(&e));
-                        }
-                    }
-                }
-            }
-            Ok(code)
-        }
+        AssetCmd::Info { files, json } => crate::inputs::info_each(&files, "caf", json, info),
         AssetCmd::Check { files, typed, json } => {
             check(&crate::inputs::expand(&files, "caf")?, typed, json)
         }

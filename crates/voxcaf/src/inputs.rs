@@ -36,6 +36,38 @@ pub fn expand(paths: &[PathBuf], ext: &str) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// Runs `info(file, json, single)` for every file named (folders walked for `.ext` files), the
+/// way `world info` and `asset info` report: one file is described on its own (`single`, a
+/// pretty JSON object); several are each described in turn (one JSON line each), a file that
+/// fails is reported in the same shape and the others still run; the exit code is the worst.
+pub fn info_each(
+    files: &[PathBuf],
+    ext: &str,
+    json: bool,
+    info: impl Fn(&std::path::Path, bool, bool) -> Result<u8>,
+) -> Result<u8> {
+    let many = files.len() > 1 || files.iter().any(|f| f.is_dir());
+    let files = expand(files, ext)?;
+    if !many {
+        return info(&files[0], json, true);
+    }
+    let mut code = 0;
+    for f in &files {
+        match info(f, json, false) {
+            Ok(c) => code = code.max(c),
+            Err(e) => {
+                code = code.max(1);
+                if json {
+                    println!("{}", crate::output::error_json(&e));
+                } else {
+                    eprintln!("error: {}", crate::output::message(&e));
+                }
+            }
+        }
+    }
+    Ok(code)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -86,26 +86,7 @@ impl WorldCmd {
 /// Run one world command; returns the process exit code.
 pub fn run(cmd: WorldCmd) -> Result<u8> {
     match cmd {
-        WorldCmd::Info { files, json } => {
-            let many = files.len() > 1 || files.iter().any(|f| f.is_dir());
-            let files = crate::inputs::expand(&files, "vwr")?;
-            if !many {
-                return info(&files[0], json, true);
-            }
-            // A folder or several files: report every file, then fail if any did.
-            let mut failed = 0u8;
-            for f in &files {
-                if let Err(e) = info(f, json, false) {
-                    failed = 1;
-                    if json {
-                        println!("{}", crate::output::error_json(&e));
-                    } else {
-                        eprintln!("error: {}", crate::output::message(&e));
-                    }
-                }
-            }
-            Ok(failed)
-        }
+        WorldCmd::Info { files, json } => crate::inputs::info_each(&files, "vwr", json, info),
         WorldCmd::Dump { file } => dump(&file),
         WorldCmd::Check {
             files,
