@@ -110,7 +110,10 @@ pub enum VwrError {
         meta: u32,
     },
     /// A coordinate outside the world (or chunk).
-    #[error("position ({x}, {y}, {z}) is outside the world (0..{limit} on each axis)")]
+    #[error(
+        "position ({x}, {y}, {z}) is outside the world (0..{} × 0..{} × 0..{})",
+        limit[0], limit[1], limit[2]
+    )]
     OutOfBounds {
         /// X coordinate.
         x: i64,
@@ -118,8 +121,8 @@ pub enum VwrError {
         y: i64,
         /// Z coordinate.
         z: i64,
-        /// Exclusive upper bound on each axis.
-        limit: u32,
+        /// Exclusive upper bound on x, y and z (the world's size in blocks).
+        limit: [u32; 3],
     },
     /// A chunk would need a 257th distinct value while all 256 are in use.
     #[error("palette full: 256 distinct block values in use (chunk {pos:?})")]
@@ -130,6 +133,12 @@ pub enum VwrError {
     /// `chunksPerAxis` outside 1..=255.
     #[error("chunks per axis must be 1..=255, got {0}")]
     BadChunksPerAxis(u32),
+    /// Per-axis chunk counts outside 1..=65535 or more than `u32::MAX` chunks in all.
+    #[error(
+        "chunk counts {}x{}x{} are not allowed: each axis must be 1..=65535 and the total at most 4294967295",
+        .0[0], .0[1], .0[2]
+    )]
+    BadChunkDims([u32; 3]),
     /// A typed record payload has the wrong size or content.
     #[error("metadata type {record_type} at ({x}, {y}, {z}): {reason}")]
     BadPayload {

@@ -14,16 +14,24 @@ use crate::records::MoveObject;
 /// Default chunks per axis (a 100³-block world).
 pub const DEFAULT_CHUNKS_PER_AXIS: u32 = 10;
 
-/// A voxel world of `n × n × n` chunks (`n` in 1..=255).
+/// Largest chunk count along one axis (a v3 header field is a `u16`).
+pub const MAX_CHUNKS_PER_AXIS: u32 = 65_535;
+
+/// Largest total chunk count of a world (chunk indices are `u32`).
+pub const MAX_CHUNK_COUNT: u64 = u32::MAX as u64;
+
+/// A voxel world of `X × Y × Z` chunks of 10³ blocks (cubic `n³` with `n` in 1..=255 fits the
+/// original v2 format; any axis 1..=65535 with at most `u32::MAX` chunks in all needs v3).
 ///
-/// World coordinates are block coordinates `0..10n` on each axis, passed as `i32` so that
+/// World coordinates are block coordinates `0..10·dims[k]` on each axis, passed as `i32` so that
 /// neighbour arithmetic never wraps: reading outside the world gives air, writing outside it is
 /// an [`VwrError::OutOfBounds`] error. Chunks that were never touched take no memory.
 #[derive(Clone, Debug)]
 pub struct World {
-    n: u32,
-    /// `10 * n`, kept to spare a multiply on every access.
-    bpa: u32,
+    /// Chunks per axis.
+    dims: [u32; 3],
+    /// `10 * dims`, kept to spare a multiply on every access.
+    bdims: [u32; 3],
     chunks: Vec<Option<Box<Chunk>>>,
     sky_region: u32,
     mission_number: u32,
@@ -40,7 +48,7 @@ impl Default for World {
 /// never allocated equals a fresh chunk.
 impl PartialEq for World {
     fn eq(&self, other: &World) -> bool {
-        if self.n != other.n
+        if self.dims != other.dims
             || self.sky_region != other.sky_region
             || self.mission_number != other.mission_number
             || self.spawn != other.spawn
@@ -61,17 +69,30 @@ impl World {
         World::with_chunks_per_axis(DEFAULT_CHUNKS_PER_AXIS).expect("10 is a valid size")
     }
 
-    /// An empty world of `n` chunks per axis (1..=255).
+    /// An empty cubic world of `n` chunks per axis (1..=255, what the v2 format holds).
     pub fn with_chunks_per_axis(n: u32) -> Result<World> {
         if !(1..=255).contains(&n) {
             return Err(VwrError::BadChunksPerAxis(n));
         }
-        let count = (n * n * n) as usize;
+        World::with_chunk_dims([n, n, n])
+    }
+
+    /// An empty world of `dims` chunks per axis (each 1..=65535, at most [`MAX_CHUNK_COUNT`]
+    /// chunks in all). Worlds that are not cubic or exceed 255 chunks per axis save as v3.
+    pub fn with_chunk_dims(dims: [u32; 3]) -> Result<World> {
+        if dims
+            .iter()
+            .any(|&d| !(1..=MAX_CHUNKS_PER_AXIS).contains(&d))
+            || dims.iter().map(|&d| d as u64).product::<u64>() > MAX_CHUNK_COUNT
+        {
+            return Err(VwrError::BadChunkDims(dims));
+        }
+        let count = dims.iter().map(|&d| d as usize).product::<usize>();
         let mut chunks = Vec::with_capacity(count);
         chunks.resize_with(count, || None);
         Ok(World {
-            n,
-            bpa: n * CHUNK_SIZE as u32,
+            dims,
+            bdims: dims.map(|d| d * CHUNK_SIZE as u32),
             chunks,
             sky_region: 0,
             mission_number: 0,
@@ -79,30 +100,60 @@ impl World {
         })
     }
 
-    /// Chunks per axis.
+    /// Chunks per axis of a cubic world; for a non-cubic world the largest axis. New code
+    /// should use [`World::chunk_dims`].
     pub fn chunks_per_axis(&self) -> u32 {
-        self.n
+        self.dims.into_iter().max().unwrap_or(0)
     }
 
-    /// Blocks per axis (`10 × chunks_per_axis`).
+    /// Blocks per axis of a cubic world (`10 × chunks_per_axis`); for a non-cubic world the
+    /// largest axis. New code should use [`World::block_dims`].
     pub fn blocks_per_axis(&self) -> u32 {
-        self.bpa
+        self.bdims.into_iter().max().unwrap_or(0)
     }
 
-    /// Total chunk count (`n³`).
+    /// Chunks along x, y and z.
+    pub fn chunk_dims(&self) -> [u32; 3] {
+        self.dims
+    }
+
+    /// Blocks along x, y and z (`10 ×` [`World::chunk_dims`]).
+    pub fn block_dims(&self) -> [u32; 3] {
+        self.bdims
+    }
+
+    /// Whether the world is cubic with at most 255 chunks per axis (what a v2 file can hold).
+    pub fn fits_v2(&self) -> bool {
+        let [x, y, z] = self.dims;
+        x == y && y == z && x <= 255
+    }
+
+    /// Whether a block position lies inside the world.
+    #[inline]
+    pub fn contains(&self, p: [i32; 3]) -> bool {
+        self.in_world(p[0], p[1], p[2])
+    }
+
+    /// Whether a chunk position lies inside the world.
+    #[inline]
+    pub fn contains_chunk(&self, c: [u32; 3]) -> bool {
+        c[0] < self.dims[0] && c[1] < self.dims[1] && c[2] < self.dims[2]
+    }
+
+    /// Total chunk count (`X·Y·Z`).
     pub fn chunk_count(&self) -> usize {
         self.chunks.len()
     }
 
     #[inline]
     fn chunk_slot(&self, cx: u32, cy: u32, cz: u32) -> usize {
-        (cx + self.n * (cy + self.n * cz)) as usize
+        cx as usize + self.dims[0] as usize * (cy as usize + self.dims[1] as usize * cz as usize)
     }
 
     #[inline]
     fn in_world(&self, x: i32, y: i32, z: i32) -> bool {
-        let b = self.blocks_per_axis();
-        (x as u32) < b && (y as u32) < b && (z as u32) < b
+        let b = self.bdims;
+        (x as u32) < b[0] && (y as u32) < b[1] && (z as u32) < b[2]
     }
 
     fn check(&self, x: i32, y: i32, z: i32) -> Result<()> {
@@ -113,7 +164,7 @@ impl World {
                 x: x.into(),
                 y: y.into(),
                 z: z.into(),
-                limit: self.blocks_per_axis(),
+                limit: self.bdims,
             })
         }
     }
@@ -162,7 +213,7 @@ impl World {
     /// The chunk at chunk position `(cx, cy, cz)`, if it was ever allocated.
     pub fn chunk(&self, c: [u32; 3]) -> Option<&Chunk> {
         let [cx, cy, cz] = c;
-        if cx >= self.n || cy >= self.n || cz >= self.n {
+        if !self.contains_chunk([cx, cy, cz]) {
             return None;
         }
         self.chunks[self.chunk_slot(cx, cy, cz)].as_deref()
@@ -178,7 +229,7 @@ impl World {
     /// Mutable access to a chunk, allocating a fresh one if needed. `None` outside the world.
     pub fn chunk_mut(&mut self, c: [u32; 3]) -> Option<&mut Chunk> {
         let [cx, cy, cz] = c;
-        if cx >= self.n || cy >= self.n || cz >= self.n {
+        if !self.contains_chunk([cx, cy, cz]) {
             return None;
         }
         let slot = self.chunk_slot(cx, cy, cz);
@@ -188,13 +239,13 @@ impl World {
     /// Replaces a whole chunk (e.g. one made with [`Chunk::uniform`] or [`Chunk::from_blocks`]).
     pub fn set_chunk(&mut self, c: [u32; 3], chunk: Chunk) -> Result<()> {
         let [cx, cy, cz] = c;
-        if cx >= self.n || cy >= self.n || cz >= self.n {
+        if !self.contains_chunk([cx, cy, cz]) {
             let c = CHUNK_SIZE as i64;
             return Err(VwrError::OutOfBounds {
                 x: cx as i64 * c,
                 y: cy as i64 * c,
                 z: cz as i64 * c,
-                limit: self.blocks_per_axis(),
+                limit: self.bdims,
             });
         }
         let slot = self.chunk_slot(cx, cy, cz);
@@ -205,7 +256,7 @@ impl World {
     /// Removes a chunk (it reads as air and is saved as empty); returns it if it existed.
     pub fn take_chunk(&mut self, c: [u32; 3]) -> Option<Chunk> {
         let [cx, cy, cz] = c;
-        if cx >= self.n || cy >= self.n || cz >= self.n {
+        if !self.contains_chunk([cx, cy, cz]) {
             return None;
         }
         let slot = self.chunk_slot(cx, cy, cz);
@@ -214,24 +265,20 @@ impl World {
 
     /// Allocated chunks with their positions, in file order (z outer, then y, x fastest).
     pub fn chunks(&self) -> impl Iterator<Item = ([u32; 3], &Chunk)> + '_ {
-        let n = self.n;
-        self.chunks.iter().enumerate().filter_map(move |(i, c)| {
-            let i = i as u32;
-            c.as_deref().map(|c| ([i % n, (i / n) % n, i / (n * n)], c))
-        })
+        let d = self.dims;
+        self.chunks
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, c)| c.as_deref().map(|c| (slot_position(d, i), c)))
     }
 
     /// Mutable iteration over allocated chunks, in file order.
     pub fn chunks_mut(&mut self) -> impl Iterator<Item = ([u32; 3], &mut Chunk)> + '_ {
-        let n = self.n;
+        let d = self.dims;
         self.chunks
             .iter_mut()
             .enumerate()
-            .filter_map(move |(i, c)| {
-                let i = i as u32;
-                c.as_deref_mut()
-                    .map(|c| ([i % n, (i / n) % n, i / (n * n)], c))
-            })
+            .filter_map(move |(i, c)| c.as_deref_mut().map(|c| (slot_position(d, i), c)))
     }
 
     /// Non-empty chunks (see [`Chunk::is_empty`]) in file order: what a save stores.
@@ -523,10 +570,10 @@ impl World {
 
     /// Clamps a box given by two corners (any order) to the world; `None` if it misses it.
     pub fn clamp_box(&self, a: [i32; 3], b: [i32; 3]) -> Option<([u32; 3], [u32; 3])> {
-        let limit = self.blocks_per_axis() as i64 - 1;
         let mut lo = [0u32; 3];
         let mut hi = [0u32; 3];
         for k in 0..3 {
+            let limit = self.bdims[k] as i64 - 1;
             let (l, h) = (a[k].min(b[k]) as i64, a[k].max(b[k]) as i64);
             if h < 0 || l > limit {
                 return None;
@@ -575,6 +622,16 @@ impl World {
             c.set_dirty(false);
         }
     }
+}
+
+/// Chunk position of slot `i` in file order (x fastest, then y, then z).
+fn slot_position(d: [u32; 3], i: usize) -> [u32; 3] {
+    let (dx, dy) = (d[0] as usize, d[1] as usize);
+    [
+        (i % dx) as u32,
+        ((i / dx) % dy) as u32,
+        (i / (dx * dy)) as u32,
+    ]
 }
 
 fn world_cell(pos: [u32; 3], r: &MetaRecord) -> [i32; 3] {
