@@ -38,6 +38,7 @@ pub mod layout;
 mod records;
 pub mod samples;
 pub mod stats;
+mod store;
 mod world;
 
 pub use block::Block;

@@ -10,6 +10,7 @@ use crate::layout::{
     BigDecorPayload, PlateRotationPayload, META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION,
 };
 use crate::records::MoveObject;
+use crate::store::ChunkStore;
 
 /// Default chunks per axis (a 100³-block world).
 pub const DEFAULT_CHUNKS_PER_AXIS: u32 = 10;
@@ -32,7 +33,7 @@ pub struct World {
     dims: [u32; 3],
     /// `10 * dims`, kept to spare a multiply on every access.
     bdims: [u32; 3],
-    chunks: Vec<Option<Box<Chunk>>>,
+    store: ChunkStore,
     sky_region: u32,
     mission_number: u32,
     spawn: Option<[i32; 3]>,
@@ -55,11 +56,7 @@ impl PartialEq for World {
         {
             return false;
         }
-        let fresh = Chunk::new();
-        self.chunks
-            .iter()
-            .zip(other.chunks.iter())
-            .all(|(a, b)| a.as_deref().unwrap_or(&fresh) == b.as_deref().unwrap_or(&fresh))
+        self.store == other.store
     }
 }
 
@@ -87,13 +84,10 @@ impl World {
         {
             return Err(VwrError::BadChunkDims(dims));
         }
-        let count = dims.iter().map(|&d| d as usize).product::<usize>();
-        let mut chunks = Vec::with_capacity(count);
-        chunks.resize_with(count, || None);
         Ok(World {
             dims,
             bdims: dims.map(|d| d * CHUNK_SIZE as u32),
-            chunks,
+            store: ChunkStore::new(dims),
             sky_region: 0,
             mission_number: 0,
             spawn: None,
@@ -142,12 +136,7 @@ impl World {
 
     /// Total chunk count (`X·Y·Z`).
     pub fn chunk_count(&self) -> usize {
-        self.chunks.len()
-    }
-
-    #[inline]
-    fn chunk_slot(&self, cx: u32, cy: u32, cz: u32) -> usize {
-        cx as usize + self.dims[0] as usize * (cy as usize + self.dims[1] as usize * cz as usize)
+        self.dims.iter().map(|&d| d as usize).product()
     }
 
     #[inline]
@@ -178,7 +167,7 @@ impl World {
         }
         let (x, y, z) = (x as u32, y as u32, z as u32);
         let c = CHUNK_SIZE as u32;
-        match &self.chunks[self.chunk_slot(x / c, y / c, z / c)] {
+        match self.store.get([x / c, y / c, z / c]) {
             Some(ch) => ch.get(local_index(
                 (x % c) as usize,
                 (y % c) as usize,
@@ -196,9 +185,8 @@ impl World {
         let (x, y, z) = (x as u32, y as u32, z as u32);
         let c = CHUNK_SIZE as u32;
         let (cx, cy, cz) = (x / c, y / c, z / c);
-        let slot = self.chunk_slot(cx, cy, cz);
         let i = local_index((x % c) as usize, (y % c) as usize, (z % c) as usize);
-        let chunk = match &mut self.chunks[slot] {
+        let chunk = match self.store.slot_mut([cx, cy, cz]) {
             Some(ch) => ch,
             none => {
                 if block.is_air() {
@@ -216,7 +204,7 @@ impl World {
         if !self.contains_chunk([cx, cy, cz]) {
             return None;
         }
-        self.chunks[self.chunk_slot(cx, cy, cz)].as_deref()
+        self.store.get([cx, cy, cz])
     }
 
     /// The [`Chunk::revision`] of the chunk at `(cx, cy, cz)`; `None` if it is not allocated
@@ -232,8 +220,11 @@ impl World {
         if !self.contains_chunk([cx, cy, cz]) {
             return None;
         }
-        let slot = self.chunk_slot(cx, cy, cz);
-        Some(self.chunks[slot].get_or_insert_with(|| Box::new(Chunk::new())))
+        Some(
+            self.store
+                .slot_mut([cx, cy, cz])
+                .get_or_insert_with(|| Box::new(Chunk::new())),
+        )
     }
 
     /// Replaces a whole chunk (e.g. one made with [`Chunk::uniform`] or [`Chunk::from_blocks`]).
@@ -248,8 +239,7 @@ impl World {
                 limit: self.bdims,
             });
         }
-        let slot = self.chunk_slot(cx, cy, cz);
-        self.chunks[slot] = Some(Box::new(chunk));
+        *self.store.slot_mut([cx, cy, cz]) = Some(Box::new(chunk));
         Ok(())
     }
 
@@ -259,26 +249,20 @@ impl World {
         if !self.contains_chunk([cx, cy, cz]) {
             return None;
         }
-        let slot = self.chunk_slot(cx, cy, cz);
-        self.chunks[slot].take().map(|b| *b)
+        self.store
+            .existing_slot_mut([cx, cy, cz])
+            .and_then(|s| s.take())
+            .map(|b| *b)
     }
 
     /// Allocated chunks with their positions, in file order (z outer, then y, x fastest).
     pub fn chunks(&self) -> impl Iterator<Item = ([u32; 3], &Chunk)> + '_ {
-        let d = self.dims;
-        self.chunks
-            .iter()
-            .enumerate()
-            .filter_map(move |(i, c)| c.as_deref().map(|c| (slot_position(d, i), c)))
+        self.store.iter()
     }
 
     /// Mutable iteration over allocated chunks, in file order.
     pub fn chunks_mut(&mut self) -> impl Iterator<Item = ([u32; 3], &mut Chunk)> + '_ {
-        let d = self.dims;
-        self.chunks
-            .iter_mut()
-            .enumerate()
-            .filter_map(move |(i, c)| c.as_deref_mut().map(|c| (slot_position(d, i), c)))
+        self.store.iter_mut()
     }
 
     /// Non-empty chunks (see [`Chunk::is_empty`]) in file order: what a save stores.
@@ -365,8 +349,11 @@ impl World {
         let Ok(([cx, cy, cz], i)) = self.cell_parts(x, y, z) else {
             return 0;
         };
-        let slot = self.chunk_slot(cx, cy, cz);
-        match self.chunks[slot].as_deref_mut() {
+        match self
+            .store
+            .existing_slot_mut([cx, cy, cz])
+            .and_then(|s| s.as_deref_mut())
+        {
             Some(c) => c.remove_metadata(i, record_type),
             None => 0,
         }
@@ -541,12 +528,11 @@ impl World {
                     }
                     cells += ((max[0] - min[0] + 1) * (max[1] - min[1] + 1) * (max[2] - min[2] + 1))
                         as u64;
-                    let slot = self.chunk_slot(cx, cy, cz);
                     let whole = min == [0, 0, 0] && max == [9, 9, 9];
-                    let entry = &mut self.chunks[slot];
-                    if entry.is_none() && block.is_air() {
+                    if block.is_air() && self.store.get([cx, cy, cz]).is_none() {
                         continue; // a fresh chunk already holds air everywhere
                     }
+                    let entry = self.store.slot_mut([cx, cy, cz]);
                     if whole {
                         match entry {
                             Some(ch) => {
@@ -606,14 +592,10 @@ impl World {
     /// Compacts every chunk's palette (see [`Chunk::compact`]) and frees chunks that became
     /// empty. Never changes any block or record.
     pub fn compact(&mut self) {
-        for slot in self.chunks.iter_mut() {
-            if let Some(c) = slot {
-                c.compact();
-                if c.is_empty() {
-                    *slot = None;
-                }
-            }
-        }
+        self.store.retain_mut(|c| {
+            c.compact();
+            !c.is_empty()
+        });
     }
 
     /// Clears the dirty flag of every chunk.
@@ -622,16 +604,6 @@ impl World {
             c.set_dirty(false);
         }
     }
-}
-
-/// Chunk position of slot `i` in file order (x fastest, then y, then z).
-fn slot_position(d: [u32; 3], i: usize) -> [u32; 3] {
-    let (dx, dy) = (d[0] as usize, d[1] as usize);
-    [
-        (i % dx) as u32,
-        ((i / dx) % dy) as u32,
-        (i / (dx * dy)) as u32,
-    ]
 }
 
 fn world_cell(pos: [u32; 3], r: &MetaRecord) -> [i32; 3] {

@@ -38,8 +38,8 @@ static GLOBAL: Tracking = Tracking;
 fn load_checked(bytes: &[u8]) -> bool {
     LARGEST.store(0, Ordering::Relaxed);
     let ok = World::from_bytes(bytes).is_ok();
-    // The world keeps one pointer per chunk slot (8 bytes each, bounded by the 20-byte table
-    // entries the file must contain), so every allocation stays below the file size.
+    // The world allocates its chunk pages (4 KiB each) only where the file has chunks, so
+    // every allocation stays below the file size (or one page).
     let largest = LARGEST.load(Ordering::Relaxed);
     assert!(
         largest <= bytes.len().max(4096),

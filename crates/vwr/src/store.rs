@@ -1,0 +1,245 @@
+//! Sparse chunk storage of a [`crate::World`]: a dense table of pages, each page a block of up
+//! to 512 chunk slots (4 KiB) allocated on first write.
+//!
+//! Empty worlds cost one pointer per page (an empty 255³-chunk world: 32768 pages, 512 KiB), and
+//! the page shape adapts to the world's proportions so that flat worlds (1000×100×1000 blocks)
+//! do not waste slots. A lookup is two dependent loads (page, slot) with shifts and masks.
+
+use crate::chunk::Chunk;
+
+/// log2 of the slots in a full page.
+const PAGE_BITS: u32 = 9;
+
+type Slot = Option<Box<Chunk>>;
+
+#[derive(Clone, Debug)]
+pub(crate) struct ChunkStore {
+    dims: [u32; 3],
+    /// log2 of the page edge on each axis.
+    shift: [u32; 3],
+    /// Pages per axis.
+    pages_per_axis: [u32; 3],
+    pages: Vec<Option<Box<[Slot]>>>,
+}
+
+impl ChunkStore {
+    pub(crate) fn new(dims: [u32; 3]) -> ChunkStore {
+        // Give page bits to the axis with the most pages left, up to 2^PAGE_BITS slots.
+        let mut shift = [0u32; 3];
+        for _ in 0..PAGE_BITS {
+            let left = |k: usize| dims[k].div_ceil(1 << shift[k]);
+            let k = (0..3)
+                .max_by_key(|&k| (left(k), std::cmp::Reverse(k)))
+                .unwrap_or(0);
+            if left(k) <= 1 {
+                break;
+            }
+            shift[k] += 1;
+        }
+        let pages_per_axis = [0, 1, 2].map(|k| dims[k].div_ceil(1 << shift[k]));
+        let count = pages_per_axis
+            .iter()
+            .map(|&p| p as usize)
+            .product::<usize>();
+        let mut pages = Vec::with_capacity(count);
+        pages.resize_with(count, || None);
+        ChunkStore {
+            dims,
+            shift,
+            pages_per_axis,
+            pages,
+        }
+    }
+
+    #[inline]
+    fn page_len(&self) -> usize {
+        1 << (self.shift[0] + self.shift[1] + self.shift[2])
+    }
+
+    /// (page number, slot in page) of an in-range chunk position.
+    #[inline]
+    fn locate(&self, c: [u32; 3]) -> (usize, usize) {
+        let [sx, sy, sz] = self.shift;
+        let p = [c[0] >> sx, c[1] >> sy, c[2] >> sz];
+        let page = p[0] as usize
+            + self.pages_per_axis[0] as usize
+                * (p[1] as usize + self.pages_per_axis[1] as usize * p[2] as usize);
+        let m = |v: u32, s: u32| (v & ((1 << s) - 1)) as usize;
+        let slot = m(c[0], sx) | (m(c[1], sy) << sx) | (m(c[2], sz) << (sx + sy));
+        (page, slot)
+    }
+
+    /// Position of (page, slot); may lie outside the world for partial pages.
+    fn position(&self, page: usize, slot: usize) -> [u32; 3] {
+        let [ppx, ppy, _] = self.pages_per_axis.map(|v| v as usize);
+        let p = [page % ppx, (page / ppx) % ppy, page / (ppx * ppy)];
+        let [sx, sy, sz] = self.shift;
+        let l = [
+            slot & ((1 << sx) - 1),
+            (slot >> sx) & ((1 << sy) - 1),
+            (slot >> (sx + sy)) & ((1 << sz) - 1),
+        ];
+        [
+            ((p[0] << sx) | l[0]) as u32,
+            ((p[1] << sy) | l[1]) as u32,
+            ((p[2] << sz) | l[2]) as u32,
+        ]
+    }
+
+    /// The chunk at an in-range position (the caller checked the bounds).
+    #[inline]
+    pub(crate) fn get(&self, c: [u32; 3]) -> Option<&Chunk> {
+        let (page, slot) = self.locate(c);
+        // SAFETY-free fast path: `locate` of an in-range position is always in range, so the
+        // bounds checks below never fail; they stay for memory safety.
+        match &self.pages[page] {
+            Some(p) => p[slot].as_deref(),
+            None => None,
+        }
+    }
+
+    /// The slot of an in-range position, allocating its page.
+    pub(crate) fn slot_mut(&mut self, c: [u32; 3]) -> &mut Slot {
+        let (page, slot) = self.locate(c);
+        let len = self.page_len();
+        let p = self.pages[page].get_or_insert_with(|| {
+            let mut v = Vec::with_capacity(len);
+            v.resize_with(len, || None);
+            v.into_boxed_slice()
+        });
+        &mut p[slot]
+    }
+
+    /// The slot of an in-range position if its page exists.
+    pub(crate) fn existing_slot_mut(&mut self, c: [u32; 3]) -> Option<&mut Slot> {
+        let (page, slot) = self.locate(c);
+        self.pages[page].as_mut().map(|p| &mut p[slot])
+    }
+
+    /// Every allocated chunk with its position, in file order (x fastest, then y, then z).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = ([u32; 3], &Chunk)> + '_ {
+        let mut all: Vec<(u64, [u32; 3], &Chunk)> = Vec::new();
+        for (pi, page) in self.pages.iter().enumerate() {
+            if let Some(page) = page {
+                for (si, slot) in page.iter().enumerate() {
+                    if let Some(c) = slot {
+                        let pos = self.position(pi, si);
+                        all.push((self.linear(pos), pos, c));
+                    }
+                }
+            }
+        }
+        all.sort_unstable_by_key(|e| e.0);
+        all.into_iter().map(|(_, p, c)| (p, c))
+    }
+
+    /// Mutable iteration over allocated chunks, in file order.
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = ([u32; 3], &mut Chunk)> + '_ {
+        let mut all: Vec<(u64, [u32; 3], &mut Chunk)> = Vec::new();
+        let shape = ChunkStore {
+            dims: self.dims,
+            shift: self.shift,
+            pages_per_axis: self.pages_per_axis,
+            pages: Vec::new(),
+        };
+        for (pi, page) in self.pages.iter_mut().enumerate() {
+            if let Some(page) = page {
+                for (si, slot) in page.iter_mut().enumerate() {
+                    if let Some(c) = slot {
+                        let pos = shape.position(pi, si);
+                        all.push((shape.linear(pos), pos, c));
+                    }
+                }
+            }
+        }
+        all.sort_unstable_by_key(|e| e.0);
+        all.into_iter().map(|(_, p, c)| (p, c))
+    }
+
+    /// Calls `f` on every allocated slot (any order); a slot set to `None` is freed.
+    pub(crate) fn retain_mut(&mut self, mut f: impl FnMut(&mut Chunk) -> bool) {
+        for page in self.pages.iter_mut() {
+            let mut live = false;
+            if let Some(p) = page {
+                for slot in p.iter_mut() {
+                    if let Some(c) = slot {
+                        if f(c) {
+                            live = true;
+                        } else {
+                            *slot = None;
+                        }
+                    }
+                }
+            }
+            if !live {
+                *page = None;
+            }
+        }
+    }
+
+    /// File-order index of a chunk position.
+    #[inline]
+    pub(crate) fn linear(&self, c: [u32; 3]) -> u64 {
+        c[0] as u64 + self.dims[0] as u64 * (c[1] as u64 + self.dims[1] as u64 * c[2] as u64)
+    }
+
+    /// Bytes held by the page table and allocated pages (not the chunks themselves).
+    pub(crate) fn overhead_bytes(&self) -> usize {
+        let slot = std::mem::size_of::<Slot>();
+        self.pages.len() * std::mem::size_of::<Option<Box<[Slot]>>>()
+            + self.pages.iter().flatten().count() * self.page_len() * slot
+    }
+}
+
+impl PartialEq for ChunkStore {
+    /// Same chunks at the same positions; an absent chunk equals a fresh one.
+    fn eq(&self, other: &ChunkStore) -> bool {
+        if self.dims != other.dims {
+            return false;
+        }
+        let fresh = Chunk::new();
+        let a: Vec<_> = self.iter().filter(|(_, c)| **c != fresh).collect();
+        let b: Vec<_> = other.iter().filter(|(_, c)| **c != fresh).collect();
+        a == b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_shapes_fit_the_world() {
+        for dims in [
+            [1, 1, 1],
+            [10, 10, 10],
+            [255, 255, 255],
+            [100, 10, 100],
+            [65535, 1, 3],
+        ] {
+            let s = ChunkStore::new(dims);
+            for k in 0..3 {
+                assert!(s.pages_per_axis[k] << s.shift[k] >= dims[k]);
+            }
+            assert!(s.page_len() <= 1 << PAGE_BITS);
+        }
+        // An empty 255³ world: 32768 page pointers (16 bytes each).
+        assert!(ChunkStore::new([255; 3]).overhead_bytes() <= 512 * 1024);
+        // Flat worlds get flat pages.
+        let flat = ChunkStore::new([100, 10, 100]);
+        assert!(flat.shift[1] <= 4 && flat.shift[0] >= 4);
+    }
+
+    #[test]
+    fn position_inverts_locate() {
+        let s = ChunkStore::new([37, 5, 70]);
+        for z in 0..70 {
+            for y in 0..5 {
+                for x in 0..37 {
+                    let (p, sl) = s.locate([x, y, z]);
+                    assert_eq!(s.position(p, sl), [x, y, z]);
+                }
+            }
+        }
+    }
+}
