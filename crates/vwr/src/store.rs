@@ -184,6 +184,7 @@ impl ChunkStore {
     }
 
     /// Bytes held by the page table and allocated pages (not the chunks themselves).
+    #[cfg(test)]
     pub(crate) fn overhead_bytes(&self) -> usize {
         let slot = std::mem::size_of::<Slot>();
         self.pages.len() * std::mem::size_of::<Option<Box<[Slot]>>>()
@@ -218,8 +219,8 @@ mod tests {
             [65535, 1, 3],
         ] {
             let s = ChunkStore::new(dims);
-            for k in 0..3 {
-                assert!(s.pages_per_axis[k] << s.shift[k] >= dims[k]);
+            for (k, &d) in dims.iter().enumerate() {
+                assert!(s.pages_per_axis[k] << s.shift[k] >= d);
             }
             assert!(s.page_len() <= 1 << PAGE_BITS);
         }
