@@ -4,8 +4,6 @@
 //! the file and validates its fields, the writer fills the same structs and emits their bytes.
 
 use core::mem::{offset_of, size_of};
-use std::io::Write;
-use std::path::Path;
 
 use zerocopy::little_endian::{U16, U32, U64};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
@@ -66,6 +64,14 @@ pub enum Oddity {
         /// Chunk position.
         pos: [u16; 3],
     },
+    /// v3: the newest commit could not be read; the previous one was used (a save was
+    /// interrupted, or the file is damaged).
+    NewestCommitUnreadable {
+        /// Generation of the unreadable commit.
+        generation: u32,
+        /// Generation read instead.
+        used: u32,
+    },
     /// A MoveObject record in the legacy 45-byte form.
     LegacyMoveObject {
         /// Anchor cell.
@@ -93,6 +99,10 @@ impl std::fmt::Display for Oddity {
             Oddity::MoveObjectNaN { cell } => {
                 write!(f, "MoveObject at {cell:?} has a NaN position")
             }
+            Oddity::NewestCommitUnreadable { generation, used } => write!(
+                f,
+                "newest commit (generation {generation}) unreadable, using generation {used}"
+            ),
             Oddity::LegacyChunkVersion { pos } => {
                 write!(f, "chunk {pos:?}: legacy v1 chunk payload")
             }
@@ -113,7 +123,7 @@ const fn ascii(magic: &'static [u8; 4]) -> &'static str {
 
 /// Casts the record `T` from the start of `bytes`, which begin at file offset `offset`, and
 /// returns it with the bytes after it. A slice shorter than `T` is [`VwrError::Truncated`].
-fn record<'a, T: FromBytes + KnownLayout + Immutable>(
+pub(crate) fn record<'a, T: FromBytes + KnownLayout + Immutable>(
     bytes: &'a [u8],
     offset: u64,
     what: &'static str,
@@ -131,14 +141,15 @@ pub fn read_world(bytes: &[u8]) -> Result<World> {
     read_inner(bytes, None)
 }
 
-/// Reads a world and also reports [`Oddity`]s the format tolerates.
-pub fn read_world_checked(bytes: &[u8]) -> Result<(World, Vec<Oddity>)> {
+/// Reads a v2 world and also reports [`Oddity`]s the format tolerates.
+pub(crate) fn read_world_checked_v2(bytes: &[u8]) -> Result<(World, Vec<Oddity>)> {
     let mut odd = Vec::new();
     let w = read_inner(bytes, Some(&mut odd))?;
     Ok((w, odd))
 }
 
-fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> {
+/// Checks the fields of a v2 world header (the first 40 bytes); returns chunks per axis.
+pub(crate) fn check_v2_header(bytes: &[u8]) -> Result<u32> {
     let (h, _) = record::<WorldHeader>(bytes, 0, "world header")?;
     let at = |field_offset: usize| field_offset as u64;
     if &h.magic != WORLD_MAGIC {
@@ -153,7 +164,7 @@ fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> 
             offset: at(offset_of!(WorldHeader, version)),
             what: "world header",
             found: h.version.into(),
-            supported: "2",
+            supported: "2, 3",
         });
     }
     if h.chunk_size as usize != CHUNK_SIZE {
@@ -190,6 +201,14 @@ fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> 
             rule: "must be chunksPerAxis³",
         });
     }
+    Ok(n)
+}
+
+fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> {
+    let n = check_v2_header(bytes)?;
+    let (h, _) = record::<WorldHeader>(bytes, 0, "world header")?;
+    let at = |field_offset: usize| field_offset as u64;
+    let count = n * n * n;
     // The whole table must lie inside the file before anything is allocated for it.
     let table = u64::from(h.chunk_table_offset.get());
     let entries = bytes
@@ -310,7 +329,7 @@ fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> 
 }
 
 /// Parses one chunk payload (at file offset `base`); returns the chunk and the bytes consumed.
-fn read_chunk(
+pub(crate) fn read_chunk(
     p: &[u8],
     pos: [u16; 3],
     base: u64,
@@ -465,7 +484,7 @@ fn read_chunk(
 }
 
 /// Parses a chunk's `BMD1` section (at file offset `base`), which must be consumed exactly.
-fn read_meta(s: &[u8], pos: [u16; 3], base: u64) -> Result<Vec<MetaRecord>> {
+pub(crate) fn read_meta(s: &[u8], pos: [u16; 3], base: u64) -> Result<Vec<MetaRecord>> {
     let at = |field_offset: usize| base + field_offset as u64;
     let (h, mut rest) = record::<MetaSectionHeader>(s, base, "metadata section header")?;
     if &h.magic != META_MAGIC {
@@ -554,7 +573,7 @@ pub fn chunk_payload_size(c: &Chunk) -> usize {
         + meta_section_size(c)
 }
 
-fn meta_section_size(c: &Chunk) -> usize {
+pub(crate) fn meta_section_size(c: &Chunk) -> usize {
     if c.records().is_empty() {
         0
     } else {
@@ -566,7 +585,7 @@ fn meta_section_size(c: &Chunk) -> usize {
     }
 }
 
-fn write_chunk(out: &mut Vec<u8>, c: &Chunk) {
+pub(crate) fn write_chunk(out: &mut Vec<u8>, c: &Chunk) {
     let meta = meta_section_size(c);
     let header = ChunkHeaderV2 {
         v1: ChunkHeaderV1 {
@@ -609,8 +628,14 @@ fn write_chunk(out: &mut Vec<u8>, c: &Chunk) {
     }
 }
 
-/// Serialises a world exactly as the original library does (header v2, chunk payloads v2).
+/// Serialises a world as [`World::to_bytes`] does: exactly as the original library (header v2,
+/// chunk payloads v2) when the world fits v2, v3 otherwise.
 pub fn write_world(world: &World) -> Vec<u8> {
+    world.to_bytes()
+}
+
+/// The v2 writer; the world fits v2 (callers check [`World::fits_v2`]).
+pub(crate) fn write_world_v2(world: &World) -> Vec<u8> {
     let n = world.chunks_per_axis();
     let count = (n * n * n) as usize;
     let data_start = size_of::<WorldHeader>() + size_of::<ChunkTableEntry>() * count;
@@ -663,42 +688,4 @@ pub fn write_world(world: &World) -> Vec<u8> {
         write_chunk(&mut out, c);
     }
     out
-}
-
-impl World {
-    /// Parses a world from the bytes of a `.vwr` file.
-    pub fn from_bytes(bytes: &[u8]) -> Result<World> {
-        read_world(bytes)
-    }
-
-    /// Loads a world from a file (one read, then [`World::from_bytes`]).
-    pub fn load(path: impl AsRef<Path>) -> Result<World> {
-        let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| VwrError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        read_world(&bytes)
-    }
-
-    /// Serialises the world (v2, byte-identical to the original writer).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        write_world(self)
-    }
-
-    /// Writes the world to any writer.
-    pub fn write_to<W: Write>(&self, mut w: W) -> Result<()> {
-        w.write_all(&write_world(self))?;
-        Ok(())
-    }
-
-    /// Saves the world atomically (temp file + fsync + rename): a crash or error never leaves a
-    /// truncated world at `path`.
-    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
-        let path = path.as_ref();
-        voxcaf_fs::write_atomic(path, &write_world(self)).map_err(|source| VwrError::Io {
-            path: path.to_path_buf(),
-            source,
-        })
-    }
 }

@@ -1,6 +1,7 @@
 //! The canonical text dump of a world (the golden `.dump.txt` format).
 //!
-//! 1. `header chunksPerAxis=N skyRegion=S missionNumber=M spawn=X,Y,Z` (or `spawn=none`);
+//! 1. `header chunksPerAxis=N skyRegion=S missionNumber=M spawn=X,Y,Z` (or `spawn=none`); a
+//!    non-cubic world prints `chunks=XxYxZ` in place of `chunksPerAxis=N`;
 //! 2. `x y z raw` for every non-air cell, z outer, then y, x fastest;
 //! 3. `meta x y z type hex` for every record, types ascending, each type in
 //!    [`World::collect_extra_metadata`] order; an empty payload prints as `-`.
@@ -23,27 +24,31 @@ pub fn write_dump(world: &World, out: &mut String) {
         Some([x, y, z]) => format!("{x},{y},{z}"),
         None => "none".to_string(),
     };
+    let [nx, ny, nz] = world.chunk_dims();
+    let size = if nx == ny && ny == nz {
+        format!("chunksPerAxis={nx}")
+    } else {
+        format!("chunks={nx}x{ny}x{nz}")
+    };
     let _ = writeln!(
         out,
-        "header chunksPerAxis={} skyRegion={} missionNumber={} spawn={}",
-        world.chunks_per_axis(),
+        "header {size} skyRegion={} missionNumber={} spawn={}",
         world.sky_region(),
         world.mission_number(),
         spawn
     );
     // World order is z, y, x over the whole world, so walk chunk rows: for each z and y, the
     // chunks along x, each contributing one 10-cell row.
-    let n = world.chunks_per_axis();
     let c = CHUNK_SIZE as u32;
-    for cz in 0..n {
+    for cz in 0..nz {
         for lz in 0..c {
-            for cy in 0..n {
-                // Skip a whole plane of chunks along x when none is allocated.
-                if (0..n).all(|cx| world.chunk([cx, cy, cz]).is_none()) {
+            for cy in 0..ny {
+                // Skip a whole row of chunks along x when none is allocated.
+                if (0..nx).all(|cx| world.chunk([cx, cy, cz]).is_none()) {
                     continue;
                 }
                 for ly in 0..c {
-                    for cx in 0..n {
+                    for cx in 0..nx {
                         let Some(ch) = world.chunk([cx, cy, cz]) else {
                             continue;
                         };

@@ -161,9 +161,81 @@ pub enum VwrError {
         /// Reason.
         reason: RecordError,
     },
+    /// A v3 header, commit slot, index or chunk entry is damaged (docs/format/vwr-v3.md).
+    #[error("v3 {what} at offset {offset}: {reason}")]
+    BadV3 {
+        /// Offset of the structure at fault.
+        offset: u64,
+        /// `"header"`, `"commit"`, `"index"`, `"chunk entry N"`…
+        what: String,
+        /// What is wrong.
+        reason: V3Fault,
+    },
+    /// A world cannot be written in the requested format.
+    #[error("{0}")]
+    Unrepresentable(String),
     /// A metadata payload longer than the format's u16 size field.
     #[error("metadata payload of {0} bytes exceeds 65535")]
     PayloadTooLarge(usize),
+}
+
+/// What is wrong with a v3 structure ([`VwrError::BadV3`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum V3Fault {
+    /// A CRC does not match.
+    #[error("CRC mismatch (stored {stored:#010x}, computed {computed:#010x})")]
+    Crc {
+        /// CRC in the file.
+        stored: u32,
+        /// CRC of the bytes.
+        computed: u32,
+    },
+    /// Neither commit slot describes a readable version.
+    #[error("no readable commit (slot A: {a}; slot B: {b})")]
+    NoCommit {
+        /// Why slot A was not used.
+        a: String,
+        /// Why slot B was not used.
+        b: String,
+    },
+    /// Both slots claim the same generation.
+    #[error("both commit slots have generation {0}")]
+    SameGeneration(u32),
+    /// The slot was never written.
+    #[error("unused slot")]
+    Unused,
+    /// A byte range lies outside the file or the committed data.
+    #[error("range {offset}+{size} lies outside {limit} bytes")]
+    OutOfRange {
+        /// Start.
+        offset: u64,
+        /// Length.
+        size: u64,
+        /// The limit it must stay under.
+        limit: u64,
+    },
+    /// A size field disagrees with what the counts imply.
+    #[error("size {found}, expected {expected}")]
+    Size {
+        /// Size in the file.
+        found: u64,
+        /// Size the format requires.
+        expected: u64,
+    },
+    /// A field holds a value the format forbids.
+    #[error("{field} = {value} ({rule})")]
+    Field {
+        /// Field name.
+        field: &'static str,
+        /// Value found.
+        value: u64,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// A zstd frame did not decompress.
+    #[error("zstd: {0}")]
+    Zstd(String),
 }
 
 /// What is wrong with a chunk-table entry ([`VwrError::BadTableEntry`]).

@@ -292,3 +292,201 @@ mod tests {
         assert_eq!(offset_of!(MoveObjectPayload, visual_icon), 45);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// World file header v3 (docs/format/vwr-v3.md)
+// ---------------------------------------------------------------------------------------------
+
+/// World header version 3 (v3 header, docs/format/vwr-v3.md §2).
+pub const WORLD_VERSION_V3: u8 = 3;
+
+/// Commit slot: where the index of one committed version lives (vwr-v3.md §3).
+#[derive(
+    FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Clone, Copy, Debug, PartialEq, Eq,
+)]
+#[repr(C)]
+pub struct CommitSlot {
+    /// 1, 2, 3, …; 0 = never used.
+    pub generation: U32,
+    /// File offset of the index.
+    pub index_offset: U64,
+    /// Index size in bytes.
+    pub index_size: U32,
+    /// CRC-32 of the 16 bytes before it.
+    pub slot_crc: U32,
+}
+const _: () = assert!(size_of::<CommitSlot>() == 20);
+
+/// World header v3: the first 64 bytes of a v3 `.vwr` file (vwr-v3.md §2).
+#[derive(
+    FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Clone, Copy, Debug, PartialEq, Eq,
+)]
+#[repr(C)]
+pub struct WorldHeaderV3 {
+    /// [`WORLD_MAGIC`].
+    pub magic: [u8; 4],
+    /// [`WORLD_VERSION_V3`].
+    pub version: u8,
+    /// Always 10.
+    pub chunk_size: u8,
+    /// Reserved feature bits, must be 0.
+    pub flags: U16,
+    /// Chunks along x, y and z (each 1..=65535).
+    pub chunks: [U16; 3],
+    /// Must be 0.
+    pub reserved: U16,
+    /// CRC-32 of bytes 0..16.
+    pub header_crc: U32,
+    /// Must be 0.
+    pub reserved2: U32,
+    /// The two commit slots A and B.
+    pub slots: [CommitSlot; 2],
+}
+/// Header v3 size.
+pub const WORLD_HEADER_V3_SIZE: usize = size_of::<WorldHeaderV3>();
+const _: () = assert!(size_of::<WorldHeaderV3>() == 64);
+/// File offset of commit slot A (slot B follows it).
+pub const COMMIT_SLOTS_OFFSET: usize = 24;
+
+/// Index header (vwr-v3.md §4).
+#[derive(
+    FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Clone, Copy, Debug, PartialEq, Eq,
+)]
+#[repr(C)]
+pub struct IndexHeader {
+    /// [`INDEX_MAGIC`].
+    pub magic: [u8; 4],
+    /// Equal to the slot's generation.
+    pub generation: U32,
+    /// Chunk entries in all pages.
+    pub entry_count: U32,
+    /// Group entries that follow this header.
+    pub group_count: U32,
+    /// Sky region, as v2.
+    pub sky_region: U32,
+    /// Mission number, as v2.
+    pub mission_number: U32,
+    /// Spawn cell + 1 on each axis; all 0 = unset.
+    pub spawn: [U32; 3],
+    /// Entry pages listed after the groups.
+    pub page_count: U32,
+    /// End of the data this commit owns (= index offset + index size).
+    pub data_end: U64,
+    /// Bytes referenced by this commit.
+    pub live_bytes: U64,
+}
+const _: () = assert!(size_of::<IndexHeader>() == 56);
+/// Index magic.
+pub const INDEX_MAGIC: &[u8; 4] = b"VWX1";
+
+/// A zstd frame holding several chunk payloads (vwr-v3.md §5.3).
+#[derive(
+    FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Clone, Copy, Debug, PartialEq, Eq,
+)]
+#[repr(C)]
+pub struct GroupEntry {
+    /// File offset of the frame.
+    pub offset: U64,
+    /// Frame bytes.
+    pub stored_size: U32,
+    /// Decompressed bytes (at most [`MAX_GROUP_RAW`]).
+    pub raw_size: U32,
+    /// CRC-32 of the frame's bytes.
+    pub crc: U32,
+}
+const _: () = assert!(size_of::<GroupEntry>() == 20);
+
+/// One page of chunk entries: the entries of chunk indices `page·128 .. page·128+128`
+/// (vwr-v3.md §4.1).
+#[derive(
+    FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Clone, Copy, Debug, PartialEq, Eq,
+)]
+#[repr(C)]
+pub struct PageEntry {
+    /// Page number (chunk index / [`PAGE_ENTRIES`]), strictly increasing.
+    pub page: U32,
+    /// Entries in the page, 1..=[`PAGE_ENTRIES`].
+    pub count: U32,
+    /// File offset of the page's entries.
+    pub offset: U64,
+    /// CRC-32 of the page's `28·count` bytes.
+    pub crc: U32,
+    /// Must be 0.
+    pub reserved: U32,
+}
+const _: () = assert!(size_of::<PageEntry>() == 24);
+/// Chunk indices covered by one entry page.
+pub const PAGE_ENTRIES: u32 = 128;
+
+/// One stored chunk of a v3 index (vwr-v3.md §5).
+#[derive(
+    FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Clone, Copy, Debug, PartialEq, Eq,
+)]
+#[repr(C)]
+pub struct ChunkEntryV3 {
+    /// `x + X·(y + Y·z)`.
+    pub chunk_index: U32,
+    /// [`ENCODING_UNIFORM`], [`ENCODING_PACKED`] or [`ENCODING_RLE`].
+    pub encoding: u8,
+    /// [`STORAGE_INLINE`], [`STORAGE_RAW`], [`STORAGE_ZSTD`] or [`STORAGE_GROUP`].
+    pub storage: u8,
+    /// Must be 0.
+    pub reserved: U16,
+    /// File offset (raw, zstd) or group number (group); 0 for inline.
+    pub location: U64,
+    /// Payload bytes (raw, group) or frame bytes (zstd); 0 for inline.
+    pub size: U32,
+    /// Block value (inline), decompressed size (zstd), offset in the group (group), 0 (raw).
+    pub value: U32,
+    /// CRC-32 of the stored bytes (raw payload, zstd frame, or the payload inside its
+    /// decompressed group); 0 for inline entries.
+    pub crc: U32,
+}
+const _: () = assert!(size_of::<ChunkEntryV3>() == 28);
+
+/// Encoding: one block value, no payload.
+pub const ENCODING_UNIFORM: u8 = 0;
+/// Encoding: the v2 chunk payload (`VCH1`).
+pub const ENCODING_PACKED: u8 = 1;
+/// Encoding: run-length payload (vwr-v3.md §6).
+pub const ENCODING_RLE: u8 = 2;
+/// Storage: nothing beyond the entry.
+pub const STORAGE_INLINE: u8 = 0;
+/// Storage: payload bytes at `location`.
+pub const STORAGE_RAW: u8 = 1;
+/// Storage: one zstd frame at `location`.
+pub const STORAGE_ZSTD: u8 = 2;
+/// Storage: inside group number `location`.
+pub const STORAGE_GROUP: u8 = 3;
+/// Largest decompressed chunk payload a reader accepts.
+pub const MAX_PAYLOAD: u32 = 4 << 20;
+/// Largest decompressed group a reader accepts.
+pub const MAX_GROUP_RAW: u32 = 1 << 20;
+
+/// RLE payload header (vwr-v3.md §6).
+#[derive(
+    FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Clone, Copy, Debug, PartialEq, Eq,
+)]
+#[repr(C)]
+pub struct RleHeader {
+    /// Palette entries, 1..=256.
+    pub palette_count: U16,
+    /// Runs, 1..=1000.
+    pub run_count: U16,
+    /// Bytes of the `BMD1` section at the end.
+    pub meta_size: U32,
+}
+const _: () = assert!(size_of::<RleHeader>() == 8);
+
+/// One run of equal palette indices (the seed's `struct RleRun`).
+#[derive(
+    FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Clone, Copy, Debug, PartialEq, Eq,
+)]
+#[repr(C)]
+pub struct RleRun {
+    /// Cells in the run, at least 1.
+    pub count: U16,
+    /// Palette index of every cell of the run.
+    pub palette_index: U16,
+}
+const _: () = assert!(size_of::<RleRun>() == 4);

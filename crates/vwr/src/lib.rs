@@ -34,11 +34,13 @@ mod chunk;
 mod codec;
 pub mod dump;
 mod error;
+mod file;
 pub mod layout;
 mod records;
 pub mod samples;
 pub mod stats;
 mod store;
+mod v3;
 mod world;
 
 pub use block::Block;
@@ -46,10 +48,14 @@ pub use chunk::{
     bits_for, local_index, local_position, word_count, Chunk, MetaRecord, CHUNK_SIZE, CHUNK_VOLUME,
     MAX_PALETTE,
 };
-pub use codec::{chunk_payload_size, read_world, read_world_checked, write_world, Oddity};
-pub use error::{ChunkFault, RecordError, RecordFault, Result, TableFault, VwrError};
+pub use codec::{chunk_payload_size, read_world, write_world, Oddity};
+pub use error::{ChunkFault, RecordError, RecordFault, Result, TableFault, V3Fault, VwrError};
+pub use file::{read_world_checked, world_version, SaveReport, WorldFile, DEFAULT_CACHE_CHUNKS};
 pub use records::{
     record_type_name, MoveObject, META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION,
     MOVE_OBJECT_NAMES,
 };
-pub use world::{World, DEFAULT_CHUNKS_PER_AXIS};
+pub use v3::{
+    read_world_v3, write_world_v3, Codec, CodecStats, Format, SaveOptions, DEFAULT_ZSTD_LEVEL,
+};
+pub use world::{World, DEFAULT_CHUNKS_PER_AXIS, MAX_CHUNKS_PER_AXIS, MAX_CHUNK_COUNT};

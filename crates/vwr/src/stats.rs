@@ -7,9 +7,11 @@ use crate::world::World;
 /// Counts describing a world's storage.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WorldStats {
-    /// Chunks per axis.
+    /// Chunks per axis (the largest axis of a non-cubic world).
     pub chunks_per_axis: u32,
-    /// Total chunk slots (`n³`).
+    /// Chunks along x, y and z.
+    pub chunk_dims: [u32; 3],
+    /// Total chunk slots (`X·Y·Z`).
     pub chunk_count: u64,
     /// Chunks that a save stores (not empty).
     pub non_empty_chunks: u64,
@@ -25,7 +27,7 @@ pub struct WorldStats {
     pub records_by_type: BTreeMap<u16, u64>,
     /// All extra-metadata records.
     pub metadata_records: u64,
-    /// Size of the world as saved.
+    /// Size of the world as [`World::to_bytes`] saves it (v2 when it fits, else v3).
     pub saved_size: u64,
 }
 
@@ -34,6 +36,7 @@ impl WorldStats {
     pub fn of(world: &World) -> WorldStats {
         let mut s = WorldStats {
             chunks_per_axis: world.chunks_per_axis(),
+            chunk_dims: world.chunk_dims(),
             chunk_count: world.chunk_count() as u64,
             ..Default::default()
         };
@@ -52,6 +55,9 @@ impl WorldStats {
                 s.metadata_records += 1;
             }
             s.saved_size += crate::codec::chunk_payload_size(c) as u64;
+        }
+        if !world.fits_v2() {
+            s.saved_size = world.to_bytes().len() as u64;
         }
         s
     }

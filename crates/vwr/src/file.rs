@@ -1,0 +1,657 @@
+//! World files on disk: format dispatch, lazy open with a bounded chunk cache, and the
+//! incremental, crash-safe save of v3 files (docs/format/vwr-v3.md §9).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use zerocopy::IntoBytes;
+
+use crate::block::Block;
+use crate::chunk::{local_index, Chunk, CHUNK_SIZE};
+use crate::codec::{read_world_checked_v2, write_world_v2};
+use crate::error::{Result, VwrError};
+use crate::layout::{
+    ChunkEntryV3, ChunkTableEntry, PageEntry, COMMIT_SLOTS_OFFSET, ENTRY_EMPTY, STORAGE_GROUP,
+    WORLD_HEADER_SIZE, WORLD_VERSION_V3,
+};
+use crate::v3::{self, Codec, CodecStats, Format, Index, SaveOptions, Source};
+use crate::world::World;
+use crate::Oddity;
+
+/// Decoded chunks a [`WorldFile`] keeps by default.
+pub const DEFAULT_CACHE_CHUNKS: usize = 4096;
+
+/// Header version of a `.vwr` file's bytes (2 or 3), if they start like one.
+pub fn world_version(bytes: &[u8]) -> Option<u8> {
+    (bytes.len() >= 5 && &bytes[..4] == crate::layout::WORLD_MAGIC).then(|| bytes[4])
+}
+
+/// Positioned reads from an open file.
+struct FileSource {
+    file: Mutex<File>,
+    len: u64,
+}
+
+impl Source for FileSource {
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Cow<'_, [u8]>> {
+        if offset.checked_add(len as u64).is_none_or(|e| e > self.len) {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        let mut f = self.file.lock().unwrap_or_else(|p| p.into_inner());
+        f.seek(SeekFrom::Start(offset))?;
+        let mut buf = vec![0; len];
+        f.read_exact(&mut buf)?;
+        Ok(Cow::Owned(buf))
+    }
+}
+
+enum Kind {
+    V2 {
+        n: u32,
+        table: u64,
+    },
+    V3 {
+        index: Index,
+        /// Entries of the commit, once read (full load or save).
+        entries: Option<Vec<ChunkEntryV3>>,
+        newer: Option<u32>,
+    },
+}
+
+struct Cache {
+    map: HashMap<u32, (Arc<Chunk>, u64)>,
+    clock: u64,
+}
+
+/// A `.vwr` file opened lazily: the header and index only; chunks are decoded on first access
+/// and kept in a cache of at most `cache_chunks` chunks.
+///
+/// ```no_run
+/// # fn main() -> vwr::Result<()> {
+/// let mut file = vwr::WorldFile::open("big.vwr")?;
+/// let b = file.get_block([500, 40, 500])?; // reads one index page and one chunk
+/// let mut world = file.load()?; // or everything, decoded in parallel
+/// world.set_block([1, 2, 3], b)?;
+/// file.save(&world)?; // v3: writes only the changed chunks and a new commit
+/// # Ok(()) }
+/// ```
+pub struct WorldFile {
+    path: PathBuf,
+    src: FileSource,
+    dims: [u32; 3],
+    kind: Kind,
+    cache: Mutex<Cache>,
+    cache_chunks: usize,
+    /// Revisions of the chunks as they are in the file (chunk index -> revision), after a load
+    /// or a save: what an incremental save compares against.
+    revisions: HashMap<u32, u64>,
+    options: SaveOptions,
+}
+
+/// What a [`WorldFile::save`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SaveReport {
+    /// Whether only changed chunks and a new commit were written.
+    pub incremental: bool,
+    /// Chunks encoded and written.
+    pub chunks_written: u64,
+    /// Bytes written to the file.
+    pub bytes_written: u64,
+    /// Whether the file was rewritten whole to reclaim space.
+    pub compacted: bool,
+    /// File size afterwards.
+    pub file_size: u64,
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> VwrError + '_ {
+    move |source| VwrError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+impl WorldFile {
+    /// Opens a world file, reading only its header and index (v3) or header (v2).
+    pub fn open(path: impl AsRef<Path>) -> Result<WorldFile> {
+        let path = path.as_ref();
+        let file = File::open(path).map_err(io(path))?;
+        let len = file.metadata().map_err(io(path))?.len();
+        let src = FileSource {
+            file: Mutex::new(file),
+            len,
+        };
+        let head = src
+            .read_at(0, (v3_header_len()).min(len as usize))
+            .map_err(io(path))?;
+        let (dims, kind) = if world_version(&head) == Some(WORLD_VERSION_V3) {
+            let h = v3::parse_header(&head)?;
+            let (index, newer) = v3::choose_commit(&src, &h)?;
+            (
+                h.dims,
+                Kind::V3 {
+                    index,
+                    entries: None,
+                    newer,
+                },
+            )
+        } else {
+            // v2: validate the header exactly as a full read does (a header-only file is
+            // enough for that), then read table entries on demand.
+            let n = v2_header(&head)?;
+            (
+                [n; 3],
+                Kind::V2 {
+                    n,
+                    table: WORLD_HEADER_SIZE as u64,
+                },
+            )
+        };
+        Ok(WorldFile {
+            path: path.to_path_buf(),
+            src,
+            dims,
+            kind,
+            cache: Mutex::new(Cache {
+                map: HashMap::new(),
+                clock: 0,
+            }),
+            cache_chunks: DEFAULT_CACHE_CHUNKS,
+            revisions: HashMap::new(),
+            options: SaveOptions::default(),
+        })
+    }
+
+    /// Limits the decoded chunks kept by [`WorldFile::get_block`] (at least 1).
+    pub fn with_cache_chunks(mut self, n: usize) -> WorldFile {
+        self.cache_chunks = n.max(1);
+        self
+    }
+
+    /// Codec and level for the chunks later saves write (the format stays the file's).
+    pub fn set_options(&mut self, options: SaveOptions) {
+        self.options = options;
+    }
+
+    /// Chunks along x, y and z.
+    pub fn chunk_dims(&self) -> [u32; 3] {
+        self.dims
+    }
+
+    /// Header version of the file (2 or 3).
+    pub fn version(&self) -> u8 {
+        match self.kind {
+            Kind::V2 { .. } => 2,
+            Kind::V3 { .. } => 3,
+        }
+    }
+
+    /// The path the file was opened from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// File size in bytes when opened or last saved.
+    pub fn file_size(&self) -> u64 {
+        self.src.len
+    }
+
+    /// v3: generation of a newer commit that could not be read (the reader fell back to the
+    /// previous one, vwr-v3.md §3).
+    pub fn unreadable_newer_commit(&self) -> Option<u32> {
+        match &self.kind {
+            Kind::V3 { newer, .. } => *newer,
+            Kind::V2 { .. } => None,
+        }
+    }
+
+    /// v3: codec statistics of the current commit (reads every index page).
+    pub fn codec_stats(&mut self) -> Result<Option<CodecStats>> {
+        self.ensure_entries()?;
+        Ok(match &self.kind {
+            Kind::V3 {
+                index,
+                entries: Some(e),
+                ..
+            } => Some(v3::stats_of(index, e)),
+            _ => None,
+        })
+    }
+
+    fn ensure_entries(&mut self) -> Result<()> {
+        if let Kind::V3 { index, entries, .. } = &mut self.kind {
+            if entries.is_none() {
+                *entries = Some(v3::all_entries(&self.src, self.dims, index)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// The block at a world position (air outside the world), decoding only its chunk.
+    pub fn get_block(&self, p: [i32; 3]) -> Result<Block> {
+        let c = CHUNK_SIZE as i32;
+        let b = self.dims.map(|d| (d * CHUNK_SIZE as u32) as i32);
+        if (0..3).any(|k| p[k] < 0 || p[k] >= b[k]) {
+            return Ok(Block::AIR);
+        }
+        let pos = [p[0] / c, p[1] / c, p[2] / c].map(|v| v as u32);
+        Ok(match self.chunk(pos)? {
+            Some(ch) => ch.get(local_index(
+                (p[0] % c) as usize,
+                (p[1] % c) as usize,
+                (p[2] % c) as usize,
+            )),
+            None => Block::AIR,
+        })
+    }
+
+    /// The chunk at a chunk position (`None` if empty or outside the world), through the cache.
+    pub fn chunk(&self, pos: [u32; 3]) -> Result<Option<Arc<Chunk>>> {
+        if (0..3).any(|k| pos[k] >= self.dims[k]) {
+            return Ok(None);
+        }
+        let i = v3::linear(self.dims, pos);
+        {
+            let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+            cache.clock += 1;
+            let clock = cache.clock;
+            if let Some((c, stamp)) = cache.map.get_mut(&i) {
+                *stamp = clock;
+                return Ok(Some(c.clone()));
+            }
+        }
+        let Some(chunk) = self.decode_chunk(pos, i)? else {
+            return Ok(None);
+        };
+        let chunk = Arc::new(chunk);
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.map.len() >= self.cache_chunks {
+            // Evict the least recently used eighth (at least one).
+            let mut stamps: Vec<u64> = cache.map.values().map(|v| v.1).collect();
+            let k = (stamps.len() / 8).max(1);
+            stamps.select_nth_unstable(k - 1);
+            let cut = stamps[k - 1];
+            cache.map.retain(|_, v| v.1 > cut);
+        }
+        let clock = cache.clock;
+        cache.map.insert(i, (chunk.clone(), clock));
+        Ok(Some(chunk))
+    }
+
+    fn decode_chunk(&self, pos: [u32; 3], i: u32) -> Result<Option<Chunk>> {
+        match &self.kind {
+            Kind::V3 { index, entries, .. } => {
+                let e = match entries {
+                    Some(es) => es
+                        .binary_search_by_key(&i, |e| e.chunk_index.get())
+                        .ok()
+                        .map(|k| es[k]),
+                    None => v3::find_entry(&self.src, self.dims, index, i)?,
+                };
+                let Some(e) = e else { return Ok(None) };
+                let group = if e.storage == STORAGE_GROUP {
+                    let g = e.location.get() as usize;
+                    Some(v3::read_group(&self.src, &index.groups[g], g)?)
+                } else {
+                    None
+                };
+                v3::decode_entry(&self.src, self.dims, &e, group.as_deref()).map(Some)
+            }
+            Kind::V2 { n, table } => {
+                // The entry of slot i sits at table + 20·i in files written by the original;
+                // any other arrangement falls back to a full read.
+                let at = table + (i as u64) * std::mem::size_of::<ChunkTableEntry>() as u64;
+                let raw = self
+                    .src
+                    .read_at(at, std::mem::size_of::<ChunkTableEntry>())
+                    .map_err(io(&self.path))?;
+                let e = <ChunkTableEntry as zerocopy::FromBytes>::read_from_bytes(&raw)
+                    .expect("20 bytes");
+                let epos = e.pos.map(|v| u32::from(v.get()));
+                if epos != pos {
+                    let w = self.read_all()?;
+                    return Ok(w.chunk(pos).filter(|c| !c.is_empty()).cloned());
+                }
+                let _ = n;
+                if e.flags.get() & ENTRY_EMPTY != 0 {
+                    return Ok(None);
+                }
+                let (off, size) = (e.offset.get(), e.size.get() as usize);
+                let p = self
+                    .src
+                    .read_at(off, size)
+                    .map_err(|_| VwrError::BadTableEntry {
+                        entry: i,
+                        offset: at,
+                        pos: pos.map(|v| v as u16),
+                        reason: crate::TableFault::PayloadOutsideFile {
+                            offset: off,
+                            size: size as u32,
+                            file_size: self.src.len,
+                        },
+                    })?;
+                let (c, _) = crate::codec::read_chunk(&p, pos.map(|v| v as u16), off, None)?;
+                Ok(Some(c))
+            }
+        }
+    }
+
+    fn read_all(&self) -> Result<World> {
+        let bytes = self
+            .src
+            .read_at(0, self.src.len as usize)
+            .map_err(io(&self.path))?;
+        World::from_bytes(&bytes)
+    }
+
+    /// Decodes the whole world (v3: in parallel) and remembers its chunks' revisions for the
+    /// next incremental [`WorldFile::save`].
+    pub fn load(&mut self) -> Result<World> {
+        let bytes = self
+            .src
+            .read_at(0, self.src.len as usize)
+            .map_err(io(&self.path))?;
+        let world = match &mut self.kind {
+            Kind::V2 { .. } => World::from_bytes(&bytes)?,
+            Kind::V3 {
+                index,
+                entries,
+                newer,
+            } => {
+                let d = v3::read_v3_detailed(&bytes[..])?;
+                *index = d.index;
+                *entries = Some(d.entries);
+                *newer = d.newer;
+                d.world
+            }
+        };
+        self.remember(&world);
+        Ok(world)
+    }
+
+    fn remember(&mut self, world: &World) {
+        let dims = self.dims;
+        self.revisions = world
+            .chunks()
+            .map(|(p, c)| (v3::linear(dims, p), c.revision()))
+            .collect();
+    }
+
+    /// Saves `world` to this file.
+    ///
+    /// A v3 file of the same size is saved incrementally: the chunks changed since the last
+    /// load or save are appended with new index pages and a new commit (vwr-v3.md §9); when
+    /// less than half the file is still referenced afterwards, it is compacted by a full atomic
+    /// rewrite. A v2 file, or a world of another size, is rewritten whole and atomically (v2
+    /// stays v2 while the world fits it).
+    pub fn save(&mut self, world: &World) -> Result<SaveReport> {
+        let incremental = matches!(self.kind, Kind::V3 { .. }) && world.chunk_dims() == self.dims;
+        if !incremental {
+            let format = match self.kind {
+                Kind::V2 { .. } if world.fits_v2() => Format::V2,
+                _ => Format::V3,
+            };
+            return self.rewrite(world, format);
+        }
+        self.ensure_entries()?;
+        let report = self.append_commit(world)?;
+        let live = match &self.kind {
+            Kind::V3 { index, .. } => index.live_bytes,
+            Kind::V2 { .. } => 0,
+        };
+        if live * 2 < self.src.len {
+            let mut r = self.rewrite(world, Format::V3)?;
+            r.bytes_written += report.bytes_written;
+            r.chunks_written = report.chunks_written;
+            r.compacted = true;
+            return Ok(r);
+        }
+        Ok(report)
+    }
+
+    /// Rewrites the file whole (atomic), dropping superseded data.
+    pub fn compact(&mut self, world: &World) -> Result<SaveReport> {
+        let mut r = self.rewrite(world, Format::V3)?;
+        r.compacted = true;
+        Ok(r)
+    }
+
+    fn rewrite(&mut self, world: &World, format: Format) -> Result<SaveReport> {
+        let opts = SaveOptions {
+            format,
+            ..self.options
+        };
+        let bytes = world.to_bytes_with(&opts)?;
+        voxcaf_fs::write_atomic(&self.path, &bytes).map_err(io(&self.path))?;
+        let reopened = WorldFile::open(&self.path)?;
+        let cache = self.cache_chunks;
+        let options = self.options;
+        *self = reopened;
+        self.cache_chunks = cache;
+        self.options = options;
+        self.ensure_entries()?;
+        self.remember(world);
+        Ok(SaveReport {
+            incremental: false,
+            chunks_written: world.non_empty_chunks().count() as u64,
+            bytes_written: bytes.len() as u64,
+            compacted: false,
+            file_size: bytes.len() as u64,
+        })
+    }
+
+    fn append_commit(&mut self, world: &World) -> Result<SaveReport> {
+        let dims = self.dims;
+        let Kind::V3 {
+            index,
+            entries: Some(old_entries),
+            ..
+        } = &self.kind
+        else {
+            unreachable!("callers load the entries of a v3 file first");
+        };
+        let old_by_index: HashMap<u32, ChunkEntryV3> = old_entries
+            .iter()
+            .map(|e| (e.chunk_index.get(), *e))
+            .collect();
+        // Unchanged chunks keep their entries; the others are encoded again.
+        let mut kept: Vec<ChunkEntryV3> = Vec::new();
+        let mut changed: Vec<(u32, &Chunk)> = Vec::new();
+        for (p, c) in world.chunks() {
+            if c.is_empty() {
+                continue;
+            }
+            let i = v3::linear(dims, p);
+            match old_by_index.get(&i) {
+                Some(e) if self.revisions.get(&i) == Some(&c.revision()) => kept.push(*e),
+                _ => changed.push((i, c)),
+            }
+        }
+        // Groups still referenced keep their entries (renumbered); new ones follow.
+        let mut remap: HashMap<u64, u32> = HashMap::new();
+        let mut groups = Vec::new();
+        for e in kept.iter_mut().filter(|e| e.storage == STORAGE_GROUP) {
+            let old = e.location.get();
+            let n = *remap.entry(old).or_insert_with(|| {
+                groups.push(index.groups[old as usize]);
+                (groups.len() - 1) as u32
+            });
+            e.location = zerocopy::little_endian::U64::new(n.into());
+        }
+        let base = index.data_end;
+        let codec = match self.options.codec {
+            Codec::Packed | Codec::Rle | Codec::Zstd => self.options.codec,
+            Codec::Auto => Codec::Auto,
+        };
+        let mut body = v3::encode_body(
+            &changed,
+            codec,
+            self.options.level,
+            base,
+            groups.len() as u32,
+        );
+        groups.extend_from_slice(&body.groups);
+        let mut all = kept;
+        all.extend_from_slice(&body.entries);
+        all.sort_unstable_by_key(|e| e.chunk_index.get());
+        // Reuse unchanged pages.
+        let mut old_pages: Vec<(PageEntry, &[ChunkEntryV3])> = Vec::new();
+        let mut rest: &[ChunkEntryV3] = old_entries;
+        for pe in &index.pages {
+            let (these, tail) = rest.split_at(pe.count.get() as usize);
+            old_pages.push((*pe, these));
+            rest = tail;
+        }
+        let pages = v3::write_pages(&all, &old_pages, base, &mut body.data);
+        let generation = index.generation + 1;
+        let index_at = base + body.data.len() as u64;
+        let live = v3::live_bytes(&groups, &all, &pages);
+        let root = v3::encode_index(world, generation, &groups, &pages, index_at, live);
+        let slot = v3::commit_slot(generation, index_at, root.len() as u32);
+        let slot_at = COMMIT_SLOTS_OFFSET as u64
+            + (1 - index.slot as u64) * std::mem::size_of_val(&slot) as u64;
+
+        // Append, sync, commit, sync (vwr-v3.md §9).
+        let path = self.path.clone();
+        let err = io(&path);
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .map_err(&err)?;
+        f.set_len(base).map_err(&err)?;
+        f.seek(SeekFrom::Start(base)).map_err(&err)?;
+        f.write_all(&body.data).map_err(&err)?;
+        f.write_all(&root).map_err(&err)?;
+        f.sync_data().map_err(&err)?;
+        crate::file::fail_point("before-commit");
+        f.seek(SeekFrom::Start(slot_at)).map_err(&err)?;
+        f.write_all(slot.as_bytes()).map_err(&err)?;
+        f.sync_data().map_err(&err)?;
+        drop(f);
+
+        let written = body.data.len() as u64 + root.len() as u64 + 20;
+        let chunks_written = changed.len() as u64;
+        let new_len = index_at + root.len() as u64;
+        // Reopen to pick up the new commit exactly as a reader sees it.
+        let mut reopened = WorldFile::open(&path)?;
+        reopened.cache_chunks = self.cache_chunks;
+        reopened.options = self.options;
+        if let Kind::V3 { entries, .. } = &mut reopened.kind {
+            *entries = Some(all);
+        }
+        *self = reopened;
+        self.remember(world);
+        Ok(SaveReport {
+            incremental: true,
+            chunks_written,
+            bytes_written: written,
+            compacted: false,
+            file_size: new_len,
+        })
+    }
+}
+
+/// Test hook: `VOXCAF_VWR_FAIL_AT=<point>` aborts the process at that point of a save, so the
+/// crash tests can stop a save between its writes.
+fn fail_point(point: &str) {
+    if std::env::var_os("VOXCAF_VWR_FAIL_AT").is_some_and(|v| v == point) {
+        std::process::abort();
+    }
+}
+
+fn v3_header_len() -> usize {
+    crate::layout::WORLD_HEADER_V3_SIZE
+}
+
+/// Checks a v2 header the way the full reader does; returns chunks per axis. Table and
+/// payload errors surface when chunks are read.
+fn v2_header(head: &[u8]) -> Result<u32> {
+    crate::codec::check_v2_header(head)
+}
+
+impl World {
+    /// Parses a world from the bytes of a `.vwr` file (v2 or v3).
+    pub fn from_bytes(bytes: &[u8]) -> Result<World> {
+        if world_version(bytes) == Some(WORLD_VERSION_V3) {
+            v3::read_world_v3(bytes)
+        } else {
+            crate::codec::read_world(bytes)
+        }
+    }
+
+    /// Loads a world from a file (v2 or v3; one read, then [`World::from_bytes`]).
+    pub fn load(path: impl AsRef<Path>) -> Result<World> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(io(path))?;
+        World::from_bytes(&bytes)
+    }
+
+    /// Serialises the world: v2, byte-identical to the original writer, when the world fits v2
+    /// (cubic, at most 255 chunks per axis); v3 with the default codec otherwise.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        if self.fits_v2() {
+            write_world_v2(self)
+        } else {
+            v3::write_world_v3(self, Codec::Auto, v3::DEFAULT_ZSTD_LEVEL)
+        }
+    }
+
+    /// Serialises the world in the format and codec `options` ask for.
+    pub fn to_bytes_with(&self, options: &SaveOptions) -> Result<Vec<u8>> {
+        if options.writes_v3(self) {
+            Ok(v3::write_world_v3(self, options.codec, options.level))
+        } else if self.fits_v2() {
+            Ok(write_world_v2(self))
+        } else {
+            let [x, y, z] = self.chunk_dims();
+            Err(VwrError::Unrepresentable(format!(
+                "a {x}x{y}x{z}-chunk world does not fit v2 (cubic, at most 255 chunks per axis); use v3"
+            )))
+        }
+    }
+
+    /// Writes the world ([`World::to_bytes`]) to any writer.
+    pub fn write_to<W: Write>(&self, mut w: W) -> Result<()> {
+        w.write_all(&self.to_bytes())?;
+        Ok(())
+    }
+
+    /// Saves the world atomically (temp file + fsync + rename) as [`World::to_bytes`] does: a
+    /// crash or error never leaves a truncated world at `path`.
+    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
+        self.save_with(path, &SaveOptions::default())
+    }
+
+    /// Saves the world atomically in the format and codec `options` ask for.
+    pub fn save_with(&self, path: impl AsRef<Path>, options: &SaveOptions) -> Result<()> {
+        let path = path.as_ref();
+        let bytes = self.to_bytes_with(options)?;
+        voxcaf_fs::write_atomic(path, &bytes).map_err(io(path))
+    }
+}
+
+/// Reads a world (v2 or v3) and also reports [`Oddity`]s the format tolerates.
+pub fn read_world_checked(bytes: &[u8]) -> Result<(World, Vec<Oddity>)> {
+    if world_version(bytes) == Some(WORLD_VERSION_V3) {
+        let d = v3::read_v3_detailed(bytes)?;
+        let mut odd = Vec::new();
+        if let Some(g) = d.newer {
+            odd.push(Oddity::NewestCommitUnreadable {
+                generation: g,
+                used: d.index.generation,
+            });
+        }
+        if d.world.sky_region() > 31 {
+            odd.push(Oddity::SkyRegionOutOfRange(d.world.sky_region()));
+        }
+        Ok((d.world, odd))
+    } else {
+        read_world_checked_v2(bytes)
+    }
+}

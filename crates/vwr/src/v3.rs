@@ -1,0 +1,1359 @@
+//! The v3 world format (docs/format/vwr-v3.md): per-axis chunk counts, a sparse index, chunk
+//! codecs (packed, RLE, zstd, zstd groups) and two commit slots for incremental saves.
+//!
+//! Layouts live in [`crate::layout`]; this module encodes, decodes and validates them. The lazy
+//! file handle and the incremental save are in [`crate::file`].
+
+use std::borrow::Cow;
+use std::mem::size_of;
+
+use rayon::prelude::*;
+use zerocopy::little_endian::{U16, U32, U64};
+use zerocopy::{FromBytes, FromZeros, IntoBytes};
+
+use crate::block::Block;
+use crate::chunk::{bits_for, pack_all, unpack_all, Chunk, CHUNK_VOLUME, MAX_PALETTE};
+use crate::codec::{meta_section_size, read_chunk, read_meta, write_chunk};
+use crate::error::{Result, V3Fault, VwrError};
+use crate::layout::*;
+use crate::world::World;
+
+/// Which header version a save writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// v2 when the world fits it (cubic, at most 255 chunks per axis), v3 otherwise.
+    #[default]
+    Auto,
+    /// The original format (fails for worlds it cannot hold).
+    V2,
+    /// Header v3.
+    V3,
+}
+
+/// How a v3 save stores chunk payloads (vwr-v3.md §7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Codec {
+    /// The smaller of packed and RLE per chunk, small chunks in zstd groups.
+    #[default]
+    Auto,
+    /// The v2 bit-packed payload, uncompressed.
+    Packed,
+    /// Run-length payload, uncompressed.
+    Rle,
+    /// The smaller of packed and RLE, one zstd frame per chunk.
+    Zstd,
+}
+
+impl std::str::FromStr for Codec {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Codec, String> {
+        match s {
+            "auto" => Ok(Codec::Auto),
+            "packed" => Ok(Codec::Packed),
+            "rle" => Ok(Codec::Rle),
+            "zstd" => Ok(Codec::Zstd),
+            _ => Err(format!("unknown codec {s:?} (auto, packed, rle, zstd)")),
+        }
+    }
+}
+
+/// Default zstd level.
+pub const DEFAULT_ZSTD_LEVEL: i32 = 3;
+/// Chunks whose payload is smaller than this go into groups under [`Codec::Auto`].
+const GROUP_CHUNK_LIMIT: usize = 16 << 10;
+/// A group is closed once it holds this many payload bytes.
+const GROUP_TARGET: usize = 64 << 10;
+
+/// Options of [`World::to_bytes_with`] and [`World::save_with`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SaveOptions {
+    /// Header version.
+    pub format: Format,
+    /// v3 chunk codec.
+    pub codec: Codec,
+    /// zstd level (1..=22).
+    pub level: i32,
+}
+
+impl Default for SaveOptions {
+    fn default() -> SaveOptions {
+        SaveOptions {
+            format: Format::Auto,
+            codec: Codec::Auto,
+            level: DEFAULT_ZSTD_LEVEL,
+        }
+    }
+}
+
+impl SaveOptions {
+    /// v3 with the given codec.
+    pub fn v3(codec: Codec) -> SaveOptions {
+        SaveOptions {
+            format: Format::V3,
+            codec,
+            ..SaveOptions::default()
+        }
+    }
+
+    /// Whether these options write v3 for `world`.
+    pub fn writes_v3(&self, world: &World) -> bool {
+        match self.format {
+            Format::V3 => true,
+            Format::V2 => false,
+            Format::Auto => !world.fits_v2(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chunk encodings
+// ---------------------------------------------------------------------------------------------
+
+/// A chunk as a v3 file stores it.
+pub(crate) enum Coded {
+    /// No entry.
+    Empty,
+    /// Inline entry.
+    Uniform(Block),
+    /// A payload in one of the encodings.
+    Payload { encoding: u8, bytes: Vec<u8> },
+}
+
+pub(crate) fn code_chunk(c: &Chunk, codec: Codec) -> Coded {
+    if c.is_empty() {
+        return Coded::Empty;
+    }
+    if c.palette().len() == 1 && c.records().is_empty() {
+        return Coded::Uniform(c.palette()[0]);
+    }
+    let packed = || {
+        let mut v = Vec::with_capacity(crate::codec::chunk_payload_size(c));
+        write_chunk(&mut v, c);
+        v
+    };
+    let (encoding, bytes) = match codec {
+        Codec::Packed => (ENCODING_PACKED, packed()),
+        Codec::Rle => (ENCODING_RLE, rle_encode(c)),
+        Codec::Auto | Codec::Zstd => {
+            let r = rle_encode(c);
+            if r.len() < crate::codec::chunk_payload_size(c) {
+                (ENCODING_RLE, r)
+            } else {
+                (ENCODING_PACKED, packed())
+            }
+        }
+    };
+    Coded::Payload { encoding, bytes }
+}
+
+/// RLE payload of a chunk (vwr-v3.md §6).
+pub(crate) fn rle_encode(c: &Chunk) -> Vec<u8> {
+    let mut idx = [0u16; CHUNK_VOLUME];
+    unpack_all(c.words(), c.bits_per_block(), &mut idx);
+    let mut runs: Vec<RleRun> = Vec::new();
+    for &i in idx.iter() {
+        match runs.last_mut() {
+            Some(r) if r.palette_index.get() == i => r.count = U16::new(r.count.get() + 1),
+            _ => runs.push(RleRun {
+                count: U16::new(1),
+                palette_index: U16::new(i),
+            }),
+        }
+    }
+    let meta = meta_section_size(c);
+    let mut out = Vec::with_capacity(8 + 2 * c.palette().len() + 4 * runs.len() + meta);
+    let h = RleHeader {
+        palette_count: U16::new(c.palette().len() as u16),
+        run_count: U16::new(runs.len() as u16),
+        meta_size: U32::new(meta as u32),
+    };
+    out.extend_from_slice(h.as_bytes());
+    for b in c.palette() {
+        out.extend_from_slice(U16::new(b.0).as_bytes());
+    }
+    out.extend_from_slice(runs.as_bytes());
+    if meta > 0 {
+        // The BMD1 section exactly as the packed payload has it: its tail.
+        let mut packed = Vec::new();
+        write_chunk(&mut packed, c);
+        out.extend_from_slice(&packed[packed.len() - meta..]);
+    }
+    out
+}
+
+fn rle_decode(p: &[u8], pos: [u16; 3], base: u64) -> Result<Chunk> {
+    let bad = |field: &'static str, value: u64, rule: &'static str| VwrError::BadV3 {
+        offset: base,
+        what: format!("RLE chunk {pos:?}"),
+        reason: V3Fault::Field { field, value, rule },
+    };
+    let (h, rest) = crate::codec::record::<RleHeader>(p, base, "RLE header")?;
+    let pcount = h.palette_count.get() as usize;
+    let rcount = h.run_count.get() as usize;
+    let meta = h.meta_size.get() as usize;
+    if !(1..=MAX_PALETTE).contains(&pcount) {
+        return Err(bad("paletteCount", pcount as u64, "must be 1..=256"));
+    }
+    if !(1..=CHUNK_VOLUME).contains(&rcount) {
+        return Err(bad("runCount", rcount as u64, "must be 1..=1000"));
+    }
+    let need = 2 * pcount + 4 * rcount + meta;
+    if rest.len() != need {
+        return Err(VwrError::BadV3 {
+            offset: base,
+            what: format!("RLE chunk {pos:?}"),
+            reason: V3Fault::Size {
+                found: p.len() as u64,
+                expected: (size_of::<RleHeader>() + need) as u64,
+            },
+        });
+    }
+    let (pal, rest) = <[U16]>::ref_from_prefix_with_elems(rest, pcount).expect("size checked");
+    let (runs, meta_bytes) =
+        <[RleRun]>::ref_from_prefix_with_elems(rest, rcount).expect("size checked");
+    let mut idx = [0u16; CHUNK_VOLUME];
+    let mut at = 0usize;
+    for r in runs {
+        let n = r.count.get() as usize;
+        let i = r.palette_index.get();
+        if n == 0 {
+            return Err(bad("run count", 0, "runs hold at least one cell"));
+        }
+        if i as usize >= pcount {
+            return Err(bad("paletteIndex", i.into(), "must be below paletteCount"));
+        }
+        if at + n > CHUNK_VOLUME {
+            return Err(bad("run counts", (at + n) as u64, "must sum to 1000"));
+        }
+        idx[at..at + n].fill(i);
+        at += n;
+    }
+    if at != CHUNK_VOLUME {
+        return Err(bad("run counts", at as u64, "must sum to 1000"));
+    }
+    let palette: Vec<Block> = pal.iter().map(|v| Block(v.get())).collect();
+    let words = pack_all(&idx, bits_for(pcount));
+    let records = if meta > 0 {
+        read_meta(meta_bytes, pos, base + (p.len() - meta) as u64)?
+    } else {
+        Vec::new()
+    };
+    Ok(Chunk::from_parts(palette, words, records))
+}
+
+/// Decodes one payload of `encoding` (bytes at file offset `base`, or inside a frame).
+fn decode_payload(encoding: u8, p: &[u8], pos: [u16; 3], base: u64) -> Result<Chunk> {
+    match encoding {
+        ENCODING_PACKED => {
+            let (c, used) = read_chunk(p, pos, base, None)?;
+            if used != p.len() {
+                return Err(VwrError::BadV3 {
+                    offset: base,
+                    what: format!("packed chunk {pos:?}"),
+                    reason: V3Fault::Size {
+                        found: p.len() as u64,
+                        expected: used as u64,
+                    },
+                });
+            }
+            Ok(c)
+        }
+        _ => rle_decode(p, pos, base),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+// ---------------------------------------------------------------------------------------------
+
+/// Payloads, groups and entries of a body written at file offset `base`.
+pub(crate) struct Body {
+    pub data: Vec<u8>,
+    pub entries: Vec<ChunkEntryV3>,
+    pub groups: Vec<GroupEntry>,
+}
+
+fn entry(
+    index: u32,
+    encoding: u8,
+    storage: u8,
+    location: u64,
+    size: u32,
+    value: u32,
+    stored: &[u8],
+) -> ChunkEntryV3 {
+    ChunkEntryV3 {
+        crc: U32::new(if stored.is_empty() {
+            0
+        } else {
+            crc32fast::hash(stored)
+        }),
+        chunk_index: U32::new(index),
+        encoding,
+        storage,
+        reserved: U16::ZERO,
+        location: U64::new(location),
+        size: U32::new(size),
+        value: U32::new(value),
+    }
+}
+
+fn compress(bytes: &[u8], level: i32) -> Vec<u8> {
+    zstd::bulk::compress(bytes, level).expect("zstd compression of an in-memory buffer")
+}
+
+/// Encodes chunks (index, chunk) in increasing index order into a body placed at `base`, with
+/// group numbers starting at `group_base`.
+pub(crate) fn encode_body(
+    chunks: &[(u32, &Chunk)],
+    codec: Codec,
+    level: i32,
+    base: u64,
+    group_base: u32,
+) -> Body {
+    let coded: Vec<(u32, Coded)> = chunks
+        .par_iter()
+        .map(|&(i, c)| (i, code_chunk(c, codec)))
+        .collect();
+    // Plan: each payload is raw, its own frame, or part of a group.
+    enum Plan {
+        Inline(Block),
+        Raw(u8, Vec<u8>),
+        Frame(u8, Vec<u8>, u32),
+        Group(u8, u32, u32, u32), // encoding, group, offset, size
+    }
+    let mut plans: Vec<(u32, Plan)> = Vec::with_capacity(coded.len());
+    let mut group_raw: Vec<Vec<u8>> = Vec::new();
+    let mut big: Vec<usize> = Vec::new();
+    for (i, c) in coded {
+        match c {
+            Coded::Empty => {}
+            Coded::Uniform(b) => plans.push((i, Plan::Inline(b))),
+            Coded::Payload { encoding, bytes } => match codec {
+                Codec::Packed | Codec::Rle => plans.push((i, Plan::Raw(encoding, bytes))),
+                Codec::Zstd => {
+                    big.push(plans.len());
+                    plans.push((i, Plan::Raw(encoding, bytes)));
+                }
+                Codec::Auto if bytes.len() >= GROUP_CHUNK_LIMIT => {
+                    big.push(plans.len());
+                    plans.push((i, Plan::Raw(encoding, bytes)));
+                }
+                Codec::Auto => {
+                    if group_raw.last().is_none_or(|g| g.len() >= GROUP_TARGET) {
+                        group_raw.push(Vec::new());
+                    }
+                    let g = group_raw.len() - 1;
+                    let buf = &mut group_raw[g];
+                    let off = buf.len() as u32;
+                    buf.extend_from_slice(&bytes);
+                    plans.push((
+                        i,
+                        Plan::Group(encoding, group_base + g as u32, off, bytes.len() as u32),
+                    ));
+                }
+            },
+        }
+    }
+    // Compress frames and groups in parallel.
+    let frames: Vec<(usize, Vec<u8>)> = big
+        .par_iter()
+        .map(|&k| match &plans[k].1 {
+            Plan::Raw(_, b) => (k, compress(b, level)),
+            _ => unreachable!("only raw plans are listed"),
+        })
+        .collect();
+    for (k, f) in frames {
+        if let (_, Plan::Raw(enc, b)) = &mut plans[k] {
+            // Keep the frame only if it is smaller (under Zstd, always a frame).
+            if codec == Codec::Zstd || f.len() < b.len() {
+                let raw_len = b.len() as u32;
+                plans[k].1 = Plan::Frame(*enc, f, raw_len);
+            }
+        }
+    }
+    let packed_groups: Vec<Vec<u8>> = group_raw.par_iter().map(|g| compress(g, level)).collect();
+
+    let mut data = Vec::new();
+    let mut groups = Vec::with_capacity(packed_groups.len());
+    for (raw, frame) in group_raw.iter().zip(&packed_groups) {
+        groups.push(GroupEntry {
+            offset: U64::new(base + data.len() as u64),
+            stored_size: U32::new(frame.len() as u32),
+            raw_size: U32::new(raw.len() as u32),
+            crc: U32::new(crc32fast::hash(frame)),
+        });
+        data.extend_from_slice(frame);
+    }
+    let mut entries = Vec::with_capacity(plans.len());
+    for (i, plan) in plans {
+        let e = match plan {
+            Plan::Inline(b) => entry(i, ENCODING_UNIFORM, STORAGE_INLINE, 0, 0, b.0.into(), &[]),
+            Plan::Raw(enc, b) => {
+                let at = base + data.len() as u64;
+                data.extend_from_slice(&b);
+                entry(i, enc, STORAGE_RAW, at, b.len() as u32, 0, &b)
+            }
+            Plan::Frame(enc, f, raw) => {
+                let at = base + data.len() as u64;
+                data.extend_from_slice(&f);
+                entry(i, enc, STORAGE_ZSTD, at, f.len() as u32, raw, &f)
+            }
+            Plan::Group(enc, g, off, size) => {
+                let raw = &group_raw[(g - group_base) as usize];
+                let payload = &raw[off as usize..(off + size) as usize];
+                entry(i, enc, STORAGE_GROUP, g.into(), size, off, payload)
+            }
+        };
+        entries.push(e);
+    }
+    Body {
+        data,
+        entries,
+        groups,
+    }
+}
+
+/// Splits `entries` (increasing chunk index) into pages of [`PAGE_ENTRIES`] chunk indices. A page
+/// whose entries equal those of a page in `old` keeps that page's location; the others are
+/// appended to `data`, which starts at file offset `base`.
+pub(crate) fn write_pages(
+    entries: &[ChunkEntryV3],
+    old: &[(PageEntry, &[ChunkEntryV3])],
+    base: u64,
+    data: &mut Vec<u8>,
+) -> Vec<PageEntry> {
+    let mut pages = Vec::new();
+    let mut rest = entries;
+    let mut o = 0usize;
+    while let Some(first) = rest.first() {
+        let page = first.chunk_index.get() / PAGE_ENTRIES;
+        let n = rest
+            .iter()
+            .take_while(|e| e.chunk_index.get() / PAGE_ENTRIES == page)
+            .count();
+        let (these, tail) = rest.split_at(n);
+        rest = tail;
+        while o < old.len() && old[o].0.page.get() < page {
+            o += 1;
+        }
+        let reused = old
+            .get(o)
+            .filter(|(pe, es)| pe.page.get() == page && *es == these)
+            .map(|(pe, _)| *pe);
+        pages.push(reused.unwrap_or_else(|| {
+            let bytes = these.as_bytes();
+            let pe = PageEntry {
+                page: U32::new(page),
+                count: U32::new(n as u32),
+                offset: U64::new(base + data.len() as u64),
+                crc: U32::new(crc32fast::hash(bytes)),
+                reserved: U32::ZERO,
+            };
+            data.extend_from_slice(bytes);
+            pe
+        }));
+    }
+    pages
+}
+
+/// Root index bytes for a commit (vwr-v3.md §4), placed at `offset`.
+pub(crate) fn encode_index(
+    world: &World,
+    generation: u32,
+    groups: &[GroupEntry],
+    pages: &[PageEntry],
+    offset: u64,
+    live_bytes: u64,
+) -> Vec<u8> {
+    let size = index_size(groups.len() as u64, pages.len() as u64);
+    let spawn = world.spawn().map_or([0u32; 3], |s| s.map(|v| v as u32 + 1));
+    let entries: u64 = pages.iter().map(|p| u64::from(p.count.get())).sum();
+    let h = IndexHeader {
+        magic: *INDEX_MAGIC,
+        generation: U32::new(generation),
+        entry_count: U32::new(entries as u32),
+        group_count: U32::new(groups.len() as u32),
+        sky_region: U32::new(world.sky_region()),
+        mission_number: U32::new(world.mission_number()),
+        spawn: spawn.map(U32::new),
+        page_count: U32::new(pages.len() as u32),
+        data_end: U64::new(offset + size),
+        live_bytes: U64::new(live_bytes + size),
+    };
+    let mut out = Vec::with_capacity(size as usize);
+    out.extend_from_slice(h.as_bytes());
+    out.extend_from_slice(groups.as_bytes());
+    out.extend_from_slice(pages.as_bytes());
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+pub(crate) fn index_size(groups: u64, pages: u64) -> u64 {
+    size_of::<IndexHeader>() as u64
+        + groups * size_of::<GroupEntry>() as u64
+        + pages * size_of::<PageEntry>() as u64
+        + 4
+}
+
+pub(crate) fn commit_slot(generation: u32, offset: u64, size: u32) -> CommitSlot {
+    let mut s = CommitSlot {
+        generation: U32::new(generation),
+        index_offset: U64::new(offset),
+        index_size: U32::new(size),
+        slot_crc: U32::ZERO,
+    };
+    s.slot_crc = U32::new(crc32fast::hash(&s.as_bytes()[..16]));
+    s
+}
+
+pub(crate) fn header_v3(dims: [u32; 3], slots: [CommitSlot; 2]) -> WorldHeaderV3 {
+    let mut h = WorldHeaderV3 {
+        magic: *WORLD_MAGIC,
+        version: WORLD_VERSION_V3,
+        chunk_size: crate::chunk::CHUNK_SIZE as u8,
+        flags: U16::ZERO,
+        chunks: dims.map(|d| U16::new(d as u16)),
+        reserved: U16::ZERO,
+        header_crc: U32::ZERO,
+        reserved2: U32::ZERO,
+        slots,
+    };
+    h.header_crc = U32::new(crc32fast::hash(&h.as_bytes()[..16]));
+    h
+}
+
+/// Bytes a commit references besides its root index: header, groups, payloads, pages.
+pub(crate) fn live_bytes(
+    groups: &[GroupEntry],
+    entries: &[ChunkEntryV3],
+    pages: &[PageEntry],
+) -> u64 {
+    WORLD_HEADER_V3_SIZE as u64
+        + pages
+            .iter()
+            .map(|p| 24 * u64::from(p.count.get()))
+            .sum::<u64>()
+        + groups
+            .iter()
+            .map(|g| g.stored_size.get() as u64)
+            .sum::<u64>()
+        + entries
+            .iter()
+            .filter(|e| e.storage == STORAGE_RAW || e.storage == STORAGE_ZSTD)
+            .map(|e| e.size.get() as u64)
+            .sum::<u64>()
+}
+
+/// Serialises a world as a fresh v3 file (one commit, generation 1).
+pub fn write_world_v3(world: &World, codec: Codec, level: i32) -> Vec<u8> {
+    let dims = world.chunk_dims();
+    let chunks: Vec<(u32, &Chunk)> = world
+        .non_empty_chunks()
+        .map(|(p, c)| (linear(dims, p), c))
+        .collect();
+    let base = WORLD_HEADER_V3_SIZE as u64;
+    let mut body = encode_body(&chunks, codec, level, base, 0);
+    let pages = write_pages(&body.entries, &[], base, &mut body.data);
+    let index_at = base + body.data.len() as u64;
+    let live = live_bytes(&body.groups, &body.entries, &pages);
+    let index = encode_index(world, 1, &body.groups, &pages, index_at, live);
+    let empty = CommitSlot::new_zeroed();
+    let header = header_v3(dims, [commit_slot(1, index_at, index.len() as u32), empty]);
+    let mut out = Vec::with_capacity(index_at as usize + index.len());
+    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(&body.data);
+    out.extend_from_slice(&index);
+    out
+}
+
+pub(crate) fn linear(dims: [u32; 3], p: [u32; 3]) -> u32 {
+    (p[0] as u64 + dims[0] as u64 * (p[1] as u64 + dims[1] as u64 * p[2] as u64)) as u32
+}
+
+pub(crate) fn delinear(dims: [u32; 3], i: u32) -> [u32; 3] {
+    let (dx, dy) = (dims[0], dims[1]);
+    [i % dx, (i / dx) % dy, i / (dx * dy)]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------------------------
+
+/// Where v3 bytes come from: a whole file in memory or positioned reads.
+pub(crate) trait Source: Sync {
+    fn len(&self) -> u64;
+    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Cow<'_, [u8]>>;
+}
+
+impl Source for [u8] {
+    fn len(&self) -> u64 {
+        <[u8]>::len(self) as u64
+    }
+    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Cow<'_, [u8]>> {
+        offset
+            .checked_add(len as u64)
+            .filter(|&e| e <= <[u8]>::len(self) as u64)
+            .map(|e| Cow::Borrowed(&self[offset as usize..e as usize]))
+            .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::UnexpectedEof))
+    }
+}
+
+/// The header's fixed part and its two slots, checked.
+pub(crate) struct Header {
+    pub dims: [u32; 3],
+    pub slots: [CommitSlot; 2],
+}
+
+fn bad(offset: u64, what: impl Into<String>, reason: V3Fault) -> VwrError {
+    VwrError::BadV3 {
+        offset,
+        what: what.into(),
+        reason,
+    }
+}
+
+pub(crate) fn parse_header(bytes: &[u8]) -> Result<Header> {
+    let (h, _) = crate::codec::record::<WorldHeaderV3>(bytes, 0, "world header v3")?;
+    if &h.magic != WORLD_MAGIC {
+        return Err(VwrError::BadMagic {
+            offset: 0,
+            expected: "VWR1",
+            found: h.magic,
+        });
+    }
+    if h.version != WORLD_VERSION_V3 {
+        return Err(VwrError::UnsupportedVersion {
+            offset: 4,
+            what: "world header",
+            found: h.version.into(),
+            supported: "2, 3",
+        });
+    }
+    let computed = crc32fast::hash(&h.as_bytes()[..16]);
+    if computed != h.header_crc.get() {
+        return Err(bad(
+            16,
+            "header",
+            V3Fault::Crc {
+                stored: h.header_crc.get(),
+                computed,
+            },
+        ));
+    }
+    let field = |offset: u64, field: &'static str, value: u64, rule: &'static str| {
+        bad(offset, "header", V3Fault::Field { field, value, rule })
+    };
+    if h.chunk_size != 10 {
+        return Err(field(5, "chunkSize", h.chunk_size.into(), "must be 10"));
+    }
+    if h.flags.get() != 0 {
+        return Err(field(
+            6,
+            "flags",
+            h.flags.get().into(),
+            "no flags are defined in v3",
+        ));
+    }
+    if h.reserved.get() != 0 || h.reserved2.get() != 0 {
+        return Err(field(14, "reserved", 1, "must be 0"));
+    }
+    let dims = h.chunks.map(|v| u32::from(v.get()));
+    for (k, &d) in dims.iter().enumerate() {
+        if d == 0 {
+            return Err(field(
+                8 + 2 * k as u64,
+                "chunks",
+                0,
+                "each axis must be at least 1",
+            ));
+        }
+    }
+    if dims.iter().map(|&d| d as u64).product::<u64>() > crate::world::MAX_CHUNK_COUNT {
+        return Err(field(8, "chunks", 0, "more than 2^32-1 chunks"));
+    }
+    Ok(Header {
+        dims,
+        slots: h.slots,
+    })
+}
+
+/// A parsed, validated root index (entry pages are read on demand).
+#[derive(Clone, Debug)]
+pub(crate) struct Index {
+    pub generation: u32,
+    pub offset: u64,
+    pub size: u64,
+    pub sky_region: u32,
+    pub mission_number: u32,
+    pub spawn: Option<[i32; 3]>,
+    pub data_end: u64,
+    pub live_bytes: u64,
+    pub groups: Vec<GroupEntry>,
+    pub pages: Vec<PageEntry>,
+    /// Slot number used (0 = A).
+    pub slot: usize,
+}
+
+fn parse_index<S: Source + ?Sized>(
+    src: &S,
+    dims: [u32; 3],
+    slot: &CommitSlot,
+    k: usize,
+) -> Result<Index> {
+    let so = (COMMIT_SLOTS_OFFSET + k * size_of::<CommitSlot>()) as u64;
+    let what = if k == 0 {
+        "commit slot A"
+    } else {
+        "commit slot B"
+    };
+    if slot.as_bytes().iter().all(|&b| b == 0) {
+        return Err(bad(so, what, V3Fault::Unused));
+    }
+    let computed = crc32fast::hash(&slot.as_bytes()[..16]);
+    if computed != slot.slot_crc.get() {
+        let stored = slot.slot_crc.get();
+        return Err(bad(so, what, V3Fault::Crc { stored, computed }));
+    }
+    let generation = slot.generation.get();
+    if generation == 0 {
+        let reason = V3Fault::Field {
+            field: "generation",
+            value: 0,
+            rule: "must be at least 1",
+        };
+        return Err(bad(so, what, reason));
+    }
+    let offset = slot.index_offset.get();
+    let size = u64::from(slot.index_size.get());
+    let file = src.len();
+    if offset < WORLD_HEADER_V3_SIZE as u64 || offset.checked_add(size).is_none_or(|e| e > file) {
+        let reason = V3Fault::OutOfRange {
+            offset,
+            size,
+            limit: file,
+        };
+        return Err(bad(so, what, reason));
+    }
+    let at_least = size_of::<IndexHeader>() as u64 + 4;
+    if size < at_least {
+        let reason = V3Fault::Size {
+            found: size,
+            expected: at_least,
+        };
+        return Err(bad(offset, "index", reason));
+    }
+    // Bounded by the file size (checked above).
+    let bytes = src
+        .read_at(offset, size as usize)
+        .map_err(VwrError::Write)?;
+    let (h, rest) = IndexHeader::ref_from_prefix(&bytes).expect("size checked");
+    if &h.magic != INDEX_MAGIC {
+        return Err(VwrError::BadMagic {
+            offset,
+            expected: "VWX1",
+            found: h.magic,
+        });
+    }
+    let entries_n = u64::from(h.entry_count.get());
+    let groups_n = u64::from(h.group_count.get());
+    let pages_n = u64::from(h.page_count.get());
+    let expected = index_size(groups_n, pages_n);
+    if expected != size {
+        return Err(bad(
+            offset,
+            "index",
+            V3Fault::Size {
+                found: size,
+                expected,
+            },
+        ));
+    }
+    let body = &bytes[..bytes.len() - 4];
+    let stored = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().expect("4 bytes"));
+    let computed = crc32fast::hash(body);
+    if stored != computed {
+        return Err(bad(
+            offset + size - 4,
+            "index",
+            V3Fault::Crc { stored, computed },
+        ));
+    }
+    let field = |off: usize, field: &'static str, value: u64, rule: &'static str| {
+        bad(
+            offset + off as u64,
+            "index",
+            V3Fault::Field { field, value, rule },
+        )
+    };
+    if h.generation.get() != generation {
+        let g = h.generation.get().into();
+        return Err(field(4, "generation", g, "must equal the commit slot's"));
+    }
+    let chunk_count: u64 = dims.iter().map(|&d| d as u64).product();
+    if entries_n > chunk_count {
+        return Err(field(
+            8,
+            "entryCount",
+            entries_n,
+            "more entries than chunks",
+        ));
+    }
+    if groups_n > entries_n {
+        return Err(field(
+            12,
+            "groupCount",
+            groups_n,
+            "more groups than entries",
+        ));
+    }
+    if h.data_end.get() != offset + size {
+        let v = h.data_end.get();
+        return Err(field(40, "dataEnd", v, "must be the end of the index"));
+    }
+    let sp = h.spawn.map(|v| v.get());
+    let spawn = if sp == [0, 0, 0] {
+        None
+    } else {
+        for k in 0..3 {
+            if sp[k] == 0 || sp[k] > dims[k] * 10 {
+                let rule = "cell + 1 must be 1..=blocks on the axis (or all 0)";
+                return Err(field(24 + 4 * k, "spawn", sp[k].into(), rule));
+            }
+        }
+        Some(sp.map(|v| v as i32 - 1))
+    };
+    let (groups, rest) =
+        <[GroupEntry]>::ref_from_prefix_with_elems(rest, groups_n as usize).expect("size checked");
+    let (pages, _) =
+        <[PageEntry]>::ref_from_prefix_with_elems(rest, pages_n as usize).expect("size checked");
+    // Every referenced byte lies between the header and the index.
+    let limit = offset;
+    let goff = offset + size_of::<IndexHeader>() as u64;
+    for (g, ge) in groups.iter().enumerate() {
+        let at = goff + (g * size_of::<GroupEntry>()) as u64;
+        let (o, s) = (ge.offset.get(), u64::from(ge.stored_size.get()));
+        if !in_data(o, s, limit) {
+            let reason = V3Fault::OutOfRange {
+                offset: o,
+                size: s,
+                limit,
+            };
+            return Err(bad(at, format!("group {g}"), reason));
+        }
+        if ge.raw_size.get() > MAX_GROUP_RAW || ge.raw_size.get() == 0 {
+            let reason = V3Fault::Field {
+                field: "rawSize",
+                value: ge.raw_size.get().into(),
+                rule: "must be 1..=1 MiB",
+            };
+            return Err(bad(at, format!("group {g}"), reason));
+        }
+    }
+    let poff = goff + std::mem::size_of_val(groups) as u64;
+    let mut prev: Option<u32> = None;
+    let mut total = 0u64;
+    for (n, pe) in pages.iter().enumerate() {
+        let at = poff + (n * size_of::<PageEntry>()) as u64;
+        let f = |field: &'static str, value: u64, rule: &'static str| {
+            bad(
+                at,
+                format!("page entry {n}"),
+                V3Fault::Field { field, value, rule },
+            )
+        };
+        let page = pe.page.get();
+        if u64::from(page) * u64::from(PAGE_ENTRIES) >= chunk_count {
+            return Err(f("page", page.into(), "outside the world"));
+        }
+        if prev.is_some_and(|p| page <= p) {
+            return Err(f(
+                "page",
+                page.into(),
+                "pages must be in strictly increasing order",
+            ));
+        }
+        prev = Some(page);
+        let count = pe.count.get();
+        if !(1..=PAGE_ENTRIES).contains(&count) {
+            return Err(f("count", count.into(), "must be 1..=128"));
+        }
+        if pe.reserved.get() != 0 {
+            return Err(f("reserved", pe.reserved.get().into(), "must be 0"));
+        }
+        let bytes = u64::from(count) * size_of::<ChunkEntryV3>() as u64;
+        if !in_data(pe.offset.get(), bytes, limit) {
+            let reason = V3Fault::OutOfRange {
+                offset: pe.offset.get(),
+                size: bytes,
+                limit,
+            };
+            return Err(bad(at, format!("page entry {n}"), reason));
+        }
+        total += u64::from(count);
+    }
+    if total != entries_n {
+        return Err(field(
+            8,
+            "entryCount",
+            entries_n,
+            "must equal the sum of the page counts",
+        ));
+    }
+    Ok(Index {
+        generation,
+        offset,
+        size,
+        sky_region: h.sky_region.get(),
+        mission_number: h.mission_number.get(),
+        spawn,
+        data_end: offset + size,
+        live_bytes: h.live_bytes.get(),
+        groups: groups.to_vec(),
+        pages: pages.to_vec(),
+        slot: k,
+    })
+}
+
+fn in_data(o: u64, s: u64, limit: u64) -> bool {
+    s > 0 && o >= WORLD_HEADER_V3_SIZE as u64 && o.checked_add(s).is_some_and(|e| e <= limit)
+}
+
+/// Reads and validates the entries of page `n` of a commit.
+pub(crate) fn read_page<S: Source + ?Sized>(
+    src: &S,
+    dims: [u32; 3],
+    ix: &Index,
+    n: usize,
+) -> Result<Vec<ChunkEntryV3>> {
+    let pe = &ix.pages[n];
+    let count = pe.count.get() as usize;
+    let off = pe.offset.get();
+    // Bounded: the range was checked against the file when the index was parsed.
+    let bytes = src
+        .read_at(off, count * size_of::<ChunkEntryV3>())
+        .map_err(VwrError::Write)?;
+    let computed = crc32fast::hash(&bytes);
+    if computed != pe.crc.get() {
+        let stored = pe.crc.get();
+        return Err(bad(
+            off,
+            format!("entry page {n}"),
+            V3Fault::Crc { stored, computed },
+        ));
+    }
+    let (entries, _) =
+        <[ChunkEntryV3]>::ref_from_prefix_with_elems(&bytes, count).expect("size checked");
+    let chunk_count: u64 = dims.iter().map(|&d| d as u64).product();
+    let limit = ix.offset;
+    let page = pe.page.get();
+    let mut prev: Option<u32> = None;
+    for (k, e) in entries.iter().enumerate() {
+        let at = off + (k * size_of::<ChunkEntryV3>()) as u64;
+        let what = || format!("chunk entry {k} of page {page}");
+        let f = |field: &'static str, value: u64, rule: &'static str| {
+            bad(at, what(), V3Fault::Field { field, value, rule })
+        };
+        let i = e.chunk_index.get();
+        if u64::from(i) >= chunk_count || i / PAGE_ENTRIES != page {
+            return Err(f("chunkIndex", i.into(), "outside the world or its page"));
+        }
+        if prev.is_some_and(|p| i <= p) {
+            return Err(f(
+                "chunkIndex",
+                i.into(),
+                "entries must be in strictly increasing order",
+            ));
+        }
+        prev = Some(i);
+        if e.reserved.get() != 0 {
+            return Err(f("reserved", e.reserved.get().into(), "must be 0"));
+        }
+        let (loc, size, value) = (e.location.get(), u64::from(e.size.get()), e.value.get());
+        let range = |offset: u64, size: u64, limit: u64| {
+            bad(
+                at,
+                what(),
+                V3Fault::OutOfRange {
+                    offset,
+                    size,
+                    limit,
+                },
+            )
+        };
+        match (e.encoding, e.storage) {
+            (ENCODING_UNIFORM, STORAGE_INLINE) => {
+                if loc != 0 || size != 0 || value > 0xFFFF || e.crc.get() != 0 {
+                    let rule = "a uniform entry holds one 16-bit block and nothing else";
+                    return Err(f("value", value.into(), rule));
+                }
+                if value == 0 {
+                    return Err(f("value", 0, "an all-air chunk has no entry"));
+                }
+            }
+            (ENCODING_PACKED | ENCODING_RLE, STORAGE_RAW) => {
+                if !in_data(loc, size, limit) || value != 0 {
+                    return Err(range(loc, size, limit));
+                }
+            }
+            (ENCODING_PACKED | ENCODING_RLE, STORAGE_ZSTD) => {
+                if !in_data(loc, size, limit) {
+                    return Err(range(loc, size, limit));
+                }
+                if value == 0 || value > MAX_PAYLOAD {
+                    return Err(f(
+                        "value",
+                        value.into(),
+                        "decompressed size must be 1..=4 MiB",
+                    ));
+                }
+            }
+            (ENCODING_PACKED | ENCODING_RLE, STORAGE_GROUP) => {
+                let Some(g) = ix.groups.get(loc.min(usize::MAX as u64) as usize) else {
+                    return Err(f("location", loc, "group number out of range"));
+                };
+                let raw = u64::from(g.raw_size.get());
+                if size == 0 || u64::from(value) + size > raw {
+                    return Err(range(value.into(), size, raw));
+                }
+            }
+            (enc, sto) => {
+                let v = (u64::from(enc) << 8) | u64::from(sto);
+                return Err(f("encoding/storage", v, "not a valid combination"));
+            }
+        }
+    }
+    Ok(entries.to_vec())
+}
+
+/// Every entry of a commit, page by page.
+pub(crate) fn all_entries<S: Source + ?Sized>(
+    src: &S,
+    dims: [u32; 3],
+    ix: &Index,
+) -> Result<Vec<ChunkEntryV3>> {
+    let pages: Vec<Vec<ChunkEntryV3>> = (0..ix.pages.len())
+        .into_par_iter()
+        .map(|n| read_page(src, dims, ix, n))
+        .collect::<Result<_>>()?;
+    Ok(pages.concat())
+}
+
+/// The entry of one chunk, reading only its page.
+pub(crate) fn find_entry<S: Source + ?Sized>(
+    src: &S,
+    dims: [u32; 3],
+    ix: &Index,
+    chunk_index: u32,
+) -> Result<Option<ChunkEntryV3>> {
+    let page = chunk_index / PAGE_ENTRIES;
+    let Ok(n) = ix.pages.binary_search_by_key(&page, |p| p.page.get()) else {
+        return Ok(None);
+    };
+    let entries = read_page(src, dims, ix, n)?;
+    Ok(entries
+        .binary_search_by_key(&chunk_index, |e| e.chunk_index.get())
+        .ok()
+        .map(|k| entries[k]))
+}
+
+/// Picks the newest readable commit (vwr-v3.md §3); the second value is the generation of a
+/// newer commit that could not be read, if any.
+pub(crate) fn choose_commit<S: Source + ?Sized>(
+    src: &S,
+    h: &Header,
+) -> Result<(Index, Option<u32>)> {
+    let a = parse_index(src, h.dims, &h.slots[0], 0);
+    let b = parse_index(src, h.dims, &h.slots[1], 1);
+    let gen = |k: usize| h.slots[k].generation.get();
+    match (a, b) {
+        (Ok(a), Ok(b)) => {
+            if a.generation == b.generation {
+                return Err(bad(
+                    COMMIT_SLOTS_OFFSET as u64,
+                    "commit slots",
+                    V3Fault::SameGeneration(a.generation),
+                ));
+            }
+            Ok((if a.generation > b.generation { a } else { b }, None))
+        }
+        (Ok(a), Err(_)) => {
+            let newer = (gen(1) > a.generation && slot_crc_ok(&h.slots[1])).then(|| gen(1));
+            Ok((a, newer))
+        }
+        (Err(_), Ok(b)) => {
+            let newer = (gen(0) > b.generation && slot_crc_ok(&h.slots[0])).then(|| gen(0));
+            Ok((b, newer))
+        }
+        (Err(ea), Err(eb)) => {
+            // A file with one used slot reports that slot's own error.
+            let a_unused = h.slots[0].as_bytes().iter().all(|&x| x == 0);
+            let b_unused = h.slots[1].as_bytes().iter().all(|&x| x == 0);
+            if b_unused && !a_unused {
+                return Err(ea);
+            }
+            if a_unused && !b_unused {
+                return Err(eb);
+            }
+            Err(bad(
+                COMMIT_SLOTS_OFFSET as u64,
+                "commit slots",
+                V3Fault::NoCommit {
+                    a: ea.to_string(),
+                    b: eb.to_string(),
+                },
+            ))
+        }
+    }
+}
+
+fn slot_crc_ok(s: &CommitSlot) -> bool {
+    crc32fast::hash(&s.as_bytes()[..16]) == s.slot_crc.get()
+}
+
+fn pos16(dims: [u32; 3], i: u32) -> [u16; 3] {
+    delinear(dims, i).map(|v| v as u16)
+}
+
+/// Decompresses one zstd frame that must hold exactly `raw` bytes (checked against `limit`
+/// before allocating).
+fn unzstd(
+    frame: &[u8],
+    raw: u32,
+    limit: u32,
+    offset: u64,
+    what: impl Fn() -> String,
+) -> Result<Vec<u8>> {
+    if raw > limit {
+        return Err(bad(
+            offset,
+            what(),
+            V3Fault::Field {
+                field: "decompressed size",
+                value: raw.into(),
+                rule: "above the format's limit",
+            },
+        ));
+    }
+    let out = zstd::bulk::decompress(frame, raw as usize)
+        .map_err(|e| bad(offset, what(), V3Fault::Zstd(e.to_string())))?;
+    if out.len() != raw as usize {
+        return Err(bad(
+            offset,
+            what(),
+            V3Fault::Size {
+                found: out.len() as u64,
+                expected: raw.into(),
+            },
+        ));
+    }
+    Ok(out)
+}
+
+fn check_crc(bytes: &[u8], stored: u32, offset: u64, what: impl Fn() -> String) -> Result<()> {
+    let computed = crc32fast::hash(bytes);
+    if computed != stored {
+        return Err(bad(offset, what(), V3Fault::Crc { stored, computed }));
+    }
+    Ok(())
+}
+
+/// Decodes one group's frame.
+pub(crate) fn read_group<S: Source + ?Sized>(src: &S, g: &GroupEntry, n: usize) -> Result<Vec<u8>> {
+    let frame = src
+        .read_at(g.offset.get(), g.stored_size.get() as usize)
+        .map_err(VwrError::Write)?;
+    check_crc(&frame, g.crc.get(), g.offset.get(), || format!("group {n}"))?;
+    unzstd(
+        &frame,
+        g.raw_size.get(),
+        MAX_GROUP_RAW,
+        g.offset.get(),
+        || format!("group {n}"),
+    )
+}
+
+/// Decodes the chunk of one entry; `group` is the decompressed group when the entry is in one.
+pub(crate) fn decode_entry<S: Source + ?Sized>(
+    src: &S,
+    dims: [u32; 3],
+    e: &ChunkEntryV3,
+    group: Option<&[u8]>,
+) -> Result<Chunk> {
+    let pos = pos16(dims, e.chunk_index.get());
+    let (loc, size, value) = (e.location.get(), e.size.get() as usize, e.value.get());
+    match e.storage {
+        STORAGE_INLINE => Ok(Chunk::uniform(Block(value as u16))),
+        STORAGE_RAW => {
+            let p = src.read_at(loc, size).map_err(VwrError::Write)?;
+            check_crc(&p, e.crc.get(), loc, || format!("chunk {pos:?}"))?;
+            decode_payload(e.encoding, &p, pos, loc)
+        }
+        STORAGE_ZSTD => {
+            let f = src.read_at(loc, size).map_err(VwrError::Write)?;
+            check_crc(&f, e.crc.get(), loc, || format!("chunk {pos:?}"))?;
+            let p = unzstd(&f, value, MAX_PAYLOAD, loc, || format!("chunk {pos:?}"))?;
+            decode_payload(e.encoding, &p, pos, loc)
+        }
+        _ => {
+            let g = group.expect("callers pass the group of grouped entries");
+            let p = &g[value as usize..value as usize + size];
+            check_crc(p, e.crc.get(), loc, || {
+                format!("chunk {pos:?} in group {loc}")
+            })?;
+            decode_payload(e.encoding, p, pos, loc)
+        }
+    }
+}
+
+/// Decodes every chunk of a commit, in parallel; returns (chunk index, chunk) in index order.
+pub(crate) fn decode_all<S: Source + ?Sized>(
+    src: &S,
+    dims: [u32; 3],
+    ix: &Index,
+    entries: &[ChunkEntryV3],
+) -> Result<Vec<(u32, Chunk)>> {
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); ix.groups.len()];
+    let mut single = Vec::new();
+    for (n, e) in entries.iter().enumerate() {
+        if e.storage == STORAGE_GROUP {
+            members[e.location.get() as usize].push(n);
+        } else {
+            single.push(n);
+        }
+    }
+    let grouped: Vec<Vec<(u32, Chunk)>> = members
+        .par_iter()
+        .enumerate()
+        .map(|(g, list)| {
+            let raw = read_group(src, &ix.groups[g], g)?;
+            list.iter()
+                .map(|&n| {
+                    let e = &entries[n];
+                    decode_entry(src, dims, e, Some(&raw)).map(|c| (e.chunk_index.get(), c))
+                })
+                .collect()
+        })
+        .collect::<Result<_>>()?;
+    let singles: Vec<(u32, Chunk)> = single
+        .par_iter()
+        .map(|&n| {
+            let e = &entries[n];
+            decode_entry(src, dims, e, None).map(|c| (e.chunk_index.get(), c))
+        })
+        .collect::<Result<_>>()?;
+    let mut all: Vec<(u32, Chunk)> = grouped.into_iter().flatten().chain(singles).collect();
+    all.sort_unstable_by_key(|e| e.0);
+    Ok(all)
+}
+
+/// Builds a world from a commit's decoded chunks.
+pub(crate) fn assemble(dims: [u32; 3], ix: &Index, chunks: Vec<(u32, Chunk)>) -> Result<World> {
+    let mut w = World::with_chunk_dims(dims)?;
+    w.set_sky_region(ix.sky_region);
+    w.set_mission_number(ix.mission_number);
+    w.set_spawn_unchecked(ix.spawn);
+    for (i, c) in chunks {
+        w.set_chunk(delinear(dims, i), c)?;
+    }
+    Ok(w)
+}
+
+/// Reads a whole v3 file from memory.
+pub fn read_world_v3(bytes: &[u8]) -> Result<World> {
+    read_v3_detailed(bytes).map(|d| d.world)
+}
+
+/// A whole v3 file, decoded.
+pub(crate) struct Decoded {
+    pub world: World,
+    pub index: Index,
+    pub entries: Vec<ChunkEntryV3>,
+    /// Generation of a newer commit that could not be read.
+    pub newer: Option<u32>,
+}
+
+/// Reads a whole v3 file: the world, the commit used and its entries.
+pub(crate) fn read_v3_detailed<S: Source + ?Sized>(src: &S) -> Result<Decoded> {
+    let head = src
+        .read_at(0, WORLD_HEADER_V3_SIZE.min(src.len() as usize))
+        .map_err(VwrError::Write)?;
+    let h = parse_header(&head)?;
+    let (index, newer) = choose_commit(src, &h)?;
+    let entries = all_entries(src, h.dims, &index)?;
+    let chunks = decode_all(src, h.dims, &index, &entries)?;
+    Ok(Decoded {
+        world: assemble(h.dims, &index, chunks)?,
+        index,
+        entries,
+        newer,
+    })
+}
+
+/// Codec statistics of a v3 commit (`voxcaf world info`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CodecStats {
+    /// Commit generation.
+    pub generation: u32,
+    /// Chunks stored as one block value.
+    pub uniform: u64,
+    /// Chunks in the packed encoding.
+    pub packed: u64,
+    /// Chunks in the RLE encoding.
+    pub rle: u64,
+    /// Payloads stored uncompressed.
+    pub raw: u64,
+    /// Payloads in their own zstd frame.
+    pub zstd: u64,
+    /// Payloads inside groups.
+    pub grouped: u64,
+    /// Groups.
+    pub groups: u64,
+    /// Payload bytes before compression (groups and frames decompressed).
+    pub payload_bytes: u64,
+    /// Payload bytes as stored (frames and groups compressed).
+    pub stored_bytes: u64,
+    /// Index bytes.
+    pub index_bytes: u64,
+    /// Bytes the commit references (header, payloads, index).
+    pub live_bytes: u64,
+}
+
+pub(crate) fn stats_of(ix: &Index, entries: &[ChunkEntryV3]) -> CodecStats {
+    let mut s = CodecStats {
+        generation: ix.generation,
+        groups: ix.groups.len() as u64,
+        index_bytes: ix.size,
+        live_bytes: ix.live_bytes,
+        ..CodecStats::default()
+    };
+    for g in &ix.groups {
+        s.stored_bytes += u64::from(g.stored_size.get());
+    }
+    for e in entries {
+        match e.encoding {
+            ENCODING_UNIFORM => s.uniform += 1,
+            ENCODING_PACKED => s.packed += 1,
+            _ => s.rle += 1,
+        }
+        match e.storage {
+            STORAGE_RAW => {
+                s.raw += 1;
+                s.payload_bytes += u64::from(e.size.get());
+                s.stored_bytes += u64::from(e.size.get());
+            }
+            STORAGE_ZSTD => {
+                s.zstd += 1;
+                s.payload_bytes += u64::from(e.value.get());
+                s.stored_bytes += u64::from(e.size.get());
+            }
+            STORAGE_GROUP => {
+                s.grouped += 1;
+                s.payload_bytes += u64::from(e.size.get());
+            }
+            _ => {}
+        }
+    }
+    s
+}
