@@ -1,13 +1,83 @@
-//! `voxcaf world info|dump|check|resave|new`: the format-level world commands.
+//! `voxcaf world info|dump|check|resave|new|convert|get`: the format-level world commands.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Result;
-use clap::Subcommand;
+use clap::{Subcommand, ValueEnum};
 use serde_json::json;
-use vwr::{stats::WorldStats, World};
+use vwr::{stats::WorldStats, Codec, Format, SaveOptions, World, WorldFile};
+
+/// `--format` values.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FormatArg {
+    /// v2 when the world fits it (cubic, at most 255 chunks per axis), else v3.
+    Auto,
+    /// The original format.
+    V2,
+    /// Header v3 (docs/format/vwr-v3.md).
+    V3,
+}
+
+/// `--codec` values (v3 only).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum CodecArg {
+    /// Smaller of packed and RLE per chunk, small chunks in zstd groups.
+    Auto,
+    /// The v2 bit-packed payload, uncompressed.
+    Packed,
+    /// Run-length payload, uncompressed.
+    Rle,
+    /// One zstd frame per chunk.
+    Zstd,
+}
+
+fn save_options(format: FormatArg, codec: CodecArg, level: i32) -> SaveOptions {
+    SaveOptions {
+        format: match format {
+            FormatArg::Auto => Format::Auto,
+            FormatArg::V2 => Format::V2,
+            FormatArg::V3 => Format::V3,
+        },
+        codec: match codec {
+            CodecArg::Auto => Codec::Auto,
+            CodecArg::Packed => Codec::Packed,
+            CodecArg::Rle => Codec::Rle,
+            CodecArg::Zstd => Codec::Zstd,
+        },
+        level,
+    }
+}
+
+/// Parses `XxYxZ` block sizes (multiples of 10) into chunk counts.
+fn parse_size(s: &str) -> std::result::Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(['x', 'X']).collect();
+    if parts.len() != 3 {
+        return Err(format!(
+            "{s:?}: expected XxYxZ in blocks, e.g. 1000x100x1000"
+        ));
+    }
+    let mut out = [0u32; 3];
+    for (k, p) in parts.iter().enumerate() {
+        let v: u32 = p
+            .trim()
+            .parse()
+            .map_err(|_| format!("{s:?}: {p:?} is not a number"))?;
+        if v == 0 || v % 10 != 0 {
+            return Err(format!(
+                "{s:?}: {v} is not a positive multiple of 10 (chunks are 10 blocks)"
+            ));
+        }
+        out[k] = v / 10;
+    }
+    Ok(out)
+}
+
+fn parse_cell(s: &str) -> std::result::Result<i32, String> {
+    s.parse()
+        .map_err(|_| format!("{s:?} is not an integer coordinate"))
+}
 
 #[derive(Subcommand)]
 pub enum WorldCmd {
@@ -55,12 +125,24 @@ pub enum WorldCmd {
         force: bool,
     },
     /// Write an empty world.
+    ///
+    /// Examples:
+    ///   voxcaf world new level.vwr                        (100³ blocks, v2)
+    ///   voxcaf world new big.vwr --size 1000x100x1000     (v3: not cubic)
+    ///   voxcaf world new cube.vwr --chunks 40 --format v3
+    #[command(verbatim_doc_comment)]
     New {
         /// Output .vwr (`-` writes standard output; missing folders are created).
         out: PathBuf,
-        /// Chunks per axis (1..=255); the world has 10×N blocks per axis.
-        #[arg(long, default_value_t = 10)]
+        /// Chunks per axis of a cubic world (1..=255); the world has 10×N blocks per axis.
+        #[arg(long, default_value_t = 10, conflicts_with = "size")]
         chunks: u32,
+        /// World size in blocks, XxYxZ, each a multiple of 10 (up to 655350 per axis).
+        #[arg(long, value_parser = parse_size)]
+        size: Option<[u32; 3]>,
+        /// File format: v2 when the world fits it, else v3.
+        #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+        format: FormatArg,
         /// Sky region (0-31).
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=31))]
         sky: u32,
@@ -71,13 +153,62 @@ pub enum WorldCmd {
         #[arg(long)]
         force: bool,
     },
+    /// Convert a world between v2 and v3 and between v3 codecs (atomic save).
+    ///
+    /// Examples:
+    ///   voxcaf world convert level.vwr level3.vwr --format v3
+    ///   voxcaf world convert level3.vwr level.vwr --format v2   (byte-identical to the original's)
+    ///   voxcaf world convert big.vwr small.vwr --codec zstd --level 19
+    #[command(verbatim_doc_comment)]
+    Convert {
+        /// Input .vwr (v2 or v3; `-` reads standard input).
+        input: PathBuf,
+        /// Output .vwr (`-` writes standard output; missing folders are created).
+        output: PathBuf,
+        /// Output format: v2 when the world fits it, else v3.
+        #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+        format: FormatArg,
+        /// v3 chunk codec.
+        #[arg(long, value_enum, default_value_t = CodecArg::Auto)]
+        codec: CodecArg,
+        /// zstd level for the zstd and auto codecs (1..=22).
+        #[arg(long, default_value_t = vwr::DEFAULT_ZSTD_LEVEL,
+              value_parser = clap::value_parser!(i32).range(1..=22))]
+        level: i32,
+        /// Overwrite an existing output that is not a .vwr world.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Print one block, reading only what it needs (header, one index page, one chunk).
+    ///
+    /// Example:
+    ///   voxcaf world get big.vwr 500 40 500 --json
+    #[command(verbatim_doc_comment)]
+    Get {
+        /// The .vwr file (v2 or v3; `-` reads standard input whole).
+        file: PathBuf,
+        /// Block x.
+        #[arg(allow_hyphen_values = true, value_parser = parse_cell)]
+        x: i32,
+        /// Block y.
+        #[arg(allow_hyphen_values = true, value_parser = parse_cell)]
+        y: i32,
+        /// Block z.
+        #[arg(allow_hyphen_values = true, value_parser = parse_cell)]
+        z: i32,
+        /// Print a JSON object.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 impl WorldCmd {
     /// Whether `--json` was given.
     pub fn json(&self) -> bool {
         match self {
-            WorldCmd::Info { json, .. } | WorldCmd::Check { json, .. } => *json,
+            WorldCmd::Info { json, .. }
+            | WorldCmd::Check { json, .. }
+            | WorldCmd::Get { json, .. } => *json,
             _ => false,
         }
     }
@@ -118,9 +249,26 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             );
             Ok(0)
         }
+        WorldCmd::Convert {
+            input,
+            output,
+            format,
+            codec,
+            level,
+            force,
+        } => convert(&input, &output, save_options(format, codec, level), force),
+        WorldCmd::Get {
+            file,
+            x,
+            y,
+            z,
+            json,
+        } => get(&file, [x, y, z], json),
         WorldCmd::New {
             out,
             chunks,
+            size,
+            format,
             sky,
             mission,
             force,
@@ -135,25 +283,114 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
                     ));
                 }
             }
-            let mut world = World::with_chunks_per_axis(chunks)
-                .map_err(|e| o::usage(None, format!("--chunks {chunks}: {e}")))?;
+            let mut world = match size {
+                Some(dims) => World::with_chunk_dims(dims).map_err(|e| {
+                    o::usage(
+                        None,
+                        format!("--size {}: {e}", size_text(dims.map(|d| d * 10))),
+                    )
+                })?,
+                None => World::with_chunks_per_axis(chunks)
+                    .map_err(|e| o::usage(None, format!("--chunks {chunks}: {e}")))?,
+            };
             world.set_sky_region(sky);
             world.set_mission_number(mission);
+            let opts = save_options(format, CodecArg::Auto, vwr::DEFAULT_ZSTD_LEVEL);
+            let bytes = world
+                .to_bytes_with(&opts)
+                .map_err(|e| o::usage(None, e.to_string()))?;
             if o::is_dash(&out) {
-                return o::write_stdout(&world.to_bytes()).map(|_| 0);
+                return o::write_stdout(&bytes).map(|_| 0);
             }
             o::create_parent(&out)?;
-            world.save(&out).map_err(|e| o::failed(&out, e))?;
+            voxcaf_fs::write_atomic(&out, &bytes).map_err(|e| o::failed(&out, e))?;
             println!(
-                "wrote {}: {}³ chunks ({}³ blocks), {} bytes",
+                "wrote {}: {} chunks ({} blocks), v{}, {} bytes",
                 out.display(),
-                chunks,
-                world.blocks_per_axis(),
-                std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0)
+                size_text(world.chunk_dims()),
+                size_text(world.block_dims()),
+                vwr::world_version(&bytes).unwrap_or(0),
+                bytes.len()
             );
             Ok(0)
         }
     }
+}
+
+fn size_text(d: [u32; 3]) -> String {
+    if d[0] == d[1] && d[1] == d[2] {
+        format!("{}³", d[0])
+    } else {
+        format!("{}x{}x{}", d[0], d[1], d[2])
+    }
+}
+
+fn convert(input: &Path, output: &Path, opts: SaveOptions, force: bool) -> Result<u8> {
+    use crate::output as o;
+    if !o::is_dash(output) {
+        o::check_file(output, &[input], &o::WORLD, force, true)?;
+    }
+    let t = Instant::now();
+    let in_bytes = o::read_input(input)?;
+    let world = World::from_bytes(&in_bytes).map_err(|e| o::failed(input, e))?;
+    let bytes = world
+        .to_bytes_with(&opts)
+        .map_err(|e| o::usage(Some(input), e.to_string()))?;
+    if o::is_dash(output) {
+        return o::write_stdout(&bytes).map(|_| 0);
+    }
+    o::create_parent(output)?;
+    voxcaf_fs::write_atomic(output, &bytes).map_err(|e| o::failed(output, e))?;
+    let (a, b) = (in_bytes.len() as f64, bytes.len().max(1) as f64);
+    let ratio = if a >= b {
+        format!("{:.1}x smaller", a / b)
+    } else {
+        format!("{:.1}x larger", b / a)
+    };
+    println!(
+        "{} (v{}, {} bytes) -> {} (v{}, {} bytes, {ratio}, {:.2} ms)",
+        input.display(),
+        vwr::world_version(&in_bytes).unwrap_or(0),
+        in_bytes.len(),
+        output.display(),
+        vwr::world_version(&bytes).unwrap_or(0),
+        bytes.len(),
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    Ok(0)
+}
+
+fn get(path: &Path, p: [i32; 3], as_json: bool) -> Result<u8> {
+    use crate::output as o;
+    let (block, dims) = if o::is_dash(path) {
+        let w = load(path)?;
+        (w.get_block(p), w.block_dims())
+    } else {
+        let f = WorldFile::open(path).map_err(|e| o::failed(path, e))?;
+        let b = f.get_block(p).map_err(|e| o::failed(path, e))?;
+        (b, f.chunk_dims().map(|d| d * 10))
+    };
+    let inside = (0..3).all(|k| p[k] >= 0 && (p[k] as u32) < dims[k]);
+    if as_json {
+        println!(
+            "{}",
+            json!({"ok": true, "file": path.display().to_string(), "cell": p,
+                   "inside": inside, "type": block.block_type(), "meta": block.metadata(),
+                   "raw": block.raw()})
+        );
+    } else {
+        let name = if inside { "" } else { "  (outside the world)" };
+        println!(
+            "({}, {}, {}) type {} meta {} raw {}{name}",
+            p[0],
+            p[1],
+            p[2],
+            block.block_type(),
+            block.metadata(),
+            block.raw()
+        );
+    }
+    Ok(0)
 }
 
 /// Loads a world (`-` reads standard input), with the file name once in the error.
@@ -168,12 +405,26 @@ fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
     let world = World::from_bytes(&bytes).map_err(|e| crate::output::failed(path, e))?;
     let s = WorldStats::of(&world);
     let spawn = world.spawn();
+    let version = vwr::world_version(&bytes).unwrap_or(0);
+    let codec = vwr::codec_stats(&bytes).map_err(|e| crate::output::failed(path, e))?;
     if as_json {
         let v = json!({
             "ok": true,
             "file": path.display().to_string(),
+            "version": version,
             "chunks_per_axis": s.chunks_per_axis,
+            "chunk_dims": s.chunk_dims,
             "blocks_per_axis": world.blocks_per_axis(),
+            "block_dims": world.block_dims(),
+            "codec": codec.as_ref().map(|c| json!({
+                "generation": c.generation, "uniform": c.uniform, "packed": c.packed,
+                "rle": c.rle, "raw": c.raw, "zstd": c.zstd, "grouped": c.grouped,
+                "groups": c.groups, "payload_bytes": c.payload_bytes,
+                "stored_bytes": c.stored_bytes, "index_bytes": c.index_bytes,
+                "live_bytes": c.live_bytes,
+                "v2_size": s.v2_size,
+                "ratio": s.v2_size.map(|v| v as f64 / file_size.max(1) as f64),
+            })),
             "sky_region": world.sky_region(),
             "mission_number": world.mission_number(),
             "spawn": spawn,
@@ -198,11 +449,12 @@ fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
     let mut o = String::new();
     use std::fmt::Write as _;
     let _ = writeln!(o, "{}", path.display());
+    let _ = writeln!(o, "  format          v{version}");
     let _ = writeln!(
         o,
-        "  size            {} chunks per axis ({}³ blocks)",
-        s.chunks_per_axis,
-        world.blocks_per_axis()
+        "  size            {} chunks ({} blocks)",
+        size_text(world.chunk_dims()),
+        size_text(world.block_dims())
     );
     let _ = writeln!(o, "  sky region      {}", world.sky_region());
     let _ = writeln!(o, "  mission number  {}", world.mission_number());
@@ -247,6 +499,32 @@ fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
     for (t, c) in &s.records_by_type {
         let _ = writeln!(o, "    type {:<20} {c}", names(*t));
     }
+    if let Some(c) = &codec {
+        let _ = writeln!(
+            o,
+            "  codecs          {} uniform, {} packed, {} rle; {} raw, {} zstd frames, {} in {} groups",
+            c.uniform, c.packed, c.rle, c.raw, c.zstd, c.grouped, c.groups
+        );
+        let _ = writeln!(
+            o,
+            "  payload bytes   {} before, {} after compression; index {} bytes; generation {}",
+            c.payload_bytes, c.stored_bytes, c.index_bytes, c.generation
+        );
+        if let Some(v2) = s.v2_size {
+            let _ = writeln!(
+                o,
+                "  ratio           {:.1}x smaller than v2 ({v2} bytes)",
+                v2 as f64 / file_size.max(1) as f64
+            );
+        }
+        if file_size > c.live_bytes {
+            let _ = writeln!(
+                o,
+                "  superseded      {} bytes (reclaimed by the next compaction)",
+                file_size - c.live_bytes
+            );
+        }
+    }
     let _ = writeln!(o, "  file size       {file_size} bytes");
     print!("{o}");
     Ok(0)
@@ -285,7 +563,15 @@ fn check(files: &[PathBuf], strict: bool, as_json: bool) -> Result<u8> {
     for path in files {
         let result = crate::output::read_input(path)
             .map_err(|e| e.to_string())
-            .and_then(|b| vwr::read_world_checked(&b).map_err(|e| e.to_string()));
+            .and_then(|b| {
+                // The oddity scan only when asked: without --strict a check is a load.
+                if strict {
+                    vwr::read_world_checked(&b)
+                } else {
+                    World::from_bytes(&b).map(|w| (w, Vec::new()))
+                }
+                .map_err(|e| e.to_string())
+            });
         let (ok, reason, warnings) = match &result {
             Ok((_, odd)) => {
                 let warnings: Vec<String> = if strict {

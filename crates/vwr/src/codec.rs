@@ -462,10 +462,16 @@ pub(crate) fn read_chunk(
         let mut used = [false; MAX_PALETTE];
         idx.iter().for_each(|&v| used[v as usize] = true);
         let unused = used[..pcount].iter().filter(|u| !**u).count();
+        // Duplicates, reported once per extra occurrence in palette order: a 4096-bit filter
+        // settles almost every entry at once; only a filter hit compares with earlier entries.
+        let mut seen = [0u64; 64];
         for (k, b) in palette.iter().enumerate() {
-            if palette[..k].contains(b) {
+            let h = (u32::from(b.0).wrapping_mul(0x9E37_79B1) >> 20) as usize;
+            let (word, bit) = (h / 64, 1u64 << (h % 64));
+            if seen[word] & bit != 0 && palette[..k].contains(b) {
                 o.push(Oddity::DuplicatePaletteEntry { pos, raw: b.0 });
             }
+            seen[word] |= bit;
         }
         if unused > 0 {
             o.push(Oddity::UnusedPaletteEntries { pos, count: unused });

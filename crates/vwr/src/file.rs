@@ -655,3 +655,14 @@ pub fn read_world_checked(bytes: &[u8]) -> Result<(World, Vec<Oddity>)> {
         read_world_checked_v2(bytes)
     }
 }
+
+/// Codec statistics of a v3 file's current commit; `None` for v2 files.
+pub fn codec_stats(bytes: &[u8]) -> Result<Option<CodecStats>> {
+    if world_version(bytes) != Some(WORLD_VERSION_V3) {
+        return Ok(None);
+    }
+    let h = v3::parse_header(bytes)?;
+    let (ix, _) = v3::choose_commit(bytes, &h)?;
+    let entries = v3::all_entries(bytes, h.dims, &ix)?;
+    Ok(Some(v3::stats_of(&ix, &entries)))
+}

@@ -50,7 +50,9 @@ pub use chunk::{
 };
 pub use codec::{chunk_payload_size, read_world, write_world, Oddity};
 pub use error::{ChunkFault, RecordError, RecordFault, Result, TableFault, V3Fault, VwrError};
-pub use file::{read_world_checked, world_version, SaveReport, WorldFile, DEFAULT_CACHE_CHUNKS};
+pub use file::{
+    codec_stats, read_world_checked, world_version, SaveReport, WorldFile, DEFAULT_CACHE_CHUNKS,
+};
 pub use records::{
     record_type_name, MoveObject, META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION,
     MOVE_OBJECT_NAMES,

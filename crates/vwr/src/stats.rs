@@ -29,6 +29,8 @@ pub struct WorldStats {
     pub metadata_records: u64,
     /// Size of the world as [`World::to_bytes`] saves it (v2 when it fits, else v3).
     pub saved_size: u64,
+    /// Size of the world in v2, when it fits v2.
+    pub v2_size: Option<u64>,
 }
 
 impl WorldStats {
@@ -56,7 +58,9 @@ impl WorldStats {
             }
             s.saved_size += crate::codec::chunk_payload_size(c) as u64;
         }
-        if !world.fits_v2() {
+        if world.fits_v2() {
+            s.v2_size = Some(s.saved_size);
+        } else {
             s.saved_size = world.to_bytes().len() as u64;
         }
         s

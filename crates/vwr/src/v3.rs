@@ -533,7 +533,7 @@ pub(crate) fn live_bytes(
     WORLD_HEADER_V3_SIZE as u64
         + pages
             .iter()
-            .map(|p| 24 * u64::from(p.count.get()))
+            .map(|p| size_of::<ChunkEntryV3>() as u64 * u64::from(p.count.get()))
             .sum::<u64>()
         + groups
             .iter()

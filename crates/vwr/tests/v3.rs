@@ -264,3 +264,112 @@ fn damage_is_a_typed_error_never_a_panic() {
         }
     }
 }
+
+/// Hilly terrain in every chunk column of a 1000×100×1000 world (columns of 2×2 cells share a
+/// height to keep the debug-build test quick).
+fn terrain_1000() -> World {
+    let mut w = World::with_chunk_dims([100, 10, 100]).unwrap();
+    for x in (0..1000).step_by(2) {
+        for z in (0..1000).step_by(2) {
+            let h = 20 + ((x as f32 * 0.05).sin() * 8.0 + (z as f32 * 0.04).cos() * 8.0) as i32;
+            w.fill_box([x, 0, z], [x + 1, h - 3, z + 1], Block(35 << 4))
+                .unwrap();
+            w.fill_box([x, h - 2, z], [x + 1, h, z + 1], Block(2 << 4))
+                .unwrap();
+        }
+    }
+    w
+}
+
+#[test]
+fn a_1000x100x1000_world_is_edited_saved_incrementally_and_read_lazily() {
+    let (_d, path) = temp("terrain.vwr");
+    let w = terrain_1000();
+    w.save(&path).unwrap(); // not cubic: v3
+    let full = std::fs::metadata(&path).unwrap().len();
+    let mut f = WorldFile::open(&path).unwrap();
+    assert_eq!(f.version(), 3);
+    let mut world = f.load().unwrap();
+    assert!(world == w);
+    let edits: Vec<[i32; 3]> = (0..10).map(|k| [k * 97 + 3, 60, k * 89 + 5]).collect();
+    for &p in &edits {
+        world.set_block(p, Block(77 << 4)).unwrap();
+    }
+    let r = f.save(&world).unwrap();
+    eprintln!("terrain: full file {full} bytes, incremental save of 10 edits {r:?}");
+    assert!(r.incremental && !r.compacted, "{r:?}");
+    assert!(
+        r.bytes_written < 64 * 1024,
+        "an incremental save of 10 edits wrote {} bytes (full file {full})",
+        r.bytes_written
+    );
+    let lazy = WorldFile::open(&path).unwrap().with_cache_chunks(4);
+    for &p in &edits {
+        assert_eq!(lazy.get_block(p).unwrap(), Block(77 << 4));
+    }
+    for p in [[0, 0, 0], [999, 5, 999], [500, 25, 500], [123, 99, 456]] {
+        assert_eq!(lazy.get_block(p).unwrap(), world.get_block(p), "{p:?}");
+    }
+    assert!(World::load(&path).unwrap() == world);
+}
+
+#[test]
+fn a_fresh_file_is_all_live() {
+    let w = random_world(5, [3, 2, 4]);
+    let bytes = w.to_bytes_with(&SaveOptions::v3(Codec::Auto)).unwrap();
+    let s = vwr::codec_stats(&bytes).unwrap().unwrap();
+    assert_eq!(s.live_bytes, bytes.len() as u64);
+}
+
+/// Child side of the crash test: saves edits incrementally forever (until killed), or stops
+/// inside a save when `VOXCAF_VWR_FAIL_AT` is set.
+#[test]
+fn crash_child() {
+    let Some(path) = std::env::var_os("VWR_CRASH_CHILD") else {
+        return;
+    };
+    let mut f = WorldFile::open(&path).unwrap();
+    let mut w = f.load().unwrap();
+    let mut k = 0u16;
+    loop {
+        k = k.wrapping_add(1);
+        let p = [(k % 40) as i32, (k / 40 % 20) as i32, 3];
+        w.set_block(p, Block(1 + k % 1000)).unwrap();
+        f.save(&w).unwrap();
+    }
+}
+
+fn spawn_child(path: &std::path::Path, fail_at: Option<&str>) -> std::process::Child {
+    let mut cmd = std::process::Command::new(std::env::current_exe().unwrap());
+    cmd.args(["--exact", "crash_child", "--nocapture", "--test-threads=1"])
+        .env("VWR_CRASH_CHILD", path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    if let Some(point) = fail_at {
+        cmd.env("VOXCAF_VWR_FAIL_AT", point);
+    }
+    cmd.spawn().unwrap()
+}
+
+#[test]
+fn killed_saves_leave_a_readable_world() {
+    let (_d, path) = temp("crash.vwr");
+    random_world(9, [4, 2, 4])
+        .save_with(&path, &SaveOptions::v3(Codec::Auto))
+        .unwrap();
+    // Stopped between appending and committing: the previous commit is what a reader sees.
+    let before = World::load(&path).unwrap();
+    let status = spawn_child(&path, Some("before-commit")).wait().unwrap();
+    assert!(!status.success());
+    assert!(std::fs::metadata(&path).unwrap().len() > before.to_bytes().len() as u64);
+    assert!(World::load(&path).unwrap() == before);
+    // SIGKILL at random moments of a stream of saves: always a readable world.
+    for delay_ms in [5u64, 20, 40, 80, 150] {
+        let mut child = spawn_child(&path, None);
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        World::from_bytes(&bytes).unwrap_or_else(|e| panic!("after kill at {delay_ms} ms: {e}"));
+    }
+}

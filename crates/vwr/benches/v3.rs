@@ -1,0 +1,152 @@
+//! v3 benchmarks (criterion), each against a baseline measured in the same run:
+//! - a 38 MB world (30³ chunks, 8 bits per block): `std::fs::read` of the file (the plain-read
+//!   baseline) against loading it as v2 and as v3 (`auto`, decoded in parallel), and the checked
+//!   read behind `voxcaf world check --strict`;
+//! - decode throughput in block output (2 bytes per cell) of the v3 load;
+//! - an empty 255³-chunk world: create, save as v3, load;
+//! - lazy `WorldFile::open` + `get_block` on a 1000×100×1000 terrain world against the same on
+//!   the 100³ world999.
+//!
+//! Run: `cargo bench -p vwr --bench v3`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use vwr::{Block, Chunk, Codec, SaveOptions, World, WorldFile};
+
+/// 30³ chunks, each with 256 distinct values (8 bits per block): a 38 MB v2 file.
+fn big_8bit_world() -> World {
+    let mut w = World::with_chunks_per_axis(30).unwrap();
+    let mut blocks = [Block::AIR; 1000];
+    for cz in 0..30u32 {
+        for cy in 0..30u32 {
+            for cx in 0..30u32 {
+                for (i, b) in blocks.iter_mut().enumerate() {
+                    let v = (i * 37 + cx as usize * 11 + cy as usize * 7 + cz as usize) % 256;
+                    *b = Block(v as u16 * 16 + 1);
+                }
+                w.set_chunk([cx, cy, cz], Chunk::from_blocks(&blocks).unwrap())
+                    .unwrap();
+            }
+        }
+    }
+    w
+}
+
+/// Hilly terrain filling every chunk column of a 1000×100×1000 world.
+pub fn terrain_1000() -> World {
+    let mut w = World::with_chunk_dims([100, 10, 100]).unwrap();
+    for x in 0..1000 {
+        for z in 0..1000 {
+            let h = 20 + ((x as f32 * 0.05).sin() * 8.0 + (z as f32 * 0.04).cos() * 8.0) as i32;
+            w.fill_box([x, 0, z], [x, h - 4, z], Block(35 << 4))
+                .unwrap();
+            w.fill_box([x, h - 3, z], [x, h - 1, z], Block(2 << 4))
+                .unwrap();
+            w.set_block([x, h, z], Block(1 << 4)).unwrap();
+        }
+    }
+    w
+}
+
+fn quick(c: &mut Criterion) -> criterion::BenchmarkGroup<'_, criterion::measurement::WallTime> {
+    let mut g = c.benchmark_group("v3");
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_millis(500));
+    g
+}
+
+fn big_world(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let world = big_8bit_world();
+    let v2 = dir.path().join("big-v2.vwr");
+    let v3 = dir.path().join("big-v3.vwr");
+    world.save(&v2).unwrap();
+    world.save_with(&v3, &SaveOptions::v3(Codec::Auto)).unwrap();
+    let size = std::fs::metadata(&v2).unwrap().len();
+    eprintln!(
+        "big world: v2 {size} bytes, v3 {} bytes",
+        std::fs::metadata(&v3).unwrap().len()
+    );
+    let mut g = quick(c);
+    g.throughput(Throughput::Bytes(size));
+    g.bench_function("38MB baseline fs::read", |b| {
+        b.iter(|| std::fs::read(black_box(&v2)).unwrap())
+    });
+    g.bench_function("38MB load v2", |b| {
+        b.iter(|| World::load(black_box(&v2)).unwrap())
+    });
+    g.bench_function("38MB check --strict v2", |b| {
+        b.iter(|| vwr::read_world_checked(&std::fs::read(black_box(&v2)).unwrap()).unwrap())
+    });
+    g.bench_function("38MB load v3", |b| {
+        b.iter(|| World::load(black_box(&v3)).unwrap())
+    });
+    g.finish();
+    let mut g = quick(c);
+    g.throughput(Throughput::Bytes(27_000 * 1000 * 2));
+    let bytes = std::fs::read(&v3).unwrap();
+    g.bench_function("decode v3 (block output)", |b| {
+        b.iter(|| World::from_bytes(black_box(&bytes)).unwrap())
+    });
+    g.finish();
+}
+
+fn empty_255(c: &mut Criterion) {
+    let mut g = quick(c);
+    g.bench_function("empty 255³ create", |b| {
+        b.iter(|| World::with_chunk_dims(black_box([255; 3])).unwrap())
+    });
+    let w = World::with_chunk_dims([255; 3]).unwrap();
+    let bytes = w.to_bytes_with(&SaveOptions::v3(Codec::Auto)).unwrap();
+    g.bench_function("empty 255³ save v3", |b| {
+        b.iter(|| {
+            black_box(&w)
+                .to_bytes_with(&SaveOptions::v3(Codec::Auto))
+                .unwrap()
+        })
+    });
+    g.bench_function("empty 255³ load v3", |b| {
+        b.iter(|| World::from_bytes(black_box(&bytes)).unwrap())
+    });
+    g.finish();
+}
+
+fn lazy_get(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("terrain.vwr");
+    terrain_1000()
+        .save_with(&big, &SaveOptions::v3(Codec::Auto))
+        .unwrap();
+    eprintln!(
+        "terrain 1000x100x1000: {} bytes",
+        std::fs::metadata(&big).unwrap().len()
+    );
+    let mut g = quick(c);
+    if let Ok(b999) = std::fs::read(voxcaf_golden::root().join("vwr/worlds3d/world999.vwr")) {
+        let small = dir.path().join("world999.vwr");
+        std::fs::write(&small, b999).unwrap();
+        g.bench_function("get baseline world999 (v2, open + get)", |b| {
+            b.iter(|| {
+                WorldFile::open(black_box(&small))
+                    .unwrap()
+                    .get_block([50, 5, 50])
+                    .unwrap()
+            })
+        });
+    }
+    g.bench_function("get terrain 1000x100x1000 (v3, open + get)", |b| {
+        b.iter(|| {
+            WorldFile::open(black_box(&big))
+                .unwrap()
+                .get_block([500, 20, 500])
+                .unwrap()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, big_world, empty_255, lazy_get);
+criterion_main!(benches);
