@@ -1,0 +1,196 @@
+//! `voxcaf world new --size`, `convert`, `get`, and `info`/`dump`/`check` on v3 files, run as a
+//! user would run them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn voxcaf() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_voxcaf"))
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd.output().expect("run voxcaf");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn golden_world(name: &str) -> Option<PathBuf> {
+    voxcaf_golden::with_worlds().map(|g| g.join("vwr/worlds3d").join(name))
+}
+
+fn ok(cmd: &mut Command) -> String {
+    let (code, out, err) = run(cmd);
+    assert_eq!(code, 0, "stdout: {out}\nstderr: {err}");
+    out
+}
+
+#[test]
+fn convert_round_trips_a_golden_level_through_every_codec() {
+    let Some(src) = golden_world("world999.vwr") else {
+        return;
+    };
+    let d = tempfile::tempdir().unwrap();
+    let dump = ok(voxcaf().args(["world", "dump"]).arg(&src));
+    for codec in ["auto", "packed", "rle", "zstd"] {
+        let v3 = d.path().join(format!("w-{codec}.vwr"));
+        let back = d.path().join(format!("w-{codec}-v2.vwr"));
+        let out = ok(voxcaf()
+            .args(["world", "convert"])
+            .arg(&src)
+            .arg(&v3)
+            .args(["--format", "v3", "--codec", codec]));
+        assert!(out.contains("(v3, "), "{out}");
+        assert_eq!(ok(voxcaf().args(["world", "dump"]).arg(&v3)), dump);
+        ok(voxcaf()
+            .args(["world", "convert"])
+            .arg(&v3)
+            .arg(&back)
+            .args(["--format", "v2"]));
+        assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&src).unwrap());
+    }
+    // info names the format and the codecs.
+    let v3 = d.path().join("w-auto.vwr");
+    let info = ok(voxcaf().args(["world", "info"]).arg(&v3));
+    assert!(info.contains("format          v3"), "{info}");
+    assert!(info.contains("smaller than v2"), "{info}");
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(voxcaf().args(["world", "info", "--json"]).arg(&v3))).unwrap();
+    assert_eq!(j["version"], 3);
+    assert!(j["codec"]["ratio"].as_f64().unwrap() > 1.0);
+    assert!(ok(voxcaf().args(["world", "check", "--strict"]).arg(&v3)).starts_with("OK"));
+}
+
+#[test]
+fn new_with_a_size_writes_v3_and_get_reads_one_block() {
+    let d = tempfile::tempdir().unwrap();
+    let big = d.path().join("big.vwr");
+    let out = ok(voxcaf()
+        .args(["world", "new"])
+        .arg(&big)
+        .args(["--size", "1000x100x1000"]));
+    assert!(out.contains("1000x100x1000 blocks"), "{out}");
+    assert!(out.contains("v3"), "{out}");
+    let dump = ok(voxcaf().args(["world", "dump"]).arg(&big));
+    assert_eq!(
+        dump,
+        "header chunks=100x10x100 skyRegion=0 missionNumber=0 spawn=none\n"
+    );
+    let j: serde_json::Value = serde_json::from_str(&ok(voxcaf()
+        .args(["world", "get", "--json"])
+        .arg(&big)
+        .args(["999", "99", "999"])))
+    .unwrap();
+    assert_eq!(j["raw"], 0);
+    assert_eq!(j["inside"], true);
+    let out = ok(voxcaf().args(["world", "get"]).arg(&big).args(["-5", "0", "0"]));
+    assert!(out.contains("outside the world"), "{out}");
+    // A cubic size that fits v2 stays v2 unless --format says otherwise.
+    let small = d.path().join("small.vwr");
+    ok(voxcaf().args(["world", "new"]).arg(&small).args(["--size", "50x50x50"]));
+    assert_eq!(&std::fs::read(&small).unwrap()[..5], b"VWR1\x02");
+    ok(voxcaf()
+        .args(["world", "new", "--force"])
+        .arg(&small)
+        .args(["--size", "50x50x50", "--format", "v3"]));
+    assert_eq!(&std::fs::read(&small).unwrap()[..5], b"VWR1\x03");
+}
+
+#[test]
+fn get_reads_v2_files_and_the_edited_golden_block() {
+    let Some(src) = golden_world("world999.vwr") else {
+        return;
+    };
+    let world = vwr::World::load(&src).unwrap();
+    let mut cell = None;
+    world.for_each_non_air(|p, b| {
+        if cell.is_none() {
+            cell = Some((p, b));
+        }
+    });
+    let ([x, y, z], b) = cell.unwrap();
+    let j: serde_json::Value = serde_json::from_str(&ok(voxcaf()
+        .args(["world", "get", "--json"])
+        .arg(&src)
+        .args([x, y, z].map(|v| v.to_string()))))
+    .unwrap();
+    assert_eq!(j["raw"], b.raw());
+    assert_eq!(j["type"], b.block_type());
+}
+
+fn fails(cmd: &mut Command, code: i32, needle: &str) {
+    let (c, out, err) = run(cmd);
+    assert_eq!(c, code, "stdout: {out}\nstderr: {err}");
+    assert!(
+        err.contains(needle) || out.contains(needle),
+        "{needle:?} not in\nstdout: {out}\nstderr: {err}"
+    );
+}
+
+#[test]
+fn unhappy_paths_say_what_is_wrong() {
+    let d = tempfile::tempdir().unwrap();
+    let p = |n: &str| d.path().join(n);
+    fails(
+        voxcaf().args(["world", "new"]).arg(p("a.vwr")).args(["--size", "1005x10x10"]),
+        2,
+        "not a positive multiple of 10",
+    );
+    fails(
+        voxcaf().args(["world", "new"]).arg(p("a.vwr")).args(["--size", "10x10"]),
+        2,
+        "expected XxYxZ",
+    );
+    fails(
+        voxcaf().args(["world", "new"]).arg(p("a.vwr")).args(["--size", "655360x10x10"]),
+        2,
+        "each axis must be 1..=65535",
+    );
+    fails(
+        voxcaf()
+            .args(["world", "new"])
+            .arg(p("a.vwr"))
+            .args(["--size", "100x10x100", "--format", "v2"]),
+        2,
+        "does not fit v2",
+    );
+    ok(voxcaf().args(["world", "new"]).arg(p("flat.vwr")).args(["--size", "30x10x20"]));
+    fails(
+        voxcaf()
+            .args(["world", "convert"])
+            .arg(p("flat.vwr"))
+            .arg(p("flat2.vwr"))
+            .args(["--format", "v2"]),
+        2,
+        "does not fit v2",
+    );
+    fails(
+        voxcaf()
+            .args(["world", "convert"])
+            .arg(p("missing.vwr"))
+            .arg(p("x.vwr")),
+        1,
+        "missing.vwr",
+    );
+    fails(
+        voxcaf()
+            .args(["world", "convert"])
+            .arg(p("flat.vwr"))
+            .arg(p("x.vwr"))
+            .args(["--level", "40"]),
+        2,
+        "--level",
+    );
+    // A damaged v3 file: a clear error naming the file, for get, check and info.
+    let bad = p("bad.vwr");
+    let mut bytes = std::fs::read(p("flat.vwr")).unwrap();
+    let n = bytes.len();
+    bytes[n - 3] ^= 0x40; // inside the index CRC
+    std::fs::write(&bad, &bytes).unwrap();
+    fails(voxcaf().args(["world", "get"]).arg(&bad).args(["0", "0", "0"]), 1, "bad.vwr");
+    fails(voxcaf().args(["world", "check"]).arg(&bad), 1, "CRC");
+    fails(voxcaf().args(["world", "info"]).arg(&bad), 1, "bad.vwr");
+    assert!(Path::new(&bad).exists());
+}
