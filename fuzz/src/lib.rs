@@ -31,6 +31,7 @@ pub fn all() -> Vec<Target> {
     }
     t![
         vwr_load,
+        vwr_v3_load,
         caf_load,
         caf_views,
         caf_describe,

@@ -145,6 +145,43 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
             v.push(vwr::World::new().to_bytes());
             v
         }
+        "vwr_v3_load" => {
+            // Golden worlds in every codec, a non-cubic world, and a file with two commits.
+            let mut v = Vec::new();
+            let codecs = [
+                vwr::Codec::Auto,
+                vwr::Codec::Packed,
+                vwr::Codec::Rle,
+                vwr::Codec::Zstd,
+            ];
+            for b in files(&golden("vwr/worlds3d"), &["vwr"]).iter().take(6) {
+                if let Ok(w) = vwr::World::from_bytes(b) {
+                    for c in codecs {
+                        v.extend(w.to_bytes_with(&vwr::SaveOptions::v3(c)).ok());
+                    }
+                }
+            }
+            if let Ok(mut w) = vwr::World::with_chunk_dims([3, 1, 2]) {
+                let _ = w.fill_box([0, 0, 0], [29, 3, 19], vwr::Block(35 << 4));
+                let _ = w.set_block([5, 9, 5], vwr::Block(7));
+                let _ = w.place_move_object(&vwr::MoveObject::new(7, [2.0, 4.0, 2.0]));
+                v.push(w.to_bytes());
+                if let Ok(dir) = tempfile::tempdir() {
+                    let p = dir.path().join("two-commits.vwr");
+                    if w.save(&p).is_ok() {
+                        if let Ok(mut f) = vwr::WorldFile::open(&p) {
+                            if let Ok(mut w2) = f.load() {
+                                let _ = w2.set_block([1, 1, 1], vwr::Block(9));
+                                if f.save(&w2).is_ok() {
+                                    v.extend(std::fs::read(&p).ok());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            v
+        }
         "caf_load" | "caf_describe" => {
             let mut v = files(&golden("caf"), &["caf"]);
             v.extend(sample_cafs());

@@ -22,6 +22,27 @@ pub fn vwr_load(data: &[u8]) {
     }
 }
 
+/// `.vwr` v3 reader (docs/format/vwr-v3.md): `Ok` or a typed error, no allocation sized by the
+/// file; what loads re-saves as v3 with the codec the first byte picks and reloads equal, and
+/// the codec statistics of the commit never panic.
+pub fn vwr_v3_load(data: &[u8]) {
+    let _ = vwr::codec_stats(data);
+    if let Ok((world, _oddities)) = vwr::read_world_checked(data) {
+        let codec = [
+            vwr::Codec::Auto,
+            vwr::Codec::Packed,
+            vwr::Codec::Rle,
+            vwr::Codec::Zstd,
+        ][data.get(5).copied().unwrap_or(0) as usize % 4];
+        let bytes = world
+            .to_bytes_with(&vwr::SaveOptions::v3(codec))
+            .expect("v3 holds every world");
+        let back = vwr::World::from_bytes(&bytes).expect("a re-saved world must load");
+        assert!(back == world, "load -> v3 save -> load changed the world");
+        let _ = vwr::dump::dump(&back);
+    }
+}
+
 /// Every typed view over one asset; what a view accepts must be self-consistent.
 fn views(a: &Asset<'_>) {
     if let Ok(t) = TextureView::from_asset(a) {

@@ -85,11 +85,17 @@ fn new_with_a_size_writes_v3_and_get_reads_one_block() {
     .unwrap();
     assert_eq!(j["raw"], 0);
     assert_eq!(j["inside"], true);
-    let out = ok(voxcaf().args(["world", "get"]).arg(&big).args(["-5", "0", "0"]));
+    let out = ok(voxcaf()
+        .args(["world", "get"])
+        .arg(&big)
+        .args(["-5", "0", "0"]));
     assert!(out.contains("outside the world"), "{out}");
     // A cubic size that fits v2 stays v2 unless --format says otherwise.
     let small = d.path().join("small.vwr");
-    ok(voxcaf().args(["world", "new"]).arg(&small).args(["--size", "50x50x50"]));
+    ok(voxcaf()
+        .args(["world", "new"])
+        .arg(&small)
+        .args(["--size", "50x50x50"]));
     assert_eq!(&std::fs::read(&small).unwrap()[..5], b"VWR1\x02");
     ok(voxcaf()
         .args(["world", "new", "--force"])
@@ -134,29 +140,43 @@ fn unhappy_paths_say_what_is_wrong() {
     let d = tempfile::tempdir().unwrap();
     let p = |n: &str| d.path().join(n);
     fails(
-        voxcaf().args(["world", "new"]).arg(p("a.vwr")).args(["--size", "1005x10x10"]),
+        voxcaf()
+            .args(["world", "new"])
+            .arg(p("a.vwr"))
+            .args(["--size", "1005x10x10"]),
         2,
         "not a positive multiple of 10",
-    );
-    fails(
-        voxcaf().args(["world", "new"]).arg(p("a.vwr")).args(["--size", "10x10"]),
-        2,
-        "expected XxYxZ",
-    );
-    fails(
-        voxcaf().args(["world", "new"]).arg(p("a.vwr")).args(["--size", "655360x10x10"]),
-        2,
-        "each axis must be 1..=65535",
     );
     fails(
         voxcaf()
             .args(["world", "new"])
             .arg(p("a.vwr"))
-            .args(["--size", "100x10x100", "--format", "v2"]),
+            .args(["--size", "10x10"]),
+        2,
+        "expected XxYxZ",
+    );
+    fails(
+        voxcaf()
+            .args(["world", "new"])
+            .arg(p("a.vwr"))
+            .args(["--size", "655360x10x10"]),
+        2,
+        "each axis must be 1..=65535",
+    );
+    fails(
+        voxcaf().args(["world", "new"]).arg(p("a.vwr")).args([
+            "--size",
+            "100x10x100",
+            "--format",
+            "v2",
+        ]),
         2,
         "does not fit v2",
     );
-    ok(voxcaf().args(["world", "new"]).arg(p("flat.vwr")).args(["--size", "30x10x20"]));
+    ok(voxcaf()
+        .args(["world", "new"])
+        .arg(p("flat.vwr"))
+        .args(["--size", "30x10x20"]));
     fails(
         voxcaf()
             .args(["world", "convert"])
@@ -189,7 +209,14 @@ fn unhappy_paths_say_what_is_wrong() {
     let n = bytes.len();
     bytes[n - 3] ^= 0x40; // inside the index CRC
     std::fs::write(&bad, &bytes).unwrap();
-    fails(voxcaf().args(["world", "get"]).arg(&bad).args(["0", "0", "0"]), 1, "bad.vwr");
+    fails(
+        voxcaf()
+            .args(["world", "get"])
+            .arg(&bad)
+            .args(["0", "0", "0"]),
+        1,
+        "bad.vwr",
+    );
     fails(voxcaf().args(["world", "check"]).arg(&bad), 1, "CRC");
     fails(voxcaf().args(["world", "info"]).arg(&bad), 1, "bad.vwr");
     assert!(Path::new(&bad).exists());

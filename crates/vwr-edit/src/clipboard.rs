@@ -395,8 +395,8 @@ pub(crate) fn paste(
         }
         let q = transform_cell(clip.size, r.offset, o);
         let cell = [0, 1, 2].map(|k| origin[k] as i64 + q[k] as i64);
-        let limit = tx.world().blocks_per_axis() as i64;
-        if cell.iter().any(|&v| v < 0 || v >= limit) {
+        let limit = tx.world().block_dims().map(i64::from);
+        if (0..3).any(|k| cell[k] < 0 || cell[k] >= limit[k]) {
             continue;
         }
         let cell = cell.map(|v| v as i32);

@@ -438,9 +438,9 @@ fn paint_brush(tx: &mut Tx<'_>, brush: Brush, c: [i32; 3], block: Block) -> Resu
             tx.fill_box(lo.map(clamp), hi.map(clamp), block)?;
         }
         BrushShape::Sphere => {
-            let limit = tx.world().blocks_per_axis() as i64;
-            let (y0, y1) = (lo[1].max(0), hi[1].min(limit - 1));
-            let (z0, z1) = (lo[2].max(0), hi[2].min(limit - 1));
+            let limit = tx.world().block_dims().map(i64::from);
+            let (y0, y1) = (lo[1].max(0), hi[1].min(limit[1] - 1));
+            let (z0, z1) = (lo[2].max(0), hi[2].min(limit[2] - 1));
             for z in z0..=z1 {
                 for y in y0..=y1 {
                     let (dy, dz) = (y - c64[1], z - c64[2]);
@@ -450,7 +450,7 @@ fn paint_brush(tx: &mut Tx<'_>, brush: Brush, c: [i32; 3], block: Block) -> Resu
                     }
                     let dx = (rem as u64).isqrt() as i64;
                     let (x0, x1) = (c64[0] - dx, c64[0] + dx);
-                    if x1 < 0 || x0 >= limit {
+                    if x1 < 0 || x0 >= limit[0] {
                         continue;
                     }
                     tx.fill_box(
@@ -484,8 +484,8 @@ fn replace_in(
     if from == to {
         return Ok(());
     }
-    let limit = tx.world().blocks_per_axis() as i32;
-    let (a, b) = region.unwrap_or(([0; 3], [limit - 1; 3]));
+    let limit = tx.world().block_dims();
+    let (a, b) = region.unwrap_or(([0; 3], limit.map(|v| v as i32 - 1)));
     let Some((lo, hi)) = tx.world().clamp_box(a, b) else {
         return Ok(());
     };

@@ -22,14 +22,17 @@ pub enum EditError {
         limit: u64,
     },
     /// A cell that must exist lies outside the world.
-    #[error("{what} at ({}, {}, {}) is outside the world (0..{limit} on each axis)", pos[0], pos[1], pos[2])]
+    #[error(
+        "{what} at ({}, {}, {}) is outside the world (0..{} × 0..{} × 0..{})",
+        pos[0], pos[1], pos[2], limit[0], limit[1], limit[2]
+    )]
     OutsideWorld {
         /// What was asked for (e.g. "flood fill seed").
         what: &'static str,
         /// The cell.
         pos: [i32; 3],
-        /// Exclusive upper bound on each axis.
-        limit: u32,
+        /// Exclusive upper bound on x, y and z (the world's size in blocks).
+        limit: [u32; 3],
     },
     /// A box lies entirely outside the world.
     #[error(

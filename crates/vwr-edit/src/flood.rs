@@ -34,10 +34,10 @@ pub(crate) fn flood_fill(
     block: Block,
     limits: FloodLimits,
 ) -> Result<u64> {
-    let limit = tx.world().blocks_per_axis();
-    let world_box = ([0, 0, 0], [limit as i32 - 1; 3]);
+    let limit = tx.world().block_dims();
+    let world_box = ([0, 0, 0], limit.map(|v| v as i32 - 1));
     let (a, b) = limits.bounds.unwrap_or(world_box);
-    let inside = |p: [i32; 3]| p.iter().all(|&v| v >= 0 && (v as u32) < limit);
+    let inside = |p: [i32; 3]| (0..3).all(|k| p[k] >= 0 && (p[k] as u32) < limit[k]);
     if !inside(seed) {
         return Err(EditError::OutsideWorld {
             what: "flood fill seed",

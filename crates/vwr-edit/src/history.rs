@@ -372,7 +372,7 @@ impl History {
 pub struct Tx<'w> {
     world: &'w mut World,
     touched: Vec<([u32; 3], Option<Box<Chunk>>)>,
-    seen: HashSet<u32>,
+    seen: HashSet<u64>,
     last: Option<[u32; 3]>,
     fields: WorldFields,
 }
@@ -400,12 +400,12 @@ impl<'w> Tx<'w> {
         if self.last == Some(c) {
             return;
         }
-        let n = self.world.chunks_per_axis();
-        if c[0] >= n || c[1] >= n || c[2] >= n {
+        if !self.world.contains_chunk(c) {
             return;
         }
         self.last = Some(c);
-        let slot = c[0] + n * (c[1] + n * c[2]);
+        let [dx, dy, _] = self.world.chunk_dims().map(u64::from);
+        let slot = c[0] as u64 + dx * (c[1] as u64 + dy * c[2] as u64);
         if self.seen.insert(slot) {
             let before = self.world.chunk([c[0], c[1], c[2]]).cloned().map(Box::new);
             self.touched.push((c, before));
@@ -425,8 +425,7 @@ impl<'w> Tx<'w> {
     }
 
     fn touch_cell(&mut self, x: i32, y: i32, z: i32) {
-        let b = self.world.blocks_per_axis();
-        if (x as u32) < b && (y as u32) < b && (z as u32) < b {
+        if self.world.contains([x, y, z]) {
             let s = CHUNK_SIZE as u32;
             self.touch_chunk([x as u32 / s, y as u32 / s, z as u32 / s]);
         }
@@ -477,7 +476,7 @@ impl<'w> Tx<'w> {
 
     /// [`World::place_move_object`], recorded.
     pub fn place_move_object(&mut self, object: &vwr::MoveObject) -> Result<[i32; 3]> {
-        if let Ok(cell) = object.anchor(self.world.blocks_per_axis()) {
+        if let Ok(cell) = object.anchor(self.world.block_dims()) {
             let [x, y, z] = cell.map(|v| v as i32);
             self.touch_cell(x, y, z);
         }

@@ -48,15 +48,15 @@ const SYMBOLS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 impl Layer {
     /// The whole level `y`.
     pub fn of(world: &World, y: i32) -> Result<Layer> {
-        let last = world.blocks_per_axis() as i32 - 1;
-        Layer::region(world, y, [0, 0], [last, last])
+        let [bx, _, bz] = world.block_dims();
+        Layer::region(world, y, [0, 0], [bx as i32 - 1, bz as i32 - 1])
     }
 
     /// The rectangle between `(x, z)` corners `a` and `b` (inclusive, any order, clamped) of
     /// level `y`.
     pub fn region(world: &World, y: i32, a: [i32; 2], b: [i32; 2]) -> Result<Layer> {
-        let limit = world.blocks_per_axis();
-        if y < 0 || y as u32 >= limit {
+        let limit = world.block_dims();
+        if y < 0 || y as u32 >= limit[1] {
             return Err(EditError::OutsideWorld {
                 what: "layer",
                 pos: [a[0], y, a[1]],
@@ -309,8 +309,7 @@ pub struct ChunkStats {
 /// Statistics of chunk `pos` (`None` outside the world). An unallocated chunk reports as an
 /// empty all-air chunk.
 pub fn chunk_stats(world: &World, pos: [u32; 3]) -> Option<ChunkStats> {
-    let n = world.chunks_per_axis();
-    if pos.iter().any(|&v| v >= n) {
+    if !world.contains_chunk(pos) {
         return None;
     }
     Some(match world.chunk([pos[0], pos[1], pos[2]]) {

@@ -471,7 +471,7 @@ fn cut_clears_blocks_and_records_and_paste_moves_metadata() {
         .unwrap();
     assert_eq!(m.pos_start, [anchor[0] as f32 + 0.5, 1.0, anchor[2] as f32]);
     assert_eq!(m.pos_end, [m.pos_start[0], 3.0, m.pos_start[2] + 2.0]);
-    assert_eq!(m.anchor(30).unwrap(), anchor.map(|v| v as u32));
+    assert_eq!(m.anchor([30; 3]).unwrap(), anchor.map(|v| v as u32));
     // The plate rotation flips on a quarter turn; BigDecor and opaque records just move.
     let p = cell_of([4, 0, 4]);
     assert_eq!(ed.world().plate_rotation([p[0], p[1], p[2]]), Some(false));
@@ -567,4 +567,48 @@ fn metadata_tools() {
         ed.world().extra_metadata([12, 2, 9], META_MOVE_OBJECT),
         None
     );
+}
+
+/// Every tool and exact undo on a non-cubic world (v3 sizes), with the result saved and read
+/// back.
+#[test]
+fn tools_and_undo_work_on_a_non_cubic_world() {
+    use vwr_edit::{Brush, BrushShape, FloodLimits, PasteOptions};
+    let w = World::with_chunk_dims([5, 2, 3]).unwrap(); // 50 × 20 × 30 blocks
+    let start = w.clone();
+    let mut ed = Editor::new(w);
+    let stone = Block::make(35, 0).unwrap();
+    let brick = Block::make(261, 0).unwrap();
+    ed.fill_box([0, 0, 0], [49, 0, 29], stone).unwrap();
+    ed.place([49, 19, 29], brick).unwrap();
+    assert!(
+        ed.place([49, 20, 29], brick).is_err(),
+        "y is only 20 blocks"
+    );
+    assert!(ed.place([10, 5, 30], brick).is_err(), "z is only 30 blocks");
+    ed.brush(
+        Brush {
+            shape: BrushShape::Sphere,
+            radius: 6,
+        },
+        [45, 10, 25],
+        brick,
+    )
+    .unwrap();
+    // The air above the floor, bounded by the world's 50 × 19 × 30 cells above y = 0.
+    let air_above = ed.world().block_dims().map(|v| v as u64);
+    let change = ed
+        .flood_fill([0, 1, 0], brick, FloodLimits::default())
+        .unwrap();
+    assert!(change.cells > 0 && change.cells < air_above[0] * (air_above[1] - 1) * air_above[2]);
+    assert_eq!(ed.world().get_block([0, 19, 0]), brick);
+    let clip = ed.copy([40, 0, 20], [49, 19, 29]).unwrap();
+    ed.paste(&clip, [0, 0, 0], PasteOptions::default()).unwrap();
+    ed.set_spawn(Some([49, 19, 29])).unwrap();
+    // The edited world saves (as v3) and reads back equal.
+    let bytes = ed.world().to_bytes();
+    assert_eq!(vwr::world_version(&bytes), Some(3));
+    assert!(World::from_bytes(&bytes).unwrap() == *ed.world());
+    while ed.undo().is_some() {}
+    assert!(*ed.world() == start);
 }

@@ -417,12 +417,15 @@ pub enum RecordError {
         start: [f32; 3],
     },
     /// A MoveObject start position at or beyond the world's far edge.
-    #[error("start position {start:?} lies outside the world (0..{blocks_per_axis})")]
+    #[error(
+        "start position {start:?} lies outside the world (0..{} × 0..{} × 0..{})",
+        block_dims[0], block_dims[1], block_dims[2]
+    )]
     StartOutsideWorld {
         /// The start position.
         start: [f32; 3],
-        /// Blocks per world axis.
-        blocks_per_axis: u32,
+        /// Blocks along x, y and z.
+        block_dims: [u32; 3],
     },
     /// A BigDecor payload that is not 2 bytes.
     #[error("BigDecor payload is {len} bytes (expected {})", size_of::<crate::layout::BigDecorPayload>())]
@@ -504,10 +507,10 @@ mod tests {
         assert_eq!(
             RecordError::StartOutsideWorld {
                 start: [10.0, 0.0, 0.0],
-                blocks_per_axis: 10
+                block_dims: [10, 20, 10]
             }
             .to_string(),
-            "start position [10.0, 0.0, 0.0] lies outside the world (0..10)"
+            "start position [10.0, 0.0, 0.0] lies outside the world (0..10 × 0..20 × 0..10)"
         );
         assert_eq!(
             VwrError::InvalidRecord {

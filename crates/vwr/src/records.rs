@@ -141,8 +141,9 @@ impl MoveObject {
         })
     }
 
-    /// The anchor cell `floor(pos_start)`, checked against a world of `blocks_per_axis`.
-    pub fn anchor(&self, blocks_per_axis: u32) -> Result<[u32; 3], RecordError> {
+    /// The anchor cell `floor(pos_start)`, checked against a world of `block_dims` blocks
+    /// (see [`crate::World::block_dims`]).
+    pub fn anchor(&self, block_dims: [u32; 3]) -> Result<[u32; 3], RecordError> {
         let start = self.pos_start;
         let mut cell = [0u32; 3];
         for (k, &v) in start.iter().enumerate() {
@@ -153,11 +154,8 @@ impl MoveObject {
                 return Err(RecordError::StartNegative { start });
             }
             let f = v.floor();
-            if f >= blocks_per_axis as f32 {
-                return Err(RecordError::StartOutsideWorld {
-                    start,
-                    blocks_per_axis,
-                });
+            if f >= block_dims[k] as f32 {
+                return Err(RecordError::StartOutsideWorld { start, block_dims });
             }
             cell[k] = f as u32;
         }
@@ -231,14 +229,14 @@ mod tests {
     #[test]
     fn anchor_rejects_bad_starts() {
         let ok = MoveObject::new(1, [9.99, 0.0, 3.5]);
-        assert_eq!(ok.anchor(10).unwrap(), [9, 0, 3]);
+        assert_eq!(ok.anchor([10; 3]).unwrap(), [9, 0, 3]);
         for p in [
             [f32::NAN, 0.0, 0.0],
             [0.0, f32::INFINITY, 0.0],
             [-0.5, 0.0, 0.0],
             [10.0, 0.0, 0.0],
         ] {
-            assert!(MoveObject::new(1, p).anchor(10).is_err(), "{p:?}");
+            assert!(MoveObject::new(1, p).anchor([10; 3]).is_err(), "{p:?}");
         }
     }
 }

@@ -398,13 +398,12 @@ impl World {
     /// Places a MoveObject at its anchor cell `floor(pos_start)`, replacing one already there.
     /// Rejects NaN, infinite, negative or out-of-world starts. Returns the anchor cell.
     pub fn place_move_object(&mut self, object: &MoveObject) -> Result<[i32; 3]> {
-        let cell =
-            object
-                .anchor(self.blocks_per_axis())
-                .map_err(|reason| VwrError::InvalidRecord {
-                    what: "MoveObject",
-                    reason,
-                })?;
+        let cell = object
+            .anchor(self.block_dims())
+            .map_err(|reason| VwrError::InvalidRecord {
+                what: "MoveObject",
+                reason,
+            })?;
         let [x, y, z] = cell.map(|v| v as i32);
         self.set_extra_metadata([x, y, z], META_MOVE_OBJECT, &object.encode())?;
         Ok([x, y, z])
