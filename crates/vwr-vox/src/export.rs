@@ -78,10 +78,23 @@ pub fn export(world: &World, options: &ExportOptions) -> Result<Exported> {
     // Palette entry k holds the colour of stored index k + 1; unused entries keep
     // MagicaVoxel's defaults so the file looks familiar in the editor.
     let mut palette: Vec<Color> = dot_vox::DEFAULT_PALETTE.to_vec();
-    palette.resize(256, Color { r: 0, g: 0, b: 0, a: 255 });
+    palette.resize(
+        256,
+        Color {
+            r: 0,
+            g: 0,
+            b: 0,
+            a: 255,
+        },
+    );
     for (i, b) in mapping.iter() {
         let [r, g, bl, _] = registry.color(b.block_type());
-        palette[usize::from(i) - 1] = Color { r, g, b: bl, a: 255 };
+        palette[usize::from(i) - 1] = Color {
+            r,
+            g,
+            b: bl,
+            a: 255,
+        };
     }
 
     // Y-up world cell (x, y, z) -> Z-up .vox (x, zmax - z, y), grouped in 256³ tiles.
@@ -128,9 +141,8 @@ pub fn export(world: &World, options: &ExportOptions) -> Result<Exported> {
                 .collect(),
         });
         // MagicaVoxel centres a model on its translation: voxel v sits at t + v - size / 2.
-        placements.push([0, 1, 2].map(|k| {
-            tile[k] * edge + i64::from(lo[k]) + i64::from(size[k] / 2)
-        }));
+        placements
+            .push([0, 1, 2].map(|k| tile[k] * edge + i64::from(lo[k]) + i64::from(size[k] / 2)));
     }
     if models.is_empty() {
         // MagicaVoxel wants at least one model: an empty 1³ one.
@@ -184,8 +196,7 @@ pub fn export(world: &World, options: &ExportOptions) -> Result<Exported> {
         layers: vec![Layer { attributes: layer }],
     };
     let mut bytes = Vec::new();
-    data.write_vox(&mut bytes)
-        .map_err(vwr::VwrError::Write)?;
+    data.write_vox(&mut bytes).map_err(vwr::VwrError::Write)?;
 
     let mut warnings = Vec::new();
     let mut records: BTreeMap<u16, usize> = BTreeMap::new();

@@ -94,7 +94,7 @@ impl PaletteMap {
                     toml::Value::Integer(t) => {
                         let t = u16::try_from(*t)
                             .ok()
-                            .filter(|&t| t >= 1 && t <= Block::MAX_TYPE)
+                            .filter(|t| (1..=Block::MAX_TYPE).contains(t))
                             .ok_or_else(|| bad(format!("block type {t} is not in 1..=4095")))?;
                         Block::make(t, 0)?
                     }

@@ -44,7 +44,11 @@ impl Recorded {
             for item in text.split_whitespace() {
                 let parsed = item.split_once('=').and_then(|(i, b)| {
                     let (t, m) = b.split_once(':')?;
-                    Some((i.parse::<u8>().ok()?, t.parse::<u16>().ok()?, m.parse().ok()?))
+                    Some((
+                        i.parse::<u8>().ok()?,
+                        t.parse::<u16>().ok()?,
+                        m.parse().ok()?,
+                    ))
                 });
                 let (i, t, m) = parsed.ok_or_else(|| bad(KEY_BLOCKS, item))?;
                 let block = Block::make(t, m).map_err(|_| bad(KEY_BLOCKS, item))?;

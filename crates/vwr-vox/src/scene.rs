@@ -82,7 +82,10 @@ pub(crate) struct Instance {
 
 /// Flattens the scene graph from its root (node 0). A file without a scene graph (older
 /// MagicaVoxel) places each model at the origin unrotated.
-pub(crate) fn instances(data: &DotVoxData, warnings: &mut Vec<VoxWarning>) -> Result<Vec<Instance>> {
+pub(crate) fn instances(
+    data: &DotVoxData,
+    warnings: &mut Vec<VoxWarning>,
+) -> Result<Vec<Instance>> {
     if data.scenes.is_empty() {
         return Ok((0..data.models.len())
             .map(|m| {
@@ -215,9 +218,9 @@ mod tests {
                 n += 1;
                 assert_eq!(rotation_to_byte(&r), b);
                 // A signed permutation: each row and column has one ±1.
-                for i in 0..3 {
-                    assert_eq!((0..3).map(|j| r[i][j].abs()).sum::<i64>(), 1);
-                    assert_eq!((0..3).map(|j| r[j][i].abs()).sum::<i64>(), 1);
+                for (i, row) in r.iter().enumerate() {
+                    assert_eq!(row.iter().map(|v| v.abs()).sum::<i64>(), 1);
+                    assert_eq!(r.iter().map(|line| line[i].abs()).sum::<i64>(), 1);
                 }
             }
         }
@@ -230,7 +233,7 @@ mod tests {
     #[test]
     fn composition_applies_inner_first() {
         let rot = Affine {
-            r: rotation_from_byte(0b0000_0001 | (0 << 2) | (1 << 4)).unwrap(),
+            r: rotation_from_byte(0b0001_0001).unwrap(),
             t2: [0, 0, 0],
         };
         let shift = Affine {

@@ -52,10 +52,16 @@ impl fmt::Display for VoxWarning {
                 "scene node {node} has {frames} animation frames; only the first is imported"
             ),
             VoxWarning::HiddenSkipped { node } => {
-                write!(f, "scene node {node} is hidden (or on a hidden layer); left out")
+                write!(
+                    f,
+                    "scene node {node} is hidden (or on a hidden layer); left out"
+                )
             }
             VoxWarning::UnplacedModels { count } => {
-                write!(f, "{count} model(s) are not placed by the scene graph; left out")
+                write!(
+                    f,
+                    "{count} model(s) are not placed by the scene graph; left out"
+                )
             }
             VoxWarning::MaterialsIgnored { indices } => write!(
                 f,
@@ -68,7 +74,9 @@ impl fmt::Display for VoxWarning {
                  registry colour"
             ),
             VoxWarning::RecordsDropped {
-                name, count, record_type,
+                name,
+                count,
+                record_type,
             } => write!(
                 f,
                 "{count} {name} record(s) (metadata type {record_type}) are not representable in \
