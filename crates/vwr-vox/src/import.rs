@@ -70,7 +70,12 @@ pub struct Imported {
 /// [`ImportOptions::palette`], else through the mapping a voxcaf export recorded, else to
 /// the registry type of nearest colour.
 pub fn import(bytes: &[u8], options: &ImportOptions) -> Result<Imported> {
-    let data = dot_vox::load_bytes(bytes).map_err(|reason| VoxError::Parse { reason })?;
+    // dot_vox promises not to panic; should it, the input is reported as malformed.
+    let data = std::panic::catch_unwind(|| dot_vox::load_bytes(bytes))
+        .map_err(|_| VoxError::Parse {
+            reason: "the .vox reader failed on this input",
+        })?
+        .map_err(|reason| VoxError::Parse { reason })?;
     let mut warnings = Vec::new();
     let recorded = Recorded::read(&data)?;
     let placed = instances(&data, &mut warnings)?;
