@@ -238,8 +238,7 @@ pub fn convert(a: &ConvertArgs) -> Result<u8> {
                 o::write_stdout(&out.bytes)?;
             } else {
                 o::create_parent(output)?;
-                voxcaf_fs::write_atomic(output, &out.bytes)
-                    .map_err(|e| o::failed(output, e))?;
+                voxcaf_fs::write_atomic(output, &out.bytes).map_err(|e| o::failed(output, e))?;
             }
             summary = json!({
                 "models": out.models,
@@ -279,7 +278,11 @@ pub fn convert(a: &ConvertArgs) -> Result<u8> {
                 summary["blocks"],
                 summary["chunk_dims"]
                     .as_array()
-                    .map(|d| d.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("×"))
+                    .map(|d| d
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join("×"))
                     .unwrap_or_default(),
             ),
             Direction::Export => format!(

@@ -41,9 +41,15 @@ fn blocks(p: &Path) -> Vec<([i32; 3], vwr::Block)> {
 
 #[test]
 fn vox_to_vwr_to_vox_to_vwr_keeps_the_blocks() {
-    let Some(model) = corpus("chr_sol.vox") else { return };
+    let Some(model) = corpus("chr_sol.vox") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
-    let (a, b, c) = (dir.path().join("a.vwr"), dir.path().join("b.vox"), dir.path().join("c.vwr"));
+    let (a, b, c) = (
+        dir.path().join("a.vwr"),
+        dir.path().join("b.vox"),
+        dir.path().join("c.vwr"),
+    );
     let (code, out, err) = convert(&[&model, &a]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("294 voxels"), "{out}");
@@ -58,13 +64,22 @@ fn vox_to_vwr_to_vox_to_vwr_keeps_the_blocks() {
 
 #[test]
 fn json_origin_palette_and_stdin() {
-    let Some(model) = corpus("chr_sol.vox") else { return };
+    let Some(model) = corpus("chr_sol.vox") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let pal = dir.path().join("p.toml");
     std::fs::write(&pal, "[palette]\n").unwrap();
     let out = dir.path().join("o.vwr");
     let (code, text, err) = run(voxcaf()
-        .args(["world", "convert", "--json", "--origin", "3,0,4", "--palette"])
+        .args([
+            "world",
+            "convert",
+            "--json",
+            "--origin",
+            "3,0,4",
+            "--palette",
+        ])
         .arg(&pal)
         .arg(&model)
         .arg(&out));
@@ -74,7 +89,13 @@ fn json_origin_palette_and_stdin() {
     assert_eq!(v["voxels"], 294);
     assert_eq!(v["direction"], "vox-to-vwr");
     // An empty mapping names no index: every index is reported as unmapped.
-    assert!(v["warnings"][0].as_str().unwrap().contains("not in the mapping"), "{v}");
+    assert!(
+        v["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("not in the mapping"),
+        "{v}"
+    );
     let min_x = blocks(&out).iter().map(|(p, _)| p[0]).min().unwrap();
     let min_z = blocks(&out).iter().map(|(p, _)| p[2]).min().unwrap();
     assert_eq!((min_x, min_z), (3, 4));
@@ -105,14 +126,26 @@ fn unhappy_paths_exit_2_for_usage_and_1_for_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let world = d.join("w.vwr");
-    assert!(voxcaf().args(["world", "new", "--chunks", "1"]).arg(&world).output().unwrap().status.success());
+    assert!(voxcaf()
+        .args(["world", "new", "--chunks", "1"])
+        .arg(&world)
+        .output()
+        .unwrap()
+        .status
+        .success());
 
     // Usage errors (2).
     for (args, needle) in [
         (vec![d.join("a.txt"), d.join("b.vwr")], "unknown input type"),
         (vec![world.clone(), d.join("b.vwr")], "world resave"),
-        (vec![world.clone(), d.join("b.png")], "must end in .vwr or .vox"),
-        (vec![d.join("a.vox"), d.join("b.vox")], "both sides are .vox"),
+        (
+            vec![world.clone(), d.join("b.png")],
+            "must end in .vwr or .vox",
+        ),
+        (
+            vec![d.join("a.vox"), d.join("b.vox")],
+            "both sides are .vox",
+        ),
         (vec![PathBuf::from("-"), PathBuf::from("-")], "both be `-`"),
     ] {
         let (code, _, err) = run(voxcaf().args(["world", "convert"]).args(&args));
@@ -152,7 +185,10 @@ fn unhappy_paths_exit_2_for_usage_and_1_for_bad_input() {
     let out = d.join("never.vwr");
     let (code, _, err) = convert(&[&bad, &out]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("bad.vox") && err.contains("not a readable MagicaVoxel"), "{err}");
+    assert!(
+        err.contains("bad.vox") && err.contains("not a readable MagicaVoxel"),
+        "{err}"
+    );
     assert!(!out.exists());
     let pal = d.join("bad.toml");
     std::fs::write(&pal, "[palette]\n1 = \"no such block\"\n").unwrap();
@@ -162,11 +198,18 @@ fn unhappy_paths_exit_2_for_usage_and_1_for_bad_input() {
         .arg(&world)
         .arg(d.join("x.vox")));
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("bad.toml") && err.contains("unknown block"), "{err}");
+    assert!(
+        err.contains("bad.toml") && err.contains("unknown block"),
+        "{err}"
+    );
     // More than 255 block values.
     let mut big = vwr::World::with_chunks_per_axis(3).unwrap();
     for i in 0..256 {
-        big.set_block([i % 30, i / 30, 0], vwr::Block::make(1 + i as u16, 0).unwrap()).unwrap();
+        big.set_block(
+            [i % 30, i / 30, 0],
+            vwr::Block::make(1 + i as u16, 0).unwrap(),
+        )
+        .unwrap();
     }
     let bigp = d.join("big.vwr");
     big.save(&bigp).unwrap();
@@ -179,13 +222,18 @@ fn unhappy_paths_exit_2_for_usage_and_1_for_bad_input() {
 fn move_objects_are_warned_about_on_stderr() {
     let dir = tempfile::tempdir().unwrap();
     let mut w = vwr::World::with_chunks_per_axis(1).unwrap();
-    w.set_block([1, 1, 1], vwr::Block::make(35, 0).unwrap()).unwrap();
-    w.place_move_object(&vwr::MoveObject::new(7, [2.0, 1.0, 2.0])).unwrap();
+    w.set_block([1, 1, 1], vwr::Block::make(35, 0).unwrap())
+        .unwrap();
+    w.place_move_object(&vwr::MoveObject::new(7, [2.0, 1.0, 2.0]))
+        .unwrap();
     let p = dir.path().join("m.vwr");
     w.save(&p).unwrap();
     let (code, _, err) = convert(&[&p, &dir.path().join("m.vox")]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("warning:") && err.contains("MoveObject"), "{err}");
+    assert!(
+        err.contains("warning:") && err.contains("MoveObject"),
+        "{err}"
+    );
 }
 
 #[test]
