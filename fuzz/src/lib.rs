@@ -55,5 +55,6 @@ pub fn all() -> Vec<Target> {
         registry_toml,
         sidecar_toml,
         edit_script,
+        vox_import,
     ]
 }

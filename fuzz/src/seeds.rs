@@ -252,6 +252,17 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
         .map(|c| c.payload)
         .collect(),
         "edit_script" => vec![vwr_edit::script::POOL_SCRIPT.into()],
+        "vox_import" => {
+            let mut v = files(&golden("../corpus/vox"), &["vox"]);
+            for w in files(&golden("vwr/edge"), &["vwr"]) {
+                if let Ok(world) = vwr::World::from_bytes(&w) {
+                    if let Ok(out) = vwr_vox::export(&world, &Default::default()) {
+                        v.push(out.bytes);
+                    }
+                }
+            }
+            v
+        }
         _ => Vec::new(),
     };
     s.extend(committed(target));

@@ -201,3 +201,27 @@ pub fn edit_script(data: &[u8]) {
         "undoing every command did not restore the world"
     );
 }
+
+/// MagicaVoxel `.vox` import (`vwr_vox::import`, worlds capped at 64 chunks per axis): `Ok` or
+/// a typed error; what imports and fits a palette exports, and that export imports to the
+/// same blocks.
+pub fn vox_import(data: &[u8]) {
+    let opts = vwr_vox::ImportOptions {
+        max_blocks_per_axis: 640,
+        ..Default::default()
+    };
+    let Ok(first) = vwr_vox::import(data, &opts) else {
+        return;
+    };
+    let Ok(out) = vwr_vox::export(&first.world, &vwr_vox::ExportOptions::default()) else {
+        return;
+    };
+    let back = vwr_vox::import(&out.bytes, &opts).expect("an export must import");
+    let blocks = |w: &vwr::World| {
+        let mut v = Vec::new();
+        w.for_each_non_air(|p, b| v.push((p, b)));
+        v
+    };
+    assert_eq!(back.world.chunk_dims(), first.world.chunk_dims());
+    assert!(blocks(&back.world) == blocks(&first.world), "round trip changed the blocks");
+}

@@ -1,0 +1,244 @@
+//! `voxcaf world convert` between .vox and .vwr, run as a user would run it: the happy paths,
+//! the round trip, and the unhappy paths (usage errors exit 2, bad input exits 1).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn voxcaf() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_voxcaf"))
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd.output().expect("run voxcaf");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn corpus(name: &str) -> Option<PathBuf> {
+    let p = voxcaf_golden::root().join("../corpus/vox").join(name);
+    if p.is_file() {
+        Some(p)
+    } else if voxcaf_golden::required() {
+        panic!("missing corpus file {}", p.display());
+    } else {
+        None
+    }
+}
+
+fn convert(args: &[&Path]) -> (i32, String, String) {
+    run(voxcaf().args(["world", "convert"]).args(args))
+}
+
+fn blocks(p: &Path) -> Vec<([i32; 3], vwr::Block)> {
+    let w = vwr::World::load(p).unwrap();
+    let mut v = Vec::new();
+    w.for_each_non_air(|p, b| v.push((p, b)));
+    v
+}
+
+#[test]
+fn vox_to_vwr_to_vox_to_vwr_keeps_the_blocks() {
+    let Some(model) = corpus("chr_sol.vox") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b, c) = (
+        dir.path().join("a.vwr"),
+        dir.path().join("b.vox"),
+        dir.path().join("c.vwr"),
+    );
+    let (code, out, err) = convert(&[&model, &a]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("294 voxels"), "{out}");
+    let (code, _, err) = convert(&[&a, &b]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read(&b).unwrap().starts_with(b"VOX "));
+    let (code, _, err) = convert(&[&b, &c]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(blocks(&a), blocks(&c));
+    assert_eq!(blocks(&a).len(), 294);
+}
+
+#[test]
+fn json_origin_palette_and_stdin() {
+    let Some(model) = corpus("chr_sol.vox") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let pal = dir.path().join("p.toml");
+    std::fs::write(&pal, "[palette]\n").unwrap();
+    let out = dir.path().join("o.vwr");
+    let (code, text, err) = run(voxcaf()
+        .args([
+            "world",
+            "convert",
+            "--json",
+            "--origin",
+            "3,0,4",
+            "--palette",
+        ])
+        .arg(&pal)
+        .arg(&model)
+        .arg(&out));
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["voxels"], 294);
+    assert_eq!(v["direction"], "vox-to-vwr");
+    // An empty mapping names no index: every index is reported as unmapped.
+    assert!(
+        v["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("not in the mapping"),
+        "{v}"
+    );
+    let min_x = blocks(&out).iter().map(|(p, _)| p[0]).min().unwrap();
+    let min_z = blocks(&out).iter().map(|(p, _)| p[2]).min().unwrap();
+    assert_eq!((min_x, min_z), (3, 4));
+
+    // `-` as input: the kind is told by the magic.
+    let piped = dir.path().join("piped.vwr");
+    let st = voxcaf()
+        .args(["world", "convert", "-"])
+        .arg(&piped)
+        .stdin(std::fs::File::open(&model).unwrap())
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    // `-` as output: .vwr -> .vox bytes on stdout.
+    let o = voxcaf()
+        .args(["world", "convert"])
+        .arg(&piped)
+        .arg("-")
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(o.stdout.starts_with(b"VOX "));
+}
+
+#[test]
+fn unhappy_paths_exit_2_for_usage_and_1_for_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let world = d.join("w.vwr");
+    assert!(voxcaf()
+        .args(["world", "new", "--chunks", "1"])
+        .arg(&world)
+        .output()
+        .unwrap()
+        .status
+        .success());
+
+    // Usage errors (2).
+    for (args, needle) in [
+        (vec![d.join("a.txt"), d.join("b.vwr")], "unknown input type"),
+        (vec![world.clone(), d.join("b.vwr")], "world resave"),
+        (
+            vec![world.clone(), d.join("b.png")],
+            "must end in .vwr or .vox",
+        ),
+        (
+            vec![d.join("a.vox"), d.join("b.vox")],
+            "both sides are .vox",
+        ),
+        (vec![PathBuf::from("-"), PathBuf::from("-")], "both be `-`"),
+    ] {
+        let (code, _, err) = run(voxcaf().args(["world", "convert"]).args(&args));
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    let (code, _, err) = run(voxcaf()
+        .args(["world", "convert", "--origin", "1,2"])
+        .arg(d.join("a.vox"))
+        .arg(d.join("b.vwr")));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("X,Y,Z"), "{err}");
+    let (code, _, err) = run(voxcaf()
+        .args(["world", "convert", "--origin", "1,2,3"])
+        .arg(&world)
+        .arg(d.join("b.vox")));
+    assert_eq!(code, 2, "{err}");
+    // A foreign existing output needs --force.
+    let foreign = d.join("keep.vox");
+    std::fs::write(&foreign, b"not a vox").unwrap();
+    let (code, _, err) = convert(&[&world, &foreign]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read(&foreign).unwrap(), b"not a vox");
+    // JSON error shape.
+    let (code, out, _) = run(voxcaf()
+        .args(["world", "convert", "--json"])
+        .arg(&world)
+        .arg(&foreign));
+    assert_eq!(code, 2);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["error"]["kind"], "usage");
+
+    // Bad input (1), no output left behind.
+    let bad = d.join("bad.vox");
+    std::fs::write(&bad, b"VOX \x96\0\0\0garbage").unwrap();
+    let out = d.join("never.vwr");
+    let (code, _, err) = convert(&[&bad, &out]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("bad.vox") && err.contains("not a readable MagicaVoxel"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let pal = d.join("bad.toml");
+    std::fs::write(&pal, "[palette]\n1 = \"no such block\"\n").unwrap();
+    let (code, _, err) = run(voxcaf()
+        .args(["world", "convert", "--palette"])
+        .arg(&pal)
+        .arg(&world)
+        .arg(d.join("x.vox")));
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("bad.toml") && err.contains("unknown block"),
+        "{err}"
+    );
+    // More than 255 block values.
+    let mut big = vwr::World::with_chunks_per_axis(3).unwrap();
+    for i in 0..256 {
+        big.set_block(
+            [i % 30, i / 30, 0],
+            vwr::Block::make(1 + i as u16, 0).unwrap(),
+        )
+        .unwrap();
+    }
+    let bigp = d.join("big.vwr");
+    big.save(&bigp).unwrap();
+    let (code, _, err) = convert(&[&bigp, &d.join("big.vox")]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("256 distinct block values"), "{err}");
+}
+
+#[test]
+fn move_objects_are_warned_about_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut w = vwr::World::with_chunks_per_axis(1).unwrap();
+    w.set_block([1, 1, 1], vwr::Block::make(35, 0).unwrap())
+        .unwrap();
+    w.place_move_object(&vwr::MoveObject::new(7, [2.0, 1.0, 2.0]))
+        .unwrap();
+    let p = dir.path().join("m.vwr");
+    w.save(&p).unwrap();
+    let (code, _, err) = convert(&[&p, &dir.path().join("m.vox")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning:") && err.contains("MoveObject"),
+        "{err}"
+    );
+}
+
+#[test]
+fn help_has_examples() {
+    let (code, out, _) = run(voxcaf().args(["world", "convert", "--help"]));
+    assert_eq!(code, 0);
+    assert!(out.contains("Examples:") && out.contains("voxcaf world convert castle.vox"));
+}

@@ -1,0 +1,247 @@
+//! The scene graph: MagicaVoxel's nTRN/nGRP/nSHP nodes flattened into placed model instances.
+//!
+//! Positions are kept doubled (`2·p`) so that the half-voxel centre of an even-sized model stays
+//! an integer through every rotation; the final cell is `floor(p)`.
+
+use dot_vox::{DotVoxData, SceneNode};
+
+use crate::error::{Result, VoxError};
+use crate::warning::VoxWarning;
+
+/// An affine map on doubled coordinates: `p' = r·p + t2` with `r` a signed permutation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Affine {
+    pub(crate) r: [[i64; 3]; 3],
+    pub(crate) t2: [i64; 3],
+}
+
+impl Affine {
+    pub(crate) const IDENTITY: Affine = Affine {
+        r: [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        t2: [0, 0, 0],
+    };
+
+    pub(crate) fn apply(&self, p: [i64; 3]) -> [i64; 3] {
+        let mut out = self.t2;
+        for (row, o) in self.r.iter().zip(out.iter_mut()) {
+            *o += row[0] * p[0] + row[1] * p[1] + row[2] * p[2];
+        }
+        out
+    }
+
+    /// `self ∘ inner`: applies `inner` first.
+    pub(crate) fn then_outer(inner: &Affine, outer: &Affine) -> Affine {
+        let mut r = [[0i64; 3]; 3];
+        for (i, row) in r.iter_mut().enumerate() {
+            for (j, v) in row.iter_mut().enumerate() {
+                *v = (0..3).map(|k| outer.r[i][k] * inner.r[k][j]).sum();
+            }
+        }
+        Affine {
+            r,
+            t2: outer.apply(inner.t2),
+        }
+    }
+}
+
+/// Decodes MagicaVoxel's rotation byte (`_r`): bits 0–1 and 2–3 are the columns of the
+/// non-zero entries of rows 0 and 1 (row 2 takes the remaining one), bits 4–6 their signs.
+pub(crate) fn rotation_from_byte(b: u8) -> Option<[[i64; 3]; 3]> {
+    let c0 = (b & 3) as usize;
+    let c1 = ((b >> 2) & 3) as usize;
+    if b >= 128 || c0 > 2 || c1 > 2 || c0 == c1 {
+        return None;
+    }
+    let c2 = 3 - c0 - c1;
+    let mut r = [[0i64; 3]; 3];
+    for (row, col) in [c0, c1, c2].into_iter().enumerate() {
+        r[row][col] = if b & (1 << (4 + row)) != 0 { -1 } else { 1 };
+    }
+    Some(r)
+}
+
+/// The rotation byte of a signed permutation (the inverse of [`rotation_from_byte`]).
+#[cfg(test)]
+pub(crate) fn rotation_to_byte(r: &[[i64; 3]; 3]) -> u8 {
+    let col = |row: usize| (0..3).find(|&c| r[row][c] != 0).unwrap_or(0) as u8;
+    let mut b = col(0) | (col(1) << 2);
+    for (row, line) in r.iter().enumerate() {
+        if line.iter().sum::<i64>() < 0 {
+            b |= 1 << (4 + row);
+        }
+    }
+    b
+}
+
+/// One model placed in the scene.
+pub(crate) struct Instance {
+    pub(crate) model: usize,
+    /// Maps the doubled centre offset of a voxel (`2v + 1 - size`) to doubled scene space.
+    pub(crate) affine: Affine,
+}
+
+/// Flattens the scene graph from its root (node 0). A file without a scene graph (older
+/// MagicaVoxel) places each model at the origin unrotated.
+pub(crate) fn instances(
+    data: &DotVoxData,
+    warnings: &mut Vec<VoxWarning>,
+) -> Result<Vec<Instance>> {
+    if data.scenes.is_empty() {
+        return Ok((0..data.models.len())
+            .map(|m| {
+                // Without a scene, voxel v sits at v: undo the centring of `2v + 1 - size`.
+                let s = &data.models[m].size;
+                let size = [s.x as i64, s.y as i64, s.z as i64];
+                Instance {
+                    model: m,
+                    affine: Affine {
+                        t2: size.map(|d| d - 1),
+                        ..Affine::IDENTITY
+                    },
+                }
+            })
+            .collect());
+    }
+    let count = data.scenes.len();
+    let mut seen = vec![false; count];
+    let mut out = Vec::new();
+    let mut stack = vec![(0u32, Affine::IDENTITY)];
+    while let Some((id, acc)) = stack.pop() {
+        let node = id as usize;
+        if seen[node] {
+            return Err(VoxError::NotATree { node: id });
+        }
+        seen[node] = true;
+        let child_ok = |child: u32| -> Result<u32> {
+            if (child as usize) < count {
+                Ok(child)
+            } else {
+                Err(VoxError::MissingNode {
+                    node: id,
+                    child,
+                    count,
+                })
+            }
+        };
+        match &data.scenes[node] {
+            SceneNode::Transform {
+                attributes,
+                frames,
+                child,
+                layer_id,
+            } => {
+                let hidden_layer = data
+                    .layers
+                    .get(*layer_id as usize)
+                    .is_some_and(|l| l.hidden());
+                if attributes.get("_hidden").is_some_and(|h| h == "1") || hidden_layer {
+                    warnings.push(VoxWarning::HiddenSkipped { node: id });
+                    continue;
+                }
+                if frames.len() > 1 {
+                    warnings.push(VoxWarning::AnimationIgnored {
+                        node: id,
+                        frames: frames.len(),
+                    });
+                }
+                let mut local = Affine::IDENTITY;
+                if let Some(frame) = frames.first() {
+                    if let Some(r) = frame.attributes.get("_r") {
+                        local.r = r
+                            .trim()
+                            .parse::<u8>()
+                            .ok()
+                            .and_then(rotation_from_byte)
+                            .ok_or_else(|| VoxError::BadRotation {
+                                node: id,
+                                value: r.clone(),
+                            })?;
+                    }
+                    if let Some(t) = frame.attributes.get("_t") {
+                        let bad = || VoxError::BadTranslation {
+                            node: id,
+                            value: t.clone(),
+                        };
+                        let parts: Vec<i64> = t
+                            .split_whitespace()
+                            .map(|s| s.parse::<i32>().map(i64::from))
+                            .collect::<std::result::Result<_, _>>()
+                            .map_err(|_| bad())?;
+                        let [x, y, z] = parts[..] else {
+                            return Err(bad());
+                        };
+                        local.t2 = [2 * x, 2 * y, 2 * z];
+                    }
+                }
+                stack.push((child_ok(*child)?, Affine::then_outer(&local, &acc)));
+            }
+            SceneNode::Group { children, .. } => {
+                for &c in children.iter().rev() {
+                    stack.push((child_ok(c)?, acc));
+                }
+            }
+            SceneNode::Shape { models, .. } => {
+                if models.len() > 1 {
+                    warnings.push(VoxWarning::AnimationIgnored {
+                        node: id,
+                        frames: models.len(),
+                    });
+                }
+                if let Some(m) = models.first() {
+                    if m.model_id as usize >= data.models.len() {
+                        return Err(VoxError::MissingModel {
+                            node: id,
+                            model: m.model_id,
+                            count: data.models.len(),
+                        });
+                    }
+                    out.push(Instance {
+                        model: m.model_id as usize,
+                        affine: acc,
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_valid_rotation_byte_round_trips() {
+        let mut n = 0;
+        for b in 0u8..128 {
+            if let Some(r) = rotation_from_byte(b) {
+                n += 1;
+                assert_eq!(rotation_to_byte(&r), b);
+                // A signed permutation: each row and column has one ±1.
+                for (i, row) in r.iter().enumerate() {
+                    assert_eq!(row.iter().map(|v| v.abs()).sum::<i64>(), 1);
+                    assert_eq!(r.iter().map(|line| line[i].abs()).sum::<i64>(), 1);
+                }
+            }
+        }
+        assert_eq!(n, 48);
+        assert!(rotation_from_byte(3).is_none());
+        assert!(rotation_from_byte(0).is_none());
+        assert!(rotation_from_byte(200).is_none());
+    }
+
+    #[test]
+    fn composition_applies_inner_first() {
+        let rot = Affine {
+            r: rotation_from_byte(0b0001_0001).unwrap(),
+            t2: [0, 0, 0],
+        };
+        let shift = Affine {
+            r: Affine::IDENTITY.r,
+            t2: [10, 0, 0],
+        };
+        let p = [2, 4, 6];
+        let both = Affine::then_outer(&shift, &rot);
+        assert_eq!(both.apply(p), rot.apply(shift.apply(p)));
+    }
+}

@@ -1,0 +1,87 @@
+//! What an import or export could not carry over: reported, never dropped silently.
+
+use std::fmt;
+
+/// Something of the source that the destination cannot represent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VoxWarning {
+    /// A transform or shape node has several animation frames; only the first is used.
+    AnimationIgnored {
+        /// The scene node.
+        node: u32,
+        /// Frames it has.
+        frames: usize,
+    },
+    /// A hidden node or a node on a hidden layer was left out.
+    HiddenSkipped {
+        /// The transform node.
+        node: u32,
+    },
+    /// Models that no shape node places were left out.
+    UnplacedModels {
+        /// How many.
+        count: usize,
+    },
+    /// Palette entries with a material other than diffuse: imported as plain blocks.
+    MaterialsIgnored {
+        /// Palette indices (1..=255) with a non-diffuse material.
+        indices: Vec<u8>,
+    },
+    /// Palette indices used by voxels that the mapping does not name: mapped by nearest colour.
+    UnmappedIndices {
+        /// The palette indices (1..=255).
+        indices: Vec<u8>,
+    },
+    /// Metadata records of the world that `.vox` cannot hold (MoveObjects, BigDecor, ...).
+    RecordsDropped {
+        /// The record type.
+        record_type: u16,
+        /// Its name.
+        name: &'static str,
+        /// Records of that type.
+        count: usize,
+    },
+}
+
+impl fmt::Display for VoxWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VoxWarning::AnimationIgnored { node, frames } => write!(
+                f,
+                "scene node {node} has {frames} animation frames; only the first is imported"
+            ),
+            VoxWarning::HiddenSkipped { node } => {
+                write!(
+                    f,
+                    "scene node {node} is hidden (or on a hidden layer); left out"
+                )
+            }
+            VoxWarning::UnplacedModels { count } => {
+                write!(
+                    f,
+                    "{count} model(s) are not placed by the scene graph; left out"
+                )
+            }
+            VoxWarning::MaterialsIgnored { indices } => write!(
+                f,
+                "materials (glass, metal, emission, ...) of palette indices {indices:?} are not \
+                 representable; imported as plain blocks"
+            ),
+            VoxWarning::UnmappedIndices { indices } => write!(
+                f,
+                "palette indices {indices:?} are not in the mapping; mapped to the nearest \
+                 registry colour"
+            ),
+            VoxWarning::RecordsDropped {
+                name,
+                count,
+                record_type,
+            } => write!(
+                f,
+                "{count} {name} record(s) (metadata type {record_type}) are not representable in \
+                 .vox; not exported"
+            ),
+        }
+    }
+}
