@@ -17,7 +17,7 @@ pub struct VoxcafWorld(pub(crate) World);
 pub const VOXCAF_FORMAT_AUTO: u32 = 0;
 /// The original v2 format (cubic worlds, 1..=255 chunks per axis).
 pub const VOXCAF_FORMAT_V2: u32 = 2;
-/// The v3 format (any chunk dimensions). Not available in this build: `VOXCAF_ERR_UNSUPPORTED`.
+/// The v3 format (any chunk dimensions; docs/format/vwr-v3.md), codec `auto`.
 pub const VOXCAF_FORMAT_V3: u32 = 3;
 
 /// A MoveObject record (a moving platform, enemy, treasure, exit, ...), as in the original.
@@ -114,9 +114,11 @@ fn encode(world: &World, format: u32) -> Result<Vec<u8>, Fail> {
                 world.chunk_dims()
             ),
         )),
-        VOXCAF_FORMAT_AUTO | VOXCAF_FORMAT_V3 => Err(Fail::new(
-            VOXCAF_ERR_UNSUPPORTED,
-            "the v3 world format is not available in this build of voxcaf",
+        VOXCAF_FORMAT_AUTO => Ok(world.to_bytes()),
+        VOXCAF_FORMAT_V3 => Ok(vwr::write_world_v3(
+            world,
+            vwr::Codec::Auto,
+            vwr::DEFAULT_ZSTD_LEVEL,
         )),
         other => Err(Fail::new(
             VOXCAF_ERR_INVALID_ARGUMENT,

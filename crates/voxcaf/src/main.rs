@@ -61,8 +61,6 @@ enum WorldCmd {
     Edit(world_edit::EditCmd),
     #[command(flatten)]
     Mesh(world_mesh::MeshCmd),
-    #[command(flatten)]
-    Vox(world_vox::VoxCmd),
 }
 
 #[derive(Subcommand)]
@@ -81,7 +79,6 @@ impl Cmd {
                 WorldCmd::Core(c) => c.json(),
                 WorldCmd::Edit(c) => c.json(),
                 WorldCmd::Mesh(c) => c.json(),
-                WorldCmd::Vox(c) => c.json(),
             },
             Cmd::Asset { cmd } => match cmd {
                 AssetCmd::Container(c) => c.json(),
@@ -104,7 +101,6 @@ fn main() -> ExitCode {
             WorldCmd::Core(c) => world::run(c),
             WorldCmd::Edit(c) => world_edit::run(c),
             WorldCmd::Mesh(c) => world_mesh::run(c),
-            WorldCmd::Vox(c) => world_vox::run(c),
         },
         Cmd::Asset { cmd } => match cmd {
             AssetCmd::Container(c) => asset::run(c),

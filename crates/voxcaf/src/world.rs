@@ -18,6 +18,8 @@ pub enum FormatArg {
     V2,
     /// Header v3 (docs/format/vwr-v3.md).
     V3,
+    /// MagicaVoxel .vox (`world convert` only; what a `-` output gets from a .vwr input).
+    Vox,
 }
 
 /// `--codec` values (v3 only).
@@ -36,7 +38,7 @@ pub enum CodecArg {
 fn save_options(format: FormatArg, codec: CodecArg, level: i32) -> SaveOptions {
     SaveOptions {
         format: match format {
-            FormatArg::Auto => Format::Auto,
+            FormatArg::Auto | FormatArg::Vox => Format::Auto,
             FormatArg::V2 => Format::V2,
             FormatArg::V3 => Format::V3,
         },
@@ -47,6 +49,51 @@ fn save_options(format: FormatArg, codec: CodecArg, level: i32) -> SaveOptions {
             CodecArg::Zstd => Codec::Zstd,
         },
         level,
+    }
+}
+
+/// Arguments of `voxcaf world convert`.
+#[derive(clap::Args)]
+pub struct ConvertArgs {
+    /// Input: .vwr (v2 or v3) or .vox (`-` reads standard input; the kind is then told by its
+    /// magic).
+    pub input: PathBuf,
+    /// Output: .vwr or .vox (`-` writes standard output; missing folders are created).
+    pub output: PathBuf,
+    /// Output format: v2 when the world fits it, else v3; `vox` writes MagicaVoxel (the
+    /// default for a .vox output name).
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// v3 chunk codec.
+    #[arg(long, value_enum, default_value_t = CodecArg::Auto)]
+    pub codec: CodecArg,
+    /// zstd level for the zstd and auto codecs (1..=22).
+    #[arg(long, default_value_t = vwr::DEFAULT_ZSTD_LEVEL,
+          value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub level: i32,
+    /// .vox palette mapping (TOML): MagicaVoxel palette indices to block types, used both ways.
+    #[arg(long, value_name = "FILE.toml")]
+    pub palette: Option<PathBuf>,
+    /// .vox import: where the scene's lowest corner lands, in blocks (default 0,0,0, or where a
+    /// voxcaf export had it).
+    #[arg(long, value_name = "X,Y,Z", value_parser = crate::world_vox::parse_origin,
+          allow_hyphen_values = true)]
+    pub origin: Option<[i32; 3]>,
+    /// .vox import: the smallest world per axis instead of the smallest cube (saved as v3).
+    #[arg(long)]
+    pub tight: bool,
+    /// Overwrite an existing output that is not of the output's kind.
+    #[arg(long)]
+    pub force: bool,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl ConvertArgs {
+    /// The .vwr save options the flags ask for.
+    pub fn save_options(&self) -> SaveOptions {
+        save_options(self.format, self.codec, self.level)
     }
 }
 
@@ -153,32 +200,34 @@ pub enum WorldCmd {
         #[arg(long)]
         force: bool,
     },
-    /// Convert a world between v2 and v3 and between v3 codecs (atomic save).
+    /// Convert a world: between v2 and v3, between v3 codecs, and to and from MagicaVoxel
+    /// .vox (the direction follows the extensions). The save is atomic.
+    ///
+    /// .vwr -> .vwr: a v3 world that fits v2 converts back to the original writer's exact bytes.
+    /// .vox -> .vwr places every model of the scene (translations and 90° rotations) in one
+    /// world, the smallest cubic world that holds it (with --tight: the smallest per axis, in
+    /// v3), and maps colours to the block type of nearest registry colour, or through --palette.
+    /// .vwr -> .vox writes each distinct block value (at most 255) as a palette entry with its
+    /// registry colour and records the mapping in the file, so converting back gives the same
+    /// blocks; MoveObjects and other metadata cannot go into a .vox and are reported. Anything
+    /// not carried over is printed as a warning.
     ///
     /// Examples:
     ///   voxcaf world convert level.vwr level3.vwr --format v3
-    ///   voxcaf world convert level3.vwr level.vwr --format v2   (byte-identical to the original's)
+    ///   voxcaf world convert level3.vwr level.vwr --format v2
     ///   voxcaf world convert big.vwr small.vwr --codec zstd --level 19
+    ///   voxcaf world convert castle.vox level.vwr --origin 20,1,20 --palette blocks.toml
+    ///   voxcaf world convert level.vwr level.vox
+    ///   voxcaf world convert - out.vwr < model.vox
+    ///
+    /// A palette file maps MagicaVoxel palette indices to blocks (a name, a type number, or
+    /// "type:meta"):
+    ///   [palette]
+    ///   1 = "rockpile"
+    ///   2 = 261
+    ///   3 = "35:2"
     #[command(verbatim_doc_comment)]
-    Convert {
-        /// Input .vwr (v2 or v3; `-` reads standard input).
-        input: PathBuf,
-        /// Output .vwr (`-` writes standard output; missing folders are created).
-        output: PathBuf,
-        /// Output format: v2 when the world fits it, else v3.
-        #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
-        format: FormatArg,
-        /// v3 chunk codec.
-        #[arg(long, value_enum, default_value_t = CodecArg::Auto)]
-        codec: CodecArg,
-        /// zstd level for the zstd and auto codecs (1..=22).
-        #[arg(long, default_value_t = vwr::DEFAULT_ZSTD_LEVEL,
-              value_parser = clap::value_parser!(i32).range(1..=22))]
-        level: i32,
-        /// Overwrite an existing output that is not a .vwr world.
-        #[arg(long)]
-        force: bool,
-    },
+    Convert(ConvertArgs),
     /// Print one block, reading only what it needs (header, one index page, one chunk).
     ///
     /// Example:
@@ -208,7 +257,8 @@ impl WorldCmd {
         match self {
             WorldCmd::Info { json, .. }
             | WorldCmd::Check { json, .. }
-            | WorldCmd::Get { json, .. } => *json,
+            | WorldCmd::Get { json, .. }
+            | WorldCmd::Convert(ConvertArgs { json, .. }) => *json,
             _ => false,
         }
     }
@@ -249,14 +299,7 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             );
             Ok(0)
         }
-        WorldCmd::Convert {
-            input,
-            output,
-            format,
-            codec,
-            level,
-            force,
-        } => convert(&input, &output, save_options(format, codec, level), force),
+        WorldCmd::Convert(args) => convert(&args),
         WorldCmd::Get {
             file,
             x,
@@ -325,13 +368,47 @@ fn size_text(d: [u32; 3]) -> String {
     }
 }
 
-fn convert(input: &Path, output: &Path, opts: SaveOptions, force: bool) -> Result<u8> {
+fn convert(a: &ConvertArgs) -> Result<u8> {
     use crate::output as o;
+    use crate::world_vox;
+    let (input, output) = (a.input.as_path(), a.output.as_path());
+    if world_vox::involves_vox(input, output) || matches!(a.format, FormatArg::Vox) {
+        return world_vox::convert(a, None);
+    }
+    if !o::is_dash(input) && input.extension().is_none_or(|e| e != "vwr") {
+        return Err(o::usage(
+            Some(input),
+            "unknown input type; use a .vwr or .vox file",
+        ));
+    }
+    if o::is_dash(input) && o::is_dash(output) {
+        return Err(o::usage(
+            None,
+            "the input and the output cannot both be `-`; name one file",
+        ));
+    }
     if !o::is_dash(output) {
-        o::check_file(output, &[input], &o::WORLD, force, true)?;
+        o::check_file(output, &[input], &o::WORLD, a.force, true)?;
     }
     let t = Instant::now();
     let in_bytes = o::read_input(input)?;
+    if in_bytes.starts_with(b"VOX ") {
+        // `-` holding a .vox model.
+        return world_vox::convert(a, Some(in_bytes));
+    }
+    for (flag, given) in [
+        ("--palette", a.palette.is_some()),
+        ("--origin", a.origin.is_some()),
+        ("--tight", a.tight),
+    ] {
+        if given {
+            return Err(o::usage(
+                None,
+                format!("{flag} applies to .vox conversions; both sides here are .vwr worlds"),
+            ));
+        }
+    }
+    let opts = a.save_options();
     let world = World::from_bytes(&in_bytes).map_err(|e| o::failed(input, e))?;
     let bytes = world
         .to_bytes_with(&opts)
@@ -341,12 +418,22 @@ fn convert(input: &Path, output: &Path, opts: SaveOptions, force: bool) -> Resul
     }
     o::create_parent(output)?;
     voxcaf_fs::write_atomic(output, &bytes).map_err(|e| o::failed(output, e))?;
-    let (a, b) = (in_bytes.len() as f64, bytes.len().max(1) as f64);
-    let ratio = if a >= b {
-        format!("{:.1}x smaller", a / b)
+    let (x, y) = (in_bytes.len() as f64, bytes.len().max(1) as f64);
+    let ratio = if x >= y {
+        format!("{:.1}x smaller", x / y)
     } else {
-        format!("{:.1}x larger", b / a)
+        format!("{:.1}x larger", y / x)
     };
+    if a.json {
+        println!(
+            "{}",
+            json!({"ok": true, "file": input.display().to_string(),
+                   "out": output.display().to_string(),
+                   "version_in": vwr::world_version(&in_bytes), "bytes_in": in_bytes.len(),
+                   "version_out": vwr::world_version(&bytes), "bytes_out": bytes.len()})
+        );
+        return Ok(0);
+    }
     println!(
         "{} (v{}, {} bytes) -> {} (v{}, {} bytes, {ratio}, {:.2} ms)",
         input.display(),

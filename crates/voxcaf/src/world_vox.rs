@@ -3,15 +3,15 @@
 //! sets the exit code). [`convert`] is the function a general `world convert` dispatches to
 //! when either side is a `.vox` ([`involves_vox`]).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Result;
-use clap::Subcommand;
 use serde_json::json;
 use vwr::World;
 use vwr_vox::{ExportOptions, ImportOptions, PaletteMap, VoxWarning, WorldSize};
 
 use crate::output as o;
+use crate::world::ConvertArgs;
 
 /// A MagicaVoxel file.
 pub const VOX: o::Kind = o::Kind {
@@ -20,62 +20,7 @@ pub const VOX: o::Kind = o::Kind {
     magic: Some(b"VOX "),
 };
 
-#[derive(Subcommand)]
-pub enum VoxCmd {
-    /// Convert between MagicaVoxel .vox and .vwr worlds (the direction follows the
-    /// extensions).
-    ///
-    /// .vox -> .vwr places every model of the scene (translations and 90° rotations) in one
-    /// world, the smallest cubic world that holds it (with --tight: the smallest per axis),
-    /// and maps colours to the block type of nearest registry colour, or through --palette.
-    /// .vwr -> .vox writes each distinct block value (at most 255) as a palette entry with its
-    /// registry colour and records the mapping in the file, so converting back gives the same
-    /// blocks; MoveObjects and other metadata cannot go into a .vox and are reported.
-    /// Anything not carried over is printed as a warning.
-    ///
-    /// Examples:
-    ///   voxcaf world convert castle.vox castle.vwr
-    ///   voxcaf world convert castle.vox level.vwr --origin 20,1,20 --palette blocks.toml
-    ///   voxcaf world convert level.vwr level.vox
-    ///   voxcaf world convert - out.vwr < model.vox
-    ///
-    /// A palette file maps MagicaVoxel palette indices to blocks (a name, a type number, or
-    /// "type:meta"):
-    ///   [palette]
-    ///   1 = "rockpile"
-    ///   2 = 261
-    ///   3 = "35:2"
-    #[command(verbatim_doc_comment)]
-    Convert(ConvertArgs),
-}
-
-#[derive(clap::Args)]
-pub struct ConvertArgs {
-    /// Input: .vox or .vwr (`-` reads standard input; the kind is then told by its magic).
-    pub input: PathBuf,
-    /// Output: .vwr or .vox, the other kind (`-` writes standard output; missing folders are
-    /// created).
-    pub output: PathBuf,
-    /// Palette mapping (TOML): MagicaVoxel palette indices to block types, used both ways.
-    #[arg(long, value_name = "FILE.toml")]
-    pub palette: Option<PathBuf>,
-    /// Import: where the scene's lowest corner lands, in blocks (default 0,0,0, or where a
-    /// voxcaf export had it).
-    #[arg(long, value_name = "X,Y,Z", value_parser = parse_origin, allow_hyphen_values = true)]
-    pub origin: Option<[i32; 3]>,
-    /// Import: the smallest world per axis instead of the smallest cube (non-cubic worlds need
-    /// the v3 format).
-    #[arg(long)]
-    pub tight: bool,
-    /// Overwrite an existing output that is not of the output's kind.
-    #[arg(long)]
-    pub force: bool,
-    /// Print the result as one JSON object.
-    #[arg(long)]
-    pub json: bool,
-}
-
-fn parse_origin(s: &str) -> Result<[i32; 3], String> {
+pub(crate) fn parse_origin(s: &str) -> Result<[i32; 3], String> {
     let bad = || format!("bad origin {s:?}: use X,Y,Z block coordinates, e.g. 10,0,10");
     let parts: Vec<i32> = s
         .split(',')
@@ -83,20 +28,6 @@ fn parse_origin(s: &str) -> Result<[i32; 3], String> {
         .collect::<std::result::Result<_, _>>()
         .map_err(|_| bad())?;
     <[i32; 3]>::try_from(parts).map_err(|_| bad())
-}
-
-impl VoxCmd {
-    /// Whether `--json` was given.
-    pub fn json(&self) -> bool {
-        matches!(self, VoxCmd::Convert(ConvertArgs { json: true, .. }))
-    }
-}
-
-/// Run the command; returns the process exit code.
-pub fn run(cmd: VoxCmd) -> Result<u8> {
-    match cmd {
-        VoxCmd::Convert(args) => convert(&args),
-    }
 }
 
 fn ext_is(p: &Path, ext: &str) -> bool {
@@ -117,8 +48,9 @@ enum Direction {
 }
 
 /// `.vox <-> .vwr` by the extensions (or, for `-`, the input's magic / the output's
-/// extension).
-pub fn convert(a: &ConvertArgs) -> Result<u8> {
+/// extension). `pre_read` holds the input's bytes when the caller already read them (a `-`
+/// input found to be a `.vox` by its magic).
+pub fn convert(a: &ConvertArgs, pre_read: Option<Vec<u8>>) -> Result<u8> {
     let (input, output) = (&a.input, &a.output);
     if o::is_dash(input) && o::is_dash(output) {
         return Err(o::usage(
@@ -129,7 +61,10 @@ pub fn convert(a: &ConvertArgs) -> Result<u8> {
     // The direction, from what can be known before reading anything.
     let known = if ext_is(input, "vox") || ext_is(output, "vwr") {
         Some(Direction::Import)
-    } else if ext_is(input, "vwr") || ext_is(output, "vox") {
+    } else if ext_is(input, "vwr")
+        || ext_is(output, "vox")
+        || matches!(a.format, crate::world::FormatArg::Vox)
+    {
         Some(Direction::Export)
     } else {
         None
@@ -138,12 +73,6 @@ pub fn convert(a: &ConvertArgs) -> Result<u8> {
         return Err(o::usage(
             Some(input),
             "unknown input type; use a .vox or .vwr file",
-        ));
-    }
-    if !involves_vox(input, output) && ext_is(input, "vwr") && ext_is(output, "vwr") {
-        return Err(o::usage(
-            Some(output),
-            "both sides are .vwr: use `voxcaf world resave` (this convert handles .vox)",
         ));
     }
     if ext_is(input, "vox") && ext_is(output, "vox") {
@@ -165,6 +94,22 @@ pub fn convert(a: &ConvertArgs) -> Result<u8> {
             }
         };
         o::check_file(output, &[input], kind, a.force, false)?;
+    }
+    use crate::world::FormatArg;
+    match (known, a.format) {
+        (Some(Direction::Import), FormatArg::Vox) => {
+            return Err(o::usage(
+                None,
+                "--format vox asks for a .vox output, but the input is the .vox here",
+            ))
+        }
+        (Some(Direction::Export), FormatArg::V2 | FormatArg::V3) => {
+            return Err(o::usage(
+                None,
+                "--format v2/v3 choose a .vwr output's format; this writes a .vox",
+            ))
+        }
+        _ => {}
     }
     if a.origin.is_some() && known == Some(Direction::Export) {
         return Err(o::usage(
@@ -189,7 +134,10 @@ pub fn convert(a: &ConvertArgs) -> Result<u8> {
         }
         None => None,
     };
-    let bytes = o::read_input(input)?;
+    let bytes = match pre_read {
+        Some(b) => b,
+        None => o::read_input(input)?,
+    };
     let dir = known.unwrap_or(if bytes.starts_with(b"VOX ") {
         Direction::Import
     } else {
@@ -211,17 +159,7 @@ pub fn convert(a: &ConvertArgs) -> Result<u8> {
             };
             let out = vwr_vox::import(&bytes, &opts).map_err(|e| o::failed(input, e))?;
             let w = &out.world;
-            if !w.fits_v2() {
-                let [x, y, z] = w.chunk_dims();
-                return Err(o::failed(
-                    input,
-                    format!(
-                        "the scene needs a world of {x}×{y}×{z} chunks, which only the v3 format \
-                         holds, and v3 saving is not available yet; convert without --tight"
-                    ),
-                ));
-            }
-            save_world(w, output)?;
+            save_world(w, output, &a.save_options())?;
             summary = json!({
                 "models": out.models,
                 "voxels": out.voxels,
@@ -303,11 +241,14 @@ pub fn convert(a: &ConvertArgs) -> Result<u8> {
     Ok(0)
 }
 
-fn save_world(world: &World, output: &Path) -> Result<()> {
+fn save_world(world: &World, output: &Path, opts: &vwr::SaveOptions) -> Result<()> {
+    let bytes = world
+        .to_bytes_with(opts)
+        .map_err(|e| o::usage(Some(output), e.to_string()))?;
     if o::is_dash(output) {
-        return o::write_stdout(&world.to_bytes());
+        return o::write_stdout(&bytes);
     }
     o::create_parent(output)?;
-    world.save(output).map_err(|e| o::failed(output, e))?;
+    voxcaf_fs::write_atomic(output, &bytes).map_err(|e| o::failed(output, e))?;
     Ok(())
 }

@@ -259,14 +259,27 @@ static void w09_formats() {
     World odd;
     OK(voxcaf_world_new(2, 1, 3, &odd.w));
     Buffer b;
-    CHECK(voxcaf_world_to_bytes(odd.w, VOXCAF_FORMAT_AUTO, &b.b) == VOXCAF_ERR_UNSUPPORTED);
-    CHECK(voxcaf_world_to_bytes(odd.w, VOXCAF_FORMAT_V2, &b.b) == VOXCAF_ERR_UNSUPPORTED);
-    CHECK(voxcaf_world_to_bytes(odd.w, 9, &b.b) == VOXCAF_ERR_INVALID_ARGUMENT);
+    // A non-cubic world: v3 under AUTO, refused as v2.
+    OK(voxcaf_world_set_block(odd.w, 15, 9, 25, blk(35, 0)));
+    OK(voxcaf_world_to_bytes(odd.w, VOXCAF_FORMAT_AUTO, &b.b));
+    CHECK(b.b.len > 5 && std::memcmp(b.b.data, "VWR1\x03", 5) == 0);
+    World back;
+    OK(voxcaf_world_from_bytes(b.b.data, b.b.len, &back.w));
+    uint16_t got = 0;
+    OK(voxcaf_world_get_block(back.w, 15, 9, 25, &got));
+    CHECK(got == blk(35, 0));
+    Buffer b2;
+    CHECK(voxcaf_world_to_bytes(odd.w, VOXCAF_FORMAT_V2, &b2.b) == VOXCAF_ERR_UNSUPPORTED);
+    CHECK(voxcaf_world_to_bytes(odd.w, 9, &b2.b) == VOXCAF_ERR_INVALID_ARGUMENT);
+    // A cube: v2 under AUTO and V2, v3 when asked.
     World cube;
     OK(voxcaf_world_new(1, 1, 1, &cube.w));
-    CHECK(voxcaf_world_to_bytes(cube.w, VOXCAF_FORMAT_V3, &b.b) == VOXCAF_ERR_UNSUPPORTED);
-    OK(voxcaf_world_to_bytes(cube.w, VOXCAF_FORMAT_V2, &b.b));
-    CHECK(b.b.len > 4 && std::memcmp(b.b.data, "VWR1", 4) == 0);
+    Buffer b3;
+    OK(voxcaf_world_to_bytes(cube.w, VOXCAF_FORMAT_V3, &b3.b));
+    CHECK(b3.b.len > 5 && std::memcmp(b3.b.data, "VWR1\x03", 5) == 0);
+    Buffer b4;
+    OK(voxcaf_world_to_bytes(cube.w, VOXCAF_FORMAT_V2, &b4.b));
+    CHECK(b4.b.len > 5 && std::memcmp(b4.b.data, "VWR1\x02", 5) == 0);
     CHECK(voxcaf_world_open(tmp("missing.vwr").c_str(), &cube.w) == VOXCAF_ERR_IO);
     uint8_t junk[8] = {'V', 'W', 'R', '1', 9, 9, 9, 9};
     World bad;
