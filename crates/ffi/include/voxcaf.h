@@ -132,7 +132,7 @@
 // The original v2 format (cubic worlds, 1..=255 chunks per axis).
 #define VOXCAF_FORMAT_V2 2
 
-// The v3 format (any chunk dimensions). Not available in this build: `VOXCAF_ERR_UNSUPPORTED`.
+// The v3 format (any chunk dimensions; docs/format/vwr-v3.md), codec `auto`.
 #define VOXCAF_FORMAT_V3 3
 
 // A loaded, verified `.caf` asset (header, metadata, payload; both CRCs checked). Opaque;
