@@ -95,6 +95,21 @@ pub struct RayHit {
 
 const ORDER: [usize; 3] = [1, 0, 2];
 
+/// The direction scaled by a power of two (exactly, so that boundary crossings that are exact
+/// rationals stay exact and exact ties stay ties) to components of at most 2 in magnitude, and
+/// its length. Ray parameters `s` are in units of this vector; distances are `s · len`.
+pub(crate) fn scaled(dir: [f64; 3]) -> Result<([f64; 3], f64), PlayError> {
+    let m = dir.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    if m == 0.0 {
+        return Err(PlayError::ZeroDirection);
+    }
+    // 2^floor(log2 m): m with its mantissa cleared (the smallest normal for subnormal m).
+    let e = f64::from_bits(m.to_bits() & 0x7FF0_0000_0000_0000).max(f64::MIN_POSITIVE);
+    let v = dir.map(|x| x / e);
+    let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    Ok((v, len))
+}
+
 /// Visits every cell inside the world that the ray passes through, nearest first, up to
 /// `max_distance` (a cell entered exactly at `max_distance` is visited; `f64::INFINITY` runs
 /// to the world's edge), until `f` returns `false`. Rays starting outside the world are
@@ -113,15 +128,12 @@ pub fn ray_cells(
     if max_distance.is_nan() || max_distance < 0.0 {
         return Err(PlayError::BadMaxDistance(max_distance));
     }
-    let len = (dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]).sqrt();
-    if len == 0.0 || !len.is_finite() {
-        return Err(PlayError::ZeroDirection);
-    }
-    let u = dir.map(|d| d / len);
+    let (u, len) = scaled(dir)?;
+    let max_s = max_distance / len;
     let dims = collider.block_dims().map(f64::from);
 
     // Clip to the world box [0, dims].
-    let (mut t_in, mut t_out) = (0.0f64, max_distance);
+    let (mut t_in, mut t_out) = (0.0f64, max_s);
     let mut entry_axis = None;
     for k in 0..3 {
         if u[k] == 0.0 {
@@ -157,13 +169,12 @@ pub fn ray_cells(
     }
     let mut face = entry_axis.map(|k| Face::entered(k, u[k] > 0.0));
     let step = u.map(|v| if v > 0.0 { 1i64 } else { -1 });
-    let inv = u.map(|v| if v != 0.0 { 1.0 / v } else { 0.0 });
     let boundary = |c: i64, k: usize| -> f64 {
         if u[k] == 0.0 {
             f64::INFINITY
         } else {
             let b = if u[k] > 0.0 { c + 1 } else { c } as f64;
-            (b - origin[k]) * inv[k]
+            (b - origin[k]) / u[k]
         }
     };
     let mut t_max = [0, 1, 2].map(|k| boundary(cell[k], k));
@@ -177,7 +188,8 @@ pub fn ray_cells(
         let flags = CellFlags(collider.flags_in(cell[0] as u32, cell[1] as u32, cell[2] as u32));
         let visit = RayCell {
             cell: cell.map(|c| c as i32),
-            distance: t,
+            // +0.0 turns a -0.0 (a boundary crossed at the origin) into 0.
+            distance: t * len + 0.0,
             face,
             flags,
         };
@@ -238,8 +250,9 @@ pub fn raycast(
         }
     })?;
     let Some(c) = hit else { return Ok(None) };
-    let len = (dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]).sqrt();
-    let mut point = [0, 1, 2].map(|k| origin[k] + dir[k] / len * c.distance);
+    let (v, len) = scaled(dir)?;
+    let s = c.distance / len;
+    let mut point = [0, 1, 2].map(|k| origin[k] + v[k] * s);
     if let Some(f) = c.face {
         // Exactly on the entered face.
         let k = f.axis();
