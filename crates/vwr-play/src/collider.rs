@@ -31,7 +31,9 @@ impl CellFlags {
     }
     fn of(c: vwr_blocks::Collision) -> CellFlags {
         CellFlags(
-            (c.solid as u8) * SOLID | (c.liquid as u8) * LIQUID | c.trigger.code() << TRIGGER_SHIFT,
+            ((c.solid as u8) * SOLID)
+                | ((c.liquid as u8) * LIQUID)
+                | (c.trigger.code() << TRIGGER_SHIFT),
         )
     }
 }

@@ -50,7 +50,7 @@ fn scripted_runs_reach_the_exit_on_golden_levels() {
         return;
     };
     let dir = root.join("vwr/worlds3d");
-    let hub = World::load(&dir.join("world001.vwr")).unwrap();
+    let hub = World::load(dir.join("world001.vwr")).unwrap();
     let l = level(&hub);
     assert_eq!(l.spawn, [50.5, 1.0, 50.5]);
     let g = run(&hub, "30 right\n40 forward\n", None);

@@ -99,9 +99,8 @@ fn check(w: &World, o: [f64; 3], d: [f64; 3], max: f64) -> Result<(), TestCaseEr
                 prop_assert_eq!(h.point, o);
             }
             // The hit point lies on the cell's surface (or inside it, for a start inside).
-            for k in 0..3 {
-                let v = h.point[k];
-                prop_assert!(v >= cell[k] as f64 - 1e-9 && v <= cell[k] as f64 + 1.0 + 1e-9);
+            for (&v, &c) in h.point.iter().zip(&cell) {
+                prop_assert!(v >= c as f64 - 1e-9 && v <= c as f64 + 1.0 + 1e-9);
             }
         }
         (h, r) => prop_assert!(
