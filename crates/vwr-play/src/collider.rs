@@ -41,7 +41,8 @@ impl CellFlags {
 #[derive(Clone, Debug)]
 enum Flags {
     Uniform(u8),
-    Dense(Box<[u8; CHUNK_VOLUME]>),
+    /// The flags of every cell, and the set of trigger codes present (bit `1 << code`).
+    Dense(Box<[u8; CHUNK_VOLUME]>, u8),
 }
 
 /// A snapshot of a world's collision: for every cell its [`CellFlags`] (1 byte per cell of
@@ -106,7 +107,8 @@ impl Collider {
                 if d.iter().all(|&f| f == d[0]) {
                     Flags::Uniform(d[0])
                 } else {
-                    Flags::Dense(d)
+                    let triggers = d.iter().fold(0u8, |m, &f| m | 1 << (f >> TRIGGER_SHIFT));
+                    Flags::Dense(d, triggers)
                 }
             };
             self.chunks[slot] = (flags, rev);
@@ -150,7 +152,9 @@ impl Collider {
         let slot = (x / s + self.cdims[0] * (y / s + self.cdims[1] * (z / s))) as usize;
         match &self.chunks[slot].0 {
             Flags::Uniform(f) => *f,
-            Flags::Dense(d) => d[local_index((x % s) as usize, (y % s) as usize, (z % s) as usize)],
+            Flags::Dense(d, _) => {
+                d[local_index((x % s) as usize, (y % s) as usize, (z % s) as usize)]
+            }
         }
     }
 
@@ -175,6 +179,43 @@ impl Collider {
             }
         }
         false
+    }
+
+    /// The set of trigger codes (bit `1 << code`) of the cells of an inclusive range, clamped
+    /// to the world. Chunks holding one trigger kind only (most hold none) are not scanned.
+    pub(crate) fn trigger_mask(&self, lo: [i64; 3], hi: [i64; 3]) -> u8 {
+        let Some((lo, hi)) = self.clamp(lo, hi) else {
+            return 0;
+        };
+        let s = CHUNK_SIZE as u32;
+        let mut mask = 0u8;
+        for cz in lo[2] / s..=hi[2] / s {
+            for cy in lo[1] / s..=hi[1] / s {
+                for cx in lo[0] / s..=hi[0] / s {
+                    let slot = (cx + self.cdims[0] * (cy + self.cdims[1] * cz)) as usize;
+                    match &self.chunks[slot].0 {
+                        Flags::Uniform(f) => mask |= 1 << (f >> TRIGGER_SHIFT),
+                        Flags::Dense(_, m) if m.count_ones() == 1 => mask |= m,
+                        Flags::Dense(d, _) => {
+                            let a = [cx, cy, cz].map(|c| c * s);
+                            for z in lo[2].max(a[2])..=hi[2].min(a[2] + s - 1) {
+                                for y in lo[1].max(a[1])..=hi[1].min(a[1] + s - 1) {
+                                    for x in lo[0].max(a[0])..=hi[0].min(a[0] + s - 1) {
+                                        let i = local_index(
+                                            (x - a[0]) as usize,
+                                            (y - a[1]) as usize,
+                                            (z - a[2]) as usize,
+                                        );
+                                        mask |= 1 << (d[i] >> TRIGGER_SHIFT);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        mask
     }
 
     /// The inclusive range clamped to the world, `None` when nothing is left.

@@ -48,18 +48,8 @@ impl TriggerSet {
 /// The triggers of the cells a box touches (its interior grown by [`TOUCH`]): one call per
 /// box per frame. Cells without a trigger count as [`Trigger::None`].
 pub fn touching_triggers(collider: &Collider, aabb: &Aabb) -> TriggerSet {
-    let mut set = 0u8;
     let (lo, hi) = aabb.inflated(TOUCH).cell_range();
-    if let Some((lo, hi)) = collider.clamp(lo, hi) {
-        for z in lo[2]..=hi[2] {
-            for y in lo[1]..=hi[1] {
-                for x in lo[0]..=hi[0] {
-                    set |= 1 << (collider.flags_in(x, y, z) >> 2);
-                }
-            }
-        }
-    }
-    TriggerSet(set)
+    TriggerSet(collider.trigger_mask(lo, hi))
 }
 
 /// Whether a trigger cell was entered or left.

@@ -272,3 +272,33 @@ fn input_scripts_report_bad_lines() {
         }
     }
 }
+
+#[test]
+fn trigger_queries_match_a_cell_by_cell_reference() {
+    // Chunks with no trigger, one trigger kind everywhere, or mixed kinds.
+    let mut w = World::with_chunk_dims([3, 2, 2]).unwrap();
+    let reg = Registry::default();
+    let mut rng = voxcaf_golden::Rng::new(5);
+    w.fill_box([0, 0, 0], [9, 9, 9], Block::make(68, 0).unwrap())
+        .unwrap(); // all lava
+    w.fill_box([10, 0, 0], [19, 9, 9], Block::make(330, 0).unwrap())
+        .unwrap(); // teleports
+    w.set_block([12, 3, 4], Block::make(35, 0).unwrap())
+        .unwrap(); // one plain cell
+    for _ in 0..600 {
+        let p = [rng.range(0, 29), rng.range(0, 19), rng.range(0, 19)];
+        let t = [35, 68, 373, 330, 92, 0][rng.below(6) as usize];
+        w.set_block(p, Block::make(t, 0).unwrap()).unwrap();
+    }
+    let l = Level::new(&w, &reg).unwrap();
+    for _ in 0..2000 {
+        let min = [0, 1, 2].map(|_| rng.range(-300, 3100) as f64 / 100.0);
+        let size = [0, 1, 2].map(|_| rng.range(1, 300) as f64 / 100.0);
+        let b = Aabb::new(min, [min[0] + size[0], min[1] + size[1], min[2] + size[2]]).unwrap();
+        let mut want = 0u8;
+        vwr_play::cells_overlapping(&l.collider, &b.inflated(vwr_play::TOUCH), |c, _| {
+            want |= 1 << reg.collision(w.get_block(c).block_type()).trigger.code();
+        });
+        assert_eq!(touching_triggers(&l.collider, &b).0, want, "{b:?}");
+    }
+}
