@@ -98,9 +98,10 @@ pub enum PlayCmd {
     /// checkpoint, exit) and the final state. Exit code 0 whether or not the exit is reached
     /// (see "complete").
     ///
-    /// The player starts at the world's spawn point or, without one, at the default spawn (the
-    /// standable column nearest the world's centre). Script lines are `TICKS BUTTONS` with
-    /// buttons left (-x), right (+x), forward (+z), back (-z), jump joined by `+`, or `-`:
+    /// The player starts at the world's spawn point or, without one, at the default spawn (on
+    /// the highest solid cell of the column nearest the world's centre that has one). Script
+    /// lines are `TICKS BUTTONS` with buttons left (-x), right (+x), forward (+z), back (-z),
+    /// jump joined by `+`, or `-`:
     ///
     ///   # ticks buttons
     ///   100 forward

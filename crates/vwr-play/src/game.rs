@@ -259,8 +259,8 @@ impl Level {
     /// The level of a world. The spawn point is the world's spawn cell (feet at the centre of
     /// its floor); a world without one uses the **default spawn**: the column nearest to the
     /// centre of the world (rings around `block_dims / 2`, nearest ring first, then x, then z)
-    /// with a solid cell under two free cells, feet on its highest such cell; if no column
-    /// qualifies, the centre of the world's top.
+    /// that has a solid cell, feet on its highest solid cell; in a world without solid cells,
+    /// the centre of the world's top.
     pub fn new(world: &World, registry: &Registry) -> Result<Level, PlayError> {
         let collider = Collider::new(world, registry);
         let objects = Objects::of(world)?;
@@ -280,22 +280,28 @@ fn default_spawn(c: &Collider) -> [f64; 3] {
     let [dx, dy, dz] = c.block_dims().map(i64::from);
     let (cx, cz) = (dx / 2, dz / 2);
     let stand = |x: i64, z: i64| -> Option<i64> {
-        (0..dy)
-            .rev()
-            .find(|&y| c.solid([x, y, z]) && !c.solid([x, y + 1, z]) && !c.solid([x, y + 2, z]))
-            .map(|y| y + 1)
+        (0..dy).rev().find(|&y| c.solid([x, y, z])).map(|y| y + 1)
     };
     let max_r = dx.max(dz);
     for r in 0..=max_r {
+        // The ring's perimeter only (each column is looked at once), in x then z order.
+        let mut ring: Vec<(i64, i64)> = Vec::with_capacity(8 * r as usize + 1);
         for x in (cx - r)..=(cx + r) {
-            for z in (cz - r)..=(cz + r) {
-                let ring = (x - cx).abs() == r || (z - cz).abs() == r;
-                if !ring || x < 0 || z < 0 || x >= dx || z >= dz {
-                    continue;
+            if (x - cx).abs() == r {
+                ring.extend(((cz - r)..=(cz + r)).map(|z| (x, z)));
+            } else {
+                ring.push((x, cz - r));
+                if r > 0 {
+                    ring.push((x, cz + r));
                 }
-                if let Some(y) = stand(x, z) {
-                    return [x as f64 + 0.5, y as f64, z as f64 + 0.5];
-                }
+            }
+        }
+        for (x, z) in ring {
+            if x < 0 || z < 0 || x >= dx || z >= dz {
+                continue;
+            }
+            if let Some(y) = stand(x, z) {
+                return [x as f64 + 0.5, y as f64, z as f64 + 0.5];
             }
         }
     }

@@ -302,3 +302,20 @@ fn trigger_queries_match_a_cell_by_cell_reference() {
         assert_eq!(touching_triggers(&l.collider, &b).0, want, "{b:?}");
     }
 }
+
+#[test]
+fn the_default_spawn_is_the_standable_column_nearest_the_centre() {
+    let mut w = World::with_chunk_dims([3, 1, 2]).unwrap(); // 30 × 10 × 20, centre (15, 10)
+    assert_eq!(
+        level(&w).spawn,
+        [15.5, 10.0, 10.5],
+        "nothing to stand on: the top"
+    );
+    let rock = Block::make(35, 0).unwrap();
+    w.fill_box([2, 0, 2], [2, 3, 2], rock).unwrap(); // far
+    w.fill_box([18, 0, 8], [18, 4, 8], rock).unwrap(); // ring 3
+    w.fill_box([13, 0, 12], [13, 6, 12], rock).unwrap(); // ring 2: nearest
+    w.set_block([14, 0, 10], Block::make(92, 0).unwrap())
+        .unwrap(); // ring 1: water only
+    assert_eq!(level(&w).spawn, [13.5, 7.0, 12.5]);
+}
