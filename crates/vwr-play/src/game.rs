@@ -319,6 +319,11 @@ fn default_spawn(c: &Collider) -> [f64; 3] {
 /// cell. A completed game ignores further steps. Everything is `f64` arithmetic in a fixed
 /// order: the same inputs give the same run on every machine.
 ///
+/// Limits of this first version: lift tops are one-way floors (a lift rising into the player
+/// from below, or moving sideways into it, passes through it; only a player standing on a lift
+/// is carried); enemies and other objects do not collide, they only trigger on overlap; the
+/// player is a box without rotation (directions are world axes).
+///
 /// ```
 /// use vwr_play::{Game, Input, Level};
 ///
