@@ -25,6 +25,7 @@ mod world;
 mod world_edit;
 mod world_mesh;
 mod world_vox;
+mod world_play;
 
 #[derive(Parser)]
 #[command(
@@ -61,6 +62,8 @@ enum WorldCmd {
     Edit(world_edit::EditCmd),
     #[command(flatten)]
     Mesh(world_mesh::MeshCmd),
+    #[command(flatten)]
+    Play(world_play::PlayCmd),
 }
 
 #[derive(Subcommand)]
@@ -79,6 +82,7 @@ impl Cmd {
                 WorldCmd::Core(c) => c.json(),
                 WorldCmd::Edit(c) => c.json(),
                 WorldCmd::Mesh(c) => c.json(),
+                WorldCmd::Play(c) => c.json(),
             },
             Cmd::Asset { cmd } => match cmd {
                 AssetCmd::Container(c) => c.json(),
@@ -101,6 +105,7 @@ fn main() -> ExitCode {
             WorldCmd::Core(c) => world::run(c),
             WorldCmd::Edit(c) => world_edit::run(c),
             WorldCmd::Mesh(c) => world_mesh::run(c),
+            WorldCmd::Play(c) => world_play::run(c),
         },
         Cmd::Asset { cmd } => match cmd {
             AssetCmd::Container(c) => asset::run(c),
