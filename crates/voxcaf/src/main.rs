@@ -24,8 +24,8 @@ mod sigpipe;
 mod world;
 mod world_edit;
 mod world_mesh;
-mod world_vox;
 mod world_play;
+mod world_vox;
 
 #[derive(Parser)]
 #[command(

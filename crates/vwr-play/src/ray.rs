@@ -144,16 +144,23 @@ pub fn ray_cells(
         }
         let (a, b) = ((0.0 - origin[k]) / u[k], (dims[k] - origin[k]) / u[k]);
         let (near, far) = if a < b { (a, b) } else { (b, a) };
-        if near > t_in {
-            t_in = near;
+        // An origin on the far face (outside the half-open world) enters through it at t = 0.
+        let on_far_face = near == t_in && origin[k] >= dims[k];
+        if near > t_in || (on_far_face && entry_axis.is_none()) {
+            t_in = near.max(0.0);
             entry_axis = Some(k);
         }
         t_out = t_out.min(far);
     }
-    if t_in > t_out || (t_in == t_out && t_in > 0.0) {
+    // A ray whose origin is not inside the world (strictly: the far faces are outside) enters
+    // it; an origin inside starts in its own cell (and may leave it at once).
+    let inside = (0..3).all(|k| origin[k] >= 0.0 && origin[k] < dims[k]);
+    if t_in > t_out || (t_in == t_out && !inside) {
         return Ok(());
     }
     let mut cell = [0i64; 3];
+    // Axes whose cell boundary the ray crosses exactly where it enters the world.
+    let mut crossing = [false; 3];
     for k in 0..3 {
         let p = if t_in == 0.0 {
             origin[k]
@@ -161,13 +168,27 @@ pub fn ray_cells(
             origin[k] + u[k] * t_in
         };
         let mut c = p.floor() as i64;
+        crossing[k] = !inside && u[k] != 0.0 && p == p.floor();
+        if !inside && u[k] < 0.0 && p == p.floor() {
+            // Entering the world exactly on a cell boundary while moving down that axis: the
+            // cell the ray goes on into is the lower one.
+            c -= 1;
+        }
         if Some(k) == entry_axis {
             // Exactly on the world face: the cell just inside.
             c = if u[k] > 0.0 { 0 } else { dims[k] as i64 - 1 };
         }
         cell[k] = c.clamp(0, dims[k] as i64 - 1);
     }
-    let mut face = entry_axis.map(|k| Face::entered(k, u[k] > 0.0));
+    // Entering through an edge or a corner: the face of the first crossing axis in the order
+    // Y, X, Z, as for the diagonal steps below.
+    if let Some(e) = entry_axis {
+        crossing[e] = true;
+    }
+    let mut face = ORDER
+        .into_iter()
+        .find(|&k| crossing[k])
+        .map(|k| Face::entered(k, u[k] > 0.0));
     let step = u.map(|v| if v > 0.0 { 1i64 } else { -1 });
     let boundary = |c: i64, k: usize| -> f64 {
         if u[k] == 0.0 {

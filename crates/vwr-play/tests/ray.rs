@@ -118,7 +118,14 @@ fn check(w: &World, o: [f64; 3], d: [f64; 3], max: f64) -> Result<(), TestCaseEr
     let end = hit.map_or(max.min(80.0), |h| h.distance);
     let mut t = 0.0;
     while t < end - 1e-6 {
-        let p = [0, 1, 2].map(|k| (o[k] + u[k] * t).floor() as i64);
+        let q = [0, 1, 2].map(|k| o[k] + u[k] * t);
+        // A sample on a cell boundary (rays aimed at exact edges and corners pass through
+        // them) belongs to no single cell; rounding would put it in an arbitrary neighbour.
+        if q.iter().any(|v| (v - v.round()).abs() < 1e-9) {
+            t += 4e-3;
+            continue;
+        }
+        let p = q.map(|v| v.floor() as i64);
         prop_assert!(
             !solid_ref(w, p),
             "sample t={} in solid {:?} before the hit",
@@ -311,4 +318,42 @@ fn bad_rays_are_errors() {
     // Huge but finite values do not hang.
     let _ = raycast(&c, [-1e300, 5.0, 5.0], [1.0, 1e-300, 0.0], f64::INFINITY).unwrap();
     let _ = raycast(&c, [5.0, 5.0, 5.0], [1e300, 1e300, 1e300], f64::INFINITY).unwrap();
+}
+
+/// Found by the property test: a ray entering the world through y = 0 exactly on the x = 15
+/// cell boundary while moving towards -x starts in cell 14, not 15.
+#[test]
+fn entering_on_a_boundary_while_moving_down_that_axis_starts_in_the_lower_cell() {
+    let mut w = vwr::World::with_chunk_dims([3, 1, 2]).unwrap();
+    w.fill_box([0, 0, 0], [29, 9, 19], vwr::Block::AIR).unwrap();
+    let registry = vwr_blocks::default_registry();
+    let collider = vwr_play::Collider::new(&w, registry);
+    let mut first = None;
+    let (origin, dir) = ([18.0, -1.5, 8.405736320538104], [-2.0, 1.0, -1.0]);
+    vwr_play::ray_cells(&collider, origin, dir, f64::INFINITY, |c| {
+        first.get_or_insert(c.cell);
+        false
+    })
+    .unwrap();
+    assert_eq!(first, Some([14, 0, 6]));
+}
+
+/// Found by the property test: a ray starting on the world's top face (y = 10 of a 10-high
+/// world, outside the half-open world) moving down and towards -z along the z = 8 boundary
+/// enters cell z = 7, so a solid cell at z = 8 is not hit.
+#[test]
+fn a_ray_starting_on_the_far_face_enters_like_any_other() {
+    let mut w = World::with_chunk_dims([1, 1, 1]).unwrap();
+    w.set_block([6, 9, 8], Block::make(35, 0).unwrap()).unwrap();
+    let c = collider(&w);
+    assert!(
+        raycast(&c, [6.0, 10.0, 8.0], [0.0, -1.0, -1.0], f64::INFINITY)
+            .unwrap()
+            .is_none()
+    );
+    // Straight down at z = 8.5 it is hit on its top face.
+    let hit = raycast(&c, [6.5, 10.0, 8.5], [0.0, -1.0, 0.0], f64::INFINITY)
+        .unwrap()
+        .unwrap();
+    assert_eq!((hit.cell, hit.face), ([6, 9, 8], Some(Face::PosY)));
 }
