@@ -171,6 +171,23 @@ pub(crate) fn chunk_has_visible(chunk: &Chunk, registry: &Registry) -> bool {
         .any(|b| registry.class_of_type(b.block_type()) != vwr_blocks::CLASS_NONE)
 }
 
+/// Whether chunk `pos` is one opaque value throughout and so are its six face neighbours:
+/// then no face of it shows and nothing else draws, so gathering can be skipped.
+fn buried_uniform(world: &World, pos: [u32; 3], chunk: &Chunk, registry: &Registry) -> bool {
+    let opaque_uniform = |c: &Chunk| match c.palette() {
+        [only] => registry.class_of_type(only.block_type()) == vwr_blocks::CLASS_OPAQUE,
+        _ => false,
+    };
+    if !opaque_uniform(chunk) {
+        return false;
+    }
+    Face::ALL.iter().all(|f| {
+        let n = f.normal();
+        let q = [0, 1, 2].map(|a| pos[a].wrapping_add_signed(n[a]));
+        world.chunk(q).is_some_and(opaque_uniform)
+    })
+}
+
 /// Meshes chunk `pos` of a world (an empty mesh when nothing in it is drawn).
 pub fn mesh_chunk(
     world: &World,
@@ -200,7 +217,7 @@ pub fn mesh_chunk_with(
     let Some(chunk) = world.chunk([pos[0], pos[1], pos[2]]) else {
         return;
     };
-    if !chunk_has_visible(chunk, registry) {
+    if !chunk_has_visible(chunk, registry) || buried_uniform(world, pos, chunk, registry) {
         return;
     }
     nb.gather(world, pos, registry);
@@ -243,14 +260,54 @@ impl WorldMesh {
     }
 }
 
-/// Meshes a whole world.
+/// Meshes a whole world, chunks in parallel on rayon's thread pool; the result is the same
+/// as [`mesh_world_serial`]'s (chunks in file order).
 pub fn mesh_world(world: &World, registry: &Registry, opts: MeshOptions) -> WorldMesh {
+    let positions: Vec<[u32; 3]> = world.chunks().map(|(p, _)| p).collect();
+    let chunks = mesh_chunks_par(world, registry, &positions, opts)
+        .into_iter()
+        .filter(|m| !m.is_empty())
+        .collect();
+    WorldMesh { chunks }
+}
+
+/// Chunks meshed per rayon task: big enough that scratch buffers and task overhead vanish
+/// next to the meshing, small enough to balance two to a few dozen threads.
+const PAR_BATCH: usize = 16;
+
+/// The meshes of `positions` (empty ones included), in the order given, meshed in parallel
+/// with one set of scratch buffers per task.
+pub(crate) fn mesh_chunks_par(
+    world: &World,
+    registry: &Registry,
+    positions: &[[u32; 3]],
+    opts: MeshOptions,
+) -> Vec<ChunkMesh> {
+    use rayon::prelude::*;
+    positions
+        .par_chunks(PAR_BATCH)
+        .flat_map_iter(|batch| {
+            let mut mesher = Mesher::new();
+            let mut nb = Neighborhood::new();
+            batch
+                .iter()
+                .map(|&pos| {
+                    let mut out = ChunkMesh::default();
+                    mesh_chunk_with(world, registry, pos, opts, &mut mesher, &mut nb, &mut out);
+                    out
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Meshes a whole world on the calling thread, chunk by chunk in file order.
+pub fn mesh_world_serial(world: &World, registry: &Registry, opts: MeshOptions) -> WorldMesh {
     let mut mesher = Mesher::new();
     let mut nb = Neighborhood::new();
     let mut chunks = Vec::new();
     let mut out = ChunkMesh::default();
-    let positions: Vec<[u32; 3]> = world.chunks().map(|(p, _)| p).collect();
-    for pos in positions {
+    for (pos, _) in world.chunks() {
         mesh_chunk_with(world, registry, pos, opts, &mut mesher, &mut nb, &mut out);
         if !out.is_empty() {
             chunks.push(std::mem::take(&mut out));
