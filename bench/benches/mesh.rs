@@ -111,31 +111,15 @@ fn run_ours(d: &Data, m: &mut Mesher, out: &mut ChunkMesh, o: MeshOptions) -> us
     n
 }
 
-/// End to end: gather each chunk's neighbourhood from the world, classify, mesh.
-fn run_ours_world(
-    d: &Data,
-    reg: &Registry,
-    m: &mut Mesher,
-    nb: &mut Neighborhood,
-    out: &mut ChunkMesh,
-    o: MeshOptions,
-) -> usize {
-    let mut n = 0;
-    for &p in &d.positions {
-        vwr_mesh::mesh_chunk_with(&d.world, reg, p, o, m, nb, out);
-        n += out.quad_count();
-    }
-    n
+/// End to end, as a user meshes a world: the whole world through `mesh_world_serial` (each
+/// chunk classified once, every neighbourhood gathered, every chunk meshed), one thread.
+fn run_ours_world(d: &Data, reg: &Registry, o: MeshOptions) -> usize {
+    mesh_world_serial(&d.world, reg, o).quad_count()
 }
 
-/// Gather alone: each chunk's neighbourhood from the world, classified.
-fn run_gather(d: &Data, reg: &Registry, nb: &mut Neighborhood) -> usize {
-    let mut n = 0;
-    for &p in &d.positions {
-        nb.gather(&d.world, p, reg);
-        n += nb.cells()[800] as usize;
-    }
-    n
+/// Gather alone: what `mesh_world_serial` does before meshing.
+fn run_gather(d: &Data, reg: &Registry) -> usize {
+    vwr_mesh::gather_world(&d.world, reg)
 }
 
 fn run_bm_visible(d: &Data, buf: &mut UnitQuadBuffer) -> usize {
@@ -209,18 +193,15 @@ fn bench(c: &mut Criterion) {
         g.sample_size(20);
         let mut m = Mesher::new();
         let mut out = ChunkMesh::default();
-        let mut nb = Neighborhood::new();
         for (name, o) in [
             ("ours exposed, from world", MeshOptions::EXPOSED),
             ("ours greedy, from world", MeshOptions::GREEDY),
             ("ours greedy+ao, from world", MeshOptions::GREEDY_AO),
         ] {
-            g.bench_function(name, |b| {
-                b.iter(|| black_box(run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, o)))
-            });
+            g.bench_function(name, |b| b.iter(|| black_box(run_ours_world(&d, &reg, o))));
         }
         g.bench_function("ours gather only", |b| {
-            b.iter(|| black_box(run_gather(&d, &reg, &mut nb)))
+            b.iter(|| black_box(run_gather(&d, &reg)))
         });
         for (name, o) in [
             ("ours exposed, pre-gathered", MeshOptions::EXPOSED),
@@ -424,7 +405,6 @@ fn quad_counts() {
         let chunks = d.ours.len();
         let mut m = Mesher::new();
         let mut out = ChunkMesh::default();
-        let mut nb = Neighborhood::new();
         let rows: [(&str, usize); 7] = [
             (
                 "ours exposed",
@@ -436,7 +416,7 @@ fn quad_counts() {
             ),
             (
                 "ours greedy, gathered from the world",
-                run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, MeshOptions::GREEDY),
+                run_ours_world(&d, &reg, MeshOptions::GREEDY),
             ),
             (
                 "block-mesh visible_block_faces",

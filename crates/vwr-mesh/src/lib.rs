@@ -94,7 +94,7 @@ pub use cache::MeshCache;
 pub use error::MeshError;
 pub use export::{write_mesh, ExportFormat, ExportOptions, ExportStats};
 pub use mesher::{
-    mesh_chunk, mesh_chunk_with, mesh_world, mesh_world_serial, ChunkMesh, Face, MeshOptions,
-    Mesher, Neighborhood, Quad, SpecialCell, WorldMesh,
+    gather_world, mesh_chunk, mesh_chunk_with, mesh_world, mesh_world_serial, ChunkMesh, Face,
+    MeshOptions, Mesher, Neighborhood, Quad, SpecialCell, WorldMesh,
 };
 pub use render::{render_chunks, render_layer, render_world, RenderOptions, Rendered, View};

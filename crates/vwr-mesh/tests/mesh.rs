@@ -441,9 +441,31 @@ fn parallel_meshing_equals_serial_and_feeds_the_cache() {
             .filter(|(n, _)| n == "world999.vwr" || n.starts_with("random-1")),
     );
     for (name, mut w) in worlds {
+        for reg in [Registry::all_opaque(), Registry::default()] {
+            let serial = mesh_world_serial(&w, &reg, MeshOptions::GREEDY_AO);
+            let one_by_one: Vec<_> = w
+                .chunks()
+                .map(|(p, _)| mesh_chunk(&w, &reg, p, MeshOptions::GREEDY_AO))
+                .filter(|m| !m.is_empty())
+                .collect();
+            assert_eq!(serial.chunks, one_by_one, "{name}");
+            assert_eq!(
+                mesh_world(&w, &reg, MeshOptions::GREEDY_AO),
+                serial,
+                "{name}"
+            );
+        }
         for (opts, fill) in [(MeshOptions::EXPOSED, 261), (MeshOptions::GREEDY_AO, 35)] {
             let serial = mesh_world_serial(&w, &r, opts);
             assert_eq!(mesh_world(&w, &r, opts), serial, "{name} {opts:?}");
+            // Whole-world meshing (chunks classified once) equals chunk-by-chunk meshing
+            // through the full gather.
+            let one_by_one: Vec<_> = w
+                .chunks()
+                .map(|(p, _)| mesh_chunk(&w, &r, p, opts))
+                .filter(|m| !m.is_empty())
+                .collect();
+            assert_eq!(serial.chunks, one_by_one, "{name} {opts:?}");
             // The cache's first update (parallel: many chunks) equals the serial mesh ...
             let mut cache = MeshCache::new(opts);
             cache.update(&w, &r);

@@ -14,6 +14,7 @@ mod ao;
 mod exposed;
 mod greedy;
 mod neighbourhood;
+mod occupancy;
 mod quad;
 mod transparent;
 
@@ -21,6 +22,7 @@ use vwr::{Chunk, World, CHUNK_SIZE, META_PLATE_ROTATION};
 
 use greedy::FaceRows;
 pub use neighbourhood::Neighborhood;
+use occupancy::WorldClasses;
 pub use quad::{Face, Quad, SpecialCell};
 use vwr_blocks::Registry;
 
@@ -63,6 +65,17 @@ impl ChunkMesh {
             .chain(&self.transparent)
             .map(|q| q.area() as u64)
             .sum()
+    }
+
+    /// A copy with exactly sized buffers: meshing into one reused scratch mesh and keeping
+    /// copies costs one allocation per list instead of a growing vector per chunk.
+    pub(super) fn exact_copy(&self) -> ChunkMesh {
+        ChunkMesh {
+            chunk: self.chunk,
+            opaque: self.opaque.as_slice().to_vec(),
+            transparent: self.transparent.as_slice().to_vec(),
+            special: self.special.as_slice().to_vec(),
+        }
     }
 
     pub(super) fn clear(&mut self) {
@@ -275,8 +288,62 @@ pub fn mesh_world(world: &World, registry: &Registry, opts: MeshOptions) -> Worl
 /// next to the meshing, small enough to balance two to a few dozen threads.
 const PAR_BATCH: usize = 16;
 
+/// Scratch buffers of one meshing thread.
+#[derive(Default)]
+struct Scratch {
+    mesher: Mesher,
+    nb: Neighborhood,
+}
+
+/// Meshes chunk `pos` for whole-world meshing: from the world's classes (each chunk decoded
+/// once) when given and the chunk holds only opaque and invisible cells, else through the
+/// full [`Neighborhood::gather`]. Same result as [`mesh_chunk_with`].
+fn mesh_chunk_classed(
+    world: &World,
+    registry: &Registry,
+    classes: Option<&WorldClasses>,
+    pos: [u32; 3],
+    opts: MeshOptions,
+    s: &mut Scratch,
+    out: &mut ChunkMesh,
+) {
+    let (Some(classes), Some(chunk)) = (classes, world.chunk(pos)) else {
+        return mesh_chunk_with(world, registry, pos, opts, &mut s.mesher, &mut s.nb, out);
+    };
+    let Some(class) = classes.get(pos) else {
+        return mesh_chunk_with(world, registry, pos, opts, &mut s.mesher, &mut s.nb, out);
+    };
+    if class.other {
+        return mesh_chunk_with(world, registry, pos, opts, &mut s.mesher, &mut s.nb, out);
+    }
+    out.clear();
+    out.chunk = pos;
+    if !class.visible {
+        return;
+    }
+    // All opaque, and so are the six face neighbours: no face shows.
+    if class.full && buried(classes, pos) {
+        return;
+    }
+    s.nb.gather_classes(classes, chunk, pos);
+    let c = CHUNK_SIZE as i32;
+    let origin = [pos[0] as i32 * c, pos[1] as i32 * c, pos[2] as i32 * c];
+    // No transparent or special cell: only the opaque pass runs, and no plate rotation applies.
+    s.mesher.mesh(&s.nb, origin, opts, out);
+}
+
+/// Whether the six face neighbours of chunk `pos` are all opaque.
+fn buried(classes: &WorldClasses, pos: [u32; 3]) -> bool {
+    Face::ALL.iter().all(|f| {
+        let n = f.normal();
+        let q = [0, 1, 2].map(|a| pos[a].wrapping_add_signed(n[a]));
+        classes.get(q).is_some_and(|c| c.full)
+    })
+}
+
 /// The meshes of `positions` (empty ones included), in the order given, meshed in parallel
-/// with one set of scratch buffers per task.
+/// with one set of scratch buffers per task. When they are a good part of the world, every
+/// chunk is classified once first (in parallel too) and gathers read those classes.
 pub(crate) fn mesh_chunks_par(
     world: &World,
     registry: &Registry,
@@ -284,17 +351,19 @@ pub(crate) fn mesh_chunks_par(
     opts: MeshOptions,
 ) -> Vec<ChunkMesh> {
     use rayon::prelude::*;
+    let classes = (positions.len() * 4 >= world.chunks().count())
+        .then(|| WorldClasses::new(world, registry, true));
+    let classes = classes.as_ref();
     positions
         .par_chunks(PAR_BATCH)
         .flat_map_iter(|batch| {
-            let mut mesher = Mesher::new();
-            let mut nb = Neighborhood::new();
+            let mut s = Scratch::default();
+            let mut out = ChunkMesh::default();
             batch
                 .iter()
                 .map(|&pos| {
-                    let mut out = ChunkMesh::default();
-                    mesh_chunk_with(world, registry, pos, opts, &mut mesher, &mut nb, &mut out);
-                    out
+                    mesh_chunk_classed(world, registry, classes, pos, opts, &mut s, &mut out);
+                    out.exact_copy()
                 })
                 .collect::<Vec<_>>()
         })
@@ -303,15 +372,34 @@ pub(crate) fn mesh_chunks_par(
 
 /// Meshes a whole world on the calling thread, chunk by chunk in file order.
 pub fn mesh_world_serial(world: &World, registry: &Registry, opts: MeshOptions) -> WorldMesh {
-    let mut mesher = Mesher::new();
-    let mut nb = Neighborhood::new();
+    let classes = WorldClasses::new(world, registry, false);
+    let mut s = Scratch::default();
     let mut chunks = Vec::new();
     let mut out = ChunkMesh::default();
     for (pos, _) in world.chunks() {
-        mesh_chunk_with(world, registry, pos, opts, &mut mesher, &mut nb, &mut out);
+        mesh_chunk_classed(world, registry, Some(&classes), pos, opts, &mut s, &mut out);
         if !out.is_empty() {
-            chunks.push(std::mem::take(&mut out));
+            chunks.push(out.exact_copy());
         }
     }
     WorldMesh { chunks }
+}
+
+/// The gather of whole-world meshing alone, for benchmarks: classifies every chunk once, then
+/// builds each allocated chunk's neighbourhood the way [`mesh_world_serial`] does (no meshing).
+/// Returns how many of them have an opaque face to show.
+pub fn gather_world(world: &World, registry: &Registry) -> usize {
+    let classes = WorldClasses::new(world, registry, false);
+    let mut nb = Neighborhood::new();
+    let mut n = 0;
+    for (pos, chunk) in world.chunks() {
+        match classes.get(pos) {
+            Some(c) if !c.visible => continue,
+            Some(c) if c.full && buried(&classes, pos) => continue,
+            Some(c) if !c.other => nb.gather_classes(&classes, chunk, pos),
+            _ => nb.gather(world, pos, registry),
+        }
+        n += !nb.no_opaque_faces as usize;
+    }
+    n
 }

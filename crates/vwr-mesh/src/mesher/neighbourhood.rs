@@ -23,6 +23,12 @@ pub struct Neighborhood {
     pub(super) others: Vec<(u16, u8, Option<Shape>)>,
     /// No opaque cell can show a face (none inside, or all buried).
     pub(super) no_opaque_faces: bool,
+    /// Set by whole-world meshing's gather ([`Neighborhood::gather_classes`]): `cells` is not
+    /// filled, and block values of the interior come from the centre's packed words below.
+    packed: bool,
+    centre_words: Vec<u64>,
+    centre_palette: Vec<u16>,
+    centre_bits: u32,
 }
 
 impl Default for Neighborhood {
@@ -51,6 +57,10 @@ impl Neighborhood {
             occ: [[0; PAD]; PAD],
             others: Vec::new(),
             no_opaque_faces: true,
+            packed: false,
+            centre_words: Vec::new(),
+            centre_palette: Vec::new(),
+            centre_bits: 1,
         }
     }
 
@@ -64,6 +74,7 @@ impl Neighborhood {
                 }
             }
         }
+        nb.packed = false;
         nb.classify(registry);
         nb
     }
@@ -93,6 +104,7 @@ impl Neighborhood {
     /// 12³ cells is needed.
     pub fn gather(&mut self, world: &World, pos: [u32; 3], registry: &Registry) {
         let table = registry.class_table();
+        self.packed = false;
         self.others.clear();
         self.occ = [[0; PAD]; PAD];
         self.fill_centre(world.chunk(pos), registry);
@@ -278,13 +290,43 @@ impl Neighborhood {
     /// when their keys are equal; [`super::Quad::from_key`] turns a key back into a quad.
     #[inline(always)]
     pub(super) fn face_key(&self, face: Face, x: usize, y: usize, z: usize, ao: bool) -> u32 {
-        let raw = self.cells[pidx(x + 1, y + 1, z + 1)] as u32;
+        let raw = if self.packed {
+            self.packed_raw(x + N * y + N * N * z)
+        } else {
+            self.cells[pidx(x + 1, y + 1, z + 1)]
+        } as u32;
         let ao = if ao {
             face_ao(&self.occ, face.index(), x, y, z)
         } else {
             AO_OPEN
         };
         raw | (ao as u32) << 16
+    }
+
+    /// Keeps a copy of `chunk`'s packed words and palette as the source of interior block
+    /// values ([`Neighborhood::face_key`]), instead of filling `cells`.
+    pub(super) fn set_packed_centre(&mut self, chunk: &Chunk) {
+        self.packed = true;
+        self.centre_bits = chunk.bits_per_block() as u32;
+        self.centre_words.clear();
+        self.centre_words.extend_from_slice(chunk.words());
+        // One spare word: a value straddling the last word reads zeros, never out of bounds.
+        self.centre_words.push(0);
+        self.centre_palette.clear();
+        self.centre_palette
+            .extend(chunk.palette().iter().map(|b| b.raw()));
+    }
+
+    /// Block value of interior cell `i` (linear index) from the packed centre.
+    #[inline(always)]
+    fn packed_raw(&self, i: usize) -> u16 {
+        let bits = self.centre_bits as usize;
+        let bit = i * bits;
+        let (w, off) = (bit / 64, bit % 64);
+        let v = (self.centre_words[w] >> off) | ((self.centre_words[w + 1] << 1) << (63 - off));
+        let idx = (v & ((1u64 << bits) - 1)) as usize;
+        // A decoded chunk's indices are always inside its palette; air otherwise.
+        self.centre_palette.get(idx).copied().unwrap_or(0)
     }
 
     /// Recomputes the occupancy rows and the transparent/special list.
@@ -328,7 +370,7 @@ impl Neighborhood {
     }
 
     /// Sets [`Neighborhood::no_opaque_faces`] from the occupancy rows.
-    fn finish_occupancy(&mut self) {
+    pub(super) fn finish_occupancy(&mut self) {
         let inner: u16 = ROW << 1;
         let mut any = 0u16;
         let mut buried = true;
