@@ -290,11 +290,31 @@ impl Neighborhood {
     /// when their keys are equal; [`super::Quad::from_key`] turns a key back into a quad.
     #[inline(always)]
     pub(super) fn face_key(&self, face: Face, x: usize, y: usize, z: usize, ao: bool) -> u32 {
-        let raw = if self.packed {
+        self.face_key_of(self.raw_at(x, y, z), face, x, y, z, ao)
+    }
+
+    /// The block value of interior cell (x, y, z) (local, 0..10).
+    #[inline(always)]
+    pub(super) fn raw_at(&self, x: usize, y: usize, z: usize) -> u16 {
+        if self.packed {
             self.packed_raw(x + N * y + N * N * z)
         } else {
             self.cells[pidx(x + 1, y + 1, z + 1)]
-        } as u32;
+        }
+    }
+
+    /// [`Neighborhood::face_key`] for a cell whose block value `raw` the caller already read.
+    #[inline(always)]
+    pub(super) fn face_key_of(
+        &self,
+        raw: u16,
+        face: Face,
+        x: usize,
+        y: usize,
+        z: usize,
+        ao: bool,
+    ) -> u32 {
+        let raw = raw as u32;
         let ao = if ao {
             face_ao(&self.occ, face.index(), x, y, z)
         } else {
