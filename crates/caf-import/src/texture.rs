@@ -373,10 +373,29 @@ struct Tables {
     nc: usize,
     /// sRGB code -> linear light.
     lut: [f32; 256],
+    /// Code -> code / 255 (alpha, and every channel of linear data).
+    unit: [f32; 256],
     encoder: SrgbEncoder,
 }
 
 impl Tables {
+    /// Working channels of one RGBA8 texel (the first `nc` entries are used).
+    #[inline(always)]
+    fn texel(&self, p: &[u8]) -> [f32; 7] {
+        if self.srgb {
+            let a = self.unit[p[3] as usize];
+            let (r, g, b) = (
+                self.lut[p[0] as usize],
+                self.lut[p[1] as usize],
+                self.lut[p[2] as usize],
+            );
+            [r * a, g * a, b * a, a, r, g, b]
+        } else {
+            let u = |v: u8| self.unit[v as usize];
+            [u(p[0]), u(p[1]), u(p[2]), u(p[3]), 0.0, 0.0, 0.0]
+        }
+    }
+
     /// Adds `weight ×` source row `y` (`w` texels) to `acc` (working channels).
     #[inline]
     fn accumulate(&self, src: Source<'_>, w: usize, y: usize, weight: f32, acc: &mut [f32]) {
@@ -390,22 +409,10 @@ impl Tables {
             }
             Source::Bytes(bytes) => {
                 let row = &bytes[y * w * 4..(y + 1) * w * 4];
-                if self.srgb {
-                    for (a, p) in acc.chunks_exact_mut(7).zip(row.chunks_exact(4)) {
-                        let al = p[3] as f32 / 255.0;
-                        let (r, g, b) = (
-                            self.lut[p[0] as usize],
-                            self.lut[p[1] as usize],
-                            self.lut[p[2] as usize],
-                        );
-                        let t = [r * al, g * al, b * al, al, r, g, b];
-                        for (a, t) in a.iter_mut().zip(t) {
-                            *a += t * weight;
-                        }
-                    }
-                } else {
-                    for (a, &v) in acc.iter_mut().zip(row) {
-                        *a += v as f32 / 255.0 * weight;
+                for (a, p) in acc.chunks_exact_mut(nc).zip(row.chunks_exact(4)) {
+                    let t = self.texel(p);
+                    for (a, t) in a.iter_mut().zip(t) {
+                        *a += t * weight;
                     }
                 }
             }
@@ -452,6 +459,9 @@ fn filter_row(
     bytes: &mut [u8],
 ) {
     let nc = t.nc;
+    if let Some(y) = even_pair(ty, tx, w) {
+        return filter_row_even(t, src, w, y, work, bytes);
+    }
     acc.clear();
     acc.resize(w * nc, 0.0);
     let (first, weights) = ty;
@@ -473,6 +483,68 @@ fn filter_row(
             work[x * nc..(x + 1) * nc].copy_from_slice(texel);
         }
         t.encode(texel, &mut bytes[x * 4..(x + 1) * 4]);
+    }
+}
+
+/// When both footprints of this row are exact halvings (even sizes: two source texels of
+/// weight ½ each way), the first of the two source rows.
+#[inline]
+fn even_pair(ty: &(usize, Vec<f32>), tx: &[(usize, Vec<f32>)], w: usize) -> Option<usize> {
+    let half = |t: &(usize, Vec<f32>)| t.1.len() == 2 && t.1[0] == 0.5 && t.1[1] == 0.5;
+    (w % 2 == 0 && tx.len() * 2 == w && half(ty) && tx.first().is_some_and(half)).then_some(ty.0)
+}
+
+/// [`filter_row`] for an exact 2×2 halving (source rows `y`, `y + 1`): each destination
+/// texel is `((a + c) + (b + d)) / 4` of its four source texels, the very operations (and so
+/// the very bits) of the separable path with weights ½, without the row accumulator.
+fn filter_row_even(
+    t: &Tables,
+    src: Source<'_>,
+    w: usize,
+    y: usize,
+    work: Option<&mut [f32]>,
+    bytes: &mut [u8],
+) {
+    let nc = t.nc;
+    let dw = w / 2;
+    let mut work = work;
+    for x in 0..dw {
+        let quad: [[f32; 7]; 4] = match src {
+            Source::Bytes(b) => {
+                let at = |yy: usize, xx: usize| t.texel(&b[(yy * w + xx) * 4..][..4]);
+                [
+                    at(y, 2 * x),
+                    at(y, 2 * x + 1),
+                    at(y + 1, 2 * x),
+                    at(y + 1, 2 * x + 1),
+                ]
+            }
+            Source::Work(wk) => {
+                let at = |yy: usize, xx: usize| {
+                    let mut v = [0f32; 7];
+                    v[..nc].copy_from_slice(&wk[(yy * w + xx) * nc..][..nc]);
+                    v
+                };
+                [
+                    at(y, 2 * x),
+                    at(y, 2 * x + 1),
+                    at(y + 1, 2 * x),
+                    at(y + 1, 2 * x + 1),
+                ]
+            }
+        };
+        let [a, b, c, d] = quad;
+        let mut texel = [0f32; 7];
+        for k in 0..7 {
+            // Vertical ½-weighted sums first, then horizontal, as in `filter_row`.
+            let left = 0.5 * a[k] + 0.5 * c[k];
+            let right = 0.5 * b[k] + 0.5 * d[k];
+            texel[k] = 0.5 * left + 0.5 * right;
+        }
+        if let Some(work) = work.as_deref_mut() {
+            work[x * nc..(x + 1) * nc].copy_from_slice(&texel[..nc]);
+        }
+        t.encode(&texel[..nc], &mut bytes[x * 4..(x + 1) * 4]);
     }
 }
 
@@ -510,6 +582,7 @@ pub fn linear_chain(width: u32, height: u32, base: &[u8], srgb: bool) -> Result<
         srgb,
         nc,
         lut: std::array::from_fn(|v| srgb_to_linear(v as f32 / 255.0)),
+        unit: std::array::from_fn(|v| v as f32 / 255.0),
         encoder: SrgbEncoder::new(),
     };
     let mut cur: Vec<f32> = Vec::new();
@@ -681,6 +754,7 @@ mod tests {
             (1, 40),
             (300, 1),
             (301, 267),
+            (512, 256),
         ];
         for (k, &(w, h)) in sizes.iter().enumerate() {
             let mut px = crate::samples::lcg_bytes(k as u32 * 7 + 1, w * h * 4);
