@@ -5,8 +5,15 @@
 //! gathered `Neighborhood`; block-mesh: a 12³ array of voxels in x-fastest order; bgm: a 12³
 //! array in its z-fastest ZXY order plus its opaque/transparent column masks, `Mesher::<10>`).
 //! Opaque voxels only (our registry: `Registry::all_opaque`), since neither peer does our
-//! transparency rules. After the criterion groups the quad count of every mesher is printed
-//! (criterion reports the times; compare rows of one group for the ratios).
+//! transparency rules.
+//!
+//! Our rows come twice: "pre-gathered" (the mesher alone, like the peers) and "from world"
+//! (end to end: gather each chunk's neighbourhood from the `World`, classify, mesh, as a user
+//! meshes a world), plus "gather only". The peers' rows never include their own gathering.
+//! The group `parallel hilly` times whole-world meshing on rayon's pool against the serial
+//! path. After the criterion groups, a summary table prints the ratios from
+//! criterion's own estimates of this run (`<target>/criterion/**/new/estimates.json`, only
+//! files written by this process), then the quad count of every mesher.
 
 use std::collections::BTreeSet;
 
@@ -19,7 +26,7 @@ use block_mesh::{
 use criterion::{black_box, criterion_group, Criterion};
 use vwr::World;
 use vwr_blocks::Registry;
-use vwr_mesh::{ChunkMesh, MeshOptions, Mesher, Neighborhood};
+use vwr_mesh::{mesh_world, mesh_world_serial, ChunkMesh, MeshOptions, Mesher, Neighborhood};
 
 type Shape12 = ConstShape3u32<12, 12, 12>;
 const P: usize = 12;
@@ -104,21 +111,15 @@ fn run_ours(d: &Data, m: &mut Mesher, out: &mut ChunkMesh, o: MeshOptions) -> us
     n
 }
 
-/// End to end: gather each chunk's neighbourhood from the world, classify, mesh.
-fn run_ours_world(
-    d: &Data,
-    reg: &Registry,
-    m: &mut Mesher,
-    nb: &mut Neighborhood,
-    out: &mut ChunkMesh,
-    o: MeshOptions,
-) -> usize {
-    let mut n = 0;
-    for &p in &d.positions {
-        vwr_mesh::mesh_chunk_with(&d.world, reg, p, o, m, nb, out);
-        n += out.quad_count();
-    }
-    n
+/// End to end, as a user meshes a world: the whole world through `mesh_world_serial` (each
+/// chunk classified once, every neighbourhood gathered, every chunk meshed), one thread.
+fn run_ours_world(d: &Data, reg: &Registry, o: MeshOptions) -> usize {
+    mesh_world_serial(&d.world, reg, o).quad_count()
+}
+
+/// Gather alone: what `mesh_world_serial` does before meshing.
+fn run_gather(d: &Data, reg: &Registry) -> usize {
+    vwr_mesh::gather_world(&d.world, reg)
 }
 
 fn run_bm_visible(d: &Data, buf: &mut UnitQuadBuffer) -> usize {
@@ -186,20 +187,31 @@ fn datasets() -> Vec<Data> {
 }
 
 fn bench(c: &mut Criterion) {
+    let reg = Registry::all_opaque();
     for d in datasets() {
         let mut g = c.benchmark_group(d.name);
         g.sample_size(20);
         let mut m = Mesher::new();
         let mut out = ChunkMesh::default();
-        g.bench_function("ours exposed", |b| {
-            b.iter(|| black_box(run_ours(&d, &mut m, &mut out, MeshOptions::EXPOSED)))
+        for (name, o) in [
+            ("ours exposed, from world", MeshOptions::EXPOSED),
+            ("ours greedy, from world", MeshOptions::GREEDY),
+            ("ours greedy+ao, from world", MeshOptions::GREEDY_AO),
+        ] {
+            g.bench_function(name, |b| b.iter(|| black_box(run_ours_world(&d, &reg, o))));
+        }
+        g.bench_function("ours gather only", |b| {
+            b.iter(|| black_box(run_gather(&d, &reg)))
         });
-        g.bench_function("ours greedy", |b| {
-            b.iter(|| black_box(run_ours(&d, &mut m, &mut out, MeshOptions::GREEDY)))
-        });
-        g.bench_function("ours greedy+ao", |b| {
-            b.iter(|| black_box(run_ours(&d, &mut m, &mut out, MeshOptions::GREEDY_AO)))
-        });
+        for (name, o) in [
+            ("ours exposed, pre-gathered", MeshOptions::EXPOSED),
+            ("ours greedy, pre-gathered", MeshOptions::GREEDY),
+            ("ours greedy+ao, pre-gathered", MeshOptions::GREEDY_AO),
+        ] {
+            g.bench_function(name, |b| {
+                b.iter(|| black_box(run_ours(&d, &mut m, &mut out, o)))
+            });
+        }
         let mut ub = UnitQuadBuffer::new();
         g.bench_function("block-mesh visible_block_faces", |b| {
             b.iter(|| black_box(run_bm_visible(&d, &mut ub)))
@@ -217,6 +229,170 @@ fn bench(c: &mut Criterion) {
         });
         g.finish();
     }
+    // Whole-world meshing: rayon's pool (all cores) against the serial path, same output.
+    let hilly = voxcaf_bench::hilly_terrain();
+    assert_eq!(
+        mesh_world(&hilly, &reg, MeshOptions::GREEDY),
+        mesh_world_serial(&hilly, &reg, MeshOptions::GREEDY)
+    );
+    let mut g = c.benchmark_group(PARALLEL_GROUP);
+    g.sample_size(20);
+    for (name, o) in [
+        ("greedy", MeshOptions::GREEDY),
+        ("exposed", MeshOptions::EXPOSED),
+    ] {
+        g.bench_function(format!("{name} serial"), |b| {
+            b.iter(|| black_box(mesh_world_serial(&hilly, &reg, o)))
+        });
+        g.bench_function(format!("{name} parallel"), |b| {
+            b.iter(|| black_box(mesh_world(&hilly, &reg, o)))
+        });
+    }
+    g.finish();
+}
+
+const PARALLEL_GROUP: &str = "parallel hilly terrain 100³";
+
+/// Mean times (ns) of the benchmarks this process measured, by (group, function), read from
+/// criterion's estimates.
+fn estimates(since: std::time::SystemTime) -> std::collections::HashMap<(String, String), f64> {
+    let root = std::env::var_os("CRITERION_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("CARGO_TARGET_DIR")
+                .map(|t| std::path::PathBuf::from(t).join("criterion"))
+        })
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/criterion")
+        });
+    let mut out = std::collections::HashMap::new();
+    let mut stack = vec![root];
+    while let Some(dir) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if p.file_name() != Some("benchmark.json".as_ref())
+                || p.parent().and_then(|q| q.file_name()) != Some("new".as_ref())
+            {
+                continue;
+            }
+            let fresh = std::fs::metadata(&p)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t >= since);
+            let est = p.with_file_name("estimates.json");
+            let (Ok(b), Ok(e)) = (std::fs::read(&p), std::fs::read(&est)) else {
+                continue;
+            };
+            let (Ok(b), Ok(e)) = (
+                serde_json::from_slice::<serde_json::Value>(&b),
+                serde_json::from_slice::<serde_json::Value>(&e),
+            ) else {
+                continue;
+            };
+            let (Some(g), Some(f), Some(mean)) = (
+                b["group_id"].as_str(),
+                b["function_id"].as_str(),
+                e["mean"]["point_estimate"].as_f64(),
+            ) else {
+                continue;
+            };
+            if fresh {
+                out.insert((g.to_string(), f.to_string()), mean);
+            }
+        }
+    }
+    out
+}
+
+/// The ratios, from this run's estimates (faster = larger, "×" of the peer's speed).
+fn summary(since: std::time::SystemTime, chunks: &[(&'static str, usize)]) {
+    let est = estimates(since);
+    let t = |g: &str, f: &str| est.get(&(g.to_string(), f.to_string())).copied();
+    println!("\n| world | measure | goal | measured |");
+    println!("|---|---|---|---:|");
+    let row = |w: &str, what: &str, goal: &str, v: Option<f64>, unit: &str| match v {
+        Some(v) => println!("| {w} | {what} | {goal} | {v:.2}{unit} |"),
+        None => println!("| {w} | {what} | {goal} | not measured in this run |"),
+    };
+    let ratio = |a: Option<f64>, b: Option<f64>| Some(a? / b?);
+    for &(g, n) in chunks {
+        let bm = t(g, "block-mesh visible_block_faces");
+        let fm = t(g, "bgm fast_mesh");
+        let e2e = |k: &str| t(g, &format!("ours {k}, from world"));
+        let pre = |k: &str| t(g, &format!("ours {k}, pre-gathered"));
+        row(
+            g,
+            "exposed from world vs block-mesh visible_block_faces",
+            "≥ 1.5×",
+            ratio(bm, e2e("exposed")),
+            "×",
+        );
+        row(
+            g,
+            "greedy from world vs bgm fast_mesh",
+            "≥ 1.0×",
+            ratio(fm, e2e("greedy")),
+            "×",
+        );
+        row(
+            g,
+            "greedy+AO from world vs bgm fast_mesh",
+            "≥ 0.8×",
+            ratio(fm, e2e("greedy+ao")),
+            "×",
+        );
+        row(
+            g,
+            "exposed pre-gathered vs block-mesh visible_block_faces",
+            "(context)",
+            ratio(bm, pre("exposed")),
+            "×",
+        );
+        row(
+            g,
+            "greedy pre-gathered vs bgm fast_mesh",
+            "(context)",
+            ratio(fm, pre("greedy")),
+            "×",
+        );
+        let gather = t(g, "ours gather only");
+        row(
+            g,
+            "gather alone per chunk",
+            "(memory speed)",
+            gather.map(|v| v / n as f64 / 1000.0),
+            " µs",
+        );
+        row(
+            g,
+            "gather alone / greedy from world",
+            "(share)",
+            ratio(gather, e2e("greedy")),
+            "",
+        );
+    }
+    for k in ["greedy", "exposed"] {
+        let s = t(PARALLEL_GROUP, &format!("{k} serial"));
+        let p = t(PARALLEL_GROUP, &format!("{k} parallel"));
+        let threads = rayon_threads();
+        row(
+            PARALLEL_GROUP,
+            &format!("{k}: parallel ({threads} threads) vs serial"),
+            "≥ 1.8× on 2 cores",
+            ratio(s, p),
+            "×",
+        );
+    }
+}
+
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Quads per mesher on each world: the output each timed row of the criterion groups produces
@@ -229,7 +405,6 @@ fn quad_counts() {
         let chunks = d.ours.len();
         let mut m = Mesher::new();
         let mut out = ChunkMesh::default();
-        let mut nb = Neighborhood::new();
         let rows: [(&str, usize); 7] = [
             (
                 "ours exposed",
@@ -241,7 +416,7 @@ fn quad_counts() {
             ),
             (
                 "ours greedy, gathered from the world",
-                run_ours_world(&d, &reg, &mut m, &mut nb, &mut out, MeshOptions::GREEDY),
+                run_ours_world(&d, &reg, MeshOptions::GREEDY),
             ),
             (
                 "block-mesh visible_block_faces",
@@ -269,9 +444,17 @@ fn quad_counts() {
 criterion_group!(benches, bench);
 
 fn main() {
+    // Criterion's files keep their modification time at most this old: a second earlier, to
+    // be safe with coarse file-system clocks.
+    let since = std::time::SystemTime::now() - std::time::Duration::from_secs(1);
     benches();
     Criterion::default().configure_from_args().final_summary();
     if std::env::var_os("VOXCAF_BENCH_NO_SUMMARY").is_none() {
+        let chunks: Vec<(&'static str, usize)> = datasets()
+            .iter()
+            .map(|d| (d.name, d.positions.len()))
+            .collect();
+        summary(since, &chunks);
         quad_counts();
     }
 }

@@ -296,37 +296,6 @@ fn taps(src: usize, dst: usize) -> Vec<(usize, Vec<f32>)> {
         .collect()
 }
 
-fn resample(src: &[f32], w: usize, h: usize, nc: usize, dw: usize, dh: usize) -> Vec<f32> {
-    // Horizontal pass (w -> dw), then vertical (h -> dh).
-    let tx = taps(w, dw);
-    let mut tmp = vec![0f32; dw * h * nc];
-    for y in 0..h {
-        let row = &src[y * w * nc..(y + 1) * w * nc];
-        let out = &mut tmp[y * dw * nc..(y + 1) * dw * nc];
-        for (x, (first, weights)) in tx.iter().enumerate() {
-            let o = &mut out[x * nc..(x + 1) * nc];
-            for (k, &wt) in weights.iter().enumerate() {
-                let s = &row[(first + k) * nc..(first + k + 1) * nc];
-                for ch in 0..nc {
-                    o[ch] += s[ch] * wt;
-                }
-            }
-        }
-    }
-    let ty = taps(h, dh);
-    let mut dst = vec![0f32; dw * dh * nc];
-    for (y, (first, weights)) in ty.iter().enumerate() {
-        let out = &mut dst[y * dw * nc..(y + 1) * dw * nc];
-        for (k, &wt) in weights.iter().enumerate() {
-            let row = &tmp[(first + k) * dw * nc..(first + k + 1) * dw * nc];
-            for (o, s) in out.iter_mut().zip(row) {
-                *o += s * wt;
-            }
-        }
-    }
-    dst
-}
-
 fn srgb_to_linear(c: f32) -> f32 {
     if c <= 0.040_45 {
         c / 12.92
@@ -336,20 +305,41 @@ fn srgb_to_linear(c: f32) -> f32 {
 }
 
 /// Linear-light value -> nearest sRGB code, through the midpoints between codes (exact
-/// round-to-nearest in sRGB space without a `powf` per sample).
+/// round-to-nearest in sRGB space without a `powf` per sample). A 4096-entry table gives the
+/// code at the bottom of the value's bucket; at most a step or two along the midpoints
+/// finishes the search, so the result is exactly the midpoint search's.
 struct SrgbEncoder {
-    thresholds: Vec<f32>,
+    /// `thresholds[k]`: linear value of the midpoint between codes `k` and `k + 1`.
+    thresholds: [f32; 255],
+    coarse: Box<[u8; ENCODER_BUCKETS + 1]>,
 }
+
+const ENCODER_BUCKETS: usize = 4096;
 
 impl SrgbEncoder {
     fn new() -> Self {
-        let thresholds = (1..256)
-            .map(|k| srgb_to_linear((k as f32 - 0.5) / 255.0))
-            .collect();
-        SrgbEncoder { thresholds }
+        let thresholds: [f32; 255] =
+            std::array::from_fn(|k| srgb_to_linear((k as f32 + 0.5) / 255.0));
+        let search = |v: f32| thresholds.partition_point(|&t| t <= v) as u8;
+        let mut coarse = Box::new([0u8; ENCODER_BUCKETS + 1]);
+        for (i, c) in coarse.iter_mut().enumerate() {
+            *c = search(i as f32 / ENCODER_BUCKETS as f32);
+        }
+        SrgbEncoder { thresholds, coarse }
     }
+
+    #[inline]
     fn encode(&self, v: f32) -> u8 {
-        self.thresholds.partition_point(|&t| t <= v) as u8
+        // NaN never reaches here (weights and inputs are finite); clamp keeps the index valid.
+        let i = (v.clamp(0.0, 1.0) * ENCODER_BUCKETS as f32) as usize;
+        let mut c = self.coarse[i.min(ENCODER_BUCKETS)] as usize;
+        while c < 255 && self.thresholds[c] <= v {
+            c += 1;
+        }
+        while c > 0 && self.thresholds[c - 1] > v {
+            c -= 1;
+        }
+        c as u8
     }
 }
 
@@ -357,12 +347,219 @@ fn to_u8(v: f32) -> u8 {
     (v * 255.0).round().clamp(0.0, 255.0) as u8
 }
 
+/// Where the texels of the level being filtered come from: the base level's RGBA8 bytes
+/// (decoded to linear light row by row, so the base never gets an f32 copy) or the previous
+/// level's full-precision working values.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    Bytes(&'a [u8]),
+    Work(&'a [f32]),
+}
+
+/// Working channels per texel: sRGB -> [r*a, g*a, b*a, a, r, g, b] in linear light (colour
+/// weighted by alpha, plus the plain colour for fully transparent footprints); linear data ->
+/// [r, g, b, a].
+fn working_channels(srgb: bool) -> usize {
+    if srgb {
+        7
+    } else {
+        4
+    }
+}
+
+/// The filter's constant tables, shared by every row of every level.
+struct Tables {
+    srgb: bool,
+    nc: usize,
+    /// sRGB code -> linear light.
+    lut: [f32; 256],
+    /// Code -> code / 255 (alpha, and every channel of linear data).
+    unit: [f32; 256],
+    encoder: SrgbEncoder,
+}
+
+impl Tables {
+    /// Working channels of one RGBA8 texel (the first `nc` entries are used).
+    #[inline(always)]
+    fn texel(&self, p: &[u8]) -> [f32; 7] {
+        if self.srgb {
+            let a = self.unit[p[3] as usize];
+            let (r, g, b) = (
+                self.lut[p[0] as usize],
+                self.lut[p[1] as usize],
+                self.lut[p[2] as usize],
+            );
+            [r * a, g * a, b * a, a, r, g, b]
+        } else {
+            let u = |v: u8| self.unit[v as usize];
+            [u(p[0]), u(p[1]), u(p[2]), u(p[3]), 0.0, 0.0, 0.0]
+        }
+    }
+
+    /// Adds `weight ×` source row `y` (`w` texels) to `acc` (working channels).
+    #[inline]
+    fn accumulate(&self, src: Source<'_>, w: usize, y: usize, weight: f32, acc: &mut [f32]) {
+        let nc = self.nc;
+        match src {
+            Source::Work(work) => {
+                let row = &work[y * w * nc..(y + 1) * w * nc];
+                for (a, &v) in acc.iter_mut().zip(row) {
+                    *a += v * weight;
+                }
+            }
+            Source::Bytes(bytes) => {
+                let row = &bytes[y * w * 4..(y + 1) * w * 4];
+                for (a, p) in acc.chunks_exact_mut(nc).zip(row.chunks_exact(4)) {
+                    let t = self.texel(p);
+                    for (a, t) in a.iter_mut().zip(t) {
+                        *a += t * weight;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Encodes one working texel to RGBA8.
+    #[inline]
+    fn encode(&self, t: &[f32], out: &mut [u8]) {
+        if self.srgb {
+            let a = t[3];
+            let rgb = if a > 1.0 / 1024.0 {
+                [t[0] / a, t[1] / a, t[2] / a]
+            } else {
+                [t[4], t[5], t[6]]
+            };
+            out[0] = self.encoder.encode(rgb[0]);
+            out[1] = self.encoder.encode(rgb[1]);
+            out[2] = self.encoder.encode(rgb[2]);
+            out[3] = to_u8(a);
+        } else {
+            for (o, &v) in out.iter_mut().zip(t) {
+                *o = to_u8(v);
+            }
+        }
+    }
+}
+
+/// Levels with at least this many texels are filtered on rayon's threads, row by row.
+const PARALLEL_TEXELS: usize = 128 * 128;
+
+/// One destination row `y` of the level after `(w, h)`: vertical taps into `acc` (a source
+/// row's width of working values), then horizontal taps into the working row `work` (if the
+/// chain goes on) and the encoded bytes `bytes`.
+#[allow(clippy::too_many_arguments)]
+fn filter_row(
+    t: &Tables,
+    src: Source<'_>,
+    w: usize,
+    ty: &(usize, Vec<f32>),
+    tx: &[(usize, Vec<f32>)],
+    acc: &mut Vec<f32>,
+    work: Option<&mut [f32]>,
+    bytes: &mut [u8],
+) {
+    let nc = t.nc;
+    if let Some(y) = even_pair(ty, tx, w) {
+        return filter_row_even(t, src, w, y, work, bytes);
+    }
+    acc.clear();
+    acc.resize(w * nc, 0.0);
+    let (first, weights) = ty;
+    for (k, &wt) in weights.iter().enumerate() {
+        t.accumulate(src, w, first + k, wt, acc);
+    }
+    let mut texel = [0f32; 7];
+    let texel = &mut texel[..nc];
+    let mut work = work;
+    for (x, (first, weights)) in tx.iter().enumerate() {
+        texel.fill(0.0);
+        for (k, &wt) in weights.iter().enumerate() {
+            let s = &acc[(first + k) * nc..(first + k + 1) * nc];
+            for (o, &v) in texel.iter_mut().zip(s) {
+                *o += v * wt;
+            }
+        }
+        if let Some(work) = work.as_deref_mut() {
+            work[x * nc..(x + 1) * nc].copy_from_slice(texel);
+        }
+        t.encode(texel, &mut bytes[x * 4..(x + 1) * 4]);
+    }
+}
+
+/// When both footprints of this row are exact halvings (even sizes: two source texels of
+/// weight ½ each way), the first of the two source rows.
+#[inline]
+fn even_pair(ty: &(usize, Vec<f32>), tx: &[(usize, Vec<f32>)], w: usize) -> Option<usize> {
+    let half = |t: &(usize, Vec<f32>)| t.1.len() == 2 && t.1[0] == 0.5 && t.1[1] == 0.5;
+    (w % 2 == 0 && tx.len() * 2 == w && half(ty) && tx.first().is_some_and(half)).then_some(ty.0)
+}
+
+/// [`filter_row`] for an exact 2×2 halving (source rows `y`, `y + 1`): each destination
+/// texel is `((a + c) + (b + d)) / 4` of its four source texels, the very operations (and so
+/// the very bits) of the separable path with weights ½, without the row accumulator.
+fn filter_row_even(
+    t: &Tables,
+    src: Source<'_>,
+    w: usize,
+    y: usize,
+    work: Option<&mut [f32]>,
+    bytes: &mut [u8],
+) {
+    let nc = t.nc;
+    let dw = w / 2;
+    let mut work = work;
+    for x in 0..dw {
+        let quad: [[f32; 7]; 4] = match src {
+            Source::Bytes(b) => {
+                let at = |yy: usize, xx: usize| t.texel(&b[(yy * w + xx) * 4..][..4]);
+                [
+                    at(y, 2 * x),
+                    at(y, 2 * x + 1),
+                    at(y + 1, 2 * x),
+                    at(y + 1, 2 * x + 1),
+                ]
+            }
+            Source::Work(wk) => {
+                let at = |yy: usize, xx: usize| {
+                    let mut v = [0f32; 7];
+                    v[..nc].copy_from_slice(&wk[(yy * w + xx) * nc..][..nc]);
+                    v
+                };
+                [
+                    at(y, 2 * x),
+                    at(y, 2 * x + 1),
+                    at(y + 1, 2 * x),
+                    at(y + 1, 2 * x + 1),
+                ]
+            }
+        };
+        let [a, b, c, d] = quad;
+        let mut texel = [0f32; 7];
+        for k in 0..7 {
+            // Vertical ½-weighted sums first, then horizontal, as in `filter_row`.
+            let left = 0.5 * a[k] + 0.5 * c[k];
+            let right = 0.5 * b[k] + 0.5 * d[k];
+            texel[k] = 0.5 * left + 0.5 * right;
+        }
+        if let Some(work) = work.as_deref_mut() {
+            work[x * nc..(x + 1) * nc].copy_from_slice(&texel[..nc]);
+        }
+        t.encode(&texel[..nc], &mut bytes[x * 4..(x + 1) * 4]);
+    }
+}
+
 /// The default mip chain for RGBA8 data. For sRGB data each level averages in linear light,
 /// colour weighted by alpha (so transparent texels do not darken edges), and is re-encoded
 /// with rounding; linear data (normal maps, masks) is averaged per channel. Footprints are
 /// area-weighted, so odd sizes keep every source texel. Levels are computed from full-precision
 /// previous levels, not from the rounded bytes. Returns every level including the base.
+///
+/// Speed: sRGB decoding is a 256-entry table and encoding a 4096-entry table plus a step along
+/// the exact midpoints; the base level is decoded row by row as it is filtered (only the
+/// smaller levels keep f32 working values), and large levels are filtered on rayon's threads,
+/// one destination row per task item, so the output does not depend on the thread count.
 pub fn linear_chain(width: u32, height: u32, base: &[u8], srgb: bool) -> Result<(Vec<u8>, u32)> {
+    use rayon::prelude::*;
     let expected = check_dimensions(width, height, 4)?;
     if base.len() != expected {
         return Err(ImportError::InvalidArgument(format!(
@@ -380,41 +577,53 @@ pub fn linear_chain(width: u32, height: u32, base: &[u8], srgb: bool) -> Result<
     if sizes.len() == 1 {
         return Ok((out, 1));
     }
-    let encoder = SrgbEncoder::new();
-    let lut: Vec<f32> = (0..256).map(|v| srgb_to_linear(v as f32 / 255.0)).collect();
-    // Working layout: sRGB -> [r*a, g*a, b*a, a, r, g, b] in linear light; linear -> [r, g, b, a].
-    let nc = if srgb { 7 } else { 4 };
-    let mut cur: Vec<f32> = Vec::with_capacity(base.len() / 4 * nc);
-    for p in base.chunks_exact(4) {
-        if srgb {
-            let a = p[3] as f32 / 255.0;
-            let (r, g, b) = (lut[p[0] as usize], lut[p[1] as usize], lut[p[2] as usize]);
-            cur.extend_from_slice(&[r * a, g * a, b * a, a, r, g, b]);
-        } else {
-            cur.extend(p.iter().map(|&v| v as f32 / 255.0));
-        }
-    }
-    for pair in sizes.windows(2) {
+    let nc = working_channels(srgb);
+    let tables = Tables {
+        srgb,
+        nc,
+        lut: std::array::from_fn(|v| srgb_to_linear(v as f32 / 255.0)),
+        unit: std::array::from_fn(|v| v as f32 / 255.0),
+        encoder: SrgbEncoder::new(),
+    };
+    let mut cur: Vec<f32> = Vec::new();
+    let levels = sizes.len();
+    for (level, pair) in sizes.windows(2).enumerate() {
         let (w, h) = (pair[0].0 as usize, pair[0].1 as usize);
         let (dw, dh) = (pair[1].0 as usize, pair[1].1 as usize);
-        let next = resample(&cur, w, h, nc, dw, dh);
-        for t in next.chunks_exact(nc) {
-            if srgb {
-                let a = t[3];
-                let rgb = if a > 1.0 / 1024.0 {
-                    [t[0] / a, t[1] / a, t[2] / a]
-                } else {
-                    [t[4], t[5], t[6]]
-                };
-                out.extend_from_slice(&[
-                    encoder.encode(rgb[0]),
-                    encoder.encode(rgb[1]),
-                    encoder.encode(rgb[2]),
-                    to_u8(a),
-                ]);
-            } else {
-                out.extend(t.iter().map(|&v| to_u8(v)));
-            }
+        let (tx, ty) = (taps(w, dw), taps(h, dh));
+        // The last level needs no working values: nothing is filtered from it.
+        let keep = level + 2 < levels;
+        let mut next = vec![0f32; if keep { dw * dh * nc } else { 0 }];
+        let start = out.len();
+        out.resize(start + dw * dh * 4, 0);
+        let src = if level == 0 {
+            Source::Bytes(base)
+        } else {
+            Source::Work(&cur)
+        };
+        let bytes = &mut out[start..];
+        let t = &tables;
+        let row = |acc: &mut Vec<f32>, (y, (b, wk)): (usize, (&mut [u8], Option<&mut [f32]>))| {
+            filter_row(t, src, w, &ty[y], &tx, acc, wk, b);
+        };
+        let work_rows: Vec<Option<&mut [f32]>> = if keep {
+            next.chunks_mut(dw * nc).map(Some).collect()
+        } else {
+            (0..dh).map(|_| None).collect()
+        };
+        if dw * dh >= PARALLEL_TEXELS {
+            bytes
+                .par_chunks_mut(dw * 4)
+                .zip(work_rows)
+                .enumerate()
+                .for_each_init(Vec::new, row);
+        } else {
+            let mut acc = Vec::new();
+            bytes
+                .chunks_mut(dw * 4)
+                .zip(work_rows)
+                .enumerate()
+                .for_each(|item| row(&mut acc, item));
         }
         cur = next;
     }
@@ -449,6 +658,151 @@ mod tests {
     /// Found by the `import_png` fuzz target: a 3×5 palette PNG whose tRNS/PLTE chunks were
     /// mangled made png 0.18.1 slice past its palette and panic while expanding it. Both
     /// decoders now answer with an error (or an image) instead.
+    /// The linear chain's definition in f64: area-weighted footprints, chained from the
+    /// previous level's full-precision values, alpha-weighted colour in linear light,
+    /// round-to-nearest sRGB encoding.
+    fn reference_chain(w: usize, h: usize, base: &[u8], srgb: bool) -> Vec<u8> {
+        let lin = |c: f64| {
+            if c <= 0.040_45 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        let enc = |v: f64| {
+            let v = v.clamp(0.0, 1.0);
+            let s = if v <= 0.003_130_8 {
+                v * 12.92
+            } else {
+                1.055 * v.powf(1.0 / 2.4) - 0.055
+            };
+            (s * 255.0).round().clamp(0.0, 255.0) as u8
+        };
+        let nc = if srgb { 7 } else { 4 };
+        let mut cur: Vec<f64> = Vec::new();
+        for p in base.chunks_exact(4) {
+            let c: [f64; 4] = std::array::from_fn(|i| p[i] as f64 / 255.0);
+            if srgb {
+                let (r, g, b, a) = (lin(c[0]), lin(c[1]), lin(c[2]), c[3]);
+                cur.extend([r * a, g * a, b * a, a, r, g, b]);
+            } else {
+                cur.extend(c);
+            }
+        }
+        let taps64 = |src: usize, dst: usize| -> Vec<Vec<(usize, f64)>> {
+            let scale = src as f64 / dst as f64;
+            (0..dst)
+                .map(|i| {
+                    let (s, e) = (i as f64 * scale, (i + 1) as f64 * scale);
+                    (s.floor() as usize..(e.ceil() as usize).min(src))
+                        .map(|j| (j, (e.min(j as f64 + 1.0) - s.max(j as f64)) / scale))
+                        .collect()
+                })
+                .collect()
+        };
+        let mut out = base.to_vec();
+        let (mut w, mut h) = (w, h);
+        while w > 1 || h > 1 {
+            let (dw, dh) = ((w / 2).max(1), (h / 2).max(1));
+            let (tx, ty) = (taps64(w, dw), taps64(h, dh));
+            let mut next = vec![0f64; dw * dh * nc];
+            for (y, ry) in ty.iter().enumerate() {
+                for (x, rx) in tx.iter().enumerate() {
+                    for &(sy, wy) in ry {
+                        for &(sx, wx) in rx {
+                            for c in 0..nc {
+                                next[(y * dw + x) * nc + c] +=
+                                    cur[(sy * w + sx) * nc + c] * wx * wy;
+                            }
+                        }
+                    }
+                }
+            }
+            for t in next.chunks_exact(nc) {
+                if srgb {
+                    let a = t[3];
+                    let rgb = if a > 1.0 / 1024.0 {
+                        [t[0] / a, t[1] / a, t[2] / a]
+                    } else {
+                        [t[4], t[5], t[6]]
+                    };
+                    out.extend([enc(rgb[0]), enc(rgb[1]), enc(rgb[2])]);
+                    out.push((a * 255.0).round().clamp(0.0, 255.0) as u8);
+                } else {
+                    out.extend(
+                        t.iter()
+                            .map(|&v| (v * 255.0).round().clamp(0.0, 255.0) as u8),
+                    );
+                }
+            }
+            (cur, w, h) = (next, dw, dh);
+        }
+        out
+    }
+
+    #[test]
+    fn linear_chain_is_within_one_unit_of_an_f64_reference() {
+        // Odd and even sizes, thin strips, and one large enough (level 1 >= 128²) to be
+        // filtered on rayon's threads.
+        let sizes = [
+            (1, 1),
+            (2, 1),
+            (5, 3),
+            (7, 9),
+            (33, 17),
+            (64, 64),
+            (1, 40),
+            (300, 1),
+            (301, 267),
+            (512, 256),
+        ];
+        for (k, &(w, h)) in sizes.iter().enumerate() {
+            let mut px = crate::samples::lcg_bytes(k as u32 * 7 + 1, w * h * 4);
+            // Some fully and almost transparent texels, to reach the plain-colour fallback.
+            for (i, p) in px.chunks_exact_mut(4).enumerate() {
+                match i % 11 {
+                    0 => p[3] = 0,
+                    1 => p[3] = 1,
+                    2 => p[3] = 255,
+                    _ => {}
+                }
+            }
+            for srgb in [false, true] {
+                let (ours, _) = linear_chain(w as u32, h as u32, &px, srgb).unwrap();
+                let reference = reference_chain(w, h, &px, srgb);
+                assert_eq!(ours.len(), reference.len());
+                for (i, (&a, &b)) in ours.iter().zip(&reference).enumerate() {
+                    assert!(
+                        a.abs_diff(b) <= 1,
+                        "{w}x{h} srgb={srgb} byte {i}: {a} vs reference {b}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn srgb_encoder_table_equals_the_midpoint_search() {
+        let e = SrgbEncoder::new();
+        let search = |v: f32| e.thresholds.partition_point(|&t| t <= v) as u8;
+        let mut v = 0f32;
+        while v <= 1.0 {
+            assert_eq!(e.encode(v), search(v), "{v}");
+            v += 1.0 / 65536.0;
+        }
+        for &t in &e.thresholds {
+            for x in [
+                t,
+                f32::from_bits(t.to_bits() - 1),
+                f32::from_bits(t.to_bits() + 1),
+            ] {
+                assert_eq!(e.encode(x), search(x), "{x}");
+            }
+        }
+        assert_eq!(e.encode(-0.5), 0);
+        assert_eq!(e.encode(2.0), 255);
+    }
+
     #[test]
     fn fuzz_regression_png_short_palette() {
         let hex: String = [

@@ -4,7 +4,9 @@ use std::collections::{BTreeSet, HashMap};
 
 use vwr::{Block, Chunk, World, CHUNK_SIZE, CHUNK_VOLUME};
 
-use crate::mesher::{mesh_chunk_with, ChunkMesh, MeshOptions, Mesher, Neighborhood};
+use crate::mesher::{
+    mesh_chunk_with, mesh_chunks_par, ChunkMesh, MeshOptions, Mesher, Neighborhood,
+};
 use vwr_blocks::Registry;
 
 /// Cells of a chunk with a coordinate on its faces (0 or 9): the only cells that the meshes
@@ -52,7 +54,7 @@ struct Seen {
 impl Seen {
     fn of(c: &Chunk) -> Seen {
         let mut blocks = [Block::AIR; CHUNK_VOLUME];
-        c.blocks_into(&mut blocks);
+        c.read_into(&mut blocks);
         Seen {
             revision: c.revision(),
             blocks_revision: c.blocks_revision(),
@@ -61,6 +63,16 @@ impl Seen {
             border: Box::new(BORDER_INDEX.map(|i| blocks[i as usize].raw())),
         }
     }
+}
+
+/// Updates below this many chunks are meshed on the calling thread.
+const PAR_MIN_CHUNKS: usize = 32;
+
+/// Fills in the [`Seen`] state of every (allocated) chunk listed in `now`, in parallel.
+fn seen_par(world: &World, now: &mut [([u32; 3], Option<Seen>)]) {
+    use rayon::prelude::*;
+    now.par_iter_mut()
+        .for_each(|(p, s)| *s = world.chunk(*p).map(Seen::of));
 }
 
 /// The plate rotations of a remembered chunk (none for an unallocated one).
@@ -95,7 +107,7 @@ fn plates_of(c: &Chunk) -> Vec<(u32, bool)> {
 #[derive(Debug)]
 pub struct MeshCache {
     opts: MeshOptions,
-    n: u32,
+    dims: [u32; 3],
     built: bool,
     meshes: HashMap<[u32; 3], ChunkMesh>,
     seen: HashMap<[u32; 3], Seen>,
@@ -108,7 +120,7 @@ impl MeshCache {
     pub fn new(opts: MeshOptions) -> MeshCache {
         MeshCache {
             opts,
-            n: 0,
+            dims: [0; 3],
             built: false,
             meshes: HashMap::new(),
             seen: HashMap::new(),
@@ -144,23 +156,25 @@ impl MeshCache {
     /// Brings the meshes up to date with the world. Returns the chunk positions that were
     /// rebuilt, sorted (z, y, x).
     pub fn update(&mut self, world: &World, registry: &Registry) -> Vec<[u32; 3]> {
-        let n = world.chunks_per_axis();
+        let n = world.chunk_dims();
         let mut todo: BTreeSet<[u32; 3]> = BTreeSet::new();
         // What the chunks that may have changed look like now (`None`: not allocated).
         let mut now: Vec<([u32; 3], Option<Seen>)> = Vec::new();
-        if !self.built || n != self.n {
+        if !self.built || n != self.dims {
             self.invalidate_all();
-            self.n = n;
-            for (p, c) in world.chunks() {
+            self.dims = n;
+            for (p, _) in world.chunks() {
                 todo.insert([p[2], p[1], p[0]]);
-                now.push((p, Some(Seen::of(c))));
+                now.push((p, None));
             }
+            seen_par(world, &mut now);
         } else {
             for (p, c) in world.chunks() {
                 if self.seen.get(&p).map(|s| s.revision) != Some(c.revision()) {
-                    now.push((p, Some(Seen::of(c))));
+                    now.push((p, None));
                 }
             }
+            seen_par(world, &mut now);
             for p in self.seen.keys() {
                 if world.chunk([p[0], p[1], p[2]]).is_none() {
                     now.push((*p, None));
@@ -171,32 +185,40 @@ impl MeshCache {
             }
         }
         let mut rebuilt = Vec::with_capacity(todo.len());
-        let mut out = ChunkMesh::default();
+        let mut build = Vec::with_capacity(todo.len());
         for zyx in todo {
             let p = [zyx[2], zyx[1], zyx[0]];
-            if world.chunk([p[0], p[1], p[2]]).is_none() {
+            if world.chunk(p).is_some() {
+                build.push(p);
+            } else if self.meshes.remove(&p).is_some() {
                 // Never allocated (all air): only a mesh it had before needs dropping.
-                if self.meshes.remove(&p).is_some() {
-                    rebuilt.push(p);
-                }
-                continue;
+                rebuilt.push(p);
             }
-            mesh_chunk_with(
-                world,
-                registry,
-                p,
-                self.opts,
-                &mut self.mesher,
-                &mut self.nb,
-                &mut out,
-            );
+        }
+        // A few chunks (a typical edit): this thread, with the cache's own scratch buffers;
+        // more (a first build, a big fill): in parallel. Both give the same meshes.
+        let meshes = if build.len() >= PAR_MIN_CHUNKS {
+            mesh_chunks_par(world, registry, &build, self.opts)
+        } else {
+            build
+                .iter()
+                .map(|&p| {
+                    let mut out = ChunkMesh::default();
+                    let (m, nb) = (&mut self.mesher, &mut self.nb);
+                    mesh_chunk_with(world, registry, p, self.opts, m, nb, &mut out);
+                    out
+                })
+                .collect()
+        };
+        for (p, out) in build.into_iter().zip(meshes) {
             if out.is_empty() {
                 self.meshes.remove(&p);
             } else {
-                self.meshes.insert(p, std::mem::take(&mut out));
+                self.meshes.insert(p, out);
             }
             rebuilt.push(p);
         }
+        rebuilt.sort_by_key(|p| [p[2], p[1], p[0]]);
         for (p, seen) in now {
             match seen {
                 Some(s) => self.seen.insert(p, s),
@@ -209,7 +231,13 @@ impl MeshCache {
 
     /// Adds to `todo` (as z, y, x keys) the chunks whose mesh reads a cell of chunk `p` that
     /// changed since it was last meshed; `now` is the chunk's current state.
-    fn mark_changes(&self, p: [u32; 3], now: Option<&Seen>, n: u32, todo: &mut BTreeSet<[u32; 3]>) {
+    fn mark_changes(
+        &self,
+        p: [u32; 3],
+        now: Option<&Seen>,
+        n: [u32; 3],
+        todo: &mut BTreeSet<[u32; 3]>,
+    ) {
         let before = self.seen.get(&p);
         // An unallocated chunk is all air.
         let same_blocks = match (before, now) {
@@ -238,7 +266,7 @@ impl MeshCache {
 pub(crate) fn mark_readers(
     p: [u32; 3],
     l: [usize; 3],
-    n: u32,
+    n: [u32; 3],
     diagonal: bool,
     todo: &mut BTreeSet<[u32; 3]>,
 ) {
@@ -258,7 +286,7 @@ pub(crate) fn mark_readers(
                     continue;
                 }
                 let q = [p[0] as i64 + dx, p[1] as i64 + dy, p[2] as i64 + dz];
-                if q.iter().all(|&c| (0..n as i64).contains(&c)) {
+                if (0..3).all(|a| (0..n[a] as i64).contains(&q[a])) {
                     todo.insert([q[2] as u32, q[1] as u32, q[0] as u32]);
                 }
             }

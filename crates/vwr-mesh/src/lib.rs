@@ -35,7 +35,10 @@
 //!   [`Neighborhood`] (the chunk plus one cell from each neighbour), so faces on chunk
 //!   borders are emitted exactly when the cell across the border is not an occluder; cells
 //!   outside the world are air. Exposed faces, or greedy rectangles of equal block and equal
-//!   AO, with per-corner ambient occlusion.
+//!   AO, with per-corner ambient occlusion. [`mesh_world`] meshes chunks in parallel on
+//!   rayon's pool ([`mesh_world_serial`] on the calling thread; both give the same meshes in
+//!   the same order) and classifies every chunk once for the whole world instead of decoding
+//!   each chunk again for each of its 26 neighbours.
 //! - [`MeshCache`]: rebuilds only chunks whose padded neighbourhood an edit changed.
 //! - [`MeshBuffers`]: vertex data (positions, normals, tiling UVs, colours, block ids, AO,
 //!   indices), opaque and transparent passes separately.
@@ -73,10 +76,10 @@
 //! ## Speed
 //!
 //! Visibility is computed with whole-row bit operations (one `u16` per 12-cell padded row);
-//! greedy merging works on 10-bit row masks. On the benchmark worlds (see `bench/` in the
-//! workspace) the exposed-face mesher is several times faster than `block-mesh`'s
-//! `visible_block_faces`, and the greedy mesher is on par with `binary-greedy-meshing`'s
-//! `fast_mesh` while producing no more quads than either library.
+//! greedy merging works on 10-bit row masks. Whole-world meshing reads each chunk's packed
+//! words once (into opaque rows) and block values only for faces that show. `cargo bench -p
+//! voxcaf-bench --bench mesh` compares it, end to end from a `World`, with `block-mesh` and
+//! `binary-greedy-meshing` (their gathering excluded) and prints the ratios.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -94,7 +97,7 @@ pub use cache::MeshCache;
 pub use error::MeshError;
 pub use export::{write_mesh, ExportFormat, ExportOptions, ExportStats};
 pub use mesher::{
-    mesh_chunk, mesh_chunk_with, mesh_world, ChunkMesh, Face, MeshOptions, Mesher, Neighborhood,
-    Quad, SpecialCell, WorldMesh,
+    gather_world, mesh_chunk, mesh_chunk_with, mesh_world, mesh_world_serial, ChunkMesh, Face,
+    MeshOptions, Mesher, Neighborhood, Quad, SpecialCell, WorldMesh,
 };
 pub use render::{render_chunks, render_layer, render_world, RenderOptions, Rendered, View};

@@ -8,7 +8,8 @@ use common::*;
 use vwr::{Block, World};
 use vwr_blocks::Registry;
 use vwr_mesh::{
-    cache::MeshCache, mesh_chunk, mesh_world, Face, MeshOptions, Mesher, Neighborhood, Quad,
+    cache::MeshCache, mesh_chunk, mesh_world, mesh_world_serial, Face, MeshOptions, Mesher,
+    Neighborhood, Quad,
 };
 
 fn counts(w: &World, opts: MeshOptions) -> (usize, usize, usize, u64) {
@@ -372,6 +373,123 @@ fn neighborhood_gather_matches_world() {
     m.mesh(&nb, [10, 10, 10], MeshOptions::GREEDY_AO, &mut a);
     m.mesh(&nb2, [10, 10, 10], MeshOptions::GREEDY_AO, &mut c);
     assert_eq!(a, c);
+}
+
+/// A non-cubic world mixing uniform chunks (solid stone, water, air), absent chunks,
+/// half-filled chunks and random cells of every render kind, so the gather's uniform, absent
+/// and packed paths all meet across faces, edges and corners.
+fn mixed_world(seed: u64) -> World {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut w = World::with_chunk_dims([4, 3, 2]).unwrap();
+    w.fill_box([0, 0, 0], [39, 9, 19], b(35)).unwrap(); // a solid floor of uniform chunks
+    w.fill_box([10, 10, 0], [19, 19, 9], b(92)).unwrap(); // a uniform water chunk
+    w.fill_box([20, 10, 0], [29, 14, 9], b(261)).unwrap(); // half a chunk of bricks
+    let types = [0u16, 35, 261, 92, 96, 30, 378, 200, 53, 4000, 3, 68];
+    for _ in 0..3000 {
+        let t = types[rng.below(types.len() as u64) as usize];
+        let p = [rng.below(40), rng.below(30), rng.below(20)].map(|v| v as i32);
+        w.set_block(p, Block::make(t, (rng.below(4) == 0) as u8).unwrap())
+            .unwrap();
+    }
+    w
+}
+
+#[test]
+fn gathered_neighbourhood_meshes_like_a_plain_one_on_every_chunk() {
+    let r = Registry::default();
+    let mut nb = Neighborhood::new();
+    let mut m = Mesher::new();
+    let (mut a, mut c) = (Default::default(), Default::default());
+    for seed in [1, 2] {
+        let w = mixed_world(seed);
+        let [nx, ny, nz] = w.chunk_dims();
+        for pos in (0..nz).flat_map(|z| (0..ny).flat_map(move |y| (0..nx).map(move |x| [x, y, z])))
+        {
+            nb.gather(&w, pos, &r);
+            let o = pos.map(|v| v as i32 * 10);
+            let plain =
+                Neighborhood::from_fn(&r, |x, y, z| w.get_block([o[0] + x, o[1] + y, o[2] + z]));
+            assert_eq!(nb.cells(), plain.cells(), "{pos:?}");
+            for opts in [
+                MeshOptions::EXPOSED,
+                MeshOptions::GREEDY,
+                MeshOptions::EXPOSED_AO,
+                MeshOptions::GREEDY_AO,
+            ] {
+                m.mesh(&nb, o, opts, &mut a);
+                m.mesh(&plain, o, opts, &mut c);
+                assert_eq!(a, c, "{pos:?} {opts:?}");
+            }
+        }
+        // And the whole world against the brute-force reference.
+        let e = mesh_world(&w, &r, MeshOptions::EXPOSED);
+        assert_eq!(face_set(&e), reference_faces(&w, &r), "seed {seed}");
+        check_greedy_equals_exposed(&format!("mixed {seed}"), &w, &r);
+    }
+}
+
+#[test]
+fn parallel_meshing_equals_serial_and_feeds_the_cache() {
+    let r = Registry::default();
+    let mut worlds: Vec<(String, World)> = vec![
+        ("mixed 3".into(), mixed_world(3)),
+        ("random 5".into(), random_world(5, 4, 9000)),
+    ];
+    worlds.extend(
+        golden_worlds()
+            .into_iter()
+            .filter(|(n, _)| n == "world999.vwr" || n.starts_with("random-1")),
+    );
+    for (name, mut w) in worlds {
+        for reg in [Registry::all_opaque(), Registry::default()] {
+            let serial = mesh_world_serial(&w, &reg, MeshOptions::GREEDY_AO);
+            let one_by_one: Vec<_> = w
+                .chunks()
+                .map(|(p, _)| mesh_chunk(&w, &reg, p, MeshOptions::GREEDY_AO))
+                .filter(|m| !m.is_empty())
+                .collect();
+            assert_eq!(serial.chunks, one_by_one, "{name}");
+            assert_eq!(
+                mesh_world(&w, &reg, MeshOptions::GREEDY_AO),
+                serial,
+                "{name}"
+            );
+        }
+        for (opts, fill) in [(MeshOptions::EXPOSED, 261), (MeshOptions::GREEDY_AO, 35)] {
+            let serial = mesh_world_serial(&w, &r, opts);
+            assert_eq!(mesh_world(&w, &r, opts), serial, "{name} {opts:?}");
+            // Whole-world meshing (chunks classified once) equals chunk-by-chunk meshing
+            // through the full gather.
+            let one_by_one: Vec<_> = w
+                .chunks()
+                .map(|(p, _)| mesh_chunk(&w, &r, p, opts))
+                .filter(|m| !m.is_empty())
+                .collect();
+            assert_eq!(serial.chunks, one_by_one, "{name} {opts:?}");
+            // The cache's first update (parallel: many chunks) equals the serial mesh ...
+            let mut cache = MeshCache::new(opts);
+            cache.update(&w, &r);
+            let cached: Vec<_> = cache.meshes().into_iter().cloned().collect();
+            assert_eq!(cached, serial.chunks, "{name} {opts:?}");
+            // ... and so does an incremental update touching many chunks (parallel too).
+            let [x, y, z] = w.block_dims().map(|v| v as i32 - 1);
+            w.fill_box([1, y / 2, 1], [x - 1, y / 2 + 1, z - 1], b(fill))
+                .unwrap();
+            w.fill_box([x / 3, 0, 0], [x / 3, y, z], Block::AIR)
+                .unwrap();
+            let rebuilt = cache.update(&w, &r);
+            assert!(
+                w.chunk_count() < 32 || rebuilt.len() >= 32,
+                "{name}: the parallel path was not taken"
+            );
+            let cached: Vec<_> = cache.meshes().into_iter().cloned().collect();
+            assert_eq!(
+                cached,
+                mesh_world_serial(&w, &r, opts).chunks,
+                "{name} {opts:?}"
+            );
+        }
+    }
 }
 
 #[test]

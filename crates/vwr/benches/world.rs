@@ -2,6 +2,9 @@
 //! - `load` / `save`: a whole `.vwr` file against `memcpy` of the same bytes;
 //! - `get_block` / `set_block`: 2²⁰ random cells of a full 8-bit world, across the world and
 //!   inside one cache-resident chunk, and a full scan;
+//! - `full scan`: every cell of the full 8-bit world through `get_block` (the baseline) and
+//!   through the bulk readers (`Chunk::read_into` chunk by chunk, `World::read_box` of the
+//!   whole world into one buffer);
 //! - `fill 100³`: `World::fill_box` against `set_block` one cell at a time.
 //!
 //! Run: `cargo bench -p vwr --bench world` (world999 from the golden data, `VOXCAF_GOLDEN` or
@@ -92,6 +95,44 @@ fn access(c: &mut Criterion) {
                 }
             }
             acc
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("full scan 8-bit world");
+    g.throughput(Throughput::Elements(1_000_000));
+    g.bench_function("baseline get_block (x fastest)", |b| {
+        b.iter(|| {
+            let mut acc = 0u32;
+            for z in 0..100 {
+                for y in 0..100 {
+                    for x in 0..100 {
+                        acc = acc.wrapping_add(full.get_block([x, y, z]).raw() as u32);
+                    }
+                }
+            }
+            acc
+        })
+    });
+    let mut buf = [Block::AIR; 1000];
+    g.bench_function("Chunk::read_into per chunk", |b| {
+        b.iter(|| {
+            let mut acc = 0u32;
+            for (_, ch) in full.chunks() {
+                ch.read_into(&mut buf);
+                acc = buf
+                    .iter()
+                    .fold(acc, |a, blk| a.wrapping_add(blk.raw() as u32));
+            }
+            acc
+        })
+    });
+    let mut all = vec![Block::AIR; 1_000_000];
+    g.bench_function("World::read_box whole world", |b| {
+        b.iter(|| {
+            full.read_box([0; 3], [99; 3], &mut all).unwrap();
+            all.iter()
+                .fold(0u32, |a, blk| a.wrapping_add(blk.raw() as u32))
         })
     });
     g.finish();

@@ -30,6 +30,7 @@
 #![warn(missing_docs)]
 
 mod block;
+mod bulk;
 mod chunk;
 mod codec;
 pub mod dump;
@@ -44,6 +45,7 @@ mod v3;
 mod world;
 
 pub use block::Block;
+pub use bulk::BulkError;
 pub use chunk::{
     bits_for, local_index, local_position, word_count, Chunk, MetaRecord, CHUNK_SIZE, CHUNK_VOLUME,
     MAX_PALETTE,

@@ -12,12 +12,20 @@ pub(super) fn opaque_quads(nb: &Neighborhood, origin: [i32; 3], ao: bool, out: &
                 continue;
             }
             let rows = nb.opaque_face_rows(y, z);
+            // Each cell's block value read once for all its visible faces.
+            let mut raws = [0u16; N];
+            let mut cells = rows.iter().fold(0, |a, &r| a | r);
+            while cells != 0 {
+                let x = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                raws[x] = nb.raw_at(x, y, z);
+            }
             for face in Face::ALL {
                 let mut bits = rows[face.index()];
                 while bits != 0 {
                     let x = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let key = nb.face_key(face, x, y, z, ao);
+                    let key = nb.face_key_of(raws[x], face, x, y, z, ao);
                     out.push(Quad::from_key(origin, [x, y, z], face, [1, 1], key));
                 }
             }

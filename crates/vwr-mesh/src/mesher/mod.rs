@@ -14,6 +14,7 @@ mod ao;
 mod exposed;
 mod greedy;
 mod neighbourhood;
+mod occupancy;
 mod quad;
 mod transparent;
 
@@ -21,6 +22,7 @@ use vwr::{Chunk, World, CHUNK_SIZE, META_PLATE_ROTATION};
 
 use greedy::FaceRows;
 pub use neighbourhood::Neighborhood;
+use occupancy::WorldClasses;
 pub use quad::{Face, Quad, SpecialCell};
 use vwr_blocks::Registry;
 
@@ -63,6 +65,17 @@ impl ChunkMesh {
             .chain(&self.transparent)
             .map(|q| q.area() as u64)
             .sum()
+    }
+
+    /// A copy with exactly sized buffers: meshing into one reused scratch mesh and keeping
+    /// copies costs one allocation per list instead of a growing vector per chunk.
+    pub(super) fn exact_copy(&self) -> ChunkMesh {
+        ChunkMesh {
+            chunk: self.chunk,
+            opaque: self.opaque.as_slice().to_vec(),
+            transparent: self.transparent.as_slice().to_vec(),
+            special: self.special.as_slice().to_vec(),
+        }
     }
 
     pub(super) fn clear(&mut self) {
@@ -171,6 +184,23 @@ pub(crate) fn chunk_has_visible(chunk: &Chunk, registry: &Registry) -> bool {
         .any(|b| registry.class_of_type(b.block_type()) != vwr_blocks::CLASS_NONE)
 }
 
+/// Whether chunk `pos` is one opaque value throughout and so are its six face neighbours:
+/// then no face of it shows and nothing else draws, so gathering can be skipped.
+fn buried_uniform(world: &World, pos: [u32; 3], chunk: &Chunk, registry: &Registry) -> bool {
+    let opaque_uniform = |c: &Chunk| match c.palette() {
+        [only] => registry.class_of_type(only.block_type()) == vwr_blocks::CLASS_OPAQUE,
+        _ => false,
+    };
+    if !opaque_uniform(chunk) {
+        return false;
+    }
+    Face::ALL.iter().all(|f| {
+        let n = f.normal();
+        let q = [0, 1, 2].map(|a| pos[a].wrapping_add_signed(n[a]));
+        world.chunk(q).is_some_and(opaque_uniform)
+    })
+}
+
 /// Meshes chunk `pos` of a world (an empty mesh when nothing in it is drawn).
 pub fn mesh_chunk(
     world: &World,
@@ -200,7 +230,7 @@ pub fn mesh_chunk_with(
     let Some(chunk) = world.chunk([pos[0], pos[1], pos[2]]) else {
         return;
     };
-    if !chunk_has_visible(chunk, registry) {
+    if !chunk_has_visible(chunk, registry) || buried_uniform(world, pos, chunk, registry) {
         return;
     }
     nb.gather(world, pos, registry);
@@ -243,18 +273,133 @@ impl WorldMesh {
     }
 }
 
-/// Meshes a whole world.
+/// Meshes a whole world, chunks in parallel on rayon's thread pool; the result is the same
+/// as [`mesh_world_serial`]'s (chunks in file order).
 pub fn mesh_world(world: &World, registry: &Registry, opts: MeshOptions) -> WorldMesh {
-    let mut mesher = Mesher::new();
-    let mut nb = Neighborhood::new();
+    let positions: Vec<[u32; 3]> = world.chunks().map(|(p, _)| p).collect();
+    let chunks = mesh_chunks_par(world, registry, &positions, opts)
+        .into_iter()
+        .filter(|m| !m.is_empty())
+        .collect();
+    WorldMesh { chunks }
+}
+
+/// Chunks meshed per rayon task: big enough that scratch buffers and task overhead vanish
+/// next to the meshing, small enough to balance two to a few dozen threads.
+const PAR_BATCH: usize = 16;
+
+/// Scratch buffers of one meshing thread.
+#[derive(Default)]
+struct Scratch {
+    mesher: Mesher,
+    nb: Neighborhood,
+}
+
+/// Meshes chunk `pos` for whole-world meshing: from the world's classes (each chunk decoded
+/// once) when given and the chunk holds only opaque and invisible cells, else through the
+/// full [`Neighborhood::gather`]. Same result as [`mesh_chunk_with`].
+fn mesh_chunk_classed(
+    world: &World,
+    registry: &Registry,
+    classes: Option<&WorldClasses>,
+    pos: [u32; 3],
+    opts: MeshOptions,
+    s: &mut Scratch,
+    out: &mut ChunkMesh,
+) {
+    let (Some(classes), Some(chunk)) = (classes, world.chunk(pos)) else {
+        return mesh_chunk_with(world, registry, pos, opts, &mut s.mesher, &mut s.nb, out);
+    };
+    let Some(class) = classes.get(pos) else {
+        return mesh_chunk_with(world, registry, pos, opts, &mut s.mesher, &mut s.nb, out);
+    };
+    if class.other {
+        return mesh_chunk_with(world, registry, pos, opts, &mut s.mesher, &mut s.nb, out);
+    }
+    out.clear();
+    out.chunk = pos;
+    if !class.visible {
+        return;
+    }
+    // All opaque, and so are the six face neighbours: no face shows.
+    if class.full && buried(classes, pos) {
+        return;
+    }
+    s.nb.gather_classes(classes, chunk, pos);
+    let c = CHUNK_SIZE as i32;
+    let origin = [pos[0] as i32 * c, pos[1] as i32 * c, pos[2] as i32 * c];
+    // No transparent or special cell: only the opaque pass runs, and no plate rotation applies.
+    s.mesher.mesh(&s.nb, origin, opts, out);
+}
+
+/// Whether the six face neighbours of chunk `pos` are all opaque.
+fn buried(classes: &WorldClasses, pos: [u32; 3]) -> bool {
+    Face::ALL.iter().all(|f| {
+        let n = f.normal();
+        let q = [0, 1, 2].map(|a| pos[a].wrapping_add_signed(n[a]));
+        classes.get(q).is_some_and(|c| c.full)
+    })
+}
+
+/// The meshes of `positions` (empty ones included), in the order given, meshed in parallel
+/// with one set of scratch buffers per task. When they are a good part of the world, every
+/// chunk is classified once first (in parallel too) and gathers read those classes.
+pub(crate) fn mesh_chunks_par(
+    world: &World,
+    registry: &Registry,
+    positions: &[[u32; 3]],
+    opts: MeshOptions,
+) -> Vec<ChunkMesh> {
+    use rayon::prelude::*;
+    let classes = (positions.len() * 4 >= world.chunks().count())
+        .then(|| WorldClasses::new(world, registry, true));
+    let classes = classes.as_ref();
+    positions
+        .par_chunks(PAR_BATCH)
+        .flat_map_iter(|batch| {
+            let mut s = Scratch::default();
+            let mut out = ChunkMesh::default();
+            batch
+                .iter()
+                .map(|&pos| {
+                    mesh_chunk_classed(world, registry, classes, pos, opts, &mut s, &mut out);
+                    out.exact_copy()
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Meshes a whole world on the calling thread, chunk by chunk in file order.
+pub fn mesh_world_serial(world: &World, registry: &Registry, opts: MeshOptions) -> WorldMesh {
+    let classes = WorldClasses::new(world, registry, false);
+    let mut s = Scratch::default();
     let mut chunks = Vec::new();
     let mut out = ChunkMesh::default();
-    let positions: Vec<[u32; 3]> = world.chunks().map(|(p, _)| p).collect();
-    for pos in positions {
-        mesh_chunk_with(world, registry, pos, opts, &mut mesher, &mut nb, &mut out);
+    for (pos, _) in world.chunks() {
+        mesh_chunk_classed(world, registry, Some(&classes), pos, opts, &mut s, &mut out);
         if !out.is_empty() {
-            chunks.push(std::mem::take(&mut out));
+            chunks.push(out.exact_copy());
         }
     }
     WorldMesh { chunks }
+}
+
+/// The gather of whole-world meshing alone, for benchmarks: classifies every chunk once, then
+/// builds each allocated chunk's neighbourhood the way [`mesh_world_serial`] does (no meshing).
+/// Returns how many of them have an opaque face to show.
+pub fn gather_world(world: &World, registry: &Registry) -> usize {
+    let classes = WorldClasses::new(world, registry, false);
+    let mut nb = Neighborhood::new();
+    let mut n = 0;
+    for (pos, chunk) in world.chunks() {
+        match classes.get(pos) {
+            Some(c) if !c.visible => continue,
+            Some(c) if c.full && buried(&classes, pos) => continue,
+            Some(c) if !c.other => nb.gather_classes(&classes, chunk, pos),
+            _ => nb.gather(world, pos, registry),
+        }
+        n += !nb.no_opaque_faces as usize;
+    }
+    n
 }

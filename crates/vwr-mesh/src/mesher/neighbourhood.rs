@@ -23,6 +23,12 @@ pub struct Neighborhood {
     pub(super) others: Vec<(u16, u8, Option<Shape>)>,
     /// No opaque cell can show a face (none inside, or all buried).
     pub(super) no_opaque_faces: bool,
+    /// Set by whole-world meshing's gather ([`Neighborhood::gather_classes`]): `cells` is not
+    /// filled, and block values of the interior come from the centre's packed words below.
+    packed: bool,
+    centre_words: Vec<u64>,
+    centre_palette: Vec<u16>,
+    centre_bits: u32,
 }
 
 impl Default for Neighborhood {
@@ -51,6 +57,10 @@ impl Neighborhood {
             occ: [[0; PAD]; PAD],
             others: Vec::new(),
             no_opaque_faces: true,
+            packed: false,
+            centre_words: Vec::new(),
+            centre_palette: Vec::new(),
+            centre_bits: 1,
         }
     }
 
@@ -64,6 +74,7 @@ impl Neighborhood {
                 }
             }
         }
+        nb.packed = false;
         nb.classify(registry);
         nb
     }
@@ -84,22 +95,19 @@ impl Neighborhood {
 
     /// Fills the neighbourhood of chunk `pos` from the world (cells outside the world are
     /// air) and classifies it with `registry`.
+    ///
+    /// Works straight from the chunks' palettes and packed words: the centre chunk's indices
+    /// are unpacked in bulk and each of its palette entries is classified once; each of the
+    /// 26 neighbours contributes only the slab, edge or corner the shell needs, read from its
+    /// packed words (a uniform or absent neighbour is a constant fill). Every cell is written
+    /// exactly once and the occupancy rows are built on the way, so no second pass over the
+    /// 12³ cells is needed.
     pub fn gather(&mut self, world: &World, pos: [u32; 3], registry: &Registry) {
-        self.cells.fill(0);
-        let [cx, cy, cz] = pos;
-        if let Some(c) = world.chunk([cx, cy, cz]) {
-            let mut tmp = [Block::AIR; CHUNK_VOLUME];
-            c.blocks_into(&mut tmp);
-            for z in 0..N {
-                for y in 0..N {
-                    let src = &tmp[N * y + N * N * z..][..N];
-                    let dst = &mut self.cells[pidx(1, y + 1, z + 1)..][..N];
-                    for (d, s) in dst.iter_mut().zip(src) {
-                        *d = s.raw();
-                    }
-                }
-            }
-        }
+        let table = registry.class_table();
+        self.packed = false;
+        self.others.clear();
+        self.occ = [[0; PAD]; PAD];
+        self.fill_centre(world.chunk(pos), registry);
         // Per axis: (local start in the neighbour, length, padded start).
         let spans = |d: i32| -> (usize, usize, usize) {
             match d {
@@ -114,31 +122,149 @@ impl Neighborhood {
                     if dx == 0 && dy == 0 && dz == 0 {
                         continue;
                     }
-                    let (nx, ny, nz) = (
-                        cx as i64 + dx as i64,
-                        cy as i64 + dy as i64,
-                        cz as i64 + dz as i64,
-                    );
-                    if nx < 0 || ny < 0 || nz < 0 {
-                        continue;
-                    }
-                    let Some(ch) = world.chunk([nx as u32, ny as u32, nz as u32]) else {
-                        continue;
-                    };
+                    let n = [
+                        pos[0].wrapping_add_signed(dx),
+                        pos[1].wrapping_add_signed(dy),
+                        pos[2].wrapping_add_signed(dz),
+                    ];
+                    // A wrapped coordinate is far outside the world, so `chunk` says None.
+                    let ch = world.chunk(n);
                     let (sx, lx, px) = spans(dx);
                     let (sy, ly, py) = spans(dy);
                     let (sz, lz, pz) = spans(dz);
-                    copy_block_range(
-                        ch,
-                        &mut self.cells,
-                        [sx, sy, sz],
-                        [lx, ly, lz],
-                        [px, py, pz],
-                    );
+                    self.fill_shell(ch, table, [sx, sy, sz], [lx, ly, lz], [px, py, pz]);
                 }
             }
         }
-        self.classify(registry);
+        self.finish_occupancy();
+    }
+
+    /// Writes the interior 10³ cells from the centre chunk (air if absent), their occupancy
+    /// bits and the transparent/special list.
+    fn fill_centre(&mut self, chunk: Option<&Chunk>, registry: &Registry) {
+        let table = registry.class_table();
+        let entry = |raw: u16| -> (u8, Option<Shape>) {
+            let class = table[(raw >> 4) as usize];
+            let shape = match class >= CLASS_TRANSPARENT {
+                true => match registry.kind(raw >> 4) {
+                    RenderKind::Special(s) => Some(s),
+                    _ => None,
+                },
+                false => None,
+            };
+            (class, shape)
+        };
+        let palette = chunk.map_or(&[Block::AIR][..], Chunk::palette);
+        if let [only] = palette {
+            let v = only.raw();
+            let (class, shape) = entry(v);
+            let bits = if class == CLASS_OPAQUE { ROW << 1 } else { 0 };
+            for z in 1..=N {
+                for y in 1..=N {
+                    self.cells[pidx(1, y, z)..][..N].fill(v);
+                    self.occ[z][y] = bits;
+                }
+            }
+            if class >= CLASS_TRANSPARENT {
+                self.others
+                    .extend((0..CHUNK_VOLUME as u16).map(|i| (i, class, shape)));
+            }
+            return;
+        }
+        // Each palette entry classified once: raw value, opaque bit, other (class, shape).
+        let mut raw = [0u16; 256];
+        let mut opaque = [0u16; 256];
+        let mut other = [(CLASS_NONE, None); 256];
+        let mut any_other = false;
+        for (k, b) in palette.iter().enumerate() {
+            let (class, shape) = entry(b.raw());
+            raw[k] = b.raw();
+            opaque[k] = (class == CLASS_OPAQUE) as u16;
+            if class >= CLASS_TRANSPARENT {
+                other[k] = (class, shape);
+                any_other = true;
+            }
+        }
+        let mut idx = [0u8; CHUNK_VOLUME];
+        if let Some(c) = chunk {
+            c.indices_into(&mut idx);
+        }
+        for z in 0..N {
+            for y in 0..N {
+                let src = &idx[N * y + N * N * z..][..N];
+                let dst = &mut self.cells[pidx(1, y + 1, z + 1)..][..N];
+                let mut bits = 0u16;
+                for (x, (d, &p)) in dst.iter_mut().zip(src).enumerate() {
+                    *d = raw[p as usize];
+                    bits |= opaque[p as usize] << (x + 1);
+                }
+                self.occ[z + 1][y + 1] = bits;
+            }
+        }
+        if any_other {
+            for (i, &p) in idx.iter().enumerate() {
+                let (class, shape) = other[p as usize];
+                if class >= CLASS_TRANSPARENT {
+                    self.others.push((i as u16, class, shape));
+                }
+            }
+        }
+    }
+
+    /// Writes one shell region (a face slab, an edge or a corner) from neighbour `ch`: cells
+    /// `start..start+len` of the neighbour (local) to padded `dst..dst+len`, with their
+    /// occupancy bits.
+    fn fill_shell(
+        &mut self,
+        ch: Option<&Chunk>,
+        table: &[u8; vwr_blocks::TYPE_COUNT],
+        start: [usize; 3],
+        len: [usize; 3],
+        dst: [usize; 3],
+    ) {
+        let uniform = match ch {
+            None => Some(0),
+            Some(c) => match c.palette() {
+                [only] => Some(only.raw()),
+                _ => None,
+            },
+        };
+        if let Some(v) = uniform {
+            let opaque = table[(v >> 4) as usize] == CLASS_OPAQUE;
+            let xbits = (((1u32 << len[0]) - 1) << dst[0]) as u16;
+            for z in dst[2]..dst[2] + len[2] {
+                for y in dst[1]..dst[1] + len[1] {
+                    self.cells[pidx(dst[0], y, z)..][..len[0]].fill(v);
+                    if opaque {
+                        self.occ[z][y] |= xbits;
+                    }
+                }
+            }
+            return;
+        }
+        let Some(c) = ch else { return };
+        let (palette, words, bits) = (c.palette(), c.words(), c.bits_per_block() as usize);
+        let mask = (1u64 << bits) - 1;
+        for z in 0..len[2] {
+            for y in 0..len[1] {
+                let (py, pz) = (dst[1] + y, dst[2] + z);
+                let row = &mut self.cells[pidx(dst[0], py, pz)..][..len[0]];
+                let mut occ = 0u16;
+                let first = vwr::local_index(start[0], start[1] + y, start[2] + z);
+                for (x, cell) in row.iter_mut().enumerate() {
+                    let bit = (first + x) * bits;
+                    let (w, off) = (bit / 64, bit % 64);
+                    let mut v = words[w] >> off;
+                    if off + bits > 64 {
+                        v |= words[w + 1] << (64 - off);
+                    }
+                    let r = palette[(v & mask) as usize].raw();
+                    *cell = r;
+                    occ |= ((table[(r >> 4) as usize] == CLASS_OPAQUE) as u16) << x;
+                }
+                self.occ[pz][py] |= occ << dst[0];
+            }
+        }
     }
 
     /// The visible opaque faces of row (y, z) (local, 0..10), per face in [`Face::ALL`] order:
@@ -164,13 +290,63 @@ impl Neighborhood {
     /// when their keys are equal; [`super::Quad::from_key`] turns a key back into a quad.
     #[inline(always)]
     pub(super) fn face_key(&self, face: Face, x: usize, y: usize, z: usize, ao: bool) -> u32 {
-        let raw = self.cells[pidx(x + 1, y + 1, z + 1)] as u32;
+        self.face_key_of(self.raw_at(x, y, z), face, x, y, z, ao)
+    }
+
+    /// The block value of interior cell (x, y, z) (local, 0..10).
+    #[inline(always)]
+    pub(super) fn raw_at(&self, x: usize, y: usize, z: usize) -> u16 {
+        if self.packed {
+            self.packed_raw(x + N * y + N * N * z)
+        } else {
+            self.cells[pidx(x + 1, y + 1, z + 1)]
+        }
+    }
+
+    /// [`Neighborhood::face_key`] for a cell whose block value `raw` the caller already read.
+    #[inline(always)]
+    pub(super) fn face_key_of(
+        &self,
+        raw: u16,
+        face: Face,
+        x: usize,
+        y: usize,
+        z: usize,
+        ao: bool,
+    ) -> u32 {
+        let raw = raw as u32;
         let ao = if ao {
             face_ao(&self.occ, face.index(), x, y, z)
         } else {
             AO_OPEN
         };
         raw | (ao as u32) << 16
+    }
+
+    /// Keeps a copy of `chunk`'s packed words and palette as the source of interior block
+    /// values ([`Neighborhood::face_key`]), instead of filling `cells`.
+    pub(super) fn set_packed_centre(&mut self, chunk: &Chunk) {
+        self.packed = true;
+        self.centre_bits = chunk.bits_per_block() as u32;
+        self.centre_words.clear();
+        self.centre_words.extend_from_slice(chunk.words());
+        // One spare word: a value straddling the last word reads zeros, never out of bounds.
+        self.centre_words.push(0);
+        self.centre_palette.clear();
+        self.centre_palette
+            .extend(chunk.palette().iter().map(|b| b.raw()));
+    }
+
+    /// Block value of interior cell `i` (linear index) from the packed centre.
+    #[inline(always)]
+    fn packed_raw(&self, i: usize) -> u16 {
+        let bits = self.centre_bits as usize;
+        let bit = i * bits;
+        let (w, off) = (bit / 64, bit % 64);
+        let v = (self.centre_words[w] >> off) | ((self.centre_words[w + 1] << 1) << (63 - off));
+        let idx = (v & ((1u64 << bits) - 1)) as usize;
+        // A decoded chunk's indices are always inside its palette; air otherwise.
+        self.centre_palette.get(idx).copied().unwrap_or(0)
     }
 
     /// Recomputes the occupancy rows and the transparent/special list.
@@ -210,6 +386,11 @@ impl Neighborhood {
                 self.occ[z][y] = bits;
             }
         }
+        self.finish_occupancy();
+    }
+
+    /// Sets [`Neighborhood::no_opaque_faces`] from the occupancy rows.
+    pub(super) fn finish_occupancy(&mut self) {
         let inner: u16 = ROW << 1;
         let mut any = 0u16;
         let mut buried = true;
@@ -224,36 +405,5 @@ impl Neighborhood {
                 && self.occ[a][PAD - 1] & inner == inner;
         }
         self.no_opaque_faces = any == 0 || buried;
-    }
-}
-
-fn copy_block_range(
-    ch: &Chunk,
-    cells: &mut [u16; PAD3],
-    start: [usize; 3],
-    len: [usize; 3],
-    dst: [usize; 3],
-) {
-    if ch.is_uniform() {
-        let v = ch.palette()[0].raw();
-        if v == 0 {
-            return;
-        }
-        for z in 0..len[2] {
-            for y in 0..len[1] {
-                for x in 0..len[0] {
-                    cells[pidx(dst[0] + x, dst[1] + y, dst[2] + z)] = v;
-                }
-            }
-        }
-        return;
-    }
-    for z in 0..len[2] {
-        for y in 0..len[1] {
-            for x in 0..len[0] {
-                let i = vwr::local_index(start[0] + x, start[1] + y, start[2] + z);
-                cells[pidx(dst[0] + x, dst[1] + y, dst[2] + z)] = ch.get(i).raw();
-            }
-        }
     }
 }

@@ -1,0 +1,243 @@
+//! Whole-world meshing's gather: every chunk classified once into a 1000-bit opaque bitset,
+//! then each chunk's padded occupancy rows assembled from its own and its 26 neighbours'
+//! bitsets with a few hundred bit-window reads.
+//!
+//! [`Neighborhood::gather`] reads a chunk's neighbours from their packed words every time, so
+//! meshing a whole world that way decodes every chunk 27 times (once whole, 26 times in
+//! slabs). Here each chunk's packed words are decoded once, with compile-time shifts, straight
+//! into opaque bits (one palette lookup per cell, no block values written), and the meshers'
+//! occupancy rows are bit windows of those sets. Block values are needed only for the faces
+//! that show: the neighbourhood keeps a copy of the centre chunk's packed words and palette
+//! and reads them per visible face. Chunks holding transparent or special cells take the full
+//! [`Neighborhood::gather`] instead (their passes read block values across the border).
+
+use vwr::{Chunk, World, CHUNK_VOLUME};
+use vwr_blocks::{Registry, CLASS_NONE, CLASS_OPAQUE, CLASS_TRANSPARENT};
+
+use super::neighbourhood::Neighborhood;
+use super::N;
+
+/// Words of a chunk's opaque bitset: 1000 bits, plus one zero word so a 10-bit window never
+/// reads past the end.
+const SET_WORDS: usize = CHUNK_VOLUME.div_ceil(64) + 1;
+
+/// One chunk, classified once.
+#[derive(Clone, Debug)]
+pub(crate) struct ChunkClass {
+    /// Opaque cells by row: `rows[y + 10 z]` bit x.
+    rows: [u16; N * N],
+    /// Some cell is transparent or special (their passes need the full neighbourhood).
+    pub(crate) other: bool,
+    /// Some cell draws something.
+    pub(crate) visible: bool,
+    /// Every cell is opaque.
+    pub(crate) full: bool,
+}
+
+impl ChunkClass {
+    fn of(chunk: &Chunk, registry: &Registry) -> ChunkClass {
+        let table = registry.class_table();
+        let palette = chunk.palette();
+        let mut class = ChunkClass {
+            rows: [0; N * N],
+            other: false,
+            visible: false,
+            full: false,
+        };
+        // Each palette entry classified once.
+        let mut opaque = [0u8; 256];
+        for (k, b) in palette.iter().enumerate() {
+            let c = table[(b.raw() >> 4) as usize];
+            opaque[k] = (c == CLASS_OPAQUE) as u8;
+            class.other |= c >= CLASS_TRANSPARENT;
+            class.visible |= c != CLASS_NONE;
+        }
+        if !palette
+            .iter()
+            .any(|b| table[(b.raw() >> 4) as usize] == CLASS_OPAQUE)
+        {
+            return class;
+        }
+        if palette.len() == 1 {
+            class.rows = [FULL_ROW; N * N];
+            class.full = true;
+            return class;
+        }
+        let words = chunk.words();
+        // Bit `i` set where cell `i` (linear index, x fastest) is opaque.
+        let mut opaque_set = [0u64; SET_WORDS];
+        let set = &mut opaque_set;
+        match chunk.bits_per_block() {
+            1 => {
+                // One bit per cell: the words are the set (or its complement).
+                let (o0, o1) = (opaque[0] as u64, opaque[1] as u64);
+                for (d, &w) in set.iter_mut().zip(words) {
+                    *d = (w & (0u64.wrapping_sub(o1))) | (!w & (0u64.wrapping_sub(o0)));
+                }
+                set[SET_WORDS - 2] &= (1u64 << (CHUNK_VOLUME % 64)) - 1;
+            }
+            2 => opaque_bits::<2>(words, &opaque, set),
+            3 => opaque_bits::<3>(words, &opaque, set),
+            4 => opaque_bits::<4>(words, &opaque, set),
+            5 => opaque_bits::<5>(words, &opaque, set),
+            6 => opaque_bits::<6>(words, &opaque, set),
+            7 => opaque_bits::<7>(words, &opaque, set),
+            _ => opaque_bits::<8>(words, &opaque, set),
+        }
+        let ones: u32 = set.iter().map(|w| w.count_ones()).sum();
+        class.full = ones as usize == CHUNK_VOLUME;
+        for (r, row) in class.rows.iter_mut().enumerate() {
+            let i = N * r;
+            let (w, off) = (i / 64, i % 64);
+            // `off` < 64, so the second shift is by 1..=64 bits: split it to stay below 64.
+            let v = (set[w] >> off) | ((set[w + 1] << 1) << (63 - off));
+            *row = (v & FULL_ROW as u64) as u16;
+        }
+        class
+    }
+}
+
+/// A row of 10 opaque cells.
+const FULL_ROW: u16 = (1 << N) - 1;
+/// The rows of a chunk with no opaque cell (or of no chunk).
+static NO_ROWS: [u16; N * N] = [0; N * N];
+
+/// Decodes 1000 indices of `B` bits and sets bit `i` of `set` where `opaque[index]` is 1.
+///
+/// Eight values of `B` bits start on a byte boundary (bit `8·B·j`), so each step reads one
+/// unaligned little-endian `u64` from the words' bytes and takes its eight fields with
+/// compile-time shifts, giving one byte of the set.
+#[inline(always)]
+fn opaque_bits<const B: usize>(words: &[u64], opaque: &[u8; 256], set: &mut [u64; SET_WORDS]) {
+    let mask = (1u64 << B) - 1;
+    // The words as bytes, with 8 spare zero bytes for the last unaligned read.
+    let mut bytes = [0u8; 8 * (CHUNK_VOLUME * 8 / 64) + 8];
+    for (d, w) in bytes.chunks_exact_mut(8).zip(words) {
+        d.copy_from_slice(&w.to_le_bytes());
+    }
+    let mut out = [0u8; SET_WORDS * 8];
+    for (j, o) in out.iter_mut().enumerate().take(CHUNK_VOLUME / 8) {
+        let at = j * B;
+        let v = u64::from_le_bytes([
+            bytes[at],
+            bytes[at + 1],
+            bytes[at + 2],
+            bytes[at + 3],
+            bytes[at + 4],
+            bytes[at + 5],
+            bytes[at + 6],
+            bytes[at + 7],
+        ]);
+        let mut b = 0u8;
+        for k in 0..8 {
+            b |= opaque[((v >> (k * B)) & mask) as usize] << k;
+        }
+        *o = b;
+    }
+    for (d, c) in set.iter_mut().zip(out.chunks_exact(8)) {
+        *d = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+    }
+}
+
+/// Every allocated chunk of a world, classified once (for one meshing pass with one registry).
+#[derive(Debug)]
+pub(crate) struct WorldClasses {
+    dims: [u32; 3],
+    /// Per chunk slot (x fastest): index into `classes`, or `u32::MAX` when not allocated.
+    slot: Vec<u32>,
+    classes: Vec<ChunkClass>,
+}
+
+impl WorldClasses {
+    /// Classifies every allocated chunk of `world`, on rayon's threads when `parallel`.
+    pub(crate) fn new(world: &World, registry: &Registry, parallel: bool) -> WorldClasses {
+        use rayon::prelude::*;
+        let dims = world.chunk_dims();
+        let mut slot = vec![u32::MAX; world.chunk_count()];
+        let chunks: Vec<&Chunk> = world.chunks().map(|(_, c)| c).collect();
+        for (k, (p, _)) in world.chunks().enumerate() {
+            slot[slot_of(dims, p)] = k as u32;
+        }
+        let classes = if parallel {
+            chunks
+                .par_iter()
+                .map(|c| ChunkClass::of(c, registry))
+                .collect()
+        } else {
+            chunks.iter().map(|c| ChunkClass::of(c, registry)).collect()
+        };
+        WorldClasses {
+            dims,
+            slot,
+            classes,
+        }
+    }
+
+    /// The class of chunk `p` (wrapped coordinates from `wrapping_add_signed` fall outside).
+    #[inline]
+    pub(crate) fn get(&self, p: [u32; 3]) -> Option<&ChunkClass> {
+        if (0..3).any(|a| p[a] >= self.dims[a]) {
+            return None;
+        }
+        match self.slot[slot_of(self.dims, p)] {
+            u32::MAX => None,
+            k => self.classes.get(k as usize),
+        }
+    }
+}
+
+#[inline]
+fn slot_of(dims: [u32; 3], p: [u32; 3]) -> usize {
+    p[0] as usize + dims[0] as usize * (p[1] as usize + dims[1] as usize * p[2] as usize)
+}
+
+impl Neighborhood {
+    /// Fills the occupancy of chunk `pos` from the world's classes and keeps the centre's
+    /// packed words and palette for the block values of visible faces. Only for chunks whose
+    /// class has no transparent or special cell; cells are not filled (the neighbourhood is
+    /// internal to whole-world meshing and only meshed).
+    pub(crate) fn gather_classes(&mut self, classes: &WorldClasses, chunk: &Chunk, pos: [u32; 3]) {
+        self.others.clear();
+        self.set_packed_centre(chunk);
+        // Padded rows (py, pz) come in 3×3 blocks by the chunk offsets (dy, dz): per block,
+        // the source row inside those chunks and the padded rows it fills.
+        let spans = |d: i32| -> (usize, usize, usize) {
+            match d {
+                -1 => (N - 1, 1, 0),
+                0 => (0, N, 1),
+                _ => (0, 1, N + 1),
+            }
+        };
+        let rows_of = |p: [u32; 3]| -> &[u16; N * N] {
+            match classes.get(p) {
+                Some(c) => &c.rows,
+                None => &NO_ROWS,
+            }
+        };
+        for dz in -1i32..=1 {
+            for dy in -1i32..=1 {
+                let at = |dx: i32| {
+                    rows_of([
+                        pos[0].wrapping_add_signed(dx),
+                        pos[1].wrapping_add_signed(dy),
+                        pos[2].wrapping_add_signed(dz),
+                    ])
+                };
+                let (l, m, r) = (at(-1), at(0), at(1));
+                let (sy, ly, py) = spans(dy);
+                let (sz, lz, pz) = spans(dz);
+                for z in 0..lz {
+                    let src = N * (sz + z);
+                    for y in 0..ly {
+                        let i = sy + y + src;
+                        // Middle chunk's cells at padded x 1..=10, the left neighbour's x = 9
+                        // at padded 0, the right neighbour's x = 0 at padded 11.
+                        self.occ[pz + z][py + y] =
+                            (m[i] << 1) | (l[i] >> (N - 1)) | ((r[i] & 1) << (N + 1));
+                    }
+                }
+            }
+        }
+        self.finish_occupancy();
+    }
+}
