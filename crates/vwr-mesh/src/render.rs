@@ -486,25 +486,28 @@ pub fn render_layer(
     y: i32,
     max_size: u32,
 ) -> Result<Rendered, MeshError> {
-    let n = world.blocks_per_axis() as i32;
-    if y < 0 || y >= n {
+    let [nx, ny, nz] = world.block_dims().map(|v| v as i32);
+    if y < 0 || y >= ny {
         return Err(MeshError::Invalid(format!(
-            "layer {y} is outside the world (0..{n})"
+            "layer {y} is outside the world (0..{ny})"
         )));
     }
     let header = 20u32;
     let avail = max_size.saturating_sub(header).max(1);
     // Blocks per cell along each axis: 1 unless the world has more blocks than pixels.
-    let stride = (n as u32).div_ceil(avail).max(1) as i32;
-    let cells = (n as u32).div_ceil(stride as u32);
-    let cell = (avail / cells).clamp(1, 32);
-    let size = cell * cells;
+    let stride = (nx.max(nz) as u32).div_ceil(avail).max(1) as i32;
+    let (cells_x, cells_z) = (
+        (nx as u32).div_ceil(stride as u32),
+        (nz as u32).div_ceil(stride as u32),
+    );
+    let cell = (avail / cells_x.max(cells_z)).clamp(1, 32);
+    let size = cell * cells_x;
     // Chunk borders only where they are at least a few cells apart.
     let chunk_lines = stride <= CHUNK_SIZE as i32 / 3;
-    let mut img = RgbaImage::from_pixel(size, size + header, Rgba([30, 32, 38, 255]));
+    let mut img = RgbaImage::from_pixel(size, cell * cells_z + header, Rgba([30, 32, 38, 255]));
     let mut covered = 0u64;
-    for (cz, z) in (0..n).step_by(stride as usize).enumerate() {
-        for (cx, x) in (0..n).step_by(stride as usize).enumerate() {
+    for (cz, z) in (0..nz).step_by(stride as usize).enumerate() {
+        for (cx, x) in (0..nx).step_by(stride as usize).enumerate() {
             let b = world.get_block([x, y, z]);
             let mut rgb = [58.0f32, 62.0, 70.0];
             let info = registry.info(b.block_type());
@@ -633,21 +636,26 @@ pub fn render_chunks_within(world: &World, max_width: u32, max_height: u32) -> R
         max_width.clamp(1, MAX_IMAGE_SIDE),
         max_height.clamp(1, MAX_IMAGE_SIDE),
     );
-    let n = world.chunks_per_axis();
-    let all_layers: Vec<u32> = (0..n)
-        .filter(|&cy| (0..n).any(|cz| (0..n).any(|cx| world.chunk([cx, cy, cz]).is_some())))
-        .collect();
+    let [nx, ny, nz] = world.chunk_dims();
+    let mut occupied = vec![false; ny as usize];
+    for (p, _) in world.chunks() {
+        occupied[p[1] as usize] = true;
+    }
+    let all_layers: Vec<u32> = (0..ny).filter(|&cy| occupied[cy as usize]).collect();
     let legend_h = 46;
     let title_h = 24;
     let count = (all_layers.len() as u32).max(1);
     // Largest tile whose panels all fit; 5 columns when that fits (the natural layout).
+    // Panels are `tile·X` wide and `tile·Z` deep.
     let layout = |tile: u32| -> (u32, u32, u32) {
-        let panel = tile * n + 12;
+        let panel = tile.saturating_mul(nx).saturating_add(12);
+        let depth = tile.saturating_mul(nz).saturating_add(12);
         let cols_fit = (max_w.saturating_sub(12) / panel).max(1);
-        let rows_fit = (max_h.saturating_sub(title_h + legend_h) / (panel + 14)).max(1);
+        let rows_fit = (max_h.saturating_sub(title_h + legend_h) / (depth + 14)).max(1);
         let cols = count.div_ceil(rows_fit).max(count.min(5)).min(cols_fit);
         (panel, cols, rows_fit)
     };
+    let depth_of = |tile: u32| tile.saturating_mul(nz).saturating_add(12);
     let tile = (1..=26u32)
         .rev()
         .find(|&t| {
@@ -656,14 +664,18 @@ pub fn render_chunks_within(world: &World, max_width: u32, max_height: u32) -> R
         })
         .unwrap_or(1);
     let (panel, cols, rows_fit) = layout(tile);
+    let depth = depth_of(tile);
     let shown = (all_layers.len() as u32).min(cols * rows_fit) as usize;
     let layers = &all_layers[..shown];
     let rows = (layers.len() as u32).div_ceil(cols).max(1);
     let w = (cols * panel + 12).max(420).min(max_w);
-    let h = (title_h + rows * (panel + 14) + legend_h).min(max_h);
+    let h = (title_h + rows * (depth + 14) + legend_h).min(max_h);
     let mut img = RgbaImage::from_pixel(w, h, Rgba([28, 30, 36, 255]));
     let mut covered = 0u64;
-    let mut title = format!("CHUNKS {n}X{n}X{n}: {} ALLOCATED", world.chunks().count());
+    let mut title = format!(
+        "CHUNKS {nx}X{ny}X{nz}: {} ALLOCATED",
+        world.chunks().count()
+    );
     if shown < all_layers.len() {
         title.push_str(&format!(", {shown} OF {} LAYERS SHOWN", all_layers.len()));
     }
@@ -673,7 +685,7 @@ pub fn render_chunks_within(world: &World, max_width: u32, max_height: u32) -> R
     let labelled = tile >= 24;
     for (k, &cy) in layers.iter().enumerate() {
         let px0 = 8 + (k as u32 % cols) * panel;
-        let py0 = title_h + (k as u32 / cols) * (panel + 14);
+        let py0 = title_h + (k as u32 / cols) * (depth + 14);
         draw_text(
             &mut img,
             px0 as i32,
@@ -682,8 +694,8 @@ pub fn render_chunks_within(world: &World, max_width: u32, max_height: u32) -> R
             1,
             [200, 200, 200, 255],
         );
-        for cz in 0..n {
-            for cx in 0..n {
+        for cz in 0..nz {
+            for cx in 0..nx {
                 let x0 = px0 + cx * tile;
                 let y0 = py0 + 10 + cz * tile;
                 let (fill, lines): ([u8; 3], Vec<String>) = match world.chunk([cx, cy, cz]) {
