@@ -24,6 +24,7 @@ mod sigpipe;
 mod world;
 mod world_edit;
 mod world_mesh;
+mod world_serve;
 
 #[derive(Parser)]
 #[command(
@@ -60,6 +61,8 @@ enum WorldCmd {
     Edit(world_edit::EditCmd),
     #[command(flatten)]
     Mesh(world_mesh::MeshCmd),
+    #[command(flatten)]
+    Serve(world_serve::ServeCmd),
 }
 
 #[derive(Subcommand)]
@@ -78,6 +81,7 @@ impl Cmd {
                 WorldCmd::Core(c) => c.json(),
                 WorldCmd::Edit(c) => c.json(),
                 WorldCmd::Mesh(c) => c.json(),
+                WorldCmd::Serve(c) => c.json(),
             },
             Cmd::Asset { cmd } => match cmd {
                 AssetCmd::Container(c) => c.json(),
@@ -100,6 +104,7 @@ fn main() -> ExitCode {
             WorldCmd::Core(c) => world::run(c),
             WorldCmd::Edit(c) => world_edit::run(c),
             WorldCmd::Mesh(c) => world_mesh::run(c),
+            WorldCmd::Serve(c) => world_serve::run(c),
         },
         Cmd::Asset { cmd } => match cmd {
             AssetCmd::Container(c) => asset::run(c),

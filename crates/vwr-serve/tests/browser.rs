@@ -1,0 +1,215 @@
+//! End-to-end tests in headless Chromium, driven by Playwright (`tests/browser/e2e.mjs`,
+//! `playwright-core` from npm, Debian's `chromium`). The servers run in this process; the node
+//! script clicks, drags and types like a user, then this test checks the saved file with the
+//! libraries and the screenshots for content.
+//!
+//! Skipped with a message when node, `tests/browser/node_modules` or chromium are missing,
+//! unless `VOXCAF_REQUIRE_BROWSER=1` (CI), which makes them required.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use vwr::World;
+use vwr_edit::script::{apply_ops, parse_text};
+use vwr_edit::Editor;
+use vwr_serve::{backup_path, start, ServerOptions};
+
+fn browser_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
+}
+
+fn chromium() -> PathBuf {
+    std::env::var_os("VOXCAF_CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"))
+}
+
+/// Whether the browser tests can run; panics when they must but cannot.
+fn available() -> bool {
+    let mut missing = Vec::new();
+    if Command::new("node").arg("--version").output().is_err() {
+        missing.push("node".to_string());
+    }
+    if !browser_dir().join("node_modules/playwright-core").is_dir() {
+        missing.push(format!(
+            "{}/node_modules (run `npm ci` there)",
+            browser_dir().display()
+        ));
+    }
+    if !chromium().exists() {
+        missing.push(format!(
+            "{} (apt-get install chromium)",
+            chromium().display()
+        ));
+    }
+    if missing.is_empty() {
+        return true;
+    }
+    let msg = format!("browser tests need {}", missing.join(", "));
+    if std::env::var("VOXCAF_REQUIRE_BROWSER").as_deref() == Ok("1") {
+        panic!("{msg} (VOXCAF_REQUIRE_BROWSER=1)");
+    }
+    eprintln!("skipped: {msg}");
+    false
+}
+
+/// Screenshots go under the target folder: `target/<profile>/vwr-serve-e2e/`.
+fn shot_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    // target/<profile>/deps/browser-xxxx
+    let profile = exe.parent().and_then(Path::parent).unwrap();
+    profile.join("vwr-serve-e2e")
+}
+
+fn run_node(scenario: &str, url: &str) -> serde_json::Value {
+    let out = Command::new("node")
+        .current_dir(browser_dir())
+        .arg("e2e.mjs")
+        .arg(scenario)
+        .arg(url)
+        .arg(shot_dir())
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().last().unwrap_or("");
+    let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| {
+        panic!(
+            "e2e.mjs {scenario} printed no JSON ({e}); stdout:\n{stdout}\nstderr:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert_eq!(v["ok"], true, "e2e {scenario} failed: {v:#}");
+    v
+}
+
+/// The standard deviation of a screenshot's luminance, and the share of pixels that differ
+/// from the background colour.
+fn picture_stats(path: &str) -> (f64, f64) {
+    let img = image::open(path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .to_rgb8();
+    let (mut sum, mut sq, mut differ) = (0f64, 0f64, 0u64);
+    let n = (img.width() * img.height()) as f64;
+    for p in img.pixels() {
+        let l = 0.2126 * p[0] as f64 + 0.7152 * p[1] as f64 + 0.0722 * p[2] as f64;
+        sum += l;
+        sq += l * l;
+        // the sky colour of the canvas: (0.53, 0.70, 0.86) * 255
+        let bg = [135i32, 179, 219];
+        if (0..3).any(|i| (p[i] as i32 - bg[i]).abs() > 12) {
+            differ += 1;
+        }
+    }
+    let mean = sum / n;
+    ((sq / n - mean * mean).max(0.0).sqrt(), differ as f64 / n)
+}
+
+fn check_shots(v: &serde_json::Value) {
+    for s in v["shots"].as_array().unwrap() {
+        let s = s.as_str().unwrap();
+        let (sd, drawn) = picture_stats(s);
+        assert!(sd > 20.0, "{s}: looks blank (luminance s.d. {sd:.1})");
+        assert!(
+            drawn > 0.25,
+            "{s}: only {:.0}% of the pixels show something",
+            drawn * 100.0
+        );
+    }
+}
+
+#[test]
+fn golden_level_edited_in_the_browser_saves_what_the_page_did() {
+    if !available() {
+        return;
+    }
+    let Some(root) = voxcaf_golden::with_worlds() else {
+        eprintln!("skipped: no golden worlds");
+        return;
+    };
+    let dir = root.join("vwr/worlds3d");
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("example_world.vwr");
+    std::fs::copy(dir.join("example_world.vwr"), &file).unwrap();
+    let original = std::fs::read(&file).unwrap();
+    let server = start(&file, ServerOptions::default()).unwrap();
+    let v = run_node("golden", &server.url());
+    server.shutdown().unwrap();
+    check_shots(&v);
+
+    // What the page sent, replayed through the library, is what was saved.
+    let scripts: Vec<String> = v["scripts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(scripts.len(), 3, "place, box, lift: {scripts:?}");
+    assert!(scripts[0].starts_with("place "), "{scripts:?}");
+    assert!(scripts[1].starts_with("box "), "{scripts:?}");
+    assert!(scripts[2].starts_with("object add 1 "), "{scripts:?}");
+    // Between them the page undid and redid the box: replay that too.
+    let replay = format!("{}\n{}\nundo\nredo\n{}", scripts[0], scripts[1], scripts[2]);
+    let mut ed = Editor::new(World::from_bytes(&original).unwrap());
+    apply_ops(&mut ed, &parse_text("e2e", &replay).unwrap(), 1_000_000).unwrap();
+    let saved = std::fs::read(&file).unwrap();
+    assert_eq!(
+        saved,
+        ed.world().to_bytes(),
+        "saved file differs from the replay"
+    );
+    assert_eq!(std::fs::read(backup_path(&file)).unwrap(), original);
+
+    let w = World::from_bytes(&saved).unwrap();
+    let p: Vec<i32> = serde_json::from_value(v["placed"].clone()).unwrap();
+    assert_eq!(w.get_block([p[0], p[1], p[2]]).block_type(), 35);
+    let lifts: Vec<_> = w
+        .move_objects()
+        .unwrap()
+        .into_iter()
+        .filter(|(_, m)| m.object_type == 1)
+        .collect();
+    assert!(
+        lifts
+            .iter()
+            .any(|(_, m)| m.speed == 2.0 && m.pos_end[1] - m.pos_start[1] == 5.0),
+        "{lifts:?}"
+    );
+}
+
+#[test]
+fn hilly_terrain_100_cubed_opens_and_edits_quickly() {
+    if !available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("terrain.vwr");
+    let world = common::hilly_terrain();
+    world.save(&file).unwrap();
+    let server = start(&file, ServerOptions::default()).unwrap();
+    let v = run_node("terrain", &server.url());
+    server.shutdown().unwrap();
+    check_shots(&v);
+    let f = &v["figures"];
+    // Figures, not assertions (timing depends on the machine): printed for the report.
+    println!(
+        "e2e figures (100³ hilly terrain, {} non-air blocks): open+show {:.0} ms; single-block edit visible {} ms; 50³ box fill visible {:.0} ms",
+        world.count_non_air(),
+        f["open_ms"].as_f64().unwrap(),
+        f["single_edit_ms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| format!("{:.0}", x.as_f64().unwrap()))
+            .collect::<Vec<_>>()
+            .join("/"),
+        f["box_fill_50_ms"].as_f64().unwrap(),
+    );
+    let shots = shot_dir();
+    std::fs::write(
+        shots.join("terrain-figures.json"),
+        serde_json::to_string_pretty(f).unwrap(),
+    )
+    .unwrap();
+}
