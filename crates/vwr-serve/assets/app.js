@@ -297,7 +297,7 @@ const drawn = () => new Promise((res) => { frameWaiters.push(res); dirty = true;
 
 // ---------- UI ----------
 function blockName(raw) {
-  const t = raw & 0x0fff, m = raw >> 12;
+  const t = raw >> 4, m = raw & 15; // raw = (type << 4) | metadata
   const i = blockInfo.get(t);
   return (i ? i.name : 'tile' + t) + (m ? ':' + m : '');
 }
@@ -400,7 +400,7 @@ async function loadLayer() {
   const ctx = c.getContext('2d'); const img = ctx.createImageData(l.width, l.depth);
   for (let z = 0; z < l.depth; z++) for (let x = 0; x < l.width; x++) {
     const raw = l.rows[z][x], i = (z * l.width + x) * 4;
-    const info = blockInfo.get(raw & 0x0fff);
+    const info = blockInfo.get(raw >> 4);
     const col = raw === 0 ? [24, 26, 32, 255] : info ? info.color : [200, 0, 200, 255];
     img.data[i] = col[0]; img.data[i + 1] = col[1]; img.data[i + 2] = col[2]; img.data[i + 3] = 255;
   }
@@ -425,7 +425,7 @@ function clickScript(h, ev) {
       if (!c) return null;
       const from = blockAt(...c);
       const box = selection ? ' ' + [...selection.a, ...selection.b].join(' ') : '';
-      return `replace ${from} ${b}${box}`;
+      return `replace raw:${from} ${b}${box}`;
     }
     case 'paste': {
       if (!clip) { toast('select a region and press Copy or Cut first'); return null; }
@@ -498,7 +498,7 @@ window.addEventListener('mouseup', async (e) => {
     if (Math.abs(e.clientX - m.x) > 4 || Math.abs(e.clientY - m.y) > 4) return;
     const h = pick(rayAt(e.clientX, e.clientY));
     if (!h) return;
-    if (e.altKey && h.cell) { block = blockAt(...h.cell) & 0x0fff; buildPalette(paletteList); return; }
+    if (e.altKey && h.cell) { block = blockAt(...h.cell) >> 4; buildPalette(paletteList); return; }
     const s = clickScript(h, e);
     if (s) await edit(s);
   } catch (err) { /* already shown */ }
@@ -507,8 +507,10 @@ canvas.addEventListener('wheel', (e) => {
   e.preventDefault(); cam.dist = Math.max(3, Math.min(2000, cam.dist * Math.exp(e.deltaY * 0.001))); dirty = true;
 }, { passive: false });
 window.addEventListener('keydown', async (e) => {
-  if (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT') return;
   const k = e.key.toLowerCase();
+  // Text fields keep their own keys (Ctrl+Z edits the text); Ctrl+S saves from anywhere.
+  const typing = (e.target.tagName === 'INPUT' && e.target.type !== 'checkbox') || e.target.tagName === 'SELECT';
+  if (typing && !((e.ctrlKey || e.metaKey) && k === 's')) return;
   try {
     if ((e.ctrlKey || e.metaKey) && k === 'z') { e.preventDefault(); await (e.shiftKey ? redo() : undo()); }
     else if ((e.ctrlKey || e.metaKey) && k === 'y') { e.preventDefault(); await redo(); }
@@ -565,10 +567,15 @@ async function main() {
   for (const [name, t] of b.object_types) { const o = document.createElement('option'); o.value = t; o.textContent = `${name} (${t})`; sel.appendChild(o); }
   buildPalette(paletteList);
   applyChunks(buf);
+  // Frame what is drawn (the chunks with meshes), or the whole world when it is empty.
   const d = world.block_dims;
-  let top = 0; for (const c of chunks.values()) if (c.blocks) top = Math.max(top, c.pos[1] * CS + CS);
-  cam.target = [d[0] / 2, Math.min(top, d[1]) / 2, d[2] / 2];
-  cam.dist = Math.max(d[0], d[2]) * 1.25;
+  let lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const c of chunks.values()) if (c.parts[0] || c.parts[1]) for (let i = 0; i < 3; i++) {
+    lo[i] = Math.min(lo[i], c.pos[i] * CS); hi[i] = Math.max(hi[i], c.pos[i] * CS + CS);
+  }
+  if (lo[0] === Infinity) { lo = [0, 0, 0]; hi = [d[0], 1, d[2]]; }
+  cam.target = [0, 1, 2].map((i) => (lo[i] + hi[i]) / 2);
+  cam.dist = Math.max(12, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) * 1.1);
   $('file').textContent = world.file; $('layerY').max = d[1] - 1;
   setTool('place'); objectList(); updateStatus();
   $('stSaved').textContent = 'saved';

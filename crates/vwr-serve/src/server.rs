@@ -145,7 +145,8 @@ pub fn start(file: &Path, opts: ServerOptions) -> Result<RunningServer> {
             rt.block_on(async move {
                 let listener = tokio::net::TcpListener::from_std(std_listener)?;
                 tokio::spawn(async move {
-                    let mut tick = tokio::time::interval(every);
+                    let first = tokio::time::Instant::now() + every;
+                    let mut tick = tokio::time::interval_at(first, every);
                     loop {
                         tick.tick().await;
                         // An autosave that fails is retried on the next tick; the page shows

@@ -131,7 +131,8 @@ fn golden_level_edited_in_the_browser_saves_what_the_page_did() {
     let dir = root.join("vwr/worlds3d");
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("example_world.vwr");
-    std::fs::copy(dir.join("example_world.vwr"), &file).unwrap();
+    // A writable copy (the golden files are read-only).
+    std::fs::write(&file, std::fs::read(dir.join("example_world.vwr")).unwrap()).unwrap();
     let original = std::fs::read(&file).unwrap();
     let server = start(&file, ServerOptions::default()).unwrap();
     let v = run_node("golden", &server.url());

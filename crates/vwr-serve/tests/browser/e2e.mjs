@@ -63,7 +63,7 @@ try {
     await page.mouse.move(a.x, a.y);
     await page.mouse.click(a.x, a.y);
     await waitEdits(1);
-    const placed = await page.evaluate((p) => window.voxcaf.blockAt(...p), a.place);
+    const placed = await page.evaluate((p) => window.voxcaf.blockAt(...p) >> 4, a.place);
     if (placed !== 35) throw new Error(`clicked face ${a.cell} -> place ${a.place} shows block ${placed}, not 35`);
     out.placed = a.place;
     await shot('place');
@@ -141,6 +141,11 @@ try {
   out.ok = out.errors.length === 0;
 } catch (e) {
   out.error = String(e && e.stack || e);
+  try {
+    const page = browser.pages()[browser.pages().length - 1];
+    out.errors = await page.evaluate(() => window.voxcafStats.errors);
+    out.status = await page.evaluate(() => document.querySelector('footer').textContent);
+  } catch (e2) { /* the page is gone */ }
 } finally {
   await browser.close();
   fs.rmSync(userDir, { recursive: true, force: true });
