@@ -71,13 +71,13 @@ pub fn run(cmd: ServeCmd) -> Result<u8> {
     let server = vwr_serve::start(&a.file, opts).map_err(|e| crate::output::failed(&a.file, e))?;
     let url = server.url();
     println!("voxcaf world serve: editing {}", a.file.display());
-    println!("  open {url}");
     if let Some(r) = server.with_session(|s| s.recovery().cloned()) {
         println!(
             "  {} holds unsaved edits from an earlier session: the page offers to recover or discard them",
             r.path.display()
         );
     }
+    println!("  open {url}");
     println!("  Ctrl+C stops (unsaved edits stay in the journal)");
     if a.open {
         open_browser(&url);
