@@ -65,8 +65,10 @@ layout(location=0) in vec3 aPos; layout(location=1) in vec4 aNormal; layout(loca
 uniform mat4 uVP; out vec4 vColor; out float vY; out vec3 vN;
 void main(){ gl_Position = uVP * vec4(aPos,1.0); vColor = aColor; vY = aPos.y; vN = aNormal.xyz; }`,
 `#version 300 es
-precision mediump float; in vec4 vColor; in float vY; in vec3 vN; uniform float uClipY; out vec4 o;
+precision mediump float; in vec4 vColor; in float vY; in vec3 vN; uniform float uClipY; uniform float uCaps; out vec4 o;
 void main(){ if (vY > uClipY + 0.001) discard;
+  // Seen from behind: the inside of a solid cut open by the layer view, drawn as a cap.
+  if (uCaps > 0.5 && !gl_FrontFacing) { o = vec4(0.22, 0.2, 0.19, 1.0); return; }
   vec3 L = normalize(vec3(0.35, 1.0, 0.55)); float d = max(dot(normalize(vN), L), 0.0);
   o = vec4(vColor.rgb * (0.55 + 0.45 * d), vColor.a); }`);
 const lineProg = program(`#version 300 es
@@ -75,6 +77,7 @@ void main(){ gl_Position = uVP * vec4(aPos,1.0); vColor = aColor; }`,
 `#version 300 es
 precision mediump float; in vec4 vColor; out vec4 o; void main(){ o = vColor; }`);
 const uVP = gl.getUniformLocation(meshProg, 'uVP'), uClip = gl.getUniformLocation(meshProg, 'uClipY');
+const uCaps = gl.getUniformLocation(meshProg, 'uCaps');
 const uVPl = gl.getUniformLocation(lineProg, 'uVP');
 const lineVao = gl.createVertexArray(), lineBuf = gl.createBuffer();
 gl.bindVertexArray(lineVao); gl.bindBuffer(gl.ARRAY_BUFFER, lineBuf);
@@ -274,9 +277,11 @@ function frame() {
     const vp = viewProj();
     gl.enable(gl.DEPTH_TEST); gl.useProgram(meshProg);
     gl.uniformMatrix4fv(uVP, false, vp); gl.uniform1f(uClip, layerOn ? layerY + 1 : 1e9);
-    gl.enable(gl.CULL_FACE); gl.disable(gl.BLEND); gl.depthMask(true);
+    if (layerOn) gl.disable(gl.CULL_FACE); else gl.enable(gl.CULL_FACE);
+    gl.uniform1f(uCaps, layerOn ? 1 : 0);
+    gl.disable(gl.BLEND); gl.depthMask(true);
     for (const c of chunks.values()) if (c.parts[0]) { gl.bindVertexArray(c.parts[0].vao); gl.drawElements(gl.TRIANGLES, c.parts[0].count, gl.UNSIGNED_INT, 0); }
-    gl.disable(gl.CULL_FACE); gl.enable(gl.BLEND); gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA); gl.depthMask(false);
+    gl.uniform1f(uCaps, 0); gl.disable(gl.CULL_FACE); gl.enable(gl.BLEND); gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA); gl.depthMask(false);
     for (const c of chunks.values()) if (c.parts[1]) { gl.bindVertexArray(c.parts[1].vao); gl.drawElements(gl.TRIANGLES, c.parts[1].count, gl.UNSIGNED_INT, 0); }
     gl.depthMask(true); gl.disable(gl.BLEND);
     const l = lines();

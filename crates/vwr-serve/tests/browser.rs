@@ -214,3 +214,25 @@ fn hilly_terrain_100_cubed_opens_and_edits_quickly() {
     )
     .unwrap();
 }
+
+#[test]
+fn showcase_level_chunk_and_layer_views() {
+    if !available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("showcase.vwr");
+    vwr::samples::showcase().unwrap().save(&file).unwrap();
+    let original = std::fs::read(&file).unwrap();
+    let server = start(&file, ServerOptions::default()).unwrap();
+    let v = run_node("showcase", &server.url());
+    server.shutdown().unwrap();
+    check_shots(&v);
+    let chunk = v["chunk_info"].as_str().unwrap();
+    assert!(chunk.starts_with("chunk "), "{chunk}");
+    let layer = v["layer_info"].as_str().unwrap();
+    assert!(layer.starts_with("y=3: "), "{layer}");
+    // Only looking: nothing written.
+    assert_eq!(std::fs::read(&file).unwrap(), original);
+    assert!(!backup_path(&file).exists());
+}

@@ -113,6 +113,22 @@ try {
     await page.keyboard.press('Control+s');
     await page.waitForFunction(() => /^saved/.test(document.getElementById('stSaved').textContent), null, { timeout: 10000 });
     await shot('saved');
+  } else if (scenario === 'showcase') {
+    // The views: an object selected, the chunk debug view, then the layer view.
+    await page.click('#objList div');
+    await page.check('#chunksOn');
+    const h = await findHit(0.5, 0.5);
+    if (h) await page.mouse.move(h.x, h.y);
+    await page.waitForFunction(() => /chunk/.test(document.getElementById('chunkInfo').textContent), null, { timeout: 10000 });
+    out.chunk_info = await page.evaluate(() => document.getElementById('chunkInfo').textContent);
+    await shot('chunks');
+    await page.uncheck('#chunksOn');
+    await page.check('#layerOn');
+    await page.fill('#layerY', '3');
+    await page.dispatchEvent('#layerY', 'change');
+    await page.waitForFunction(() => /^y=3/.test(document.getElementById('layerInfo').textContent), null, { timeout: 10000 });
+    out.layer_info = await page.evaluate(() => document.getElementById('layerInfo').textContent);
+    await shot('layer');
   } else {
     // Performance on a 100³ hilly terrain: a single-block edit and a 50³ box fill, from the
     // request to the frame that shows the new meshes.
