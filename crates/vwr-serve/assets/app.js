@@ -376,15 +376,17 @@ function objectAddLine(p) {
 async function edit(script) {
   const t0 = performance.now();
   const r = await post('/api/ops', script);
+  const t1 = performance.now();
   await afterChange(r);
+  const t2 = performance.now();
   const shown = await drawn();
-  stats.edits.push({ script, ms: shown - t0, chunks: r.changed_chunks.length });
+  stats.edits.push({ script, ms: shown - t0, api_ms: t1 - t0, meshes_ms: t2 - t1, draw_ms: shown - t2, chunks: r.changed_chunks.length });
   $('stPerf').textContent = `${r.ops.map((o) => o.label).join(', ')}: ${(shown - t0).toFixed(0)} ms, ${r.changed_chunks.length} chunks`;
   return r;
 }
 async function afterChange(r) {
   if (r.changed_chunks && r.changed_chunks.length) await refreshChunks();
-  world = await api('/api/world');
+  world = r.world || await api('/api/world');
   if (selectedObj && !world.objects.some((o) => o.pos.join() === selectedObj.join())) selectedObj = null;
   objectList(); updateStatus();
   $('stSaved').textContent = 'unsaved changes';
@@ -563,7 +565,9 @@ async function recoveryPrompt() {
 }
 
 async function main() {
+  const tFetch = performance.now();
   const [w, b, buf] = await Promise.all([api('/api/world'), api('/api/blocks'), api('/api/chunks?since=0', { binary: true })]);
+  const tGot = performance.now();
   world = w;
   for (const x of b.blocks) blockInfo.set(x.type, x);
   paletteList = b.blocks.filter((x) => x.type !== 0).sort((p, q) => (q.used - p.used) || (p.type - q.type));
@@ -572,6 +576,7 @@ async function main() {
   for (const [name, t] of b.object_types) { const o = document.createElement('option'); o.value = t; o.textContent = `${name} (${t})`; sel.appendChild(o); }
   buildPalette(paletteList);
   applyChunks(buf);
+  const tUp = performance.now();
   // Frame what is drawn (the chunks with meshes), or the whole world when it is empty.
   const d = world.block_dims;
   let lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
@@ -585,6 +590,7 @@ async function main() {
   setTool('place'); objectList(); updateStatus();
   $('stSaved').textContent = 'saved';
   stats.openMs = await drawn();
+  stats.open = { before_fetch_ms: tFetch, fetch_ms: tGot - tFetch, upload_ms: tUp - tGot, draw_ms: stats.openMs - tUp, bytes: buf.byteLength };
   $('stPerf').textContent = `opened in ${stats.openMs.toFixed(0)} ms, ${chunks.size} chunks`;
   document.body.dataset.ready = '1';
   await recoveryPrompt();

@@ -344,6 +344,8 @@ impl Session {
         v["changed_chunks"] = json!(changed);
         v["undo_depth"] = json!(h.undo_depth());
         v["redo_depth"] = json!(h.redo_depth());
+        // The summary too, so the page needs no second request to show objects and history.
+        v["world"] = self.summary();
         v
     }
 

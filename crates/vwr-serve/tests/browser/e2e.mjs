@@ -37,6 +37,7 @@ try {
   await page.goto(url);
   await page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: 30000 });
   out.figures.open_ms = await page.evaluate(() => window.voxcafStats.openMs);
+  out.figures.open = await page.evaluate(() => window.voxcafStats.open);
   await shot('open');
 
   // Canvas point (page coordinates) of the centre of a cell's face, by projecting it.
@@ -142,10 +143,12 @@ try {
       single.push((await lastEdit()).ms);
     }
     out.figures.single_edit_ms = single;
+    out.figures.single_edit_parts = await page.evaluate(() => window.voxcafStats.edits.slice(-5));
     const n = await editCount();
     await page.evaluate(() => window.voxcaf.edit('box 25 20 25 74 69 74 rockpile'));
     await waitEdits(n + 1);
     out.figures.box_fill_50_ms = (await lastEdit()).ms;
+    out.figures.box_fill_50_parts = await lastEdit();
     await shot('box50');
     await page.evaluate(() => window.voxcaf.undo());
     await page.evaluate(() => window.voxcaf.drawn());
