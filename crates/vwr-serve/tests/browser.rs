@@ -84,36 +84,58 @@ fn run_node(scenario: &str, url: &str) -> serde_json::Value {
     v
 }
 
-/// The standard deviation of a screenshot's luminance, and the share of pixels that differ
-/// from the background colour.
-fn picture_stats(path: &str) -> (f64, f64) {
+/// The standard deviation of the luminance of the 3D view in a screenshot, and the share of its
+/// pixels that differ from the sky (clear) colour: a blank canvas scores 0 and 0.
+fn view_stats(shot: &serde_json::Value) -> (f64, f64) {
+    let path = shot["file"].as_str().unwrap();
     let img = image::open(path)
         .unwrap_or_else(|e| panic!("{path}: {e}"))
         .to_rgb8();
-    let (mut sum, mut sq, mut differ) = (0f64, 0f64, 0u64);
-    let n = (img.width() * img.height()) as f64;
-    for p in img.pixels() {
-        let l = 0.2126 * p[0] as f64 + 0.7152 * p[1] as f64 + 0.0722 * p[2] as f64;
-        sum += l;
-        sq += l * l;
-        // the sky colour of the canvas: (0.53, 0.70, 0.86) * 255
-        let bg = [135i32, 179, 219];
-        if (0..3).any(|i| (p[i] as i32 - bg[i]).abs() > 12) {
-            differ += 1;
+    let r = |k: &str| shot[k].as_u64().unwrap() as u32;
+    let (x0, y0) = (r("x"), r("y"));
+    let (x1, y1) = (
+        (x0 + r("w")).min(img.width()),
+        (y0 + r("h")).min(img.height()),
+    );
+    assert!(
+        x1 > x0 + 100 && y1 > y0 + 100,
+        "{path}: the view is too small"
+    );
+    let (mut sum, mut sq, mut differ, mut n) = (0f64, 0f64, 0u64, 0u64);
+    // The clear colour of the canvas: (0.53, 0.70, 0.86) × 255.
+    let sky = [135i32, 179, 219];
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let p = img.get_pixel(x, y);
+            let l = 0.2126 * p[0] as f64 + 0.7152 * p[1] as f64 + 0.0722 * p[2] as f64;
+            sum += l;
+            sq += l * l;
+            n += 1;
+            if (0..3).any(|i| (p[i] as i32 - sky[i]).abs() > 12) {
+                differ += 1;
+            }
         }
     }
-    let mean = sum / n;
-    ((sq / n - mean * mean).max(0.0).sqrt(), differ as f64 / n)
+    let mean = sum / n as f64;
+    (
+        (sq / n as f64 - mean * mean).max(0.0).sqrt(),
+        differ as f64 / n as f64,
+    )
 }
 
 fn check_shots(v: &serde_json::Value) {
-    for s in v["shots"].as_array().unwrap() {
-        let s = s.as_str().unwrap();
-        let (sd, drawn) = picture_stats(s);
-        assert!(sd > 20.0, "{s}: looks blank (luminance s.d. {sd:.1})");
+    let shots = v["shots"].as_array().unwrap();
+    assert!(!shots.is_empty());
+    for s in shots {
+        let (sd, drawn) = view_stats(s);
+        let f = s["file"].as_str().unwrap();
         assert!(
-            drawn > 0.25,
-            "{s}: only {:.0}% of the pixels show something",
+            sd > 10.0,
+            "{f}: the view looks blank (luminance s.d. {sd:.1})"
+        );
+        assert!(
+            drawn > 0.10,
+            "{f}: only {:.1}% of the view shows the world",
             drawn * 100.0
         );
     }
@@ -235,4 +257,25 @@ fn showcase_level_chunk_and_layer_views() {
     // Only looking: nothing written.
     assert_eq!(std::fs::read(&file).unwrap(), original);
     assert!(!backup_path(&file).exists());
+}
+
+#[test]
+fn the_screenshot_check_rejects_a_blank_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("blank.png");
+    // Panels around a view that shows only the clear colour.
+    let img = image::RgbImage::from_fn(400, 300, |x, _| {
+        if x < 100 {
+            image::Rgb([30, 32, 38])
+        } else {
+            image::Rgb([135, 179, 219])
+        }
+    });
+    img.save(&path).unwrap();
+    let shot =
+        serde_json::json!({"file": path.to_str().unwrap(), "x": 100, "y": 0, "w": 300, "h": 300});
+    let (sd, drawn) = view_stats(&shot);
+    assert!(sd < 1.0 && drawn == 0.0, "{sd} {drawn}");
+    let r = std::panic::catch_unwind(|| check_shots(&serde_json::json!({ "shots": [shot] })));
+    assert!(r.is_err(), "a blank view must fail the check");
 }

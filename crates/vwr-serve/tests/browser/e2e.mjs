@@ -32,7 +32,9 @@ try {
   const shot = async (name) => {
     const file = path.join(shots, `${scenario}-${String(out.shots.length + 1).padStart(2, '0')}-${name}.png`);
     await page.screenshot({ path: file });
-    out.shots.push(file);
+    // Where the 3D view is in the picture, so the test judges the view, not the panels.
+    const b = await page.locator('#gl').boundingBox();
+    out.shots.push({ file, x: Math.round(b.x), y: Math.round(b.y), w: Math.round(b.width), h: Math.round(b.height) });
   };
   await page.goto(url);
   await page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: 30000 });
