@@ -14,7 +14,7 @@ use std::process::Command;
 use vwr::World;
 use vwr_edit::script::{apply_ops, parse_text};
 use vwr_edit::Editor;
-use vwr_serve::{backup_path, start, ServerOptions};
+use vwr_serve::{backup_path, journal_path, start, ServerOptions};
 
 fn browser_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
@@ -244,8 +244,14 @@ fn showcase_level_chunk_and_layer_views() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("showcase.vwr");
-    vwr::samples::showcase().unwrap().save(&file).unwrap();
+    let mut world = vwr::samples::showcase().unwrap();
+    world.save(&file).unwrap();
     let original = std::fs::read(&file).unwrap();
+    // Unsaved edits of an earlier session: a column of lava in the sky.
+    world
+        .fill_box([50, 20, 50], [50, 30, 50], vwr::Block::make(68, 0).unwrap())
+        .unwrap();
+    std::fs::write(journal_path(&file), world.to_bytes()).unwrap();
     let server = start(&file, ServerOptions::default()).unwrap();
     let v = run_node("showcase", &server.url());
     server.shutdown().unwrap();
@@ -254,9 +260,15 @@ fn showcase_level_chunk_and_layer_views() {
     assert!(chunk.starts_with("chunk "), "{chunk}");
     let layer = v["layer_info"].as_str().unwrap();
     assert!(layer.starts_with("y=3: "), "{layer}");
-    // Only looking: nothing written.
+    let prompt = v["prompt"].as_str().unwrap();
+    assert!(prompt.contains("showcase.vwr.journal"), "{prompt}");
+    // Recovered but not saved: the file is as it was, the journal still holds the edits.
     assert_eq!(std::fs::read(&file).unwrap(), original);
     assert!(!backup_path(&file).exists());
+    assert_eq!(
+        std::fs::read(journal_path(&file)).unwrap(),
+        world.to_bytes()
+    );
 }
 
 #[test]

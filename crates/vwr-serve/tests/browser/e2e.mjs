@@ -12,6 +12,7 @@ import path from 'node:path';
 
 const [scenario, url, shots] = process.argv.slice(2);
 fs.mkdirSync(shots, { recursive: true });
+for (const f of fs.readdirSync(shots)) if (f.startsWith(scenario + '-') && f.endsWith('.png')) fs.rmSync(path.join(shots, f));
 const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vwr-serve-chromium-'));
 const out = { ok: false, scenario, scripts: [], figures: {}, shots: [] };
 
@@ -117,6 +118,13 @@ try {
     await page.waitForFunction(() => /^saved/.test(document.getElementById('stSaved').textContent), null, { timeout: 10000 });
     await shot('saved');
   } else if (scenario === 'showcase') {
+    // A journal of an earlier session waits: the page asks; recover it.
+    await page.waitForSelector('#modal:not([hidden])', { timeout: 10000 });
+    out.prompt = await page.textContent('#modalText');
+    await shot('recovery-prompt');
+    await page.click('#recoverBtn');
+    await page.waitForSelector('#modal', { state: 'hidden', timeout: 10000 });
+    await page.waitForFunction(() => window.voxcaf.blockAt(50, 30, 50) !== 0, null, { timeout: 10000 });
     // The views: an object selected, the chunk debug view, then the layer view.
     await page.click('#objList div');
     await page.check('#chunksOn');
