@@ -30,6 +30,7 @@ pub fn run(a: DemoArgs) -> Result<u8> {
         "{}",
         crate::world_mesh::demo_mesh(&world, &dir, "showcase")?.trim_end()
     );
+    println!("{}", crate::world_play::demo_play(&world)?);
     println!();
     edit_section(&dir)?;
     println!();

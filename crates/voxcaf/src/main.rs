@@ -25,6 +25,7 @@ mod world;
 mod world_edit;
 mod world_mesh;
 mod world_serve;
+mod world_play;
 
 #[derive(Parser)]
 #[command(
@@ -63,6 +64,8 @@ enum WorldCmd {
     Mesh(world_mesh::MeshCmd),
     #[command(flatten)]
     Serve(world_serve::ServeCmd),
+    #[command(flatten)]
+    Play(world_play::PlayCmd),
 }
 
 #[derive(Subcommand)]
@@ -82,6 +85,7 @@ impl Cmd {
                 WorldCmd::Edit(c) => c.json(),
                 WorldCmd::Mesh(c) => c.json(),
                 WorldCmd::Serve(c) => c.json(),
+                WorldCmd::Play(c) => c.json(),
             },
             Cmd::Asset { cmd } => match cmd {
                 AssetCmd::Container(c) => c.json(),
@@ -105,6 +109,7 @@ fn main() -> ExitCode {
             WorldCmd::Edit(c) => world_edit::run(c),
             WorldCmd::Mesh(c) => world_mesh::run(c),
             WorldCmd::Serve(c) => world_serve::run(c),
+            WorldCmd::Play(c) => world_play::run(c),
         },
         Cmd::Asset { cmd } => match cmd {
             AssetCmd::Container(c) => asset::run(c),

@@ -142,6 +142,10 @@ fn demo_runs_and_leaves_verified_files() {
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
     assert!(out.contains("round trip verified"), "{out}");
     assert!(out.contains("voxcaf world serve "), "{out}");
+    assert!(
+        out.contains("played through by its input script: exit reached"),
+        "{out}"
+    );
     let world = vwr::World::load(dir.path().join("showcase.vwr")).unwrap();
     assert!(world.count_non_air() > 10_000);
     assert!(world.move_objects().unwrap().len() >= 8);

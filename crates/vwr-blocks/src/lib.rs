@@ -1,7 +1,8 @@
 //! # vwr-blocks — the block registry of `.vwr` worlds
 //!
 //! For each of the 4096 block types: its name, how it renders (opaque cube, transparent cube,
-//! special geometry, invisible) and its preview colour. [`Registry::default`] knows Galaxy
+//! special geometry, invisible), its preview colour and how it collides in the gameplay layer
+//! ([`Collision`]: solid, liquid, [`Trigger`] such as hazard or goal). [`Registry::default`] knows Galaxy
 //! Eggbert's block types; a TOML file can override any entry ([`Registry::apply_toml`],
 //! [`Registry::load_toml`]). [`Registry::id_by_name`] resolves the names users type.
 //!
@@ -143,7 +144,93 @@ pub const CLASS_TRANSPARENT: u8 = 2;
 /// Class code of [`RenderKind::Special`] in [`Registry::class_table`].
 pub const CLASS_SPECIAL: u8 = 3;
 
-/// Render information of one block type.
+/// What touching a block does in the gameplay layer (`vwr-play`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Trigger {
+    /// Nothing.
+    #[default]
+    None,
+    /// Kills the player (lava, spikes, saws, lightning).
+    Hazard,
+    /// Completes the level, like the exit object.
+    Goal,
+    /// A checkpoint: the player respawns here after dying.
+    Checkpoint,
+    /// A teleporter (reported as an event; the level loop does not move the player).
+    Teleport,
+}
+
+impl Trigger {
+    /// All triggers, in code order ([`Trigger::code`]).
+    pub const ALL: [Trigger; 5] = [
+        Trigger::None,
+        Trigger::Hazard,
+        Trigger::Goal,
+        Trigger::Checkpoint,
+        Trigger::Teleport,
+    ];
+
+    /// The trigger's name as used in TOML files and JSON output (`none`, `hazard`, `goal`,
+    /// `checkpoint`, `teleport`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Trigger::None => "none",
+            Trigger::Hazard => "hazard",
+            Trigger::Goal => "goal",
+            Trigger::Checkpoint => "checkpoint",
+            Trigger::Teleport => "teleport",
+        }
+    }
+
+    /// Parses a trigger name (see [`Trigger::as_str`]); case-insensitive.
+    pub fn parse(s: &str) -> Option<Trigger> {
+        let s = s.trim().to_ascii_lowercase();
+        Trigger::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// A small number (0..=4, the index in [`Trigger::ALL`]) for flag tables.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The trigger of a code from [`Trigger::code`] (`None` for other values).
+    pub fn from_code(code: u8) -> Option<Trigger> {
+        Trigger::ALL.get(code as usize).copied()
+    }
+}
+
+/// How a block type collides in the gameplay layer (`vwr-play`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Collision {
+    /// Boxes cannot enter the cell (the whole cell is the collision shape).
+    pub solid: bool,
+    /// A liquid (water, lava): not solid, reported by queries.
+    pub liquid: bool,
+    /// What touching the cell does.
+    pub trigger: Trigger,
+}
+
+impl Collision {
+    /// The default collision of a render kind: opaque cubes, grates and pillars are solid;
+    /// transparent cubes are solid (glass) unless `liquid`; plates, ground plates, bars,
+    /// billboards and invisible blocks are passable.
+    pub fn for_kind(kind: RenderKind, liquid: bool) -> Collision {
+        let solid = match kind {
+            RenderKind::Invisible => false,
+            RenderKind::Opaque => !liquid,
+            RenderKind::Transparent => !liquid,
+            RenderKind::Special(Shape::Grate | Shape::Pillar) => true,
+            RenderKind::Special(_) => false,
+        };
+        Collision {
+            solid,
+            liquid,
+            trigger: Trigger::None,
+        }
+    }
+}
+
+/// Render and collision information of one block type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlockInfo {
     /// Display name; unique within a registry (case-insensitively).
@@ -152,6 +239,8 @@ pub struct BlockInfo {
     pub kind: RenderKind,
     /// Preview colour, sRGB with straight alpha.
     pub color: [u8; 4],
+    /// How the type collides (gameplay layer).
+    pub collision: Collision,
 }
 
 /// Render information for all 4096 block types.
@@ -300,6 +389,15 @@ const KNOWN: &[(u16, &str, RenderKind, [u8; 4])] = {
     ]
 };
 
+/// Liquids of Galaxy Eggbert: water, deep water, marine water and lava (not solid).
+const LIQUIDS: &[u16] = &[
+    68, 69, 70, 71, 72, 91, 92, 93, 94, 95, 96, 97, 98, 203, 204, 205, 206, 207, 208,
+];
+/// Hazards: lava, spikes, lightning, running saws.
+const HAZARDS: &[u16] = &[68, 69, 70, 71, 72, 305, 373, 378, 380, 381, 382, 383];
+/// Teleporters (transparent, passable).
+const TELEPORTS: &[u16] = &[330, 331, 332, 333];
+
 /// Special-geometry classes of the original's render-mode table.
 const PLATES: &[u16] = &[
     77, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 138, 199,
@@ -317,12 +415,14 @@ impl Registry {
                 name: format!("tile{t}"),
                 kind: RenderKind::Opaque,
                 color: hashed_color(t),
+                collision: Collision::for_kind(RenderKind::Opaque, false),
             })
             .collect();
         infos[0] = BlockInfo {
             name: "Air".into(),
             kind: RenderKind::Invisible,
             color: [0, 0, 0, 0],
+            collision: Collision::default(),
         };
         for &t in PLATES {
             infos[t as usize].kind = RenderKind::Special(Shape::Plate);
@@ -347,7 +447,22 @@ impl Registry {
                 name: name.into(),
                 kind,
                 color,
+                collision: Collision::default(),
             };
+        }
+        for (t, info) in infos.iter_mut().enumerate() {
+            let t = t as u16;
+            info.collision = Collision::for_kind(info.kind, LIQUIDS.contains(&t));
+            if HAZARDS.contains(&t) {
+                info.collision.trigger = Trigger::Hazard;
+            }
+            if TELEPORTS.contains(&t) {
+                info.collision = Collision {
+                    solid: false,
+                    liquid: false,
+                    trigger: Trigger::Teleport,
+                };
+            }
         }
         Registry::from_infos(infos)
     }
@@ -411,6 +526,20 @@ impl Registry {
     /// The render kind of a type.
     pub fn kind(&self, block_type: u16) -> RenderKind {
         self.info(block_type).kind
+    }
+
+    /// How a type collides (gameplay layer).
+    ///
+    /// ```
+    /// use vwr_blocks::{Registry, Trigger};
+    /// let r = Registry::default();
+    /// assert!(r.collision(35).solid); // RockPile
+    /// assert!(!r.collision(92).solid && r.collision(92).liquid); // Water
+    /// assert_eq!(r.collision(68).trigger, Trigger::Hazard); // Lava
+    /// assert!(!r.collision(378).solid); // Saw: a passable hazard
+    /// ```
+    pub fn collision(&self, block_type: u16) -> Collision {
+        self.info(block_type).collision
     }
 
     /// The preview colour of a type (sRGB + straight alpha).
@@ -482,7 +611,14 @@ impl Registry {
     /// kind = "opaque"         # opaque | transparent | invisible | plate | ground-plate |
     ///                         # pillar | bar | billboard | grate
     /// color = "#8a7c6c"       # "#rrggbb", "#rrggbbaa" or [r, g, b] / [r, g, b, a]
+    /// solid = true            # gameplay collision (default: from the kind, see
+    ///                         # Collision::for_kind)
+    /// liquid = false          # a liquid (not solid unless `solid = true` is given)
+    /// trigger = "hazard"      # none | hazard | goal | checkpoint | teleport
     /// ```
+    ///
+    /// Changing `kind` (or `liquid`) resets the collision to that kind's default before `solid`
+    /// and `trigger` are applied; the trigger is kept unless given.
     ///
     /// ```
     /// let mut r = vwr_blocks::Registry::default();
@@ -521,6 +657,22 @@ impl Registry {
             if let Some(k) = &b.kind {
                 info.kind = RenderKind::parse(k)
                     .ok_or_else(|| err(format!("block #{n}: unknown kind {k:?}")))?;
+            }
+            if b.kind.is_some() || b.liquid.is_some() {
+                let trigger = info.collision.trigger;
+                let liquid = b.liquid.unwrap_or(info.collision.liquid);
+                info.collision = Collision::for_kind(info.kind, liquid);
+                info.collision.trigger = trigger;
+            }
+            if let Some(solid) = b.solid {
+                info.collision.solid = solid;
+            }
+            if let Some(tr) = &b.trigger {
+                info.collision.trigger = Trigger::parse(tr).ok_or_else(|| {
+                    err(format!(
+                        "block #{n}: unknown trigger {tr:?} (none, hazard, goal, checkpoint, teleport)"
+                    ))
+                })?;
             }
             if let Some(c) = &b.color {
                 info.color = c
@@ -568,6 +720,9 @@ struct TomlBlock {
     name: Option<String>,
     kind: Option<String>,
     color: Option<TomlColor>,
+    solid: Option<bool>,
+    liquid: Option<bool>,
+    trigger: Option<String>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -625,6 +780,60 @@ mod tests {
         assert_eq!(r.name(4000), "tile4000");
         assert_eq!(r.color(4000), hashed_color(4000));
         assert_eq!(r.class_of_type(92), CLASS_TRANSPARENT);
+    }
+
+    #[test]
+    fn default_collision() {
+        let r = Registry::default();
+        assert_eq!(r.collision(0), Collision::default());
+        assert!(r.collision(35).solid);
+        assert!(r.collision(4000).solid);
+        assert!(r.collision(30).solid, "glass");
+        assert!(!r.collision(92).solid && r.collision(92).liquid, "water");
+        let lava = r.collision(68);
+        assert!(!lava.solid && lava.liquid && lava.trigger == Trigger::Hazard);
+        let spike = r.collision(373);
+        assert!(spike.solid && spike.trigger == Trigger::Hazard);
+        assert!(!r.collision(110).solid, "plates are passable");
+        assert!(!r.collision(53).solid, "billboards are passable");
+        assert!(r.collision(200).solid, "grates are solid");
+        assert_eq!(r.collision(330).trigger, Trigger::Teleport);
+        for t in Trigger::ALL {
+            assert_eq!(Trigger::parse(t.as_str()), Some(t));
+            assert_eq!(Trigger::from_code(t.code()), Some(t));
+        }
+        assert_eq!(Trigger::from_code(9), None);
+    }
+
+    #[test]
+    fn toml_collision_overrides() {
+        let mut r = Registry::default();
+        r.apply_toml(
+            "[[block]]\nname = \"Water\"\nsolid = true\n\
+             [[block]]\nid = 35\ntrigger = \"goal\"\n\
+             [[block]]\nid = 373\nkind = \"plate\"\n\
+             [[block]]\nid = 3\nliquid = true\ntrigger = \"Hazard\"\n",
+        )
+        .unwrap();
+        assert!(r.collision(92).solid && r.collision(92).liquid);
+        assert_eq!(r.collision(35).trigger, Trigger::Goal);
+        assert!(r.collision(35).solid);
+        // A new kind resets solidity to the kind's default but keeps the trigger.
+        assert!(!r.collision(373).solid);
+        assert_eq!(r.collision(373).trigger, Trigger::Hazard);
+        assert!(!r.collision(3).solid && r.collision(3).liquid);
+        assert_eq!(r.collision(3).trigger, Trigger::Hazard);
+        for bad in [
+            "[[block]]\nid = 3\ntrigger = \"explode\"\n",
+            "[[block]]\nid = 3\nsolid = \"yes\"\n",
+        ] {
+            let mut r = Registry::default();
+            assert!(
+                matches!(r.apply_toml(bad), Err(RegistryError::Invalid { .. })),
+                "{bad:?}"
+            );
+            assert!(r.collision(3).solid, "a refused file changes nothing");
+        }
     }
 
     #[test]

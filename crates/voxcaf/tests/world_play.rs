@@ -1,0 +1,452 @@
+//! `voxcaf world ray|sweep|objects|play` run as a user would run them: the JSON contract of
+//! issue 14, the text output, and the unhappy paths (usage errors exit 2, bad input exits 1).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+use vwr::{Block, MoveObject, World};
+
+fn voxcaf() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_voxcaf"))
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = voxcaf().args(args).output().expect("run voxcaf");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> Value {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "{args:?}: {out}{err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"))
+}
+
+/// A non-cubic 30 × 10 × 20 world: a floor, a wall at x = 20, lava at (5, 0, 15), an egg, a
+/// patrolling enemy and an exit.
+fn setup() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("level.vwr");
+    let mut w = World::with_chunk_dims([3, 1, 2]).unwrap();
+    w.fill_box([0, 0, 0], [29, 0, 19], Block::make(35, 0).unwrap())
+        .unwrap();
+    w.fill_box([20, 1, 0], [20, 5, 19], Block::make(261, 0).unwrap())
+        .unwrap();
+    w.set_block([5, 0, 15], Block::make(68, 0).unwrap())
+        .unwrap();
+    w.set_spawn([2, 1, 2]).unwrap();
+    w.place_move_object(&MoveObject::new(6, [6.0, 1.0, 2.0]))
+        .unwrap();
+    let mut enemy = MoveObject::new(2, [10.0, 1.0, 10.0]);
+    enemy.pos_end = [13.0, 1.0, 10.0];
+    w.place_move_object(&enemy).unwrap();
+    w.place_move_object(&MoveObject::new(7, [12.0, 1.0, 2.0]))
+        .unwrap();
+    w.place_big_decor([3, 1, 8], 66).unwrap();
+    w.save(&file).unwrap();
+    (dir, file)
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn ray_prints_the_contract_keys() {
+    let (_d, file) = setup();
+    let f = file.to_str().unwrap();
+    let v = json(&[
+        "world",
+        "ray",
+        f,
+        "--from",
+        "3.5,5,3.5",
+        "--dir",
+        "0,-1,0",
+        "--json",
+    ]);
+    assert_eq!(v["hit"], true);
+    assert_eq!(v["cell"], serde_json::json!([3, 0, 3]));
+    assert_eq!(v["face"], "+y");
+    assert_eq!(v["point"], serde_json::json!([3.5, 1.0, 3.5]));
+    assert_eq!(v["distance"], 4.0);
+    assert_eq!(v["block"], 35 << 4);
+    // A negative direction given with `--dir=` or directly, into the wall.
+    let v = json(&[
+        "world",
+        "ray",
+        f,
+        "--from",
+        "25.5,2.5,4.5",
+        "--dir",
+        "-2,0,0",
+        "--json",
+    ]);
+    assert_eq!(v["cell"], serde_json::json!([20, 2, 4]));
+    assert_eq!(v["face"], "+x");
+    assert_eq!(v["distance"], 4.5);
+    // Starting inside a solid block: distance 0, face null.
+    let v = json(&[
+        "world",
+        "ray",
+        f,
+        "--from",
+        "20.5,2.5,4.5",
+        "--dir",
+        "1,0,0",
+        "--json",
+    ]);
+    assert_eq!(
+        (v["distance"].as_f64(), v["face"].is_null()),
+        (Some(0.0), true)
+    );
+    // Nothing within --max, or nothing at all.
+    let v = json(&[
+        "world",
+        "ray",
+        f,
+        "--from",
+        "3.5,5,3.5",
+        "--dir",
+        "0,-1,0",
+        "--max",
+        "3.9",
+        "--json",
+    ]);
+    assert_eq!(v, serde_json::json!({"hit": false}));
+    let v = json(&[
+        "world",
+        "ray",
+        f,
+        "--from",
+        "3.5,5,3.5",
+        "--dir",
+        "0,1,0",
+        "--json",
+    ]);
+    assert_eq!(v, serde_json::json!({"hit": false}));
+    // Text.
+    let (code, out, _) = run(&["world", "ray", f, "--from", "3.5,5,3.5", "--dir", "0,-1,0"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("hit (3, 0, 3) RockPile") && out.contains("face +y"),
+        "{out}"
+    );
+}
+
+#[test]
+fn registry_overrides_reach_the_commands() {
+    let (dir, file) = setup();
+    let f = file.to_str().unwrap();
+    let reg = write(
+        dir.path(),
+        "reg.toml",
+        "[[block]]\nid = 35\nsolid = false\n",
+    );
+    let r = reg.to_str().unwrap();
+    let v = json(&[
+        "world",
+        "ray",
+        f,
+        "--from",
+        "3.5,5,3.5",
+        "--dir",
+        "0,-1,0",
+        "--registry",
+        r,
+        "--json",
+    ]);
+    assert_eq!(v["hit"], false, "RockPile is no longer solid");
+    let bad = write(
+        dir.path(),
+        "bad.toml",
+        "[[block]]\nid = 35\ntrigger = \"boom\"\n",
+    );
+    let (code, out, _) = run(&[
+        "world",
+        "sweep",
+        f,
+        "--box",
+        "0,1,0,1,2,1",
+        "--move",
+        "0,-1,0",
+        "--registry",
+        bad.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    let e: Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("boom"),
+        "{out}"
+    );
+}
+
+#[test]
+fn sweep_prints_the_contract_keys() {
+    let (_d, file) = setup();
+    let f = file.to_str().unwrap();
+    let v = json(&[
+        "world",
+        "sweep",
+        f,
+        "--box",
+        "15.2,3,4.2,15.8,4.8,4.8",
+        "--move",
+        "1000,-10,0",
+        "--json",
+    ]);
+    let b: Vec<f64> = v["box"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    for (got, want) in b.iter().zip([19.4, 1.0, 4.2, 20.0, 2.8, 4.8]) {
+        assert!((got - want).abs() < 1e-9, "{b:?}");
+    }
+    assert_eq!((b[1], b[3]), (1.0, 20.0), "flush stops are exact");
+    assert_eq!(v["blocked"], serde_json::json!(["y", "x"]));
+    assert_eq!(v["on_ground"], true);
+    assert_eq!(v["start_overlaps"], false);
+    let v = json(&[
+        "world",
+        "sweep",
+        f,
+        "--box",
+        "19.5,1,4,20.5,2,5",
+        "--move",
+        "-3,0,0",
+        "--json",
+    ]);
+    assert_eq!(v["start_overlaps"], true);
+    assert_eq!(
+        v["box"],
+        serde_json::json!([19.5, 1.0, 4.0, 20.5, 2.0, 5.0])
+    );
+    assert_eq!(v["blocked"], serde_json::json!([]));
+    let (code, out, _) = run(&[
+        "world",
+        "sweep",
+        f,
+        "--box",
+        "15.2,3,4.2,15.8,4.8,4.8",
+        "--move",
+        "1000,-10,0",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("blocked y, x; on the ground"), "{out}");
+}
+
+#[test]
+fn objects_lists_positions_at_a_tick() {
+    let (_d, file) = setup();
+    let f = file.to_str().unwrap();
+    let v = json(&["world", "objects", f, "--tick", "100", "--json"]);
+    assert_eq!(v["tick"], 100);
+    let list = v["objects"].as_array().unwrap();
+    assert_eq!(list.len(), 3);
+    let enemy = list.iter().find(|o| o["kind"] == "enemy").unwrap();
+    // Waits 40 ticks, then 1.5 blocks per 60 ticks: at tick 100 it has gone 1.5 blocks.
+    assert_eq!(enemy["position"], serde_json::json!([11.5, 1.0, 10.0]));
+    assert_eq!(enemy["moving"], true);
+    assert_eq!(enemy["period_ticks"], 320.0);
+    assert_eq!(v["decors"][0]["icon"], 66);
+    let (code, out, _) = run(&["world", "objects", f]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("3 objects, 1 decor at tick 0") && out.contains("level exit"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_runs_a_script_to_the_exit() {
+    let (dir, file) = setup();
+    let f = file.to_str().unwrap();
+    let script = write(dir.path(), "run.txt", "# to the exit\n60 right\n");
+    let s = script.to_str().unwrap();
+    let v = json(&["world", "play", f, "--input", s, "--json"]);
+    assert_eq!(v["complete"], true, "{v}");
+    assert_eq!(v["deaths"], 0);
+    assert_eq!(v["collected"], 1);
+    let names: Vec<&str> = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["collected", "exit"]);
+    assert!(v["ticks"].as_u64().unwrap() < 60);
+    assert_eq!(v["player"]["on_ground"], true);
+    // Into the lava: dies, back to spawn, not complete; --ticks plays on idle.
+    let lava = write(dir.path(), "lava.txt", "15 right\n70 forward\n");
+    let v = json(&[
+        "world",
+        "play",
+        f,
+        "--input",
+        lava.to_str().unwrap(),
+        "--ticks",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["ticks"], 100);
+    let died = &v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["event"] == "died")
+        .unwrap()
+        .clone();
+    assert_eq!(died["cause"], "hazard");
+    assert_eq!(died["cell"], serde_json::json!([5, 0, 15]));
+    // Text, with the script from standard input.
+    let mut child = voxcaf()
+        .args(["world", "play", f, "--input", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"60 right\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        text.contains("reached the exit") && text.contains("level complete"),
+        "{text}"
+    );
+}
+
+#[test]
+fn unhappy_paths() {
+    let (dir, file) = setup();
+    let f = file.to_str().unwrap();
+    // Usage errors: exit 2.
+    for args in [
+        vec!["world", "ray", f, "--from", "1,2", "--dir", "0,-1,0"],
+        vec!["world", "ray", f, "--from", "1,2,x", "--dir", "0,-1,0"],
+        vec!["world", "ray", f, "--from", "1,2,3", "--dir", "0,0,0"],
+        vec![
+            "world", "ray", f, "--from", "1,2,3", "--dir", "0,-1,0", "--max", "-1",
+        ],
+        vec!["world", "ray", f, "--from", "1,2,inf", "--dir", "0,-1,0"],
+        vec!["world", "ray", f, "--dir", "0,-1,0"],
+        vec![
+            "world",
+            "sweep",
+            f,
+            "--box",
+            "1,1,1,0,2,2",
+            "--move",
+            "0,-1,0",
+        ],
+        vec![
+            "world",
+            "sweep",
+            f,
+            "--box",
+            "1,1,1,2,2",
+            "--move",
+            "0,-1,0",
+        ],
+        vec![
+            "world",
+            "sweep",
+            f,
+            "--box",
+            "0,1,0,1,2,1",
+            "--move",
+            "0,nan,0",
+        ],
+        vec!["world", "objects", f, "--tick", "-3"],
+        vec![
+            "world",
+            "play",
+            f,
+            "--input",
+            "x.txt",
+            "--ticks",
+            "99999999999",
+        ],
+        vec!["world", "play", "-", "--input", "-"],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+    }
+    // JSON usage error shape; argument errors come before reading the file.
+    let (code, out, _) = run(&[
+        "world",
+        "ray",
+        "missing.vwr",
+        "--from",
+        "1,2,3",
+        "--dir",
+        "0,0,0",
+        "--json",
+    ]);
+    assert_eq!(code, 2);
+    let e: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(e["error"]["kind"], "usage");
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("zero"),
+        "{out}"
+    );
+    // Bad input: exit 1, naming the file (and the line for scripts).
+    let junk = write(dir.path(), "junk.vwr", "not a world");
+    let (code, _, err) = run(&[
+        "world",
+        "ray",
+        junk.to_str().unwrap(),
+        "--from",
+        "1,2,3",
+        "--dir",
+        "0,-1,0",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("junk.vwr"), "{err}");
+    let (code, _, err) = run(&["world", "objects", "missing.vwr"]);
+    assert_eq!(code, 1, "{err}");
+    let bad = write(dir.path(), "bad.txt", "10 right\n5 fly\n");
+    let (code, out, _) = run(&[
+        "world",
+        "play",
+        f,
+        "--input",
+        bad.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    let e: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(e["error"]["kind"], "input");
+    assert!(
+        e["error"]["file"].as_str().unwrap().ends_with("bad.txt"),
+        "{out}"
+    );
+    let msg = e["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("line 2") && msg.contains("fly"), "{msg}");
+    let (code, _, err) = run(&["world", "play", f, "--input", "no-such-script.txt"]);
+    assert_eq!(code, 1, "{err}");
+    // --help has examples.
+    for cmd in ["ray", "sweep", "objects", "play"] {
+        let (code, out, _) = run(&["world", cmd, "--help"]);
+        assert_eq!(code, 0);
+        assert!(
+            out.contains("Examples:") && out.contains(&format!("voxcaf world {cmd}")),
+            "{cmd}: {out}"
+        );
+    }
+}
