@@ -24,8 +24,8 @@ mod sigpipe;
 mod world;
 mod world_edit;
 mod world_mesh;
-mod world_serve;
 mod world_play;
+mod world_serve;
 
 #[derive(Parser)]
 #[command(

@@ -229,6 +229,10 @@ function boxLines(out, a, b, col, pad = 0.01) {
   const e = [[0,0,0,1,0,0],[0,1,0,1,1,0],[0,0,1,1,0,1],[0,1,1,1,1,1],[0,0,0,0,1,0],[1,0,0,1,1,0],[0,0,1,0,1,1],[1,0,1,1,1,1],[0,0,0,0,0,1],[1,0,0,1,0,1],[0,1,0,0,1,1],[1,1,0,1,1,1]];
   for (const s of e) { out.push(...c(s[0], s[1], s[2]), ...col, ...c(s[3], s[4], s[5]), ...col); }
 }
+// A box between two float corners.
+function boxLinesF(out, lo, hi, col) {
+  boxLines(out, lo, hi.map((v) => v - 1), col, 0);
+}
 function lines() {
   const out = [];
   if (chunksOn) for (const s of chunkStats) {
@@ -248,6 +252,11 @@ function lines() {
     }
     for (const d of world.decors) boxLines(out, d.pos, d.pos, [1, 0.3, 1, 1], 0.1);
     if (world.spawn) boxLines(out, world.spawn, [world.spawn[0], world.spawn[1] + 1, world.spawn[2]], [0.2, 1, 0.3, 1], 0.05);
+  }
+  if (play && play.state) {
+    const st = play.state;
+    for (const o of st.objects) if (!o.collected) boxLinesF(out, o.min, o.max, o.kind === 'lift' ? [0.2, 1, 1, 1] : [1, 0.5, 0.1, 1]);
+    boxLinesF(out, st.player.min, st.player.max, [1, 0.1, 0.6, 1]);
   }
   if (selection) boxLines(out, selection.a, selection.b, [1, 1, 1, 1], 0.03);
   if (drag) boxLines(out, drag.a, dragEnd(), [0.3, 0.7, 1, 1], 0.04);
@@ -494,7 +503,7 @@ window.addEventListener('mousemove', (e) => {
 });
 window.addEventListener('mouseup', async (e) => {
   const m = mouse; mouse = null;
-  if (!m || m.button !== 0 || !world) return;
+  if (!m || m.button !== 0 || !world || play) return;
   try {
     if (drag) {
       const a = drag.a, b = dragEnd(); drag = null; dirty = true;
@@ -515,6 +524,10 @@ canvas.addEventListener('wheel', (e) => {
 }, { passive: false });
 window.addEventListener('keydown', async (e) => {
   const k = e.key.toLowerCase();
+  if (play) {
+    if (k === 'escape') stopPlay(); else { play.keys.add(k); e.preventDefault(); }
+    return;
+  }
   // Text fields keep their own keys (Ctrl+Z edits the text); Ctrl+S saves from anywhere.
   const typing = (e.target.tagName === 'INPUT' && e.target.type !== 'checkbox') || e.target.tagName === 'SELECT';
   if (typing && !((e.ctrlKey || e.metaKey) && k === 's')) return;
@@ -550,6 +563,57 @@ $('objApply').onclick = () => {
 };
 $('objMove').onclick = () => { if (selectedObj) { setTool('object'); movingObj = true; toast('click where the object goes'); } };
 $('objDelete').onclick = () => { if (selectedObj) edit(`object remove ${selectedObj.join(' ')}`).then(() => selectObject(null)).catch(() => {}); };
+// ---------- play-test mode (the server steps vwr-play's level loop at 20 ticks/s) ----------
+let play = null; // {state, keys:Set, timer, busy}
+function playButtons() {
+  // WASD / arrows are relative to the camera, mapped to the nearest world axis.
+  const { dir } = camBasis();
+  const fwd = Math.abs(dir[0]) > Math.abs(dir[2]) ? (dir[0] > 0 ? 'right' : 'left') : (dir[2] > 0 ? 'forward' : 'back');
+  const opp = { right: 'left', left: 'right', forward: 'back', back: 'forward' };
+  const rightOf = { forward: 'left', left: 'back', back: 'right', right: 'forward' };
+  const b = new Set();
+  const k = play.keys;
+  if (k.has('w') || k.has('arrowup')) b.add(fwd);
+  if (k.has('s') || k.has('arrowdown')) b.add(opp[fwd]);
+  if (k.has('d') || k.has('arrowright')) b.add(rightOf[fwd]);
+  if (k.has('a') || k.has('arrowleft')) b.add(opp[rightOf[fwd]]);
+  if (k.has(' ')) b.add('jump');
+  return b.size ? [...b].join('+') : '-';
+}
+async function playTick() {
+  if (!play || play.busy) return;
+  play.busy = true;
+  try {
+    const st = await post('/api/play/step?ticks=1&keys=' + encodeURIComponent(playButtons()));
+    if (!play) return;
+    play.state = st;
+    const p = st.player;
+    cam.target = [(p.min[0] + p.max[0]) / 2, (p.min[1] + p.max[1]) / 2, (p.min[2] + p.max[2]) / 2];
+    for (const e of st.events) toast(e.name === 'exit' ? 'level complete!' : e.name, 2000);
+    $('stPerf').textContent = `play: tick ${st.tick}, deaths ${st.deaths}, collected ${st.collected}${st.complete ? ', complete' : ''}`;
+    dirty = true;
+  } catch (e) { stopPlay(); } finally { if (play) play.busy = false; }
+}
+async function startPlay() {
+  const st = await post('/api/play/start');
+  play = { state: st, keys: new Set(), busy: false, saved: { ...cam, target: cam.target.slice() } };
+  cam.dist = 14; cam.pitch = 0.45;
+  play.timer = setInterval(playTick, 50);
+  $('play').classList.add('on'); $('play').textContent = 'Stop';
+  toast('play test: WASD walk, Space jump, Esc stops', 3000);
+  canvas.focus(); dirty = true;
+}
+function stopPlay() {
+  if (!play) return;
+  clearInterval(play.timer);
+  Object.assign(cam, play.saved);
+  play = null;
+  post('/api/play/stop').catch(() => {});
+  $('play').classList.remove('on'); $('play').textContent = 'Play';
+  dirty = true;
+}
+$('play').onclick = () => (play ? stopPlay() : startPlay().catch(() => {}));
+window.addEventListener('keyup', (e) => { if (play) play.keys.delete(e.key.toLowerCase()); });
 let paletteList = [];
 $('blockFilter').oninput = () => buildPalette(paletteList);
 
@@ -596,7 +660,7 @@ async function main() {
   await recoveryPrompt();
 }
 // The page's own functions, for scripts and tests that drive it.
-window.voxcaf = { edit, undo, redo, save, setTool, pick, rayAt, blockAt, get world() { return world; }, cam, drawn,
+window.voxcaf = { edit, undo, redo, save, setTool, get play() { return play && play.state; }, pick, rayAt, blockAt, get world() { return world; }, cam, drawn,
   setLayer: async (on, y) => { $('layerOn').checked = on; if (y !== undefined) $('layerY').value = y; await $('layerY').onchange(); await $('layerOn').onchange(); } };
 requestAnimationFrame(frame);
 main().catch((e) => { stats.errors.push(String(e)); toast('cannot load the world: ' + e.message, 100000); });

@@ -60,6 +60,13 @@ pub enum ServeError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// A play-test request could not be served (no play test running, bad buttons, too many
+    /// ticks, or a level the gameplay layer refuses).
+    #[error("play test: {message}")]
+    Play {
+        /// What is wrong.
+        message: String,
+    },
     /// No random session token could be made.
     #[error("cannot make a random session token: {0}")]
     Random(String),
@@ -85,6 +92,7 @@ impl ServeError {
             ServeError::NoJournal => "state",
             ServeError::Bind { .. } => "io",
             ServeError::Random(_) => "io",
+            ServeError::Play { .. } => "play",
         }
     }
 }

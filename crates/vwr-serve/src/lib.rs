@@ -31,6 +31,7 @@
 #![warn(missing_docs)]
 
 mod error;
+pub mod play;
 mod server;
 mod session;
 pub mod wire;

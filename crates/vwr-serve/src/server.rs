@@ -236,6 +236,9 @@ fn router(state: Arc<AppState>, max_body: usize) -> Router {
         .route("/api/save", post(save))
         .route("/api/recover", post(recover))
         .route("/api/discard-journal", post(discard))
+        .route("/api/play/start", post(play_start))
+        .route("/api/play/step", post(play_step))
+        .route("/api/play/stop", post(play_stop))
         .layer(middleware::from_fn_with_state(state.clone(), guard))
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(state)
@@ -419,6 +422,34 @@ async fn recover(State(st): State<Arc<AppState>>) -> Response {
 
 async fn discard(State(st): State<Arc<AppState>>) -> Response {
     result(st.session().discard_recovery())
+}
+
+async fn play_start(State(st): State<Arc<AppState>>) -> Response {
+    result(st.session().play_start())
+}
+
+#[derive(serde::Deserialize)]
+struct StepQuery {
+    #[serde(default = "no_keys")]
+    keys: String,
+    #[serde(default = "one_tick")]
+    ticks: u32,
+}
+
+fn no_keys() -> String {
+    "-".into()
+}
+
+fn one_tick() -> u32 {
+    1
+}
+
+async fn play_step(State(st): State<Arc<AppState>>, Query(q): Query<StepQuery>) -> Response {
+    result(st.session().play_step(&q.keys, q.ticks))
+}
+
+async fn play_stop(State(st): State<Arc<AppState>>) -> Response {
+    Json(st.session().play_stop()).into_response()
 }
 
 #[cfg(test)]

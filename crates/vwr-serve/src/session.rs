@@ -91,6 +91,8 @@ pub struct Session {
     gen: u64,
     journal_gen: u64,
     recovery: Option<Recovery>,
+    /// The play test in progress, if any.
+    play: Option<crate::play::PlayTest>,
 }
 
 impl Session {
@@ -137,6 +139,7 @@ impl Session {
             gen: 0,
             journal_gen: 0,
             recovery,
+            play: None,
         })
     }
 
@@ -521,6 +524,33 @@ impl Session {
         // Edits made before the decision still need a journal.
         self.journal_gen = self.gen.wrapping_sub(1);
         Ok(json!({"ok": true, "discarded": r.path.display().to_string()}))
+    }
+}
+
+impl Session {
+    /// Starts a play test of the world as edited (from its spawn point), replacing any
+    /// running one.
+    pub fn play_start(&mut self) -> Result<Value> {
+        let p = crate::play::PlayTest::new(self.world(), self.registry)
+            .map_err(|message| ServeError::Play { message })?;
+        let v = p.state(Vec::new());
+        self.play = Some(p);
+        Ok(v)
+    }
+
+    /// Plays `ticks` ticks of the running play test holding `keys` (see
+    /// [`crate::play::PlayTest::step`]).
+    pub fn play_step(&mut self, keys: &str, ticks: u32) -> Result<Value> {
+        let p = self.play.as_mut().ok_or(ServeError::Play {
+            message: "no play test is running: POST /api/play/start first".into(),
+        })?;
+        p.step(keys, ticks)
+            .map_err(|message| ServeError::Play { message })
+    }
+
+    /// Ends the play test.
+    pub fn play_stop(&mut self) -> Value {
+        json!({"ok": true, "stopped": self.play.take().is_some()})
     }
 }
 

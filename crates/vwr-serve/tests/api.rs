@@ -349,3 +349,32 @@ fn opening_a_missing_or_broken_file_is_an_error() {
     assert_eq!(e.kind(), "world");
     assert!(e.to_string().contains("bad.vwr"), "{e}");
 }
+
+#[test]
+fn play_test_walks_the_edited_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let (s, c) = serve(&file);
+    assert_eq!(c.post("/api/play/step", "").status, 400, "not started");
+    // A wall in front of the spawn (2, 1, 2), added before playing: the walk stops at it.
+    c.ok("/api/ops", "box 0 1 6 10 3 6 brickwall");
+    let st = c.ok("/api/play/start", "");
+    assert_eq!(st["tick"], 0);
+    let z0 = st["player"]["min"][2].as_f64().unwrap();
+    let st = c.ok("/api/play/step?keys=forward&ticks=60", "");
+    assert_eq!(st["tick"], 60);
+    let z1 = st["player"]["max"][2].as_f64().unwrap();
+    assert!(z1 > z0 + 1.0, "walked: {z0} -> {z1}");
+    assert!(z1 <= 6.0 + 1e-9, "stopped by the wall at z = 6: {z1}");
+    assert!(st["on_ground"].as_bool().unwrap());
+    // Jumping lifts the player off the ground.
+    let st = c.ok("/api/play/step?keys=jump%2Bback&ticks=3", "");
+    assert!(!st["on_ground"].as_bool().unwrap());
+    assert_eq!(st["objects"][0]["kind"], "lift");
+    assert_eq!(c.post("/api/play/step?keys=fly", "").status, 400);
+    assert_eq!(c.post("/api/play/step?ticks=100000", "").status, 400);
+    assert_eq!(c.ok("/api/play/stop", "")["stopped"], true);
+    // Playing never edits the world.
+    assert_eq!(c.get("/api/world").json()["undo_depth"], 1);
+    s.shutdown().unwrap();
+}

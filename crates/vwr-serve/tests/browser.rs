@@ -260,6 +260,11 @@ fn showcase_level_chunk_and_layer_views() {
     assert!(chunk.starts_with("chunk "), "{chunk}");
     let layer = v["layer_info"].as_str().unwrap();
     assert!(layer.starts_with("y=3: "), "{layer}");
+    // The play test walked: at least a block from the spawn point in the horizontal plane.
+    let from: Vec<f64> = serde_json::from_value(v["play"]["from"].clone()).unwrap();
+    let to: Vec<f64> = serde_json::from_value(v["play"]["to"].clone()).unwrap();
+    let walked = ((to[0] - from[0]).powi(2) + (to[2] - from[2]).powi(2)).sqrt();
+    assert!(walked > 1.0, "play test did not walk: {from:?} -> {to:?}");
     let prompt = v["prompt"].as_str().unwrap();
     assert!(prompt.contains("showcase.vwr.journal"), "{prompt}");
     // Recovered but not saved: the file is as it was, the journal still holds the edits.

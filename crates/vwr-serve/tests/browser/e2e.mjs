@@ -140,6 +140,20 @@ try {
     await page.waitForFunction(() => /^y=3/.test(document.getElementById('layerInfo').textContent), null, { timeout: 10000 });
     out.layer_info = await page.evaluate(() => document.getElementById('layerInfo').textContent);
     await shot('layer');
+    await page.uncheck('#layerOn');
+    // Play test: walk forward for a second, jump, stop.
+    await page.click('#play');
+    await page.waitForFunction(() => window.voxcaf.play !== null, null, { timeout: 10000 });
+    const p0 = await page.evaluate(() => window.voxcaf.play.player.min);
+    await page.keyboard.down('w');
+    await page.waitForFunction(() => window.voxcaf.play.tick >= 20, null, { timeout: 20000 });
+    await page.keyboard.up('w');
+    await page.keyboard.press(' ');
+    const p1 = await page.evaluate(() => window.voxcaf.play.player.min);
+    out.play = { from: p0, to: p1, tick: await page.evaluate(() => window.voxcaf.play.tick) };
+    await shot('play');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => window.voxcaf.play === null, null, { timeout: 10000 });
   } else {
     // Performance on a 100³ hilly terrain: a single-block edit and a 50³ box fill, from the
     // request to the frame that shows the new meshes.
