@@ -6,7 +6,8 @@
 //! gets back the chunks whose meshes changed (from `vwr-mesh`'s revision-based
 //! [`MeshCache`](vwr_mesh::MeshCache), neighbours across borders included). Saving is atomic
 //! through `voxcaf_fs` and keeps `FILE.bak`; an autosave journal (`FILE.journal`) keeps
-//! unsaved edits across a crash and is offered for recovery on the next start.
+//! unsaved edits across a crash and is offered for recovery on the next start. A play test
+//! ([`play`]) runs `vwr-play`'s level loop on the world as edited, stepped by the page.
 //!
 //! Security: loopback by default, a random session token required on every request (the
 //! `token` query parameter or an `X-Voxcaf-Token` header; 401 without it), foreign `Origin`
