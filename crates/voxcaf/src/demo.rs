@@ -96,5 +96,9 @@ fn world_section(dir: &Path) -> Result<World> {
         back.sky_region(),
         back.mission_number()
     );
+    println!(
+        "  edit it in the browser: voxcaf world serve {}",
+        path.display()
+    );
     Ok(back)
 }

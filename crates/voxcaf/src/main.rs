@@ -26,6 +26,7 @@ mod world_edit;
 mod world_mesh;
 mod world_play;
 mod world_vox;
+mod world_serve;
 
 #[derive(Parser)]
 #[command(
@@ -63,6 +64,8 @@ enum WorldCmd {
     #[command(flatten)]
     Mesh(world_mesh::MeshCmd),
     #[command(flatten)]
+    Serve(world_serve::ServeCmd),
+    #[command(flatten)]
     Play(world_play::PlayCmd),
 }
 
@@ -82,6 +85,7 @@ impl Cmd {
                 WorldCmd::Core(c) => c.json(),
                 WorldCmd::Edit(c) => c.json(),
                 WorldCmd::Mesh(c) => c.json(),
+                WorldCmd::Serve(c) => c.json(),
                 WorldCmd::Play(c) => c.json(),
             },
             Cmd::Asset { cmd } => match cmd {
@@ -105,6 +109,7 @@ fn main() -> ExitCode {
             WorldCmd::Core(c) => world::run(c),
             WorldCmd::Edit(c) => world_edit::run(c),
             WorldCmd::Mesh(c) => world_mesh::run(c),
+            WorldCmd::Serve(c) => world_serve::run(c),
             WorldCmd::Play(c) => world_play::run(c),
         },
         Cmd::Asset { cmd } => match cmd {

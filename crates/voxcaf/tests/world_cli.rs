@@ -141,6 +141,7 @@ fn demo_runs_and_leaves_verified_files() {
     let (code, out, err) = run(voxcaf().arg("demo").arg(dir.path()));
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
     assert!(out.contains("round trip verified"), "{out}");
+    assert!(out.contains("voxcaf world serve "), "{out}");
     assert!(
         out.contains("played through by its input script: exit reached"),
         "{out}"

@@ -1,0 +1,106 @@
+//! `voxcaf world serve`: the browser level editor. The server, the page and the API are the
+//! `vwr-serve` crate; this module parses the command line, prints the URL and waits for
+//! Ctrl+C.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::{Args, Subcommand};
+
+#[derive(Subcommand)]
+pub enum ServeCmd {
+    /// Edit a world in the browser: starts a local server and prints the editor's URL.
+    ///
+    /// The page places and erases blocks by clicking faces, box-fills by dragging, has
+    /// brushes, flood fill, replace, copy/paste, objects, spawn, sky, a layer view and a chunk
+    /// debug view, with undo (Ctrl+Z), redo (Ctrl+Shift+Z) and save (Ctrl+S; atomic, keeps
+    /// FILE.bak), and a play test (walk the level with WASD, jump with Space). Unsaved edits
+    /// are journalled to FILE.journal every second; the next serve offers to recover them. The URL carries a random session token that every request
+    /// needs; scripts can drive the same HTTP API (see the README).
+    ///
+    /// Examples:
+    ///   voxcaf world serve level.vwr
+    ///   voxcaf world serve level.vwr --addr 127.0.0.1:8080 --open
+    #[command(verbatim_doc_comment)]
+    Serve(ServeArgs),
+}
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The .vwr file to edit (saved in place, keeping FILE.bak).
+    pub file: PathBuf,
+    /// Address to listen on (loopback by default; port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:0")]
+    pub addr: SocketAddr,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+impl ServeCmd {
+    /// Whether `--json` was given (never: the command prints a URL and runs).
+    pub fn json(&self) -> bool {
+        false
+    }
+}
+
+/// Runs the server until SIGINT/SIGTERM; returns the process exit code.
+pub fn run(cmd: ServeCmd) -> Result<u8> {
+    let ServeCmd::Serve(a) = cmd;
+    crate::output::no_dash(&a.file, "the world to serve")?;
+    if !a.file.is_file() {
+        return Err(crate::output::failed(
+            &a.file,
+            "no such world file (create one first, e.g. with `voxcaf world edit`)",
+        ));
+    }
+    if !a.addr.ip().is_loopback() {
+        eprintln!(
+            "warning: listening on {}, not on loopback: anyone who can reach it and has the token can edit",
+            a.addr
+        );
+    }
+    // A signal asks the loop below to stop, so the journal is brought up to date first.
+    let stop = voxcaf_fs::signals::StopOnSignal::new();
+    let opts = vwr_serve::ServerOptions {
+        addr: a.addr,
+        ..Default::default()
+    };
+    let server = vwr_serve::start(&a.file, opts).map_err(|e| crate::output::failed(&a.file, e))?;
+    let url = server.url();
+    println!("voxcaf world serve: editing {}", a.file.display());
+    if let Some(r) = server.with_session(|s| s.recovery().cloned()) {
+        println!(
+            "  {} holds unsaved edits from an earlier session: the page offers to recover or discard them",
+            r.path.display()
+        );
+    }
+    println!("  open {url}");
+    println!("  Ctrl+C stops (unsaved edits stay in the journal)");
+    if a.open {
+        open_browser(&url);
+    }
+    while !stop.stopped() {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    server
+        .shutdown()
+        .map_err(|e| crate::output::failed(&a.file, e))?;
+    Ok(voxcaf_fs::signals::exit_code().unwrap_or(0))
+}
+
+/// Opens `url` with the platform's opener; a failure is only reported.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(opener).arg(url).spawn() {
+        eprintln!("warning: could not open a browser ({opener}: {e}); open the URL yourself");
+    }
+}

@@ -1,0 +1,42 @@
+//! # vwr-serve — a level editor for `.vwr` worlds in the browser
+//!
+//! [`start`] opens a world and serves a local editor page and its HTTP API (axum on tokio).
+//! The server holds the world inside a `vwr-edit` [`Editor`](vwr_edit::Editor) with its exact
+//! undo history; the page sends operations in the `voxcaf world edit` script language and
+//! gets back the chunks whose meshes changed (from `vwr-mesh`'s revision-based
+//! [`MeshCache`](vwr_mesh::MeshCache), neighbours across borders included). Saving is atomic
+//! through `voxcaf_fs` and keeps `FILE.bak`; an autosave journal (`FILE.journal`) keeps
+//! unsaved edits across a crash and is offered for recovery on the next start. A play test
+//! ([`play`]) runs `vwr-play`'s level loop on the world as edited, stepped by the page.
+//!
+//! Security: loopback by default, a random session token required on every request (the
+//! `token` query parameter or an `X-Voxcaf-Token` header; 401 without it), foreign `Origin`
+//! and `Host` headers refused (403), request bodies and flood fills bounded, and only the
+//! opened file, its `.bak` and its journal are ever written.
+//!
+//! ```no_run
+//! use vwr_serve::{start, ServerOptions};
+//!
+//! let server = start("level.vwr".as_ref(), ServerOptions::default())?;
+//! println!("open {}", server.url());
+//! // ... a script or the page edits through the API ...
+//! server.with_session(|s| s.apply_script("box 0 0 0 9 0 9 stone\nplace 5 1 5 lava"))?;
+//! server.with_session(|s| s.save())?;
+//! server.shutdown()?;
+//! # Ok::<(), vwr_serve::ServeError>(())
+//! ```
+//!
+//! The same [`Session`] can be driven without a server, which is how the API is tested.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod error;
+pub mod play;
+mod server;
+mod session;
+pub mod wire;
+
+pub use error::{Result, ServeError};
+pub use server::{start, RunningServer, ServerOptions};
+pub use session::{backup_path, journal_path, Recovery, Session, SessionOptions};

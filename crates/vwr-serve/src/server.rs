@@ -1,0 +1,474 @@
+//! The HTTP server: routes, the token and Origin/Host checks, request-size limits, the
+//! autosave task, and a handle to run it from synchronous code.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Query, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{json, Value};
+
+use crate::error::{Result, ServeError};
+use crate::session::{Session, SessionOptions};
+
+/// The page, its script and its style sheet, embedded in the binary.
+const INDEX_HTML: &str = include_str!("../assets/index.html");
+const APP_JS: &str = include_str!("../assets/app.js");
+const STYLE_CSS: &str = include_str!("../assets/style.css");
+
+/// How a server is set up.
+#[derive(Clone, Debug)]
+pub struct ServerOptions {
+    /// Where to listen (loopback by default; port 0 picks a free port).
+    pub addr: SocketAddr,
+    /// The session's limits.
+    pub session: SessionOptions,
+    /// The largest request body accepted (edit scripts), in bytes.
+    pub max_body: usize,
+    /// How often the autosave journal is brought up to date.
+    pub autosave_every: Duration,
+    /// The session token; `None` makes a random one.
+    pub token: Option<String>,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            session: SessionOptions::default(),
+            max_body: 256 * 1024,
+            autosave_every: Duration::from_secs(1),
+            token: None,
+        }
+    }
+}
+
+struct AppState {
+    session: Mutex<Session>,
+    token: String,
+    /// Host header values a request may carry (`127.0.0.1:PORT`, `localhost:PORT`, ...).
+    hosts: Vec<String>,
+}
+
+impl AppState {
+    fn session(&self) -> MutexGuard<'_, Session> {
+        // A panic while holding the lock would be a bug; the session stays usable.
+        self.session.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A server running on its own threads; dropping the handle does not stop it, call
+/// [`RunningServer::shutdown`].
+pub struct RunningServer {
+    addr: SocketAddr,
+    token: String,
+    state: Arc<AppState>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+}
+
+impl std::fmt::Debug for RunningServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunningServer")
+            .field("addr", &self.addr)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A random token of 32 hex digits (128 bits from the operating system).
+fn random_token() -> Result<String> {
+    let mut b = [0u8; 16];
+    getrandom::fill(&mut b).map_err(|e| ServeError::Random(e.to_string()))?;
+    Ok(b.iter().map(|x| format!("{x:02x}")).collect())
+}
+
+/// Opens `file` and starts serving it on a background runtime. Returns once the socket is
+/// listening.
+pub fn start(file: &Path, opts: ServerOptions) -> Result<RunningServer> {
+    let session = Session::open(file, opts.session)?;
+    let token = match opts.token.clone() {
+        Some(t) => t,
+        None => random_token()?,
+    };
+    let std_listener =
+        std::net::TcpListener::bind(opts.addr).map_err(|source| ServeError::Bind {
+            addr: opts.addr.to_string(),
+            source,
+        })?;
+    let addr = std_listener
+        .local_addr()
+        .map_err(|source| ServeError::Bind {
+            addr: opts.addr.to_string(),
+            source,
+        })?;
+    std_listener
+        .set_nonblocking(true)
+        .map_err(|source| ServeError::Bind {
+            addr: addr.to_string(),
+            source,
+        })?;
+    let port = addr.port();
+    let mut hosts = vec![
+        addr.to_string(),
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("[::1]:{port}"),
+    ];
+    hosts.dedup();
+    let state = Arc::new(AppState {
+        session: Mutex::new(session),
+        token: token.clone(),
+        hosts,
+    });
+    let app = router(state.clone(), opts.max_body);
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let autosave_state = state.clone();
+    let every = opts.autosave_every;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|source| ServeError::Bind {
+            addr: addr.to_string(),
+            source,
+        })?;
+    let thread = std::thread::Builder::new()
+        .name("vwr-serve".into())
+        .spawn(move || {
+            rt.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(std_listener)?;
+                tokio::spawn(async move {
+                    let first = tokio::time::Instant::now() + every;
+                    let mut tick = tokio::time::interval_at(first, every);
+                    loop {
+                        tick.tick().await;
+                        // An autosave that fails is retried on the next tick; the page shows
+                        // the journal state through the summary.
+                        let _ = autosave_state.session().autosave();
+                    }
+                });
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(async move {
+                        let _ = stop_rx.await;
+                    })
+                    .await
+            })
+        })
+        .map_err(|source| ServeError::Bind {
+            addr: addr.to_string(),
+            source,
+        })?;
+    Ok(RunningServer {
+        addr,
+        token,
+        state,
+        stop: Some(stop_tx),
+        thread: Some(thread),
+    })
+}
+
+impl RunningServer {
+    /// The address the server listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The session token.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// The URL of the editor page, with the token.
+    pub fn url(&self) -> String {
+        format!("http://{}/?token={}", self.addr, self.token)
+    }
+
+    /// Runs `f` on the session (for callers that embed the server).
+    pub fn with_session<T>(&self, f: impl FnOnce(&mut Session) -> T) -> T {
+        f(&mut self.state.session())
+    }
+
+    /// Stops accepting requests, finishes those in flight, and brings the autosave journal up
+    /// to date (unsaved edits survive in it).
+    pub fn shutdown(mut self) -> Result<()> {
+        self.stop_now()
+    }
+
+    fn stop_now(&mut self) -> Result<()> {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            match t.join() {
+                Ok(Ok(())) => {}
+                Ok(Err(source)) => {
+                    return Err(ServeError::Bind {
+                        addr: self.addr.to_string(),
+                        source,
+                    })
+                }
+                Err(_) => {}
+            }
+        }
+        self.state.session().autosave().map(|_| ())
+    }
+}
+
+/// The routes, behind the security checks and the body limit.
+fn router(state: Arc<AppState>, max_body: usize) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/api/world", get(world))
+        .route("/api/blocks", get(blocks))
+        .route("/api/chunks", get(chunks))
+        .route("/api/layer", get(layer))
+        .route("/api/chunk-stats", get(chunk_stats))
+        .route("/api/ops", post(ops))
+        .route("/api/undo", post(undo))
+        .route("/api/redo", post(redo))
+        .route("/api/save", post(save))
+        .route("/api/recover", post(recover))
+        .route("/api/discard-journal", post(discard))
+        .route("/api/play/start", post(play_start))
+        .route("/api/play/step", post(play_step))
+        .route("/api/play/stop", post(play_stop))
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(state)
+}
+
+fn error(status: StatusCode, kind: &str, message: impl Into<String>) -> Response {
+    let body = json!({"ok": false, "error": {"kind": kind, "message": message.into()}});
+    (status, Json(body)).into_response()
+}
+
+impl IntoResponse for ServeError {
+    fn into_response(self) -> Response {
+        let status = match &self {
+            ServeError::Io { .. } | ServeError::Bind { .. } | ServeError::Random(_) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+            ServeError::NoJournal => StatusCode::CONFLICT,
+            ServeError::FillLimit { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        let mut body =
+            json!({"ok": false, "error": {"kind": self.kind(), "message": self.to_string()}});
+        if let ServeError::Script { errors } = &self {
+            body["error"]["lines"] = errors
+                .iter()
+                .map(|e| json!({"line": e.line(), "message": e.to_string()}))
+                .collect();
+        }
+        (status, Json(body)).into_response()
+    }
+}
+
+/// Whether two strings are equal, in time independent of where they differ.
+fn same_token(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// The token of a request: the `X-Voxcaf-Token` header or the `token` query parameter.
+fn request_token(req: &Request) -> Option<String> {
+    if let Some(h) = req.headers().get("x-voxcaf-token") {
+        return h.to_str().ok().map(str::to_string);
+    }
+    let q = req.uri().query()?;
+    q.split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=')?;
+        (k == "token").then(|| v.to_string())
+    })
+}
+
+/// Host and Origin checks (403: DNS rebinding and cross-origin requests), then the token
+/// (401).
+async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if !st.hosts.iter().any(|h| h == host) {
+        return error(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            format!("foreign Host header {host:?}: open the URL the server printed"),
+        );
+    }
+    if let Some(origin) = req.headers().get(header::ORIGIN) {
+        let ok = origin.to_str().ok().is_some_and(|o| {
+            o.strip_prefix("http://")
+                .is_some_and(|h| st.hosts.iter().any(|x| x == h))
+        });
+        if !ok {
+            return error(
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                "cross-origin requests are refused",
+            );
+        }
+    }
+    match request_token(&req) {
+        Some(t) if same_token(&t, &st.token) => next.run(req).await,
+        Some(_) => error(StatusCode::UNAUTHORIZED, "token", "wrong session token"),
+        None => error(
+            StatusCode::UNAUTHORIZED,
+            "token",
+            "missing session token: open the URL the server printed (it carries ?token=...)",
+        ),
+    }
+}
+
+fn no_store(mut r: Response) -> Response {
+    r.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
+async fn index() -> Response {
+    let html = INDEX_HTML
+        .replace("/*STYLE_CSS*/", STYLE_CSS)
+        .replace("/*APP_JS*/", APP_JS);
+    let mut r = ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response();
+    r.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:",
+        ),
+    );
+    no_store(r)
+}
+
+async fn world(State(st): State<Arc<AppState>>) -> Response {
+    no_store(Json(st.session().summary()).into_response())
+}
+
+async fn blocks(State(st): State<Arc<AppState>>) -> Response {
+    no_store(Json(st.session().blocks()).into_response())
+}
+
+#[derive(serde::Deserialize)]
+struct Since {
+    #[serde(default)]
+    since: u32,
+}
+
+async fn chunks(State(st): State<Arc<AppState>>, Query(q): Query<Since>) -> Response {
+    let body = st.session().chunks_since(q.since);
+    no_store(([(header::CONTENT_TYPE, "application/octet-stream")], body).into_response())
+}
+
+#[derive(serde::Deserialize)]
+struct LayerQuery {
+    y: i32,
+}
+
+async fn layer(State(st): State<Arc<AppState>>, Query(q): Query<LayerQuery>) -> Response {
+    match st.session().layer(q.y) {
+        Ok(v) => no_store(Json(v).into_response()),
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn chunk_stats(State(st): State<Arc<AppState>>) -> Response {
+    no_store(Json(st.session().chunk_stats()).into_response())
+}
+
+async fn ops(State(st): State<Arc<AppState>>, body: Bytes) -> Response {
+    let Ok(text) = std::str::from_utf8(&body) else {
+        return error(
+            StatusCode::BAD_REQUEST,
+            "script",
+            "the edit script is not UTF-8 text",
+        );
+    };
+    result(st.session().apply_script(text))
+}
+
+fn result(r: Result<Value>) -> Response {
+    match r {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn undo(State(st): State<Arc<AppState>>) -> Response {
+    Json(st.session().undo()).into_response()
+}
+
+async fn redo(State(st): State<Arc<AppState>>) -> Response {
+    Json(st.session().redo()).into_response()
+}
+
+async fn save(State(st): State<Arc<AppState>>) -> Response {
+    result(st.session().save())
+}
+
+async fn recover(State(st): State<Arc<AppState>>) -> Response {
+    result(st.session().recover())
+}
+
+async fn discard(State(st): State<Arc<AppState>>) -> Response {
+    result(st.session().discard_recovery())
+}
+
+async fn play_start(State(st): State<Arc<AppState>>) -> Response {
+    result(st.session().play_start())
+}
+
+#[derive(serde::Deserialize)]
+struct StepQuery {
+    #[serde(default = "no_keys")]
+    keys: String,
+    #[serde(default = "one_tick")]
+    ticks: u32,
+}
+
+fn no_keys() -> String {
+    "-".into()
+}
+
+fn one_tick() -> u32 {
+    1
+}
+
+async fn play_step(State(st): State<Arc<AppState>>, Query(q): Query<StepQuery>) -> Response {
+    result(st.session().play_step(&q.keys, q.ticks))
+}
+
+async fn play_stop(State(st): State<Arc<AppState>>) -> Response {
+    Json(st.session().play_stop()).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_compare_whole() {
+        assert!(same_token("abc", "abc"));
+        assert!(!same_token("abc", "abd"));
+        assert!(!same_token("abc", "ab"));
+        assert!(!same_token("", "a"));
+    }
+
+    #[test]
+    fn random_tokens_are_128_bits_and_differ() {
+        let a = random_token().unwrap();
+        let b = random_token().unwrap();
+        assert_eq!(a.len(), 32);
+        assert_ne!(a, b);
+    }
+}

@@ -1,0 +1,567 @@
+//! One editing session: the opened file, its world inside a `vwr-edit` [`Editor`] (with its
+//! exact undo history), the incremental mesh cache, saving and the autosave journal.
+//!
+//! Everything the HTTP API does is a method here, so the session can be driven and tested
+//! without a server.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+use vwr::{Block, World, CHUNK_SIZE, CHUNK_VOLUME};
+use vwr_blocks::Registry;
+use vwr_edit::script::{apply_ops, parse_text, Effect, Op};
+use vwr_edit::{all_chunk_stats, Change, Editor, Layer};
+use vwr_mesh::{MeshCache, MeshOptions};
+
+use crate::error::{Result, ServeError};
+use crate::wire;
+
+/// Limits and defaults of a session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionOptions {
+    /// Cell limit of a `fill` operation that gives none (the same default as `voxcaf world
+    /// edit`, so that the same script does the same thing).
+    pub fill_limit: u64,
+    /// The largest `limit N` a `fill` operation may ask for.
+    pub max_fill_limit: u64,
+}
+
+impl Default for SessionOptions {
+    fn default() -> Self {
+        SessionOptions {
+            fill_limit: 1_000_000,
+            max_fill_limit: 16_000_000,
+        }
+    }
+}
+
+/// The autosave journal of `file`: `FILE.journal`, a complete `.vwr` world holding the unsaved
+/// edits.
+pub fn journal_path(file: &Path) -> PathBuf {
+    let mut s = file.as_os_str().to_owned();
+    s.push(".journal");
+    PathBuf::from(s)
+}
+
+/// The backup a save keeps: `FILE.bak`, the file as it was before the save.
+pub fn backup_path(file: &Path) -> PathBuf {
+    let mut s = file.as_os_str().to_owned();
+    s.push(".bak");
+    PathBuf::from(s)
+}
+
+/// FNV-1a, 64 bits: tells whether the world differs from the file on disk.
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// An autosave journal found when the session was opened, waiting for the user to recover
+/// or discard it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recovery {
+    /// The journal file.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// When it was last written (seconds since the Unix epoch), if known.
+    pub modified_unix: Option<u64>,
+}
+
+/// An editing session on one file.
+#[derive(Debug)]
+pub struct Session {
+    path: PathBuf,
+    opts: SessionOptions,
+    editor: Editor,
+    registry: &'static Registry,
+    cache: MeshCache,
+    /// Bumped each time the mesh cache rebuilt something.
+    epoch: u32,
+    /// The epoch at which each chunk last changed (mesh or blocks).
+    versions: HashMap<[u32; 3], u32>,
+    /// Hash of the file's bytes on disk as last loaded or saved.
+    saved_hash: u64,
+    /// Counts changes of the world; compared with `journal_gen`.
+    gen: u64,
+    journal_gen: u64,
+    recovery: Option<Recovery>,
+    /// The play test in progress, if any.
+    play: Option<crate::play::PlayTest>,
+}
+
+impl Session {
+    /// Opens `path` (which must be a readable `.vwr` world). An autosave journal beside it
+    /// that differs from the file is offered for recovery ([`Session::recovery`]); one equal
+    /// to the file is removed.
+    pub fn open(path: &Path, opts: SessionOptions) -> Result<Session> {
+        let bytes = std::fs::read(path).map_err(|e| ServeError::io(path, e))?;
+        let world = World::from_bytes(&bytes).map_err(|source| ServeError::World {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let saved_hash = fnv(&bytes);
+        let jpath = journal_path(path);
+        let recovery = match std::fs::read(&jpath) {
+            Ok(j) if fnv(&j) == saved_hash && j == bytes => {
+                std::fs::remove_file(&jpath).map_err(|e| ServeError::io(&jpath, e))?;
+                None
+            }
+            Ok(j) => {
+                let modified_unix = std::fs::metadata(&jpath)
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map(|d| d.as_secs());
+                Some(Recovery {
+                    path: jpath,
+                    bytes: j.len() as u64,
+                    modified_unix,
+                })
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(ServeError::io(&jpath, e)),
+        };
+        Ok(Session {
+            path: path.to_path_buf(),
+            opts,
+            editor: Editor::new(world),
+            registry: vwr_blocks::default_registry(),
+            cache: MeshCache::new(MeshOptions::GREEDY_AO),
+            epoch: 0,
+            versions: HashMap::new(),
+            saved_hash,
+            gen: 0,
+            journal_gen: 0,
+            recovery,
+            play: None,
+        })
+    }
+
+    /// The opened file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The world as edited.
+    pub fn world(&self) -> &World {
+        self.editor.world()
+    }
+
+    /// The editor (world and history).
+    pub fn editor(&self) -> &Editor {
+        &self.editor
+    }
+
+    /// The journal waiting for a decision, if any.
+    pub fn recovery(&self) -> Option<&Recovery> {
+        self.recovery.as_ref()
+    }
+
+    /// The current mesh epoch (see [`Session::chunks_since`]).
+    pub fn epoch(&self) -> u32 {
+        self.epoch
+    }
+
+    /// Whether the world differs from the file on disk.
+    pub fn modified(&self) -> bool {
+        fnv(&self.world().to_bytes()) != self.saved_hash
+    }
+
+    /// The JSON summary of `GET /api/world`.
+    pub fn summary(&self) -> Value {
+        let w = self.world();
+        let objects: Vec<Value> = w
+            .move_objects()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(p, m)| {
+                json!({
+                    "pos": p,
+                    "type": m.object_type,
+                    "name": vwr::MoveObject::type_name(m.object_type),
+                    "start": m.pos_start,
+                    "end": m.pos_end,
+                    "speed": m.speed,
+                    "advance": m.step_advance_ticks,
+                    "recede": m.step_recede_ticks,
+                    "stop_start": m.time_stop_start_ticks,
+                    "stop_end": m.time_stop_end_ticks,
+                    "icon": m.visual_icon,
+                })
+            })
+            .collect();
+        let decors: Vec<Value> = w
+            .big_decors()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(p, icon)| json!({"pos": p, "icon": icon}))
+            .collect();
+        let h = self.editor.history();
+        json!({
+            "ok": true,
+            "file": self.path.display().to_string(),
+            "block_dims": w.block_dims(),
+            "chunk_dims": w.chunk_dims(),
+            "chunk_size": CHUNK_SIZE,
+            "epoch": self.epoch,
+            "spawn": w.spawn(),
+            "sky_region": w.sky_region(),
+            "mission": w.mission_number(),
+            "objects": objects,
+            "decors": decors,
+            "undo": h.undo_changes().last().map(|c| c.label.clone()),
+            "redo": h.redo_changes().last().map(|c| c.label.clone()),
+            "undo_depth": h.undo_depth(),
+            "redo_depth": h.redo_depth(),
+            "recovery": self.recovery.as_ref().map(|r| json!({
+                "journal": r.path.display().to_string(),
+                "bytes": r.bytes,
+                "modified_unix": r.modified_unix,
+            })),
+        })
+    }
+
+    /// The block registry as JSON: every type with a registry name (not `tileN`) and every
+    /// type the world uses, with name, render kind and colour.
+    pub fn blocks(&self) -> Value {
+        let mut used = std::collections::BTreeSet::new();
+        for (_, c) in self.world().chunks() {
+            for b in c.palette() {
+                used.insert(b.block_type());
+            }
+        }
+        let r = self.registry;
+        let list: Vec<Value> = (0..vwr_blocks::TYPE_COUNT as u16)
+            .filter(|&t| !r.name(t).starts_with("tile") || used.contains(&t))
+            .map(|t| {
+                json!({
+                    "type": t,
+                    "name": r.name(t),
+                    "kind": r.kind(t).as_str(),
+                    "color": r.color(t),
+                    "used": used.contains(&t),
+                })
+            })
+            .collect();
+        // MoveObject types with a name, once each (the names the script language accepts).
+        let mut object_types: Vec<(String, u8)> = Vec::new();
+        for &(name, t) in vwr::MOVE_OBJECT_NAMES {
+            if !object_types.iter().any(|(_, x)| *x == t) {
+                let shown = vwr::MoveObject::type_name(t).unwrap_or(name);
+                object_types.push((shown.to_string(), t));
+            }
+        }
+        json!({"ok": true, "blocks": list, "object_types": object_types})
+    }
+
+    /// Applies an edit script (the `voxcaf world edit` language, several lines allowed),
+    /// all-or-nothing: if any line is malformed or refused, the world and history are left as
+    /// they were. Answers what each operation did and which chunks changed.
+    pub fn apply_script(&mut self, text: &str) -> Result<Value> {
+        let ops = parse_text("request", text).map_err(|errors| ServeError::Script { errors })?;
+        if ops.is_empty() {
+            return Err(ServeError::EmptyScript);
+        }
+        for l in &ops {
+            if let Op::Fill {
+                limit: Some(asked), ..
+            } = l.op
+            {
+                if asked > self.opts.max_fill_limit {
+                    return Err(ServeError::FillLimit {
+                        line: l.at.line().unwrap_or(0),
+                        asked,
+                        max: self.opts.max_fill_limit,
+                    });
+                }
+            }
+        }
+        // One operation is atomic by itself (a tool that fails changes nothing); several need
+        // a copy to go back to.
+        let backup = (ops.len() > 1).then(|| self.editor.clone());
+        let applied = match apply_ops(&mut self.editor, &ops, self.opts.fill_limit) {
+            Ok(a) => a,
+            Err(e) => {
+                if let Some(b) = backup {
+                    self.editor = b;
+                }
+                return Err(ServeError::Script { errors: vec![e] });
+            }
+        };
+        let ops_json: Vec<Value> = applied
+            .iter()
+            .map(|a| {
+                let mut v = change_json(&a.change);
+                v["note"] = match a.effect {
+                    Effect::Undone => json!("undone"),
+                    Effect::Redone => json!("redone"),
+                    Effect::Copied { size, records } => {
+                        json!(format!(
+                            "copied {}x{}x{} cells, {records} metadata records",
+                            size[0], size[1], size[2]
+                        ))
+                    }
+                    _ => Value::Null,
+                };
+                v
+            })
+            .collect();
+        if applied.iter().any(|a| !a.change.is_empty()) {
+            self.gen += 1;
+        }
+        Ok(self.answer(json!({ "ops": ops_json })))
+    }
+
+    /// Undoes the newest command (`"change": null` when there is nothing to undo).
+    pub fn undo(&mut self) -> Value {
+        let c = self.editor.undo();
+        self.after_history(c)
+    }
+
+    /// Redoes the last undone command (`"change": null` when there is nothing to redo).
+    pub fn redo(&mut self) -> Value {
+        let c = self.editor.redo();
+        self.after_history(c)
+    }
+
+    fn after_history(&mut self, c: Option<Change>) -> Value {
+        if c.is_some() {
+            self.gen += 1;
+        }
+        let change = c.as_ref().map(change_json);
+        self.answer(json!({ "change": change }))
+    }
+
+    /// Brings the meshes up to date and adds the common fields of an edit answer.
+    fn answer(&mut self, mut v: Value) -> Value {
+        let changed = self.update_meshes();
+        let h = self.editor.history();
+        v["ok"] = json!(true);
+        v["epoch"] = json!(self.epoch);
+        v["changed_chunks"] = json!(changed);
+        v["undo_depth"] = json!(h.undo_depth());
+        v["redo_depth"] = json!(h.redo_depth());
+        // The summary too, so the page needs no second request to show objects and history.
+        v["world"] = self.summary();
+        v
+    }
+
+    /// Rebuilds the meshes an edit can have changed; returns the chunks that changed.
+    fn update_meshes(&mut self) -> Vec<[u32; 3]> {
+        let mut changed = self.cache.update(self.editor.world(), self.registry);
+        // A chunk that disappeared without ever drawing anything still needs its block values
+        // dropped on the page.
+        let world = self.editor.world();
+        let gone: Vec<[u32; 3]> = self
+            .versions
+            .keys()
+            .filter(|p| world.chunk(**p).is_none() && !changed.contains(p))
+            .copied()
+            .collect();
+        changed.extend(gone);
+        if !changed.is_empty() {
+            self.epoch += 1;
+            for p in &changed {
+                self.versions.insert(*p, self.epoch);
+            }
+        }
+        changed
+    }
+
+    /// The binary chunk answer (see [`crate::wire`]) of every chunk that changed after
+    /// `since` (0: all of them), meshes brought up to date first.
+    pub fn chunks_since(&mut self, since: u32) -> Vec<u8> {
+        self.update_meshes();
+        let mut list: Vec<[u32; 3]> = self
+            .versions
+            .iter()
+            .filter(|(_, v)| **v > since)
+            .map(|(p, _)| *p)
+            .collect();
+        list.sort_by_key(|p| [p[2], p[1], p[0]]);
+        let world = self.editor.world();
+        let mut out = Vec::new();
+        wire::begin(&mut out, self.epoch, list.len() as u32);
+        let mut blocks = [Block::AIR; CHUNK_VOLUME];
+        for p in list {
+            let b = world.chunk(p).map(|c| {
+                c.blocks_into(&mut blocks);
+                &blocks
+            });
+            wire::push_chunk(&mut out, p, b, self.cache.get(p), self.registry);
+        }
+        out
+    }
+
+    /// The layer map of `GET /api/layer`: one Y level as rows of raw block values.
+    pub fn layer(&self, y: i32) -> Result<Value> {
+        let height = self.world().block_dims()[1];
+        if y < 0 || y >= height as i32 {
+            return Err(ServeError::LayerOutside { y, height });
+        }
+        let l = Layer::of(self.world(), y).map_err(|_| ServeError::LayerOutside { y, height })?;
+        let rows: Vec<Vec<u16>> = l
+            .cells
+            .chunks(l.width.max(1) as usize)
+            .map(|r| r.iter().map(|b| b.raw()).collect())
+            .collect();
+        Ok(json!({
+            "ok": true, "y": l.y, "x0": l.x0, "z0": l.z0, "width": l.width, "depth": l.depth,
+            "rows": rows, "objects": l.objects, "decors": l.decors, "spawn": l.spawn,
+        }))
+    }
+
+    /// The chunk debug view of `GET /api/chunk-stats`: storage of every allocated chunk.
+    pub fn chunk_stats(&self) -> Value {
+        let list: Vec<Value> = all_chunk_stats(self.world())
+            .iter()
+            .filter(|c| c.allocated)
+            .map(|c| {
+                json!({
+                    "pos": c.pos, "empty": c.empty, "uniform": c.uniform, "bits": c.bits,
+                    "palette": c.palette_len, "live_palette": c.live_palette,
+                    "non_air": c.non_air, "records": c.records, "bytes": c.payload_bytes,
+                })
+            })
+            .collect();
+        json!({"ok": true, "chunks": list})
+    }
+
+    /// Saves atomically (through `voxcaf_fs`), keeping the previous file as `FILE.bak`, and
+    /// removes the autosave journal. Saving an unchanged world writes nothing.
+    pub fn save(&mut self) -> Result<Value> {
+        let bytes = self.world().to_bytes();
+        let hash = fnv(&bytes);
+        let mut backup = None;
+        let mut written = false;
+        if hash != self.saved_hash {
+            let path = &self.path;
+            let old = std::fs::read(path).map_err(|e| ServeError::io(path, e))?;
+            let bak = backup_path(path);
+            voxcaf_fs::write_atomic(&bak, &old).map_err(|e| ServeError::io(&bak, e))?;
+            voxcaf_fs::write_atomic(path, &bytes).map_err(|e| ServeError::io(path, e))?;
+            self.saved_hash = hash;
+            backup = Some(bak.display().to_string());
+            written = true;
+        }
+        if self.recovery.is_none() {
+            self.remove_journal()?;
+        }
+        self.journal_gen = self.gen;
+        Ok(json!({
+            "ok": true,
+            "file": self.path.display().to_string(),
+            "written": written,
+            "backup": backup,
+            "bytes": bytes.len(),
+        }))
+    }
+
+    fn remove_journal(&self) -> Result<()> {
+        let j = journal_path(&self.path);
+        match std::fs::remove_file(&j) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(ServeError::io(&j, e)),
+        }
+    }
+
+    /// Writes the autosave journal if the world changed since it was last written: the world
+    /// as edited when it differs from the file on disk, no journal when it is equal. While a
+    /// journal from an earlier session waits for a decision it is left alone. Returns whether
+    /// the journal was written or removed.
+    pub fn autosave(&mut self) -> Result<bool> {
+        if self.gen == self.journal_gen || self.recovery.is_some() {
+            return Ok(false);
+        }
+        let bytes = self.world().to_bytes();
+        if fnv(&bytes) == self.saved_hash {
+            self.remove_journal()?;
+        } else {
+            let j = journal_path(&self.path);
+            voxcaf_fs::write_atomic(&j, &bytes).map_err(|e| ServeError::io(&j, e))?;
+        }
+        self.journal_gen = self.gen;
+        Ok(true)
+    }
+
+    /// Takes the world of the waiting journal as the edited world (unsaved; the undo history
+    /// starts afresh, and undoing is not possible past the recovery).
+    pub fn recover(&mut self) -> Result<Value> {
+        let r = self.recovery.take().ok_or(ServeError::NoJournal)?;
+        let bytes = std::fs::read(&r.path).map_err(|e| ServeError::io(&r.path, e))?;
+        let world = match World::from_bytes(&bytes) {
+            Ok(w) => w,
+            Err(source) => {
+                self.recovery = Some(r.clone());
+                return Err(ServeError::World {
+                    path: r.path,
+                    source,
+                });
+            }
+        };
+        self.editor = Editor::new(world);
+        self.gen += 1;
+        // The journal now describes this session's world; it is rewritten on the next autosave.
+        self.journal_gen = self.gen;
+        Ok(self.answer(json!({ "recovered": r.path.display().to_string() })))
+    }
+
+    /// Deletes the waiting journal and keeps editing the file as it is on disk.
+    pub fn discard_recovery(&mut self) -> Result<Value> {
+        let r = self.recovery.take().ok_or(ServeError::NoJournal)?;
+        match std::fs::remove_file(&r.path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(ServeError::io(&r.path, e)),
+        }
+        // Edits made before the decision still need a journal.
+        self.journal_gen = self.gen.wrapping_sub(1);
+        Ok(json!({"ok": true, "discarded": r.path.display().to_string()}))
+    }
+}
+
+impl Session {
+    /// Starts a play test of the world as edited (from its spawn point), replacing any
+    /// running one.
+    pub fn play_start(&mut self) -> Result<Value> {
+        let p = crate::play::PlayTest::new(self.world(), self.registry)
+            .map_err(|message| ServeError::Play { message })?;
+        let v = p.state(Vec::new());
+        self.play = Some(p);
+        Ok(v)
+    }
+
+    /// Plays `ticks` ticks of the running play test holding `keys` (see
+    /// [`crate::play::PlayTest::step`]).
+    pub fn play_step(&mut self, keys: &str, ticks: u32) -> Result<Value> {
+        let p = self.play.as_mut().ok_or(ServeError::Play {
+            message: "no play test is running: POST /api/play/start first".into(),
+        })?;
+        p.step(keys, ticks)
+            .map_err(|message| ServeError::Play { message })
+    }
+
+    /// Ends the play test.
+    pub fn play_stop(&mut self) -> Value {
+        json!({"ok": true, "stopped": self.play.take().is_some()})
+    }
+}
+
+/// The JSON of one command's change.
+fn change_json(c: &Change) -> Value {
+    json!({
+        "label": c.label,
+        "cells": c.cells,
+        "chunks": c.chunks,
+        "records_added": c.records_added,
+        "records_removed": c.records_removed,
+        "fields": c.fields,
+    })
+}

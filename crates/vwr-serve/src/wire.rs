@@ -1,0 +1,112 @@
+//! The binary chunk-mesh answer of `GET /api/chunks` (the page reads it with typed arrays).
+//!
+//! Little-endian, every section a multiple of 4 bytes so that the page can view it in place:
+//!
+//! ```text
+//! "VXM1"  u32 epoch  u32 chunk_count
+//! per chunk:
+//!   u32 cx, cy, cz   u32 flags (bit 0: block values follow)
+//!   [u16; 1000] raw block values, x fastest then y then z (only with flag bit 0)
+//!   opaque pass, then transparent pass, each:
+//!     u32 vertex_count  u32 index_count
+//!     [f32; 3] positions (world units)          × vertex_count
+//!     [i8; 4]  normal (x, y, z, 0)               × vertex_count
+//!     [u8; 4]  colour, sRGB, AO baked in, alpha  × vertex_count
+//!     u32 indices                                 × index_count
+//! ```
+//!
+//! A chunk listed with no block values and empty passes has been emptied: the page drops it.
+
+use vwr::{Block, CHUNK_VOLUME};
+use vwr_blocks::Registry;
+use vwr_mesh::mesher::ChunkMesh;
+use vwr_mesh::{MeshBuffers, MeshPart};
+
+/// The magic of the chunk answer.
+pub const MAGIC: &[u8; 4] = b"VXM1";
+
+/// Shade factors of the four AO levels (0 darkest … 3 open), in 1/255.
+const AO_SHADE: [u32; 4] = [140, 180, 220, 255];
+
+/// Starts an answer.
+pub(crate) fn begin(out: &mut Vec<u8>, epoch: u32, count: u32) {
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&epoch.to_le_bytes());
+    out.extend_from_slice(&count.to_le_bytes());
+}
+
+/// Appends one chunk.
+pub(crate) fn push_chunk(
+    out: &mut Vec<u8>,
+    pos: [u32; 3],
+    blocks: Option<&[Block; CHUNK_VOLUME]>,
+    mesh: Option<&ChunkMesh>,
+    registry: &Registry,
+) {
+    for v in pos {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&u32::from(blocks.is_some()).to_le_bytes());
+    if let Some(b) = blocks {
+        out.reserve(CHUNK_VOLUME * 2);
+        for c in b.iter() {
+            out.extend_from_slice(&c.raw().to_le_bytes());
+        }
+        // CHUNK_VOLUME (1000) u16 values are 2000 bytes: already a multiple of 4.
+    }
+    let buffers = mesh.map(|m| MeshBuffers::from_chunk(m, registry));
+    let empty = MeshPart::default();
+    let (opaque, transparent) = match &buffers {
+        Some(b) => (&b.opaque, &b.transparent),
+        None => (&empty, &empty),
+    };
+    push_part(out, opaque);
+    push_part(out, transparent);
+}
+
+fn push_part(out: &mut Vec<u8>, p: &MeshPart) {
+    let n = p.positions.len();
+    out.extend_from_slice(&(n as u32).to_le_bytes());
+    out.extend_from_slice(&(p.indices.len() as u32).to_le_bytes());
+    out.reserve(n * 20 + p.indices.len() * 4);
+    for v in &p.positions {
+        for c in v {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    for v in &p.normals {
+        out.extend_from_slice(&[v[0] as i8 as u8, v[1] as i8 as u8, v[2] as i8 as u8, 0]);
+    }
+    for (c, ao) in p.colors.iter().zip(&p.ao) {
+        let s = AO_SHADE[usize::from((*ao).min(3))];
+        let shade = |x: u8| (u32::from(x) * s / 255) as u8;
+        out.extend_from_slice(&[shade(c[0]), shade(c[1]), shade(c[2]), c[3]]);
+    }
+    for i in &p.indices {
+        out.extend_from_slice(&i.to_le_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_stay_four_byte_aligned() {
+        let mut out = Vec::new();
+        begin(&mut out, 7, 1);
+        let blocks = [Block::AIR; CHUNK_VOLUME];
+        push_chunk(
+            &mut out,
+            [1, 2, 3],
+            Some(&blocks),
+            None,
+            vwr_blocks::default_registry(),
+        );
+        assert_eq!(out.len() % 4, 0);
+        assert_eq!(&out[..4], MAGIC);
+        assert_eq!(u32::from_le_bytes(out[4..8].try_into().unwrap()), 7);
+        // header 12 + chunk header 16 + blocks 2000 + two empty passes 16
+        assert_eq!(out.len(), 12 + 16 + 2000 + 16);
+    }
+}

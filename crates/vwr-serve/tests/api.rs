@@ -1,0 +1,380 @@
+//! The HTTP API over real sockets: every operation, undo/redo back to byte-identical files,
+//! save with backup, the journal and its recovery, token/Origin/Host checks and size limits.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{request, Client};
+use vwr::World;
+use vwr_edit::script::{apply_ops, parse_text};
+use vwr_edit::Editor;
+use vwr_serve::{backup_path, journal_path, start, RunningServer, ServerOptions};
+
+/// A small level (floor, walls, an object) saved in a fresh folder.
+fn level(dir: &Path) -> PathBuf {
+    let mut ed = Editor::new(World::new());
+    let ops = parse_text(
+        "setup",
+        "box 0 0 0 39 0 39 stone\nwalls 5 1 5 15 4 15 brickwall\nobject add lift 20 1 20 end=20,6,20\nspawn 2 1 2",
+    )
+    .unwrap();
+    apply_ops(&mut ed, &ops, 1_000_000).unwrap();
+    let p = dir.join("level.vwr");
+    ed.world().save(&p).unwrap();
+    p
+}
+
+fn serve(file: &Path) -> (RunningServer, Client) {
+    let s = start(file, ServerOptions::default()).unwrap();
+    let c = Client {
+        addr: s.addr(),
+        token: s.token().to_string(),
+    };
+    (s, c)
+}
+
+/// What `voxcaf world edit` computes for a script: the library path it uses.
+fn edited_like_cli(original: &[u8], script: &str) -> Vec<u8> {
+    let mut ed = Editor::new(World::from_bytes(original).unwrap());
+    let ops = parse_text("cli", script).unwrap();
+    apply_ops(&mut ed, &ops, 1_000_000).unwrap();
+    ed.world().to_bytes()
+}
+
+/// One line of every operation of the edit language.
+const EVERY_OP: &[&str] = &[
+    "box 20 1 20 25 3 25 rockpile",
+    "hollow 26 1 26 30 5 30 glass",
+    "walls 0 1 30 8 3 38 brickwall",
+    "fill 10 1 10 water 6 1 6 14 2 14 limit 500",
+    "brush sphere 30 8 10 3 lava",
+    "brush cube 10 8 30 2 grass",
+    "replace stone 35:1 0 0 0 4 0 4",
+    "place 1 1 1 35",
+    "erase 5 1 5",
+    "copy 5 1 5 15 4 15\npaste 22 1 5 rot 90 mirror x",
+    "cut 26 1 26 30 5 30\npaste 31 1 31 noair",
+    "object add exit 35 1 35 speed=2 advance=30 recede=20 stop-start=10 stop-end=5 icon=3",
+    "object move 20 1 20 21 1 21",
+    "object remove 35 1 35",
+    "decor 3 1 3 12",
+    "decor remove 3 1 3",
+    "plate 2 0 2 on",
+    "spawn 4 1 4",
+    "sky 7",
+    "mission 3",
+];
+
+#[test]
+fn every_operation_matches_world_edit_and_undoes_to_the_original_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let original = std::fs::read(&file).unwrap();
+    let (s, c) = serve(&file);
+    for op in EVERY_OP {
+        let v = c.ok("/api/ops", op);
+        assert_eq!(v["ok"], true);
+        assert!(!v["ops"].as_array().unwrap().is_empty(), "{op}: {v}");
+    }
+    let all = EVERY_OP.join("\n");
+    let expected = edited_like_cli(&original, &all);
+    let saved = c.ok("/api/save", "");
+    assert_eq!(saved["written"], true);
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        expected,
+        "API edits differ from world edit"
+    );
+    assert_eq!(std::fs::read(backup_path(&file)).unwrap(), original);
+    assert!(!journal_path(&file).exists());
+
+    // Undo everything: byte-identical to the original; redo everything: to the edited world.
+    let depth = c.get("/api/world").json()["undo_depth"].as_u64().unwrap();
+    assert!(depth >= EVERY_OP.len() as u64);
+    for _ in 0..depth {
+        assert!(!c.ok("/api/undo", "")["change"].is_null());
+    }
+    assert!(c.ok("/api/undo", "")["change"].is_null(), "nothing left");
+    assert_eq!(s.with_session(|s| s.world().to_bytes()), original);
+    c.ok("/api/save", "");
+    assert_eq!(std::fs::read(&file).unwrap(), original);
+    for _ in 0..depth {
+        assert!(!c.ok("/api/redo", "")["change"].is_null());
+    }
+    assert!(c.ok("/api/redo", "")["change"].is_null());
+    assert_eq!(s.with_session(|s| s.world().to_bytes()), expected);
+    s.shutdown().unwrap();
+}
+
+#[test]
+fn a_refused_script_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let (s, c) = serve(&file);
+    c.ok("/api/ops", "place 1 1 1 35");
+    let before = s.with_session(|s| s.world().to_bytes());
+    // The second line is outside the world: the first must not stay applied.
+    let r = c.post("/api/ops", "box 0 1 0 9 9 9 lava\nplace 500 1 1 35");
+    assert_eq!(r.status, 400);
+    let e = r.json();
+    assert_eq!(e["ok"], false);
+    assert_eq!(e["error"]["lines"][0]["line"], 2, "{e}");
+    assert_eq!(s.with_session(|s| s.world().to_bytes()), before);
+    let w = c.get("/api/world").json();
+    assert_eq!(w["undo_depth"], 1);
+    // Malformed lines are all reported, nothing applied.
+    let r = c.post("/api/ops", "plaice 1 1 1 35\nbox 1 2\nplace 2 2 2 35");
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json()["error"]["lines"].as_array().unwrap().len(), 2);
+    assert_eq!(s.with_session(|s| s.world().to_bytes()), before);
+    assert_eq!(c.post("/api/ops", "  # only a comment").status, 400);
+    s.shutdown().unwrap();
+}
+
+#[test]
+fn edits_answer_the_changed_chunks_including_neighbours_across_borders() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let (s, c) = serve(&file);
+    let all = c.get("/api/chunks?since=0");
+    assert_eq!(all.status, 200);
+    assert_eq!(&all.body[..4], b"VXM1");
+    let epoch = u32::from_le_bytes(all.body[4..8].try_into().unwrap());
+    let count = u32::from_le_bytes(all.body[8..12].try_into().unwrap());
+    assert!(count >= 16, "the 40x40 floor spans 16 chunks, got {count}");
+    // A block on the floor at x = 9 (the last column of chunk 0): its shadow (AO) reaches the
+    // floor of chunk 1.
+    let v = c.ok("/api/ops", "place 9 1 25 35");
+    let changed: Vec<[u32; 3]> = serde_json::from_value(v["changed_chunks"].clone()).unwrap();
+    assert!(changed.contains(&[0, 0, 2]), "{changed:?}");
+    assert!(changed.contains(&[1, 0, 2]), "{changed:?}");
+    assert!(changed.len() <= 8, "only the neighbourhood: {changed:?}");
+    // Only those come back since the previous epoch.
+    let since = c.get(&format!("/api/chunks?since={epoch}"));
+    let n = u32::from_le_bytes(since.body[8..12].try_into().unwrap());
+    assert_eq!(n as usize, changed.len());
+    // A metadata-only edit changes no mesh.
+    let v = c.ok("/api/ops", "sky 3");
+    assert_eq!(v["changed_chunks"].as_array().unwrap().len(), 0);
+    s.shutdown().unwrap();
+}
+
+#[test]
+fn world_summary_layer_map_blocks_and_chunk_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let (s, c) = serve(&file);
+    let w = c.get("/api/world").json();
+    assert_eq!(w["block_dims"], serde_json::json!([100, 100, 100]));
+    assert_eq!(w["spawn"], serde_json::json!([2, 1, 2]));
+    assert_eq!(w["objects"][0]["type"], 1);
+    assert_eq!(w["objects"][0]["end"], serde_json::json!([20.0, 6.0, 20.0]));
+    assert!(w["recovery"].is_null());
+    let l = c.get("/api/layer?y=1").json();
+    assert_eq!(l["width"], 100);
+    let rows = l["rows"].as_array().unwrap();
+    let brick = vwr_blocks::default_registry()
+        .id_by_name("brickwall")
+        .unwrap();
+    assert_eq!(rows[5][5], brick << 4);
+    assert_eq!(rows[10][10], 0);
+    assert_eq!(c.get("/api/layer?y=100").status, 400);
+    assert_eq!(c.get("/api/layer?y=abc").status, 400);
+    let b = c.get("/api/blocks").json();
+    assert!(b["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|x| x["type"] == brick && x["used"] == true));
+    assert!(b["object_types"].as_array().unwrap().len() > 5);
+    let st = c.get("/api/chunk-stats").json();
+    let list = st["chunks"].as_array().unwrap();
+    assert!(list
+        .iter()
+        .any(|x| x["pos"] == serde_json::json!([0, 0, 0]) && x["uniform"] == false));
+    // The page itself, with its script inlined.
+    let page = c.get("/");
+    assert_eq!(page.status, 200);
+    let html = String::from_utf8(page.body).unwrap();
+    assert!(html.contains("webgl2") && !html.contains("/*APP_JS*/"));
+    s.shutdown().unwrap();
+}
+
+#[test]
+fn token_origin_and_host_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let (s, c) = serve(&file);
+    let a = c.addr;
+    let tok = c.token.clone();
+    let get = |path: &str, h: &[(&str, &str)]| request(a, "GET", path, h, b"").status;
+    assert_eq!(get("/api/world", &[]), 401, "no token");
+    assert_eq!(get("/api/world?token=nope", &[]), 401, "wrong token");
+    assert_eq!(get("/api/world", &[("X-Voxcaf-Token", "x")]), 401);
+    assert_eq!(get(&format!("/api/world?token={tok}"), &[]), 200);
+    assert_eq!(get("/api/world", &[("X-Voxcaf-Token", &tok)]), 200);
+    assert_eq!(get("/", &[]), 401, "the page needs the token too");
+    assert_eq!(get(&format!("/?token={tok}"), &[]), 200);
+    // DNS rebinding: a foreign Host is refused even with the token.
+    let t = [("X-Voxcaf-Token", tok.as_str())];
+    let with = |extra: (&str, &str)| {
+        let h = [t[0], extra];
+        request(a, "POST", "/api/ops", &h, b"place 1 1 1 35").status
+    };
+    assert_eq!(with(("Host", "evil.example:80")), 403);
+    assert_eq!(with(("Host", &format!("evil.example:{}", a.port()))), 403);
+    assert_eq!(with(("Origin", "http://evil.example")), 403);
+    assert_eq!(
+        with(("Origin", &format!("https://127.0.0.1:{}", a.port()))),
+        403
+    );
+    assert_eq!(with(("Origin", "null")), 403);
+    assert_eq!(
+        with(("Host", &format!("localhost:{}", a.port()))),
+        200,
+        "localhost names the same server"
+    );
+    assert_eq!(with(("Origin", &format!("http://{a}"))), 200);
+    // Nothing of the refused requests was applied: two accepted places of the same block.
+    assert_eq!(c.get("/api/world").json()["undo_depth"], 1);
+    s.shutdown().unwrap();
+}
+
+#[test]
+fn oversized_requests_and_fills_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let (s, c) = serve(&file);
+    let big = "place 1 1 1 35\n".repeat(30_000); // 450 KB > 256 KiB
+    let r = c.post("/api/ops", &big);
+    assert_eq!(r.status, 413);
+    let r = c.post("/api/ops", "fill 50 50 50 water limit 999999999");
+    assert_eq!(r.status, 413);
+    assert_eq!(r.json()["error"]["kind"], "limit");
+    // The default limit stops a flood of the open air (1 M cells minus the level) cleanly.
+    let r = c.post("/api/ops", "fill 50 50 50 water limit 1000");
+    assert_eq!(r.status, 400, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(s.with_session(|s| s.editor().history().undo_depth()), 0);
+    s.shutdown().unwrap();
+}
+
+#[test]
+fn the_journal_keeps_unsaved_edits_and_is_offered_on_the_next_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let original = std::fs::read(&file).unwrap();
+    let (s, c) = serve(&file);
+    c.ok("/api/ops", "box 0 1 0 3 3 3 lava");
+    let edited = s.with_session(|s| s.world().to_bytes());
+    // Shutting down brings the journal up to date; the file itself is untouched.
+    s.shutdown().unwrap();
+    assert_eq!(std::fs::read(&file).unwrap(), original);
+    assert_eq!(std::fs::read(journal_path(&file)).unwrap(), edited);
+
+    // Next start: offered; discarding keeps the file as saved.
+    let (s, c) = serve(&file);
+    let w = c.get("/api/world").json();
+    assert!(!w["recovery"].is_null(), "{w}");
+    assert_eq!(c.post("/api/recover", "").status, 200);
+    assert_eq!(s.with_session(|s| s.world().to_bytes()), edited);
+    assert_eq!(c.post("/api/recover", "").status, 409, "only once");
+    c.ok("/api/save", "");
+    assert_eq!(std::fs::read(&file).unwrap(), edited);
+    assert!(!journal_path(&file).exists());
+    s.shutdown().unwrap();
+
+    // Discarding.
+    std::fs::write(journal_path(&file), &original).unwrap();
+    let (s, c) = serve(&file);
+    assert!(!c.get("/api/world").json()["recovery"].is_null());
+    c.ok("/api/discard-journal", "");
+    assert!(!journal_path(&file).exists());
+    assert_eq!(s.with_session(|s| s.world().to_bytes()), edited);
+    s.shutdown().unwrap();
+
+    // A journal equal to the file is simply removed; a broken one can be discarded.
+    std::fs::write(journal_path(&file), &edited).unwrap();
+    let (s, c) = serve(&file);
+    assert!(c.get("/api/world").json()["recovery"].is_null());
+    assert!(!journal_path(&file).exists());
+    s.shutdown().unwrap();
+    std::fs::write(journal_path(&file), b"not a world").unwrap();
+    let (s, c) = serve(&file);
+    assert_eq!(c.post("/api/recover", "").status, 400);
+    c.ok("/api/discard-journal", "");
+    s.shutdown().unwrap();
+}
+
+#[test]
+fn autosave_writes_only_the_journal_and_removes_it_when_edits_are_undone() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let original = std::fs::read(&file).unwrap();
+    // No timer: this test calls autosave itself.
+    let opts = ServerOptions {
+        autosave_every: std::time::Duration::from_secs(3600),
+        ..Default::default()
+    };
+    let s = start(&file, opts).unwrap();
+    let c = Client {
+        addr: s.addr(),
+        token: s.token().to_string(),
+    };
+    c.ok("/api/ops", "place 1 1 1 lava");
+    assert!(s.with_session(|s| s.autosave()).unwrap());
+    assert!(journal_path(&file).exists());
+    assert!(!backup_path(&file).exists());
+    c.ok("/api/undo", "");
+    assert!(s.with_session(|s| s.autosave()).unwrap());
+    assert!(!journal_path(&file).exists(), "back to the saved world");
+    assert!(!s.with_session(|s| s.autosave()).unwrap(), "nothing new");
+    s.shutdown().unwrap();
+    assert_eq!(std::fs::read(&file).unwrap(), original);
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["level.vwr"], "nothing else written");
+}
+
+#[test]
+fn opening_a_missing_or_broken_file_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = start(&dir.path().join("none.vwr"), ServerOptions::default()).unwrap_err();
+    assert_eq!(e.kind(), "io");
+    let bad = dir.path().join("bad.vwr");
+    std::fs::write(&bad, b"VWR?garbage").unwrap();
+    let e = start(&bad, ServerOptions::default()).unwrap_err();
+    assert_eq!(e.kind(), "world");
+    assert!(e.to_string().contains("bad.vwr"), "{e}");
+}
+
+#[test]
+fn play_test_walks_the_edited_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let (s, c) = serve(&file);
+    assert_eq!(c.post("/api/play/step", "").status, 400, "not started");
+    // A wall in front of the spawn (2, 1, 2), added before playing: the walk stops at it.
+    c.ok("/api/ops", "box 0 1 6 10 3 6 brickwall");
+    let st = c.ok("/api/play/start", "");
+    assert_eq!(st["tick"], 0);
+    let z0 = st["player"]["min"][2].as_f64().unwrap();
+    let st = c.ok("/api/play/step?keys=forward&ticks=60", "");
+    assert_eq!(st["tick"], 60);
+    let z1 = st["player"]["max"][2].as_f64().unwrap();
+    assert!(z1 > z0 + 1.0, "walked: {z0} -> {z1}");
+    assert!(z1 <= 6.0 + 1e-9, "stopped by the wall at z = 6: {z1}");
+    assert!(st["on_ground"].as_bool().unwrap());
+    // Jumping lifts the player off the ground.
+    let st = c.ok("/api/play/step?keys=jump%2Bback&ticks=3", "");
+    assert!(!st["on_ground"].as_bool().unwrap());
+    assert_eq!(st["objects"][0]["kind"], "lift");
+    assert_eq!(c.post("/api/play/step?keys=fly", "").status, 400);
+    assert_eq!(c.post("/api/play/step?ticks=100000", "").status, 400);
+    assert_eq!(c.ok("/api/play/stop", "")["stopped"], true);
+    // Playing never edits the world.
+    assert_eq!(c.get("/api/world").json()["undo_depth"], 1);
+    s.shutdown().unwrap();
+}

@@ -1,0 +1,298 @@
+//! End-to-end tests in headless Chromium, driven by Playwright (`tests/browser/e2e.mjs`,
+//! `playwright-core` from npm, Debian's `chromium`). The servers run in this process; the node
+//! script clicks, drags and types like a user, then this test checks the saved file with the
+//! libraries and the screenshots for content.
+//!
+//! Skipped with a message when node, `tests/browser/node_modules` or chromium are missing,
+//! unless `VOXCAF_REQUIRE_BROWSER=1` (CI), which makes them required.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use vwr::World;
+use vwr_edit::script::{apply_ops, parse_text};
+use vwr_edit::Editor;
+use vwr_serve::{backup_path, journal_path, start, ServerOptions};
+
+fn browser_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
+}
+
+fn chromium() -> PathBuf {
+    std::env::var_os("VOXCAF_CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"))
+}
+
+/// Whether the browser tests can run; panics when they must but cannot.
+fn available() -> bool {
+    let mut missing = Vec::new();
+    if Command::new("node").arg("--version").output().is_err() {
+        missing.push("node".to_string());
+    }
+    if !browser_dir().join("node_modules/playwright-core").is_dir() {
+        missing.push(format!(
+            "{}/node_modules (run `npm ci` there)",
+            browser_dir().display()
+        ));
+    }
+    if !chromium().exists() {
+        missing.push(format!(
+            "{} (apt-get install chromium)",
+            chromium().display()
+        ));
+    }
+    if missing.is_empty() {
+        return true;
+    }
+    let msg = format!("browser tests need {}", missing.join(", "));
+    if std::env::var("VOXCAF_REQUIRE_BROWSER").as_deref() == Ok("1") {
+        panic!("{msg} (VOXCAF_REQUIRE_BROWSER=1)");
+    }
+    eprintln!("skipped: {msg}");
+    false
+}
+
+/// Screenshots go under the target folder: `target/<profile>/vwr-serve-e2e/`.
+fn shot_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    // target/<profile>/deps/browser-xxxx
+    let profile = exe.parent().and_then(Path::parent).unwrap();
+    profile.join("vwr-serve-e2e")
+}
+
+fn run_node(scenario: &str, url: &str) -> serde_json::Value {
+    let out = Command::new("node")
+        .current_dir(browser_dir())
+        .arg("e2e.mjs")
+        .arg(scenario)
+        .arg(url)
+        .arg(shot_dir())
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().last().unwrap_or("");
+    let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| {
+        panic!(
+            "e2e.mjs {scenario} printed no JSON ({e}); stdout:\n{stdout}\nstderr:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert_eq!(v["ok"], true, "e2e {scenario} failed: {v:#}");
+    v
+}
+
+/// The standard deviation of the luminance of the 3D view in a screenshot, and the share of its
+/// pixels that differ from the sky (clear) colour: a blank canvas scores 0 and 0.
+fn view_stats(shot: &serde_json::Value) -> (f64, f64) {
+    let path = shot["file"].as_str().unwrap();
+    let img = image::open(path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .to_rgb8();
+    let r = |k: &str| shot[k].as_u64().unwrap() as u32;
+    let (x0, y0) = (r("x"), r("y"));
+    let (x1, y1) = (
+        (x0 + r("w")).min(img.width()),
+        (y0 + r("h")).min(img.height()),
+    );
+    assert!(
+        x1 > x0 + 100 && y1 > y0 + 100,
+        "{path}: the view is too small"
+    );
+    let (mut sum, mut sq, mut differ, mut n) = (0f64, 0f64, 0u64, 0u64);
+    // The clear colour of the canvas: (0.53, 0.70, 0.86) × 255.
+    let sky = [135i32, 179, 219];
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let p = img.get_pixel(x, y);
+            let l = 0.2126 * p[0] as f64 + 0.7152 * p[1] as f64 + 0.0722 * p[2] as f64;
+            sum += l;
+            sq += l * l;
+            n += 1;
+            if (0..3).any(|i| (p[i] as i32 - sky[i]).abs() > 12) {
+                differ += 1;
+            }
+        }
+    }
+    let mean = sum / n as f64;
+    (
+        (sq / n as f64 - mean * mean).max(0.0).sqrt(),
+        differ as f64 / n as f64,
+    )
+}
+
+fn check_shots(v: &serde_json::Value) {
+    let shots = v["shots"].as_array().unwrap();
+    assert!(!shots.is_empty());
+    for s in shots {
+        let (sd, drawn) = view_stats(s);
+        let f = s["file"].as_str().unwrap();
+        assert!(
+            sd > 10.0,
+            "{f}: the view looks blank (luminance s.d. {sd:.1})"
+        );
+        assert!(
+            drawn > 0.10,
+            "{f}: only {:.1}% of the view shows the world",
+            drawn * 100.0
+        );
+    }
+}
+
+#[test]
+fn golden_level_edited_in_the_browser_saves_what_the_page_did() {
+    if !available() {
+        return;
+    }
+    let Some(root) = voxcaf_golden::with_worlds() else {
+        eprintln!("skipped: no golden worlds");
+        return;
+    };
+    let dir = root.join("vwr/worlds3d");
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("example_world.vwr");
+    // A writable copy (the golden files are read-only).
+    std::fs::write(&file, std::fs::read(dir.join("example_world.vwr")).unwrap()).unwrap();
+    let original = std::fs::read(&file).unwrap();
+    let server = start(&file, ServerOptions::default()).unwrap();
+    let v = run_node("golden", &server.url());
+    server.shutdown().unwrap();
+    check_shots(&v);
+
+    // What the page sent, replayed through the library, is what was saved.
+    let scripts: Vec<String> = v["scripts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(scripts.len(), 3, "place, box, lift: {scripts:?}");
+    assert!(scripts[0].starts_with("place "), "{scripts:?}");
+    assert!(scripts[1].starts_with("box "), "{scripts:?}");
+    assert!(scripts[2].starts_with("object add 1 "), "{scripts:?}");
+    // Between them the page undid and redid the box: replay that too.
+    let replay = format!("{}\n{}\nundo\nredo\n{}", scripts[0], scripts[1], scripts[2]);
+    let mut ed = Editor::new(World::from_bytes(&original).unwrap());
+    apply_ops(&mut ed, &parse_text("e2e", &replay).unwrap(), 1_000_000).unwrap();
+    let saved = std::fs::read(&file).unwrap();
+    assert_eq!(
+        saved,
+        ed.world().to_bytes(),
+        "saved file differs from the replay"
+    );
+    assert_eq!(std::fs::read(backup_path(&file)).unwrap(), original);
+
+    let w = World::from_bytes(&saved).unwrap();
+    let p: Vec<i32> = serde_json::from_value(v["placed"].clone()).unwrap();
+    assert_eq!(w.get_block([p[0], p[1], p[2]]).block_type(), 35);
+    let lifts: Vec<_> = w
+        .move_objects()
+        .unwrap()
+        .into_iter()
+        .filter(|(_, m)| m.object_type == 1)
+        .collect();
+    assert!(
+        lifts
+            .iter()
+            .any(|(_, m)| m.speed == 2.0 && m.pos_end[1] - m.pos_start[1] == 5.0),
+        "{lifts:?}"
+    );
+}
+
+#[test]
+fn hilly_terrain_100_cubed_opens_and_edits_quickly() {
+    if !available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("terrain.vwr");
+    let world = common::hilly_terrain();
+    world.save(&file).unwrap();
+    let server = start(&file, ServerOptions::default()).unwrap();
+    let v = run_node("terrain", &server.url());
+    server.shutdown().unwrap();
+    check_shots(&v);
+    let f = &v["figures"];
+    // Figures, not assertions (timing depends on the machine): printed for the report.
+    println!(
+        "e2e figures (100³ hilly terrain, {} non-air blocks): open+show {:.0} ms; single-block edit visible {} ms; 50³ box fill visible {:.0} ms",
+        world.count_non_air(),
+        f["open_ms"].as_f64().unwrap(),
+        f["single_edit_ms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| format!("{:.0}", x.as_f64().unwrap()))
+            .collect::<Vec<_>>()
+            .join("/"),
+        f["box_fill_50_ms"].as_f64().unwrap(),
+    );
+    let shots = shot_dir();
+    std::fs::write(
+        shots.join("terrain-figures.json"),
+        serde_json::to_string_pretty(f).unwrap(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn showcase_level_chunk_and_layer_views() {
+    if !available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("showcase.vwr");
+    let mut world = vwr::samples::showcase().unwrap();
+    world.save(&file).unwrap();
+    let original = std::fs::read(&file).unwrap();
+    // Unsaved edits of an earlier session: a column of lava in the sky.
+    world
+        .fill_box([50, 20, 50], [50, 30, 50], vwr::Block::make(68, 0).unwrap())
+        .unwrap();
+    std::fs::write(journal_path(&file), world.to_bytes()).unwrap();
+    let server = start(&file, ServerOptions::default()).unwrap();
+    let v = run_node("showcase", &server.url());
+    server.shutdown().unwrap();
+    check_shots(&v);
+    let chunk = v["chunk_info"].as_str().unwrap();
+    assert!(chunk.starts_with("chunk "), "{chunk}");
+    let layer = v["layer_info"].as_str().unwrap();
+    assert!(layer.starts_with("y=3: "), "{layer}");
+    // The play test walked: at least a block from the spawn point in the horizontal plane.
+    let from: Vec<f64> = serde_json::from_value(v["play"]["from"].clone()).unwrap();
+    let to: Vec<f64> = serde_json::from_value(v["play"]["to"].clone()).unwrap();
+    let walked = ((to[0] - from[0]).powi(2) + (to[2] - from[2]).powi(2)).sqrt();
+    assert!(walked > 1.0, "play test did not walk: {from:?} -> {to:?}");
+    let prompt = v["prompt"].as_str().unwrap();
+    assert!(prompt.contains("showcase.vwr.journal"), "{prompt}");
+    // Recovered but not saved: the file is as it was, the journal still holds the edits.
+    assert_eq!(std::fs::read(&file).unwrap(), original);
+    assert!(!backup_path(&file).exists());
+    assert_eq!(
+        std::fs::read(journal_path(&file)).unwrap(),
+        world.to_bytes()
+    );
+}
+
+#[test]
+fn the_screenshot_check_rejects_a_blank_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("blank.png");
+    // Panels around a view that shows only the clear colour.
+    let img = image::RgbImage::from_fn(400, 300, |x, _| {
+        if x < 100 {
+            image::Rgb([30, 32, 38])
+        } else {
+            image::Rgb([135, 179, 219])
+        }
+    });
+    img.save(&path).unwrap();
+    let shot =
+        serde_json::json!({"file": path.to_str().unwrap(), "x": 100, "y": 0, "w": 300, "h": 300});
+    let (sd, drawn) = view_stats(&shot);
+    assert!(sd < 1.0 && drawn == 0.0, "{sd} {drawn}");
+    let r = std::panic::catch_unwind(|| check_shots(&serde_json::json!({ "shots": [shot] })));
+    assert!(r.is_err(), "a blank view must fail the check");
+}

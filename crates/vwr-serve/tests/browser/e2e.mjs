@@ -1,0 +1,196 @@
+// End-to-end test of the voxcaf level editor in headless Chromium (playwright-core, Debian's
+// chromium). Run by crates/vwr-serve/tests/browser.rs, which starts the servers, passes their
+// URLs, and checks the saved files and the screenshots with the Rust libraries.
+//
+//   node e2e.mjs SCENARIO URL SHOT_DIR        SCENARIO: golden | terrain
+//
+// Prints one JSON line: {"ok": true, "scripts": [...], "figures": {...}} (or ok:false, error).
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const [scenario, url, shots] = process.argv.slice(2);
+fs.mkdirSync(shots, { recursive: true });
+for (const f of fs.readdirSync(shots)) if (f.startsWith(scenario + '-') && f.endsWith('.png')) fs.rmSync(path.join(shots, f));
+const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vwr-serve-chromium-'));
+const out = { ok: false, scenario, scripts: [], figures: {}, shots: [] };
+
+// A fresh --user-data-dir (Playwright passes it itself for a persistent context). WebGL2 with
+// --disable-gpu needs SwiftShader, ANGLE's software renderer.
+const browser = await chromium.launchPersistentContext(userDir, {
+  executablePath: process.env.VOXCAF_CHROMIUM || '/usr/bin/chromium',
+  viewport: { width: 1100, height: 700 },
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run',
+    '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+});
+try {
+  const page = await browser.newPage();
+  const logs = [];
+  page.on('console', (m) => logs.push(m.text()));
+  page.on('pageerror', (e) => logs.push('pageerror: ' + e.message));
+  const shot = async (name) => {
+    const file = path.join(shots, `${scenario}-${String(out.shots.length + 1).padStart(2, '0')}-${name}.png`);
+    await page.screenshot({ path: file });
+    // Where the 3D view is in the picture, so the test judges the view, not the panels.
+    const b = await page.locator('#gl').boundingBox();
+    out.shots.push({ file, x: Math.round(b.x), y: Math.round(b.y), w: Math.round(b.width), h: Math.round(b.height) });
+  };
+  await page.goto(url);
+  await page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: 30000 });
+  out.figures.open_ms = await page.evaluate(() => window.voxcafStats.openMs);
+  out.figures.open = await page.evaluate(() => window.voxcafStats.open);
+  await shot('open');
+
+  // Canvas point (page coordinates) of the centre of a cell's face, by projecting it.
+  const canvasBox = await page.locator('#gl').boundingBox();
+  // Scans the canvas for a pixel whose pick hits a block: returns page coordinates and the pick.
+  const findHit = (fx, fy) => page.evaluate(([fx, fy]) => {
+    const r = document.getElementById('gl').getBoundingClientRect();
+    const x = r.left + r.width * fx, y = r.top + r.height * fy;
+    const h = window.voxcaf.pick(window.voxcaf.rayAt(x, y));
+    return h && h.cell ? { x, y, cell: h.cell, place: h.place } : null;
+  }, [fx, fy]);
+  const lastEdit = () => page.evaluate(() => window.voxcafStats.edits[window.voxcafStats.edits.length - 1]);
+  const editCount = () => page.evaluate(() => window.voxcafStats.edits.length);
+  const waitEdits = (n) => page.waitForFunction((n) => window.voxcafStats.edits.length >= n, n, { timeout: 30000 });
+  const waitHistory = (u, r) => page.waitForFunction(([u, r]) => window.voxcaf.world.undo_depth === u && window.voxcaf.world.redo_depth === r, [u, r], { timeout: 30000 });
+  const selectBlock = (t) => page.click(`.sw[data-type="${t}"]`);
+
+  if (scenario === 'golden') {
+    // 1. place a block by clicking a face
+    await selectBlock(35);
+    await page.click('button[data-tool="place"]');
+    const a = await findHit(0.5, 0.55);
+    if (!a) throw new Error('no block under the canvas centre');
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.click(a.x, a.y);
+    await waitEdits(1);
+    const placed = await page.evaluate((p) => window.voxcaf.blockAt(...p) >> 4, a.place);
+    if (placed !== 35) throw new Error(`clicked face ${a.cell} -> place ${a.place} shows block ${placed}, not 35`);
+    out.placed = a.place;
+    await shot('place');
+    // 2. box fill by dragging
+    await page.click('button[data-tool="box"]');
+    await page.fill('#boxHeight', '2');
+    const b0 = await findHit(0.42, 0.6), b1 = await findHit(0.58, 0.7);
+    if (!b0 || !b1) throw new Error('box corners do not hit the world');
+    await page.mouse.move(b0.x, b0.y);
+    await page.mouse.down();
+    await page.mouse.move((b0.x + b1.x) / 2, (b0.y + b1.y) / 2, { steps: 4 });
+    await page.mouse.move(b1.x, b1.y, { steps: 4 });
+    await page.mouse.up();
+    await waitEdits(2);
+    out.box = (await lastEdit()).script;
+    await shot('box');
+    // 3. undo, 4. redo (keyboard)
+    await page.locator('#gl').focus();
+    await page.keyboard.press('Control+z');
+    await waitHistory(1, 1);
+    await shot('undo');
+    await page.keyboard.press('Control+Shift+z');
+    await waitHistory(2, 0);
+    await shot('redo');
+    // 5. add a lift with the object tool
+    await page.click('button[data-tool="object"]');
+    await page.selectOption('#objType', '1');
+    await page.fill('#objEnd', '0,5,0');
+    await page.fill('#objSpeed', '2');
+    const l = await findHit(0.35, 0.45) || await findHit(0.5, 0.4);
+    await page.mouse.click(l.x, l.y);
+    await waitEdits(3);
+    await page.waitForFunction(() => window.voxcaf.world.objects.some((o) => o.type === 1), null, { timeout: 10000 });
+    out.lift = (await lastEdit()).script;
+    await shot('lift');
+    // 6. layer view
+    await page.check('#layerOn');
+    await page.fill('#layerY', String(Math.max(1, out.placed[1])));
+    await page.dispatchEvent('#layerY', 'change');
+    await page.waitForFunction(() => /blocks/.test(document.getElementById('layerInfo').textContent), null, { timeout: 10000 });
+    await page.check('#chunksOn');
+    await page.mouse.move(a.x, a.y);
+    await shot('layer');
+    await page.uncheck('#layerOn');
+    await page.uncheck('#chunksOn');
+    // 7. save
+    await page.keyboard.press('Control+s');
+    await page.waitForFunction(() => /^saved/.test(document.getElementById('stSaved').textContent), null, { timeout: 10000 });
+    await shot('saved');
+  } else if (scenario === 'showcase') {
+    // A journal of an earlier session waits: the page asks; recover it.
+    await page.waitForSelector('#modal:not([hidden])', { timeout: 10000 });
+    out.prompt = await page.textContent('#modalText');
+    await shot('recovery-prompt');
+    await page.click('#recoverBtn');
+    await page.waitForSelector('#modal', { state: 'hidden', timeout: 10000 });
+    await page.waitForFunction(() => window.voxcaf.blockAt(50, 30, 50) !== 0, null, { timeout: 10000 });
+    // The views: an object selected, the chunk debug view, then the layer view.
+    await page.click('#objList div');
+    await page.check('#chunksOn');
+    const h = await findHit(0.5, 0.5);
+    if (h) await page.mouse.move(h.x, h.y);
+    await page.waitForFunction(() => /chunk/.test(document.getElementById('chunkInfo').textContent), null, { timeout: 10000 });
+    out.chunk_info = await page.evaluate(() => document.getElementById('chunkInfo').textContent);
+    await shot('chunks');
+    await page.uncheck('#chunksOn');
+    await page.check('#layerOn');
+    await page.fill('#layerY', '3');
+    await page.dispatchEvent('#layerY', 'change');
+    await page.waitForFunction(() => /^y=3/.test(document.getElementById('layerInfo').textContent), null, { timeout: 10000 });
+    out.layer_info = await page.evaluate(() => document.getElementById('layerInfo').textContent);
+    await shot('layer');
+    await page.uncheck('#layerOn');
+    // Play test: walk forward for a second, jump, stop.
+    await page.click('#play');
+    await page.waitForFunction(() => window.voxcaf.play !== null, null, { timeout: 10000 });
+    const p0 = await page.evaluate(() => window.voxcaf.play.player.min);
+    await page.keyboard.down('w');
+    await page.waitForFunction(() => window.voxcaf.play.tick >= 20, null, { timeout: 20000 });
+    await page.keyboard.up('w');
+    await page.keyboard.press(' ');
+    const p1 = await page.evaluate(() => window.voxcaf.play.player.min);
+    out.play = { from: p0, to: p1, tick: await page.evaluate(() => window.voxcaf.play.tick) };
+    await shot('play');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => window.voxcaf.play === null, null, { timeout: 10000 });
+  } else {
+    // Performance on a 100³ hilly terrain: a single-block edit and a 50³ box fill, from the
+    // request to the frame that shows the new meshes.
+    const a = await findHit(0.5, 0.5);
+    if (!a) throw new Error('no terrain under the canvas centre');
+    const single = [];
+    for (let i = 0; i < 5; i++) {
+      const n = await editCount();
+      await page.evaluate((p) => window.voxcaf.edit(`place ${p.join(' ')} 35`), [a.place[0] + i, a.place[1], a.place[2]]);
+      await waitEdits(n + 1);
+      single.push((await lastEdit()).ms);
+    }
+    out.figures.single_edit_ms = single;
+    out.figures.single_edit_parts = await page.evaluate(() => window.voxcafStats.edits.slice(-5));
+    const n = await editCount();
+    await page.evaluate(() => window.voxcaf.edit('box 25 20 25 74 69 74 rockpile'));
+    await waitEdits(n + 1);
+    out.figures.box_fill_50_ms = (await lastEdit()).ms;
+    out.figures.box_fill_50_parts = await lastEdit();
+    await shot('box50');
+    await page.evaluate(() => window.voxcaf.undo());
+    await page.evaluate(() => window.voxcaf.drawn());
+    await shot('undone');
+  }
+  out.scripts = await page.evaluate(() => window.voxcafStats.edits.map((e) => e.script));
+  out.errors = await page.evaluate(() => window.voxcafStats.errors);
+  out.logs = logs.slice(-20);
+  out.ok = out.errors.length === 0;
+} catch (e) {
+  out.error = String(e && e.stack || e);
+  try {
+    const page = browser.pages()[browser.pages().length - 1];
+    out.errors = await page.evaluate(() => window.voxcafStats.errors);
+    out.status = await page.evaluate(() => document.querySelector('footer').textContent);
+  } catch (e2) { /* the page is gone */ }
+} finally {
+  await browser.close();
+  fs.rmSync(userDir, { recursive: true, force: true });
+}
+console.log(JSON.stringify(out));

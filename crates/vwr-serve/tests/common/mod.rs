@@ -1,0 +1,170 @@
+//! Test helpers: a minimal HTTP/1.1 client over `std::net` (so the tests see exactly what a
+//! browser or script sends, Host header included) and a hilly terrain world.
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+
+use vwr::{Block, World};
+
+/// One HTTP answer.
+pub struct Resp {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Resp {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
+            panic!(
+                "status {}: body is not JSON ({e}): {}",
+                self.status,
+                String::from_utf8_lossy(&self.body)
+            )
+        })
+    }
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Sends one request. `headers` may override `Host`.
+pub fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Resp {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    let mut req = format!("{method} {path} HTTP/1.1\r\n");
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        req.push_str(&format!("Host: {addr}\r\n"));
+    }
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    ));
+    s.write_all(req.as_bytes()).expect("write");
+    // A server may answer (413) before reading a large body; a failed write is then fine.
+    let _ = s.write_all(body);
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    parse(&raw)
+}
+
+fn parse(raw: &[u8]) -> Resp {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("no header end in answer");
+    let head = String::from_utf8_lossy(&raw[..end]).to_string();
+    let mut lines = head.split("\r\n");
+    let status: u16 = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect();
+    let mut body = raw[end + 4..].to_vec();
+    let chunked = headers.iter().any(|(k, v)| {
+        k.eq_ignore_ascii_case("transfer-encoding") && v.eq_ignore_ascii_case("chunked")
+    });
+    if chunked {
+        let mut out = Vec::new();
+        let mut rest = &body[..];
+        loop {
+            let nl = rest.windows(2).position(|w| w == b"\r\n").unwrap();
+            let n = usize::from_str_radix(String::from_utf8_lossy(&rest[..nl]).trim(), 16).unwrap();
+            if n == 0 {
+                break;
+            }
+            out.extend_from_slice(&rest[nl + 2..nl + 2 + n]);
+            rest = &rest[nl + 2 + n + 2..];
+        }
+        body = out;
+    }
+    Resp {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// A client bound to one server and token.
+pub struct Client {
+    pub addr: SocketAddr,
+    pub token: String,
+}
+
+impl Client {
+    pub fn get(&self, path: &str) -> Resp {
+        request(
+            self.addr,
+            "GET",
+            path,
+            &[("X-Voxcaf-Token", &self.token)],
+            b"",
+        )
+    }
+    pub fn post(&self, path: &str, body: &str) -> Resp {
+        request(
+            self.addr,
+            "POST",
+            path,
+            &[("X-Voxcaf-Token", &self.token)],
+            body.as_bytes(),
+        )
+    }
+    /// POST that must succeed; its JSON.
+    pub fn ok(&self, path: &str, body: &str) -> serde_json::Value {
+        let r = self.post(path, body);
+        assert_eq!(
+            r.status,
+            200,
+            "{path} {body:?}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
+        r.json()
+    }
+}
+
+/// A hilly terrain filling the default 100³ world: stone, dirt and a grass top on rolling
+/// hills between heights 8 and 40, with a lake; about a million blocks' worth of space.
+pub fn hilly_terrain() -> World {
+    let reg = vwr_blocks::default_registry();
+    let id = |n: &str| Block::make(reg.id_by_name(n).unwrap_or(35), 0).unwrap();
+    let (stone, dirt, grass, water) = (id("stone"), id("rockpile"), id("grass"), id("water"));
+    let mut w = World::new();
+    let d = w.block_dims();
+    for z in 0..d[2] as i32 {
+        for x in 0..d[0] as i32 {
+            let (fx, fz) = (x as f32, z as f32);
+            let h = 22.0
+                + 9.0 * (fx / 13.0).sin() * (fz / 17.0).cos()
+                + 5.0 * ((fx + fz) / 9.0).sin()
+                + 3.0 * (fx / 5.0).cos() * (fz / 7.0).sin();
+            let h = h.clamp(8.0, 40.0) as i32;
+            w.fill_box([x, 0, z], [x, h - 4, z], stone).unwrap();
+            w.fill_box([x, h - 3, z], [x, h - 1, z], dirt).unwrap();
+            w.set_block([x, h, z], grass).unwrap();
+            if h < 16 {
+                w.fill_box([x, h + 1, z], [x, 16, z], water).unwrap();
+            }
+        }
+    }
+    w
+}
