@@ -229,6 +229,17 @@ impl Key {
         Key::from_hex(text)
     }
 
+    /// The key's bytes (for deriving other values; never print them).
+    pub fn as_bytes(&self) -> &[u8; KEY_SIZE] {
+        &self.0
+    }
+
+    /// A public 16-byte fingerprint of the key: the key check value stored in every file it
+    /// encrypts. Tools compare fingerprints to tell keys apart without revealing them.
+    pub fn fingerprint(&self) -> [u8; 16] {
+        self.check_value()
+    }
+
     fn cipher(&self) -> XChaCha20Poly1305 {
         XChaCha20Poly1305::new(chacha20poly1305::Key::from_slice(&self.0))
     }
@@ -255,6 +266,11 @@ pub struct Encoding {
     pub block_size: u32,
     /// Encrypt with this key (ENCRYPTED), or not.
     pub key: Option<Key>,
+    /// The nonce salt of an encrypted file; `None` draws a random one. A caller that wants
+    /// reproducible output derives it from the key and the content (a synthetic salt), so
+    /// that equal inputs give equal files and different inputs different salts. Never reuse
+    /// a salt with the same key for different content.
+    pub salt: Option<[u8; 16]>,
 }
 
 impl Default for Encoding {
@@ -265,6 +281,7 @@ impl Default for Encoding {
             level: 3,
             block_size: DEFAULT_BLOCK_SIZE,
             key: None,
+            salt: None,
         }
     }
 }
@@ -430,7 +447,12 @@ pub fn encode_payload(
     };
     let data_size = (data_offset + blocks.len()) as u64;
     if let Some(key) = &enc.key {
-        getrandom::fill(&mut header.salt).map_err(|e| CafError::Random(e.to_string()))?;
+        match enc.salt {
+            Some(s) => header.salt = s,
+            None => {
+                getrandom::fill(&mut header.salt).map_err(|e| CafError::Random(e.to_string()))?
+            }
+        }
         header.key_check = key.check_value();
         let cipher = key.cipher();
         let hb = header.to_bytes();
