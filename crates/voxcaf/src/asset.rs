@@ -634,15 +634,19 @@ mod tests {
             let valid = !path.starts_with("invalid/") || path.ends_with("_VALID.caf");
             if valid { &mut good } else { &mut bad }.push(dir.join(path));
         }
-        // A valid container whose flags claim COMPRESSED/ENCRYPTED on a plain payload (written
-        // before the extension existed) fails the payload check, by name.
-        let (claims, good): (Vec<PathBuf>, Vec<PathBuf>) = good
-            .into_iter()
-            .partition(|f| caf::validate_header(f).is_ok_and(|h| caf::is_encoded(h.flags)));
-        assert_eq!(claims.len(), 1, "{claims:?}");
-        match Verdict::check_file(&claims[0], false) {
-            Verdict::Invalid(e) => assert_eq!(e.check_name(), "block index"),
-            v => panic!("{v:?}"),
+        // Files whose flags claim COMPRESSED/ENCRYPTED on a plain payload (written before the
+        // extension existed) are valid containers; with a key the payload check fails, by name.
+        let claims: Vec<&PathBuf> = good
+            .iter()
+            .filter(|f| caf::validate_header(f).is_ok_and(|h| caf::is_encoded(h.flags)))
+            .collect();
+        assert_eq!(claims.len(), 5, "{claims:?}");
+        let key = caf::Key::from_bytes([1; 32]);
+        for f in claims {
+            match Verdict::check_file_with_key(f, false, Some(&key)) {
+                Verdict::Invalid(e) => assert_eq!(e.check_name(), "block index", "{}", f.display()),
+                v => panic!("{v:?}"),
+            }
         }
         assert_eq!(check(&good, false, true, None).unwrap(), 0);
         for f in &bad {

@@ -462,6 +462,12 @@ mod tests {
                 profile: Profile::Default,
                 bits: AudioBits::B16,
                 stage: None,
+                compress: Compress::None,
+                level: None,
+            },
+            encrypt: EncryptArgs {
+                encrypt: false,
+                key_file: None,
             },
             json: true,
         };
