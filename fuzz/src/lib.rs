@@ -34,6 +34,8 @@ pub fn all() -> Vec<Target> {
         caf_load,
         caf_views,
         caf_describe,
+        caf_encoded,
+        caf_encrypted,
         import_png,
         import_jpeg,
         import_tga,

@@ -488,6 +488,31 @@ mod tests {
                 },
                 ErrorKind::LimitExceeded,
             ),
+            (
+                CafError::BadBlockIndex {
+                    offset: 0,
+                    what: "w",
+                },
+                ErrorKind::Malformed,
+            ),
+            (
+                CafError::UnsupportedEncoding {
+                    what: "codec",
+                    value: 9,
+                },
+                ErrorKind::Unsupported,
+            ),
+            (CafError::KeyRequired, ErrorKind::Key),
+            (CafError::WrongKey, ErrorKind::Key),
+            (CafError::BadKey { what: "w" }, ErrorKind::Key),
+            (CafError::IndexAuthFailed, ErrorKind::Malformed),
+            (CafError::BlockAuthFailed { block: 1 }, ErrorKind::Malformed),
+            (
+                CafError::PlainTooLarge { size: 2, limit: 1 },
+                ErrorKind::LimitExceeded,
+            ),
+            (CafError::BadEncoding { what: "w" }, ErrorKind::Misuse),
+            (CafError::Truncated { offset: 3 }, ErrorKind::Malformed),
         ]
     }
 
