@@ -34,6 +34,8 @@ pub(crate) struct Inner {
     /// Where dropped last handles report; applied by [`Inner::maintain`].
     pub(crate) releases: Arc<ReleaseQueue>,
     pub(crate) budget: Option<u64>,
+    /// Key of ENCRYPTED assets.
+    pub(crate) key: Option<caf::Key>,
     /// Sum of `file_size` of the current versions of attached slots. Changed only while holding
     /// the slot's state lock, together with the slot's `data`.
     pub(crate) bytes: AtomicU64,
@@ -56,6 +58,7 @@ impl Inner {
         alt_base: PathBuf,
         pool: rayon::ThreadPool,
         budget: Option<u64>,
+        key: Option<caf::Key>,
     ) -> Inner {
         Inner {
             base,
@@ -64,6 +67,7 @@ impl Inner {
             cache: Mutex::new(Cache::new()),
             releases: Arc::new(ReleaseQueue::new()),
             budget,
+            key,
             bytes: AtomicU64::new(0),
             tick: AtomicU64::new(0),
             pending: AtomicUsize::new(0),
