@@ -158,6 +158,45 @@ impl AssetManager {
         self.request::<T>(path.as_ref(), false)
     }
 
+    /// Opens `path` for streaming instead of loading it whole: a [`caf::StreamReader`] over the
+    /// file that yields the plain payload block by block (decoded and decrypted with the
+    /// manager's key), checking each block and, at the end of a full read, the whole file.
+    /// Memory: a few blocks, whatever the payload's size. This is how games play audio assets
+    /// flagged STREAMED ([`caf::CafFlags::STREAMED`]); streams bypass the cache and its budget.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir()?;
+    /// let samples = vec![0u8; 200_000];
+    /// let file = caf::encode_asset(caf::AssetType::AUDIO, caf::CafFlags::STREAMED, &[], &samples,
+    ///     &caf::Encoding::default())?;
+    /// std::fs::write(dir.path().join("music.caf"), file)?;
+    /// let m = caf_assets::AssetManager::new(dir.path())?;
+    /// let mut s = m.stream("music.caf")?;
+    /// let mut total = 0;
+    /// while let Some(block) = s.next_block()? {
+    ///     total += block.len(); // hand the block to the audio device
+    /// }
+    /// assert_eq!(total, 200_000);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stream(
+        &self,
+        path: impl AsRef<Path>,
+    ) -> Result<caf::StreamReader<std::io::BufReader<std::fs::File>>, AssetError> {
+        let apath = self.normalise(path)?;
+        let file = self.inner.base.join(apath.as_str());
+        let load = |source| AssetError::Load {
+            path: apath.clone(),
+            source,
+        };
+        let f = std::fs::File::open(&file).map_err(|e| load(caf::CafError::from(e)))?;
+        caf::StreamReader::new(
+            std::io::BufReader::with_capacity(1 << 16, f),
+            self.inner.key.as_ref(),
+        )
+        .map_err(load)
+    }
+
     /// Like [`load`](Self::load), but blocks until the entry has data or has failed. A load
     /// this call starts runs on the calling thread.
     pub fn load_sync<T: AssetKind>(

@@ -528,3 +528,51 @@ fn compressed_and_encrypted_assets_load_decoded() {
         "{e}"
     );
 }
+
+#[test]
+fn streamed_audio_is_read_block_by_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = audio_bytes(100_000, 3);
+    let a = caf::Asset::parse(&plain).unwrap();
+    let key = caf::Key::from_bytes([4; 32]);
+    let enc = caf::Encoding {
+        key: Some(key.clone()),
+        ..caf::Encoding::default()
+    };
+    let f = caf::encode_asset(
+        AssetType::AUDIO,
+        caf::CafFlags::STREAMED,
+        a.metadata,
+        a.payload,
+        &enc,
+    )
+    .unwrap();
+    write_atomic(&dir.path().join("music.caf"), &f);
+    let m = AssetManager::builder(dir.path()).key(key).build().unwrap();
+    let mut s = m.stream("music.caf").unwrap();
+    assert!(s.header().flags.contains(caf::CafFlags::STREAMED));
+    assert_eq!(s.metadata(), a.metadata);
+    let mut back = Vec::new();
+    let mut blocks = 0;
+    while let Some(b) = s.next_block().unwrap() {
+        assert!(b.len() <= caf::DEFAULT_BLOCK_SIZE as usize);
+        back.extend_from_slice(b);
+        blocks += 1;
+    }
+    assert_eq!(back, a.payload);
+    assert!(blocks > 1);
+    // Unhappy paths: a missing file, a path leaving the base, no key.
+    assert!(matches!(m.stream("nope.caf"), Err(e) if e.is_not_found()));
+    assert!(matches!(
+        m.stream("../x.caf"),
+        Err(AssetError::InvalidPath { .. })
+    ));
+    let m = AssetManager::new(dir.path()).unwrap();
+    assert!(matches!(
+        m.stream("music.caf"),
+        Err(AssetError::Load {
+            source: CafError::KeyRequired,
+            ..
+        })
+    ));
+}
