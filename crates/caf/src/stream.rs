@@ -113,13 +113,16 @@ impl<R: Read> StreamReader<R> {
             }
             reader.read_exact(&mut ib).map_err(|e| short(e, pos))?;
             let index = parse_index_header(header.flags, &ib, header.data_size)?;
-            // parse_index_header bounded data_offset by the payload size and by the entries
-            // (16 bytes a block for at most 2^32 blocks, which the file itself must hold).
-            let mut idx = vec![0u8; index.data_offset as usize];
-            idx[..INDEX_HEADER_SIZE].copy_from_slice(&ib);
-            reader
-                .read_exact(&mut idx[INDEX_HEADER_SIZE..])
-                .map_err(|e| short(e, pos))?;
+            // The index length comes from the (unverified) header: read what the stream really
+            // holds, so a short stream claiming 2^32 blocks allocates what it sent, not 64 GiB.
+            let want = u64::from(index.data_offset) - INDEX_HEADER_SIZE as u64;
+            let mut idx = ib.to_vec();
+            (&mut reader).take(want).read_to_end(&mut idx).map_err(io)?;
+            if idx.len() as u64 != u64::from(index.data_offset) {
+                return Err(CafError::Truncated {
+                    offset: pos + idx.len() as u64,
+                });
+            }
             let entries = parse_entries(&index, &idx, header.data_size)?;
             payload_crc.update(&idx);
             pos += idx.len() as u64;

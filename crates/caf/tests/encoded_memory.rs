@@ -190,3 +190,44 @@ fn streaming_holds_a_few_blocks_whatever_the_payload_size() {
         );
     }
 }
+
+#[test]
+fn fuzz_regression_stream_index_sized_by_the_header() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    // A stream that claims 2^32 - 1 blocks of 16 MiB (a 64 GiB index) but ends after its
+    // index header: the reader allocates what arrived, not what was claimed.
+    let count = u32::MAX;
+    let h = BlockIndexHeader {
+        magic: BLOCK_MAGIC,
+        version: BLOCK_VERSION,
+        codec: Codec::Zstd.code(),
+        cipher: 0,
+        block_size: 16 << 20,
+        block_count: count,
+        plain_size: u64::from(count) << 24,
+        plain_crc32: 0,
+        data_offset: 0,
+        salt: [0; 16],
+        key_check: [0; 16],
+        index_tag: [0; 16],
+        reserved: 0,
+        index_crc32: 0,
+    };
+    let index_len = INDEX_HEADER_SIZE as u64 + u64::from(count) * ENTRY_SIZE as u64;
+    // data_offset is a u32: the largest index it can describe is refused as a bad index, so
+    // use the largest count whose index fits.
+    let count = ((u64::from(u32::MAX) - INDEX_HEADER_SIZE as u64) / ENTRY_SIZE as u64) as u32;
+    let h = BlockIndexHeader {
+        block_count: count,
+        plain_size: u64::from(count) << 24,
+        data_offset: (INDEX_HEADER_SIZE + count as usize * ENTRY_SIZE) as u32,
+        ..h
+    };
+    assert!(index_len > 1 << 32);
+    let container = caf::CafHeader::new(AssetType::AUDIO, CafFlags::COMPRESSED, 0, 0, 1 << 40);
+    let mut stream = container.to_bytes().to_vec();
+    stream.extend_from_slice(&h.to_bytes());
+    let (r, peak) = peak_during(|| StreamReader::new(&stream[..], None).map(|_| ()));
+    assert!(matches!(r, Err(CafError::Truncated { .. })), "{r:?}");
+    assert!(peak < 1 << 20, "peak {peak} bytes");
+}
