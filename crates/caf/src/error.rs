@@ -273,6 +273,20 @@ pub enum CafError {
         /// What is wrong.
         what: &'static str,
     },
+    /// A pack archive's header or index is inconsistent.
+    #[error("bad pack at offset {offset}: {what}")]
+    BadPack {
+        /// File offset.
+        offset: u64,
+        /// What is wrong.
+        what: &'static str,
+    },
+    /// A path given to the pack writer is not a relative `/`-separated path, or repeats.
+    #[error("bad or repeated pack path {path:?} (relative, '/'-separated, no '.' or '..' parts)")]
+    BadPackPath {
+        /// The path.
+        path: String,
+    },
     /// A streamed file ends before the bytes its header and index promise.
     #[error("file ends early: more bytes expected at offset {offset}")]
     Truncated {
@@ -314,7 +328,9 @@ impl CafError {
             | CafError::BlockAuthFailed { .. }
             | CafError::BlockDecode { .. }
             | CafError::PlainCrcMismatch { .. }
-            | CafError::Truncated { .. } => ErrorKind::Malformed,
+            | CafError::Truncated { .. }
+            | CafError::BadPack { .. } => ErrorKind::Malformed,
+            CafError::BadPackPath { .. } => ErrorKind::Misuse,
             CafError::UnsupportedEncoding { .. } => ErrorKind::Unsupported,
             CafError::KeyRequired | CafError::WrongKey | CafError::BadKey { .. } => ErrorKind::Key,
             CafError::PlainTooLarge { .. } => ErrorKind::LimitExceeded,
@@ -362,6 +378,8 @@ impl CafError {
             CafError::BadKey { .. } => "bad key",
             CafError::BadEncoding { .. } => "bad encoding",
             CafError::Truncated { .. } => "truncated",
+            CafError::BadPack { .. } => "bad pack",
+            CafError::BadPackPath { .. } => "bad pack path",
             CafError::Random(_) => "random",
         }
     }

@@ -56,6 +56,7 @@ mod mesh_encode;
 mod meta;
 #[allow(unsafe_code)]
 mod mmap;
+pub mod pack;
 mod stream;
 mod view;
 mod write;
