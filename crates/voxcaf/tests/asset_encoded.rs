@@ -334,3 +334,54 @@ fn build_with_compress_sidecar_and_encryption() {
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["converted"], 2, "{j}");
 }
+
+#[test]
+fn pack_dir_and_list() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir_all(d.join("src/sub")).unwrap();
+    wav(&d.join("src/a.wav"), 1000);
+    wav(&d.join("src/sub/b.wav"), 2000);
+    assert_eq!(
+        run(d, &["asset", "build", "src", "out", "--compress", "lz4"]).0,
+        0
+    );
+    let (c, out, e) = run(d, &["asset", "pack-dir", "out", "game.cafpack"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(out.contains("2 assets"), "{out}");
+    let (c, out, _) = run(d, &["asset", "list", "game.cafpack"]);
+    assert_eq!(c, 0);
+    assert!(
+        out.contains("a.caf\taudio") && out.contains("sub/b.caf\taudio"),
+        "{out}"
+    );
+    let (c, out, _) = run(d, &["asset", "list", "--json", "game.cafpack"]);
+    assert_eq!(c, 0);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j.as_array().unwrap().len(), 2);
+    // The packed bytes are the files'.
+    let pack = caf::pack::Pack::open(&d.join("game.cafpack")).unwrap();
+    assert_eq!(
+        pack.read("sub/b.caf").unwrap().unwrap(),
+        std::fs::read(d.join("out/sub/b.caf")).unwrap()
+    );
+    // Unhappy paths: output inside the folder, wrong extension, existing pack kept without
+    // --force only if it is not a pack, missing folder, a damaged pack.
+    assert_eq!(run(d, &["asset", "pack-dir", "out", "out/x.cafpack"]).0, 2);
+    assert_eq!(run(d, &["asset", "pack-dir", "out", "x.zip"]).0, 2);
+    assert_eq!(
+        run(d, &["asset", "pack-dir", "out", "game.cafpack"]).0,
+        0,
+        "a pack is replaced"
+    );
+    std::fs::write(d.join("notes.cafpack"), "mine").unwrap();
+    assert_eq!(run(d, &["asset", "pack-dir", "out", "notes.cafpack"]).0, 2);
+    assert_eq!(run(d, &["asset", "pack-dir", "missing", "y.cafpack"]).0, 2);
+    let mut b = std::fs::read(d.join("game.cafpack")).unwrap();
+    let n = b.len();
+    b[n - 3] ^= 1;
+    std::fs::write(d.join("bad.cafpack"), &b).unwrap();
+    let (c, _, e) = run(d, &["asset", "list", "bad.cafpack"]);
+    assert_eq!(c, 1);
+    assert!(e.contains("bad.cafpack"), "{e}");
+}
