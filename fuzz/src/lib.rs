@@ -36,6 +36,7 @@ pub fn all() -> Vec<Target> {
         caf_describe,
         caf_encoded,
         caf_encrypted,
+        caf_pack,
         import_png,
         import_jpeg,
         import_tga,

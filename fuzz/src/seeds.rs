@@ -183,6 +183,27 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
             }
             v
         }
+        "caf_pack" => {
+            // Packs of the sample conversions, written through a temporary file.
+            let mut v = Vec::new();
+            if let Ok(dir) = std::env::temp_dir().canonicalize() {
+                let path = dir.join(format!("voxcaf-fuzz-seed-{}.cafpack", std::process::id()));
+                let items: Vec<(String, Vec<u8>)> = sample_cafs()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, b)| (format!("dir{}/asset{i}.caf", i % 2), b))
+                    .collect();
+                for n in [0, 1, items.len()] {
+                    if caf::pack::write_pack_file(&path, items[..n].to_vec()).is_ok() {
+                        if let Ok(b) = std::fs::read(&path) {
+                            v.push(b);
+                        }
+                    }
+                }
+                let _ = std::fs::remove_file(&path);
+            }
+            v
+        }
         "caf_views" => {
             // Re-shape each container into the wrapper's [type][flags][metadata length] form.
             let mut v = Vec::new();

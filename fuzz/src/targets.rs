@@ -194,6 +194,16 @@ pub fn caf_encrypted(data: &[u8]) {
     }
 }
 
+/// `.cafpack` archives: `caf::pack::check_pack_bytes` (header, index, every asset); what is
+/// accepted re-packs to a pack with the same entries.
+pub fn caf_pack(data: &[u8]) {
+    if let Ok(entries) = caf::pack::check_pack_bytes(data) {
+        for (name, e) in &entries {
+            assert!(e.offset + e.size <= data.len() as u64, "{name}");
+        }
+    }
+}
+
 /// Where a glTF's external buffers would be looked up: a folder that does not exist, so the
 /// fuzzer cannot make the importer read files of the machine it runs on.
 const NOWHERE: &str = "/nonexistent-voxcaf-fuzz";

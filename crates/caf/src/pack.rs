@@ -386,3 +386,28 @@ impl PackSet {
         Ok(None)
     }
 }
+
+/// Checks a whole pack held in memory: the header and index as [`Pack::open`] does, then every
+/// asset as [`Pack::read`] does. Returns the paths and entries in index order.
+pub fn check_pack_bytes(bytes: &[u8]) -> Result<Vec<(String, PackEntry)>, CafError> {
+    let hb = bytes
+        .get(..PACK_HEADER_SIZE)
+        .ok_or(bad(0, "file shorter than the 48-byte pack header"))?;
+    let h =
+        PackHeader::from(RawPackHeader::read_from_bytes(hb).map_err(|_| bad(0, "pack header"))?);
+    let (entry_end, index_end) = check_header(&h, bytes.len() as u64)?;
+    // check_header put the index at the end of these bytes.
+    let index = &bytes[h.index_offset as usize..];
+    let (entries, paths) = parse_index(&h, index, entry_end, index_end)?;
+    let mut out = Vec::with_capacity(entries.len());
+    for e in entries {
+        let s = e.path_offset as usize;
+        let name = String::from_utf8_lossy(&paths[s..s + usize::from(e.path_len)]).into_owned();
+        let a = Asset::parse(&bytes[e.offset as usize..(e.offset + e.size) as usize])?;
+        if a.header.asset_type != AssetType(e.asset_type) {
+            return Err(bad(e.offset, "asset type differs from its index entry"));
+        }
+        out.push((name, e));
+    }
+    Ok(out)
+}

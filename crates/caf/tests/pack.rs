@@ -108,6 +108,11 @@ fn bad_paths_and_damaged_packs_are_refused() {
     let mut b = good.clone();
     b[index_at - 2] ^= 1; // inside the last asset (its footer)
     std::fs::write(&q, &b).unwrap();
+    assert_eq!(caf::pack::check_pack_bytes(&good).unwrap().len(), 50);
+    assert!(
+        caf::pack::check_pack_bytes(&b).is_err(),
+        "the in-memory check reads every asset"
+    );
     let pack = Pack::open(&q).unwrap();
     let failures = pack
         .entries()
