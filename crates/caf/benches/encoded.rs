@@ -2,6 +2,7 @@
 //! of the same plain bytes measured in the same run (the copy limit), and the streaming reader.
 //!
 //! `cargo bench -p caf --bench encoded` (`CAF_BENCH_MIB` sets the payload size, default 64).
+//! Also: opening a `.cafpack` of 10 000 assets and looking one up (goal: open under 5 ms).
 //! Every row reports the *plain* bytes produced per second, so rows compare directly: the
 //! issue's goals are zstd >= 1.5 GB/s, lz4 >= 3 GB/s and decryption >= 1 GB/s per core.
 //!
@@ -111,8 +112,46 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
+/// Opening a pack of 10 000 assets (header + index, checked) and one lookup, against reading
+/// the 48-byte header alone (the floor of any open) in the same run.
+fn pack(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("big.cafpack");
+    let items: Vec<(String, Vec<u8>)> = (0..10_000u32)
+        .map(|i| {
+            let f = caf::AssetWriter::new(AssetType::TEXTURE)
+                .payload(&i.to_le_bytes())
+                .to_vec();
+            (format!("textures/set{}/tex{i}.caf", i % 50), f)
+        })
+        .collect();
+    caf::pack::write_pack_file(&path, items).expect("pack");
+    let mut g = c.benchmark_group("pack_10000");
+    g.bench_function("baseline: open + read 48 bytes", |b| {
+        b.iter(|| {
+            use std::io::Read;
+            let mut f = std::fs::File::open(&path).expect("open");
+            let mut h = [0u8; 48];
+            f.read_exact(&mut h).expect("read");
+            black_box(h)
+        })
+    });
+    g.bench_function("Pack::open (header + checked index)", |b| {
+        b.iter(|| black_box(caf::pack::Pack::open(&path).expect("open")))
+    });
+    let p = caf::pack::Pack::open(&path).expect("open");
+    g.bench_function("find (hit)", |b| {
+        b.iter(|| black_box(p.find("textures/set7/tex5007.caf").is_some()))
+    });
+    g.bench_function("find (miss)", |b| {
+        b.iter(|| black_box(p.find("textures/set7/nope.caf").is_none()))
+    });
+    g.finish();
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
+    pack(&mut c);
     bench(&mut c);
     c.final_summary();
 }
