@@ -187,6 +187,60 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
             v.extend(sample_cafs());
             v
         }
+        "caf_encoded" | "caf_encrypted" => {
+            // Every sample conversion encoded with each codec (and the fuzz key), in small
+            // blocks so that seeds have several.
+            let key =
+                (target == "caf_encrypted").then(|| caf::Key::from_bytes(crate::targets::FUZZ_KEY));
+            let mut v = Vec::new();
+            for bytes in sample_cafs() {
+                let Ok(a) = caf::Asset::parse(&bytes) else {
+                    continue;
+                };
+                for codec in [caf::Codec::Zstd, caf::Codec::Lz4, caf::Codec::None] {
+                    let enc = caf::Encoding {
+                        codec,
+                        key: key.clone(),
+                        block_size: caf::MIN_BLOCK_SIZE,
+                        ..caf::Encoding::default()
+                    };
+                    if enc.is_plain() {
+                        continue;
+                    }
+                    if let Ok(f) = caf::encode_asset(
+                        a.header.asset_type,
+                        a.header.flags,
+                        a.metadata,
+                        a.payload,
+                        &enc,
+                    ) {
+                        v.push(f);
+                    }
+                }
+            }
+            v
+        }
+        "caf_pack" => {
+            // Packs of the sample conversions, written through a temporary file.
+            let mut v = Vec::new();
+            if let Ok(dir) = std::env::temp_dir().canonicalize() {
+                let path = dir.join(format!("voxcaf-fuzz-seed-{}.cafpack", std::process::id()));
+                let items: Vec<(String, Vec<u8>)> = sample_cafs()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, b)| (format!("dir{}/asset{i}.caf", i % 2), b))
+                    .collect();
+                for n in [0, 1, items.len()] {
+                    if caf::pack::write_pack_file(&path, items[..n].to_vec()).is_ok() {
+                        if let Ok(b) = std::fs::read(&path) {
+                            v.push(b);
+                        }
+                    }
+                }
+                let _ = std::fs::remove_file(&path);
+            }
+            v
+        }
         "caf_views" => {
             // Re-shape each container into the wrapper's [type][flags][metadata length] form.
             let mut v = Vec::new();

@@ -115,6 +115,116 @@ pub fn caf_describe(data: &[u8]) {
     let _ = format!("{d:?}");
 }
 
+/// The key of the `caf_encrypted` target and its seeds.
+pub const FUZZ_KEY: [u8; 32] = [0x5A; 32];
+
+/// Whole and streamed decoding of one file agree: both fail, or both give the same bytes.
+fn decode_both(data: &[u8], key: Option<&caf::Key>) {
+    let opts = caf::DecodeOptions {
+        key,
+        // Bombs must be refused or stream in bounded memory; the harness's 2 GiB malloc limit
+        // catches a decoder that trusts a size field.
+        max_plain_size: 64 << 20,
+    };
+    let whole = Asset::parse(data).and_then(|a| {
+        let _ = caf::block_index(&a);
+        caf::decode_payload(&a, &opts)
+    });
+    let mut streamed = Vec::new();
+    let s = caf::StreamReader::new(data, key).and_then(|r| {
+        r.for_each_block(|b| {
+            if streamed.len() < 64 << 20 {
+                streamed.extend_from_slice(b);
+            }
+            Ok(())
+        })
+    });
+    if let (Ok(w), Ok(())) = (&whole, &s) {
+        if w.len() < 64 << 20 {
+            assert_eq!(w, &streamed, "whole and streamed decoding differ");
+        }
+    }
+    if let Ok(a) = Asset::parse(data) {
+        if let Ok(plain) = caf::decode_asset(&a, &opts) {
+            let p = Asset::parse(&plain).expect("a decoded asset is a valid plain file");
+            assert!(!caf::is_encoded(p.header.flags));
+            views(&p);
+        }
+    }
+    let _ = format!("{:?}", caf::Description::from_bytes_with_key(data, key));
+}
+
+/// The input's encoded payload with its block CRCs and index CRC recomputed, wrapped in a
+/// valid container whose flags match the index: mutants then reach the block decoders and
+/// the authentication instead of stopping at a CRC.
+fn with_fixed_crcs(data: &[u8]) -> Option<Vec<u8>> {
+    let a = Asset::parse_layout(data).ok()?.0;
+    let mut p = a.payload.to_vec();
+    let hdr = caf::INDEX_HEADER_SIZE;
+    if p.len() < hdr {
+        return None;
+    }
+    let count = u32::from_le_bytes(p[12..16].try_into().ok()?) as usize;
+    let entries_end = hdr.checked_add(count.checked_mul(caf::ENTRY_SIZE)?)?;
+    if entries_end > p.len() {
+        return None;
+    }
+    for i in 0..count {
+        let at = hdr + i * caf::ENTRY_SIZE;
+        let off = u64::from_le_bytes(p[at..at + 8].try_into().ok()?) as usize;
+        let len = u32::from_le_bytes(p[at + 8..at + 12].try_into().ok()?) as usize;
+        if let Some(block) = off.checked_add(len).and_then(|end| p.get(off..end)) {
+            let crc = caf::crc32(block);
+            p[at + 12..at + 16].copy_from_slice(&crc.to_le_bytes());
+        }
+    }
+    let icrc = caf::crc32_continue(caf::crc32(&p[..84]), &p[hdr..entries_end]);
+    p[84..88].copy_from_slice(&icrc.to_le_bytes());
+    let mut flags = CafFlags(a.header.flags.0 & !0x3);
+    if p[6] != 0 {
+        flags |= CafFlags::COMPRESSED;
+    }
+    if p[7] != 0 {
+        flags |= CafFlags::ENCRYPTED;
+    }
+    Some(
+        caf::AssetWriter::new(a.header.asset_type)
+            .flags(flags)
+            .metadata(a.metadata)
+            .payload(&p)
+            .to_vec(),
+    )
+}
+
+/// COMPRESSED payloads (zstd, LZ4, stored) without a key: block index, whole decoding,
+/// streaming (which must agree), the decoded asset's typed views, and the description; on the
+/// input and on the input with its CRCs recomputed.
+pub fn caf_encoded(data: &[u8]) {
+    decode_both(data, None);
+    if let Some(fixed) = with_fixed_crcs(data) {
+        decode_both(&fixed, None);
+    }
+}
+
+/// ENCRYPTED payloads with the harness's fixed key (`FUZZ_KEY`), as `caf_encoded`.
+pub fn caf_encrypted(data: &[u8]) {
+    let key = caf::Key::from_bytes(FUZZ_KEY);
+    decode_both(data, Some(&key));
+    if let Some(fixed) = with_fixed_crcs(data) {
+        decode_both(&fixed, Some(&key));
+    }
+}
+
+/// `.cafpack` archives: `caf::pack::check_pack_bytes` (header, index, every asset); what is
+/// accepted re-packs to a pack with the same entries.
+pub fn caf_pack(data: &[u8]) {
+    if let Ok(entries) = caf::pack::check_pack_bytes(data) {
+        for (name, e) in &entries {
+            assert!(e.offset + e.size <= data.len() as u64, "{name}");
+        }
+    }
+}
+
 /// Where a glTF's external buffers would be looked up: a folder that does not exist, so the
 /// fuzzer cannot make the importer read files of the machine it runs on.
 const NOWHERE: &str = "/nonexistent-voxcaf-fuzz";

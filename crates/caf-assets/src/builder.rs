@@ -16,6 +16,7 @@ pub struct AssetManagerBuilder {
     budget: Option<u64>,
     hot_reload: bool,
     debounce: Duration,
+    key: Option<caf::Key>,
 }
 
 impl AssetManagerBuilder {
@@ -27,6 +28,7 @@ impl AssetManagerBuilder {
             budget: None,
             hot_reload: false,
             debounce: Duration::from_millis(50),
+            key: None,
         }
     }
 
@@ -61,6 +63,13 @@ impl AssetManagerBuilder {
         self
     }
 
+    /// The key of ENCRYPTED assets (default: none; they then fail to load with "key
+    /// required"). COMPRESSED assets need no key: every load decodes them.
+    pub fn key(mut self, key: caf::Key) -> Self {
+        self.key = Some(key);
+        self
+    }
+
     /// Creates the manager: opens the base directory, starts the loader threads and, with hot
     /// reload, the watcher.
     pub fn build(self) -> Result<AssetManager, AssetError> {
@@ -86,7 +95,7 @@ impl AssetManagerBuilder {
             .build()
             .map_err(|e| AssetError::ThreadPool(e.to_string()))?;
         let alt_base = std::path::absolute(&self.base).unwrap_or_else(|_| self.base.clone());
-        let inner = Arc::new(Inner::new(base, alt_base, pool, self.budget));
+        let inner = Arc::new(Inner::new(base, alt_base, pool, self.budget, self.key));
         let watcher = if self.hot_reload {
             Some(HotReload::start(&inner, self.debounce)?)
         } else {

@@ -72,6 +72,19 @@ impl Inner {
                 source,
             }
         })?;
+        // COMPRESSED / ENCRYPTED payloads are decoded (every block checked) into a plain
+        // asset, so handles and views never see encoded bytes.
+        let asset = if caf::is_encoded(asset.header().flags) {
+            let opts = caf::DecodeOptions::with_key(self.key.as_ref());
+            caf::decode_asset(&asset.asset(), &opts)
+                .and_then(LoadedAsset::from_vec)
+                .map_err(|source| AssetError::Load {
+                    path: slot.key.path.clone(),
+                    source,
+                })?
+        } else {
+            asset
+        };
         self.validations.fetch_add(1, Ordering::Relaxed);
         let layout = (slot.validate)(&slot.key.path, &asset)?;
         Ok(Version {

@@ -34,6 +34,8 @@ pub(crate) struct Inner {
     /// Where dropped last handles report; applied by [`Inner::maintain`].
     pub(crate) releases: Arc<ReleaseQueue>,
     pub(crate) budget: Option<u64>,
+    /// Key of ENCRYPTED assets.
+    pub(crate) key: Option<caf::Key>,
     /// Sum of `file_size` of the current versions of attached slots. Changed only while holding
     /// the slot's state lock, together with the slot's `data`.
     pub(crate) bytes: AtomicU64,
@@ -56,6 +58,7 @@ impl Inner {
         alt_base: PathBuf,
         pool: rayon::ThreadPool,
         budget: Option<u64>,
+        key: Option<caf::Key>,
     ) -> Inner {
         Inner {
             base,
@@ -64,6 +67,7 @@ impl Inner {
             cache: Mutex::new(Cache::new()),
             releases: Arc::new(ReleaseQueue::new()),
             budget,
+            key,
             bytes: AtomicU64::new(0),
             tick: AtomicU64::new(0),
             pending: AtomicUsize::new(0),
@@ -152,6 +156,45 @@ impl AssetManager {
     /// directory) gives a handle that is [`Status::Failed`] with [`AssetError::InvalidPath`].
     pub fn load<T: AssetKind>(&self, path: impl AsRef<Path>) -> Handle<T> {
         self.request::<T>(path.as_ref(), false)
+    }
+
+    /// Opens `path` for streaming instead of loading it whole: a [`caf::StreamReader`] over the
+    /// file that yields the plain payload block by block (decoded and decrypted with the
+    /// manager's key), checking each block and, at the end of a full read, the whole file.
+    /// Memory: a few blocks, whatever the payload's size. This is how games play audio assets
+    /// flagged STREAMED ([`caf::CafFlags::STREAMED`]); streams bypass the cache and its budget.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir()?;
+    /// let samples = vec![0u8; 200_000];
+    /// let file = caf::encode_asset(caf::AssetType::AUDIO, caf::CafFlags::STREAMED, &[], &samples,
+    ///     &caf::Encoding::default())?;
+    /// std::fs::write(dir.path().join("music.caf"), file)?;
+    /// let m = caf_assets::AssetManager::new(dir.path())?;
+    /// let mut s = m.stream("music.caf")?;
+    /// let mut total = 0;
+    /// while let Some(block) = s.next_block()? {
+    ///     total += block.len(); // hand the block to the audio device
+    /// }
+    /// assert_eq!(total, 200_000);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn stream(
+        &self,
+        path: impl AsRef<Path>,
+    ) -> Result<caf::StreamReader<std::io::BufReader<std::fs::File>>, AssetError> {
+        let apath = self.normalise(path)?;
+        let file = self.inner.base.join(apath.as_str());
+        let load = |source| AssetError::Load {
+            path: apath.clone(),
+            source,
+        };
+        let f = std::fs::File::open(&file).map_err(|e| load(caf::CafError::from(e)))?;
+        caf::StreamReader::new(
+            std::io::BufReader::with_capacity(1 << 16, f),
+            self.inner.key.as_ref(),
+        )
+        .map_err(load)
     }
 
     /// Like [`load`](Self::load), but blocks until the entry has data or has failed. A load

@@ -41,6 +41,9 @@ pub struct BuildOptions {
     pub jobs: usize,
     /// Reconvert everything even when the hashes match.
     pub force: bool,
+    /// Encrypt every asset with this key (ENCRYPTED). The manifest records only the key's
+    /// public fingerprint (in the settings hash), never the key.
+    pub key: Option<caf::Key>,
 }
 
 /// One asset in the manifest.
@@ -211,6 +214,16 @@ pub fn settings_hash(settings: &Settings) -> String {
     hex(h.finalize())
 }
 
+/// The settings hash of an encrypted build: [`settings_hash`] plus the key's public
+/// fingerprint, so that a build with another key (or none) converts everything again.
+pub fn keyed_settings_hash(settings: &Settings, key: &caf::Key) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(settings_hash(settings).as_bytes());
+    h.update(b"\0voxcaf-key\0");
+    h.update(&key.fingerprint());
+    h.finalize().to_hex().to_string()
+}
+
 /// The source hash: the source bytes and each dependency (relative name and bytes). A
 /// dependency that cannot be read hashes as missing, which forces a rebuild.
 fn source_hash(bytes: &[u8], deps: &[(String, Option<Vec<u8>>)]) -> String {
@@ -337,7 +350,10 @@ fn process(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (opts.settings.clone(), None),
         Err(e) => return Err(ImportError::io(&side, e)),
     };
-    let settings_h = settings_hash(&settings);
+    let settings_h = match &opts.key {
+        None => settings_hash(&settings),
+        Some(k) => keyed_settings_hash(&settings, k),
+    };
     if let (Some(prev), false) = (previous, opts.force) {
         let deps = read_deps(src_root, &prev.dependencies);
         if prev.settings_hash == settings_h
@@ -361,7 +377,7 @@ fn process(
         v
     };
     let deps = read_deps(src_root, &dep_names);
-    let file = converted.to_caf_bytes();
+    let file = converted.to_caf_bytes_encoded(&settings.encoding(opts.key.as_ref()))?;
     let out_path = out_root.join(&s.output);
     write_atomic(&out_path, &file)?;
     let entry = ManifestEntry {

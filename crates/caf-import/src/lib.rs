@@ -46,7 +46,9 @@ pub mod texture;
 use std::path::{Path, PathBuf};
 
 pub use error::{ImportError, Result};
-pub use settings::{AssetKind, AudioBits, MipFilter, Profile, Settings, SettingsOverride, Stage};
+pub use settings::{
+    AssetKind, AudioBits, Compress, MipFilter, Profile, Settings, SettingsOverride, Stage,
+};
 
 /// Bumped whenever a converter's output changes for the same input and settings, so that
 /// `build` reconverts everything made by an older version.
@@ -82,6 +84,39 @@ impl Converted {
             .metadata(&self.metadata)
             .payload(&self.payload)
             .to_vec()
+    }
+
+    /// The complete `.caf` file with its payload encoded (compressed and/or encrypted, see
+    /// [`Settings::encoding`]); the same bytes as [`Converted::to_caf_bytes`] for a plain
+    /// encoding. An encrypted file's nonce salt is derived from the key and the content
+    /// (a keyed BLAKE3 hash), so equal inputs give equal files.
+    pub fn to_caf_bytes_encoded(&self, enc: &caf::Encoding) -> Result<Vec<u8>> {
+        if enc.is_plain() {
+            return Ok(self.to_caf_bytes());
+        }
+        let mut enc = enc.clone();
+        if let (Some(key), None) = (&enc.key, enc.salt) {
+            let k = blake3::derive_key("voxcaf caf block salt v1", key.as_bytes());
+            let mut h = blake3::Hasher::new_keyed(&k);
+            h.update(&self.asset_type().0.to_le_bytes());
+            h.update(&self.flags.0.to_le_bytes());
+            h.update(&enc.codec.code().to_le_bytes());
+            h.update(&enc.level.to_le_bytes());
+            h.update(&enc.block_size.to_le_bytes());
+            h.update(&(self.metadata.len() as u64).to_le_bytes());
+            h.update(&self.metadata);
+            h.update(&self.payload);
+            let mut salt = [0u8; 16];
+            salt.copy_from_slice(&h.finalize().as_bytes()[..16]);
+            enc.salt = Some(salt);
+        }
+        Ok(caf::encode_asset(
+            self.asset_type(),
+            self.flags,
+            &self.metadata,
+            &self.payload,
+            &enc,
+        )?)
     }
 
     /// Write the `.caf` file atomically (temporary file, fsync, rename).

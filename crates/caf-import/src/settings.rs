@@ -271,6 +271,56 @@ impl fmt::Display for Stage {
     }
 }
 
+/// Compression of a `.caf` payload (`compress` setting): stored plain (the default, readable by
+/// the original engine), zstd blocks, or LZ4 blocks for the fastest decoding.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Compress {
+    /// Plain payload.
+    #[default]
+    None,
+    /// zstd blocks (COMPRESSED).
+    Zstd,
+    /// LZ4 blocks (COMPRESSED).
+    Lz4,
+}
+
+impl Compress {
+    /// The block codec.
+    pub fn codec(self) -> caf::Codec {
+        match self {
+            Compress::None => caf::Codec::None,
+            Compress::Zstd => caf::Codec::Zstd,
+            Compress::Lz4 => caf::Codec::Lz4,
+        }
+    }
+
+    /// True for [`Compress::None`].
+    pub fn is_none(&self) -> bool {
+        *self == Compress::None
+    }
+}
+
+impl FromStr for Compress {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "none" => Ok(Compress::None),
+            "zstd" => Ok(Compress::Zstd),
+            "lz4" => Ok(Compress::Lz4),
+            _ => Err(format!(
+                "unknown compression {s:?} (expected zstd, lz4 or none)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Compress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.codec().name())
+    }
+}
+
 /// Everything that decides a conversion's output. Two conversions of the same bytes with equal
 /// settings produce identical files.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -294,9 +344,28 @@ pub struct Settings {
     /// Shaders: the stage, when the extension does not say (.glsl) or a module has several.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stage: Option<Stage>,
+    /// Payload compression (COMPRESSED); `none` keeps the original layout.
+    #[serde(skip_serializing_if = "Compress::is_none")]
+    pub compress: Compress,
+    /// zstd compression level (1..=22; default 3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<i32>,
 }
 
 impl Settings {
+    /// How the payload is encoded with these settings and an optional encryption key. With
+    /// a key the nonce salt is derived from the key and the content, so equal inputs give
+    /// byte-identical files (builds stay reproducible) while different contents never share a
+    /// salt.
+    pub fn encoding(&self, key: Option<&caf::Key>) -> caf::Encoding {
+        caf::Encoding {
+            codec: self.compress.codec(),
+            level: self.level.unwrap_or(3),
+            key: key.cloned(),
+            ..caf::Encoding::default()
+        }
+    }
+
     /// Settings of the original profile with everything else at its default.
     pub fn original() -> Settings {
         Settings {
@@ -325,6 +394,8 @@ impl Settings {
             srgb: o.srgb.or(self.srgb),
             bits: o.bits.unwrap_or(self.bits),
             stage: o.stage.or(self.stage),
+            compress: o.compress.unwrap_or(self.compress),
+            level: o.level.or(self.level),
         }
     }
 }
@@ -338,6 +409,8 @@ impl Settings {
 /// mip_filter = "box"  # or "linear"
 /// bits = 8            # audio: 8, 16, 32 or "source"
 /// stage = "fragment"  # shaders
+/// compress = "zstd"   # or "lz4", "none"
+/// level = 19          # zstd level
 /// profile = "original"
 /// type = "texture"
 /// ```
@@ -365,6 +438,12 @@ pub struct SettingsOverride {
     /// See [`Settings::stage`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stage: Option<Stage>,
+    /// See [`Settings::compress`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compress: Option<Compress>,
+    /// See [`Settings::level`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<i32>,
 }
 
 impl SettingsOverride {

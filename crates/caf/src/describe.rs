@@ -33,6 +33,7 @@
 use std::fmt;
 use std::path::Path;
 
+use crate::block::{block_index, decode_asset, is_encoded, BlockIndexHeader, DecodeOptions, Key};
 use crate::error::CafError;
 use crate::header::{AssetType, CafHeader, HEADER_SIZE};
 use crate::load::{Asset, CrcCheck, LoadedAsset};
@@ -335,6 +336,13 @@ impl fmt::Display for Decoded {
     }
 }
 
+/// True when the payload starts with a block index's magic. Files written before the
+/// COMPRESSED / ENCRYPTED extension may carry those flags on a plain payload; without the
+/// magic they are judged as containers only (their payload cannot be decoded).
+fn has_block_index(a: &Asset<'_>) -> bool {
+    a.payload.starts_with(&crate::block::BLOCK_MAGIC)
+}
+
 /// Everything that can be said about one file's bytes, valid or not.
 #[derive(Debug)]
 pub struct Description {
@@ -350,20 +358,31 @@ pub struct Description {
     /// The typed-view summary, or why the view refused the asset, for types with a payload
     /// convention (needs `layout`).
     pub decoded: Option<Result<Decoded, CafError>>,
-    /// The first container check that failed (`None` = valid). Typed-view failures do not
-    /// make a file invalid here; they are reported in `decoded`.
+    /// The block index of a COMPRESSED or ENCRYPTED payload (needs `layout`).
+    pub encoding: Option<BlockIndexHeader>,
+    /// The first check that failed (`None` = valid): the container checks and, for an
+    /// encoded payload, its decoding (a missing key is not a failure: `decoded` then says a
+    /// key is needed). Typed-view failures do not make a file invalid here; they are
+    /// reported in `decoded`.
     pub error: Option<CafError>,
 }
 
 impl Description {
     /// Describe a file from its bytes, going as far as the damage allows.
     pub fn from_bytes(bytes: &[u8]) -> Description {
+        Description::from_bytes_with_key(bytes, None)
+    }
+
+    /// [`Description::from_bytes`] with the key of an encrypted asset, so that its payload
+    /// is decoded, checked and summarised too.
+    pub fn from_bytes_with_key(bytes: &[u8], key: Option<&Key>) -> Description {
         let mut d = Description {
             file_size: bytes.len() as u64,
             header: None,
             layout: None,
             metadata: None,
             decoded: None,
+            encoding: None,
             error: None,
         };
         let Some(hb) = bytes
@@ -396,8 +415,36 @@ impl Description {
             crcs,
         });
         d.metadata = KnownMetadata::decode(h.asset_type, asset.metadata);
-        d.decoded = Decoded::from_asset(&asset);
         d.error = crcs.check().err();
+        if !is_encoded(h.flags) {
+            d.decoded = Decoded::from_asset(&asset);
+            return d;
+        }
+        d.encoding = block_index(&asset).ok().map(|(ix, _)| ix);
+        if d.error.is_some() {
+            return d;
+        }
+        if !has_block_index(&asset) {
+            // Flags set by a writer from before the extension on a plain payload: a valid
+            // container whose payload nothing can decode.
+            d.decoded = Some(Err(CafError::BadBlockIndex {
+                offset: 0,
+                what: "no block index: COMPRESSED/ENCRYPTED set on a plain payload (a file \
+                       from before the extension)",
+            }));
+            return d;
+        }
+        match decode_asset(&asset, &DecodeOptions::with_key(key)) {
+            Ok(plain) => {
+                // decode_asset builds a sound plain file; parse only fails on a bug.
+                d.decoded = match Asset::parse(&plain) {
+                    Ok(p) => Decoded::from_asset(&p),
+                    Err(e) => Some(Err(e)),
+                };
+            }
+            Err(CafError::KeyRequired) => d.decoded = Some(Err(CafError::KeyRequired)),
+            Err(e) => d.error = Some(e),
+        }
         d
     }
 
@@ -469,6 +516,21 @@ impl Description {
             hex32(c.footer_stored),
             state(c.footer_ok(), c.footer_computed)
         ));
+        if let Some(ix) = &self.encoding {
+            lines.push(format!(
+                "  encoding      {}{}, {} block(s) of {} bytes, plain payload {} bytes (crc32 {})",
+                ix.codec(),
+                if ix.is_encrypted() {
+                    ", encrypted (XChaCha20-Poly1305)"
+                } else {
+                    ""
+                },
+                ix.block_count,
+                ix.block_size,
+                ix.plain_size,
+                hex32(ix.plain_crc32)
+            ));
+        }
         if let Some(m) = &self.metadata {
             let fields: Vec<String> = m.fields().iter().map(|(k, v)| format!("{k}={v}")).collect();
             lines.push(format!("  {:<13} {}", format!("{ty}:"), fields.join(" ")));
@@ -511,25 +573,88 @@ pub enum Verdict {
     Invalid(CafError),
 }
 
+/// Whether the payload of the file at `path` starts with a block index's magic.
+fn file_has_block_index(path: &Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let read = || -> std::io::Result<[u8; 4]> {
+        let mut f = std::fs::File::open(path)?;
+        let mut hb = [0u8; HEADER_SIZE];
+        f.read_exact(&mut hb)?;
+        let h = CafHeader::from_bytes(&hb);
+        f.seek(SeekFrom::Start(h.payload_offset().unwrap_or(u64::MAX)))?;
+        let mut m = [0u8; 4];
+        f.read_exact(&mut m)?;
+        Ok(m)
+    };
+    read().is_ok_and(|m| m == crate::block::BLOCK_MAGIC)
+}
+
 impl Verdict {
     /// Load and verify `path` (see [`LoadedAsset::open`]); with `typed`, also decode it with
     /// the typed view of its type (types without a payload convention pass).
     pub fn check_file(path: &Path, typed: bool) -> Verdict {
+        Verdict::check_file_with_key(path, typed, None)
+    }
+
+    /// [`Verdict::check_file`] with the key of encrypted assets. A COMPRESSED or ENCRYPTED
+    /// file is streamed ([`crate::StreamReader`]): every block, the plain CRC and both
+    /// container CRCs are checked with memory for a few blocks, whatever the payload's size
+    /// (with `typed` it is decoded whole to run the typed view).
+    pub fn check_file_with_key(path: &Path, typed: bool, key: Option<&Key>) -> Verdict {
+        let header = match crate::load::validate_header(path) {
+            Ok(h) => h,
+            Err(e) => return Verdict::Invalid(e),
+        };
+        if is_encoded(header.flags) && !typed && (key.is_some() || file_has_block_index(path)) {
+            let r = std::fs::File::open(path)
+                .map_err(|e| CafError::io(Some(path), e))
+                .and_then(|f| {
+                    let len = f.metadata().map_err(|e| CafError::io(Some(path), e))?.len();
+                    crate::StreamReader::new(std::io::BufReader::with_capacity(1 << 20, f), key)?
+                        .for_each_block(|_| Ok(()))?;
+                    Ok(len)
+                });
+            return match r {
+                Ok(file_size) => Verdict::Valid {
+                    asset_type: header.asset_type,
+                    file_size,
+                },
+                Err(e) => Verdict::Invalid(e),
+            };
+        }
         match LoadedAsset::open(path) {
-            Ok(l) => Verdict::of_asset(&l.asset(), l.file_size(), typed),
+            Ok(l) => Verdict::of_asset(&l.asset(), l.file_size(), typed, key),
             Err(e) => Verdict::Invalid(e),
         }
     }
 
     /// [`Verdict::check_file`] for a file already in memory.
     pub fn check_bytes(bytes: &[u8], typed: bool) -> Verdict {
+        Verdict::check_bytes_with_key(bytes, typed, None)
+    }
+
+    /// [`Verdict::check_bytes`] with the key of encrypted assets.
+    pub fn check_bytes_with_key(bytes: &[u8], typed: bool, key: Option<&Key>) -> Verdict {
         match Asset::parse(bytes) {
-            Ok(a) => Verdict::of_asset(&a, bytes.len() as u64, typed),
+            Ok(a) => Verdict::of_asset(&a, bytes.len() as u64, typed, key),
             Err(e) => Verdict::Invalid(e),
         }
     }
 
-    fn of_asset(a: &Asset<'_>, file_size: u64, typed: bool) -> Verdict {
+    fn of_asset(a: &Asset<'_>, file_size: u64, typed: bool, key: Option<&Key>) -> Verdict {
+        // Without a key or a typed check, a payload without a block index (flags from a writer
+        // older than the extension) is judged as a container, as the original loader does.
+        let legacy = key.is_none() && !typed && !has_block_index(a);
+        if is_encoded(a.header.flags) && !legacy {
+            let plain = match decode_asset(a, &DecodeOptions::with_key(key)) {
+                Ok(p) => p,
+                Err(e) => return Verdict::Invalid(e),
+            };
+            return match Asset::parse(&plain) {
+                Ok(p) => Verdict::of_asset(&p, file_size, typed, None),
+                Err(e) => Verdict::Invalid(e),
+            };
+        }
         if typed {
             if let Some(Err(e)) = Decoded::from_asset(a) {
                 return Verdict::Invalid(e);
@@ -653,6 +778,16 @@ mod json {
             }
             if let Some(m) = &self.metadata {
                 j["metadata"] = m.to_json();
+            }
+            if let Some(ix) = &self.encoding {
+                j["encoding"] = json!({
+                    "codec": ix.codec().name(),
+                    "encrypted": ix.is_encrypted(),
+                    "block_size": ix.block_size,
+                    "block_count": ix.block_count,
+                    "plain_size": ix.plain_size,
+                    "plain_crc32": ix.plain_crc32,
+                });
             }
             match &self.decoded {
                 Some(Ok(d)) => j["decoded"] = d.to_json(),

@@ -21,8 +21,10 @@ pub enum ErrorKind {
     /// The caller broke an API contract: a typed view asked of an asset of another type, a
     /// streaming payload reader shorter than the length promised for it.
     Misuse,
-    /// A size does not fit this platform's address space.
+    /// A size does not fit this platform's address space, or exceeds a decoding limit.
     LimitExceeded,
+    /// The asset is encrypted and no key, a malformed key or the wrong key was given.
+    Key,
 }
 
 /// Everything that can go wrong reading, checking or writing a `.caf` file.
@@ -181,6 +183,119 @@ pub enum CafError {
         /// Bytes actually read.
         actual: u64,
     },
+    /// The block index of a COMPRESSED or ENCRYPTED payload is inconsistent.
+    #[error("bad block index at payload offset {offset}: {what}")]
+    BadBlockIndex {
+        /// Offset inside the payload.
+        offset: u64,
+        /// What is wrong.
+        what: &'static str,
+    },
+    /// The block index uses a version, codec or cipher this crate does not know.
+    #[error("unsupported {what} {value} in the block index")]
+    UnsupportedEncoding {
+        /// `"block index version"`, `"codec"` or `"cipher"`.
+        what: &'static str,
+        /// The value found.
+        value: u64,
+    },
+    /// The block index does not hash to its stored CRC.
+    #[error(
+        "block index CRC mismatch: stored {stored:#010x}, the index hashes to {computed:#010x}"
+    )]
+    IndexCrcMismatch {
+        /// CRC stored in the index header.
+        stored: u32,
+        /// CRC computed.
+        computed: u32,
+    },
+    /// The asset is ENCRYPTED and no key was given.
+    #[error("the payload is encrypted and no key was given")]
+    KeyRequired,
+    /// The key's check value differs from the file's: it is not the key the file was
+    /// encrypted with.
+    #[error("wrong key: the payload was encrypted with another key")]
+    WrongKey,
+    /// The header, metadata or block index were changed after encryption (the index tag does
+    /// not verify with the right key).
+    #[error("index authentication failed: header, metadata or block index were altered after encryption")]
+    IndexAuthFailed,
+    /// The plain payload is larger than the decoding limit; it must be streamed.
+    #[error("plain payload of {size} bytes exceeds the decoding limit of {limit} bytes (stream it instead)")]
+    PlainTooLarge {
+        /// Declared plain size.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// A stored block does not hash to its entry's CRC.
+    #[error("block {block} CRC mismatch: entry says {stored:#010x}, the block hashes to {computed:#010x}")]
+    BlockCrcMismatch {
+        /// Block index.
+        block: u32,
+        /// CRC in the entry.
+        stored: u32,
+        /// CRC computed.
+        computed: u32,
+    },
+    /// A block's authentication tag does not verify: the block was altered, moved or belongs
+    /// to another file.
+    #[error("block {block} authentication failed: the block was altered, moved or comes from another file")]
+    BlockAuthFailed {
+        /// Block index.
+        block: u32,
+    },
+    /// A block does not decode to exactly its plain length.
+    #[error("block {block} does not decode: {what}")]
+    BlockDecode {
+        /// Block index.
+        block: u32,
+        /// What went wrong.
+        what: &'static str,
+    },
+    /// The decoded payload does not hash to the index's plain CRC.
+    #[error("plain payload CRC mismatch: index says {stored:#010x}, the decoded payload hashes to {computed:#010x}")]
+    PlainCrcMismatch {
+        /// CRC stored in the index.
+        stored: u32,
+        /// CRC computed.
+        computed: u32,
+    },
+    /// A key (text or file) is malformed.
+    #[error("bad key: {what}")]
+    BadKey {
+        /// What is wrong.
+        what: &'static str,
+    },
+    /// Encoding options the writer cannot honour.
+    #[error("bad encoding options: {what}")]
+    BadEncoding {
+        /// What is wrong.
+        what: &'static str,
+    },
+    /// A pack archive's header or index is inconsistent.
+    #[error("bad pack at offset {offset}: {what}")]
+    BadPack {
+        /// File offset.
+        offset: u64,
+        /// What is wrong.
+        what: &'static str,
+    },
+    /// A path given to the pack writer is not a relative `/`-separated path, or repeats.
+    #[error("bad or repeated pack path {path:?} (relative, '/'-separated, no '.' or '..' parts)")]
+    BadPackPath {
+        /// The path.
+        path: String,
+    },
+    /// A streamed file ends before the bytes its header and index promise.
+    #[error("file ends early: more bytes expected at offset {offset}")]
+    Truncated {
+        /// File offset where bytes were missing.
+        offset: u64,
+    },
+    /// The operating system's random generator failed.
+    #[error("random generator failed: {0}")]
+    Random(String),
     /// The file (or a size in it) does not fit in this machine's address space.
     #[error("{what} of {size} bytes does not fit in memory on this platform")]
     TooLarge {
@@ -205,7 +320,22 @@ impl CafError {
             | CafError::MetadataSize { .. }
             | CafError::PayloadSize { .. }
             | CafError::BadMetadata { .. }
-            | CafError::Malformed { .. } => ErrorKind::Malformed,
+            | CafError::Malformed { .. }
+            | CafError::BadBlockIndex { .. }
+            | CafError::IndexCrcMismatch { .. }
+            | CafError::IndexAuthFailed
+            | CafError::BlockCrcMismatch { .. }
+            | CafError::BlockAuthFailed { .. }
+            | CafError::BlockDecode { .. }
+            | CafError::PlainCrcMismatch { .. }
+            | CafError::Truncated { .. }
+            | CafError::BadPack { .. } => ErrorKind::Malformed,
+            CafError::BadPackPath { .. } => ErrorKind::Misuse,
+            CafError::UnsupportedEncoding { .. } => ErrorKind::Unsupported,
+            CafError::KeyRequired | CafError::WrongKey | CafError::BadKey { .. } => ErrorKind::Key,
+            CafError::PlainTooLarge { .. } => ErrorKind::LimitExceeded,
+            CafError::BadEncoding { .. } => ErrorKind::Misuse,
+            CafError::Random(_) => ErrorKind::Io,
             CafError::UnsupportedVersion { .. } | CafError::UnsupportedFlags { .. } => {
                 ErrorKind::Unsupported
             }
@@ -234,6 +364,23 @@ impl CafError {
             CafError::Malformed { .. } => "malformed payload",
             CafError::StreamTooShort { .. } => "stream too short",
             CafError::TooLarge { .. } => "too large",
+            CafError::BadBlockIndex { .. } => "block index",
+            CafError::UnsupportedEncoding { .. } => "unsupported encoding",
+            CafError::IndexCrcMismatch { .. } => "index crc",
+            CafError::KeyRequired => "key required",
+            CafError::WrongKey => "wrong key",
+            CafError::IndexAuthFailed => "index authentication",
+            CafError::PlainTooLarge { .. } => "plain too large",
+            CafError::BlockCrcMismatch { .. } => "block crc",
+            CafError::BlockAuthFailed { .. } => "block authentication",
+            CafError::BlockDecode { .. } => "block decode",
+            CafError::PlainCrcMismatch { .. } => "plain crc",
+            CafError::BadKey { .. } => "bad key",
+            CafError::BadEncoding { .. } => "bad encoding",
+            CafError::Truncated { .. } => "truncated",
+            CafError::BadPack { .. } => "bad pack",
+            CafError::BadPackPath { .. } => "bad pack path",
+            CafError::Random(_) => "random",
         }
     }
 
@@ -359,6 +506,31 @@ mod tests {
                 },
                 ErrorKind::LimitExceeded,
             ),
+            (
+                CafError::BadBlockIndex {
+                    offset: 0,
+                    what: "w",
+                },
+                ErrorKind::Malformed,
+            ),
+            (
+                CafError::UnsupportedEncoding {
+                    what: "codec",
+                    value: 9,
+                },
+                ErrorKind::Unsupported,
+            ),
+            (CafError::KeyRequired, ErrorKind::Key),
+            (CafError::WrongKey, ErrorKind::Key),
+            (CafError::BadKey { what: "w" }, ErrorKind::Key),
+            (CafError::IndexAuthFailed, ErrorKind::Malformed),
+            (CafError::BlockAuthFailed { block: 1 }, ErrorKind::Malformed),
+            (
+                CafError::PlainTooLarge { size: 2, limit: 1 },
+                ErrorKind::LimitExceeded,
+            ),
+            (CafError::BadEncoding { what: "w" }, ErrorKind::Misuse),
+            (CafError::Truncated { offset: 3 }, ErrorKind::Malformed),
         ]
     }
 

@@ -118,15 +118,15 @@ pub struct CafFlags(pub u16);
 impl CafFlags {
     /// No flags.
     pub const NONE: CafFlags = CafFlags(0);
-    /// Payload is compressed (named by the original, no behaviour yet).
+    /// Payload is zstd/LZ4 blocks with a block index (docs/format/caf-extensions.md).
     pub const COMPRESSED: CafFlags = CafFlags(0x1);
-    /// Payload is encrypted (named by the original, no behaviour yet).
+    /// Payload blocks are XChaCha20-Poly1305 encrypted (docs/format/caf-extensions.md).
     pub const ENCRYPTED: CafFlags = CafFlags(0x2);
     /// Texture pixels are sRGB-encoded.
     pub const SRGB: CafFlags = CafFlags(0x4);
     /// Texture payload holds more than one mip level.
     pub const MIPCHAIN: CafFlags = CafFlags(0x8);
-    /// Asset meant to be streamed (named by the original, no behaviour yet).
+    /// Asset meant to be read block by block ([`crate::StreamReader`]); no layout change.
     pub const STREAMED: CafFlags = CafFlags(0x10);
 
     /// All bits that have a name.

@@ -35,6 +35,16 @@ macro_rules! le_field {
 
 le_field!(u16 => U16, u32 => U32, u64 => U64, f32 => F32);
 
+impl LeField for u8 {
+    type Le = u8;
+    fn to_le(self) -> u8 {
+        self
+    }
+    fn from_le(le: u8) -> u8 {
+        le
+    }
+}
+
 impl<T: LeField, const N: usize> LeField for [T; N] {
     type Le = [T::Le; N];
     fn to_le(self) -> Self::Le {

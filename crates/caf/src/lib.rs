@@ -45,6 +45,7 @@
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
+mod block;
 mod crc;
 pub mod describe;
 mod error;
@@ -55,9 +56,17 @@ mod mesh_encode;
 mod meta;
 #[allow(unsafe_code)]
 mod mmap;
+pub mod pack;
+mod stream;
 mod view;
 mod write;
 
+pub use block::{
+    block_index, decode_asset, decode_payload, encode_asset, encode_payload, is_encoded,
+    BlockEntry, BlockIndexHeader, Codec, DecodeOptions, Encoding, Key, BLOCK_MAGIC, BLOCK_VERSION,
+    DEFAULT_BLOCK_SIZE, DEFAULT_MAX_PLAIN_SIZE, ENTRY_SIZE, INDEX_HEADER_SIZE, KEY_SIZE,
+    MAX_BLOCK_SIZE, MIN_BLOCK_SIZE,
+};
 pub use crc::{crc32, crc32_combine, crc32_continue};
 pub use describe::{Description, Verdict};
 pub use error::{CafError, ErrorKind};
@@ -73,6 +82,7 @@ pub use meta::{
     ArchetypeDesc, AudioMetadata, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
     TextureMetadata, Vertex,
 };
+pub use stream::{StreamReader, MAX_STREAM_METADATA};
 pub use view::{
     cast_or_copy, prefab_component, scene_component, AudioView, MeshView, PrefabComponent,
     PrefabEntity, PrefabView, SceneEntry, SceneSection, SceneView, ShaderView, TextureView,

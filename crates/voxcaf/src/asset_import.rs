@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use caf_import::batch::{self, BuildEvent, BuildOptions, BuildReport};
-use caf_import::{samples, AssetKind, AudioBits, MipFilter, Profile, Settings, Stage};
+use caf_import::{samples, AssetKind, AudioBits, Compress, MipFilter, Profile, Settings, Stage};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
@@ -48,6 +48,34 @@ pub struct SettingsArgs {
     /// (vertex, fragment, compute).
     #[arg(long)]
     stage: Option<Stage>,
+    /// Payload compression: `zstd`, `lz4` (fastest to load) or `none` (the default: readable
+    /// by the original engine). A sidecar's `compress` key overrides it per asset.
+    #[arg(long, value_name = "CODEC", default_value = "none")]
+    compress: Compress,
+    /// zstd compression level, 1 (fast) to 22 (small); default 3.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    level: Option<i32>,
+}
+
+/// Encryption options shared by `convert` and `build`.
+#[derive(Args, Clone)]
+pub struct EncryptArgs {
+    /// Encrypt payloads (XChaCha20-Poly1305) with the key of --key-file or, without it, of the
+    /// VOXCAF_KEY environment variable (64 hex digits; make one with `voxcaf asset keygen`).
+    #[arg(long)]
+    encrypt: bool,
+    /// File holding the key (64 hex digits). Keys are never given on the command line.
+    #[arg(long, value_name = "FILE", requires = "encrypt")]
+    key_file: Option<PathBuf>,
+}
+
+impl EncryptArgs {
+    fn key(&self) -> Result<Option<caf::Key>> {
+        if !self.encrypt {
+            return Ok(None);
+        }
+        crate::keys::load(self.key_file.as_deref(), true)
+    }
 }
 
 impl SettingsArgs {
@@ -66,6 +94,8 @@ impl SettingsArgs {
             },
             bits: self.bits,
             stage: self.stage,
+            compress: self.compress,
+            level: self.level,
         }
     }
 }
@@ -87,6 +117,8 @@ pub struct ConvertArgs {
     kind: Option<AssetKind>,
     #[command(flatten)]
     settings: SettingsArgs,
+    #[command(flatten)]
+    encrypt: EncryptArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -110,6 +142,8 @@ pub struct BuildArgs {
     force: bool,
     #[command(flatten)]
     settings: SettingsArgs,
+    #[command(flatten)]
+    encrypt: EncryptArgs,
     /// Print a JSON summary instead of text.
     #[arg(long)]
     json: bool,
@@ -136,6 +170,7 @@ pub fn run(cmd: ImportCmd) -> Result<u8> {
 fn convert(a: ConvertArgs) -> Result<u8> {
     use crate::output as o;
     let settings = a.settings.settings(a.kind);
+    let key = a.encrypt.key()?;
     let stdin = o::is_dash(&a.input);
     if stdin && a.kind.is_none() {
         return Err(o::usage(
@@ -190,12 +225,18 @@ fn convert(a: ConvertArgs) -> Result<u8> {
             return Ok(1);
         }
     };
+    let file = converted
+        .to_caf_bytes_encoded(&settings.encoding(key.as_ref()))
+        .map_err(|e| o::failed(&a.input, e))?;
     if o::is_dash(&out) {
-        return o::write_stdout(&converted.to_caf_bytes()).map(|_| 0);
+        return o::write_stdout(&file).map(|_| 0);
     }
     o::create_parent(&out)?;
-    converted.write(&out).map_err(|e| o::failed(&out, e))?;
-    let size = 32 + converted.metadata.len() + converted.payload.len() + 4;
+    voxcaf_fs::write_atomic(&out, &file).map_err(|e| o::failed(&out, e))?;
+    let size = file.len();
+    let flags = caf::validate_header_bytes(&file)
+        .map(|h| h.flags.0)
+        .unwrap_or(converted.flags.0);
     if a.json {
         println!(
             "{}",
@@ -204,7 +245,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
                 "input": a.input.display().to_string(),
                 "output": out.display().to_string(),
                 "type": converted.kind.name(),
-                "flags": converted.flags.0,
+                "flags": flags,
                 "metadata_size": converted.metadata.len(),
                 "payload_size": converted.payload.len(),
                 "file_size": size,
@@ -241,6 +282,7 @@ fn build(a: BuildArgs) -> Result<u8> {
         settings: a.settings.settings(None),
         jobs: a.jobs.unwrap_or(0),
         force: a.force,
+        key: a.encrypt.key()?,
     };
     let tty = !a.json && std::io::stderr().is_terminal();
     let bar = indicatif::ProgressBar::hidden();
@@ -420,6 +462,12 @@ mod tests {
                 profile: Profile::Default,
                 bits: AudioBits::B16,
                 stage: None,
+                compress: Compress::None,
+                level: None,
+            },
+            encrypt: EncryptArgs {
+                encrypt: false,
+                key_file: None,
             },
             json: true,
         };

@@ -18,6 +18,7 @@ mod asset;
 mod asset_import;
 mod demo;
 mod inputs;
+mod keys;
 mod output;
 #[allow(unsafe_code)]
 mod sigpipe;

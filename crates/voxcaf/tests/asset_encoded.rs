@@ -1,0 +1,387 @@
+//! Issue 16 from the command line: `asset keygen`, `convert|build --compress --encrypt`, and
+//! `check|info|extract` of COMPRESSED / ENCRYPTED assets with `--key-file` or `VOXCAF_KEY`,
+//! including the unhappy paths (missing, wrong and malformed keys, damaged files).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn run_env(dir: &Path, args: &[&str], key_env: Option<&str>) -> (i32, String, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_voxcaf"));
+    c.current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .env_remove("VOXCAF_KEY");
+    if let Some(k) = key_env {
+        c.env("VOXCAF_KEY", k);
+    }
+    let out = c.output().expect("run voxcaf");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    run_env(dir, args, None)
+}
+
+/// A 16-bit mono WAV of `frames` frames of a tone.
+fn wav(path: &Path, frames: u32) {
+    let mut b = Vec::new();
+    let data = frames * 2;
+    b.extend_from_slice(b"RIFF");
+    b.extend_from_slice(&(36 + data).to_le_bytes());
+    b.extend_from_slice(b"WAVEfmt ");
+    b.extend_from_slice(&16u32.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    b.extend_from_slice(&1u16.to_le_bytes()); // mono
+    b.extend_from_slice(&22050u32.to_le_bytes());
+    b.extend_from_slice(&44100u32.to_le_bytes());
+    b.extend_from_slice(&2u16.to_le_bytes());
+    b.extend_from_slice(&16u16.to_le_bytes());
+    b.extend_from_slice(b"data");
+    b.extend_from_slice(&data.to_le_bytes());
+    for i in 0..frames {
+        let v = ((i % 100) as i16 - 50) * 300;
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    std::fs::write(path, b).unwrap();
+}
+
+#[test]
+fn keygen_convert_check_info_extract_with_keys() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    wav(&d.join("a.wav"), 150_000);
+
+    let (c, _, e) = run(d, &["asset", "keygen", "k.key"]);
+    assert_eq!(c, 0, "{e}");
+    let text = std::fs::read_to_string(d.join("k.key")).unwrap();
+    assert_eq!(text.trim().len(), 64);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(d.join("k.key"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    // An existing file is kept unless --force.
+    assert_eq!(run(d, &["asset", "keygen", "k.key"]).0, 2);
+    assert_eq!(std::fs::read_to_string(d.join("k.key")).unwrap(), text);
+    assert_eq!(run(d, &["asset", "keygen", "other.key"]).0, 0);
+
+    // Plain reference, then compressed + encrypted.
+    assert_eq!(run(d, &["asset", "convert", "a.wav", "plain.caf"]).0, 0);
+    let (c, _, e) = run(
+        d,
+        &[
+            "asset",
+            "convert",
+            "a.wav",
+            "enc.caf",
+            "--compress",
+            "zstd",
+            "--level",
+            "9",
+            "--encrypt",
+            "--key-file",
+            "k.key",
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    let plain = std::fs::read(d.join("plain.caf")).unwrap();
+    let enc = std::fs::read(d.join("enc.caf")).unwrap();
+    assert!(enc.len() < plain.len());
+    assert_eq!(enc[10] & 0x3, 0x3, "COMPRESSED|ENCRYPTED");
+    // Reproducible: the same input and key give the same bytes.
+    run(
+        d,
+        &[
+            "asset",
+            "convert",
+            "a.wav",
+            "enc2.caf",
+            "--compress",
+            "zstd",
+            "--level",
+            "9",
+            "--encrypt",
+            "--key-file",
+            "k.key",
+        ],
+    );
+    assert_eq!(std::fs::read(d.join("enc2.caf")).unwrap(), enc);
+
+    // check: no key, wrong key, right key (file and environment).
+    let (c, out, _) = run(d, &["asset", "check", "enc.caf"]);
+    assert_eq!(c, 1);
+    assert!(out.contains("[key required]"), "{out}");
+    let (c, out, _) = run(d, &["asset", "check", "--key-file", "other.key", "enc.caf"]);
+    assert_eq!(c, 1);
+    assert!(out.contains("[wrong key]"), "{out}");
+    assert_eq!(
+        run(d, &["asset", "check", "--key-file", "k.key", "enc.caf"]).0,
+        0
+    );
+    assert_eq!(
+        run_env(d, &["asset", "check", "--typed", "enc.caf"], Some(&text)).0,
+        0
+    );
+    let (c, _, e) = run_env(d, &["asset", "check", "enc.caf"], Some("xyz"));
+    assert_eq!(c, 2, "a malformed VOXCAF_KEY is a usage error");
+    assert!(e.contains("VOXCAF_KEY"), "{e}");
+    let (c, _, e) = run(
+        d,
+        &["asset", "check", "--key-file", "missing.key", "enc.caf"],
+    );
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("missing.key"));
+
+    // info shows the encoding; JSON has it too.
+    let (c, out, _) = run(d, &["asset", "info", "--key-file", "k.key", "enc.caf"]);
+    assert_eq!(c, 0);
+    assert!(out.contains("encoding      zstd, encrypted"), "{out}");
+    assert!(out.contains("decoded       150000 frames"), "{out}");
+    let (c, out, _) = run(d, &["asset", "info", "--json", "enc.caf"]);
+    assert_eq!(c, 0);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["encoding"]["codec"], "zstd");
+    assert_eq!(j["encoding"]["encrypted"], true);
+    assert_eq!(j["encoding"]["plain_size"], 300_000);
+
+    // extract always writes the plain payload, equal to the plain conversion's.
+    let (c, _, e) = run(
+        d,
+        &[
+            "asset",
+            "extract",
+            "--key-file",
+            "k.key",
+            "enc.caf",
+            "--payload",
+            "p.bin",
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert_eq!(
+        std::fs::read(d.join("p.bin")).unwrap(),
+        &plain[48..plain.len() - 4]
+    );
+    let (c, _, _) = run(d, &["asset", "extract", "enc.caf", "--payload", "q.bin"]);
+    assert_eq!(c, 1);
+    assert!(!d.join("q.bin").exists(), "no output without the key");
+
+    // A damaged block: check fails naming it, extract leaves no file.
+    let mut bad = enc.clone();
+    let n = bad.len();
+    bad[n - 100] ^= 0x40;
+    std::fs::write(d.join("bad.caf"), &bad).unwrap();
+    let (c, out, _) = run(d, &["asset", "check", "--key-file", "k.key", "bad.caf"]);
+    assert_eq!(c, 1);
+    assert!(out.contains("FAIL"), "{out}");
+    let (c, _, _) = run(
+        d,
+        &[
+            "asset",
+            "extract",
+            "--key-file",
+            "k.key",
+            "bad.caf",
+            "--payload",
+            "r.bin",
+        ],
+    );
+    assert_eq!(c, 1);
+    assert!(!d.join("r.bin").exists());
+}
+
+#[test]
+fn compress_flags_and_usage_errors() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    wav(&d.join("a.wav"), 20_000);
+    for codec in ["zstd", "lz4", "none"] {
+        let out = format!("{codec}.caf");
+        let (c, _, e) = run(d, &["asset", "convert", "a.wav", &out, "--compress", codec]);
+        assert_eq!(c, 0, "{e}");
+        assert_eq!(run(d, &["asset", "check", "--typed", &out]).0, 0);
+    }
+    let none = std::fs::read(d.join("none.caf")).unwrap();
+    assert_eq!(
+        none[10] & 0x3,
+        0,
+        "--compress none writes the original layout"
+    );
+    // Unhappy paths: unknown codec, --encrypt without a key, --key-file without --encrypt.
+    assert_eq!(
+        run(
+            d,
+            &["asset", "convert", "a.wav", "x.caf", "--compress", "brotli"]
+        )
+        .0,
+        2
+    );
+    let (c, _, e) = run(d, &["asset", "convert", "a.wav", "x.caf", "--encrypt"]);
+    assert_eq!(c, 2);
+    assert!(e.contains("--key-file") && e.contains("VOXCAF_KEY"), "{e}");
+    assert_eq!(
+        run(
+            d,
+            &["asset", "convert", "a.wav", "x.caf", "--key-file", "k"]
+        )
+        .0,
+        2
+    );
+    assert_eq!(
+        run(
+            d,
+            &[
+                "asset",
+                "convert",
+                "a.wav",
+                "x.caf",
+                "--compress",
+                "zstd",
+                "--level",
+                "99"
+            ]
+        )
+        .0,
+        1
+    );
+    assert!(!d.join("x.caf").exists());
+}
+
+#[test]
+fn build_with_compress_sidecar_and_encryption() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir(d.join("src")).unwrap();
+    wav(&d.join("src/a.wav"), 30_000);
+    wav(&d.join("src/b.wav"), 30_000);
+    std::fs::write(d.join("src/b.wav.toml"), "compress = \"lz4\"\n").unwrap();
+    assert_eq!(run(d, &["asset", "keygen", "k.key"]).0, 0);
+    let (c, _, e) = run(
+        d,
+        &[
+            "asset",
+            "build",
+            "src",
+            "out",
+            "--compress",
+            "zstd",
+            "--encrypt",
+            "--key-file",
+            "k.key",
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    let a = std::fs::read(d.join("out/a.caf")).unwrap();
+    let b = std::fs::read(d.join("out/b.caf")).unwrap();
+    let codec = |f: &[u8]| f[32 + 16 + 6];
+    assert_eq!(
+        (codec(&a), codec(&b)),
+        (1, 2),
+        "zstd, and lz4 from the sidecar"
+    );
+    assert_eq!(
+        run(d, &["asset", "check", "--key-file", "k.key", "out"]).0,
+        0
+    );
+    let manifest = std::fs::read_to_string(d.join("out/manifest.json")).unwrap();
+    let key = std::fs::read_to_string(d.join("k.key")).unwrap();
+    assert!(
+        !manifest.contains(key.trim()),
+        "the key never lands in the manifest"
+    );
+    // A rebuild with the same key skips everything; with another key it converts again.
+    let (_, out, _) = run(
+        d,
+        &[
+            "asset",
+            "build",
+            "src",
+            "out",
+            "--compress",
+            "zstd",
+            "--encrypt",
+            "--key-file",
+            "k.key",
+            "--json",
+        ],
+    );
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["converted"], 0, "{j}");
+    assert_eq!(run(d, &["asset", "keygen", "k2.key"]).0, 0);
+    let (_, out, _) = run(
+        d,
+        &[
+            "asset",
+            "build",
+            "src",
+            "out",
+            "--compress",
+            "zstd",
+            "--encrypt",
+            "--key-file",
+            "k2.key",
+            "--json",
+        ],
+    );
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["converted"], 2, "{j}");
+}
+
+#[test]
+fn pack_dir_and_list() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir_all(d.join("src/sub")).unwrap();
+    wav(&d.join("src/a.wav"), 1000);
+    wav(&d.join("src/sub/b.wav"), 2000);
+    assert_eq!(
+        run(d, &["asset", "build", "src", "out", "--compress", "lz4"]).0,
+        0
+    );
+    let (c, out, e) = run(d, &["asset", "pack-dir", "out", "game.cafpack"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(out.contains("2 assets"), "{out}");
+    let (c, out, _) = run(d, &["asset", "list", "game.cafpack"]);
+    assert_eq!(c, 0);
+    assert!(
+        out.contains("a.caf\taudio") && out.contains("sub/b.caf\taudio"),
+        "{out}"
+    );
+    let (c, out, _) = run(d, &["asset", "list", "--json", "game.cafpack"]);
+    assert_eq!(c, 0);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j.as_array().unwrap().len(), 2);
+    // The packed bytes are the files'.
+    let pack = caf::pack::Pack::open(&d.join("game.cafpack")).unwrap();
+    assert_eq!(
+        pack.read("sub/b.caf").unwrap().unwrap(),
+        std::fs::read(d.join("out/sub/b.caf")).unwrap()
+    );
+    // Unhappy paths: output inside the folder, wrong extension, existing pack kept without
+    // --force only if it is not a pack, missing folder, a damaged pack.
+    assert_eq!(run(d, &["asset", "pack-dir", "out", "out/x.cafpack"]).0, 2);
+    assert_eq!(run(d, &["asset", "pack-dir", "out", "x.zip"]).0, 2);
+    assert_eq!(
+        run(d, &["asset", "pack-dir", "out", "game.cafpack"]).0,
+        0,
+        "a pack is replaced"
+    );
+    std::fs::write(d.join("notes.cafpack"), "mine").unwrap();
+    assert_eq!(run(d, &["asset", "pack-dir", "out", "notes.cafpack"]).0, 2);
+    assert_eq!(run(d, &["asset", "pack-dir", "missing", "y.cafpack"]).0, 2);
+    let mut b = std::fs::read(d.join("game.cafpack")).unwrap();
+    let n = b.len();
+    b[n - 3] ^= 1;
+    std::fs::write(d.join("bad.cafpack"), &b).unwrap();
+    let (c, _, e) = run(d, &["asset", "list", "bad.cafpack"]);
+    assert_eq!(c, 1);
+    assert!(e.contains("bad.cafpack"), "{e}");
+}
