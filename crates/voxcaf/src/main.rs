@@ -26,8 +26,8 @@ mod world;
 mod world_edit;
 mod world_mesh;
 mod world_play;
-mod world_vox;
 mod world_serve;
+mod world_vox;
 
 #[derive(Parser)]
 #[command(

@@ -221,3 +221,26 @@ fn unhappy_paths_say_what_is_wrong() {
     fails(voxcaf().args(["world", "info"]).arg(&bad), 1, "bad.vwr");
     assert!(Path::new(&bad).exists());
 }
+
+#[test]
+fn a_tight_vox_import_saves_a_non_cubic_world_as_v3() {
+    let model = voxcaf_golden::root().join("../corpus/vox/chr_sol.vox");
+    if !model.exists() {
+        assert!(!voxcaf_golden::required(), "{} missing", model.display());
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("statue.vwr");
+    ok(voxcaf()
+        .args(["world", "convert"])
+        .arg(&model)
+        .arg(&out)
+        .arg("--tight"));
+    let w = vwr::World::load(&out).unwrap();
+    let bytes = std::fs::read(&out).unwrap();
+    let [x, y, z] = w.chunk_dims();
+    if !(x == y && y == z) {
+        assert_eq!(vwr::world_version(&bytes), Some(3));
+    }
+    assert!(w.count_non_air() > 0);
+}
