@@ -54,7 +54,6 @@ impl Source for FileSource {
 
 enum Kind {
     V2 {
-        n: u32,
         table: u64,
     },
     V3 {
@@ -128,7 +127,7 @@ impl WorldFile {
             len,
         };
         let head = src
-            .read_at(0, (v3_header_len()).min(len as usize))
+            .read_at(0, crate::layout::WORLD_HEADER_V3_SIZE.min(len as usize))
             .map_err(io(path))?;
         let (dims, kind) = if world_version(&head) == Some(WORLD_VERSION_V3) {
             let h = v3::parse_header(&head)?;
@@ -142,13 +141,12 @@ impl WorldFile {
                 },
             )
         } else {
-            // v2: validate the header exactly as a full read does (a header-only file is
-            // enough for that), then read table entries on demand.
-            let n = v2_header(&head)?;
+            // v2: validate the header exactly as a full read does, then read table entries on
+            // demand (table and payload errors surface when chunks are read).
+            let n = crate::codec::check_v2_header(&head)?;
             (
                 [n; 3],
                 Kind::V2 {
-                    n,
                     table: WORLD_HEADER_SIZE as u64,
                 },
             )
@@ -303,7 +301,7 @@ impl WorldFile {
                 };
                 v3::decode_entry(&self.src, self.dims, &e, group.as_deref()).map(Some)
             }
-            Kind::V2 { n, table } => {
+            Kind::V2 { table } => {
                 // The entry of slot i sits at table + 20·i in files written by the original;
                 // any other arrangement falls back to a full read.
                 let at = table + (i as u64) * std::mem::size_of::<ChunkTableEntry>() as u64;
@@ -318,7 +316,6 @@ impl WorldFile {
                     let w = self.read_all()?;
                     return Ok(w.chunk(pos).filter(|c| !c.is_empty()).cloned());
                 }
-                let _ = n;
                 if e.flags.get() & ENTRY_EMPTY != 0 {
                     return Ok(None);
                 }
@@ -485,13 +482,9 @@ impl WorldFile {
             e.location = zerocopy::little_endian::U64::new(n.into());
         }
         let base = index.data_end;
-        let codec = match self.options.codec {
-            Codec::Packed | Codec::Rle | Codec::Zstd => self.options.codec,
-            Codec::Auto => Codec::Auto,
-        };
         let mut body = v3::encode_body(
             &changed,
-            codec,
+            self.options.codec,
             self.options.level,
             base,
             groups.len() as u32,
@@ -563,16 +556,6 @@ fn fail_point(point: &str) {
     if std::env::var_os("VOXCAF_VWR_FAIL_AT").is_some_and(|v| v == point) {
         std::process::abort();
     }
-}
-
-fn v3_header_len() -> usize {
-    crate::layout::WORLD_HEADER_V3_SIZE
-}
-
-/// Checks a v2 header the way the full reader does; returns chunks per axis. Table and
-/// payload errors surface when chunks are read.
-fn v2_header(head: &[u8]) -> Result<u32> {
-    crate::codec::check_v2_header(head)
 }
 
 impl World {
