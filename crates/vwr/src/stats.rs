@@ -27,7 +27,8 @@ pub struct WorldStats {
     pub records_by_type: BTreeMap<u16, u64>,
     /// All extra-metadata records.
     pub metadata_records: u64,
-    /// Size of the world as [`World::to_bytes`] saves it (v2 when it fits, else v3).
+    /// Size of the world in the v2 layout (what [`World::to_bytes`] writes when the world fits
+    /// v2; see `v2_size`).
     pub saved_size: u64,
     /// Size of the world in v2, when it fits v2.
     pub v2_size: Option<u64>,
@@ -58,11 +59,9 @@ impl WorldStats {
             }
             s.saved_size += crate::codec::chunk_payload_size(c) as u64;
         }
-        if world.fits_v2() {
-            s.v2_size = Some(s.saved_size);
-        } else {
-            s.saved_size = world.to_bytes().len() as u64;
-        }
+        // A world v2 cannot hold has no fixed saved size (v3's depends on the codec), and
+        // computing it would mean encoding the whole world.
+        s.v2_size = world.fits_v2().then_some(s.saved_size);
         s
     }
 }
