@@ -11,7 +11,10 @@
 //! (end to end: gather each chunk's neighbourhood from the `World`, classify, mesh, as a user
 //! meshes a world), plus "gather only". The peers' rows never include their own gathering.
 //! The group `parallel hilly` times whole-world meshing on rayon's pool against the serial
-//! path. After the criterion groups, a summary table prints the issue's ratios from
+//! path. The other goals of the performance issue have their groups here too, so that one run
+//! prints every ratio: `random access 8-bit world` (2²⁰ random `get_block` calls, and a full
+//! scan through `Chunk::read_into`, on `vwr::samples::full_8bit`) and `mip chain 2048` (the
+//! linear-light chain builders against the box filter on a 2048² RGBA8 texture). After the criterion groups, a summary table prints the issue's ratios from
 //! criterion's own estimates of this run (`<target>/criterion/**/new/estimates.json`, only
 //! files written by this process), then the quad count of every mesher.
 
@@ -251,6 +254,65 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
+const ACCESS_GROUP: &str = "random access 8-bit world";
+const MIP_GROUP: &str = "mip chain 2048";
+
+/// Random `get_block` and the bulk scan over the full 8-bit world.
+fn access(c: &mut Criterion) {
+    let world = vwr::samples::full_8bit();
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    let coords: Vec<[i32; 3]> = (0..1 << 20)
+        .map(|_| {
+            [0; 3].map(|_| {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                (rng % 100) as i32
+            })
+        })
+        .collect();
+    let mut g = c.benchmark_group(ACCESS_GROUP);
+    g.bench_function("get_block random", |b| {
+        b.iter(|| {
+            coords.iter().fold(0u32, |acc, &p| {
+                acc.wrapping_add(world.get_block(p).raw() as u32)
+            })
+        })
+    });
+    let mut buf = [vwr::Block::AIR; vwr::CHUNK_VOLUME];
+    g.bench_function("scan Chunk::read_into", |b| {
+        b.iter(|| {
+            let mut acc = 0u32;
+            for (_, ch) in world.chunks() {
+                ch.read_into(&mut buf);
+                acc = buf
+                    .iter()
+                    .fold(acc, |a, blk| a.wrapping_add(blk.raw() as u32));
+            }
+            acc
+        })
+    });
+    g.finish();
+}
+
+/// The mip-chain builders alone on a decoded 2048² texture.
+fn mips(c: &mut Criterion) {
+    use caf_import::texture::{box_chain, linear_chain};
+    let px = caf_import::samples::noisy_rgba(2048, 2048);
+    let mut g = c.benchmark_group(MIP_GROUP);
+    g.sample_size(10);
+    g.bench_function("box (baseline)", |b| {
+        b.iter(|| black_box(box_chain(2048, 2048, 4, &px).unwrap()))
+    });
+    g.bench_function("linear sRGB", |b| {
+        b.iter(|| black_box(linear_chain(2048, 2048, &px, true).unwrap()))
+    });
+    g.bench_function("linear (linear data)", |b| {
+        b.iter(|| black_box(linear_chain(2048, 2048, &px, false).unwrap()))
+    });
+    g.finish();
+}
+
 const PARALLEL_GROUP: &str = "parallel hilly terrain 100³";
 
 /// Mean times (ns) of the benchmarks this process measured, by (group, function), read from
@@ -389,6 +451,30 @@ fn summary(since: std::time::SystemTime, chunks: &[(&'static str, usize)]) {
             "×",
         );
     }
+    let per_sec = |ns: Option<f64>, n: f64| ns.map(|ns| n / ns * 1e9);
+    row(
+        ACCESS_GROUP,
+        "random get_block",
+        "≥ 150 M/s",
+        per_sec(t(ACCESS_GROUP, "get_block random"), (1u64 << 20) as f64).map(|v| v / 1e6),
+        " M/s",
+    );
+    row(
+        ACCESS_GROUP,
+        "full scan through Chunk::read_into",
+        "≥ 1 G blocks/s",
+        per_sec(t(ACCESS_GROUP, "scan Chunk::read_into"), 1e6).map(|v| v / 1e9),
+        " G/s",
+    );
+    for k in ["linear sRGB", "linear (linear data)"] {
+        row(
+            MIP_GROUP,
+            &format!("{k} time / box filter time"),
+            "≤ 1.5×",
+            ratio(t(MIP_GROUP, k), t(MIP_GROUP, "box (baseline)")),
+            "×",
+        );
+    }
 }
 
 fn rayon_threads() -> usize {
@@ -441,7 +527,7 @@ fn quad_counts() {
     }
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, bench, access, mips);
 
 fn main() {
     // Criterion's files keep their modification time at most this old: a second earlier, to

@@ -1,9 +1,9 @@
 //! Asset pipeline benchmarks. Baselines are measured in the same run:
 //! - `texture_2048/png_decode_only` (the `image` crate alone) for the conversions and the load;
-//! - `build_200/jobs_1` for `build_200/jobs_all`;
-//! - `mip_chain_2048/box (baseline)` for `mip_chain_2048/linear sRGB` and `linear (linear
-//!   data)`: the chain builders alone on the decoded 2048² texture (the goal: linear light
-//!   within 1.5× of the box filter).
+//! - `build_200/jobs_1` for `build_200/jobs_all`.
+//!
+//! The mip-chain builders alone (linear light against the box filter) are timed with the other
+//! performance goals in `bench/benches/mesh.rs`.
 //!
 //! `cargo bench -p caf-import --bench pipeline`
 
@@ -16,33 +16,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
 /// A 2048x2048 RGBA image that compresses like a real texture (gradient plus fine noise).
 fn texture_png() -> Vec<u8> {
-    let (w, h) = (2048, 2048);
-    let mut px = samples::gradient_rgba(w, h);
-    let noise = samples::lcg_bytes(42, px.len());
-    for (p, n) in px.iter_mut().zip(noise) {
-        *p = p.wrapping_add(n & 0x0F);
-    }
-    samples::png_rgba(w, h, &px)
-}
-
-fn mip_chains(c: &mut Criterion) {
-    let png = texture_png();
-    let px = image::load_from_memory(&png)
-        .unwrap()
-        .into_rgba8()
-        .into_raw();
-    let mut g = c.benchmark_group("mip_chain_2048");
-    g.sample_size(10).measurement_time(Duration::from_secs(5));
-    g.bench_function("box (baseline)", |b| {
-        b.iter(|| black_box(texture::box_chain(2048, 2048, 4, &px).unwrap()))
-    });
-    g.bench_function("linear sRGB", |b| {
-        b.iter(|| black_box(texture::linear_chain(2048, 2048, &px, true).unwrap()))
-    });
-    g.bench_function("linear (linear data)", |b| {
-        b.iter(|| black_box(texture::linear_chain(2048, 2048, &px, false).unwrap()))
-    });
-    g.finish();
+    samples::png_rgba(2048, 2048, &samples::noisy_rgba(2048, 2048))
 }
 
 fn texture(c: &mut Criterion) {
@@ -174,5 +148,5 @@ fn batch(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, mip_chains, texture, batch);
+criterion_group!(benches, texture, batch);
 criterion_main!(benches);

@@ -5,6 +5,17 @@ use std::io::Cursor;
 
 pub use voxcaf_golden::{lcg_bytes, lcg_i16};
 
+/// RGBA8 pixels that compress and filter like a real texture: [`gradient_rgba`] plus fine
+/// noise in the low four bits (used by the benchmarks).
+pub fn noisy_rgba(width: u32, height: u32) -> Vec<u8> {
+    let mut px = gradient_rgba(width, height);
+    let noise = lcg_bytes(42, px.len());
+    for (p, n) in px.iter_mut().zip(noise) {
+        *p = p.wrapping_add(n & 0x0F);
+    }
+    px
+}
+
 /// RGBA8 gradient pixels (`width × height × 4` bytes).
 pub fn gradient_rgba(width: u32, height: u32) -> Vec<u8> {
     let mut v = Vec::with_capacity(width as usize * height as usize * 4);

@@ -17,25 +17,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use voxcaf_golden::Rng;
-use vwr::{Block, Chunk, World};
-
-/// Every one of the 1000 chunks uses 256 distinct values: 8 bits per block.
-fn full_8bit_world() -> World {
-    let mut w = World::new();
-    let mut blocks = [Block::AIR; 1000];
-    for (cx, cy, cz) in
-        (0..10).flat_map(|z| (0..10).flat_map(move |y| (0..10).map(move |x| (x, y, z))))
-    {
-        for (i, b) in blocks.iter_mut().enumerate() {
-            *b = Block(
-                ((i * 37 + cx as usize * 11 + cy as usize * 7 + cz as usize) % 256) as u16 * 16 + 1,
-            );
-        }
-        w.set_chunk([cx, cy, cz], Chunk::from_blocks(&blocks).unwrap())
-            .unwrap();
-    }
-    w
-}
+use vwr::{Block, World};
 
 fn files() -> Vec<(&'static str, Vec<u8>)> {
     let mut v = Vec::new();
@@ -43,7 +25,7 @@ fn files() -> Vec<(&'static str, Vec<u8>)> {
         Ok(b) => v.push(("world999", b)),
         Err(e) => eprintln!("world999.vwr skipped: {e}"),
     }
-    v.push(("full 8-bit world", full_8bit_world().to_bytes()));
+    v.push(("full 8-bit world", vwr::samples::full_8bit().to_bytes()));
     v
 }
 
@@ -63,7 +45,7 @@ fn load_save(c: &mut Criterion) {
 }
 
 fn access(c: &mut Criterion) {
-    let full = full_8bit_world();
+    let full = vwr::samples::full_8bit();
     let mut rng = Rng::new(0x1234_5678);
     let coords: Vec<[i32; 3]> = (0..1 << 20)
         .map(|_| [0; 3].map(|_| rng.below(100) as i32))

@@ -38,9 +38,14 @@ pub enum BulkError {
     },
 }
 
-/// Decodes 1000 indices of `B` bits each (little-endian bit stream) into bytes.
+/// Decodes 1000 indices of `B` bits each (little-endian bit stream) and writes `table[index]`
+/// for each: one pass, compile-time shifts, and a 256-entry table so no lookup is checked.
 #[inline(always)]
-fn unpack_u8<const B: usize>(words: &[u64], out: &mut [u8; CHUNK_VOLUME]) {
+fn unpack_map<const B: usize, T: Copy>(
+    words: &[u64],
+    table: &[T; 256],
+    out: &mut [T; CHUNK_VOLUME],
+) {
     let mask = (1u64 << B) - 1;
     // 64 values of B bits fill exactly B words.
     let full = CHUNK_VOLUME / 64;
@@ -56,7 +61,7 @@ fn unpack_u8<const B: usize>(words: &[u64], out: &mut [u8; CHUNK_VOLUME]) {
             if off + B > 64 {
                 v |= w[wi + 1] << (64 - off);
             }
-            *slot = (v & mask) as u8;
+            *slot = table[(v & mask) as usize];
         }
     }
     for (i, slot) in out.iter_mut().enumerate().skip(full * 64) {
@@ -66,25 +71,41 @@ fn unpack_u8<const B: usize>(words: &[u64], out: &mut [u8; CHUNK_VOLUME]) {
         if off + B > 64 {
             v |= words[wi + 1] << (64 - off);
         }
-        *slot = (v & mask) as u8;
+        *slot = table[(v & mask) as usize];
     }
 }
+
+/// [`unpack_map`] for the chunk's width.
+fn decode_map<T: Copy>(chunk: &Chunk, table: &[T; 256], out: &mut [T; CHUNK_VOLUME]) {
+    let words = chunk.words();
+    match chunk.bits_per_block() {
+        1 => unpack_map::<1, T>(words, table, out),
+        2 => unpack_map::<2, T>(words, table, out),
+        3 => unpack_map::<3, T>(words, table, out),
+        4 => unpack_map::<4, T>(words, table, out),
+        5 => unpack_map::<5, T>(words, table, out),
+        6 => unpack_map::<6, T>(words, table, out),
+        7 => unpack_map::<7, T>(words, table, out),
+        _ => unpack_map::<8, T>(words, table, out),
+    }
+}
+
+/// `IDENTITY[i] == i`: the table that makes [`unpack_map`] yield the indices themselves.
+static IDENTITY: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+};
 
 impl Chunk {
     /// Writes the palette index of every cell into `out` (linear order, x fastest). Palettes
     /// hold at most 256 entries, so every index fits a byte.
     pub fn indices_into(&self, out: &mut [u8; CHUNK_VOLUME]) {
-        let words = self.words();
-        match self.bits_per_block() {
-            1 => unpack_u8::<1>(words, out),
-            2 => unpack_u8::<2>(words, out),
-            3 => unpack_u8::<3>(words, out),
-            4 => unpack_u8::<4>(words, out),
-            5 => unpack_u8::<5>(words, out),
-            6 => unpack_u8::<6>(words, out),
-            7 => unpack_u8::<7>(words, out),
-            _ => unpack_u8::<8>(words, out),
-        }
+        decode_map(self, &IDENTITY, out);
     }
 
     /// Writes every block of the chunk into `out` (linear order, x fastest): the bulk form of
@@ -95,14 +116,10 @@ impl Chunk {
             out.fill(*only);
             return;
         }
-        let mut idx = [0u8; CHUNK_VOLUME];
-        self.indices_into(&mut idx);
         // A full 256-entry table makes every lookup in bounds without a check per cell.
         let mut table = [Block::AIR; 256];
         table[..palette.len()].copy_from_slice(palette);
-        for (o, &i) in out.iter_mut().zip(idx.iter()) {
-            *o = table[i as usize];
-        }
+        decode_map(self, &table, out);
     }
 }
 

@@ -458,7 +458,10 @@ impl Chunk {
     /// Block at linear index `i` (< 1000; panics otherwise, like slice indexing).
     #[inline]
     pub fn get(&self, i: usize) -> Block {
-        // Uniform chunks keep all-zero words, so no special case is needed here.
+        // Uniform chunks (solid ground, open sky) answer without reading their words.
+        if let [only] = self.palette[..] {
+            return only;
+        }
         self.palette[self.palette_index(i)]
     }
 

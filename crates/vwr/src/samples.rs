@@ -34,6 +34,26 @@ fn b(t: u16) -> Block {
     Block::make(t, 0).expect("constant block types are in range")
 }
 
+/// A 100³ world where every one of the 1000 chunks uses 256 distinct values (8 bits per
+/// block): the worst case for random access, used by the benchmarks.
+pub fn full_8bit() -> World {
+    let mut w = World::new();
+    let mut blocks = [Block::AIR; crate::CHUNK_VOLUME];
+    for (cx, cy, cz) in
+        (0..10).flat_map(|z| (0..10).flat_map(move |y| (0..10).map(move |x| (x, y, z))))
+    {
+        for (i, b) in blocks.iter_mut().enumerate() {
+            *b = Block(
+                ((i * 37 + cx as usize * 11 + cy as usize * 7 + cz as usize) % 256) as u16 * 16 + 1,
+            );
+        }
+        let chunk = crate::Chunk::from_blocks(&blocks).expect("256 values fit one palette");
+        w.set_chunk([cx, cy, cz], chunk)
+            .expect("inside a 10³-chunk world");
+    }
+    w
+}
+
 /// The showcase level: floor, stairs, a raised walled platform, a terraced hill, a tunnel with
 /// water, lava, lifts, enemies, eggs, treasure and an exit, a spawn point and a sky region.
 pub fn showcase() -> Result<World> {

@@ -192,7 +192,7 @@ impl World {
                 if block.is_air() {
                     return Ok(()); // a fresh chunk already holds air there
                 }
-                none.insert(Box::new(Chunk::new()))
+                none.insert(Chunk::new())
             }
         };
         chunk.set(i, block).map_err(|e| with_pos(e, [cx, cy, cz]))
@@ -223,7 +223,7 @@ impl World {
         Some(
             self.store
                 .slot_mut([cx, cy, cz])
-                .get_or_insert_with(|| Box::new(Chunk::new())),
+                .get_or_insert_with(Chunk::new),
         )
     }
 
@@ -239,7 +239,7 @@ impl World {
                 limit: self.bdims,
             });
         }
-        *self.store.slot_mut([cx, cy, cz]) = Some(Box::new(chunk));
+        *self.store.slot_mut([cx, cy, cz]) = Some(chunk);
         Ok(())
     }
 
@@ -252,7 +252,6 @@ impl World {
         self.store
             .existing_slot_mut([cx, cy, cz])
             .and_then(|s| s.take())
-            .map(|b| *b)
     }
 
     /// Allocated chunks with their positions, in file order (z outer, then y, x fastest).
@@ -352,7 +351,7 @@ impl World {
         match self
             .store
             .existing_slot_mut([cx, cy, cz])
-            .and_then(|s| s.as_deref_mut())
+            .and_then(|s| s.as_mut())
         {
             Some(c) => c.remove_metadata(i, record_type),
             None => 0,
@@ -540,10 +539,10 @@ impl World {
                                     *entry = None;
                                 }
                             }
-                            None => *entry = Some(Box::new(Chunk::uniform(block))),
+                            None => *entry = Some(Chunk::uniform(block)),
                         }
                     } else {
-                        let ch = entry.get_or_insert_with(|| Box::new(Chunk::new()));
+                        let ch = entry.get_or_insert_with(Chunk::new);
                         ch.fill_box(min, max, block)
                             .map_err(|e| with_pos(e, [cx, cy, cz]))?;
                     }
