@@ -108,10 +108,10 @@ impl KnownMetadata {
     /// not match it.
     pub fn decode(ty: AssetType, m: &[u8]) -> Option<KnownMetadata> {
         Some(match ty {
-            AssetType::TEXTURE => KnownMetadata::Texture(TextureMetadata::from_bytes(m).ok()?),
-            AssetType::AUDIO => KnownMetadata::Audio(AudioMetadata::from_bytes(m).ok()?),
-            AssetType::MESH => KnownMetadata::Mesh(MeshMetadata::from_bytes(m).ok()?),
-            AssetType::SHADER => KnownMetadata::Shader(ShaderMetadata::from_bytes(m).ok()?),
+            AssetType::TEXTURE => KnownMetadata::Texture(TextureMetadata::from_metadata(m).ok()?),
+            AssetType::AUDIO => KnownMetadata::Audio(AudioMetadata::from_metadata(m).ok()?),
+            AssetType::MESH => KnownMetadata::Mesh(MeshMetadata::from_metadata(m).ok()?),
+            AssetType::SHADER => KnownMetadata::Shader(ShaderMetadata::from_metadata(m).ok()?),
             AssetType::SCENE => {
                 KnownMetadata::Scene(SceneMetadata::from_bytes(m.get(..SceneMetadata::SIZE)?).ok()?)
             }

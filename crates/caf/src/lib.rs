@@ -79,8 +79,8 @@ pub use load::{
 };
 pub use mesh_encode::{encode_mesh, MeshEncodeError};
 pub use meta::{
-    ArchetypeDesc, AudioMetadata, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
-    TextureMetadata, Vertex,
+    strip_alignment_padding, ArchetypeDesc, AudioMetadata, MeshMetadata, SceneMetadata,
+    ShaderMetadata, ShaderStage, TextureMetadata, Vertex,
 };
 pub use stream::{StreamReader, MAX_STREAM_METADATA};
 pub use view::{

@@ -144,6 +144,10 @@ pub struct BuildArgs {
     settings: SettingsArgs,
     #[command(flatten)]
     encrypt: EncryptArgs,
+    /// After a build without failures, also pack OUT_DIR into this .cafpack archive (as
+    /// `asset pack-dir OUT_DIR PACK` does; not inside OUT_DIR).
+    #[arg(long, value_name = "PACK")]
+    pack: Option<PathBuf>,
     /// Print a JSON summary instead of text.
     #[arg(long)]
     json: bool,
@@ -278,6 +282,10 @@ fn human_bytes(n: u64) -> String {
 fn build(a: BuildArgs) -> Result<u8> {
     crate::output::no_dash(&a.src_dir, "a source folder")?;
     crate::output::check_folder(&a.out_dir, &a.src_dir, a.force)?;
+    if let Some(p) = &a.pack {
+        crate::asset::check_pack_output(&a.out_dir, p, a.force)?;
+        crate::output::check_file(p, &[&a.src_dir], &crate::asset::PACK, a.force, false)?;
+    }
     let opts = BuildOptions {
         settings: a.settings.settings(None),
         jobs: a.jobs.unwrap_or(0),
@@ -344,10 +352,20 @@ fn build(a: BuildArgs) -> Result<u8> {
             return Ok(1);
         }
     };
+    // The pack is written only from a complete build without failures.
+    let packed = match &a.pack {
+        Some(p) if report.ok() && !report.interrupted => {
+            Some(crate::asset::write_dir_pack(&a.out_dir, p).map(|(n, size)| (p, n, size))?)
+        }
+        _ => None,
+    };
     if a.json {
         say(format_args!(
             "{}",
             json!({
+                "pack": packed.map(|(p, n, size)| json!({
+                    "path": p.display().to_string(), "assets": n, "bytes": size,
+                })),
                 "ok": report.ok() && !report.interrupted,
                 "interrupted": report.interrupted,
                 "assets": report.manifest.assets.len(),
@@ -364,6 +382,11 @@ fn build(a: BuildArgs) -> Result<u8> {
         say(format_args!("{}", summary(&report, &a.out_dir)));
         for f in &report.manifest.failures {
             eprintln!("failed: {}: {}", f.source, f.error);
+        }
+        if let Some((p, n, size)) = packed {
+            say(format_args!("wrote {} ({n} assets, {size} bytes)", p.display()));
+        } else if let Some(p) = &a.pack {
+            eprintln!("not packed: {} (the build had failures or was stopped)", p.display());
         }
     }
     if report.interrupted {
