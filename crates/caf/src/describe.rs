@@ -622,6 +622,17 @@ impl Verdict {
                 Err(e) => Verdict::Invalid(e),
             };
         }
+        if !typed {
+            // Container checks only (encoded payloads were handled above): one streaming pass
+            // through a small buffer, at the speed of the read itself.
+            return match crate::load::verify_file(path) {
+                Ok((h, file_size)) => Verdict::Valid {
+                    asset_type: h.asset_type,
+                    file_size,
+                },
+                Err(e) => Verdict::Invalid(e),
+            };
+        }
         match LoadedAsset::open(path) {
             Ok(l) => Verdict::of_asset(&l.asset(), l.file_size(), typed, key),
             Err(e) => Verdict::Invalid(e),

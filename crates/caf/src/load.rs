@@ -221,6 +221,54 @@ fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(n)
 }
 
+/// Fully verifies the file at `path` without keeping it (what `voxcaf asset check` needs):
+/// the checks of [`LoadedAsset::open`] in the same order, with the bytes read into one reused
+/// buffer of 256 KiB and each chunk hashed while it is still in cache. Memory does
+/// not depend on the file size, and the only pass over the data is the read itself (no buffer
+/// the size of the file to allocate, fault in and zero). Returns the header and file length.
+pub fn verify_file(path: &Path) -> Result<(CafHeader, u64), CafError> {
+    let err = |e| CafError::io(Some(path), e);
+    let mut f = File::open(path).map_err(err)?;
+    let len = f.metadata().map_err(err)?.len();
+    if len < MIN_FILE_SIZE as u64 {
+        return Err(too_short(len));
+    }
+    let mut hb = [0u8; HEADER_SIZE];
+    f.read_exact(&mut hb).map_err(err)?;
+    let header = check_structure(&hb, len)?;
+    let meta_end = HEADER_SIZE as u64 + header.metadata_size;
+    let footer_at = meta_end + header.data_size;
+    let mut head = crc32(&hb);
+    let mut payload = crc32fast::Hasher::new();
+    let mut footer = [0u8; FOOTER_SIZE];
+    let mut buf = vec![0u8; READ_CHUNK];
+    let mut pos = HEADER_SIZE as u64;
+    while pos < len {
+        let n = (len - pos).min(READ_CHUNK as u64) as usize;
+        let chunk = &mut buf[..n];
+        f.read_exact(chunk).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                CafError::Truncated { offset: pos }
+            } else {
+                err(e)
+            }
+        })?;
+        // The chunk's metadata, payload and footer parts (offsets relative to the chunk).
+        let end = pos + n as u64;
+        let rel = |at: u64| (at.clamp(pos, end) - pos) as usize;
+        let (m, p) = (rel(meta_end), rel(footer_at));
+        head = crc32_continue(head, &chunk[..m]);
+        payload.update(&chunk[m..p]);
+        // Bytes from footer_at on are the footer's (the file ends 4 bytes after it).
+        let at = (pos + p as u64 - footer_at.min(pos + p as u64)) as usize;
+        footer[at..at + (n - p)].copy_from_slice(&chunk[p..]);
+        pos = end;
+    }
+    let crcs = CrcCheck::from_parts(&header, head, payload.finalize(), u32::from_le_bytes(footer));
+    crcs.check()?;
+    Ok((header, len))
+}
+
 /// How [`LoadedAsset::open_with`] gets the bytes into memory.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum LoadMode {

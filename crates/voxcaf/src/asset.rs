@@ -238,7 +238,7 @@ pub fn run(cmd: AssetCmd) -> Result<u8> {
                 extract_pack(&file, member.as_deref(), out.as_deref(), all.as_deref(), &what)
             } else if member.is_some() || all.is_some() {
                 Err(crate::output::usage(
-                    Some(&file),
+                    Some(file.as_path()),
                     "is not a .cafpack archive; --member, --out and --all apply to packs only",
                 ))
             } else {

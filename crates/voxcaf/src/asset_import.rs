@@ -284,7 +284,7 @@ fn build(a: BuildArgs) -> Result<u8> {
     crate::output::check_folder(&a.out_dir, &a.src_dir, a.force)?;
     if let Some(p) = &a.pack {
         crate::asset::check_pack_output(&a.out_dir, p, a.force)?;
-        crate::output::check_file(p, &[&a.src_dir], &crate::asset::PACK, a.force, false)?;
+        crate::output::check_file(p, &[a.src_dir.as_path()], &crate::asset::PACK, a.force, false)?;
     }
     let opts = BuildOptions {
         settings: a.settings.settings(None),
