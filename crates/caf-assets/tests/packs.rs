@@ -127,7 +127,10 @@ fn damaged_packs_fail_to_mount_and_damaged_members_fail_to_load() {
     let mut cut = good.clone();
     cut.pop();
     std::fs::write(&p, &cut).unwrap();
-    let e = AssetManager::builder(&game).mount_pack(&p).build().unwrap_err();
+    let e = AssetManager::builder(&game)
+        .mount_pack(&p)
+        .build()
+        .unwrap_err();
     assert!(matches!(e, AssetError::Pack { .. }), "{e}");
     assert!(e.to_string().contains("p.cafpack"), "{e}");
 

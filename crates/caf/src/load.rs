@@ -264,7 +264,12 @@ pub fn verify_file(path: &Path) -> Result<(CafHeader, u64), CafError> {
         footer[at..at + (n - p)].copy_from_slice(&chunk[p..]);
         pos = end;
     }
-    let crcs = CrcCheck::from_parts(&header, head, payload.finalize(), u32::from_le_bytes(footer));
+    let crcs = CrcCheck::from_parts(
+        &header,
+        head,
+        payload.finalize(),
+        u32::from_le_bytes(footer),
+    );
     crcs.check()?;
     Ok((header, len))
 }

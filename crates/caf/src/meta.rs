@@ -303,7 +303,10 @@ mod tests {
         let mut b = t.to_bytes().to_vec();
         b.resize(32, 0); // 32 + 32: payload 16-aligned
         assert_eq!(TextureMetadata::from_metadata(&b).unwrap(), t);
-        assert!(TextureMetadata::from_bytes(&b).is_err(), "from_bytes stays exact");
+        assert!(
+            TextureMetadata::from_bytes(&b).is_err(),
+            "from_bytes stays exact"
+        );
         b.resize(48, 0); // a whole alignment unit more: not padding
         assert!(TextureMetadata::from_metadata(&b).is_err());
         b.resize(30, 0); // ends unaligned

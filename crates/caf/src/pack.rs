@@ -451,7 +451,12 @@ impl PackSet {
 
     /// The asset at `path` from the newest pack that has it (see [`Pack::load`]).
     pub fn load(&self, path: &str) -> Result<Option<LoadedAsset>, CafError> {
-        match self.packs.iter().rev().find_map(|p| Some((p, p.find(path)?))) {
+        match self
+            .packs
+            .iter()
+            .rev()
+            .find_map(|p| Some((p, p.find(path)?)))
+        {
             Some((p, e)) => p.load_entry(e).map(Some),
             None => Ok(None),
         }

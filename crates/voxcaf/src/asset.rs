@@ -235,7 +235,13 @@ pub fn run(cmd: AssetCmd) -> Result<u8> {
                 key_file: key_file.as_deref(),
             };
             if is_pack(&file) {
-                extract_pack(&file, member.as_deref(), out.as_deref(), all.as_deref(), &what)
+                extract_pack(
+                    &file,
+                    member.as_deref(),
+                    out.as_deref(),
+                    all.as_deref(),
+                    &what,
+                )
             } else if member.is_some() || all.is_some() {
                 Err(crate::output::usage(
                     Some(file.as_path()),
@@ -540,7 +546,11 @@ fn extract_pack(
         } else {
             o::create_parent(out)?;
             voxcaf_fs::write_atomic(out, l.bytes()).map_err(|e| o::failed(out, e))?;
-            eprintln!("wrote {member} ({} bytes) to {}", l.file_size(), out.display());
+            eprintln!(
+                "wrote {member} ({} bytes) to {}",
+                l.file_size(),
+                out.display()
+            );
         }
     }
     if what.metadata.is_none() && what.payload.is_none() {
@@ -577,9 +587,9 @@ fn extract_all(file: &Path, pack: &caf::pack::Pack, dir: &Path, force: bool) -> 
         plan.push((dest, *e));
     }
     for (dest, e) in &plan {
-        let l = pack.load_entry(e).map_err(|err| {
-            o::failed(file, format!("member {}: {err}", pack.path(e)))
-        })?;
+        let l = pack
+            .load_entry(e)
+            .map_err(|err| o::failed(file, format!("member {}: {err}", pack.path(e))))?;
         o::create_parent(dest)?;
         voxcaf_fs::write_atomic(dest, l.bytes()).map_err(|err| o::failed(dest, err))?;
     }

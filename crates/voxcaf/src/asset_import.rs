@@ -284,7 +284,13 @@ fn build(a: BuildArgs) -> Result<u8> {
     crate::output::check_folder(&a.out_dir, &a.src_dir, a.force)?;
     if let Some(p) = &a.pack {
         crate::asset::check_pack_output(&a.out_dir, p, a.force)?;
-        crate::output::check_file(p, &[a.src_dir.as_path()], &crate::asset::PACK, a.force, false)?;
+        crate::output::check_file(
+            p,
+            &[a.src_dir.as_path()],
+            &crate::asset::PACK,
+            a.force,
+            false,
+        )?;
     }
     let opts = BuildOptions {
         settings: a.settings.settings(None),
@@ -384,9 +390,15 @@ fn build(a: BuildArgs) -> Result<u8> {
             eprintln!("failed: {}: {}", f.source, f.error);
         }
         if let Some((p, n, size)) = packed {
-            say(format_args!("wrote {} ({n} assets, {size} bytes)", p.display()));
+            say(format_args!(
+                "wrote {} ({n} assets, {size} bytes)",
+                p.display()
+            ));
         } else if let Some(p) = &a.pack {
-            eprintln!("not packed: {} (the build had failures or was stopped)", p.display());
+            eprintln!(
+                "not packed: {} (the build had failures or was stopped)",
+                p.display()
+            );
         }
     }
     if report.interrupted {

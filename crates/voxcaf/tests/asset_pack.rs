@@ -88,7 +88,13 @@ fn build_pack_is_pack_dir_of_the_build() {
     let (c, out, _) = run(
         d,
         &[
-            "asset", "build", "src", "out", "--pack", "game.cafpack", "--json",
+            "asset",
+            "build",
+            "src",
+            "out",
+            "--pack",
+            "game.cafpack",
+            "--json",
         ],
     );
     assert_eq!(c, 0);
@@ -162,7 +168,10 @@ fn check_and_extract_packs() {
     let rgba = std::fs::read(d.join("x/hero.rgba")).unwrap();
     assert_eq!(&rgba[..4], &[0, 0, 7, 255]);
     // All members.
-    let (c, _, e) = run(d, &["asset", "extract", "game.cafpack", "--all", "unpacked"]);
+    let (c, _, e) = run(
+        d,
+        &["asset", "extract", "game.cafpack", "--all", "unpacked"],
+    );
     assert_eq!(c, 0, "{e}");
     for m in ["a.caf", "sub/b.caf", "tex/hero.caf"] {
         assert_eq!(
@@ -193,24 +202,51 @@ fn check_and_extract_packs() {
     assert!(!d.join("n.caf").exists());
     let (c, _, e) = run(
         d,
-        &["asset", "extract", "out/a.caf", "--member", "a.caf", "--out", "y.caf"],
+        &[
+            "asset",
+            "extract",
+            "out/a.caf",
+            "--member",
+            "a.caf",
+            "--out",
+            "y.caf",
+        ],
     );
     assert_eq!(c, 2, "--member on a .caf: {e}");
     let (c, _, _) = run(
         d,
-        &["asset", "extract", "game.cafpack", "--all", "u2", "--member", "a.caf"],
+        &[
+            "asset",
+            "extract",
+            "game.cafpack",
+            "--all",
+            "u2",
+            "--member",
+            "a.caf",
+        ],
     );
     assert_eq!(c, 2, "--all and --member conflict");
     // An existing file that is not an asset is kept without --force.
     std::fs::write(d.join("unpacked/a.caf"), "notes").unwrap();
     assert_eq!(
-        run(d, &["asset", "extract", "game.cafpack", "--all", "unpacked"]).0,
+        run(
+            d,
+            &["asset", "extract", "game.cafpack", "--all", "unpacked"]
+        )
+        .0,
         2
     );
     assert_eq!(
         run(
             d,
-            &["asset", "extract", "game.cafpack", "--all", "unpacked", "--force"]
+            &[
+                "asset",
+                "extract",
+                "game.cafpack",
+                "--all",
+                "unpacked",
+                "--force"
+            ]
         )
         .0,
         0
@@ -242,7 +278,13 @@ fn check_and_extract_packs() {
     let (c, _, e) = run(
         d,
         &[
-            "asset", "extract", "bad.cafpack", "--member", "sub/b.caf", "--out", "b.caf",
+            "asset",
+            "extract",
+            "bad.cafpack",
+            "--member",
+            "sub/b.caf",
+            "--out",
+            "b.caf",
         ],
     );
     assert_eq!(c, 1, "{e}");
