@@ -238,9 +238,10 @@ fn convert(a: ConvertArgs) -> Result<u8> {
     o::create_parent(&out)?;
     voxcaf_fs::write_atomic(&out, &file).map_err(|e| o::failed(&out, e))?;
     let size = file.len();
-    let flags = caf::validate_header_bytes(&file)
-        .map(|h| h.flags.0)
-        .unwrap_or(converted.flags.0);
+    let header = caf::validate_header_bytes(&file).ok();
+    let flags = header.map_or(converted.flags.0, |h| h.flags.0);
+    // As written: the default profile pads the metadata to align the payload.
+    let metadata_size = header.map_or(converted.metadata.len() as u64, |h| h.metadata_size);
     if a.json {
         println!(
             "{}",
@@ -250,7 +251,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
                 "output": out.display().to_string(),
                 "type": converted.kind.name(),
                 "flags": flags,
-                "metadata_size": converted.metadata.len(),
+                "metadata_size": metadata_size,
                 "payload_size": converted.payload.len(),
                 "file_size": size,
                 "payload_crc32": caf::crc32(&converted.payload),
