@@ -620,7 +620,7 @@ impl PackSet {
 impl Pack {
     /// Verifies every member (the index was checked at open): reads each one as
     /// [`Pack::load_entry`] does (both CRCs, its type against the entry) and, when `typed` or
-    /// its payload is COMPRESSED/ENCRYPTED, judges it as [`Verdict::check_bytes_with_key`]
+    /// its payload is COMPRESSED/ENCRYPTED, judges it as [`crate::Verdict::check_bytes_with_key`]
     /// does (typed decoding; every block and the plain CRC). Returns each member's path and
     /// verdict, in index order.
     pub fn check_members(
