@@ -505,6 +505,7 @@ mod tests {
                 encrypt: false,
                 key_file: None,
             },
+            pack: None,
             json: true,
         };
         assert_eq!(build(args).unwrap(), 1);
