@@ -1,4 +1,4 @@
-//! Configuration of an [`AssetManager`]: worker count, byte budget, hot reload.
+//! Configuration of an [`AssetManager`]: worker count, byte budget, hot reload, key, packs.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,6 +17,7 @@ pub struct AssetManagerBuilder {
     hot_reload: bool,
     debounce: Duration,
     key: Option<caf::Key>,
+    packs: Vec<PathBuf>,
 }
 
 impl AssetManagerBuilder {
@@ -29,6 +30,7 @@ impl AssetManagerBuilder {
             hot_reload: false,
             debounce: Duration::from_millis(50),
             key: None,
+            packs: Vec::new(),
         }
     }
 
@@ -70,6 +72,36 @@ impl AssetManagerBuilder {
         self
     }
 
+    /// Mounts a `.cafpack` archive (opened, header and index checked, by
+    /// [`build`](Self::build)). Later mounts override earlier ones by path, so a patch pack
+    /// mounted after the base pack replaces the assets it holds.
+    ///
+    /// Precedence of one asset path: a loose file under the base directory first (so
+    /// development edits, hot reload and mods work over shipped packs), then the packs, most
+    /// recently mounted first. Pack members are read into memory like loose files (one
+    /// positional read into an aligned buffer, both CRCs checked); hot reload watches loose
+    /// files only.
+    ///
+    /// ```
+    /// # let dir = tempfile::tempdir()?;
+    /// # let asset = |p: &[u8]| caf::AssetWriter::new(caf::AssetType::UNKNOWN).payload(p).to_vec();
+    /// caf::pack::write_pack_file(&dir.path().join("base.cafpack"),
+    ///     [("a.caf".to_string(), asset(b"old")), ("b.caf".to_string(), asset(b"b"))])?;
+    /// caf::pack::write_pack_file(&dir.path().join("patch.cafpack"),
+    ///     [("a.caf".to_string(), asset(b"new"))])?;
+    /// let m = caf_assets::AssetManager::builder(dir.path())
+    ///     .mount_pack(dir.path().join("base.cafpack"))
+    ///     .mount_pack(dir.path().join("patch.cafpack"))
+    ///     .build()?;
+    /// let a = m.load_sync::<caf_assets::Raw>("a.caf").unwrap();
+    /// assert_eq!(m.get(&a).unwrap().view().payload, b"new");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn mount_pack(mut self, pack: impl Into<PathBuf>) -> Self {
+        self.packs.push(pack.into());
+        self
+    }
+
     /// Creates the manager: opens the base directory, starts the loader threads and, with hot
     /// reload, the watcher.
     pub fn build(self) -> Result<AssetManager, AssetError> {
@@ -94,8 +126,23 @@ impl AssetManagerBuilder {
             .thread_name(|i| format!("caf-assets-{i}"))
             .build()
             .map_err(|e| AssetError::ThreadPool(e.to_string()))?;
+        let mut packs = caf::pack::PackSet::new();
+        for p in &self.packs {
+            let pack = caf::pack::Pack::open(p).map_err(|source| AssetError::Pack {
+                path: p.clone(),
+                source,
+            })?;
+            packs.mount(pack);
+        }
         let alt_base = std::path::absolute(&self.base).unwrap_or_else(|_| self.base.clone());
-        let inner = Arc::new(Inner::new(base, alt_base, pool, self.budget, self.key));
+        let inner = Arc::new(Inner::new(
+            base,
+            alt_base,
+            pool,
+            self.budget,
+            self.key,
+            packs,
+        ));
         let watcher = if self.hot_reload {
             Some(HotReload::start(&inner, self.debounce)?)
         } else {

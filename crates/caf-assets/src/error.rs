@@ -72,6 +72,16 @@ pub enum AssetError {
         #[source]
         source: notify::Error,
     },
+    /// A pack given to [`AssetManagerBuilder::mount_pack`](crate::AssetManagerBuilder::mount_pack)
+    /// could not be opened or its index is damaged.
+    #[error("cannot mount pack {}: {source}", path.display())]
+    Pack {
+        /// The pack file.
+        path: PathBuf,
+        /// What was wrong with it.
+        #[source]
+        source: caf::CafError,
+    },
     /// A worker thread pool could not be created.
     #[error("cannot start the asset loader threads: {0}")]
     ThreadPool(String),

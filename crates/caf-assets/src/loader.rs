@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use caf::{LoadMode, LoadedAsset};
+use caf::{CafError, LoadMode, LoadedAsset};
 
 use crate::error::AssetError;
 use crate::kind::Kind;
@@ -66,12 +66,28 @@ impl Inner {
         // Always read into memory, never map: the manager watches and reloads files that other
         // programs rewrite, and a mapped file truncated in place would kill the game with
         // SIGBUS on the next access (`LoadMode::Auto` maps files of 64 MiB and more).
-        let asset = LoadedAsset::open_with(&slot.file, LoadMode::Read).map_err(|source| {
-            AssetError::Load {
-                path: slot.key.path.clone(),
-                source,
+        let load_err = |source| AssetError::Load {
+            path: slot.key.path.clone(),
+            source,
+        };
+        // A loose file first; without one, the newest mounted pack that has the path.
+        let asset = match LoadedAsset::open_with(&slot.file, LoadMode::Read) {
+            Err(CafError::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound && !self.packs.is_empty() =>
+            {
+                match self.packs.load(slot.key.path.as_str()) {
+                    Ok(Some(a)) => Ok(a),
+                    // Missing everywhere: the loose file's "not found" is the answer.
+                    Ok(None) => Err(CafError::Io {
+                        path: Some(slot.file.clone()),
+                        source,
+                    }),
+                    Err(e) => Err(e),
+                }
             }
-        })?;
+            r => r,
+        }
+        .map_err(load_err)?;
         // COMPRESSED / ENCRYPTED payloads are decoded (every block checked) into a plain
         // asset, so handles and views never see encoded bytes.
         let asset = if caf::is_encoded(asset.header().flags) {

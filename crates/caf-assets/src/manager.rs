@@ -36,6 +36,8 @@ pub(crate) struct Inner {
     pub(crate) budget: Option<u64>,
     /// Key of ENCRYPTED assets.
     pub(crate) key: Option<caf::Key>,
+    /// Mounted packs, searched (newest first) for paths with no loose file.
+    pub(crate) packs: caf::pack::PackSet,
     /// Sum of `file_size` of the current versions of attached slots. Changed only while holding
     /// the slot's state lock, together with the slot's `data`.
     pub(crate) bytes: AtomicU64,
@@ -59,6 +61,7 @@ impl Inner {
         pool: rayon::ThreadPool,
         budget: Option<u64>,
         key: Option<caf::Key>,
+        packs: caf::pack::PackSet,
     ) -> Inner {
         Inner {
             base,
@@ -68,6 +71,7 @@ impl Inner {
             releases: Arc::new(ReleaseQueue::new()),
             budget,
             key,
+            packs,
             bytes: AtomicU64::new(0),
             tick: AtomicU64::new(0),
             pending: AtomicUsize::new(0),
@@ -159,7 +163,8 @@ impl AssetManager {
     }
 
     /// Opens `path` for streaming instead of loading it whole: a [`caf::StreamReader`] over the
-    /// file that yields the plain payload block by block (decoded and decrypted with the
+    /// file (or the member of a mounted pack, see
+    /// [`AssetManagerBuilder::mount_pack`](crate::AssetManagerBuilder::mount_pack)) that yields the plain payload block by block (decoded and decrypted with the
     /// manager's key), checking each block and, at the end of a full read, the whole file.
     /// Memory: a few blocks, whatever the payload's size. This is how games play audio assets
     /// flagged STREAMED ([`caf::CafFlags::STREAMED`]); streams bypass the cache and its budget.
@@ -182,16 +187,34 @@ impl AssetManager {
     pub fn stream(
         &self,
         path: impl AsRef<Path>,
-    ) -> Result<caf::StreamReader<std::io::BufReader<std::fs::File>>, AssetError> {
+    ) -> Result<caf::StreamReader<std::io::BufReader<caf::pack::FileRange>>, AssetError> {
         let apath = self.normalise(path)?;
         let file = self.inner.base.join(apath.as_str());
         let load = |source| AssetError::Load {
             path: apath.clone(),
             source,
         };
-        let f = std::fs::File::open(&file).map_err(|e| load(caf::CafError::from(e)))?;
+        // The same precedence as loads: the loose file, else the newest pack that has it.
+        let range = match std::fs::File::open(&file) {
+            Ok(f) => caf::pack::FileRange::whole(f).map_err(caf::CafError::from),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                match self.inner.packs.open_member(apath.as_str()) {
+                    Ok(Some(r)) => Ok(r),
+                    Ok(None) => Err(caf::CafError::Io {
+                        path: Some(file.clone()),
+                        source: e,
+                    }),
+                    Err(e) => Err(e),
+                }
+            }
+            Err(e) => Err(caf::CafError::Io {
+                path: Some(file.clone()),
+                source: e,
+            }),
+        }
+        .map_err(load)?;
         caf::StreamReader::new(
-            std::io::BufReader::with_capacity(1 << 16, f),
+            std::io::BufReader::with_capacity(1 << 16, range),
             self.inner.key.as_ref(),
         )
         .map_err(load)

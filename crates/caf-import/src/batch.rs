@@ -387,7 +387,8 @@ fn process(
         kind: converted.kind,
         source_size: bytes.len() as u64,
         file_size: file.len() as u64,
-        metadata_size: converted.metadata.len() as u64,
+        // As written: the default profile pads the metadata to align the payload.
+        metadata_size: caf::validate_header_bytes(&file)?.metadata_size,
         payload_size: converted.payload.len() as u64,
         payload_crc32: caf::crc32(&converted.payload),
         file_crc32: content_crc(&file),

@@ -52,7 +52,7 @@ pub use settings::{
 
 /// Bumped whenever a converter's output changes for the same input and settings, so that
 /// `build` reconverts everything made by an older version.
-pub const CONVERTER_REVISION: u32 = 1;
+pub const CONVERTER_REVISION: u32 = 2;
 
 /// A converted asset, ready to be written as a `.caf` file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,10 +88,11 @@ impl Converted {
 
     /// The complete `.caf` file with its payload encoded (compressed and/or encrypted, see
     /// [`Settings::encoding`]); the same bytes as [`Converted::to_caf_bytes`] for a plain
-    /// encoding. An encrypted file's nonce salt is derived from the key and the content
+    /// encoding without `align_payload` (the original profile). With `align_payload` (the
+    /// default profile) a plain payload starts aligned in the file (metadata padded). An encrypted file's nonce salt is derived from the key and the content
     /// (a keyed BLAKE3 hash), so equal inputs give equal files.
     pub fn to_caf_bytes_encoded(&self, enc: &caf::Encoding) -> Result<Vec<u8>> {
-        if enc.is_plain() {
+        if enc.is_plain() && !enc.align_payload {
             return Ok(self.to_caf_bytes());
         }
         let mut enc = enc.clone();

@@ -362,6 +362,9 @@ impl Settings {
             codec: self.compress.codec(),
             level: self.level.unwrap_or(3),
             key: key.cloned(),
+            // The default profile lays plain payloads out aligned (CAF.md's payloadAlignment);
+            // the original profile stays byte-identical to the original tools.
+            align_payload: self.profile == Profile::Default,
             ..caf::Encoding::default()
         }
     }

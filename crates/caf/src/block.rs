@@ -271,6 +271,10 @@ pub struct Encoding {
     /// that equal inputs give equal files and different inputs different salts. Never reuse
     /// a salt with the same key for different content.
     pub salt: Option<[u8; 16]>,
+    /// For a plain encoding (no codec, no key): pad the metadata so that the payload is
+    /// aligned in the file ([`AssetWriter::align_payload`]). Encoded payloads are decoded into
+    /// a fresh aligned buffer anyway, so this does not apply to them. Default off.
+    pub align_payload: bool,
 }
 
 impl Default for Encoding {
@@ -282,6 +286,7 @@ impl Default for Encoding {
             block_size: DEFAULT_BLOCK_SIZE,
             key: None,
             salt: None,
+            align_payload: false,
         }
     }
 }
@@ -507,11 +512,17 @@ pub fn encode_asset(
     enc: &Encoding,
 ) -> Result<Vec<u8>, CafError> {
     let (flags, stored) = encode_payload(asset_type, flags, metadata, plain, enc)?;
-    Ok(AssetWriter::new(asset_type)
+    let w = AssetWriter::new(asset_type)
         .flags(flags)
         .metadata(metadata)
-        .payload(&stored)
-        .to_vec())
+        .payload(&stored);
+    // Padding changes the metadata, which an index tag covers: plain payloads only.
+    let w = if enc.align_payload && enc.is_plain() {
+        w.align_payload()
+    } else {
+        w
+    };
+    Ok(w.to_vec())
 }
 
 impl BlockIndexHeader {

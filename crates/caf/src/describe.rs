@@ -108,10 +108,10 @@ impl KnownMetadata {
     /// not match it.
     pub fn decode(ty: AssetType, m: &[u8]) -> Option<KnownMetadata> {
         Some(match ty {
-            AssetType::TEXTURE => KnownMetadata::Texture(TextureMetadata::from_bytes(m).ok()?),
-            AssetType::AUDIO => KnownMetadata::Audio(AudioMetadata::from_bytes(m).ok()?),
-            AssetType::MESH => KnownMetadata::Mesh(MeshMetadata::from_bytes(m).ok()?),
-            AssetType::SHADER => KnownMetadata::Shader(ShaderMetadata::from_bytes(m).ok()?),
+            AssetType::TEXTURE => KnownMetadata::Texture(TextureMetadata::from_metadata(m).ok()?),
+            AssetType::AUDIO => KnownMetadata::Audio(AudioMetadata::from_metadata(m).ok()?),
+            AssetType::MESH => KnownMetadata::Mesh(MeshMetadata::from_metadata(m).ok()?),
+            AssetType::SHADER => KnownMetadata::Shader(ShaderMetadata::from_metadata(m).ok()?),
             AssetType::SCENE => {
                 KnownMetadata::Scene(SceneMetadata::from_bytes(m.get(..SceneMetadata::SIZE)?).ok()?)
             }
@@ -617,6 +617,17 @@ impl Verdict {
             return match r {
                 Ok(file_size) => Verdict::Valid {
                     asset_type: header.asset_type,
+                    file_size,
+                },
+                Err(e) => Verdict::Invalid(e),
+            };
+        }
+        if !typed {
+            // Container checks only (encoded payloads were handled above): one streaming pass
+            // through a small buffer, at the speed of the read itself.
+            return match crate::load::verify_file(path) {
+                Ok((h, file_size)) => Verdict::Valid {
+                    asset_type: h.asset_type,
                     file_size,
                 },
                 Err(e) => Verdict::Invalid(e),

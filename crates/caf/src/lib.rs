@@ -75,12 +75,13 @@ pub use header::{
     MIN_FILE_SIZE, VERSION_MAJOR, VERSION_MINOR,
 };
 pub use load::{
-    validate_header, validate_header_bytes, Asset, CrcCheck, LoadMode, LoadedAsset, MAP_THRESHOLD,
+    validate_header, validate_header_bytes, verify_file, Asset, CrcCheck, LoadMode, LoadedAsset,
+    MAP_THRESHOLD,
 };
 pub use mesh_encode::{encode_mesh, MeshEncodeError};
 pub use meta::{
-    ArchetypeDesc, AudioMetadata, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
-    TextureMetadata, Vertex,
+    strip_alignment_padding, ArchetypeDesc, AudioMetadata, MeshMetadata, SceneMetadata,
+    ShaderMetadata, ShaderStage, TextureMetadata, Vertex,
 };
 pub use stream::{StreamReader, MAX_STREAM_METADATA};
 pub use view::{

@@ -221,6 +221,59 @@ fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(n)
 }
 
+/// Fully verifies the file at `path` without keeping it (what `voxcaf asset check` needs):
+/// the checks of [`LoadedAsset::open`] in the same order, with the bytes read into one reused
+/// buffer of 256 KiB and each chunk hashed while it is still in cache. Memory does
+/// not depend on the file size, and the only pass over the data is the read itself (no buffer
+/// the size of the file to allocate, fault in and zero). Returns the header and file length.
+pub fn verify_file(path: &Path) -> Result<(CafHeader, u64), CafError> {
+    let err = |e| CafError::io(Some(path), e);
+    let mut f = File::open(path).map_err(err)?;
+    let len = f.metadata().map_err(err)?.len();
+    if len < MIN_FILE_SIZE as u64 {
+        return Err(too_short(len));
+    }
+    let mut hb = [0u8; HEADER_SIZE];
+    f.read_exact(&mut hb).map_err(err)?;
+    let header = check_structure(&hb, len)?;
+    let meta_end = HEADER_SIZE as u64 + header.metadata_size;
+    let footer_at = meta_end + header.data_size;
+    let mut head = crc32(&hb);
+    let mut payload = crc32fast::Hasher::new();
+    let mut footer = [0u8; FOOTER_SIZE];
+    let mut buf = vec![0u8; READ_CHUNK];
+    let mut pos = HEADER_SIZE as u64;
+    while pos < len {
+        let n = (len - pos).min(READ_CHUNK as u64) as usize;
+        let chunk = &mut buf[..n];
+        f.read_exact(chunk).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                CafError::Truncated { offset: pos }
+            } else {
+                err(e)
+            }
+        })?;
+        // The chunk's metadata, payload and footer parts (offsets relative to the chunk).
+        let end = pos + n as u64;
+        let rel = |at: u64| (at.clamp(pos, end) - pos) as usize;
+        let (m, p) = (rel(meta_end), rel(footer_at));
+        head = crc32_continue(head, &chunk[..m]);
+        payload.update(&chunk[m..p]);
+        // Bytes from footer_at on are the footer's (the file ends 4 bytes after it).
+        let at = (pos + p as u64 - footer_at.min(pos + p as u64)) as usize;
+        footer[at..at + (n - p)].copy_from_slice(&chunk[p..]);
+        pos = end;
+    }
+    let crcs = CrcCheck::from_parts(
+        &header,
+        head,
+        payload.finalize(),
+        u32::from_le_bytes(footer),
+    );
+    crcs.check()?;
+    Ok((header, len))
+}
+
 /// How [`LoadedAsset::open_with`] gets the bytes into memory.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum LoadMode {
@@ -307,6 +360,66 @@ fn front_pad(ptr: *const u8, payload_offset: u64) -> usize {
     (a - at % a) % a
 }
 
+/// Reads the `len`-byte file at `offset` of `f` (whose 32 header bytes `hb` were checked
+/// into `header`) into an aligned buffer, hashing each chunk right after it arrives, and checks
+/// both CRCs.
+fn read_verified(
+    f: &File,
+    offset: u64,
+    len: usize,
+    hb: &[u8; HEADER_SIZE],
+    header: CafHeader,
+) -> Result<LoadedAsset, CafError> {
+    let io = |e| CafError::io(None, e);
+    let meta_end = HEADER_SIZE + header.metadata_size as usize;
+    let mut storage = read_buffer(len + MAX_PAYLOAD_ALIGNMENT).map_err(io)?;
+    let (buf, start): (&mut [u8], &mut usize) = match &mut storage {
+        Storage::Owned { buf, start } => (buf, start),
+        Storage::Anon { buf, start } => (buf, start),
+        Storage::Mapped(_) => unreachable!("read_buffer never maps a file"),
+    };
+    *start = front_pad(buf.as_ptr(), meta_end as u64);
+    let file = &mut buf[*start..*start + len];
+    file[..HEADER_SIZE].copy_from_slice(hb);
+    // Read the rest in cache-sized chunks and hash each chunk right after it arrives.
+    let mut head = crc32(hb);
+    let mut payload = crc32fast::Hasher::new();
+    let footer_at = meta_end + header.data_size as usize;
+    let mut pos = HEADER_SIZE;
+    while pos < len {
+        let end = (pos + READ_CHUNK).min(len);
+        read_exact_at(f, &mut file[pos..end], offset + pos as u64).map_err(io)?;
+        // Split the chunk into its metadata part and its payload part.
+        let m_end = end.min(meta_end).max(pos);
+        head = crc32_continue(head, &file[pos..m_end]);
+        let p_start = m_end.max(meta_end);
+        let p_end = end.min(footer_at).max(p_start);
+        payload.update(&file[p_start..p_end]);
+        pos = end;
+    }
+    let (_, _, footer_stored) = split_body(&header, &file[HEADER_SIZE..])?;
+    CrcCheck::from_parts(&header, head, payload.finalize(), footer_stored).check()?;
+    Ok(LoadedAsset {
+        storage,
+        len,
+        header,
+        meta_end,
+    })
+}
+
+#[cfg(unix)]
+fn read_exact_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, offset)
+}
+
+#[cfg(not(unix))]
+fn read_exact_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    let mut f = f.try_clone()?;
+    f.seek(SeekFrom::Start(offset))?;
+    f.read_exact(buf)
+}
+
 impl LoadedAsset {
     /// Load and fully verify a file (see [`LoadMode::Auto`]).
     pub fn open(path: &Path) -> Result<LoadedAsset, CafError> {
@@ -356,39 +469,27 @@ impl LoadedAsset {
             });
         }
 
-        let mut storage = read_buffer(len + MAX_PAYLOAD_ALIGNMENT).map_err(err)?;
-        let (buf, start): (&mut [u8], &mut usize) = match &mut storage {
-            Storage::Owned { buf, start } => (buf, start),
-            Storage::Anon { buf, start } => (buf, start),
-            Storage::Mapped(_) => unreachable!("read_buffer never maps a file"),
-        };
-        *start = front_pad(buf.as_ptr(), meta_end as u64);
-        let file = &mut buf[*start..*start + len];
-        file[..HEADER_SIZE].copy_from_slice(&hb);
-        // Read the rest in cache-sized chunks and hash each chunk right after it arrives.
-        let mut head = crc32(&hb);
-        let mut payload = crc32fast::Hasher::new();
-        let footer_at = meta_end + header.data_size as usize;
-        let mut pos = HEADER_SIZE;
-        while pos < len {
-            let end = (pos + READ_CHUNK).min(len);
-            f.read_exact(&mut file[pos..end]).map_err(err)?;
-            // Split the chunk into its metadata part and its payload part.
-            let m_end = end.min(meta_end).max(pos);
-            head = crc32_continue(head, &file[pos..m_end]);
-            let p_start = m_end.max(meta_end);
-            let p_end = end.min(footer_at).max(p_start);
-            payload.update(&file[p_start..p_end]);
-            pos = end;
-        }
-        let (_, _, footer_stored) = split_body(&header, &file[HEADER_SIZE..])?;
-        CrcCheck::from_parts(&header, head, payload.finalize(), footer_stored).check()?;
-        Ok(LoadedAsset {
-            storage,
-            len,
-            header,
-            meta_end,
+        read_verified(&f, 0, len, &hb, header).map_err(|e| match e {
+            CafError::Io { path: None, source } => CafError::io(Some(path), source),
+            other => other,
         })
+    }
+
+    /// Reads and fully verifies the `.caf` file stored at `[offset, offset + size)` of `file`
+    /// (a member of a pack), in one pass into an aligned buffer, hashing each chunk as it
+    /// arrives. Positional reads: the file's cursor is not used.
+    pub fn read_range(file: &File, offset: u64, size: u64) -> Result<LoadedAsset, CafError> {
+        if size < MIN_FILE_SIZE as u64 {
+            return Err(too_short(size));
+        }
+        let len = usize::try_from(size)
+            .ok()
+            .filter(|l| l.checked_add(MAX_PAYLOAD_ALIGNMENT).is_some())
+            .ok_or(CafError::TooLarge { what: "file", size })?;
+        let mut hb = [0u8; HEADER_SIZE];
+        read_exact_at(file, &mut hb, offset).map_err(|e| CafError::io(None, e))?;
+        let header = check_structure(&hb, size)?;
+        read_verified(file, offset, len, &hb, header)
     }
 
     /// Verify a file already in memory. The vector is kept when its payload is already aligned

@@ -24,6 +24,26 @@ fn decode<R: FromBytes, T: From<R>>(ty: AssetType, b: &[u8]) -> Result<T, CafErr
         })
 }
 
+/// The metadata struct's bytes of a file's metadata block `b`: `b` itself, or its first `size`
+/// bytes when the rest is alignment padding (`docs/format/caf-extensions.md` section 8): fewer
+/// than `payload_alignment()` zero bytes that end exactly where the payload becomes aligned
+/// (32 + `b.len()` a multiple of it). Anything else is returned whole, so the size check
+/// reports it.
+pub fn strip_alignment_padding(ty: AssetType, b: &[u8], size: usize) -> &[u8] {
+    let align = ty.payload_alignment();
+    match b.split_at_checked(size) {
+        Some((head, pad))
+            if !pad.is_empty()
+                && pad.len() < align
+                && (crate::header::HEADER_SIZE + b.len()) % align == 0
+                && pad.iter().all(|&x| x == 0) =>
+        {
+            head
+        }
+        _ => b,
+    }
+}
+
 /// `from_bytes` and `to_bytes` for a struct declared with `layout!`; `$ty` is the asset type
 /// named in size errors.
 macro_rules! codec {
@@ -32,6 +52,12 @@ macro_rules! codec {
             /// Decode; the slice must be exactly [`Self::SIZE`] bytes (any alignment).
             pub fn from_bytes(b: &[u8]) -> Result<Self, CafError> {
                 decode::<$raw, $name>($ty, b)
+            }
+
+            /// Decode a file's metadata block: exactly [`Self::SIZE`] bytes, or those followed
+            /// by alignment padding (see [`strip_alignment_padding`]).
+            pub fn from_metadata(b: &[u8]) -> Result<Self, CafError> {
+                Self::from_bytes(strip_alignment_padding($ty, b, Self::SIZE))
             }
 
             /// Encode to the little-endian on-disk bytes.
@@ -263,5 +289,38 @@ mod tests {
             })
         ));
         assert!(AudioMetadata::from_bytes(&[0; 17]).is_err());
+    }
+
+    #[test]
+    fn alignment_padding_is_accepted_only_where_it_aligns_the_payload() {
+        let t = TextureMetadata {
+            width: 3,
+            height: 2,
+            format: 0,
+            mip_levels: 1,
+            reserved: 0,
+        };
+        let mut b = t.to_bytes().to_vec();
+        b.resize(32, 0); // 32 + 32: payload 16-aligned
+        assert_eq!(TextureMetadata::from_metadata(&b).unwrap(), t);
+        assert!(
+            TextureMetadata::from_bytes(&b).is_err(),
+            "from_bytes stays exact"
+        );
+        b.resize(48, 0); // a whole alignment unit more: not padding
+        assert!(TextureMetadata::from_metadata(&b).is_err());
+        b.resize(30, 0); // ends unaligned
+        assert!(TextureMetadata::from_metadata(&b).is_err());
+        let mut b = t.to_bytes().to_vec();
+        b.resize(32, 0);
+        b[31] = 1; // padding must be zero
+        assert!(TextureMetadata::from_metadata(&b).is_err());
+        // Meshes and shaders align to 32: 8-byte shader metadata pads to 32 (payload at 64).
+        let s = ShaderMetadata::default();
+        let mut b = s.to_bytes().to_vec();
+        b.resize(32, 0);
+        assert_eq!(ShaderMetadata::from_metadata(&b).unwrap(), s);
+        b.resize(16, 0); // 32 + 16 is 16-aligned but not 32-aligned
+        assert!(ShaderMetadata::from_metadata(&b).is_err());
     }
 }

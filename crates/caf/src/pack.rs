@@ -11,7 +11,7 @@ use crate::crc::crc32;
 use crate::error::CafError;
 use crate::header::{AssetType, HEADER_SIZE, MAX_PAYLOAD_ALIGNMENT};
 use crate::layout::layout;
-use crate::load::Asset;
+use crate::load::{Asset, LoadedAsset};
 
 /// Magic of a pack (`"CAFPACK\0"`).
 pub const PACK_MAGIC: [u8; 8] = *b"CAFPACK\0";
@@ -175,12 +175,74 @@ pub fn write_pack_file(
     })
 }
 
-/// An open pack: its checked index, and the file the assets are read from on lookup.
+/// An open pack: its checked index, a hash table over it, and the file the assets are read
+/// from on lookup.
 #[derive(Debug)]
 pub struct Pack {
     file: File,
     entries: Vec<PackEntry>,
     paths: Vec<u8>,
+    table: HashTable,
+}
+
+/// Open addressing over the entries' stored path hashes, built at open (not stored in the
+/// file): a power-of-two slot count at least twice the entry count, each slot the index + 1
+/// of the first entry of one hash (0 = empty). Entries of equal hash are adjacent (the index
+/// is sorted by hash), so a lookup is one probe sequence, then a scan of those entries.
+#[derive(Debug, Default)]
+struct HashTable {
+    slots: Vec<u32>,
+    shift: u32,
+}
+
+impl HashTable {
+    fn build(entries: &[PackEntry]) -> HashTable {
+        if entries.is_empty() {
+            return HashTable::default();
+        }
+        let n = (entries.len() * 2).next_power_of_two().max(2);
+        let mut t = HashTable {
+            slots: vec![0; n],
+            shift: 64 - n.trailing_zeros(),
+        };
+        let mask = n - 1;
+        for (i, e) in entries.iter().enumerate() {
+            if i > 0 && entries[i - 1].hash == e.hash {
+                continue; // found through its first equal-hash neighbour
+            }
+            let mut s = t.home(e.hash);
+            while t.slots[s] != 0 {
+                s = (s + 1) & mask;
+            }
+            // i < entry_count <= u32::MAX, and slots has at least 2 x entries.
+            t.slots[s] = i as u32 + 1;
+        }
+        t
+    }
+
+    fn home(&self, hash: u64) -> usize {
+        // Fibonacci hashing of the (already mixed) FNV-1a value: the top bits index the table.
+        (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    /// Index of the first entry with `hash`, if any.
+    fn first(&self, entries: &[PackEntry], hash: u64) -> Option<usize> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut s = self.home(hash);
+        loop {
+            let i = self.slots[s] as usize;
+            if i == 0 {
+                return None;
+            }
+            if entries[i - 1].hash == hash {
+                return Some(i - 1);
+            }
+            s = (s + 1) & mask;
+        }
+    }
 }
 
 impl Pack {
@@ -203,10 +265,12 @@ impl Pack {
             .read_to_end(&mut index)
             .map_err(err)?;
         let (entries, paths) = parse_index(&h, &index, entry_end, index_end)?;
+        let table = HashTable::build(&entries);
         Ok(Pack {
             file,
             entries,
             paths,
+            table,
         })
     }
 
@@ -231,10 +295,11 @@ impl Pack {
         std::str::from_utf8(&self.paths[s..s + usize::from(e.path_len)]).unwrap_or("")
     }
 
-    /// The entry of `path`, if the pack has it (binary search on the hash).
+    /// The entry of `path`, if the pack has it: O(1), one hash-table probe sequence (see
+    /// `caf-extensions.md` section 7), then a path comparison.
     pub fn find(&self, path: &str) -> Option<&PackEntry> {
         let h = path_hash(path.as_bytes());
-        let first = self.entries.partition_point(|e| e.hash < h);
+        let first = self.table.first(&self.entries, h)?;
         self.entries[first..]
             .iter()
             .take_while(|e| e.hash == h)
@@ -244,29 +309,32 @@ impl Pack {
     /// The bytes of the asset at `path`, verified as a `.caf` file whose type matches the
     /// entry; `None` when the pack has no such path.
     pub fn read(&self, path: &str) -> Result<Option<Vec<u8>>, CafError> {
+        Ok(self.load(path)?.map(LoadedAsset::into_vec))
+    }
+
+    /// The asset at `path`, read in one pass into an aligned buffer and verified (both CRCs,
+    /// its type against the entry); `None` when the pack has no such path.
+    pub fn load(&self, path: &str) -> Result<Option<LoadedAsset>, CafError> {
         let Some(e) = self.find(path) else {
             return Ok(None);
         };
-        let mut buf = vec![0u8; e.size as usize]; // bounded by the file size (parse_index)
-        read_at(&self.file, &mut buf, e.offset).map_err(|e| CafError::io(None, e))?;
-        let a = Asset::parse(&buf)?;
-        if a.header.asset_type != AssetType(e.asset_type) {
+        self.load_entry(e).map(Some)
+    }
+
+    /// [`Pack::load`] of an entry of this pack.
+    pub fn load_entry(&self, e: &PackEntry) -> Result<LoadedAsset, CafError> {
+        // parse_index bounded offset + size by the file size.
+        let l = LoadedAsset::read_range(&self.file, e.offset, e.size)?;
+        if l.header().asset_type != AssetType(e.asset_type) {
             return Err(bad(e.offset, "asset type differs from its index entry"));
         }
-        Ok(Some(buf))
+        Ok(l)
     }
-}
 
-#[cfg(unix)]
-fn read_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(f, buf, offset)
-}
-
-#[cfg(not(unix))]
-fn read_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
-    let mut f = f.try_clone()?;
-    f.seek(SeekFrom::Start(offset))?;
-    f.read_exact(buf)
+    /// The path of an entry of this pack.
+    pub fn path(&self, e: &PackEntry) -> &str {
+        self.path_of(e)
+    }
 }
 
 fn check_header(h: &PackHeader, len: u64) -> Result<(u64, u64), CafError> {
@@ -378,12 +446,35 @@ impl PackSet {
 
     /// The asset at `path` from the newest pack that has it (see [`Pack::read`]).
     pub fn read(&self, path: &str) -> Result<Option<Vec<u8>>, CafError> {
-        for p in self.packs.iter().rev() {
-            if p.find(path).is_some() {
-                return p.read(path);
-            }
+        Ok(self.load(path)?.map(LoadedAsset::into_vec))
+    }
+
+    /// The asset at `path` from the newest pack that has it (see [`Pack::load`]).
+    pub fn load(&self, path: &str) -> Result<Option<LoadedAsset>, CafError> {
+        match self
+            .packs
+            .iter()
+            .rev()
+            .find_map(|p| Some((p, p.find(path)?)))
+        {
+            Some((p, e)) => p.load_entry(e).map(Some),
+            None => Ok(None),
         }
-        Ok(None)
+    }
+
+    /// True when some mounted pack has `path`.
+    pub fn contains(&self, path: &str) -> bool {
+        self.packs.iter().any(|p| p.find(path).is_some())
+    }
+
+    /// Number of mounted packs.
+    pub fn len(&self) -> usize {
+        self.packs.len()
+    }
+
+    /// True when no pack is mounted.
+    pub fn is_empty(&self) -> bool {
+        self.packs.is_empty()
     }
 }
 
@@ -410,4 +501,149 @@ pub fn check_pack_bytes(bytes: &[u8]) -> Result<Vec<(String, PackEntry)>, CafErr
         out.push((name, e));
     }
     Ok(out)
+}
+
+/// A byte range of a file read as a file of its own (positions are relative to the range's
+/// start, and reads end at its end): a pack member handed to [`crate::StreamReader`], or a
+/// whole loose file. Reads are positional, so several ranges of one pack (sharing its open
+/// file) can be read at once.
+#[derive(Debug)]
+pub struct FileRange {
+    file: File,
+    start: u64,
+    len: u64,
+    pos: u64,
+}
+
+impl FileRange {
+    /// The range `[start, start + len)` of `file`.
+    pub fn new(file: File, start: u64, len: u64) -> std::io::Result<FileRange> {
+        Ok(FileRange {
+            file,
+            start,
+            len,
+            pos: 0,
+        })
+    }
+
+    /// The whole of `file`.
+    pub fn whole(file: File) -> std::io::Result<FileRange> {
+        let len = file.metadata()?.len();
+        FileRange::new(file, 0, len)
+    }
+
+    /// Length of the range.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// True for an empty range.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Read for FileRange {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.len.saturating_sub(self.pos);
+        let n = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        if n == 0 {
+            return Ok(0);
+        }
+        let got = pread(&self.file, &mut buf[..n], self.start + self.pos)?;
+        self.pos += got as u64;
+        Ok(got)
+    }
+}
+
+#[cfg(unix)]
+fn pread(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(f, buf, at)
+}
+
+#[cfg(windows)]
+fn pread(f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(f, buf, at)
+}
+
+#[cfg(not(any(unix, windows)))]
+fn pread(mut f: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    f.seek(SeekFrom::Start(at))?;
+    f.read(buf)
+}
+
+impl Seek for FileRange {
+    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+        let target = match to {
+            SeekFrom::Start(n) => Some(n),
+            SeekFrom::End(d) => self.len.checked_add_signed(d),
+            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        }
+        .ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "seek before the start of the range",
+            )
+        })?;
+        self.start.checked_add(target).ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek offset overflows")
+        })?;
+        self.pos = target;
+        Ok(target)
+    }
+}
+
+impl Pack {
+    /// A reader over the member `path` (for [`crate::StreamReader`]: streaming a member reads
+    /// a few blocks at a time, whatever its size); `None` when the pack has no such path.
+    pub fn open_member(&self, path: &str) -> Result<Option<FileRange>, CafError> {
+        let Some(e) = self.find(path) else {
+            return Ok(None);
+        };
+        let file = self.file.try_clone().map_err(|e| CafError::io(None, e))?;
+        FileRange::new(file, e.offset, e.size)
+            .map(Some)
+            .map_err(|e| CafError::io(None, e))
+    }
+}
+
+impl PackSet {
+    /// [`Pack::open_member`] of the newest pack that has `path`.
+    pub fn open_member(&self, path: &str) -> Result<Option<FileRange>, CafError> {
+        match self.packs.iter().rev().find(|p| p.find(path).is_some()) {
+            Some(p) => p.open_member(path),
+            None => Ok(None),
+        }
+    }
+}
+
+impl Pack {
+    /// Verifies every member (the index was checked at open): reads each one as
+    /// [`Pack::load_entry`] does (both CRCs, its type against the entry) and, when `typed` or
+    /// its payload is COMPRESSED/ENCRYPTED, judges it as [`crate::Verdict::check_bytes_with_key`]
+    /// does (typed decoding; every block and the plain CRC). Returns each member's path and
+    /// verdict, in index order.
+    pub fn check_members(
+        &self,
+        typed: bool,
+        key: Option<&crate::Key>,
+    ) -> Vec<(&str, crate::Verdict)> {
+        use crate::Verdict;
+        self.entries
+            .iter()
+            .map(|e| {
+                let v = match self.load_entry(e) {
+                    Err(err) => Verdict::Invalid(err),
+                    Ok(l) if typed || crate::is_encoded(l.header().flags) => {
+                        Verdict::check_bytes_with_key(l.bytes(), typed, key)
+                    }
+                    Ok(l) => Verdict::Valid {
+                        asset_type: l.header().asset_type,
+                        file_size: l.file_size(),
+                    },
+                };
+                (self.path_of(e), v)
+            })
+            .collect()
+    }
 }

@@ -95,7 +95,7 @@ impl<'a> TextureView<'a> {
     pub fn from_asset(a: &Asset<'a>) -> Result<Self, CafError> {
         let ty = AssetType::TEXTURE;
         expect_type(a, ty)?;
-        let meta = TextureMetadata::from_bytes(a.metadata)?;
+        let meta = TextureMetadata::from_metadata(a.metadata)?;
         let bad = |field, value: u64, reason| CafError::BadMetadata {
             ty,
             field,
@@ -201,7 +201,7 @@ impl<'a> AudioView<'a> {
     pub fn from_asset(a: &Asset<'a>) -> Result<Self, CafError> {
         let ty = AssetType::AUDIO;
         expect_type(a, ty)?;
-        let meta = AudioMetadata::from_bytes(a.metadata)?;
+        let meta = AudioMetadata::from_metadata(a.metadata)?;
         if !matches!(meta.bits_per_sample, 8 | 16 | 32) {
             return Err(CafError::BadMetadata {
                 ty,
@@ -282,7 +282,7 @@ impl<'a> MeshView<'a> {
     pub fn from_asset(a: &Asset<'a>) -> Result<Self, CafError> {
         let ty = AssetType::MESH;
         expect_type(a, ty)?;
-        let meta = MeshMetadata::from_bytes(a.metadata)?;
+        let meta = MeshMetadata::from_metadata(a.metadata)?;
         let vbytes = u64::from(meta.vertex_count) * Vertex::SIZE as u64;
         let expected = vbytes + u64::from(meta.index_count) * 4;
         payload_size(ty, Some(expected), a.payload.len())?;
@@ -326,7 +326,7 @@ impl<'a> ShaderView<'a> {
     pub fn from_asset(a: &Asset<'a>) -> Result<Self, CafError> {
         let ty = AssetType::SHADER;
         expect_type(a, ty)?;
-        let meta = ShaderMetadata::from_bytes(a.metadata)?;
+        let meta = ShaderMetadata::from_metadata(a.metadata)?;
         if ShaderStage(meta.stage).name().is_none() {
             return Err(CafError::BadMetadata {
                 ty,

@@ -214,6 +214,30 @@ impl<P> AssetWriter<'_, P> {
         self
     }
 
+    /// Pads the metadata (set it first) with zero bytes so that the payload starts at a
+    /// multiple of the type's `payload_alignment()` in the file (16 bytes, 32 for meshes and
+    /// shaders): then a memory map or a page-aligned read hands out an aligned payload
+    /// without copying. Only for types whose metadata is one fixed struct (texture, audio,
+    /// mesh, shader), whose typed readers accept such padding (`from_metadata`,
+    /// `docs/format/caf-extensions.md` section 8); other types are left unpadded. The
+    /// original loader ignores the metadata size, so it reads padded files too.
+    pub fn align_payload(mut self) -> Self {
+        let size = match self.asset_type {
+            AssetType::TEXTURE => crate::TextureMetadata::SIZE,
+            AssetType::AUDIO => crate::AudioMetadata::SIZE,
+            AssetType::MESH => crate::MeshMetadata::SIZE,
+            AssetType::SHADER => crate::ShaderMetadata::SIZE,
+            _ => return self,
+        };
+        if self.metadata.len() != size {
+            return self; // not the plain struct: leave it for the size check to judge
+        }
+        let a = self.asset_type.payload_alignment();
+        let pad = (a - (HEADER_SIZE + size) % a) % a;
+        self.metadata.resize(size + pad, 0);
+        self
+    }
+
     fn header_for(&self, payload_crc: u32, payload_len: u64) -> CafHeader {
         CafHeader::new(
             self.asset_type,

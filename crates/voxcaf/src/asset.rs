@@ -26,14 +26,16 @@ pub enum AssetCmd {
     /// Verify .caf files (length, magic, version, sizes, payload CRC, footer CRC and, for
     /// COMPRESSED or ENCRYPTED payloads, the block index, every block's CRC and tag and the
     /// plain CRC, streamed in bounded memory); exit 0 only if every file is valid. Prints one
-    /// line per file naming the failed check.
+    /// line per file naming the failed check. A .cafpack archive is checked whole: its index,
+    /// then every member (one line each, named PACK:PATH).
     ///
     /// Examples:
     ///   voxcaf asset check build/
     ///   voxcaf asset check --key-file game.key build/hero.caf
+    ///   voxcaf asset check --typed game.cafpack
     Check {
-        /// Files to check (`-` reads standard input); a folder stands for every .caf file
-        /// below it (a build output).
+        /// Files to check (.caf or .cafpack; `-` reads standard input); a folder stands for
+        /// every .caf file below it (a build output).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Also decode each known asset type (texture levels, audio, mesh, shader, scene, prefab).
@@ -82,9 +84,15 @@ pub enum AssetCmd {
     /// The payload written is always the plain one: COMPRESSED and ENCRYPTED payloads are
     /// decoded (streamed, block by block, in bounded memory).
     ///
+    /// From a .cafpack archive, one member (--member PATH, then --out, --metadata or
+    /// --payload) or all of them (--all DIR) are extracted; every file is written atomically.
+    ///
     /// Examples:
     ///   voxcaf asset extract hero.caf --payload hero.rgba
     ///   VOXCAF_KEY=$(cat game.key) voxcaf asset extract music.caf --payload - | aplay -f S16_LE
+    ///   voxcaf asset extract game.cafpack --member tex/hero.caf --out hero.caf
+    ///   voxcaf asset extract game.cafpack --member tex/hero.caf --payload hero.rgba
+    ///   voxcaf asset extract game.cafpack --all unpacked/
     Extract {
         /// The .caf file (`-` reads standard input).
         file: PathBuf,
@@ -100,6 +108,18 @@ pub enum AssetCmd {
         /// Key of an encrypted asset (else VOXCAF_KEY).
         #[arg(long, value_name = "FILE")]
         key_file: Option<PathBuf>,
+        /// FILE is a .cafpack: the member to extract (its path in the pack, see `asset list`);
+        /// --out, --metadata and --payload then apply to it.
+        #[arg(long, value_name = "PATH")]
+        member: Option<String>,
+        /// With --member: write the member's whole .caf file here (as stored, verified).
+        #[arg(long, value_name = "FILE", requires = "member")]
+        out: Option<PathBuf>,
+        /// FILE is a .cafpack: write every member, verified, below this folder at its path in
+        /// the pack (missing folders are created; existing files other than .caf assets are
+        /// kept unless --force).
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["member", "metadata", "payload"])]
+        all: Option<PathBuf>,
     },
     /// Pack every .caf file below DIR into one .cafpack archive with a sorted index by path
     /// (paths relative to DIR, `/`-separated); each asset is verified first and placed so that
@@ -204,13 +224,33 @@ pub fn run(cmd: AssetCmd) -> Result<u8> {
             payload,
             force,
             key_file,
-        } => extract(
-            &file,
-            metadata.as_deref(),
-            payload.as_deref(),
-            force,
-            key_file.as_deref(),
-        ),
+            member,
+            out,
+            all,
+        } => {
+            let what = Extracted {
+                metadata: metadata.as_deref(),
+                payload: payload.as_deref(),
+                force,
+                key_file: key_file.as_deref(),
+            };
+            if is_pack(&file) {
+                extract_pack(
+                    &file,
+                    member.as_deref(),
+                    out.as_deref(),
+                    all.as_deref(),
+                    &what,
+                )
+            } else if member.is_some() || all.is_some() {
+                Err(crate::output::usage(
+                    Some(file.as_path()),
+                    "is not a .cafpack archive; --member, --out and --all apply to packs only",
+                ))
+            } else {
+                extract(&file, &what)
+            }
+        }
     }
 }
 
@@ -234,17 +274,12 @@ fn info(path: &Path, as_json: bool, pretty: bool, key: Option<&caf::Key>) -> Res
 
 fn check(files: &[PathBuf], typed: bool, as_json: bool, key: Option<&caf::Key>) -> Result<u8> {
     let mut out = Vec::new();
-    let mut bad = 0usize;
-    for f in files {
-        let v = if crate::output::is_dash(f) {
-            Verdict::check_bytes_with_key(&crate::output::read_input(f)?, typed, key)
-        } else {
-            Verdict::check_file_with_key(f, typed, key)
-        };
+    let (mut total, mut bad) = (0usize, 0usize);
+    let mut report = |name: String, v: Verdict| {
+        total += 1;
         if !v.is_valid() {
             bad += 1;
         }
-        let name = f.display().to_string();
         if as_json {
             let mut j = v.to_json(&name);
             j["ok"] = v.is_valid().into();
@@ -252,11 +287,31 @@ fn check(files: &[PathBuf], typed: bool, as_json: bool, key: Option<&caf::Key>) 
         } else {
             println!("{}", v.line(&name));
         }
+    };
+    for f in files {
+        if is_pack(f) {
+            // A pack: its index (at open), then every member, each reported as PACK:PATH.
+            match caf::pack::Pack::open(f) {
+                Ok(p) => {
+                    for (member, v) in p.check_members(typed, key) {
+                        report(format!("{}:{member}", f.display()), v);
+                    }
+                }
+                Err(e) => report(f.display().to_string(), Verdict::Invalid(e)),
+            }
+            continue;
+        }
+        let v = if crate::output::is_dash(f) {
+            Verdict::check_bytes_with_key(&crate::output::read_input(f)?, typed, key)
+        } else {
+            Verdict::check_file_with_key(f, typed, key)
+        };
+        report(f.display().to_string(), v);
     }
     if as_json {
         println!("{}", serde_json::to_string_pretty(&out)?);
-    } else if files.len() > 1 {
-        println!("{} of {} file(s) valid", files.len() - bad, files.len());
+    } else if total > 1 {
+        println!("{} of {total} file(s) valid", total - bad);
     }
     Ok(if bad == 0 { 0 } else { 1 })
 }
@@ -346,20 +401,18 @@ fn repack(input: &Path, out: &Path, force: bool) -> Result<u8> {
     Ok(0)
 }
 
-fn extract(
-    file: &Path,
-    metadata: Option<&Path>,
-    payload: Option<&Path>,
+/// What `extract` writes: the destinations of the metadata and payload, and how.
+struct Extracted<'a> {
+    metadata: Option<&'a Path>,
+    payload: Option<&'a Path>,
     force: bool,
-    key_file: Option<&Path>,
-) -> Result<u8> {
+    key_file: Option<&'a Path>,
+}
+
+/// Checks the `--metadata`/`--payload` destinations of `extract` (reading `file`).
+fn check_extract_outputs(file: &Path, what: &Extracted<'_>) -> Result<()> {
     use crate::output as o;
-    if metadata.is_none() && payload.is_none() {
-        return Err(o::usage(
-            None,
-            "nothing to extract: pass --metadata FILE and/or --payload FILE (`-` for stdout)",
-        ));
-    }
+    let (metadata, payload) = (what.metadata, what.payload);
     if metadata.is_some_and(o::is_dash) && payload.is_some_and(o::is_dash) {
         return Err(o::usage(
             None,
@@ -368,7 +421,7 @@ fn extract(
     }
     for d in metadata.into_iter().chain(payload) {
         if !o::is_dash(d) {
-            o::check_file(d, &[file], &o::RAW, force, false)?;
+            o::check_file(d, &[file], &o::RAW, what.force, false)?;
         }
     }
     if let (Some(m), Some(p)) = (metadata, payload) {
@@ -379,7 +432,20 @@ fn extract(
             ));
         }
     }
-    let key = crate::keys::load(key_file, false)?;
+    Ok(())
+}
+
+fn extract(file: &Path, what: &Extracted<'_>) -> Result<u8> {
+    use crate::output as o;
+    let (metadata, payload) = (what.metadata, what.payload);
+    if metadata.is_none() && payload.is_none() {
+        return Err(o::usage(
+            None,
+            "nothing to extract: pass --metadata FILE and/or --payload FILE (`-` for stdout)",
+        ));
+    }
+    check_extract_outputs(file, what)?;
+    let key = crate::keys::load(what.key_file, false)?;
     let encoded = if o::is_dash(file) {
         None
     } else {
@@ -392,10 +458,23 @@ fn extract(
     }
     let bytes = o::read_input(file)?;
     let l = LoadedAsset::from_vec(bytes).map_err(|e| o::failed(file, e))?;
+    write_parts(file, l, metadata, payload, key.as_ref())
+}
+
+/// Writes the metadata and/or the plain payload of a verified asset (decoded in memory when
+/// COMPRESSED or ENCRYPTED).
+fn write_parts(
+    file: &Path,
+    l: LoadedAsset,
+    metadata: Option<&Path>,
+    payload: Option<&Path>,
+    key: Option<&caf::Key>,
+) -> Result<u8> {
+    use crate::output as o;
     let plain;
     let l = if caf::is_encoded(l.header().flags) {
-        // Standard input: decode in memory.
-        plain = caf::decode_asset(&l.asset(), &caf::DecodeOptions::with_key(key.as_ref()))
+        // Standard input or a pack member: decode in memory.
+        plain = caf::decode_asset(&l.asset(), &caf::DecodeOptions::with_key(key))
             .map_err(|e| o::failed(file, e))?;
         LoadedAsset::from_vec(plain).map_err(|e| o::failed(file, e))?
     } else {
@@ -415,6 +494,106 @@ fn extract(
             eprintln!("wrote {what} ({} bytes) to {}", bytes.len(), d.display());
         }
     }
+    Ok(0)
+}
+
+/// `extract` from a pack: one member (`--member`, to `--out` / `--metadata` / `--payload`) or
+/// every member (`--all DIR`).
+fn extract_pack(
+    file: &Path,
+    member: Option<&str>,
+    out: Option<&Path>,
+    all: Option<&Path>,
+    what: &Extracted<'_>,
+) -> Result<u8> {
+    use crate::output as o;
+    let pack = caf::pack::Pack::open(file).map_err(|e| o::failed(file, e))?;
+    if let Some(dir) = all {
+        return extract_all(file, &pack, dir, what.force);
+    }
+    let Some(member) = member else {
+        return Err(o::usage(
+            Some(file),
+            "is a .cafpack archive: name a member with --member PATH (see `voxcaf asset list`), \
+             or extract every member with --all DIR",
+        ));
+    };
+    if out.is_none() && what.metadata.is_none() && what.payload.is_none() {
+        return Err(o::usage(
+            None,
+            "nothing to extract: pass --out FILE, --metadata FILE and/or --payload FILE",
+        ));
+    }
+    if let Some(out) = out {
+        if !o::is_dash(out) {
+            o::check_file(out, &[file], &o::CAF, what.force, false)?;
+        }
+    }
+    check_extract_outputs(file, what)?;
+    let key = crate::keys::load(what.key_file, false)?;
+    let l = pack
+        .load(member)
+        .map_err(|e| o::failed(file, format!("member {member}: {e}")))?
+        .ok_or_else(|| {
+            o::failed(
+                file,
+                format!("no member {member:?} in the pack (see `voxcaf asset list`)"),
+            )
+        })?;
+    if let Some(out) = out {
+        if o::is_dash(out) {
+            o::write_stdout(l.bytes())?;
+        } else {
+            o::create_parent(out)?;
+            voxcaf_fs::write_atomic(out, l.bytes()).map_err(|e| o::failed(out, e))?;
+            eprintln!(
+                "wrote {member} ({} bytes) to {}",
+                l.file_size(),
+                out.display()
+            );
+        }
+    }
+    if what.metadata.is_none() && what.payload.is_none() {
+        return Ok(0);
+    }
+    write_parts(file, l, what.metadata, what.payload, key.as_ref())
+}
+
+/// `extract --all DIR`: every member below `dir` at its path. Every destination is checked
+/// before anything is written; a path that would leave `dir` (through `..`, an absolute path
+/// or a link inside `dir` pointing elsewhere) is refused.
+fn extract_all(file: &Path, pack: &caf::pack::Pack, dir: &Path, force: bool) -> Result<u8> {
+    use crate::output as o;
+    use std::path::Component;
+    o::no_dash(dir, "a folder")?;
+    if dir.exists() && !dir.is_dir() {
+        return Err(o::usage(Some(dir), "exists and is not a folder"));
+    }
+    let mut plan = Vec::with_capacity(pack.len());
+    for (name, e) in pack.entries() {
+        let rel = Path::new(name);
+        let escapes = rel.components().any(|c| !matches!(c, Component::Normal(_)));
+        let dest = dir.join(rel);
+        if escapes || !o::inside(&dest, dir) {
+            return Err(o::failed(
+                file,
+                format!(
+                    "member path {name:?} would be written outside {}; nothing extracted",
+                    dir.display()
+                ),
+            ));
+        }
+        o::check_file(&dest, &[file], &o::CAF, force, false)?;
+        plan.push((dest, *e));
+    }
+    for (dest, e) in &plan {
+        let l = pack
+            .load_entry(e)
+            .map_err(|err| o::failed(file, format!("member {}: {err}", pack.path(e))))?;
+        o::create_parent(dest)?;
+        voxcaf_fs::write_atomic(dest, l.bytes()).map_err(|err| o::failed(dest, err))?;
+    }
+    eprintln!("wrote {} asset(s) below {}", plan.len(), dir.display());
     Ok(0)
 }
 
@@ -469,7 +648,7 @@ fn extract_streamed(
 }
 
 /// A `.cafpack` archive.
-const PACK: crate::output::Kind = crate::output::Kind {
+pub(crate) const PACK: crate::output::Kind = crate::output::Kind {
     name: "a .cafpack archive",
     exts: &["cafpack"],
     magic: Some(b"CAFPACK\0"),
@@ -477,22 +656,38 @@ const PACK: crate::output::Kind = crate::output::Kind {
 
 /// `pack-dir`: every `.caf` below `dir`, by relative path, into one pack.
 fn pack_dir(dir: &Path, out: &Path, force: bool) -> Result<u8> {
-    use crate::output as o;
-    o::no_dash(dir, "a source folder")?;
-    o::no_dash(out, "a pack (it is written with seeks)")?;
+    check_pack_output(dir, out, force)?;
     if !dir.is_dir() {
-        return Err(o::usage(
+        return Err(crate::output::usage(
             Some(dir),
             "not a folder; name a folder of .caf files",
         ));
     }
+    let (n, size) = write_dir_pack(dir, out)?;
+    println!("wrote {} ({n} assets, {size} bytes)", out.display());
+    Ok(0)
+}
+
+/// Checks the output of `pack-dir DIR OUT` and `build --pack OUT` (of the build folder DIR)
+/// before any work: not `-`, a `.cafpack` name, not inside DIR, an existing file replaced
+/// only if it is a pack (or with `force`).
+pub(crate) fn check_pack_output(dir: &Path, out: &Path, force: bool) -> Result<()> {
+    use crate::output as o;
+    o::no_dash(dir, "a source folder")?;
+    o::no_dash(out, "a pack (it is written with seeks)")?;
     if o::inside(out, dir) {
         return Err(o::usage(
             Some(out),
             "the pack may not be written inside the folder it packs; name a file elsewhere",
         ));
     }
-    o::check_file(out, &[dir], &PACK, force, false)?;
+    o::check_file(out, &[dir], &PACK, force, false)
+}
+
+/// Packs every `.caf` below `dir` (paths relative to it, `/`-separated) into `out`, atomically;
+/// the one code path of `pack-dir` and `build --pack`. Returns the asset count and pack size.
+pub(crate) fn write_dir_pack(dir: &Path, out: &Path) -> Result<(usize, u64)> {
+    use crate::output as o;
     let files = crate::inputs::expand(&[dir.to_path_buf()], "caf")?;
     let mut items = Vec::with_capacity(files.len());
     for f in &files {
@@ -509,8 +704,18 @@ fn pack_dir(dir: &Path, out: &Path, force: bool) -> Result<u8> {
     o::create_parent(out)?;
     caf::pack::write_pack_file(out, items).map_err(|e| o::failed(out, e))?;
     let size = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
-    println!("wrote {} ({n} assets, {size} bytes)", out.display());
-    Ok(0)
+    Ok((n, size))
+}
+
+/// Whether `path` starts with the pack magic.
+fn is_pack(path: &Path) -> bool {
+    use std::io::Read as _;
+    let mut head = [0u8; 8];
+    !crate::output::is_dash(path)
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut head))
+            .is_ok()
+        && head == caf::pack::PACK_MAGIC
 }
 
 /// `list`: the index of a pack.

@@ -144,6 +144,10 @@ pub struct BuildArgs {
     settings: SettingsArgs,
     #[command(flatten)]
     encrypt: EncryptArgs,
+    /// After a build without failures, also pack OUT_DIR into this .cafpack archive (as
+    /// `asset pack-dir OUT_DIR PACK` does; not inside OUT_DIR).
+    #[arg(long, value_name = "PACK")]
+    pack: Option<PathBuf>,
     /// Print a JSON summary instead of text.
     #[arg(long)]
     json: bool,
@@ -234,9 +238,10 @@ fn convert(a: ConvertArgs) -> Result<u8> {
     o::create_parent(&out)?;
     voxcaf_fs::write_atomic(&out, &file).map_err(|e| o::failed(&out, e))?;
     let size = file.len();
-    let flags = caf::validate_header_bytes(&file)
-        .map(|h| h.flags.0)
-        .unwrap_or(converted.flags.0);
+    let header = caf::validate_header_bytes(&file).ok();
+    let flags = header.map_or(converted.flags.0, |h| h.flags.0);
+    // As written: the default profile pads the metadata to align the payload.
+    let metadata_size = header.map_or(converted.metadata.len() as u64, |h| h.metadata_size);
     if a.json {
         println!(
             "{}",
@@ -246,7 +251,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
                 "output": out.display().to_string(),
                 "type": converted.kind.name(),
                 "flags": flags,
-                "metadata_size": converted.metadata.len(),
+                "metadata_size": metadata_size,
                 "payload_size": converted.payload.len(),
                 "file_size": size,
                 "payload_crc32": caf::crc32(&converted.payload),
@@ -278,6 +283,16 @@ fn human_bytes(n: u64) -> String {
 fn build(a: BuildArgs) -> Result<u8> {
     crate::output::no_dash(&a.src_dir, "a source folder")?;
     crate::output::check_folder(&a.out_dir, &a.src_dir, a.force)?;
+    if let Some(p) = &a.pack {
+        crate::asset::check_pack_output(&a.out_dir, p, a.force)?;
+        crate::output::check_file(
+            p,
+            &[a.src_dir.as_path()],
+            &crate::asset::PACK,
+            a.force,
+            false,
+        )?;
+    }
     let opts = BuildOptions {
         settings: a.settings.settings(None),
         jobs: a.jobs.unwrap_or(0),
@@ -344,10 +359,20 @@ fn build(a: BuildArgs) -> Result<u8> {
             return Ok(1);
         }
     };
+    // The pack is written only from a complete build without failures.
+    let packed = match &a.pack {
+        Some(p) if report.ok() && !report.interrupted => {
+            Some(crate::asset::write_dir_pack(&a.out_dir, p).map(|(n, size)| (p, n, size))?)
+        }
+        _ => None,
+    };
     if a.json {
         say(format_args!(
             "{}",
             json!({
+                "pack": packed.map(|(p, n, size)| json!({
+                    "path": p.display().to_string(), "assets": n, "bytes": size,
+                })),
                 "ok": report.ok() && !report.interrupted,
                 "interrupted": report.interrupted,
                 "assets": report.manifest.assets.len(),
@@ -364,6 +389,17 @@ fn build(a: BuildArgs) -> Result<u8> {
         say(format_args!("{}", summary(&report, &a.out_dir)));
         for f in &report.manifest.failures {
             eprintln!("failed: {}: {}", f.source, f.error);
+        }
+        if let Some((p, n, size)) = packed {
+            say(format_args!(
+                "wrote {} ({n} assets, {size} bytes)",
+                p.display()
+            ));
+        } else if let Some(p) = &a.pack {
+            eprintln!(
+                "not packed: {} (the build had failures or was stopped)",
+                p.display()
+            );
         }
     }
     if report.interrupted {
@@ -469,6 +505,7 @@ mod tests {
                 encrypt: false,
                 key_file: None,
             },
+            pack: None,
             json: true,
         };
         assert_eq!(build(args).unwrap(), 1);
