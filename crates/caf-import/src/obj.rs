@@ -66,7 +66,9 @@ fn resolve(raw: &str, len: usize, what: &str, line: usize) -> Result<usize> {
         i => len as i64 + i,
     };
     if resolved < 0 || resolved >= len as i64 {
-        return Err(bad(format!("index {i} is out of range ({len} defined so far)")));
+        return Err(bad(format!(
+            "index {i} is out of range ({len} defined so far)"
+        )));
     }
     Ok(resolved as usize)
 }
@@ -82,7 +84,10 @@ fn floats<const N: usize>(
         match tok.next() {
             Some(t) => {
                 *slot = t.parse().map_err(|_| {
-                    ImportError::malformed(FMT, format!("line {line}: {what}: {t:?} is not a number"))
+                    ImportError::malformed(
+                        FMT,
+                        format!("line {line}: {what}: {t:?} is not a number"),
+                    )
                 })?;
             }
             None if k >= required => break,
@@ -204,13 +209,13 @@ mod tests {
 
     #[test]
     fn corners_without_vt_get_zero_and_w_is_not_a_divisor() {
-        let f = read_obj(
-            b"v 0 0 0 2\nv 4 0 0 0.5\nv 0 4 0\nvt 0.5 0.25\nf 1/1 2/1 3\n",
-        )
-        .unwrap();
+        let f = read_obj(b"v 0 0 0 2\nv 4 0 0 0.5\nv 0 4 0\nvt 0.5 0.25\nf 1/1 2/1 3\n").unwrap();
         assert_eq!(f.groups.len(), 1);
         let g = &f.groups[0];
-        assert_eq!(g.positions, [[0.0, 0.0, 0.0], [4.0, 0.0, 0.0], [0.0, 4.0, 0.0]]);
+        assert_eq!(
+            g.positions,
+            [[0.0, 0.0, 0.0], [4.0, 0.0, 0.0], [0.0, 4.0, 0.0]]
+        );
         assert_eq!(
             g.uvs.as_deref(),
             Some(&[[0.5, 0.25], [0.5, 0.25], [0.0, 0.0]][..])
@@ -227,10 +232,16 @@ mod tests {
         .unwrap();
         assert_eq!((f.groups.len(), f.lines, f.points), (2, 1, 1));
         assert_eq!(f.groups[0].positions.len(), 6);
-        assert_eq!(f.groups[0].positions[3..], [[0.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]]);
+        assert_eq!(
+            f.groups[0].positions[3..],
+            [[0.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]]
+        );
         assert_eq!(f.groups[1].normals, None);
         for (text, needle) in [
-            ("v 0 0 0\nf 1 2 3\n", "line 2: vertex index 2 is out of range"),
+            (
+                "v 0 0 0\nf 1 2 3\n",
+                "line 2: vertex index 2 is out of range",
+            ),
             ("v 0 0\n", "line 1: vertex position needs 3 numbers"),
             ("v 0 0 0\nvn 0 0 1\nf 1//2 1 1\n", "line 3: normal index 2"),
             ("v 0 0 0\nf 0 1 1\n", "index 0"),

@@ -17,7 +17,10 @@ fn corpus(rel: &str) -> Option<PathBuf> {
     } else if voxcaf_golden::required() {
         panic!("corpus file not found at {}", path.display());
     } else {
-        eprintln!("note: corpus file not found at {}; skipping", path.display());
+        eprintln!(
+            "note: corpus file not found at {}; skipping",
+            path.display()
+        );
         None
     }
 }
@@ -237,4 +240,3 @@ fn obj_of_only_lines_is_refused_as_having_no_faces() {
         "{msg}"
     );
 }
-
