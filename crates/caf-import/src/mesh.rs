@@ -279,9 +279,9 @@ impl Builder {
     }
 }
 
-/// OBJ through [`crate::obj`] (polygons fanned, negative indices allowed, out-of-range
-/// indices rejected, materials not loaded; `w` is not a divisor, a corner without `vt` gets
-/// (0, 0)). A file whose only elements are lines or points is refused as having no faces.
+/// OBJ through the crate's own reader, `obj.rs` (polygons fanned, negative indices allowed,
+/// out-of-range indices rejected, materials not loaded; `w` is not a divisor, a corner without
+/// `vt` gets (0, 0)). A file whose only elements are lines or points is refused: no faces.
 pub fn obj_default(bytes: &[u8]) -> Result<MeshData> {
     let file = crate::obj::read_obj(bytes)?;
     if file.groups.is_empty() {

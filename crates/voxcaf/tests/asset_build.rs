@@ -24,11 +24,7 @@ fn build_lists_every_file_it_skipped_and_why() {
     let d = t.path();
     let src = d.join("src");
     std::fs::create_dir_all(src.join(".cache")).unwrap();
-    std::fs::write(
-        src.join("tri.obj"),
-        "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
-    )
-    .unwrap();
+    std::fs::write(src.join("tri.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
     std::fs::write(src.join("notes.txt"), "hello").unwrap();
     std::fs::write(src.join("old.png.toml"), "mips = true\n").unwrap();
     std::fs::write(src.join(".cache/x.png"), "").unwrap();
