@@ -2,7 +2,9 @@
 //!
 //! - Sources are the files whose extension names an asset kind (see [`AssetKind::from_path`]),
 //!   or whose sidecar sets `type`; hidden files and folders are skipped, and so is the output
-//!   folder when it lies inside the source folder.
+//!   folder when it lies inside the source folder. Nothing is skipped silently: every file or
+//!   folder left alone is listed with its [`SkipReason`] in the report and the manifest
+//!   (`ignored`), and a source whose sidecar cannot be read fails.
 //! - `a/b/hero.png` becomes `a/b/hero.caf`, with id `a/b/hero`; GLSL stage files keep their
 //!   extension (`sprite.vert` -> `sprite.vert.caf`, id `sprite.vert`) so that a vertex and
 //!   fragment pair do not collide. Two sources that would still write the same output
@@ -98,6 +100,35 @@ pub struct Failure {
     pub error: String,
 }
 
+/// Why `build` left a file or folder under the source folder alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum SkipReason {
+    /// Its extension names no asset kind and no sidecar sets `type`.
+    UnknownExtension,
+    /// A `.toml` file that is not the sidecar of a file next to it.
+    OrphanSidecar,
+    /// A hidden file or folder (its name starts with `.`), with everything inside it.
+    Hidden,
+    /// The build's own output folder, inside the source folder.
+    OutputFolder,
+    /// Neither a regular file nor a folder (a socket, a device, a pipe).
+    NotAFile,
+}
+
+/// A file or folder under the source folder that was not converted (conversion failures are
+/// [`Failure`]s instead).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ignored {
+    /// Path relative to the source folder (a folder for hidden folders and the output).
+    pub path: String,
+    /// Why.
+    pub reason: SkipReason,
+    /// The reason in words.
+    pub message: String,
+}
+
 /// The JSON manifest written to `OUT_DIR/manifest.json`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -112,6 +143,9 @@ pub struct Manifest {
     /// Sources that failed, sorted by source path.
     #[serde(default)]
     pub failures: Vec<Failure>,
+    /// Files and folders under the source folder that are not sources, sorted by path.
+    #[serde(default)]
+    pub ignored: Vec<Ignored>,
 }
 
 impl Manifest {
@@ -272,9 +306,20 @@ struct Source {
     id: String,
 }
 
-fn collect_sources(src: &Path, out: &Path) -> Result<Vec<Source>> {
+/// What the walk of the source folder found.
+#[derive(Default)]
+struct Walk {
+    sources: Vec<Source>,
+    ignored: Vec<Ignored>,
+    /// Files whose sidecar cannot be read or parsed (they fail like a broken source).
+    failures: Vec<Failure>,
+}
+
+fn collect_sources(src: &Path, out: &Path) -> Result<Walk> {
     let out_canon = std::fs::canonicalize(out).ok();
-    let mut found = Vec::new();
+    let mut walk = Walk::default();
+    let mut pruned: Vec<Ignored> = Vec::new();
+    let rel_of = |p: &Path| rel_string(p.strip_prefix(src).unwrap_or(p));
     let walker = walkdir::WalkDir::new(src)
         .follow_links(true)
         .sort_by_file_name()
@@ -284,6 +329,20 @@ fn collect_sources(src: &Path, out: &Path) -> Result<Vec<Source>> {
             let is_out = e.file_type().is_dir()
                 && out_canon.is_some()
                 && std::fs::canonicalize(e.path()).ok() == out_canon;
+            if hidden || is_out {
+                let (reason, message) = if is_out {
+                    (SkipReason::OutputFolder, "the build's output folder")
+                } else if e.file_type().is_dir() {
+                    (SkipReason::Hidden, "hidden folder (name starts with '.')")
+                } else {
+                    (SkipReason::Hidden, "hidden file (name starts with '.')")
+                };
+                pruned.push(Ignored {
+                    path: rel_of(e.path()),
+                    reason,
+                    message: message.to_string(),
+                });
+            }
             !hidden && !is_out
         });
     for entry in walker {
@@ -291,34 +350,87 @@ fn collect_sources(src: &Path, out: &Path) -> Result<Vec<Source>> {
             let path = e.path().unwrap_or(src).to_path_buf();
             ImportError::io(path, e.into())
         })?;
-        if !entry.file_type().is_file() {
-            continue;
-        }
         let path = entry.path();
-        let name = path.to_string_lossy();
-        if name.ends_with(".toml") {
+        if entry.file_type().is_dir() {
             continue;
         }
-        let has_kind = AssetKind::from_path(path).is_some()
-            || std::fs::read_to_string(sidecar_path(path))
-                .ok()
-                .and_then(|t| SettingsOverride::from_toml(&t, path).ok())
-                .is_some_and(|o| o.kind.is_some());
-        if !has_kind {
+        let rel_str = rel_of(path);
+        if !entry.file_type().is_file() {
+            walk.ignored.push(Ignored {
+                path: rel_str,
+                reason: SkipReason::NotAFile,
+                message: "not a regular file".to_string(),
+            });
+            continue;
+        }
+        let name = path.to_string_lossy();
+        if let Some(source) = name.strip_suffix(".toml") {
+            if !Path::new(source).is_file() {
+                walk.ignored.push(Ignored {
+                    path: rel_str,
+                    reason: SkipReason::OrphanSidecar,
+                    message: format!(
+                        "a .toml file but no file {:?} next to it for it to configure",
+                        Path::new(source)
+                            .file_name()
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .unwrap_or_default()
+                    ),
+                });
+            }
+            continue;
+        }
+        let side = sidecar_path(path);
+        let sidecar_kind = match std::fs::read_to_string(&side) {
+            Ok(t) => match SettingsOverride::from_toml(&t, &side) {
+                Ok(o) => o.kind.is_some(),
+                Err(e) => {
+                    walk.failures.push(Failure {
+                        source: rel_str,
+                        error: e.to_string(),
+                    });
+                    continue;
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+            Err(e) => {
+                walk.failures.push(Failure {
+                    source: rel_str,
+                    error: ImportError::io(&side, e).to_string(),
+                });
+                continue;
+            }
+        };
+        if AssetKind::from_path(path).is_none() && !sidecar_kind {
+            let ext = path
+                .extension()
+                .map(|e| format!("extension {:?}", e.to_string_lossy()))
+                .unwrap_or_else(|| "no extension".to_string());
+            walk.ignored.push(Ignored {
+                path: rel_str,
+                reason: SkipReason::UnknownExtension,
+                message: format!(
+                    "{ext} names no asset kind (a sidecar {}.toml with `type` makes it a source)",
+                    path.file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                ),
+            });
             continue;
         }
         let rel = path.strip_prefix(src).unwrap_or(path).to_path_buf();
-        let rel_str = rel_string(&rel);
         let stem = output_stem(&rel);
-        found.push(Source {
+        walk.sources.push(Source {
             output: format!("{}.caf", rel_string(&stem)),
             id: rel_string(&stem),
             rel,
             rel_str,
         });
     }
-    found.sort_by(|a, b| a.rel_str.cmp(&b.rel_str));
-    Ok(found)
+    walk.ignored.extend(pruned);
+    walk.sources.sort_by(|a, b| a.rel_str.cmp(&b.rel_str));
+    walk.ignored.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(walk)
 }
 
 enum Outcome {
@@ -483,10 +595,17 @@ pub fn build_until(
             .collect(),
         Err(_) => HashMap::new(),
     };
-    let sources = collect_sources(src, out)?;
+    let Walk {
+        sources,
+        ignored,
+        failures: sidecar_failures,
+    } = collect_sources(src, out)?;
     on_event(&BuildEvent::Started {
         total: sources.len(),
     });
+    for failure in &sidecar_failures {
+        on_event(&BuildEvent::Failed { failure });
+    }
 
     // Output name collisions are decided up front, in sorted order, so the result does not
     // depend on scheduling.
@@ -556,7 +675,8 @@ pub fn build_until(
         version: 1,
         converter_revision: CONVERTER_REVISION,
         assets: Vec::new(),
-        failures: Vec::new(),
+        failures: sidecar_failures,
+        ignored,
     };
     let (mut converted, mut skipped, mut bytes_written) = (0, 0, 0u64);
     let mut interrupted = false;
@@ -582,6 +702,8 @@ pub fn build_until(
             }
         }
     }
+
+    manifest.failures.sort_by(|a, b| a.source.cmp(&b.source));
 
     // Remove outputs this tool wrote before whose source is gone (only files the previous
     // manifest names, inside `out`, ending in .caf).

@@ -38,6 +38,7 @@ pub mod batch;
 pub mod demo;
 mod error;
 pub mod mesh;
+mod obj;
 pub mod samples;
 mod settings;
 pub mod shader;

@@ -1,6 +1,6 @@
-//! Meshes: OBJ (`tobj`) and glTF / GLB (`gltf`) to 48-byte vertices and u32 indices.
+//! Meshes: OBJ (`crate::obj`) and glTF / GLB (`gltf`) to 48-byte vertices and u32 indices.
 //!
-//! Default profile: each OBJ object/material group or glTF triangle primitive is one sub-mesh;
+//! Default profile: each OBJ `o` / `g` group or glTF triangle primitive is one sub-mesh;
 //! missing normals are generated (area-weighted, smoothed across faces that share a position
 //! and meet at less than 60°); tangents come from MikkTSpace where UVs exist (a glTF's own
 //! TANGENT attribute is kept), otherwise an arbitrary unit vector perpendicular to the normal
@@ -13,7 +13,6 @@
 //! applied (meshes are taken in their own space, as the original does).
 
 use std::collections::HashMap;
-use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use crate::error::{ImportError, Result};
@@ -280,79 +279,32 @@ impl Builder {
     }
 }
 
-/// OBJ through `tobj` (triangulated as a fan, negative indices allowed, out-of-range indices
-/// rejected, materials not loaded).
+/// OBJ through the crate's own reader, `obj.rs` (polygons fanned, negative indices allowed,
+/// out-of-range indices rejected, materials not loaded; `w` is not a divisor, a corner without
+/// `vt` gets (0, 0)). A file whose only elements are lines or points is refused: no faces.
 pub fn obj_default(bytes: &[u8]) -> Result<MeshData> {
-    // `..Default` stays: tobj features enabled elsewhere in a build add fields.
-    #[allow(clippy::needless_update)]
-    let opts = tobj::LoadOptions {
-        triangulate: true,
-        single_index: false,
-        ignore_points: true,
-        ignore_lines: true,
-        ..Default::default()
-    };
-    // tobj resolves relative (negative) indices with arithmetic that overflows on crafted
-    // files (a relative normal index before the first `vn`: `f -1//-3` after one normal) and, with
-    // overflow checks on, panics; that is malformed input, as for glTF.
-    let (models, _materials) = catch("OBJ", || {
-        tobj::load_obj_buf(&mut Cursor::new(bytes), &opts, |_| {
-            Err(tobj::LoadError::OpenFileFailed)
-        })
-        .map_err(|e| ImportError::malformed("OBJ", e.to_string()))
-    })?;
+    let file = crate::obj::read_obj(bytes)?;
+    if file.groups.is_empty() {
+        let what = match (file.lines, file.points) {
+            (0, 0) => String::new(),
+            (l, 0) => format!(", only {l} line element(s) (`l`), which make no triangles"),
+            (0, p) => format!(", only {p} point element(s) (`p`), which make no triangles"),
+            (l, p) => format!(", only {l} line and {p} point element(s), which make no triangles"),
+        };
+        return Err(ImportError::empty("OBJ", format!("no faces{what}")));
+    }
     let mut b = Builder::default();
-    for model in models {
-        let m = model.mesh;
-        let get3 = |arr: &[f32], i: u32| -> Result<[f32; 3]> {
-            let i = i as usize * 3;
-            arr.get(i..i + 3)
-                .map(|s| [s[0], s[1], s[2]])
-                .ok_or_else(|| {
-                    ImportError::malformed("OBJ", format!("index {} out of range", i / 3))
-                })
-        };
-        let positions = m
-            .indices
-            .iter()
-            .map(|&i| get3(&m.positions, i))
-            .collect::<Result<Vec<_>>>()?;
-        let normals = if !m.normals.is_empty() && m.normal_indices.len() == m.indices.len() {
-            Some(
-                m.normal_indices
-                    .iter()
-                    .map(|&i| get3(&m.normals, i))
-                    .collect::<Result<Vec<_>>>()?,
-            )
-        } else {
-            None
-        };
-        let uvs = if !m.texcoords.is_empty() && m.texcoord_indices.len() == m.indices.len() {
-            Some(
-                m.texcoord_indices
-                    .iter()
-                    .map(|&i| {
-                        let i = i as usize * 2;
-                        m.texcoords
-                            .get(i..i + 2)
-                            .map(|s| [s[0], s[1]])
-                            .ok_or_else(|| {
-                                ImportError::malformed(
-                                    "OBJ",
-                                    format!("texcoord {} out of range", i / 2),
-                                )
-                            })
-                    })
-                    .collect::<Result<Vec<_>>>()?,
-            )
-        } else {
-            None
-        };
+    for g in file.groups {
+        // A corner without `vn` gets a zero normal, which the builder replaces by a
+        // generated one.
+        let normals = g
+            .normals
+            .map(|n| n.into_iter().map(|n| n.unwrap_or([0.0; 3])).collect());
         b.add(Soup {
-            positions,
+            positions: g.positions,
             normals,
-            uvs,
-            tangents: None,
+            uvs: g.uvs,
+            ..Default::default()
         })?;
     }
     b.finish("OBJ", Vec::new())

@@ -242,3 +242,53 @@ fn colliding_outputs_and_bad_sidecars_fail_alone() {
     let r2 = build(&src, &out, &opts(2), &|_| {}).unwrap();
     assert_eq!(r2.manifest.assets.len() + r2.manifest.failures.len(), 4);
 }
+
+/// Nothing is skipped silently: every file or folder that is not a source is listed with its
+/// reason in the report's manifest (and so in `manifest.json`), and a file whose sidecar is
+/// broken fails even when its extension names no asset kind.
+#[test]
+fn every_file_left_alone_is_listed_with_its_reason() {
+    use caf_import::batch::SkipReason;
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    let out = src.join("build"); // inside the source tree
+    make_tree(&src); // README.txt, .hidden/skip.png, broken/bad.png among the sources
+    write(&src, "notes", b"no extension");
+    write(&src, "gone.png.toml", b"mips = true\n");
+    write(&src, "data.bin", b"\x01");
+    write(&src, "data.bin.toml", b"not toml at all = = =\n");
+    write(&src, ".env", b"SECRET=1\n");
+    let r = build(&src, &out, &opts(2), &|_| {}).unwrap();
+    let listed: Vec<(&str, SkipReason)> = r
+        .manifest
+        .ignored
+        .iter()
+        .map(|i| (i.path.as_str(), i.reason))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (".env", SkipReason::Hidden),
+            (".hidden", SkipReason::Hidden),
+            ("README.txt", SkipReason::UnknownExtension),
+            ("build", SkipReason::OutputFolder),
+            ("gone.png.toml", SkipReason::OrphanSidecar),
+            ("notes", SkipReason::UnknownExtension),
+        ]
+    );
+    let readme = &r.manifest.ignored[2];
+    assert!(readme.message.contains("\"txt\""), "{}", readme.message);
+    // The sidecar of a used source (textures/normal.png.toml) is not listed; the broken
+    // sidecar of data.bin is a failure naming it, like the broken PNG.
+    let failed: Vec<&str> = r
+        .manifest
+        .failures
+        .iter()
+        .map(|f| f.source.as_str())
+        .collect();
+    assert_eq!(failed, ["broken/bad.png", "data.bin"]);
+    assert!(r.manifest.failures[1].error.contains("data.bin.toml"));
+    // The manifest on disk carries the list.
+    let on_disk = Manifest::read(&out.join(MANIFEST_NAME)).unwrap();
+    assert_eq!(on_disk.ignored, r.manifest.ignored);
+}

@@ -380,12 +380,16 @@ fn build(a: BuildArgs) -> Result<u8> {
                 "skipped": report.skipped,
                 "removed": report.removed,
                 "failed": report.manifest.failures,
+                "ignored": report.manifest.ignored,
                 "bytes_written": report.bytes_written,
                 "elapsed_ms": report.elapsed.as_secs_f64() * 1000.0,
                 "manifest": a.out_dir.join(batch::MANIFEST_NAME).display().to_string(),
             })
         ));
     } else {
+        for i in &report.manifest.ignored {
+            say(format_args!("ignored {}: {}", i.path, i.message));
+        }
         say(format_args!("{}", summary(&report, &a.out_dir)));
         for f in &report.manifest.failures {
             eprintln!("failed: {}: {}", f.source, f.error);
@@ -422,7 +426,7 @@ fn build(a: BuildArgs) -> Result<u8> {
 fn summary(r: &BuildReport, out: &Path) -> String {
     let failed = r.manifest.failures.len();
     format!(
-        "{} asset{} in {}: {} converted, {} up to date, {} failed{}; {} written in {:.2} s",
+        "{} asset{} in {}: {} converted, {} up to date, {} failed, {} ignored{}; {} written in {:.2} s",
         r.manifest.assets.len(),
         if r.manifest.assets.len() == 1 {
             ""
@@ -433,6 +437,7 @@ fn summary(r: &BuildReport, out: &Path) -> String {
         r.converted,
         r.skipped,
         failed,
+        r.manifest.ignored.len(),
         if r.removed > 0 {
             format!(", {} stale removed", r.removed)
         } else {
