@@ -77,14 +77,14 @@ pub use header::{
 pub use load::{
     validate_header, validate_header_bytes, Asset, CrcCheck, LoadMode, LoadedAsset, MAP_THRESHOLD,
 };
-pub use mesh_encode::{encode_mesh, MeshEncodeError};
+pub use mesh_encode::{encode_mesh, encode_mesh_ext, MeshEncodeError, MeshExtras};
 pub use meta::{
-    ArchetypeDesc, AudioMetadata, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
-    TextureMetadata, Vertex,
+    ArchetypeDesc, AudioMetadata, MeshExtHeader, MeshMetadata, SceneMetadata, ShaderMetadata,
+    ShaderStage, SubMeshEntry, TextureMetadata, Vertex,
 };
 pub use stream::{StreamReader, MAX_STREAM_METADATA};
 pub use view::{
-    cast_or_copy, prefab_component, scene_component, AudioView, MeshView, PrefabComponent,
+    cast_or_copy, prefab_component, scene_component, AudioView, MeshExt, MeshView, PrefabComponent,
     PrefabEntity, PrefabView, SceneEntry, SceneSection, SceneView, ShaderView, TextureView,
 };
 pub use write::{AssetWriter, ReaderPayload, SlicePayload};
