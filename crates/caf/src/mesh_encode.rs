@@ -386,10 +386,11 @@ mod tests {
         assert_eq!(table.len(), 2);
         assert_eq!(table[0].material, 1);
         assert_eq!(table[1].node, 4);
-        // Sub-mesh 0 names vertices 0..=3: x from 0 to 3, y from -3 to 0.
-        assert_eq!(table[0].bounds_min, [0.0, -3.0, 0.0]);
-        assert_eq!(table[0].bounds_max, [3.0, 0.0, 1.5]);
+        // Sub-mesh 0 names vertices 0..=4: x from 0 to 4, y from -4 to 0, z from 0 to 2.
+        assert_eq!(table[0].bounds_min, [0.0, -4.0, 0.0]);
+        assert_eq!(table[0].bounds_max, [4.0, 0.0, 2.0]);
         // Sub-mesh 1 names 4, 3, 0.
+        assert_eq!(table[1].bounds_min, [0.0, -4.0, 0.0]);
         assert_eq!(table[1].bounds_max, [4.0, 0.0, 2.0]);
 
         // An original (16-byte) reader sees a metadata size error, not a misread mesh.
