@@ -780,7 +780,7 @@ mod json {
                     sub_meshes,
                     streams,
                 } => {
-                    let none = |v: u32| (v != SubMeshEntry::NONE).then_some(v);
+                    let none = |v: u32| (v != crate::meta::SubMeshEntry::NONE).then_some(v);
                     let subs: Vec<Value> = sub_meshes
                         .iter()
                         .map(|s| json!({"first_index": s.first_index, "index_count": s.index_count, "material": none(s.material), "node": none(s.node), "bounds_min": s.bounds_min, "bounds_max": s.bounds_max}))
