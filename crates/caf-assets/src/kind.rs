@@ -272,45 +272,93 @@ impl<'a> TextureRef<'a> {
     }
 }
 
-/// What a mesh's check keeps: the metadata, where the indices start and, when the payload
-/// could not be borrowed as vertices and indices (unaligned or big-endian), the decoded copy.
+/// What a mesh's check keeps: the metadata (with an extended mesh's sub-mesh table), where
+/// each part of the payload starts and, when the payload could not be borrowed (unaligned or
+/// big-endian), the decoded copy.
 #[derive(Clone, Debug)]
 pub struct MeshLayout {
     meta: MeshMetadata,
+    ext: Option<caf::MeshExt>,
     vertex_bytes: usize,
-    copied: Option<(Vec<Vertex>, Vec<u32>)>,
+    index_bytes: usize,
+    color_bytes: usize,
+    copied: Option<CopiedMesh>,
 }
+
+type CopiedMesh = (
+    Vec<Vertex>,
+    Vec<u32>,
+    Option<Vec<[f32; 4]>>,
+    Option<Vec<[f32; 2]>>,
+);
 
 impl MeshLayout {
     /// Runs `caf`'s mesh check (payload size, every index names a vertex) once.
     fn new(asset: &LoadedAsset) -> Result<MeshLayout, CafError> {
         let view = MeshView::from_asset(&asset.asset())?;
         let vertex_bytes = view.vertices.len() * Vertex::SIZE;
-        let copied = match (view.vertices, view.indices) {
-            (Cow::Borrowed(_), Cow::Borrowed(_)) => None,
-            (v, i) => Some((v.into_owned(), i.into_owned())),
-        };
+        let index_bytes = view.indices.len() * 4;
+        let color_bytes = view.colors.as_ref().map_or(0, |c| c.len() * 16);
+        let borrowed = matches!(view.vertices, Cow::Borrowed(_))
+            && matches!(view.indices, Cow::Borrowed(_))
+            && !matches!(view.colors, Some(Cow::Owned(_)))
+            && !matches!(view.uv1, Some(Cow::Owned(_)));
+        let copied = (!borrowed).then(|| {
+            (
+                view.vertices.into_owned(),
+                view.indices.into_owned(),
+                view.colors.map(Cow::into_owned),
+                view.uv1.map(Cow::into_owned),
+            )
+        });
         Ok(MeshLayout {
             meta: view.meta,
+            ext: view.ext,
             vertex_bytes,
+            index_bytes,
+            color_bytes,
             copied,
         })
     }
 
     fn view<'a>(&'a self, payload: &'a [u8]) -> MeshView<'a> {
-        let (vertices, indices) = match &self.copied {
-            Some((v, i)) => (Cow::Borrowed(v.as_slice()), Cow::Borrowed(i.as_slice())),
+        let has = |bit| {
+            self.ext
+                .as_ref()
+                .is_some_and(|e| e.header.streams & bit != 0)
+        };
+        let (vertices, indices, colors, uv1) = match &self.copied {
+            Some((v, i, c, u)) => (
+                Cow::Borrowed(v.as_slice()),
+                Cow::Borrowed(i.as_slice()),
+                c.as_deref().map(Cow::Borrowed),
+                u.as_deref().map(Cow::Borrowed),
+            ),
             None => {
-                let (vb, ib) = payload
+                let (vb, rest) = payload
                     .split_at_checked(self.vertex_bytes)
                     .unwrap_or((payload, &[]));
-                (caf::cast_or_copy(vb), caf::cast_or_copy(ib))
+                let (ib, rest) = rest
+                    .split_at_checked(self.index_bytes)
+                    .unwrap_or((rest, &[]));
+                let (cb, ub) = rest
+                    .split_at_checked(self.color_bytes)
+                    .unwrap_or((rest, &[]));
+                (
+                    caf::cast_or_copy(vb),
+                    caf::cast_or_copy(ib),
+                    has(caf::MeshExtHeader::COLOR0).then(|| caf::cast_or_copy(cb)),
+                    has(caf::MeshExtHeader::UV1).then(|| caf::cast_or_copy(ub)),
+                )
             }
         };
         MeshView {
             meta: self.meta,
             vertices,
             indices,
+            ext: self.ext.clone(),
+            colors,
+            uv1,
         }
     }
 }

@@ -37,6 +37,7 @@ pub mod audio;
 pub mod batch;
 pub mod demo;
 mod error;
+pub mod gltf_scene;
 pub mod mesh;
 mod obj;
 pub mod samples;
@@ -48,7 +49,8 @@ use std::path::{Path, PathBuf};
 
 pub use error::{ImportError, Result};
 pub use settings::{
-    AssetKind, AudioBits, Compress, MipFilter, Profile, Settings, SettingsOverride, Stage,
+    AssetKind, AudioBits, Compress, MeshNodes, MipFilter, Profile, Settings, SettingsOverride,
+    Stage,
 };
 
 /// Bumped whenever a converter's output changes for the same input and settings, so that
@@ -206,32 +208,63 @@ impl Converted {
         }
     }
 
-    /// Wrap a mesh; its payload comes from [`caf::encode_mesh`]. Fails when the mesh has more
-    /// vertices or indices than the u32 counts of the format hold, or an index names no
-    /// vertex.
+    /// Wrap a mesh; its payload comes from [`caf::encode_mesh`], or from
+    /// [`caf::encode_mesh_ext`] (docs/format/caf-assets-ext.md) when the mesh has more than one
+    /// sub-mesh, a material or node in its table, vertex colours or a second UV set. Fails when
+    /// the mesh has more vertices or indices than the u32 counts of the format hold, or an
+    /// index names no vertex.
     pub fn from_mesh(m: mesh::MeshData) -> Result<Converted> {
-        let vertices = m.vertices.iter().map(|v| caf::Vertex {
-            position: [v[0], v[1], v[2]],
-            normal: [v[3], v[4], v[5]],
-            uv: [v[6], v[7]],
-            tangent: [v[8], v[9], v[10], v[11]],
-        });
-        let (meta, payload) =
-            caf::encode_mesh(vertices, &m.indices, m.sub_meshes).map_err(|e| match e {
-                caf::MeshEncodeError::TooManyVertices { count } => ImportError::LimitExceeded {
-                    what: "mesh vertex count",
-                    value: count,
-                    limit: u32::MAX.into(),
-                },
-                caf::MeshEncodeError::TooManyIndices { count } => ImportError::LimitExceeded {
-                    what: "mesh index count",
-                    value: count,
-                    limit: u32::MAX.into(),
-                },
-                other => ImportError::malformed("mesh", other.to_string()),
-            })?;
+        let vertices: Vec<caf::Vertex> = m
+            .vertices
+            .iter()
+            .map(|v| caf::Vertex {
+                position: [v[0], v[1], v[2]],
+                normal: [v[3], v[4], v[5]],
+                uv: [v[6], v[7]],
+                tangent: [v[8], v[9], v[10], v[11]],
+            })
+            .collect();
+        let extended = m.table.len() > 1
+            || m.table.iter().any(|e| {
+                e.material != caf::SubMeshEntry::NONE || e.node != caf::SubMeshEntry::NONE
+            })
+            || m.colors.is_some()
+            || m.uv1.is_some();
+        let map_err = |e| match e {
+            caf::MeshEncodeError::TooManyVertices { count } => ImportError::LimitExceeded {
+                what: "mesh vertex count",
+                value: count,
+                limit: u32::MAX.into(),
+            },
+            caf::MeshEncodeError::TooManyIndices { count } => ImportError::LimitExceeded {
+                what: "mesh index count",
+                value: count,
+                limit: u32::MAX.into(),
+            },
+            other => ImportError::malformed("mesh", other.to_string()),
+        };
+        let (metadata, payload) = if extended {
+            let extras = caf::MeshExtras {
+                sub_meshes: &m.table,
+                colors: m.colors.as_deref(),
+                uv1: m.uv1.as_deref(),
+            };
+            caf::encode_mesh_ext(&vertices, &m.indices, &extras).map_err(map_err)?
+        } else {
+            let (meta, payload) =
+                caf::encode_mesh(&vertices, &m.indices, m.sub_meshes).map_err(map_err)?;
+            (meta.to_bytes().to_vec(), payload)
+        };
+        let streams: String = [
+            (m.colors.is_some(), ", COLOR_0"),
+            (m.uv1.is_some(), ", TEXCOORD_1"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| *name)
+        .collect();
         let summary = format!(
-            "mesh {} vertices, {} indices ({} triangles), {} sub-mesh{}",
+            "mesh {} vertices, {} indices ({} triangles), {} sub-mesh{}{streams}",
             m.vertices.len(),
             m.indices.len(),
             m.indices.len() / 3,
@@ -241,7 +274,7 @@ impl Converted {
         Ok(Converted {
             kind: AssetKind::Mesh,
             flags: caf::CafFlags::NONE,
-            metadata: meta.to_bytes().to_vec(),
+            metadata,
             payload,
             dependencies: m.dependencies,
             summary,
@@ -311,7 +344,7 @@ pub fn convert(bytes: &[u8], path: &Path, settings: &Settings) -> Result<Convert
                     p
                 }
             });
-            let m = mesh::decode_mesh(bytes, ext, base, settings.profile)?;
+            let m = mesh::decode_mesh(bytes, ext, base, settings.profile, settings.mesh_nodes)?;
             Converted::from_mesh(m)
         }
         AssetKind::Shader => {

@@ -9,14 +9,15 @@
 //! Original profile: the original's encoders (see the golden README): OBJ corners de-indexed
 //! with zero tangents, glTF primitives appended with fixed defaults.
 //!
-//! Axes and winding are kept exactly as in the source file; glTF node transforms are not
-//! applied (meshes are taken in their own space, as the original does).
+//! Axes and winding are kept exactly as in the source file. The default profile reads glTF
+//! through [`crate::gltf_scene`]: node transforms applied, sub-mesh table, vertex colours and a
+//! second UV set; the original profile takes meshes in their own space, as the original does.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::error::{ImportError, Result};
-use crate::settings::Profile;
+use crate::settings::{MeshNodes, Profile};
 
 /// Most vertices or indices accepted in one mesh.
 pub const MAX_ELEMENTS: usize = 1 << 26;
@@ -33,18 +34,39 @@ pub struct MeshData {
     pub indices: Vec<u32>,
     /// Sub-mesh count for the metadata.
     pub sub_meshes: u32,
+    /// The sub-mesh table (default profile; empty for the original profile). Bounds are
+    /// filled in when the mesh is encoded.
+    pub table: Vec<caf::SubMeshEntry>,
+    /// COLOR_0 per vertex, when any source primitive has it.
+    pub colors: Option<Vec<[f32; 4]>>,
+    /// TEXCOORD_1 per vertex, when any source primitive has it.
+    pub uv1: Option<Vec<[f32; 2]>>,
     /// Files read besides the source (glTF external buffers), for change detection.
     pub dependencies: Vec<PathBuf>,
 }
 
 /// Triangle corners of one sub-mesh, not yet indexed.
 #[derive(Clone, Debug, Default)]
-struct Soup {
-    positions: Vec<[f32; 3]>,
-    normals: Option<Vec<[f32; 3]>>,
-    uvs: Option<Vec<[f32; 2]>>,
-    tangents: Option<Vec<[f32; 4]>>,
+pub(crate) struct Soup {
+    pub(crate) positions: Vec<[f32; 3]>,
+    pub(crate) normals: Option<Vec<[f32; 3]>>,
+    pub(crate) uvs: Option<Vec<[f32; 2]>>,
+    pub(crate) tangents: Option<Vec<[f32; 4]>>,
 }
+
+/// What a glTF primitive adds to a [`Soup`]: per-corner colours and second UVs, and the
+/// sub-mesh it belongs to.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SoupExtra {
+    pub(crate) colors: Option<Vec<[f32; 4]>>,
+    pub(crate) uv1: Option<Vec<[f32; 2]>>,
+    /// (material, node) of the sub-mesh; consecutive soups with the same group extend one
+    /// sub-mesh. `None` always starts a new sub-mesh without material or node.
+    pub(crate) group: Option<(u32, u32)>,
+}
+
+/// Colour and second UV of a corner that has none (the glTF defaults).
+const EXTRA_DEFAULT: [f32; 6] = [1.0, 1.0, 1.0, 1.0, 0.0, 0.0];
 
 fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
     [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
@@ -155,15 +177,23 @@ impl mikktspace::Geometry for MikkSoup<'_> {
 
 /// Accumulates sub-meshes into one de-duplicated indexed mesh.
 #[derive(Default)]
-struct Builder {
+pub(crate) struct Builder {
     vertices: Vec<Vert>,
+    /// Colour and second UV per vertex ([`EXTRA_DEFAULT`] where the source has none).
+    extras: Vec<[f32; 6]>,
+    any_color: bool,
+    any_uv1: bool,
     indices: Vec<u32>,
-    lookup: HashMap<[u32; 12], u32>,
-    sub_meshes: u32,
+    lookup: HashMap<[u32; 18], u32>,
+    table: Vec<(Option<(u32, u32)>, caf::SubMeshEntry)>,
 }
 
 impl Builder {
     fn add(&mut self, soup: Soup) -> Result<()> {
+        self.add_ext(soup, SoupExtra::default())
+    }
+
+    pub(crate) fn add_ext(&mut self, soup: Soup, extra: SoupExtra) -> Result<()> {
         let n = soup.positions.len();
         if n == 0 {
             return Ok(());
@@ -245,6 +275,20 @@ impl Builder {
             }
             (None, None) => normals.iter().map(|&n| perpendicular(n)).collect(),
         };
+        for (len, what) in [
+            (extra.colors.as_ref().map(Vec::len), "COLOR_0"),
+            (extra.uv1.as_ref().map(Vec::len), "TEXCOORD_1"),
+        ] {
+            if len.is_some_and(|l| l != n) {
+                return Err(ImportError::malformed(
+                    "mesh",
+                    format!("{what} has another length than POSITION"),
+                ));
+            }
+        }
+        self.any_color |= extra.colors.is_some();
+        self.any_uv1 |= extra.uv1.is_some();
+        let first_index = self.indices.len() as u32;
         for c in 0..n {
             let p = soup.positions[c];
             let nn = normals[c];
@@ -254,26 +298,70 @@ impl Builder {
                 p[0], p[1], p[2], nn[0], nn[1], nn[2], uv[0], uv[1], t[0], t[1], t[2], t[3],
             ]
             .map(zero_canon);
-            let key = v.map(f32::to_bits);
+            let mut e = EXTRA_DEFAULT;
+            if let Some(col) = &extra.colors {
+                e[..4].copy_from_slice(&col[c]);
+            }
+            if let Some(uv1) = &extra.uv1 {
+                e[4..].copy_from_slice(&uv1[c]);
+            }
+            let e = e.map(zero_canon);
+            let mut key = [0u32; 18];
+            key[..12].copy_from_slice(&v.map(f32::to_bits));
+            key[12..].copy_from_slice(&e.map(f32::to_bits));
             let next = self.vertices.len() as u32;
             let idx = *self.lookup.entry(key).or_insert(next);
             if idx == next {
                 self.vertices.push(v);
+                self.extras.push(e);
             }
             self.indices.push(idx);
         }
-        self.sub_meshes += 1;
+        match self.table.last_mut() {
+            Some((Some(g), entry)) if extra.group == Some(*g) => entry.index_count += n as u32,
+            _ => {
+                let (material, node) = extra
+                    .group
+                    .unwrap_or((caf::SubMeshEntry::NONE, caf::SubMeshEntry::NONE));
+                self.table.push((
+                    extra.group,
+                    caf::SubMeshEntry {
+                        first_index,
+                        index_count: n as u32,
+                        material,
+                        node,
+                        ..Default::default()
+                    },
+                ));
+            }
+        }
         Ok(())
     }
 
-    fn finish(self, format: &'static str, dependencies: Vec<PathBuf>) -> Result<MeshData> {
+    pub(crate) fn finish(
+        self,
+        format: &'static str,
+        dependencies: Vec<PathBuf>,
+    ) -> Result<MeshData> {
         if self.indices.is_empty() {
             return Err(ImportError::empty(format, "no triangles"));
         }
+        let colors = self.any_color.then(|| {
+            self.extras
+                .iter()
+                .map(|e| [e[0], e[1], e[2], e[3]])
+                .collect()
+        });
+        let uv1 = self
+            .any_uv1
+            .then(|| self.extras.iter().map(|e| [e[4], e[5]]).collect());
         Ok(MeshData {
             vertices: self.vertices,
             indices: self.indices,
-            sub_meshes: self.sub_meshes,
+            sub_meshes: self.table.len() as u32,
+            table: self.table.into_iter().map(|(_, e)| e).collect(),
+            colors,
+            uv1,
             dependencies,
         })
     }
@@ -403,7 +491,7 @@ pub fn obj_original(bytes: &[u8]) -> Result<MeshData> {
         vertices,
         indices,
         sub_meshes: 1,
-        dependencies: Vec::new(),
+        ..MeshData::default()
     })
 }
 
@@ -412,12 +500,15 @@ fn gltf_err(e: gltf::Error) -> ImportError {
 }
 
 /// Parse a glTF/GLB and load its buffers. `base` resolves external buffer files.
-fn gltf_load(
+pub(crate) fn gltf_load(
     bytes: &[u8],
     base: Option<&Path>,
 ) -> Result<(gltf::Document, Vec<gltf::buffer::Data>, Vec<PathBuf>)> {
-    let g = gltf::Gltf::from_slice(bytes).map_err(gltf_err)?;
-    let doc = g.document;
+    // Extensions whose data cannot be read are named before validation, which would only
+    // report their accessors as "missing data".
+    let g = gltf::Gltf::from_slice_without_validation(bytes).map_err(gltf_err)?;
+    crate::gltf_scene::check_document(&g.document)?;
+    let doc = gltf::Document::from_json(g.document.into_json()).map_err(gltf_err)?;
     let mut deps = Vec::new();
     for b in doc.buffers() {
         if let gltf::buffer::Source::Uri(uri) = b.source() {
@@ -434,11 +525,12 @@ fn gltf_load(
             }
         }
     }
-    let buffers = gltf::import_buffers(&doc, base, g.blob).map_err(gltf_err)?;
+    let buffers = gltf::import_buffers(&doc, base, g.blob)
+        .map_err(|e| crate::gltf_scene::buffer_error(&doc, e))?;
     Ok((doc, buffers, deps))
 }
 
-fn catch<T>(what: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+pub(crate) fn catch<T>(what: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {
     // The gltf and OBJ readers index with arithmetic that can overflow on crafted files; treat
     // a panic there as malformed input instead of taking the process down.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
@@ -523,65 +615,10 @@ fn read_primitive(
     Ok((positions, normals, uvs, tangents, indices))
 }
 
-/// glTF / GLB, default profile: every triangle primitive (list, strip or fan) of every mesh
-/// becomes a sub-mesh; point and line primitives are skipped.
-pub fn gltf_default(bytes: &[u8], base: Option<&Path>) -> Result<MeshData> {
-    catch("glTF", || {
-        let (doc, buffers, deps) = gltf_load(bytes, base)?;
-        let mut b = Builder::default();
-        for (mi, mesh) in doc.meshes().enumerate() {
-            for (pi, prim) in mesh.primitives().enumerate() {
-                use gltf::mesh::Mode;
-                let mode = prim.mode();
-                if !matches!(
-                    mode,
-                    Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
-                ) {
-                    continue;
-                }
-                let (positions, normals, uvs, tangents, indices) =
-                    read_primitive(&prim, &buffers, mi, pi)?;
-                let n = positions.len() as u32;
-                let seq: Vec<u32> = indices.unwrap_or_else(|| (0..n).collect());
-                if let Some(bad) = seq.iter().position(|&i| i >= n) {
-                    return Err(ImportError::malformed(
-                        "glTF",
-                        format!(
-                            "mesh {mi} primitive {pi}: index {} at position {bad} is out of range ({n} vertices)",
-                            seq[bad]
-                        ),
-                    ));
-                }
-                let tris: Vec<u32> = match mode {
-                    Mode::TriangleStrip => (0..seq.len().saturating_sub(2))
-                        .flat_map(|i| {
-                            if i % 2 == 0 {
-                                [seq[i], seq[i + 1], seq[i + 2]]
-                            } else {
-                                [seq[i + 1], seq[i], seq[i + 2]]
-                            }
-                        })
-                        .collect(),
-                    Mode::TriangleFan => (1..seq.len().saturating_sub(1))
-                        .flat_map(|i| [seq[0], seq[i], seq[i + 1]])
-                        .collect(),
-                    _ => seq[..seq.len() - seq.len() % 3].to_vec(),
-                };
-                fn pick<T: Copy>(v: &Option<Vec<T>>, tris: &[u32]) -> Option<Vec<T>> {
-                    v.as_ref()
-                        .map(|v| tris.iter().map(|&i| v[i as usize]).collect())
-                }
-                let soup = Soup {
-                    positions: tris.iter().map(|&i| positions[i as usize]).collect(),
-                    normals: pick(&normals, &tris),
-                    uvs: pick(&uvs, &tris),
-                    tangents: pick(&tangents, &tris),
-                };
-                b.add(soup)?;
-            }
-        }
-        b.finish("glTF", deps)
-    })
+/// glTF / GLB, default profile: the default scene flattened in world space, see
+/// [`crate::gltf_scene::gltf_default`].
+pub fn gltf_default(bytes: &[u8], base: Option<&Path>, nodes: MeshNodes) -> Result<MeshData> {
+    crate::gltf_scene::gltf_default(bytes, base, nodes)
 }
 
 /// The original glTF encoder: vertices of every primitive of every mesh are appended, indices
@@ -634,20 +671,23 @@ pub fn gltf_original(bytes: &[u8], base: Option<&Path>) -> Result<MeshData> {
             indices,
             sub_meshes,
             dependencies: deps,
+            ..MeshData::default()
         })
     })
 }
 
-/// Decode a mesh file; `ext` is its lower-case extension, `base` its folder.
+/// Decode a mesh file; `ext` is its lower-case extension, `base` its folder, `nodes` how a
+/// glTF scene's nodes become sub-meshes (default profile only).
 pub fn decode_mesh(
     bytes: &[u8],
     ext: Option<&str>,
     base: Option<&Path>,
     profile: Profile,
+    nodes: MeshNodes,
 ) -> Result<MeshData> {
     let is_gltf = bytes.starts_with(b"glTF") || matches!(ext, Some("gltf" | "glb"));
     match (is_gltf, profile) {
-        (true, Profile::Default) => gltf_default(bytes, base),
+        (true, Profile::Default) => gltf_default(bytes, base, nodes),
         (true, Profile::Original) => gltf_original(bytes, base),
         (false, Profile::Default) => obj_default(bytes),
         (false, Profile::Original) => obj_original(bytes),

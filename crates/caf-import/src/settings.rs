@@ -271,6 +271,47 @@ impl fmt::Display for Stage {
     }
 }
 
+/// How a glTF scene's nodes become sub-meshes (`mesh_nodes` setting, default profile). Node
+/// transforms are applied either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MeshNodes {
+    /// One sub-mesh per material: the scene's primitives, in world space, merged by material.
+    #[default]
+    Flatten,
+    /// One sub-mesh per node and material, each recording its node index.
+    Keep,
+}
+
+impl MeshNodes {
+    /// True for [`MeshNodes::Flatten`].
+    pub fn is_flatten(&self) -> bool {
+        *self == MeshNodes::Flatten
+    }
+}
+
+impl FromStr for MeshNodes {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "flatten" => Ok(MeshNodes::Flatten),
+            "keep" => Ok(MeshNodes::Keep),
+            _ => Err(format!(
+                "unknown mesh node mode {s:?} (expected flatten or keep)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for MeshNodes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MeshNodes::Flatten => "flatten",
+            MeshNodes::Keep => "keep",
+        })
+    }
+}
+
 /// Compression of a `.caf` payload (`compress` setting): stored plain (the default, readable by
 /// the original engine), zstd blocks, or LZ4 blocks for the fastest decoding.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -350,6 +391,9 @@ pub struct Settings {
     /// zstd compression level (1..=22; default 3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<i32>,
+    /// glTF: one sub-mesh per material (`flatten`) or per node and material (`keep`).
+    #[serde(skip_serializing_if = "MeshNodes::is_flatten")]
+    pub mesh_nodes: MeshNodes,
 }
 
 impl Settings {
@@ -399,6 +443,7 @@ impl Settings {
             stage: o.stage.or(self.stage),
             compress: o.compress.unwrap_or(self.compress),
             level: o.level.or(self.level),
+            mesh_nodes: o.mesh_nodes.unwrap_or(self.mesh_nodes),
         }
     }
 }
@@ -414,6 +459,7 @@ impl Settings {
 /// stage = "fragment"  # shaders
 /// compress = "zstd"   # or "lz4", "none"
 /// level = 19          # zstd level
+/// mesh_nodes = "keep" # glTF: one sub-mesh per node (default "flatten")
 /// profile = "original"
 /// type = "texture"
 /// ```
@@ -447,6 +493,9 @@ pub struct SettingsOverride {
     /// See [`Settings::level`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<i32>,
+    /// See [`Settings::mesh_nodes`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mesh_nodes: Option<MeshNodes>,
 }
 
 impl SettingsOverride {

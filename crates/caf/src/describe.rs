@@ -38,10 +38,11 @@ use crate::error::CafError;
 use crate::header::{AssetType, CafHeader, HEADER_SIZE};
 use crate::load::{Asset, CrcCheck, LoadedAsset};
 use crate::meta::{
-    AudioMetadata, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage, TextureMetadata,
+    AudioMetadata, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage, SubMeshEntry,
+    TextureMetadata,
 };
 use crate::view::{
-    scene_component, AudioView, MeshView, PrefabView, SceneView, ShaderView, TextureView,
+    scene_component, AudioView, MeshExt, MeshView, PrefabView, SceneView, ShaderView, TextureView,
 };
 
 fn hex32(v: u32) -> String {
@@ -110,7 +111,7 @@ impl KnownMetadata {
         Some(match ty {
             AssetType::TEXTURE => KnownMetadata::Texture(TextureMetadata::from_metadata(m).ok()?),
             AssetType::AUDIO => KnownMetadata::Audio(AudioMetadata::from_metadata(m).ok()?),
-            AssetType::MESH => KnownMetadata::Mesh(MeshMetadata::from_metadata(m).ok()?),
+            AssetType::MESH => KnownMetadata::Mesh(MeshExt::decode(m).ok()?.0),
             AssetType::SHADER => KnownMetadata::Shader(ShaderMetadata::from_metadata(m).ok()?),
             AssetType::SCENE => {
                 KnownMetadata::Scene(SceneMetadata::from_bytes(m.get(..SceneMetadata::SIZE)?).ok()?)
@@ -209,6 +210,10 @@ pub enum Decoded {
         vertices: usize,
         /// Number of indices.
         indices: usize,
+        /// The stored sub-mesh table of an extended mesh (empty for an original mesh).
+        sub_meshes: Vec<SubMeshEntry>,
+        /// Names of the extra per-vertex streams stored ("COLOR_0", "TEXCOORD_1").
+        streams: Vec<&'static str>,
     },
     /// A shader.
     Shader {
@@ -249,6 +254,18 @@ impl Decoded {
             AssetType::MESH => MeshView::from_asset(a).map(|m| Decoded::Mesh {
                 vertices: m.vertices.len(),
                 indices: m.indices.len(),
+                sub_meshes: m
+                    .ext
+                    .as_ref()
+                    .map(|e| e.sub_meshes.clone())
+                    .unwrap_or_default(),
+                streams: [
+                    m.colors.as_ref().map(|_| "COLOR_0"),
+                    m.uv1.as_ref().map(|_| "TEXCOORD_1"),
+                ]
+                .into_iter()
+                .flatten()
+                .collect(),
             }),
             AssetType::SHADER => ShaderView::from_asset(a).map(|s| Decoded::Shader {
                 stage: s.stage(),
@@ -283,6 +300,23 @@ impl Decoded {
     }
 }
 
+/// `indices 0..36 material 1 node 3 bounds [..]..[..]`.
+fn sub_mesh_label(s: &SubMeshEntry) -> String {
+    let mut t = format!(
+        "indices {}..{}",
+        s.first_index,
+        u64::from(s.first_index) + u64::from(s.index_count)
+    );
+    if s.material != SubMeshEntry::NONE {
+        t += &format!(" material {}", s.material);
+    }
+    if s.node != SubMeshEntry::NONE {
+        t += &format!(" node {}", s.node);
+    }
+    t += &format!(" bounds {:?}..{:?}", s.bounds_min, s.bounds_max);
+    t
+}
+
 impl fmt::Display for Decoded {
     /// One line, e.g. `4 channel(s), 2 level(s): 2x1 + 1x1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -297,11 +331,31 @@ impl fmt::Display for Decoded {
                 frames,
                 duration_secs,
             } => write!(f, "{frames} frames, {duration_secs:.3} s"),
-            Decoded::Mesh { vertices, indices } => write!(
-                f,
-                "{vertices} vertices, {indices} indices ({} triangles)",
-                indices / 3
-            ),
+            Decoded::Mesh {
+                vertices,
+                indices,
+                sub_meshes,
+                streams,
+            } => {
+                write!(
+                    f,
+                    "{vertices} vertices, {indices} indices ({} triangles)",
+                    indices / 3
+                )?;
+                if !streams.is_empty() {
+                    write!(f, ", streams {}", streams.join(" + "))?;
+                }
+                if !sub_meshes.is_empty() {
+                    let parts: Vec<String> = sub_meshes.iter().map(sub_mesh_label).collect();
+                    write!(
+                        f,
+                        "; {} sub-mesh(es): {}",
+                        sub_meshes.len(),
+                        parts.join(", ")
+                    )?;
+                }
+                Ok(())
+            }
             Decoded::Shader {
                 stage,
                 bytecode_bytes,
@@ -731,8 +785,18 @@ mod json {
                     frames,
                     duration_secs,
                 } => json!({"frames": frames, "duration_secs": duration_secs}),
-                Decoded::Mesh { vertices, indices } => {
-                    json!({"vertices": vertices, "indices": indices})
+                Decoded::Mesh {
+                    vertices,
+                    indices,
+                    sub_meshes,
+                    streams,
+                } => {
+                    let none = |v: u32| (v != crate::meta::SubMeshEntry::NONE).then_some(v);
+                    let subs: Vec<Value> = sub_meshes
+                        .iter()
+                        .map(|s| json!({"first_index": s.first_index, "index_count": s.index_count, "material": none(s.material), "node": none(s.node), "bounds_min": s.bounds_min, "bounds_max": s.bounds_max}))
+                        .collect();
+                    json!({"vertices": vertices, "indices": indices, "streams": streams, "sub_meshes": subs})
                 }
                 Decoded::Shader {
                     stage,

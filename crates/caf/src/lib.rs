@@ -78,14 +78,14 @@ pub use load::{
     validate_header, validate_header_bytes, verify_file, Asset, CrcCheck, LoadMode, LoadedAsset,
     MAP_THRESHOLD,
 };
-pub use mesh_encode::{encode_mesh, MeshEncodeError};
+pub use mesh_encode::{encode_mesh, encode_mesh_ext, MeshEncodeError, MeshExtras};
 pub use meta::{
-    strip_alignment_padding, ArchetypeDesc, AudioMetadata, MeshMetadata, SceneMetadata,
-    ShaderMetadata, ShaderStage, TextureMetadata, Vertex,
+    strip_alignment_padding, ArchetypeDesc, AudioMetadata, MeshExtHeader, MeshMetadata,
+    SceneMetadata, ShaderMetadata, ShaderStage, SubMeshEntry, TextureMetadata, Vertex,
 };
 pub use stream::{StreamReader, MAX_STREAM_METADATA};
 pub use view::{
-    cast_or_copy, prefab_component, scene_component, AudioView, MeshView, PrefabComponent,
+    cast_or_copy, prefab_component, scene_component, AudioView, MeshExt, MeshView, PrefabComponent,
     PrefabEntity, PrefabView, SceneEntry, SceneSection, SceneView, ShaderView, TextureView,
 };
 pub use write::{AssetWriter, ReaderPayload, SlicePayload};

@@ -7,7 +7,7 @@
 
 use std::borrow::Borrow;
 
-use crate::meta::{MeshMetadata, Vertex};
+use crate::meta::{MeshExtHeader, MeshMetadata, SubMeshEntry, Vertex};
 
 /// Why a mesh cannot be encoded as a `.caf` Mesh payload.
 #[non_exhaustive]
@@ -42,6 +42,51 @@ pub enum MeshEncodeError {
         /// Number of vertices.
         vertex_count: u32,
     },
+    /// A per-vertex stream (colours, second UV set) does not have one entry per vertex.
+    #[error("the {stream} stream has {len} entries, but there are {vertex_count} vertices")]
+    StreamLength {
+        /// "COLOR_0" or "TEXCOORD_1".
+        stream: &'static str,
+        /// Entries given.
+        len: usize,
+        /// Number of vertices.
+        vertex_count: u32,
+    },
+    /// A sub-mesh's index range is not within the index list or not whole triangles.
+    #[error("sub-mesh {sub_mesh} covers indices {first}..{end}, but there are {index_count} indices (ranges must be whole triangles)")]
+    SubMeshRange {
+        /// Which sub-mesh.
+        sub_mesh: usize,
+        /// Its first index.
+        first: u64,
+        /// One past its last index.
+        end: u64,
+        /// Number of indices.
+        index_count: u32,
+    },
+    /// More sub-meshes than the u32 count holds.
+    #[error("{count} sub-meshes do not fit the u32 sub_mesh_count")]
+    TooManySubMeshes {
+        /// Sub-meshes given.
+        count: u64,
+    },
+}
+
+/// Smallest and largest of `positions` per axis; zeros when there are none.
+pub(crate) fn bounds(positions: impl Iterator<Item = [f32; 3]>) -> ([f32; 3], [f32; 3]) {
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for p in positions {
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    if lo[0] > hi[0] {
+        ([0.0; 3], [0.0; 3])
+    } else {
+        (lo, hi)
+    }
 }
 
 /// Encode a mesh as `.caf` Mesh metadata and payload: the vertices (48 little-endian bytes
@@ -112,6 +157,110 @@ where
         reserved: 0,
     };
     Ok((meta, payload))
+}
+
+/// What an extended mesh stores besides vertices and indices
+/// (docs/format/caf-assets-ext.md section 1).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MeshExtras<'a> {
+    /// Sub-meshes: first index, index count, material, node. The bounds are computed by
+    /// [`encode_mesh_ext`] from the vertices each range names.
+    pub sub_meshes: &'a [SubMeshEntry],
+    /// COLOR_0, one per vertex.
+    pub colors: Option<&'a [[f32; 4]]>,
+    /// TEXCOORD_1, one per vertex.
+    pub uv1: Option<&'a [[f32; 2]]>,
+}
+
+/// Encode an extended mesh: metadata = [`MeshMetadata`] | [`MeshExtHeader`] | one
+/// [`SubMeshEntry`] per sub-mesh (bounds filled in), payload = vertices | indices | colours |
+/// second UV set. Returns the metadata bytes and the payload.
+///
+/// ```
+/// use caf::{encode_mesh_ext, Asset, AssetType, MeshExtras, MeshView, SubMeshEntry, Vertex};
+///
+/// let verts = [Vertex::default(); 3];
+/// let subs = [SubMeshEntry { first_index: 0, index_count: 3, material: 2, ..Default::default() }];
+/// let colors = [[1.0, 0.0, 0.0, 1.0]; 3];
+/// let extras = MeshExtras { sub_meshes: &subs, colors: Some(&colors), uv1: None };
+/// let (meta, payload) = encode_mesh_ext(&verts, &[0, 1, 2], &extras)?;
+/// let file = caf::AssetWriter::new(AssetType::MESH).metadata(&meta).payload(&payload).to_vec();
+/// let view = MeshView::from_asset(&Asset::parse(&file)?)?;
+/// assert_eq!(view.sub_meshes()[0].material, 2);
+/// assert_eq!(view.colors.as_deref(), Some(&colors[..]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn encode_mesh_ext(
+    vertices: &[Vertex],
+    indices: &[u32],
+    extras: &MeshExtras<'_>,
+) -> Result<(Vec<u8>, Vec<u8>), MeshEncodeError> {
+    let count = extras.sub_meshes.len();
+    let sub_mesh_count = u32::try_from(count).map_err(|_| MeshEncodeError::TooManySubMeshes {
+        count: count as u64,
+    })?;
+    let (meta, mut payload) = encode_mesh(vertices, indices, sub_mesh_count)?;
+    let mut streams = 0;
+    if let Some(c) = extras.colors {
+        check_stream("COLOR_0", c.len(), meta.vertex_count)?;
+        streams |= MeshExtHeader::COLOR0;
+    }
+    if let Some(u) = extras.uv1 {
+        check_stream("TEXCOORD_1", u.len(), meta.vertex_count)?;
+        streams |= MeshExtHeader::UV1;
+    }
+    let mut metadata = Vec::with_capacity(
+        MeshMetadata::SIZE + MeshExtHeader::SIZE + count.saturating_mul(SubMeshEntry::SIZE),
+    );
+    metadata.extend_from_slice(&meta.to_bytes());
+    metadata.extend_from_slice(&MeshExtHeader::new(streams).to_bytes());
+    for (i, s) in extras.sub_meshes.iter().enumerate() {
+        let first = u64::from(s.first_index);
+        let end = first + u64::from(s.index_count);
+        if end > indices.len() as u64 || s.index_count % 3 != 0 {
+            return Err(MeshEncodeError::SubMeshRange {
+                sub_mesh: i,
+                first,
+                end,
+                index_count: meta.index_count,
+            });
+        }
+        let (bounds_min, bounds_max) = bounds(
+            indices[first as usize..end as usize]
+                .iter()
+                .map(|&i| vertices[i as usize].position),
+        );
+        let entry = SubMeshEntry {
+            bounds_min,
+            bounds_max,
+            ..*s
+        };
+        metadata.extend_from_slice(&entry.to_bytes());
+    }
+    if let Some(c) = extras.colors {
+        payload.reserve_exact(c.len() * 16);
+        payload.extend(c.iter().flatten().flat_map(|v| v.to_le_bytes()));
+    }
+    if let Some(u) = extras.uv1 {
+        payload.reserve_exact(u.len() * 8);
+        payload.extend(u.iter().flatten().flat_map(|v| v.to_le_bytes()));
+    }
+    Ok((metadata, payload))
+}
+
+fn check_stream(
+    stream: &'static str,
+    len: usize,
+    vertex_count: u32,
+) -> Result<(), MeshEncodeError> {
+    if len as u64 != u64::from(vertex_count) {
+        return Err(MeshEncodeError::StreamLength {
+            stream,
+            len,
+            vertex_count,
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -192,5 +341,133 @@ mod tests {
             err.to_string(),
             "index 2 is 5, but there are only 5 vertices"
         );
+    }
+
+    #[test]
+    fn extended_mesh_round_trips_and_is_checked() {
+        let (verts, idx) = sample();
+        let subs = [
+            SubMeshEntry {
+                first_index: 0,
+                index_count: 6,
+                material: 1,
+                node: SubMeshEntry::NONE,
+                ..Default::default()
+            },
+            SubMeshEntry {
+                first_index: 6,
+                index_count: 3,
+                material: SubMeshEntry::NONE,
+                node: 4,
+                ..Default::default()
+            },
+        ];
+        let colors: Vec<[f32; 4]> = (0..5).map(|i| [i as f32 / 4.0, 0.5, 0.25, 1.0]).collect();
+        let uv1: Vec<[f32; 2]> = (0..5).map(|i| [i as f32, -(i as f32)]).collect();
+        let extras = MeshExtras {
+            sub_meshes: &subs,
+            colors: Some(&colors),
+            uv1: Some(&uv1),
+        };
+        let (meta, payload) = encode_mesh_ext(&verts, &idx, &extras).unwrap();
+        assert_eq!(meta.len(), 16 + 32 + 2 * 40);
+        assert_eq!(payload.len(), 5 * 48 + 9 * 4 + 5 * 16 + 5 * 8);
+        let file = crate::AssetWriter::new(AssetType::MESH)
+            .metadata(&meta)
+            .payload(&payload)
+            .to_vec();
+        let asset = Asset::parse(&file).unwrap();
+        let view = MeshView::from_asset(&asset).unwrap();
+        assert_eq!(view.vertices.as_ref(), &verts[..]);
+        assert_eq!(view.indices.as_ref(), &idx[..]);
+        assert_eq!(view.colors.as_deref(), Some(&colors[..]));
+        assert_eq!(view.uv1.as_deref(), Some(&uv1[..]));
+        let table = view.sub_meshes();
+        assert_eq!(table.len(), 2);
+        assert_eq!(table[0].material, 1);
+        assert_eq!(table[1].node, 4);
+        // Sub-mesh 0 names vertices 0..=4: x from 0 to 4, y from -4 to 0, z from 0 to 2.
+        assert_eq!(table[0].bounds_min, [0.0, -4.0, 0.0]);
+        assert_eq!(table[0].bounds_max, [4.0, 0.0, 2.0]);
+        // Sub-mesh 1 names 4, 3, 0.
+        assert_eq!(table[1].bounds_min, [0.0, -4.0, 0.0]);
+        assert_eq!(table[1].bounds_max, [4.0, 0.0, 2.0]);
+
+        // An original (16-byte) reader sees a metadata size error, not a misread mesh.
+        assert!(matches!(
+            MeshMetadata::from_bytes(asset.metadata),
+            Err(crate::CafError::MetadataSize { expected: 16, .. })
+        ));
+
+        // Damage: unknown stream bit, wrong version, range past the end, missing entry.
+        let mut bad = meta.clone();
+        bad[16 + 8] |= 4;
+        let damaged = |m: &[u8], p: &[u8]| {
+            let f = crate::AssetWriter::new(AssetType::MESH)
+                .metadata(m)
+                .payload(p)
+                .to_vec();
+            MeshView::from_asset(&Asset::parse(&f).unwrap()).map(|_| ())
+        };
+        assert!(matches!(
+            damaged(&bad, &payload),
+            Err(crate::CafError::BadMetadata {
+                field: "ext.streams",
+                ..
+            })
+        ));
+        let mut bad = meta.clone();
+        bad[16 + 4] = 2;
+        assert!(matches!(
+            damaged(&bad, &payload),
+            Err(crate::CafError::BadMetadata {
+                field: "ext.version",
+                ..
+            })
+        ));
+        let mut bad = meta.clone();
+        bad[48 + 40 + 4] = 9; // sub-mesh 1: 9 indices from 6
+        assert!(matches!(
+            damaged(&bad, &payload),
+            Err(crate::CafError::BadMetadata {
+                field: "sub_mesh.index_count",
+                ..
+            })
+        ));
+        assert!(matches!(
+            damaged(&meta[..meta.len() - 40], &payload),
+            Err(crate::CafError::MetadataSize { .. })
+        ));
+        assert!(matches!(
+            damaged(&meta, &payload[..payload.len() - 8]),
+            Err(crate::CafError::PayloadSize { .. })
+        ));
+
+        // Encoder refusals.
+        let short = MeshExtras {
+            colors: Some(&colors[..4]),
+            ..extras
+        };
+        assert!(matches!(
+            encode_mesh_ext(&verts, &idx, &short),
+            Err(MeshEncodeError::StreamLength {
+                stream: "COLOR_0",
+                ..
+            })
+        ));
+        let over = [SubMeshEntry {
+            first_index: 6,
+            index_count: 6,
+            ..Default::default()
+        }];
+        let e = encode_mesh_ext(
+            &verts,
+            &idx,
+            &MeshExtras {
+                sub_meshes: &over,
+                ..Default::default()
+            },
+        );
+        assert!(matches!(e, Err(MeshEncodeError::SubMeshRange { .. })));
     }
 }

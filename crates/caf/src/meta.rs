@@ -125,6 +125,73 @@ layout! {
 }
 codec!(MeshMetadata, RawMeshMetadata, AssetType::MESH);
 
+layout! {
+    /// Extended mesh header (32 bytes), after the 16-byte [`MeshMetadata`] when the metadata is
+    /// longer than 16 bytes (docs/format/caf-assets-ext.md section 1).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+    pub struct MeshExtHeader (RawMeshExtHeader, 32 bytes) {
+        /// Bytes "MSHX".
+        pub magic: [u8; 4],
+        /// 1.
+        pub version: u32,
+        /// Stream bits ([`MeshExtHeader::COLOR0`], [`MeshExtHeader::UV1`]).
+        pub streams: u32,
+        /// Reserved, 0.
+        pub reserved0: u32,
+        /// Reserved, 0.
+        pub reserved: [u32; 4],
+    }
+}
+codec!(MeshExtHeader, RawMeshExtHeader, AssetType::MESH);
+
+impl MeshExtHeader {
+    /// The magic bytes.
+    pub const MAGIC: [u8; 4] = *b"MSHX";
+    /// The only version defined.
+    pub const VERSION: u32 = 1;
+    /// Stream bit: COLOR_0, f32 x 4 per vertex.
+    pub const COLOR0: u32 = 1;
+    /// Stream bit: TEXCOORD_1, f32 x 2 per vertex.
+    pub const UV1: u32 = 2;
+    /// Every stream bit this version knows.
+    pub const KNOWN_STREAMS: u32 = Self::COLOR0 | Self::UV1;
+
+    /// A version-1 header with these stream bits.
+    pub fn new(streams: u32) -> Self {
+        MeshExtHeader {
+            magic: Self::MAGIC,
+            version: Self::VERSION,
+            streams,
+            ..Default::default()
+        }
+    }
+}
+
+layout! {
+    /// One sub-mesh of an extended mesh (40 bytes): an index range, its material and bounds.
+    #[derive(Clone, Copy, PartialEq, Debug, Default)]
+    pub struct SubMeshEntry (RawSubMeshEntry, 40 bytes) {
+        /// Position of the first index in the index list.
+        pub first_index: u32,
+        /// Number of indices (a multiple of 3).
+        pub index_count: u32,
+        /// Source material index, [`SubMeshEntry::NONE`] for none.
+        pub material: u32,
+        /// Source node index when nodes are kept, [`SubMeshEntry::NONE`] otherwise.
+        pub node: u32,
+        /// Smallest position named by the range.
+        pub bounds_min: [f32; 3],
+        /// Largest position named by the range.
+        pub bounds_max: [f32; 3],
+    }
+}
+codec!(SubMeshEntry, RawSubMeshEntry, AssetType::MESH);
+
+impl SubMeshEntry {
+    /// "No material" / "no node".
+    pub const NONE: u32 = u32::MAX;
+}
+
 /// Shader stage codes for [`ShaderMetadata::stage`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct ShaderStage(pub u32);

@@ -14,8 +14,8 @@ use crate::error::CafError;
 use crate::header::{AssetType, CafFlags};
 use crate::load::Asset;
 use crate::meta::{
-    ArchetypeDesc, AudioMetadata, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
-    TextureMetadata, Vertex,
+    strip_alignment_padding, ArchetypeDesc, AudioMetadata, MeshExtHeader, MeshMetadata,
+    SceneMetadata, ShaderMetadata, ShaderStage, SubMeshEntry, TextureMetadata, Vertex,
 };
 
 fn expect_type(a: &Asset<'_>, ty: AssetType) -> Result<(), CafError> {
@@ -265,7 +265,127 @@ impl<'a> AudioView<'a> {
     }
 }
 
-/// A mesh: vertices then u32 indices. Borrowed when the payload is aligned (always for owned
+/// The parts of an extended mesh's metadata after the original 16 bytes
+/// (docs/format/caf-assets-ext.md section 1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshExt {
+    /// The extension header.
+    pub header: MeshExtHeader,
+    /// One entry per sub-mesh, as stored.
+    pub sub_meshes: Vec<SubMeshEntry>,
+}
+
+impl MeshExt {
+    /// Decode and check the metadata of a mesh: the original 16 bytes alone, or followed by
+    /// the extension header and sub-mesh table. Ranges are checked against `index_count`.
+    pub fn decode(b: &[u8]) -> Result<(MeshMetadata, Option<MeshExt>), CafError> {
+        let ty = AssetType::MESH;
+        // A plain mesh's metadata may be followed by alignment padding (caf-extensions.md §8).
+        let plain = strip_alignment_padding(ty, b, MeshMetadata::SIZE);
+        if plain.len() == MeshMetadata::SIZE {
+            return Ok((MeshMetadata::from_bytes(plain)?, None));
+        }
+        let base = MeshMetadata::SIZE + MeshExtHeader::SIZE;
+        let (meta, header) = match (b.get(..MeshMetadata::SIZE), b.get(MeshMetadata::SIZE..base)) {
+            (Some(m), Some(h)) => (MeshMetadata::from_bytes(m)?, MeshExtHeader::from_bytes(h)?),
+            _ => {
+                return Err(CafError::MetadataSize {
+                    ty,
+                    expected: MeshMetadata::SIZE as u64,
+                    actual: b.len() as u64,
+                })
+            }
+        };
+        let bad = |field: &'static str, value: u64, reason: &'static str| CafError::BadMetadata {
+            ty,
+            field,
+            value,
+            reason,
+        };
+        if header.magic != MeshExtHeader::MAGIC {
+            return Err(bad(
+                "ext.magic",
+                u32::from_le_bytes(header.magic).into(),
+                "an extended mesh header starts with \"MSHX\"",
+            ));
+        }
+        if header.version != MeshExtHeader::VERSION {
+            return Err(bad(
+                "ext.version",
+                header.version.into(),
+                "only version 1 is defined",
+            ));
+        }
+        if header.streams & !MeshExtHeader::KNOWN_STREAMS != 0 {
+            return Err(bad(
+                "ext.streams",
+                header.streams.into(),
+                "unknown stream bits",
+            ));
+        }
+        if header.reserved0 != 0 || header.reserved != [0; 4] {
+            return Err(bad("ext.reserved", 0, "reserved bytes must be zero"));
+        }
+        let expected = base as u64 + u64::from(meta.sub_mesh_count) * SubMeshEntry::SIZE as u64;
+        // So may an extended mesh's sub-mesh table.
+        let b = match usize::try_from(expected) {
+            Ok(n) => strip_alignment_padding(ty, b, n),
+            Err(_) => b,
+        };
+        if b.len() as u64 != expected {
+            return Err(CafError::MetadataSize {
+                ty,
+                expected,
+                actual: b.len() as u64,
+            });
+        }
+        let mut sub_meshes = Vec::with_capacity(meta.sub_mesh_count as usize);
+        for e in b[base..].chunks_exact(SubMeshEntry::SIZE) {
+            let e = SubMeshEntry::from_bytes(e)?;
+            if u64::from(e.first_index) + u64::from(e.index_count) > u64::from(meta.index_count) {
+                return Err(bad(
+                    "sub_mesh.index_count",
+                    u64::from(e.first_index) + u64::from(e.index_count),
+                    "the sub-mesh ends past the index list",
+                ));
+            }
+            if e.index_count % 3 != 0 {
+                return Err(bad(
+                    "sub_mesh.index_count",
+                    e.index_count.into(),
+                    "not a multiple of 3",
+                ));
+            }
+            let finite = e
+                .bounds_min
+                .iter()
+                .chain(&e.bounds_max)
+                .all(|v| v.is_finite());
+            if !finite || (0..3).any(|k| e.bounds_min[k] > e.bounds_max[k]) {
+                return Err(bad(
+                    "sub_mesh.bounds",
+                    sub_meshes.len() as u64,
+                    "bounds must be finite with min <= max",
+                ));
+            }
+            sub_meshes.push(e);
+        }
+        Ok((meta, Some(MeshExt { header, sub_meshes })))
+    }
+
+    /// Whether the COLOR_0 stream is present.
+    pub fn has_colors(&self) -> bool {
+        self.header.streams & MeshExtHeader::COLOR0 != 0
+    }
+
+    /// Whether the TEXCOORD_1 stream is present.
+    pub fn has_uv1(&self) -> bool {
+        self.header.streams & MeshExtHeader::UV1 != 0
+    }
+}
+
+/// A mesh: vertices then u32 indices, and for an extended mesh its sub-mesh table and optional
+/// vertex colours and second UV set. Borrowed when the payload is aligned (always for owned
 /// loads), copied otherwise.
 #[derive(Clone, Debug)]
 pub struct MeshView<'a> {
@@ -275,6 +395,13 @@ pub struct MeshView<'a> {
     pub vertices: Cow<'a, [Vertex]>,
     /// `index_count` indices, each checked to be `< vertex_count`.
     pub indices: Cow<'a, [u32]>,
+    /// The extension (sub-mesh table, stream bits) of an extended mesh; `None` for an
+    /// original 16-byte metadata.
+    pub ext: Option<MeshExt>,
+    /// COLOR_0, one linear RGBA per vertex, when stored.
+    pub colors: Option<Cow<'a, [[f32; 4]]>>,
+    /// TEXCOORD_1, one per vertex, when stored.
+    pub uv1: Option<Cow<'a, [[f32; 2]]>>,
 }
 
 impl<'a> MeshView<'a> {
@@ -282,11 +409,25 @@ impl<'a> MeshView<'a> {
     pub fn from_asset(a: &Asset<'a>) -> Result<Self, CafError> {
         let ty = AssetType::MESH;
         expect_type(a, ty)?;
-        let meta = MeshMetadata::from_metadata(a.metadata)?;
-        let vbytes = u64::from(meta.vertex_count) * Vertex::SIZE as u64;
-        let expected = vbytes + u64::from(meta.index_count) * 4;
+        let (meta, ext) = MeshExt::decode(a.metadata)?;
+        let vc = u64::from(meta.vertex_count);
+        let vbytes = vc * Vertex::SIZE as u64;
+        let ibytes = u64::from(meta.index_count) * 4;
+        let cbytes = if ext.as_ref().is_some_and(MeshExt::has_colors) {
+            vc * 16
+        } else {
+            0
+        };
+        let ubytes = if ext.as_ref().is_some_and(MeshExt::has_uv1) {
+            vc * 8
+        } else {
+            0
+        };
+        let expected = vbytes + ibytes + cbytes + ubytes;
         payload_size(ty, Some(expected), a.payload.len())?;
-        let (vb, ib) = a.payload.split_at(vbytes as usize);
+        let (vb, rest) = a.payload.split_at(vbytes as usize);
+        let (ib, rest) = rest.split_at(ibytes as usize);
+        let (cb, ub) = rest.split_at(cbytes as usize);
         let vertices = cast_or_copy::<Vertex>(vb);
         let indices = cast_or_copy::<u32>(ib);
         if let Some(i) = indices.iter().position(|&i| i >= meta.vertex_count) {
@@ -303,7 +444,33 @@ impl<'a> MeshView<'a> {
             meta,
             vertices,
             indices,
+            colors: (cbytes > 0).then(|| cast_or_copy::<[f32; 4]>(cb)),
+            uv1: (ubytes > 0).then(|| cast_or_copy::<[f32; 2]>(ub)),
+            ext,
         })
+    }
+
+    /// The sub-mesh table: the stored one of an extended mesh, otherwise one entry covering
+    /// every index (no material, no node, bounds of the indexed vertices).
+    pub fn sub_meshes(&self) -> Vec<SubMeshEntry> {
+        match &self.ext {
+            Some(e) => e.sub_meshes.clone(),
+            None => {
+                let (bounds_min, bounds_max) = crate::mesh_encode::bounds(
+                    self.indices
+                        .iter()
+                        .map(|&i| self.vertices[i as usize].position),
+                );
+                vec![SubMeshEntry {
+                    first_index: 0,
+                    index_count: self.meta.index_count,
+                    material: SubMeshEntry::NONE,
+                    node: SubMeshEntry::NONE,
+                    bounds_min,
+                    bounds_max,
+                }]
+            }
+        }
     }
 
     /// Triangles as index triples (a trailing partial triangle is ignored).

@@ -229,12 +229,16 @@ impl<P> AssetWriter<'_, P> {
             AssetType::SHADER => crate::ShaderMetadata::SIZE,
             _ => return self,
         };
-        if self.metadata.len() != size {
-            return self; // not the plain struct: leave it for the size check to judge
+        // The plain struct, or (meshes) the struct with its extension and sub-mesh table; any
+        // other length is left for the size check to judge.
+        let extended_mesh = self.asset_type == AssetType::MESH && self.metadata.len() > size;
+        if self.metadata.len() != size && !extended_mesh {
+            return self;
         }
         let a = self.asset_type.payload_alignment();
-        let pad = (a - (HEADER_SIZE + size) % a) % a;
-        self.metadata.resize(size + pad, 0);
+        let len = self.metadata.len();
+        let pad = (a - (HEADER_SIZE + len) % a) % a;
+        self.metadata.resize(len + pad, 0);
         self
     }
 

@@ -6,7 +6,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use caf_import::batch::{self, BuildEvent, BuildOptions, BuildReport};
-use caf_import::{samples, AssetKind, AudioBits, Compress, MipFilter, Profile, Settings, Stage};
+use caf_import::{
+    samples, AssetKind, AudioBits, Compress, MeshNodes, MipFilter, Profile, Settings, Stage,
+};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
@@ -55,6 +57,10 @@ pub struct SettingsArgs {
     /// zstd compression level, 1 (fast) to 22 (small); default 3.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     level: Option<i32>,
+    /// glTF: `flatten` (one sub-mesh per material, the default) or `keep` (one sub-mesh per
+    /// node and material). Node transforms are applied either way. Sidecar key `mesh_nodes`.
+    #[arg(long, value_name = "MODE", default_value = "flatten")]
+    mesh_nodes: MeshNodes,
 }
 
 /// Encryption options shared by `convert` and `build`.
@@ -96,6 +102,7 @@ impl SettingsArgs {
             stage: self.stage,
             compress: self.compress,
             level: self.level,
+            mesh_nodes: self.mesh_nodes,
         }
     }
 }
@@ -505,6 +512,7 @@ mod tests {
                 stage: None,
                 compress: Compress::None,
                 level: None,
+                mesh_nodes: MeshNodes::Flatten,
             },
             encrypt: EncryptArgs {
                 encrypt: false,

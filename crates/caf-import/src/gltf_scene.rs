@@ -1,0 +1,386 @@
+//! glTF / GLB, default profile: the scene's node tree flattened into one mesh in world space.
+//!
+//! The default scene (or the first, or, in a file without scenes, every mesh once at the
+//! origin) is walked from its root nodes; each node's world transform is the product of its
+//! ancestors' local transforms and its own. Positions are transformed by it, normals by its
+//! inverse transpose, tangents by its upper 3x3 (renormalised, handedness flipped with the
+//! determinant's sign), and triangles of a mirrored node (negative determinant) have their
+//! winding reversed so they still face outwards.
+//!
+//! Sub-meshes follow [`MeshNodes`]: `flatten` merges every primitive of a material into one
+//! sub-mesh (in order of first use), `keep` makes one sub-mesh per node and material. COLOR_0
+//! and TEXCOORD_1 are kept; other attributes (application-specific `_NAME` ones, JOINTS,
+//! WEIGHTS, further sets) are ignored. Draco (`KHR_draco_mesh_compression`) and meshopt
+//! (`EXT_meshopt_compression`) geometry is refused with a message naming the extension.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use glam::{Mat3, Mat4, Vec3};
+
+use crate::error::{ImportError, Result};
+use crate::mesh::{catch, gltf_load, Builder, MeshData, Soup, SoupExtra, MAX_ELEMENTS};
+use crate::settings::MeshNodes;
+
+/// The Draco geometry compression extension.
+pub const DRACO: &str = "KHR_draco_mesh_compression";
+/// The meshoptimizer buffer compression extension.
+pub const MESHOPT: &str = "EXT_meshopt_compression";
+
+fn compressed(ext: &str, what: &str) -> ImportError {
+    let kind = if ext == DRACO {
+        "Draco-compressed geometry"
+    } else {
+        "meshopt-compressed buffers"
+    };
+    ImportError::unsupported(
+        "glTF",
+        format!(
+            "{what} uses {kind} ({ext}), which voxcaf cannot decode; \
+             write the file without it (e.g. `gltf-transform copy` or Blender's exporter \
+             with compression off)"
+        ),
+    )
+}
+
+/// Refuse a file whose geometry cannot be read: one that requires Draco or meshopt, or a
+/// primitive whose accessors hold no data because its geometry is only present in Draco form
+/// (accessors without a buffer view, in a file that uses Draco).
+pub(crate) fn check_document(doc: &gltf::Document) -> Result<()> {
+    if let Some(ext) = doc
+        .extensions_required()
+        .find(|e| *e == DRACO || *e == MESHOPT)
+    {
+        return Err(compressed(ext, "the file requires and"));
+    }
+    if !doc.extensions_used().any(|e| e == DRACO) {
+        return Ok(());
+    }
+    for mesh in doc.meshes() {
+        for prim in mesh.primitives() {
+            let empty = prim
+                .attributes()
+                .map(|(_, a)| a)
+                .chain(prim.indices())
+                .any(|a| a.view().is_none() && a.sparse().is_none());
+            if empty {
+                return Err(compressed(
+                    DRACO,
+                    &format!("mesh {} primitive {}", mesh.index(), prim.index()),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The error for buffers that failed to load: named after meshopt when the file uses it (its
+/// fallback buffers may have no data at all).
+pub(crate) fn buffer_error(doc: &gltf::Document, e: gltf::Error) -> ImportError {
+    if doc.extensions_used().any(|x| x == MESHOPT) {
+        compressed(
+            MESHOPT,
+            &format!("a buffer could not be loaded ({e}); the file"),
+        )
+    } else {
+        ImportError::malformed("glTF", e.to_string())
+    }
+}
+
+/// One mesh placed in the scene.
+struct Instance {
+    node: Option<usize>,
+    mesh: usize,
+    world: Mat4,
+}
+
+/// The meshes of the scene with their world transforms, in depth-first order.
+fn instances(doc: &gltf::Document) -> Result<Vec<Instance>> {
+    let scene = doc.default_scene().or_else(|| doc.scenes().next());
+    let Some(scene) = scene else {
+        return Ok(doc
+            .meshes()
+            .map(|m| Instance {
+                node: None,
+                mesh: m.index(),
+                world: Mat4::IDENTITY,
+            })
+            .collect());
+    };
+    let mut seen = vec![false; doc.nodes().len()];
+    let mut out = Vec::new();
+    let mut stack: Vec<(gltf::Node<'_>, Mat4)> =
+        scene.nodes().map(|n| (n, Mat4::IDENTITY)).collect();
+    stack.reverse();
+    while let Some((node, parent)) = stack.pop() {
+        let i = node.index();
+        if std::mem::replace(&mut seen[i], true) {
+            return Err(ImportError::malformed(
+                "glTF",
+                format!(
+                    "node {i} is reached twice from the scene (the node hierarchy must be a tree)"
+                ),
+            ));
+        }
+        let world = parent * Mat4::from_cols_array_2d(&node.transform().matrix());
+        if let Some(mesh) = node.mesh() {
+            out.push(Instance {
+                node: Some(i),
+                mesh: mesh.index(),
+                world,
+            });
+        }
+        stack.extend(
+            node.children()
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .map(|c| (c, world)),
+        );
+    }
+    Ok(out)
+}
+
+/// How one instance's vertices are moved into world space.
+struct Xform {
+    world: Mat4,
+    /// Upper 3x3, for tangents.
+    linear: Mat3,
+    /// Inverse transpose of `linear`, for normals; `None` for a singular transform.
+    normal: Option<Mat3>,
+    /// The determinant is negative: mirror, so reverse the winding.
+    mirrored: bool,
+}
+
+impl Xform {
+    fn new(world: Mat4) -> Xform {
+        let linear = Mat3::from_mat4(world);
+        let det = linear.determinant();
+        let normal = (det.is_finite() && det.abs() > 1e-30).then(|| linear.inverse().transpose());
+        Xform {
+            world,
+            linear,
+            normal,
+            mirrored: det < 0.0,
+        }
+    }
+
+    fn is_identity(&self) -> bool {
+        self.world == Mat4::IDENTITY
+    }
+}
+
+fn unit(v: Vec3) -> [f32; 3] {
+    let n = v.normalize_or_zero();
+    n.to_array()
+}
+
+/// Read one triangle primitive as a soup of corners, transformed by `x`.
+fn primitive_soup(
+    prim: &gltf::Primitive<'_>,
+    buffers: &[gltf::buffer::Data],
+    mi: usize,
+    pi: usize,
+    x: &Xform,
+) -> Result<Option<(Soup, SoupExtra)>> {
+    use gltf::mesh::Mode;
+    let mode = prim.mode();
+    if !matches!(
+        mode,
+        Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+    ) {
+        return Ok(None);
+    }
+    let reader = prim.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
+    let positions: Vec<[f32; 3]> = reader
+        .read_positions()
+        .ok_or_else(|| {
+            ImportError::malformed(
+                "glTF",
+                format!("mesh {mi} primitive {pi}: no POSITION data"),
+            )
+        })?
+        .collect();
+    if positions.len() > MAX_ELEMENTS {
+        return Err(ImportError::LimitExceeded {
+            what: "glTF vertices",
+            value: positions.len() as u64,
+            limit: MAX_ELEMENTS as u64,
+        });
+    }
+    let n = positions.len();
+    let check = |len: usize, what: &str| {
+        if len != n {
+            Err(ImportError::malformed(
+                "glTF",
+                format!("mesh {mi} primitive {pi}: {what} has {len} elements, POSITION has {n}"),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let normals = reader.read_normals().map(|i| i.collect::<Vec<_>>());
+    let uvs = reader
+        .read_tex_coords(0)
+        .map(|t| t.into_f32().collect::<Vec<_>>());
+    let uv1 = reader
+        .read_tex_coords(1)
+        .map(|t| t.into_f32().collect::<Vec<_>>());
+    let tangents = reader.read_tangents().map(|t| t.collect::<Vec<_>>());
+    let colors = reader
+        .read_colors(0)
+        .map(|c| c.into_rgba_f32().collect::<Vec<_>>());
+    for (len, what) in [
+        (normals.as_ref().map(Vec::len), "NORMAL"),
+        (uvs.as_ref().map(Vec::len), "TEXCOORD_0"),
+        (uv1.as_ref().map(Vec::len), "TEXCOORD_1"),
+        (tangents.as_ref().map(Vec::len), "TANGENT"),
+        (colors.as_ref().map(Vec::len), "COLOR_0"),
+    ] {
+        if let Some(len) = len {
+            check(len, what)?;
+        }
+    }
+    let seq: Vec<u32> = match reader.read_indices() {
+        Some(i) => {
+            let v: Vec<u32> = i.into_u32().collect();
+            if v.len() > MAX_ELEMENTS {
+                return Err(ImportError::LimitExceeded {
+                    what: "glTF indices",
+                    value: v.len() as u64,
+                    limit: MAX_ELEMENTS as u64,
+                });
+            }
+            v
+        }
+        None => (0..n as u32).collect(),
+    };
+    if let Some(bad) = seq.iter().position(|&i| i as usize >= n) {
+        return Err(ImportError::malformed(
+            "glTF",
+            format!(
+                "mesh {mi} primitive {pi}: index {} at position {bad} is out of range ({n} vertices)",
+                seq[bad]
+            ),
+        ));
+    }
+    let mut tris: Vec<u32> = match mode {
+        Mode::TriangleStrip => (0..seq.len().saturating_sub(2))
+            .flat_map(|i| {
+                if i % 2 == 0 {
+                    [seq[i], seq[i + 1], seq[i + 2]]
+                } else {
+                    [seq[i + 1], seq[i], seq[i + 2]]
+                }
+            })
+            .collect(),
+        Mode::TriangleFan => (1..seq.len().saturating_sub(1))
+            .flat_map(|i| [seq[0], seq[i], seq[i + 1]])
+            .collect(),
+        _ => seq[..seq.len() - seq.len() % 3].to_vec(),
+    };
+    if x.mirrored {
+        for t in tris.chunks_exact_mut(3) {
+            t.swap(1, 2);
+        }
+    }
+    fn pick<T: Copy>(v: &Option<Vec<T>>, tris: &[u32]) -> Option<Vec<T>> {
+        v.as_ref()
+            .map(|v| tris.iter().map(|&i| v[i as usize]).collect())
+    }
+    let mut soup = Soup {
+        positions: tris.iter().map(|&i| positions[i as usize]).collect(),
+        normals: pick(&normals, &tris),
+        uvs: pick(&uvs, &tris),
+        tangents: pick(&tangents, &tris),
+    };
+    if !x.is_identity() {
+        for p in &mut soup.positions {
+            *p = x.world.transform_point3(Vec3::from(*p)).to_array();
+        }
+        match x.normal {
+            Some(nm) => {
+                if let Some(ns) = &mut soup.normals {
+                    for v in ns.iter_mut() {
+                        *v = unit(nm * Vec3::from(*v));
+                    }
+                }
+                if let Some(ts) = &mut soup.tangents {
+                    let sign = if x.mirrored { -1.0 } else { 1.0 };
+                    for t in ts.iter_mut() {
+                        let d = unit(x.linear * Vec3::new(t[0], t[1], t[2]));
+                        *t = [d[0], d[1], d[2], t[3] * sign];
+                    }
+                }
+            }
+            None => {
+                // A singular transform (zero scale) has no normal matrix: regenerate.
+                soup.normals = None;
+                soup.tangents = None;
+            }
+        }
+    }
+    let extra = SoupExtra {
+        colors: pick(&colors, &tris),
+        uv1: pick(&uv1, &tris),
+        group: None,
+    };
+    Ok(Some((soup, extra)))
+}
+
+/// glTF / GLB, default profile (see the module documentation).
+pub fn gltf_default(bytes: &[u8], base: Option<&Path>, nodes: MeshNodes) -> Result<MeshData> {
+    catch("glTF", || {
+        let (doc, buffers, deps) = gltf_load(bytes, base)?;
+        let placed = instances(&doc)?;
+        let meshes: Vec<gltf::Mesh<'_>> = doc.meshes().collect();
+        // Soups grouped by sub-mesh key, groups in order of first use.
+        let mut order: Vec<(u32, u32)> = Vec::new();
+        let mut groups: HashMap<(u32, u32), Vec<(Soup, SoupExtra)>> = HashMap::new();
+        let mut corners = 0usize;
+        for inst in &placed {
+            let Some(mesh) = meshes.get(inst.mesh) else {
+                continue;
+            };
+            let x = Xform::new(inst.world);
+            for (pi, prim) in mesh.primitives().enumerate() {
+                let Some((soup, mut extra)) = primitive_soup(&prim, &buffers, inst.mesh, pi, &x)?
+                else {
+                    continue;
+                };
+                corners += soup.positions.len();
+                if corners > MAX_ELEMENTS {
+                    return Err(ImportError::LimitExceeded {
+                        what: "mesh indices",
+                        value: corners as u64,
+                        limit: MAX_ELEMENTS as u64,
+                    });
+                }
+                let material = prim
+                    .material()
+                    .index()
+                    .map_or(caf::SubMeshEntry::NONE, |m| m as u32);
+                let node = match nodes {
+                    MeshNodes::Flatten => caf::SubMeshEntry::NONE,
+                    MeshNodes::Keep => inst.node.map_or(caf::SubMeshEntry::NONE, |n| n as u32),
+                };
+                let key = (material, node);
+                extra.group = Some(key);
+                groups
+                    .entry(key)
+                    .or_insert_with(|| {
+                        order.push(key);
+                        Vec::new()
+                    })
+                    .push((soup, extra));
+            }
+        }
+        let mut b = Builder::default();
+        for key in order {
+            for (soup, extra) in groups.remove(&key).unwrap_or_default() {
+                b.add_ext(soup, extra)?;
+            }
+        }
+        b.finish("glTF", deps)
+    })
+}

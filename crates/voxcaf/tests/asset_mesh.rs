@@ -1,0 +1,89 @@
+//! Issue 17 (meshes) from the command line: `asset convert` of glTF with `--mesh-nodes`, the
+//! sub-mesh table in `asset info`, and the refusals (Draco, an unknown mode).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_voxcaf"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run voxcaf");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `../shared/corpus/mesh/NAME`, or `None` (skip) unless the golden data is required.
+fn corpus(name: &str) -> Option<PathBuf> {
+    let p = voxcaf_golden::root().join("../corpus/mesh").join(name);
+    if p.exists() {
+        Some(p)
+    } else if voxcaf_golden::required() {
+        panic!("corpus file {} missing", p.display());
+    } else {
+        eprintln!("note: corpus file {} missing; skipping", p.display());
+        None
+    }
+}
+
+#[test]
+fn gltf_convert_info_and_refusals() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::write(d.join("t.glb"), caf_import::samples::triangle_glb()).unwrap();
+
+    let (c, _, e) = run(
+        d,
+        &[
+            "asset",
+            "convert",
+            "t.glb",
+            "t.caf",
+            "--mesh-nodes",
+            "bogus",
+        ],
+    );
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("expected flatten or keep"), "{e}");
+    let (c, o, e) = run(
+        d,
+        &["asset", "convert", "t.glb", "t.caf", "--mesh-nodes", "keep"],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert!(o.contains("1 sub-mesh"), "{o}");
+
+    let Some(feature) = corpus("FeatureIdAttribute.gltf") else {
+        return;
+    };
+    let f = feature.to_str().unwrap();
+    let (c, _, e) = run(d, &["asset", "convert", f, "f.caf"]);
+    assert_eq!(c, 0, "{e}");
+    let (c, o, e) = run(d, &["asset", "info", "f.caf"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(
+        o.contains("1 sub-mesh(es): indices 0..24 material 0"),
+        "{o}"
+    );
+    let (c, o, e) = run(d, &["asset", "info", "--json", "f.caf"]);
+    assert_eq!(c, 0, "{e}");
+    assert!(
+        o.contains("\"material\":0") || o.contains("\"material\": 0"),
+        "{o}"
+    );
+
+    let Some(draco) = corpus("BoxDraco/BoxDraco.gltf") else {
+        return;
+    };
+    let (c, _, e) = run(d, &["asset", "convert", draco.to_str().unwrap(), "b.caf"]);
+    assert_ne!(c, 0);
+    assert!(
+        e.contains("KHR_draco_mesh_compression") && e.contains("Draco"),
+        "{e}"
+    );
+    assert!(!d.join("b.caf").exists());
+}
