@@ -186,8 +186,11 @@ pub fn compile(
         }
     };
     validate_words(&words).map_err(|m| unlocated(file, m))?;
-    let stage = choose_stage(&entry_points(&words).map_err(|m| unlocated(file, m))?, stage)
-        .map_err(|m| unlocated(file, m))?;
+    let stage = choose_stage(
+        &entry_points(&words).map_err(|m| unlocated(file, m))?,
+        stage,
+    )
+    .map_err(|m| unlocated(file, m))?;
     let spirv = if Language::detect(bytes, ext) == Language::SpirV {
         bytes.to_vec()
     } else {
@@ -307,7 +310,9 @@ fn glsl_to_spirv(
         .map_err(|e| {
             unlocated(
                 file,
-                format!("the GLSL compiler {GLSLANG} (Debian package glslang-tools) could not run: {e}"),
+                format!(
+                    "the GLSL compiler {GLSLANG} (Debian package glslang-tools) could not run: {e}"
+                ),
             )
         })?;
     // Feed the source from another thread so that a compiler printing much cannot block on a
@@ -662,9 +667,23 @@ mod tests {
         let src = "@vertex fn vs() -> @builtin(position) vec4<f32> { return vec4<f32>(0.0); }\n\
                    @fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }\n";
         assert!(compile(src.as_bytes(), "s.wgsl", Some("wgsl"), None, None).is_err());
-        let v = compile(src.as_bytes(), "s.wgsl", Some("wgsl"), Some(Stage::Vertex), None).unwrap();
+        let v = compile(
+            src.as_bytes(),
+            "s.wgsl",
+            Some("wgsl"),
+            Some(Stage::Vertex),
+            None,
+        )
+        .unwrap();
         assert_eq!(v.stage, Stage::Vertex);
         validate_spirv(&v.spirv).unwrap();
-        assert!(compile(src.as_bytes(), "s.wgsl", Some("wgsl"), Some(Stage::Compute), None).is_err());
+        assert!(compile(
+            src.as_bytes(),
+            "s.wgsl",
+            Some("wgsl"),
+            Some(Stage::Compute),
+            None
+        )
+        .is_err());
     }
 }

@@ -83,10 +83,7 @@ fn texture_r8_rg8_rgb8() -> Res {
         let files = export(caf, Path::new("t.png"), &opts())?;
         let img = image::load_from_memory(&files[0].bytes)?;
         let want: Vec<u8> = match ch {
-            2 => px[..n]
-                .chunks(2)
-                .flat_map(|p| [p[0], p[1], 0])
-                .collect(),
+            2 => px[..n].chunks(2).flat_map(|p| [p[0], p[1], 0]).collect(),
             _ => px[..n].to_vec(),
         };
         let color = [
@@ -160,7 +157,11 @@ fn shader_round_trips_with_disassembly() -> Res {
 fn corpus_spirv_export_equals_the_input() -> Res {
     let path = voxcaf_golden::root().join("../corpus/shader/sw-texture-texture.frag.spv");
     if !path.is_file() {
-        assert!(!voxcaf_golden::required(), "corpus not found at {}", path.display());
+        assert!(
+            !voxcaf_golden::required(),
+            "corpus not found at {}",
+            path.display()
+        );
         eprintln!("note: corpus not found; skipping");
         return Ok(());
     }
@@ -176,7 +177,11 @@ fn corpus_spirv_export_equals_the_input() -> Res {
 #[test]
 fn encrypted_asset_needs_the_key() -> Res {
     let key = caf::Key::from_bytes([7; 32]);
-    let c = convert(&samples::wav_i16(8000, 1, 100), Path::new("a.wav"), &Settings::default())?;
+    let c = convert(
+        &samples::wav_i16(8000, 1, 100),
+        Path::new("a.wav"),
+        &Settings::default(),
+    )?;
     let settings = Settings::default();
     let enc = c.to_caf_bytes_encoded(&settings.encoding(Some(&key)))?;
     let plain = export(c.to_caf_bytes(), Path::new("a.wav"), &opts())?;
@@ -206,7 +211,11 @@ fn unsupported_kinds_and_options() -> Res {
         }
         other => panic!("expected UnsupportedType, got {other:?}"),
     }
-    let audio = convert(&samples::wav_i16(8000, 1, 10), Path::new("a.wav"), &Settings::default())?;
+    let audio = convert(
+        &samples::wav_i16(8000, 1, 10),
+        Path::new("a.wav"),
+        &Settings::default(),
+    )?;
     let level = ExportOptions {
         level: Some(0),
         ..opts()
@@ -230,8 +239,12 @@ fn unsupported_kinds_and_options() -> Res {
 #[test]
 fn write_files_creates_folders() -> Res {
     let dir = tempfile::tempdir()?;
-    let caf = convert(&samples::gradient_png(2, 2), Path::new("g.png"), &Settings::default())?
-        .to_caf_bytes();
+    let caf = convert(
+        &samples::gradient_png(2, 2),
+        Path::new("g.png"),
+        &Settings::default(),
+    )?
+    .to_caf_bytes();
     let files = export(caf, &dir.path().join("a/b/g.png"), &opts())?;
     write_files(&files)?;
     let back = std::fs::read(dir.path().join("a/b/g-mip0.png"))?;

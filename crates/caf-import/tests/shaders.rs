@@ -74,9 +74,13 @@ fn corpus_triangle_vert_gl_per_vertex() {
     };
     let m = module(&c.payload);
     assert!(
-        m.annotations.iter().any(|i| i.class.opcode == rspirv::spirv::Op::MemberDecorate
-            && i.operands.get(2)
-                == Some(&rspirv::dr::Operand::Decoration(rspirv::spirv::Decoration::BuiltIn))),
+        m.annotations
+            .iter()
+            .any(|i| i.class.opcode == rspirv::spirv::Op::MemberDecorate
+                && i.operands.get(2)
+                    == Some(&rspirv::dr::Operand::Decoration(
+                        rspirv::spirv::Decoration::BuiltIn
+                    ))),
         "no BuiltIn member decoration (gl_PerVertex block)"
     );
 }
@@ -94,7 +98,9 @@ fn corpus_headless_comp_specialization_constant() {
         .iter()
         .find(|i| {
             i.operands.get(1)
-                == Some(&rspirv::dr::Operand::Decoration(rspirv::spirv::Decoration::SpecId))
+                == Some(&rspirv::dr::Operand::Decoration(
+                    rspirv::spirv::Decoration::SpecId,
+                ))
         })
         .expect("a SpecId decoration");
     assert_eq!(spec_id.operands[2], rspirv::dr::Operand::LiteralBit32(0));
@@ -146,7 +152,10 @@ fn invalid_spirv_is_refused_with_the_validator_message() -> Res {
     assert!(msg.contains("OpFunctionEnd"), "{msg}");
     // A Kernel (OpenCL) capability is valid SPIR-V but not Vulkan SPIR-V.
     let mut w = words(&good);
-    let cap = w.iter().position(|&x| x == (2 << 16 | 17)).expect("OpCapability");
+    let cap = w
+        .iter()
+        .position(|&x| x == (2 << 16 | 17))
+        .expect("OpCapability");
     w[cap + 1] = 6; // Shader -> Kernel
     let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
     let msg = shader::compile(&bytes, "k.spv", Some("spv"), None, None)
@@ -226,10 +235,16 @@ fn include_resolves_next_to_the_source() -> Res {
         .collect();
     assert_eq!(
         deps,
-        [PathBuf::from("lib/colour.glsl"), PathBuf::from("lib/tint.glsl")]
+        [
+            PathBuf::from("lib/colour.glsl"),
+            PathBuf::from("lib/tint.glsl")
+        ]
     );
     // An error inside an included file names that file and its line.
-    std::fs::write(dir.path().join("lib/tint.glsl"), "#define TINT 0.5\nfloat broken = ;\n")?;
+    std::fs::write(
+        dir.path().join("lib/tint.glsl"),
+        "#define TINT 0.5\nfloat broken = ;\n",
+    )?;
     let msg = caf_import::convert_file(&main, &Settings::default())
         .unwrap_err()
         .to_string();
@@ -248,7 +263,10 @@ fn glsl_errors_are_located() {
     let bad = "#version 450\nvoid main() {\n  float x = y;\n}\n";
     match glsl(bad, "bad.vert") {
         Err(ImportError::Shader {
-            file, line, message, ..
+            file,
+            line,
+            message,
+            ..
         }) => {
             assert_eq!((file.as_str(), line), ("bad.vert", 3));
             assert!(message.contains("'y'"), "{message}");
@@ -273,15 +291,20 @@ fn two_stages_need_a_choice() -> Res {
                 @fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }\n";
     let both = shader::compile(wgsl.as_bytes(), "s.wgsl", Some("wgsl"), None, None);
     assert!(both.is_err());
-    let v = shader::compile(wgsl.as_bytes(), "s.wgsl", Some("wgsl"), Some(Stage::Vertex), None)?;
-    assert_eq!(v.stage, Stage::Vertex);
-    let again = convert(
-        &v.spirv,
-        Path::new("v.spv"),
-        &Settings::default(),
+    let v = shader::compile(
+        wgsl.as_bytes(),
+        "s.wgsl",
+        Some("wgsl"),
+        Some(Stage::Vertex),
+        None,
     )?;
+    assert_eq!(v.stage, Stage::Vertex);
+    let again = convert(&v.spirv, Path::new("v.spv"), &Settings::default())?;
     assert_eq!(again.payload, v.spirv);
     let wrong = shader::compile(&v.spirv, "v.spv", Some("spv"), Some(Stage::Compute), None);
-    assert!(wrong.unwrap_err().to_string().contains("no compute entry point"));
+    assert!(wrong
+        .unwrap_err()
+        .to_string()
+        .contains("no compute entry point"));
     Ok(())
 }

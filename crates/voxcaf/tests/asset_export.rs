@@ -57,7 +57,10 @@ fn texture_levels_audio_and_shader() {
     let img = image::open(p.join("out/hero-mip0.png")).unwrap();
     assert_eq!((img.width(), img.height()), (8, 4));
 
-    ok(p, &["asset", "export", "hero.caf", "one.png", "--level", "1"]);
+    ok(
+        p,
+        &["asset", "export", "hero.caf", "one.png", "--level", "1"],
+    );
     let img = image::open(p.join("one.png")).unwrap();
     assert_eq!((img.width(), img.height()), (4, 2));
 
@@ -125,12 +128,30 @@ fn encrypted_asset_with_key_file() {
     ok(p, &["asset", "keygen", "game.key"]);
     ok(
         p,
-        &["asset", "convert", "jump.wav", "enc.caf", "--encrypt", "--key-file", "game.key"],
+        &[
+            "asset",
+            "convert",
+            "jump.wav",
+            "enc.caf",
+            "--encrypt",
+            "--key-file",
+            "game.key",
+        ],
     );
     let (c, _, e) = run(p, &["asset", "export", "enc.caf", "out.wav"]);
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("key"), "{e}");
-    ok(p, &["asset", "export", "--key-file", "game.key", "enc.caf", "out.wav"]);
+    ok(
+        p,
+        &[
+            "asset",
+            "export",
+            "--key-file",
+            "game.key",
+            "enc.caf",
+            "out.wav",
+        ],
+    );
     let r = hound::WavReader::open(p.join("out.wav")).unwrap();
     assert_eq!((r.spec().channels, r.len()), (2, 128));
 }

@@ -39,7 +39,9 @@ pub enum ExportError {
     #[error(transparent)]
     Caf(#[from] caf::CafError),
     /// No exporter exists for this asset type.
-    #[error("cannot export {asset_type} assets (texture, audio and shader assets can be exported)")]
+    #[error(
+        "cannot export {asset_type} assets (texture, audio and shader assets can be exported)"
+    )]
     UnsupportedType {
         /// The asset's type.
         asset_type: caf::AssetType,

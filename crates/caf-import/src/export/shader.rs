@@ -12,7 +12,8 @@ pub fn export(asset: &caf::Asset<'_>, out: &Path) -> Result<Vec<ExportFile>> {
     if asm == out {
         return Err(ExportError::BadOutput {
             path: out.to_path_buf(),
-            message: "the disassembly goes to OUT with extension .spvasm; name the SPIR-V output OUT.spv",
+            message:
+                "the disassembly goes to OUT with extension .spvasm; name the SPIR-V output OUT.spv",
         });
     }
     let text = crate::shader::disassemble(view.bytecode).map_err(|e| ExportError::Encode {
