@@ -5,7 +5,7 @@
 //! | Texture | PNG, JPEG, TGA, BMP, GIF, WebP | RGBA8 (format 0), optional mip chain (`box` or linear-light `linear`), SRGB / MIPCHAIN flags |
 //! | Audio | WAV (8/16/24/32-bit int, float, EXTENSIBLE), OGG Vorbis, FLAC, MP3 | interleaved signed PCM, 16-bit by default |
 //! | Mesh | OBJ, glTF, GLB | de-duplicated 48-byte vertices + u32 indices, generated normals, MikkTSpace tangents |
-//! | Shader | GLSL (`.vert`/`.frag`/`.comp`), WGSL, SPIR-V | validated SPIR-V, stage in the metadata |
+//! | Shader | GLSL (`.vert`/`.frag`/`.comp`, through glslang), WGSL (naga), SPIR-V (stored unchanged) | SPIR-V checked by the Khronos validator, stage in the metadata |
 //!
 //! [`Profile::Original`] reproduces the original C++ converters byte for byte (golden-tested);
 //! [`batch::build`] converts whole trees in parallel with a manifest and content-hash rebuilds.
@@ -37,6 +37,7 @@ pub mod audio;
 pub mod batch;
 pub mod demo;
 mod error;
+pub mod export;
 pub mod gltf_scene;
 pub mod mesh;
 mod obj;
@@ -297,10 +298,21 @@ impl Converted {
             flags: caf::CafFlags::NONE,
             metadata: meta.to_bytes().to_vec(),
             payload: s.spirv,
-            dependencies: Vec::new(),
+            dependencies: s.dependencies,
             summary,
         }
     }
+}
+
+/// The folder a source's relative references (glTF buffers, GLSL includes) resolve against.
+fn source_dir(path: &Path) -> Option<&Path> {
+    path.parent().map(|p| {
+        if p.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            p
+        }
+    })
 }
 
 fn lower_ext(path: &Path) -> Option<String> {
@@ -337,19 +349,18 @@ pub fn convert(bytes: &[u8], path: &Path, settings: &Settings) -> Result<Convert
             Ok(Converted::from_audio(audio::build_audio(pcm, settings)?))
         }
         AssetKind::Mesh => {
-            let base = path.parent().map(|p| {
-                if p.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    p
-                }
-            });
-            let m = mesh::decode_mesh(bytes, ext, base, settings.profile, settings.mesh_nodes)?;
+            let m = mesh::decode_mesh(
+                bytes,
+                ext,
+                source_dir(path),
+                settings.profile,
+                settings.mesh_nodes,
+            )?;
             Converted::from_mesh(m)
         }
         AssetKind::Shader => {
             let name = path.display().to_string();
-            let s = shader::compile(bytes, &name, ext, settings.stage)?;
+            let s = shader::compile(bytes, &name, ext, settings.stage, source_dir(path))?;
             Ok(Converted::from_shader(s))
         }
     }

@@ -1,18 +1,35 @@
-//! Shaders: GLSL, WGSL or SPIR-V to validated SPIR-V through `naga`.
+//! Shaders: GLSL, WGSL or SPIR-V to validated Vulkan SPIR-V.
 //!
-//! Coordinate conventions: GLSL is taken as Vulkan GLSL and SPIR-V as Vulkan SPIR-V, so both
-//! keep their clip space; WGSL is in WebGPU clip space and gets the usual y flip when written
-//! as Vulkan SPIR-V. The SPIR-V writer runs without debug info, so output does not depend on
-//! how this crate was built.
+//! | input | front end | output |
+//! |---|---|---|
+//! | GLSL (`.vert`, `.frag`, `.comp`, `.glsl` with a stage) | Khronos glslang, the reference front end ([`GLSLANG`], `-V`: Vulkan 1.0 rules, SPIR-V 1.0), `#include` resolved next to the including file | glslang's SPIR-V |
+//! | WGSL | naga | naga's SPIR-V, WebGPU clip space flipped to Vulkan's |
+//! | SPIR-V | none | the input bytes unchanged |
+//!
+//! Every output is checked by the Khronos SPIRV-Tools validator (target environment
+//! [`TARGET_ENV`]) before it is stored, and its entry points are read back to record the stage.
+//! The Khronos tools run as programs: glslang's `glslangValidator` (Debian package
+//! `glslang-tools`), and SPIRV-Tools' `spirv-val` and `spirv-dis` (package `spirv-tools`,
+//! through the `spirv-tools` crate). A crash or assertion in them is a refused input, never a
+//! crash of ours.
+//! Neither compiler writes debug info, so output does not depend on how this crate was built
+//! or where the source lies.
+
+use std::path::{Path, PathBuf};
 
 use naga::back::spv;
 use naga::valid::{Capabilities, ValidationFlags, Validator};
+use spirv_tools::val::Validator as _;
 
 use crate::error::{ImportError, Result};
 use crate::settings::Stage;
 
 /// SPIR-V magic number (first word, little-endian).
 pub const SPIRV_MAGIC: u32 = 0x0723_0203;
+
+/// The environment every stored module is validated for: Vulkan 1.3 accepts SPIR-V 1.0 to
+/// 1.6 with Vulkan's rules (`spirv-val --target-env vulkan1.3`).
+pub const TARGET_ENV: spirv_tools::TargetEnv = spirv_tools::TargetEnv::Vulkan_1_3;
 
 /// A compiled shader.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,12 +38,14 @@ pub struct ShaderData {
     pub stage: Stage,
     /// SPIR-V words as little-endian bytes.
     pub spirv: Vec<u8>,
+    /// The files `#include` read (GLSL), so that batch builds rebuild when one changes.
+    pub dependencies: Vec<PathBuf>,
 }
 
 /// Source language of a shader file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Language {
-    /// GLSL 4.50-style (`#version 450`), stage from the extension or `--stage`.
+    /// GLSL for Vulkan (`#version 450`-style), stage from the extension or `--stage`.
     Glsl,
     /// WGSL.
     Wgsl,
@@ -59,23 +78,6 @@ fn stage_from_ext(ext: Option<&str>) -> Option<Stage> {
     }
 }
 
-fn to_naga(stage: Stage) -> naga::ShaderStage {
-    match stage {
-        Stage::Vertex => naga::ShaderStage::Vertex,
-        Stage::Fragment => naga::ShaderStage::Fragment,
-        Stage::Compute => naga::ShaderStage::Compute,
-    }
-}
-
-fn from_naga(stage: naga::ShaderStage) -> Option<Stage> {
-    match stage {
-        naga::ShaderStage::Vertex => Some(Stage::Vertex),
-        naga::ShaderStage::Fragment => Some(Stage::Fragment),
-        naga::ShaderStage::Compute => Some(Stage::Compute),
-        _ => None,
-    }
-}
-
 fn error_chain(e: &dyn std::error::Error) -> String {
     let mut msg = e.to_string();
     let mut src = e.source();
@@ -102,6 +104,10 @@ fn located(file: &str, loc: Option<naga::SourceLocation>, message: String) -> Im
     }
 }
 
+fn unlocated(file: &str, message: impl Into<String>) -> ImportError {
+    located(file, None, message.into())
+}
+
 /// The highest `location` a shader interface may use. Vulkan devices offer a few dozen; this
 /// is far above any of them.
 const MAX_LOCATION: u32 = 4095;
@@ -109,7 +115,7 @@ const MAX_LOCATION: u32 = 4095;
 /// Refuses interface locations above [`MAX_LOCATION`] before validation.
 ///
 /// Why: naga's validator keeps a bit set indexed by location, so one `location = 4278190080`
-/// (in SPIR-V, GLSL or WGSL) made it allocate and clear half a gigabyte.
+/// made it allocate and clear half a gigabyte.
 fn check_locations(module: &naga::Module, file: &str) -> Result<()> {
     let struct_members = module.types.iter().flat_map(|(_, ty)| match &ty.inner {
         naga::TypeInner::Struct { members, .. } => members.iter().map(|m| &m.binding).collect(),
@@ -125,9 +131,8 @@ fn check_locations(module: &naga::Module, file: &str) -> Result<()> {
     for b in struct_members.chain(entry_points).flatten() {
         if let naga::Binding::Location { location, .. } = b {
             if *location > MAX_LOCATION {
-                return Err(located(
+                return Err(unlocated(
                     file,
-                    None,
                     format!("location {location} is out of range (at most {MAX_LOCATION})"),
                 ));
             }
@@ -138,204 +143,417 @@ fn check_locations(module: &naga::Module, file: &str) -> Result<()> {
 
 /// Compile `bytes` (named `file` in messages, with lower-case extension `ext`) to SPIR-V.
 /// `stage` picks the stage for `.glsl` files and the entry point when a module has several.
+/// GLSL `#include "x"` is resolved against the including file's folder, starting from
+/// `include_dir` (the source's folder); without one, includes find nothing.
 pub fn compile(
     bytes: &[u8],
     file: &str,
     ext: Option<&str>,
     stage: Option<Stage>,
+    include_dir: Option<&Path>,
 ) -> Result<ShaderData> {
-    let lang = Language::detect(bytes, ext);
     let text = || {
         std::str::from_utf8(bytes).map_err(|e| {
-            located(
+            unlocated(
                 file,
-                None,
                 format!("shader source is not UTF-8 (byte {})", e.valid_up_to()),
             )
         })
     };
-    let mut flags = spv::WriterFlags::LABEL_VARYINGS | spv::WriterFlags::CLAMP_FRAG_DEPTH;
-    let (module, source) = match lang {
+    let (words, dependencies) = match Language::detect(bytes, ext) {
         Language::Glsl => {
-            let src = text()?;
             let st = stage.or_else(|| stage_from_ext(ext)).ok_or_else(|| {
-                located(
+                unlocated(
                     file,
-                    None,
-                    "cannot tell the GLSL stage: use a .vert/.frag/.comp name or set the stage explicitly"
-                        .into(),
+                    "cannot tell the GLSL stage: use a .vert/.frag/.comp name or set the stage explicitly",
                 )
             })?;
-            let mut frontend = naga::front::glsl::Frontend::default();
-            let module = frontend
-                .parse(&naga::front::glsl::Options::from(to_naga(st)), src)
-                .map_err(|errs| {
-                    let first = errs.errors.first();
-                    let loc = first.and_then(|e| e.location(src));
-                    let mut msg = first
-                        .map(|e| e.kind.to_string())
-                        .unwrap_or_else(|| "GLSL parse error".into());
-                    if errs.errors.len() > 1 {
-                        msg.push_str(&format!(" (and {} more errors)", errs.errors.len() - 1));
-                    }
-                    located(file, loc, msg)
-                })?;
-            (module, Some(src))
+            glsl_to_spirv(text()?, file, st, include_dir)?
         }
-        Language::Wgsl => {
-            let src = text()?;
-            flags |= spv::WriterFlags::ADJUST_COORDINATE_SPACE;
-            let module = naga::front::wgsl::parse_str(src).map_err(|e| {
-                let mut msg = e.message().to_string();
-                if let Some((_, label)) = e.labels().next() {
-                    if !label.is_empty() {
-                        msg.push_str(&format!(" ({label})"));
-                    }
-                }
-                located(file, e.location(src), msg)
-            })?;
-            (module, Some(src))
-        }
+        Language::Wgsl => (wgsl_to_spirv(text()?, file, stage)?, Vec::new()),
         Language::SpirV => {
             if bytes.len() % 4 != 0 {
-                return Err(located(
+                return Err(unlocated(
                     file,
-                    None,
                     format!("SPIR-V length {} is not a multiple of 4", bytes.len()),
                 ));
             }
-            flags |= spv::WriterFlags::ADJUST_COORDINATE_SPACE;
-            // naga's SPIR-V reader indexes instruction operands without checking their count
-            // (an `OpExecutionMode LocalSize` with one operand panics); a panic there is
-            // invalid input, not a reason to take the process down.
-            let parsed = std::panic::catch_unwind(|| {
-                naga::front::spv::parse_u8_slice(bytes, &naga::front::spv::Options::default())
-            })
-            .map_err(|_| {
-                located(
-                    file,
-                    None,
-                    "invalid SPIR-V: an instruction is malformed (the reader gave up)".into(),
-                )
-            })?;
-            let module = parsed
-                .map_err(|e| located(file, None, format!("invalid SPIR-V: {}", error_chain(&e))))?;
-            (module, None)
+            let words = bytes
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                .collect();
+            (words, Vec::new())
         }
     };
+    validate_words(&words).map_err(|m| unlocated(file, m))?;
+    let stage = choose_stage(
+        &entry_points(&words).map_err(|m| unlocated(file, m))?,
+        stage,
+    )
+    .map_err(|m| unlocated(file, m))?;
+    let spirv = if Language::detect(bytes, ext) == Language::SpirV {
+        bytes.to_vec()
+    } else {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    };
+    Ok(ShaderData {
+        stage,
+        spirv,
+        dependencies,
+    })
+}
+
+/// The reference GLSL compiler: Khronos glslang's command-line front end (Debian package
+/// `glslang-tools`).
+pub const GLSLANG: &str = "glslangValidator";
+
+fn glslang_stage(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Vertex => "vert",
+        Stage::Fragment => "frag",
+        Stage::Compute => "comp",
+    }
+}
+
+/// The first `ERROR: <source>:<line>: <message>` of glslang's output, as (line, message) and
+/// the number of further errors. The source itself is `stdin`; an error inside an included file
+/// names that file in the message (its line is not the source's).
+fn first_glslang_error(log: &str) -> Option<(u32, String, usize)> {
+    let errors: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("ERROR: "))
+        // The totals line and glslang's follow-up of the first error.
+        .filter(|l| !l.contains("compilation errors.") && !l.contains("compilation terminated"))
+        .collect();
+    let rest = *errors.first()?;
+    // "stdin:3: 'x' : undeclared identifier", "./lib/a.glsl:2: ...", "Linking fragment stage: ...".
+    let mut parts = rest.splitn(3, ':');
+    let (src, num, msg) = (parts.next()?, parts.next()?, parts.next());
+    let (line, message) = match (num.trim().parse::<u32>(), msg) {
+        (Ok(n), Some(m)) if src == "stdin" => (n, m.trim().to_string()),
+        (Ok(n), Some(m)) if !src.is_empty() => (
+            0,
+            format!(
+                "{}:{n}: {}",
+                src.strip_prefix("./").unwrap_or(src),
+                m.trim()
+            ),
+        ),
+        _ => (0, rest.trim().to_string()),
+    };
+    Some((line, message, errors.len() - 1))
+}
+
+/// The files of a make-style depfile (`out: in1 in2`, spaces in names escaped as `\ `),
+/// without the first (the source itself, `stdin`).
+fn depfile_inputs(text: &str) -> Vec<String> {
+    let Some((_, inputs)) = text.split_once(": ") else {
+        return Vec::new();
+    };
+    let mut names = Vec::new();
+    let mut cur = String::new();
+    let mut chars = inputs.trim().chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                }
+            }
+            c if c.is_whitespace() => {
+                if !cur.is_empty() {
+                    names.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        names.push(cur);
+    }
+    names.into_iter().skip(1).collect()
+}
+
+/// GLSL to SPIR-V with glslang (`glslangValidator -V`: Vulkan 1.0 rules, SPIR-V 1.0, no debug
+/// info), run in `include_dir` so that `#include` resolves next to the source.
+fn glsl_to_spirv(
+    src: &str,
+    file: &str,
+    stage: Stage,
+    include_dir: Option<&Path>,
+) -> Result<(Vec<u32>, Vec<PathBuf>)> {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    if let Some(at) = src.find('\0') {
+        return Err(unlocated(
+            file,
+            format!("GLSL source has a NUL byte at byte {at}"),
+        ));
+    }
+    let tmp = tempfile::tempdir().map_err(|e| ImportError::io(std::env::temp_dir(), e))?;
+    let out = tmp.path().join("out.spv");
+    let deps = tmp.path().join("deps.d");
+    // Without the source's folder, includes resolve in the empty scratch folder: none exist.
+    let cwd = include_dir.unwrap_or(tmp.path());
+    let mut child = Command::new(GLSLANG)
+        .current_dir(cwd)
+        .args(["-V", "--target-env", "vulkan1.0", "--stdin", "-S"])
+        .arg(glslang_stage(stage))
+        .arg("-o")
+        .arg(&out)
+        .arg("--depfile")
+        .arg(&deps)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            unlocated(
+                file,
+                format!(
+                    "the GLSL compiler {GLSLANG} (Debian package glslang-tools) could not run: {e}"
+                ),
+            )
+        })?;
+    // Feed the source from another thread so that a compiler printing much cannot block on a
+    // full pipe while we are still writing.
+    let mut stdin = child.stdin.take();
+    let source = src.to_string();
+    let feeder = std::thread::spawn(move || {
+        if let Some(s) = stdin.as_mut() {
+            // A compiler that stops reading early shows up in its exit status and output.
+            let _ = s.write_all(source.as_bytes());
+        }
+    });
+    let output = child
+        .wait_with_output()
+        .map_err(|e| unlocated(file, format!("the GLSL compiler {GLSLANG} failed: {e}")))?;
+    let _ = feeder.join();
+    let log = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        return Err(match first_glslang_error(&log) {
+            Some((line, message, more)) => ImportError::Shader {
+                file: file.to_string(),
+                line,
+                column: 0,
+                message: if more > 0 {
+                    format!("{message} (and {more} more errors)")
+                } else {
+                    message
+                },
+            },
+            None => unlocated(
+                file,
+                format!(
+                    "the GLSL compiler {GLSLANG} failed ({}): {}",
+                    output.status,
+                    log.trim()
+                ),
+            ),
+        });
+    }
+    let bytes = std::fs::read(&out).map_err(|e| ImportError::io(&out, e))?;
+    if bytes.is_empty() || bytes.len() % 4 != 0 {
+        return Err(unlocated(
+            file,
+            format!("{GLSLANG} wrote {} bytes, not a SPIR-V module", bytes.len()),
+        ));
+    }
+    let words = bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    let dependencies = std::fs::read_to_string(&deps)
+        .map(|t| depfile_inputs(&t))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|d| {
+            let d = d.strip_prefix("./").map(str::to_string).unwrap_or(d);
+            cwd.join(d)
+        })
+        .collect();
+    Ok((words, dependencies))
+}
+
+fn wgsl_to_spirv(src: &str, file: &str, stage: Option<Stage>) -> Result<Vec<u32>> {
+    let module = naga::front::wgsl::parse_str(src).map_err(|e| {
+        let mut msg = e.message().to_string();
+        if let Some((_, label)) = e.labels().next() {
+            if !label.is_empty() {
+                msg.push_str(&format!(" ({label})"));
+            }
+        }
+        located(file, e.location(src), msg)
+    })?;
     check_locations(&module, file)?;
     let info = Validator::new(ValidationFlags::all(), Capabilities::all())
         .validate(&module)
         .map_err(|e| {
-            let loc = source.and_then(|s| e.location(s));
             located(
                 file,
-                loc,
+                e.location(src),
                 format!("validation failed: {}", error_chain(e.as_inner())),
             )
         })?;
-
-    let eps: Vec<(String, Stage)> = module
-        .entry_points
-        .iter()
-        .map(|ep| {
-            from_naga(ep.stage)
-                .map(|s| (ep.name.clone(), s))
-                .ok_or_else(|| {
-                    located(
-                        file,
-                        None,
-                        format!(
-                            "entry point {:?}: stage {:?} is not supported",
-                            ep.name, ep.stage
-                        ),
-                    )
-                })
+    // One entry point per stored module when the caller names a stage and there are several.
+    let chosen = stage.and_then(|s| {
+        let same: Vec<_> = module
+            .entry_points
+            .iter()
+            .filter(|ep| naga_stage(ep.stage) == Some(s))
+            .collect();
+        (module.entry_points.len() > 1 && same.len() == 1).then(|| spv::PipelineOptions {
+            shader_stage: same[0].stage,
+            entry_point: same[0].name.clone(),
         })
-        .collect::<Result<_>>()?;
-    if eps.is_empty() {
-        return Err(located(file, None, "the module has no entry point".into()));
-    }
-    let chosen = match stage {
-        Some(s) => {
-            let ep = eps
-                .iter()
-                .find(|(_, st)| *st == s)
-                .ok_or_else(|| located(file, None, format!("the module has no {s} entry point")))?;
-            Some(ep.clone())
-        }
-        None => {
-            let first = eps[0].1;
-            if let Some((_, other)) = eps.iter().find(|(_, st)| *st != first) {
-                return Err(located(
-                    file,
-                    None,
-                    format!(
-                        "the module has {first} and {other} entry points; set the stage to choose one"
-                    ),
-                ));
-            }
-            None
-        }
-    };
-    let stage = chosen.as_ref().map(|c| c.1).unwrap_or(eps[0].1);
-    let pipeline = chosen
-        .filter(|_| eps.len() > 1)
-        .map(|(name, st)| spv::PipelineOptions {
-            shader_stage: to_naga(st),
-            entry_point: name,
-        });
+    });
     let options = spv::Options {
-        flags,
+        flags: spv::WriterFlags::LABEL_VARYINGS
+            | spv::WriterFlags::CLAMP_FRAG_DEPTH
+            | spv::WriterFlags::ADJUST_COORDINATE_SPACE,
         ..spv::Options::default()
     };
-    // naga's writer hits `unreachable!` on some validated modules that came from SPIR-V (an
-    // expression used before it is emitted); a panic there means the input is not something
-    // we can convert, not a reason to take the process down.
-    let written = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        spv::write_vec(&module, &info, &options, pipeline.as_ref())
+    // naga's writer has hit `unreachable!` on validated modules; a panic there means the
+    // input is not something we can convert, not a reason to take the process down.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        spv::write_vec(&module, &info, &options, chosen.as_ref())
     }))
     .map_err(|_| {
-        located(
+        unlocated(
             file,
-            None,
-            "SPIR-V generation failed: the module uses a construct the writer cannot handle".into(),
+            "SPIR-V generation failed: the module uses a construct the writer cannot handle",
         )
-    })?;
-    let words = written.map_err(|e| {
-        located(
+    })?
+    .map_err(|e| {
+        unlocated(
             file,
-            None,
             format!("SPIR-V generation failed: {}", error_chain(&e)),
         )
-    })?;
-    let mut spirv = Vec::with_capacity(words.len() * 4);
-    for w in words {
-        spirv.extend_from_slice(&w.to_le_bytes());
-    }
-    Ok(ShaderData { stage, spirv })
+    })
 }
 
-/// Parse and validate SPIR-V bytes again (used by tests and `voxcaf asset check`-style tools).
+fn naga_stage(stage: naga::ShaderStage) -> Option<Stage> {
+    match stage {
+        naga::ShaderStage::Vertex => Some(Stage::Vertex),
+        naga::ShaderStage::Fragment => Some(Stage::Fragment),
+        naga::ShaderStage::Compute => Some(Stage::Compute),
+        _ => None,
+    }
+}
+
+/// Validate SPIR-V words with the Khronos validator; the error is its message.
+fn validate_words(words: &[u32]) -> std::result::Result<(), String> {
+    use spirv_tools::SpirvResult as R;
+    spirv_tools::val::create(Some(TARGET_ENV))
+        .validate(words, None)
+        .map_err(|e| match e.diagnostic {
+            // The tool could not be started or talked to: not a verdict on the module.
+            Some(d) if matches!(e.inner, R::Unsupported | R::EndOfStream) => format!(
+                "the SPIR-V validator (spirv-val, Debian package spirv-tools) could not run: {}",
+                d.message
+            ),
+            Some(d) if !d.notes.is_empty() => {
+                format!("invalid SPIR-V: {}\n{}", d.message, d.notes.trim_end())
+            }
+            Some(d) => format!("invalid SPIR-V: {}", d.message),
+            None => format!("invalid SPIR-V: the validator answered {:?}", e.inner),
+        })
+}
+
+/// An entry point of a SPIR-V module: its name and its stage (`Err` names an unsupported
+/// execution model).
+type EntryPoint = (String, std::result::Result<Stage, String>);
+
+/// The entry points of a (validated) module, in order.
+fn entry_points(words: &[u32]) -> std::result::Result<Vec<EntryPoint>, String> {
+    use rspirv::dr::Operand;
+    use rspirv::spirv::ExecutionModel as M;
+    let module =
+        rspirv::dr::load_words(words).map_err(|e| format!("cannot read the SPIR-V module: {e}"))?;
+    Ok(module
+        .entry_points
+        .iter()
+        .filter_map(|inst| {
+            let model = match inst.operands.first()? {
+                Operand::ExecutionModel(m) => *m,
+                _ => return None,
+            };
+            let name = match inst.operands.get(2)? {
+                Operand::LiteralString(s) => s.clone(),
+                _ => return None,
+            };
+            let stage = match model {
+                M::Vertex => Ok(Stage::Vertex),
+                M::Fragment => Ok(Stage::Fragment),
+                M::GLCompute => Ok(Stage::Compute),
+                other => Err(format!("{other:?}")),
+            };
+            Some((name, stage))
+        })
+        .collect())
+}
+
+/// The stage to record: the one asked for (which must exist), else the module's only one.
+fn choose_stage(eps: &[EntryPoint], want: Option<Stage>) -> std::result::Result<Stage, String> {
+    if eps.is_empty() {
+        return Err("the module has no entry point".into());
+    }
+    let stages: Vec<Stage> = eps
+        .iter()
+        .map(|(name, st)| {
+            st.clone().map_err(|model| {
+                format!("entry point {name:?}: stage {model} is not supported (vertex, fragment or compute)")
+            })
+        })
+        .collect::<std::result::Result<_, _>>()?;
+    match want {
+        Some(s) if stages.contains(&s) => Ok(s),
+        Some(s) => Err(format!("the module has no {s} entry point")),
+        None => {
+            let first = stages[0];
+            match stages.iter().find(|s| **s != first) {
+                Some(other) => Err(format!(
+                    "the module has {first} and {other} entry points; set the stage to choose one"
+                )),
+                None => Ok(first),
+            }
+        }
+    }
+}
+
+/// Validate SPIR-V bytes with the Khronos validator (target [`TARGET_ENV`]).
 pub fn validate_spirv(bytes: &[u8]) -> Result<()> {
-    let module = naga::front::spv::parse_u8_slice(bytes, &naga::front::spv::Options::default())
-        .map_err(|e| {
-            located(
-                "<spirv>",
-                None,
-                format!("invalid SPIR-V: {}", error_chain(&e)),
-            )
-        })?;
-    Validator::new(ValidationFlags::all(), Capabilities::all())
-        .validate(&module)
-        .map_err(|e| {
-            located(
-                "<spirv>",
-                None,
-                format!("validation failed: {}", error_chain(e.as_inner())),
-            )
-        })?;
-    Ok(())
+    if bytes.len() % 4 != 0 {
+        return Err(unlocated(
+            "<spirv>",
+            format!("SPIR-V length {} is not a multiple of 4", bytes.len()),
+        ));
+    }
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    validate_words(&words).map_err(|m| unlocated("<spirv>", m))
+}
+
+/// The SPIRV-Tools disassembly of SPIR-V bytes (`spirv-dis` text: friendly names, indented,
+/// with the header comment), after validating them.
+pub fn disassemble(bytes: &[u8]) -> Result<String> {
+    use spirv_tools::assembler::Assembler as _;
+    validate_spirv(bytes)?;
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    let options = spirv_tools::assembler::DisassembleOptions {
+        comment: false,
+        ..Default::default()
+    };
+    spirv_tools::assembler::create(Some(TARGET_ENV))
+        .disassemble(&words, options)
+        .map_err(|e| unlocated("<spirv>", format!("disassembly failed: {e}")))?
+        .ok_or_else(|| unlocated("<spirv>", "disassembly failed: no text"))
 }
 
 #[cfg(test)]
@@ -345,9 +563,9 @@ mod tests {
     const FRAG: &str =
         "#version 450\nlayout(location = 0) out vec4 color;\nvoid main() { color = vec4(1.0); }\n";
 
-    /// Found by the `import_spv` fuzz target: a mutated compute shader that naga reads and
-    /// validates but whose SPIR-V writer then hits `unreachable!` ("Expression [4] is not
-    /// cached"). Converting it is refused with a typed error.
+    /// Found by the `import_spv` fuzz target: a mutated compute shader that naga read and
+    /// validated but whose SPIR-V writer then hit `unreachable!` ("Expression [4] is not
+    /// cached"). SPIR-V no longer goes through naga; the Khronos validator refuses it.
     #[test]
     fn fuzz_regression_spirv_writer_unreachable() {
         let hex: String = [
@@ -376,10 +594,10 @@ mod tests {
             .step_by(2)
             .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
             .collect();
-        let msg = compile(&bytes, "x.spv", Some("spv"), None)
+        let msg = compile(&bytes, "x.spv", Some("spv"), None, None)
             .unwrap_err()
             .to_string();
-        assert!(msg.contains("SPIR-V generation failed"), "{msg}");
+        assert!(msg.contains("invalid SPIR-V"), "{msg}");
     }
 
     /// Found by the `import_spv` fuzz target (as a 1.3 s input): a huge interface location
@@ -388,17 +606,18 @@ mod tests {
     fn fuzz_regression_huge_location() {
         let src = "@fragment fn main() -> @location(4000000000) vec4<f32> \
                    { return vec4<f32>(1.0); }\n";
-        let msg = compile(src.as_bytes(), "x.wgsl", Some("wgsl"), None)
+        let msg = compile(src.as_bytes(), "x.wgsl", Some("wgsl"), None, None)
             .unwrap_err()
             .to_string();
         assert!(msg.contains("location 4000000000 is out of range"), "{msg}");
         // A high but sane location still compiles.
         let ok = src.replace("4000000000", "31");
-        assert!(compile(ok.as_bytes(), "x.wgsl", Some("wgsl"), None).is_ok());
+        assert!(compile(ok.as_bytes(), "x.wgsl", Some("wgsl"), None, None).is_ok());
     }
 
     /// Found by the `import_spv` fuzz target: a truncated `OpExecutionMode LocalSize` (one
-    /// operand of three) made naga's SPIR-V reader index past its operands and panic.
+    /// operand of three) made naga's SPIR-V reader index past its operands and panic; the
+    /// validator refuses it.
     #[test]
     fn fuzz_regression_spirv_short_execution_mode() {
         let words: [u32; 37] = [
@@ -410,7 +629,7 @@ mod tests {
             0x00000011, 0x00000040,
         ];
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let msg = compile(&bytes, "x.spv", Some("spv"), None)
+        let msg = compile(&bytes, "x.spv", Some("spv"), None, None)
             .unwrap_err()
             .to_string();
         assert!(msg.contains("invalid SPIR-V"), "{msg}");
@@ -418,25 +637,26 @@ mod tests {
 
     #[test]
     fn glsl_fragment_compiles_and_revalidates() {
-        let s = compile(FRAG.as_bytes(), "a.frag", Some("frag"), None).unwrap();
+        let s = compile(FRAG.as_bytes(), "a.frag", Some("frag"), None, None).unwrap();
         assert_eq!(s.stage, Stage::Fragment);
         assert_eq!(&s.spirv[..4], &SPIRV_MAGIC.to_le_bytes());
         validate_spirv(&s.spirv).unwrap();
-        // SPIR-V in, SPIR-V out.
-        let again = compile(&s.spirv, "a.spv", Some("spv"), None).unwrap();
+        // SPIR-V in, the same SPIR-V out.
+        let again = compile(&s.spirv, "a.spv", Some("spv"), None, None).unwrap();
         assert_eq!(again.stage, Stage::Fragment);
+        assert_eq!(again.spirv, s.spirv);
     }
 
     #[test]
-    fn glsl_error_has_line_and_column() {
+    fn glsl_error_has_line() {
         let bad = "#version 450\nvoid main() {\n  float x = ;\n}\n";
-        match compile(bad.as_bytes(), "bad.vert", Some("vert"), None) {
+        match compile(bad.as_bytes(), "bad.vert", Some("vert"), None, None) {
             Err(ImportError::Shader {
                 file, line, column, ..
             }) => {
                 assert_eq!(file, "bad.vert");
                 assert_eq!(line, 3);
-                assert!(column > 1);
+                assert_eq!(column, 0, "glslang gives no column");
             }
             other => panic!("expected a located error, got {other:?}"),
         }
@@ -446,10 +666,24 @@ mod tests {
     fn wgsl_with_two_stages_needs_a_choice() {
         let src = "@vertex fn vs() -> @builtin(position) vec4<f32> { return vec4<f32>(0.0); }\n\
                    @fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }\n";
-        assert!(compile(src.as_bytes(), "s.wgsl", Some("wgsl"), None).is_err());
-        let v = compile(src.as_bytes(), "s.wgsl", Some("wgsl"), Some(Stage::Vertex)).unwrap();
+        assert!(compile(src.as_bytes(), "s.wgsl", Some("wgsl"), None, None).is_err());
+        let v = compile(
+            src.as_bytes(),
+            "s.wgsl",
+            Some("wgsl"),
+            Some(Stage::Vertex),
+            None,
+        )
+        .unwrap();
         assert_eq!(v.stage, Stage::Vertex);
         validate_spirv(&v.spirv).unwrap();
-        assert!(compile(src.as_bytes(), "s.wgsl", Some("wgsl"), Some(Stage::Compute)).is_err());
+        assert!(compile(
+            src.as_bytes(),
+            "s.wgsl",
+            Some("wgsl"),
+            Some(Stage::Compute),
+            None
+        )
+        .is_err());
     }
 }

@@ -22,6 +22,37 @@ pub enum ImportCmd {
     /// parallel, with OUT_DIR/manifest.json. Only sources whose content or settings changed
     /// are converted again. Exit code 1 if any source failed.
     Build(BuildArgs),
+    /// Write a .caf asset back out as files other tools open: a texture as one PNG per mip
+    /// level (OUT-mip0.png, OUT-mip1.png, ...; with --level N only that level, to OUT), audio
+    /// as a WAV file, a shader as its SPIR-V (OUT, byte for byte as stored) plus the
+    /// SPIRV-Tools disassembly (OUT with extension .spvasm). The asset is verified first;
+    /// COMPRESSED and ENCRYPTED payloads are decoded. Other asset types are refused.
+    ///
+    /// Examples:
+    ///   voxcaf asset export build/hero.caf out/hero.png        # out/hero-mip0.png, ...
+    ///   voxcaf asset export build/hero.caf hero-small.png --level 2
+    ///   voxcaf asset export build/jump.caf jump.wav
+    ///   voxcaf asset export build/sprite.frag.caf sprite.frag.spv   # + sprite.frag.spvasm
+    ///   voxcaf asset export --key-file game.key build/secret.caf secret.wav
+    Export(ExportArgs),
+}
+
+/// `voxcaf asset export`.
+#[derive(Args)]
+pub struct ExportArgs {
+    /// The .caf file (`-` reads standard input).
+    input: PathBuf,
+    /// The output file, or for a texture's mip levels the name they are numbered from.
+    output: PathBuf,
+    /// Textures: write only mip level N (0 is the full size), to OUTPUT itself.
+    #[arg(long, value_name = "N")]
+    level: Option<u32>,
+    /// Replace existing output files.
+    #[arg(long)]
+    force: bool,
+    /// Key of an encrypted asset (else VOXCAF_KEY).
+    #[arg(long, value_name = "FILE")]
+    key_file: Option<PathBuf>,
 }
 
 /// Settings shared by `convert` and `build`.
@@ -166,6 +197,7 @@ impl ImportCmd {
         match self {
             ImportCmd::Convert(a) => a.json,
             ImportCmd::Build(a) => a.json,
+            ImportCmd::Export(_) => false,
         }
     }
 }
@@ -175,7 +207,40 @@ pub fn run(cmd: ImportCmd) -> Result<u8> {
     match cmd {
         ImportCmd::Convert(a) => convert(a),
         ImportCmd::Build(a) => build(a),
+        ImportCmd::Export(a) => export(a),
     }
+}
+
+fn export(a: ExportArgs) -> Result<u8> {
+    use crate::output as o;
+    use caf_import::export::{self, ExportError, ExportOptions};
+    o::no_dash(&a.output, "the export output")?;
+    let key = crate::keys::load(a.key_file.as_deref(), false)?;
+    let bytes = o::read_input(&a.input)?;
+    let opts = ExportOptions {
+        level: a.level,
+        key: key.as_ref(),
+    };
+    let files = export::export(bytes, &a.output, &opts).map_err(|e| match e {
+        ExportError::OptionNotApplicable { .. } | ExportError::BadOutput { .. } => {
+            o::usage(Some(&a.input), e.to_string())
+        }
+        e => o::failed(&a.input, e),
+    })?;
+    // Every output is checked before any is written.
+    for f in &files {
+        o::check_file(&f.path, &[&a.input], &o::RAW, a.force, false)?;
+    }
+    export::write_files(&files).map_err(|e| o::failed(&a.input, e))?;
+    for f in &files {
+        println!(
+            "wrote {} ({}, {} bytes)",
+            f.path.display(),
+            f.what,
+            f.bytes.len()
+        );
+    }
+    Ok(0)
 }
 
 fn convert(a: ConvertArgs) -> Result<u8> {

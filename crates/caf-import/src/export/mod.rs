@@ -1,0 +1,166 @@
+//! The way back out: a `.caf` asset to files that ordinary tools open (`voxcaf asset export`).
+//!
+//! | asset type | files | module |
+//! |---|---|---|
+//! | Texture (format 0: R8, RG8, RGB8, RGBA8) | one PNG per mip level (`OUT-mipN.png`), or one level as `OUT` | [`texture`] |
+//! | Audio (8/16/32-bit PCM) | a WAV file (`OUT`) | [`audio`] |
+//! | Shader (SPIR-V) | the SPIR-V bytes as stored (`OUT`) and their disassembly (`OUT` with extension `.spvasm`) | [`shader`] |
+//!
+//! Other types are refused with [`ExportError::UnsupportedType`]. Each kind has one module;
+//! [`export`] dispatches on the asset type, so a new kind is one module and one match arm.
+//! Export builds every file in memory first ([`ExportFile`]); [`write_files`] then writes them,
+//! each through the atomic writer.
+//!
+//! ```
+//! use caf_import::{convert, export, samples, Settings};
+//! use std::path::Path;
+//!
+//! let png = samples::gradient_png(4, 4);
+//! let settings = Settings { mips: true, ..Settings::default() };
+//! let caf = convert(&png, Path::new("hero.png"), &settings)?.to_caf_bytes();
+//! let files = export::export(caf, Path::new("out/hero.png"), &export::ExportOptions::default())?;
+//! let names: Vec<_> = files.iter().map(|f| f.path.display().to_string()).collect();
+//! assert_eq!(names, ["out/hero-mip0.png", "out/hero-mip1.png", "out/hero-mip2.png"]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::path::{Path, PathBuf};
+
+pub mod audio;
+pub mod shader;
+pub mod texture;
+
+/// What can go wrong exporting an asset.
+#[non_exhaustive]
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The file is not a valid `.caf`, cannot be decoded (for example a missing or wrong key
+    /// for an encrypted asset), or its typed view refuses it.
+    #[error(transparent)]
+    Caf(#[from] caf::CafError),
+    /// No exporter exists for this asset type.
+    #[error(
+        "cannot export {asset_type} assets (texture, audio and shader assets can be exported)"
+    )]
+    UnsupportedType {
+        /// The asset's type.
+        asset_type: caf::AssetType,
+    },
+    /// An option does not apply to this asset.
+    #[error("{option} does not apply to {asset_type} assets")]
+    OptionNotApplicable {
+        /// The option, as the command line spells it.
+        option: &'static str,
+        /// The asset's type.
+        asset_type: caf::AssetType,
+    },
+    /// `--level N` names a level the texture does not have.
+    #[error("the texture has {count} mip level(s) (0..{count}), so there is no level {level}")]
+    NoSuchLevel {
+        /// The level asked for.
+        level: u32,
+        /// The levels the texture has.
+        count: usize,
+    },
+    /// The output name cannot work for this export.
+    #[error("{}: {message}", path.display())]
+    BadOutput {
+        /// The output named.
+        path: PathBuf,
+        /// Why, and what to name instead.
+        message: &'static str,
+    },
+    /// The asset's content cannot be written in the output format.
+    #[error("cannot write {format}: {message}")]
+    Encode {
+        /// The output format ("PNG", "WAV", "SPIR-V").
+        format: &'static str,
+        /// What failed.
+        message: String,
+    },
+    /// Writing an output file failed.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The output file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Result alias of this module.
+pub type Result<T, E = ExportError> = std::result::Result<T, E>;
+
+/// Options of an export.
+#[derive(Clone, Debug, Default)]
+pub struct ExportOptions<'k> {
+    /// Textures: export only this mip level, to `OUT` itself.
+    pub level: Option<u32>,
+    /// The key of an encrypted asset.
+    pub key: Option<&'k caf::Key>,
+}
+
+/// One file of an export, built in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportFile {
+    /// Where it goes.
+    pub path: PathBuf,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// One line for humans, e.g. "PNG 64x64 RGBA8, level 0".
+    pub what: String,
+}
+
+/// Export the `.caf` file `caf_bytes` to files named after `out` (see the module docs). The
+/// file is verified (CRCs) and a COMPRESSED or ENCRYPTED payload decoded first.
+pub fn export(caf_bytes: Vec<u8>, out: &Path, opts: &ExportOptions<'_>) -> Result<Vec<ExportFile>> {
+    let loaded = caf::LoadedAsset::from_vec(caf_bytes)?;
+    let loaded = if caf::is_encoded(loaded.header().flags) {
+        let plain = caf::decode_asset(&loaded.asset(), &caf::DecodeOptions::with_key(opts.key))?;
+        caf::LoadedAsset::from_vec(plain)?
+    } else {
+        loaded
+    };
+    let asset = loaded.asset();
+    let asset_type = asset.header.asset_type;
+    if opts.level.is_some() && asset_type != caf::AssetType::TEXTURE {
+        return Err(ExportError::OptionNotApplicable {
+            option: "--level",
+            asset_type,
+        });
+    }
+    match asset_type {
+        caf::AssetType::TEXTURE => texture::export(&asset, out, opts.level),
+        caf::AssetType::AUDIO => audio::export(&asset, out),
+        caf::AssetType::SHADER => shader::export(&asset, out),
+        _ => Err(ExportError::UnsupportedType { asset_type }),
+    }
+}
+
+/// Write every file of an export, each atomically (missing parent folders are created).
+pub fn write_files(files: &[ExportFile]) -> Result<()> {
+    for f in files {
+        if let Some(dir) = f.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| ExportError::Write {
+                path: f.path.clone(),
+                source,
+            })?;
+        }
+        voxcaf_fs::write_atomic(&f.path, &f.bytes).map_err(|source| ExportError::Write {
+            path: f.path.clone(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// `out` with `suffix` added to its file stem and its extension replaced by `ext`
+/// (`out/hero.png` + `-mip1`, `png` -> `out/hero-mip1.png`).
+pub(crate) fn sibling(out: &Path, suffix: &str, ext: &str) -> PathBuf {
+    let stem = out
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    out.with_file_name(format!("{stem}{suffix}.{ext}"))
+}

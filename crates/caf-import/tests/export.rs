@@ -1,0 +1,253 @@
+//! `caf_import::export` round trips: source -> .caf -> export, read back with independent
+//! decoders (`image` for PNG, `hound` for WAV, the Khronos validator for SPIR-V) and compared
+//! with what went in.
+
+use std::path::{Path, PathBuf};
+
+use caf_import::export::{export, write_files, ExportError, ExportOptions};
+use caf_import::{convert, encode_raw_texture, samples, shader, AudioBits, Settings};
+
+type Res = Result<(), Box<dyn std::error::Error>>;
+
+fn opts() -> ExportOptions<'static> {
+    ExportOptions::default()
+}
+
+/// An RGBA texture with its mip chain: every level comes back as a PNG whose pixels are the
+/// stored level; level 0 is the source image.
+#[test]
+fn texture_every_level_round_trips_through_png() -> Res {
+    let src = samples::gradient_png(13, 6);
+    let settings = Settings {
+        mips: true,
+        ..Settings::default()
+    };
+    let caf = convert(&src, Path::new("g.png"), &settings)?.to_caf_bytes();
+    let asset = caf::Asset::parse(&caf)?;
+    let view = caf::TextureView::from_asset(&asset)?;
+    let files = export(caf.clone(), Path::new("out/g.png"), &opts())?;
+    assert_eq!(files.len(), view.level_count());
+    assert_eq!(view.level_count(), 4);
+    for (i, f) in files.iter().enumerate() {
+        assert_eq!(f.path, PathBuf::from(format!("out/g-mip{i}.png")));
+        let img = image::load_from_memory_with_format(&f.bytes, image::ImageFormat::Png)?;
+        assert_eq!((img.width(), img.height()), view.level_dims(i).unwrap());
+        assert_eq!(img.color(), image::ColorType::Rgba8);
+        assert_eq!(img.as_bytes(), view.level(i).unwrap(), "level {i}");
+    }
+    let original = image::load_from_memory(&src)?.to_rgba8();
+    let level0 = image::load_from_memory(&files[0].bytes)?.to_rgba8();
+    assert_eq!(original, level0);
+    Ok(())
+}
+
+/// `level` exports one level to OUT itself; a level the texture lacks is a typed error.
+#[test]
+fn texture_one_level() -> Res {
+    let caf = convert(
+        &samples::gradient_png(8, 8),
+        Path::new("g.png"),
+        &Settings {
+            mips: true,
+            ..Settings::default()
+        },
+    )?
+    .to_caf_bytes();
+    let one = ExportOptions {
+        level: Some(2),
+        ..opts()
+    };
+    let files = export(caf.clone(), Path::new("small.png"), &one)?;
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0].path, PathBuf::from("small.png"));
+    let img = image::load_from_memory(&files[0].bytes)?;
+    assert_eq!((img.width(), img.height()), (2, 2));
+    let none = ExportOptions {
+        level: Some(4),
+        ..opts()
+    };
+    match export(caf, Path::new("x.png"), &none) {
+        Err(ExportError::NoSuchLevel { level: 4, count: 4 }) => {}
+        other => panic!("expected NoSuchLevel, got {other:?}"),
+    }
+    Ok(())
+}
+
+/// R8 comes back as a grey PNG, RG8 as RGB with blue 0, RGB8 as RGB.
+#[test]
+fn texture_r8_rg8_rgb8() -> Res {
+    let px: Vec<u8> = (0..4 * 3 * 3).map(|i| (i * 7) as u8).collect();
+    for ch in 1..=3u8 {
+        let n = 4 * 3 * ch as usize;
+        let caf = encode_raw_texture(4, 3, ch, &px[..n], false)?.to_caf_bytes();
+        let files = export(caf, Path::new("t.png"), &opts())?;
+        let img = image::load_from_memory(&files[0].bytes)?;
+        let want: Vec<u8> = match ch {
+            2 => px[..n].chunks(2).flat_map(|p| [p[0], p[1], 0]).collect(),
+            _ => px[..n].to_vec(),
+        };
+        let color = [
+            image::ColorType::L8,
+            image::ColorType::Rgb8,
+            image::ColorType::Rgb8,
+        ][ch as usize - 1];
+        assert_eq!(img.color(), color, "{ch} channels");
+        assert_eq!(img.as_bytes(), &want[..], "{ch} channels");
+    }
+    Ok(())
+}
+
+/// 16-bit and 8-bit audio come back as WAV files with the same samples.
+#[test]
+fn audio_round_trips_through_wav() -> Res {
+    let src = samples::wav_i16(22050, 2, 1000);
+    let want: Vec<i16> = hound::WavReader::new(&src[..])?
+        .samples::<i16>()
+        .collect::<Result<_, _>>()?;
+    let caf = convert(&src, Path::new("a.wav"), &Settings::default())?.to_caf_bytes();
+    let files = export(caf, Path::new("a.wav"), &opts())?;
+    let mut r = hound::WavReader::new(&files[0].bytes[..])?;
+    let spec = r.spec();
+    assert_eq!(
+        (spec.sample_rate, spec.channels, spec.bits_per_sample),
+        (22050, 2, 16)
+    );
+    let got: Vec<i16> = r.samples::<i16>().collect::<Result<_, _>>()?;
+    assert_eq!(got, want);
+
+    let eight = Settings {
+        bits: AudioBits::B8,
+        ..Settings::default()
+    };
+    let c = convert(&src, Path::new("a.wav"), &eight)?;
+    let files = export(c.to_caf_bytes(), Path::new("a8.wav"), &opts())?;
+    let mut r = hound::WavReader::new(&files[0].bytes[..])?;
+    assert_eq!(r.spec().bits_per_sample, 8);
+    let got: Vec<i8> = r.samples::<i8>().collect::<Result<_, _>>()?;
+    let stored: Vec<i8> = c.payload.iter().map(|&b| b as i8).collect();
+    assert_eq!(got, stored);
+    Ok(())
+}
+
+/// A shader's SPIR-V comes back byte for byte, validates, and its disassembly names its entry
+/// point.
+#[test]
+fn shader_round_trips_with_disassembly() -> Res {
+    let c = convert(
+        samples::FRAGMENT_GLSL.as_bytes(),
+        Path::new("s.frag"),
+        &Settings::default(),
+    )?;
+    let files = export(c.to_caf_bytes(), Path::new("out/s.spv"), &opts())?;
+    assert_eq!(files.len(), 2);
+    assert_eq!(files[0].path, PathBuf::from("out/s.spv"));
+    assert_eq!(files[0].bytes, c.payload);
+    shader::validate_spirv(&files[0].bytes)?;
+    assert_eq!(files[1].path, PathBuf::from("out/s.spvasm"));
+    let text = String::from_utf8(files[1].bytes.clone())?;
+    assert!(text.contains("OpEntryPoint Fragment"), "{text}");
+    // OUT.spvasm itself would be overwritten by its own disassembly.
+    let bad = export(c.to_caf_bytes(), Path::new("s.spvasm"), &opts());
+    assert!(matches!(bad, Err(ExportError::BadOutput { .. })));
+    Ok(())
+}
+
+/// The corpus SPIR-V: input -> .caf -> export gives the input's bytes.
+#[test]
+fn corpus_spirv_export_equals_the_input() -> Res {
+    let path = voxcaf_golden::root().join("../corpus/shader/sw-texture-texture.frag.spv");
+    if !path.is_file() {
+        assert!(
+            !voxcaf_golden::required(),
+            "corpus not found at {}",
+            path.display()
+        );
+        eprintln!("note: corpus not found; skipping");
+        return Ok(());
+    }
+    let input = std::fs::read(&path)?;
+    let c = caf_import::convert_file(&path, &Settings::default())?;
+    let files = export(c.to_caf_bytes(), Path::new("t.spv"), &opts())?;
+    assert_eq!(files[0].bytes, input);
+    shader::validate_spirv(&files[0].bytes)?;
+    Ok(())
+}
+
+/// An encrypted asset needs its key; with it, the export is the plain one.
+#[test]
+fn encrypted_asset_needs_the_key() -> Res {
+    let key = caf::Key::from_bytes([7; 32]);
+    let c = convert(
+        &samples::wav_i16(8000, 1, 100),
+        Path::new("a.wav"),
+        &Settings::default(),
+    )?;
+    let settings = Settings::default();
+    let enc = c.to_caf_bytes_encoded(&settings.encoding(Some(&key)))?;
+    let plain = export(c.to_caf_bytes(), Path::new("a.wav"), &opts())?;
+    assert!(matches!(
+        export(enc.clone(), Path::new("a.wav"), &opts()),
+        Err(ExportError::Caf(_))
+    ));
+    let with_key = ExportOptions {
+        key: Some(&key),
+        ..opts()
+    };
+    assert_eq!(export(enc, Path::new("a.wav"), &with_key)?, plain);
+    Ok(())
+}
+
+/// Kinds without an exporter, and options that do not apply, are typed errors.
+#[test]
+fn unsupported_kinds_and_options() -> Res {
+    let mesh = convert(
+        samples::CUBE_OBJ.as_bytes(),
+        Path::new("c.obj"),
+        &Settings::default(),
+    )?;
+    match export(mesh.to_caf_bytes(), Path::new("c.bin"), &opts()) {
+        Err(e @ ExportError::UnsupportedType { .. }) => {
+            assert!(e.to_string().contains("cannot export mesh"), "{e}")
+        }
+        other => panic!("expected UnsupportedType, got {other:?}"),
+    }
+    let audio = convert(
+        &samples::wav_i16(8000, 1, 10),
+        Path::new("a.wav"),
+        &Settings::default(),
+    )?;
+    let level = ExportOptions {
+        level: Some(0),
+        ..opts()
+    };
+    assert!(matches!(
+        export(audio.to_caf_bytes(), Path::new("a.wav"), &level),
+        Err(ExportError::OptionNotApplicable { .. })
+    ));
+    // A damaged file is refused by the loader.
+    let mut bad = audio.to_caf_bytes();
+    let n = bad.len();
+    bad[n - 10] ^= 1;
+    assert!(matches!(
+        export(bad, Path::new("a.wav"), &opts()),
+        Err(ExportError::Caf(_))
+    ));
+    Ok(())
+}
+
+/// `write_files` writes every file, creating folders.
+#[test]
+fn write_files_creates_folders() -> Res {
+    let dir = tempfile::tempdir()?;
+    let caf = convert(
+        &samples::gradient_png(2, 2),
+        Path::new("g.png"),
+        &Settings::default(),
+    )?
+    .to_caf_bytes();
+    let files = export(caf, &dir.path().join("a/b/g.png"), &opts())?;
+    write_files(&files)?;
+    let back = std::fs::read(dir.path().join("a/b/g-mip0.png"))?;
+    assert_eq!(back, files[0].bytes);
+    Ok(())
+}

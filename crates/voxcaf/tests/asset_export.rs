@@ -1,0 +1,157 @@
+//! `voxcaf asset export` run as a user would: texture levels to PNG, audio to WAV, shaders to
+//! SPIR-V plus disassembly, encrypted assets with `--key-file`, and the unhappy paths (a type
+//! without an exporter, `--level` out of range or on audio, existing outputs, a damaged file).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use caf_import::samples;
+
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_voxcaf"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .env_remove("VOXCAF_KEY")
+        .output()
+        .expect("run voxcaf");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let (c, o, e) = run(dir, args);
+    assert_eq!(c, 0, "{args:?}: {o}{e}");
+    o
+}
+
+#[test]
+fn help_has_examples() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = ok(dir.path(), &["asset", "export", "--help"]);
+    assert!(help.contains("Examples:"), "{help}");
+    assert!(help.contains("--level"), "{help}");
+    assert!(help.contains("--key-file"), "{help}");
+}
+
+#[test]
+fn texture_levels_audio_and_shader() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::write(p.join("hero.png"), samples::gradient_png(8, 4)).unwrap();
+    std::fs::write(p.join("jump.wav"), samples::wav_i16(11025, 1, 300)).unwrap();
+    std::fs::write(p.join("s.vert"), samples::VERTEX_GLSL).unwrap();
+    ok(p, &["asset", "convert", "hero.png", "hero.caf", "--mips"]);
+    ok(p, &["asset", "convert", "jump.wav", "jump.caf"]);
+    ok(p, &["asset", "convert", "s.vert", "s.caf"]);
+
+    let out = ok(p, &["asset", "export", "hero.caf", "out/hero.png"]);
+    for i in 0..4 {
+        let f = p.join(format!("out/hero-mip{i}.png"));
+        assert!(f.is_file(), "{}: {out}", f.display());
+        assert!(out.contains(&format!("hero-mip{i}.png")), "{out}");
+    }
+    let img = image::open(p.join("out/hero-mip0.png")).unwrap();
+    assert_eq!((img.width(), img.height()), (8, 4));
+
+    ok(
+        p,
+        &["asset", "export", "hero.caf", "one.png", "--level", "1"],
+    );
+    let img = image::open(p.join("one.png")).unwrap();
+    assert_eq!((img.width(), img.height()), (4, 2));
+
+    ok(p, &["asset", "export", "jump.caf", "jump-out.wav"]);
+    let r = hound::WavReader::open(p.join("jump-out.wav")).unwrap();
+    assert_eq!((r.spec().sample_rate, r.len()), (11025, 300));
+
+    ok(p, &["asset", "export", "s.caf", "s.spv"]);
+    let spv = std::fs::read(p.join("s.spv")).unwrap();
+    caf_import::shader::validate_spirv(&spv).unwrap();
+    let asm = std::fs::read_to_string(p.join("s.spvasm")).unwrap();
+    assert!(asm.contains("OpEntryPoint Vertex"), "{asm}");
+}
+
+#[test]
+fn unhappy_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::write(p.join("hero.png"), samples::gradient_png(4, 4)).unwrap();
+    std::fs::write(p.join("jump.wav"), samples::wav_i16(8000, 1, 50)).unwrap();
+    std::fs::write(p.join("cube.obj"), samples::CUBE_OBJ).unwrap();
+    ok(p, &["asset", "convert", "hero.png", "hero.caf"]);
+    ok(p, &["asset", "convert", "jump.wav", "jump.caf"]);
+    ok(p, &["asset", "convert", "cube.obj", "cube.caf"]);
+
+    // A mesh has no exporter (yet): exit 1, nothing written.
+    let (c, _, e) = run(p, &["asset", "export", "cube.caf", "cube.bin"]);
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("cannot export mesh"), "{e}");
+    assert!(!p.join("cube.bin").exists());
+
+    // --level on audio is a usage error; a level the texture lacks is bad input.
+    let (c, _, e) = run(p, &["asset", "export", "jump.caf", "j.wav", "--level", "0"]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("--level"), "{e}");
+    let (c, _, e) = run(p, &["asset", "export", "hero.caf", "h.png", "--level", "3"]);
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("no level 3"), "{e}");
+    assert!(!p.join("h.png").exists());
+
+    // An existing output is only replaced with --force.
+    std::fs::write(p.join("j.wav"), b"keep").unwrap();
+    let (c, _, e) = run(p, &["asset", "export", "jump.caf", "j.wav"]);
+    assert_eq!(c, 2, "{e}");
+    assert_eq!(std::fs::read(p.join("j.wav")).unwrap(), b"keep");
+    ok(p, &["asset", "export", "jump.caf", "j.wav", "--force"]);
+    assert!(hound::WavReader::open(p.join("j.wav")).is_ok());
+
+    // A damaged file is refused by the loader.
+    let mut bytes = std::fs::read(p.join("jump.caf")).unwrap();
+    let n = bytes.len();
+    bytes[n - 8] ^= 0xff;
+    std::fs::write(p.join("bad.caf"), bytes).unwrap();
+    let (c, _, e) = run(p, &["asset", "export", "bad.caf", "bad.wav"]);
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("bad.caf"), "{e}");
+    assert!(!p.join("bad.wav").exists());
+}
+
+#[test]
+fn encrypted_asset_with_key_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::write(p.join("jump.wav"), samples::wav_i16(8000, 2, 64)).unwrap();
+    ok(p, &["asset", "keygen", "game.key"]);
+    ok(
+        p,
+        &[
+            "asset",
+            "convert",
+            "jump.wav",
+            "enc.caf",
+            "--encrypt",
+            "--key-file",
+            "game.key",
+        ],
+    );
+    let (c, _, e) = run(p, &["asset", "export", "enc.caf", "out.wav"]);
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("key"), "{e}");
+    ok(
+        p,
+        &[
+            "asset",
+            "export",
+            "--key-file",
+            "game.key",
+            "enc.caf",
+            "out.wav",
+        ],
+    );
+    let r = hound::WavReader::open(p.join("out.wav")).unwrap();
+    assert_eq!((r.spec().channels, r.len()), (2, 128));
+}
