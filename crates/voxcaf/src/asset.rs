@@ -36,7 +36,8 @@ pub enum AssetCmd {
         /// below it (a build output).
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Also decode each known asset type (texture levels, audio, mesh, shader, scene, prefab).
+        /// Also decode each known asset type (texture levels, audio, mesh, shader, scene, prefab,
+        /// font).
         #[arg(long)]
         typed: bool,
         /// Print a JSON array instead of text.
