@@ -70,10 +70,22 @@ fn default_charset_is_covered_and_metrics_match_ttf_parser() {
                     (if up { p.ceil() } else { p.floor() }) / m.em_size
                 };
                 let eps = 1e-5;
-                assert!((g.plane_left + margin - px(b.x_min, false)).abs() < eps, "{ch:?}");
-                assert!((g.plane_right - margin - px(b.x_max, true)).abs() < eps, "{ch:?}");
-                assert!((g.plane_bottom + margin - px(b.y_min, false)).abs() < eps, "{ch:?}");
-                assert!((g.plane_top - margin - px(b.y_max, true)).abs() < eps, "{ch:?}");
+                assert!(
+                    (g.plane_left + margin - px(b.x_min, false)).abs() < eps,
+                    "{ch:?}"
+                );
+                assert!(
+                    (g.plane_right - margin - px(b.x_max, true)).abs() < eps,
+                    "{ch:?}"
+                );
+                assert!(
+                    (g.plane_bottom + margin - px(b.y_min, false)).abs() < eps,
+                    "{ch:?}"
+                );
+                assert!(
+                    (g.plane_top - margin - px(b.y_max, true)).abs() < eps,
+                    "{ch:?}"
+                );
                 let w = (g.plane_right - g.plane_left) * m.em_size;
                 let h = (g.plane_top - g.plane_bottom) * m.em_size;
                 assert!((w - f32::from(g.atlas_width)).abs() < 1e-3, "{ch:?}");
@@ -248,7 +260,9 @@ fn view_refuses_damaged_tables() {
     bad_meta(reparse(file.clone(), |f| f[32] = 2), "version");
     bad_meta(reparse(file.clone(), |f| f[34] = 9), "format");
     bad_meta(
-        reparse(file.clone(), |f| f[52..56].copy_from_slice(&f32::NAN.to_le_bytes())),
+        reparse(file.clone(), |f| {
+            f[52..56].copy_from_slice(&f32::NAN.to_le_bytes())
+        }),
         "em_size",
     );
     bad_meta(reparse(file.clone(), |f| f[76] = 1), "reserved");
@@ -296,7 +310,10 @@ fn export_writes_a_png_and_msdf_atlas_gen_json() {
     let g = view.glyph('A').unwrap();
     assert_eq!(a["unicode"], 65);
     assert_eq!(a["atlasBounds"]["left"], g.atlas_x);
-    assert_eq!(a["planeBounds"]["top"].as_f64().unwrap() as f32, g.plane_top);
+    assert_eq!(
+        a["planeBounds"]["top"].as_f64().unwrap() as f32,
+        g.plane_top
+    );
     let kern = doc["kerning"].as_array().unwrap();
     assert_eq!(kern.len(), view.kerning_pairs().len());
 }

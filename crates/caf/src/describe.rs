@@ -42,8 +42,7 @@ use crate::meta::{
     ShaderStage, TextureMetadata,
 };
 use crate::view::{
-    scene_component, AudioView, FontView, MeshView, PrefabView, SceneView, ShaderView,
-    TextureView,
+    scene_component, AudioView, FontView, MeshView, PrefabView, SceneView, ShaderView, TextureView,
 };
 
 fn hex32(v: u32) -> String {

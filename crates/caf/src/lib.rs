@@ -79,13 +79,13 @@ pub use load::{
 };
 pub use mesh_encode::{encode_mesh, MeshEncodeError};
 pub use meta::{
-    ArchetypeDesc, AudioMetadata, FontFormat, FontMetadata, GlyphRecord, KerningRecord, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
-    TextureMetadata, Vertex,
+    ArchetypeDesc, AudioMetadata, FontFormat, FontMetadata, GlyphRecord, KerningRecord,
+    MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage, TextureMetadata, Vertex,
 };
 pub use stream::{StreamReader, MAX_STREAM_METADATA};
 pub use view::{
-    cast_or_copy, prefab_component, scene_component, AudioView, FontTables, FontView, MeshView, PrefabComponent,
-    PrefabEntity, PrefabView, SceneEntry, SceneSection, SceneView, ShaderView, TextureView,
-    MAX_FONT_ATLAS_SIDE, MAX_FONT_GLYPHS, MAX_FONT_KERNING,
+    cast_or_copy, prefab_component, scene_component, AudioView, FontTables, FontView, MeshView,
+    PrefabComponent, PrefabEntity, PrefabView, SceneEntry, SceneSection, SceneView, ShaderView,
+    TextureView, MAX_FONT_ATLAS_SIDE, MAX_FONT_GLYPHS, MAX_FONT_KERNING,
 };
 pub use write::{AssetWriter, ReaderPayload, SlicePayload};

@@ -822,7 +822,11 @@ impl FontTables {
             ("distance_range", meta.distance_range),
         ] {
             if !(v.is_finite() && v > 0.0) {
-                return Err(bad(field, v.to_bits().into(), "must be finite and positive"));
+                return Err(bad(
+                    field,
+                    v.to_bits().into(),
+                    "must be finite and positive",
+                ));
             }
         }
         for (field, v) in [
@@ -857,7 +861,10 @@ impl FontTables {
             if char::from_u32(g.codepoint).is_none() {
                 return Err(malformed(
                     off,
-                    format!("glyph {i}: codepoint {:#x} is not a Unicode scalar value", g.codepoint),
+                    format!(
+                        "glyph {i}: codepoint {:#x} is not a Unicode scalar value",
+                        g.codepoint
+                    ),
                 ));
             }
             if let Some(prev) = glyphs.last().map(|p: &GlyphRecord| p.codepoint) {

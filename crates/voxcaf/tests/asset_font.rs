@@ -85,7 +85,10 @@ fn convert_and_info_a_font() {
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["type"], "font");
     assert_eq!(j["settings"]["charset"], "32,72,101,108,111,1114109");
-    assert!(j["warnings"][0].as_str().unwrap().contains("U+10FFFD"), "{out}");
+    assert!(
+        j["warnings"][0].as_str().unwrap().contains("U+10FFFD"),
+        "{out}"
+    );
     let (c, out, _) = run(d, &["asset", "info", "--json", "hello.caf"]);
     assert_eq!(c, 0);
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -129,7 +132,14 @@ fn font_unhappy_paths() {
     for set in ["", "z-a", "0x110000"] {
         let (c, _, e) = run(
             d,
-            &["asset", "convert", "DejaVuSans.ttf", "x.caf", "--charset", set],
+            &[
+                "asset",
+                "convert",
+                "DejaVuSans.ttf",
+                "x.caf",
+                "--charset",
+                set,
+            ],
         );
         assert_ne!(c, 0, "{set:?}");
         assert!(e.contains("character set"), "{set:?}: {e}");
@@ -144,13 +154,27 @@ fn font_unhappy_paths() {
     assert!(e.contains("font size"), "{e}");
     let (c, _, e) = run(
         d,
-        &["asset", "convert", "DejaVuSans.ttf", "x.caf", "--font-format", "psdf"],
+        &[
+            "asset",
+            "convert",
+            "DejaVuSans.ttf",
+            "x.caf",
+            "--font-format",
+            "psdf",
+        ],
     );
     assert_eq!(c, 2, "{e}");
     // A missing charset file.
     let (c, _, e) = run(
         d,
-        &["asset", "convert", "DejaVuSans.ttf", "x.caf", "--charset-file", "nope.txt"],
+        &[
+            "asset",
+            "convert",
+            "DejaVuSans.ttf",
+            "x.caf",
+            "--charset-file",
+            "nope.txt",
+        ],
     );
     assert_ne!(c, 0);
     assert!(e.contains("nope.txt"), "{e}");
