@@ -7,8 +7,8 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use caf::{
-    Asset, AssetType, AudioMetadata, AudioView, CafError, LoadedAsset, MeshMetadata, MeshView,
-    ShaderMetadata, ShaderView, TextureMetadata, TextureView, Vertex,
+    Asset, AssetType, AudioMetadata, AudioView, CafError, FontTables, FontView, LoadedAsset,
+    MeshMetadata, MeshView, ShaderMetadata, ShaderView, TextureMetadata, TextureView, Vertex,
 };
 
 use crate::error::AssetError;
@@ -25,17 +25,20 @@ pub enum Kind {
     Mesh,
     /// A [`Shader`] request (header type 6).
     Shader,
+    /// A [`Font`] request (header type 8).
+    Font,
     /// A [`Raw`] request: any header type, untyped access.
     Raw,
 }
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 5] = [
+    pub const ALL: [Kind; 6] = [
         Kind::Texture,
         Kind::Audio,
         Kind::Mesh,
         Kind::Shader,
+        Kind::Font,
         Kind::Raw,
     ];
 
@@ -46,6 +49,7 @@ impl Kind {
             Kind::Audio => Some(AssetType::AUDIO),
             Kind::Mesh => Some(AssetType::MESH),
             Kind::Shader => Some(AssetType::SHADER),
+            Kind::Font => Some(AssetType::FONT),
             Kind::Raw => None,
         }
     }
@@ -57,6 +61,7 @@ impl Kind {
             Kind::Audio => "audio",
             Kind::Mesh => "mesh",
             Kind::Shader => "shader",
+            Kind::Font => "font",
             Kind::Raw => "raw",
         }
     }
@@ -82,8 +87,8 @@ mod sealed {
 /// another type is a [`AssetError::WrongType`] failure. [`AssetKind::view`] then only
 /// re-slices the buffer with that layout: no check runs on access.
 ///
-/// The trait is sealed; the kinds are [`Texture`], [`Audio`], [`Mesh`], [`Shader`] and
-/// [`Raw`].
+/// The trait is sealed; the kinds are [`Texture`], [`Audio`], [`Mesh`], [`Shader`], [`Font`]
+/// and [`Raw`].
 pub trait AssetKind: sealed::Sealed + Send + Sync + 'static {
     /// Which kind this is.
     const KIND: Kind;
@@ -111,6 +116,9 @@ pub enum Mesh {}
 /// Requests a shader ([`caf::ShaderView`]).
 #[derive(Debug)]
 pub enum Shader {}
+/// Requests a font ([`caf::FontView`]: glyphs, kerning, atlas).
+#[derive(Debug)]
+pub enum Font {}
 /// Requests any file as an untyped [`caf::Asset`] (header, metadata and payload slices).
 #[derive(Debug)]
 pub enum Raw {}
@@ -119,6 +127,7 @@ impl sealed::Sealed for Texture {}
 impl sealed::Sealed for Audio {}
 impl sealed::Sealed for Mesh {}
 impl sealed::Sealed for Shader {}
+impl sealed::Sealed for Font {}
 impl sealed::Sealed for Raw {}
 
 impl AssetKind for Texture {
@@ -179,6 +188,18 @@ impl AssetKind for Shader {
             meta: *meta,
             bytecode: asset.payload(),
         }
+    }
+}
+
+impl AssetKind for Font {
+    const KIND: Kind = Kind::Font;
+    type Layout = FontTables;
+    type View<'a> = FontView<'a>;
+    fn layout(asset: &LoadedAsset) -> Result<FontTables, CafError> {
+        FontTables::from_asset(&asset.asset())
+    }
+    fn view<'a>(asset: &'a LoadedAsset, tables: &'a FontTables) -> FontView<'a> {
+        FontView::from_tables(tables, asset.payload())
     }
 }
 

@@ -115,7 +115,7 @@ pub use cache::Stats;
 pub use error::AssetError;
 pub use handle::{AssetGuard, Handle};
 pub use kind::{
-    AssetKind, Audio, Kind, Mesh, MeshLayout, Raw, Shader, Texture, TextureLayout, TextureRef,
+    AssetKind, Audio, Font, Kind, Mesh, MeshLayout, Raw, Shader, Texture, TextureLayout, TextureRef,
 };
 pub use loader::AssetEvent;
 pub use manager::AssetManager;

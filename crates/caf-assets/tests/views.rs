@@ -6,7 +6,7 @@ use caf::{
     AssetType, AudioView, CafFlags, MeshMetadata, MeshView, ShaderMetadata, ShaderView,
     TextureMetadata, TextureView, Vertex,
 };
-use caf_assets::{AssetError, AssetManager, Audio, Mesh, Raw, Shader, Status, Texture};
+use caf_assets::{AssetError, AssetManager, Audio, Font, Mesh, Raw, Shader, Status, Texture};
 use common::*;
 
 /// An 8x4 texture with its full chain of 4 levels, 3 channels, every byte distinct per level.
@@ -179,4 +179,96 @@ fn invalid_content_is_still_a_failed_load_checked_once() {
     }
     assert!(m.get(&bad).is_none() && m.get(&wrong).is_none());
     assert_eq!(m.stats().validations, 2);
+}
+
+/// A two-glyph SDF font ('A' with a 2x2 rectangle, space without one), one kerning pair,
+/// a 4x2 atlas whose bytes are their own index.
+fn font_bytes(kern_right: u32) -> Vec<u8> {
+    let meta = caf::FontMetadata {
+        version: 1,
+        format: 1,
+        atlas_width: 4,
+        atlas_height: 2,
+        glyph_count: 2,
+        kerning_count: 1,
+        em_size: 16.0,
+        distance_range: 2.0,
+        ascent: 0.8,
+        descent: -0.2,
+        line_gap: 0.1,
+        units_per_em: 2048,
+        reserved: 0,
+    };
+    let glyphs = [
+        caf::GlyphRecord {
+            codepoint: 32,
+            advance: 0.3,
+            ..Default::default()
+        },
+        caf::GlyphRecord {
+            codepoint: 65,
+            atlas_x: 1,
+            atlas_y: 0,
+            atlas_width: 2,
+            atlas_height: 2,
+            plane_left: -0.0625,
+            plane_bottom: -0.0625,
+            plane_right: 0.0625,
+            plane_top: 0.0625,
+            advance: 0.6,
+        },
+    ];
+    let kern = caf::KerningRecord {
+        left: 65,
+        right: kern_right,
+        adjust: -0.05,
+    };
+    let mut payload = Vec::new();
+    for g in &glyphs {
+        payload.extend_from_slice(&g.to_bytes());
+    }
+    payload.extend_from_slice(&kern.to_bytes());
+    payload.extend(0u8..8);
+    caf::AssetWriter::new(AssetType::FONT)
+        .metadata(&meta.to_bytes())
+        .payload(&payload)
+        .to_vec()
+}
+
+#[test]
+fn font_kind_loads_a_checked_font_view() {
+    let dir = tempfile::tempdir().unwrap();
+    write_atomic(&dir.path().join("f.caf"), &font_bytes(32));
+    // The kerning pair names 'B', which has no glyph: the font check refuses the file.
+    write_atomic(&dir.path().join("bad.caf"), &font_bytes(66));
+    let m = AssetManager::builder(dir.path())
+        .workers(1)
+        .build()
+        .unwrap();
+    let f = m.load_sync::<Font>("f.caf").unwrap();
+    let g = m.get(&f).unwrap();
+    let ours = g.view();
+    let theirs = caf::FontView::from_asset(&g.asset()).unwrap();
+    assert_eq!(ours.tables(), theirs.tables());
+    assert_eq!(ours.atlas(), theirs.atlas());
+    assert_eq!(ours.atlas(), &[0, 1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(ours.glyph('A').unwrap().atlas_x, 1);
+    assert_eq!(ours.atlas_pixel(2, 1), Some(&[6u8][..]));
+    assert_eq!(ours.kerning('A', ' '), -0.05);
+    assert_eq!(ours.kerning(' ', 'A'), 0.0);
+    assert!(ours.glyph('B').is_none());
+    let bad = m.load::<Font>("bad.caf");
+    match m.wait(&bad, WAIT) {
+        Status::Failed(e) => assert!(
+            matches!(
+                *e,
+                AssetError::BadContent {
+                    kind: caf_assets::Kind::Font,
+                    ..
+                }
+            ),
+            "{e}"
+        ),
+        other => panic!("expected a failure, got {other}"),
+    }
 }

@@ -6,6 +6,7 @@
 //! | Audio | WAV (8/16/24/32-bit int, float, EXTENSIBLE), OGG Vorbis, FLAC, MP3 | interleaved signed PCM, 16-bit by default |
 //! | Mesh | OBJ, glTF, GLB | de-duplicated 48-byte vertices + u32 indices, generated normals, MikkTSpace tangents |
 //! | Shader | GLSL (`.vert`/`.frag`/`.comp`, through glslang), WGSL (naga), SPIR-V (stored unchanged) | SPIR-V checked by the Khronos validator, stage in the metadata |
+//! | Font | TTF, OTF | SDF (R8) or MSDF/MTSDF atlas, glyph metrics, kerning ([`font`]) |
 //!
 //! [`Profile::Original`] reproduces the original C++ converters byte for byte (golden-tested);
 //! [`batch::build`] converts whole trees in parallel with a manifest and content-hash rebuilds.
@@ -38,6 +39,7 @@ pub mod batch;
 pub mod demo;
 mod error;
 pub mod export;
+pub mod font;
 pub mod gltf_scene;
 pub mod mesh;
 mod obj;
@@ -50,8 +52,8 @@ use std::path::{Path, PathBuf};
 
 pub use error::{ImportError, Result};
 pub use settings::{
-    AssetKind, AudioBits, Compress, MeshNodes, MipFilter, Profile, Settings, SettingsOverride,
-    Stage,
+    AssetKind, AudioBits, Compress, FontFormat, MeshNodes, MipFilter, Profile, Settings,
+    SettingsOverride, Stage,
 };
 
 /// Bumped whenever a converter's output changes for the same input and settings, so that
@@ -73,6 +75,9 @@ pub struct Converted {
     pub dependencies: Vec<PathBuf>,
     /// One line for humans, e.g. "texture 256x256 RGBA8, 9 levels, sRGB".
     pub summary: String,
+    /// What the conversion left out or changed, for the user to see (e.g. requested font
+    /// characters without a glyph); empty when nothing was lost.
+    pub warnings: Vec<String>,
 }
 
 impl Converted {
@@ -178,6 +183,7 @@ impl Converted {
             payload: t.payload,
             dependencies: Vec::new(),
             summary,
+            warnings: Vec::new(),
         }
     }
 
@@ -206,6 +212,7 @@ impl Converted {
             payload: a.payload,
             dependencies: Vec::new(),
             summary,
+            warnings: Vec::new(),
         }
     }
 
@@ -279,6 +286,7 @@ impl Converted {
             payload,
             dependencies: m.dependencies,
             summary,
+            warnings: Vec::new(),
         })
     }
 
@@ -300,6 +308,33 @@ impl Converted {
             payload: s.spirv,
             dependencies: s.dependencies,
             summary,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+impl Converted {
+    /// Wrap a font.
+    pub fn from_font(f: font::FontData) -> Converted {
+        let m = &f.meta;
+        let summary = format!(
+            "font {} glyphs, {} kerning pairs, {}x{} {} atlas, {} px/em, range {} px",
+            m.glyph_count,
+            m.kerning_count,
+            m.atlas_width,
+            m.atlas_height,
+            caf::FontFormat(m.format).name().unwrap_or("?"),
+            m.em_size,
+            m.distance_range
+        );
+        Converted {
+            kind: AssetKind::Font,
+            flags: caf::CafFlags::NONE,
+            metadata: m.to_bytes().to_vec(),
+            payload: f.payload,
+            dependencies: Vec::new(),
+            summary,
+            warnings: f.warnings,
         }
     }
 }
@@ -362,6 +397,15 @@ pub fn convert(bytes: &[u8], path: &Path, settings: &Settings) -> Result<Convert
             let name = path.display().to_string();
             let s = shader::compile(bytes, &name, ext, settings.stage, source_dir(path))?;
             Ok(Converted::from_shader(s))
+        }
+        AssetKind::Font => {
+            if settings.profile == Profile::Original {
+                return Err(ImportError::unsupported(
+                    "font",
+                    "the original converters have no font import; use the default profile",
+                ));
+            }
+            Ok(Converted::from_font(font::convert_font(bytes, settings)?))
         }
     }
 }

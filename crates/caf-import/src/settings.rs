@@ -20,6 +20,8 @@ pub enum AssetKind {
     Mesh,
     /// SPIR-V bytecode.
     Shader,
+    /// A distance-field glyph atlas with metrics and kerning (TTF/OTF).
+    Font,
 }
 
 impl AssetKind {
@@ -30,6 +32,7 @@ impl AssetKind {
             AssetKind::Audio => "audio",
             AssetKind::Mesh => "mesh",
             AssetKind::Shader => "shader",
+            AssetKind::Font => "font",
         }
     }
 
@@ -40,6 +43,7 @@ impl AssetKind {
             AssetKind::Audio => caf::AssetType::AUDIO,
             AssetKind::Mesh => caf::AssetType::MESH,
             AssetKind::Shader => caf::AssetType::SHADER,
+            AssetKind::Font => caf::AssetType::FONT,
         }
     }
 
@@ -51,6 +55,7 @@ impl AssetKind {
             "wav" | "wave" | "ogg" | "oga" | "flac" | "mp3" => AssetKind::Audio,
             "obj" | "gltf" | "glb" => AssetKind::Mesh,
             "vert" | "frag" | "comp" | "glsl" | "wgsl" | "spv" => AssetKind::Shader,
+            "ttf" | "otf" => AssetKind::Font,
             _ => return None,
         })
     }
@@ -70,8 +75,9 @@ impl FromStr for AssetKind {
             "audio" => Ok(AssetKind::Audio),
             "mesh" => Ok(AssetKind::Mesh),
             "shader" => Ok(AssetKind::Shader),
+            "font" => Ok(AssetKind::Font),
             _ => Err(format!(
-                "unknown asset type {s:?} (expected texture, audio, mesh or shader)"
+                "unknown asset type {s:?} (expected texture, audio, mesh, shader or font)"
             )),
         }
     }
@@ -303,12 +309,61 @@ impl FromStr for MeshNodes {
     }
 }
 
+/// The distance field a font atlas stores (`font_format` setting).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FontFormat {
+    /// Single-channel signed distance field, R8 (the default).
+    #[default]
+    Sdf,
+    /// Multi-channel signed distance field, RGB8 (sharp corners; median of the channels).
+    Msdf,
+    /// MSDF in RGB plus the true distance in alpha, RGBA8.
+    Mtsdf,
+}
+
+impl FontFormat {
+    /// The `caf::FontFormat` code written to the metadata.
+    pub fn code(self) -> caf::FontFormat {
+        match self {
+            FontFormat::Sdf => caf::FontFormat::SDF,
+            FontFormat::Msdf => caf::FontFormat::MSDF,
+            FontFormat::Mtsdf => caf::FontFormat::MTSDF,
+        }
+    }
+
+    /// True for [`FontFormat::Sdf`].
+    pub fn is_default(&self) -> bool {
+        *self == FontFormat::Sdf
+    }
+}
+
+impl FromStr for FontFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "sdf" => Ok(FontFormat::Sdf),
+            "msdf" => Ok(FontFormat::Msdf),
+            "mtsdf" => Ok(FontFormat::Mtsdf),
+            _ => Err(format!(
+                "unknown font format {s:?} (expected sdf, msdf or mtsdf)"
+            )),
+        }
+    }
+}
+
 impl fmt::Display for MeshNodes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             MeshNodes::Flatten => "flatten",
             MeshNodes::Keep => "keep",
         })
+    }
+}
+
+impl fmt::Display for FontFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code().name().unwrap_or("sdf"))
     }
 }
 
@@ -394,6 +449,19 @@ pub struct Settings {
     /// glTF: one sub-mesh per material (`flatten`) or per node and material (`keep`).
     #[serde(skip_serializing_if = "MeshNodes::is_flatten")]
     pub mesh_nodes: MeshNodes,
+    /// Fonts: the characters to put in the atlas, as ranges (`"32-126,160-255"`, decimal or
+    /// `0x`/`U+` hex); `None` means printable ASCII and Latin-1 (see [`crate::font::Charset`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub charset: Option<String>,
+    /// Fonts: atlas pixels per em (default 32).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font_size: Option<u32>,
+    /// Fonts: total range of the distance field in pixels (default 4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sdf_range: Option<u32>,
+    /// Fonts: SDF (R8, the default), MSDF (RGB8) or MTSDF (RGBA8).
+    #[serde(skip_serializing_if = "FontFormat::is_default")]
+    pub font_format: FontFormat,
 }
 
 impl Settings {
@@ -444,6 +512,10 @@ impl Settings {
             compress: o.compress.unwrap_or(self.compress),
             level: o.level.or(self.level),
             mesh_nodes: o.mesh_nodes.unwrap_or(self.mesh_nodes),
+            charset: o.charset.clone().or_else(|| self.charset.clone()),
+            font_size: o.font_size.or(self.font_size),
+            sdf_range: o.sdf_range.or(self.sdf_range),
+            font_format: o.font_format.unwrap_or(self.font_format),
         }
     }
 }
@@ -462,6 +534,10 @@ impl Settings {
 /// mesh_nodes = "keep" # glTF: one sub-mesh per node (default "flatten")
 /// profile = "original"
 /// type = "texture"
+/// charset = "32-126"  # fonts: code point ranges
+/// font_size = 48      # fonts: atlas pixels per em
+/// sdf_range = 6       # fonts: distance range in pixels
+/// font_format = "msdf" # fonts: sdf, msdf or mtsdf
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -496,6 +572,18 @@ pub struct SettingsOverride {
     /// See [`Settings::mesh_nodes`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mesh_nodes: Option<MeshNodes>,
+    /// See [`Settings::charset`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub charset: Option<String>,
+    /// See [`Settings::font_size`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font_size: Option<u32>,
+    /// See [`Settings::sdf_range`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sdf_range: Option<u32>,
+    /// See [`Settings::font_format`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font_format: Option<FontFormat>,
 }
 
 impl SettingsOverride {

@@ -38,11 +38,12 @@ use crate::error::CafError;
 use crate::header::{AssetType, CafHeader, HEADER_SIZE};
 use crate::load::{Asset, CrcCheck, LoadedAsset};
 use crate::meta::{
-    AudioMetadata, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage, SubMeshEntry,
-    TextureMetadata,
+    AudioMetadata, FontFormat, FontMetadata, MeshMetadata, SceneMetadata, ShaderMetadata,
+    ShaderStage, SubMeshEntry, TextureMetadata,
 };
 use crate::view::{
-    scene_component, AudioView, MeshExt, MeshView, PrefabView, SceneView, ShaderView, TextureView,
+    scene_component, AudioView, FontView, MeshExt, MeshView, PrefabView, SceneView, ShaderView,
+    TextureView,
 };
 
 fn hex32(v: u32) -> String {
@@ -67,11 +68,13 @@ pub struct Layout {
 }
 
 /// One field of decoded metadata.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 #[non_exhaustive]
 pub enum FieldValue {
     /// An integer field.
     Uint(u64),
+    /// A floating-point field (font metrics).
+    Float(f32),
     /// A name derived from a code (`None` when the code has no name).
     Name(Option<&'static str>),
 }
@@ -82,6 +85,7 @@ impl fmt::Display for FieldValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FieldValue::Uint(v) => write!(f, "{v}"),
+            FieldValue::Float(v) => write!(f, "{v}"),
             FieldValue::Name(Some(n)) => write!(f, "\"{n}\""),
             FieldValue::Name(None) => f.write_str("null"),
         }
@@ -89,7 +93,7 @@ impl fmt::Display for FieldValue {
 }
 
 /// The decoded metadata of a type with a fixed metadata struct.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 #[non_exhaustive]
 pub enum KnownMetadata {
     /// Texture metadata.
@@ -102,6 +106,8 @@ pub enum KnownMetadata {
     Shader(ShaderMetadata),
     /// Scene metadata (the first 20 bytes; design-style archetype descriptors may follow).
     Scene(SceneMetadata),
+    /// Font metadata.
+    Font(FontMetadata),
 }
 
 impl KnownMetadata {
@@ -113,6 +119,7 @@ impl KnownMetadata {
             AssetType::AUDIO => KnownMetadata::Audio(AudioMetadata::from_metadata(m).ok()?),
             AssetType::MESH => KnownMetadata::Mesh(MeshExt::decode(m).ok()?.0),
             AssetType::SHADER => KnownMetadata::Shader(ShaderMetadata::from_metadata(m).ok()?),
+            AssetType::FONT => KnownMetadata::Font(FontMetadata::from_bytes(m).ok()?),
             AssetType::SCENE => {
                 KnownMetadata::Scene(SceneMetadata::from_bytes(m.get(..SceneMetadata::SIZE)?).ok()?)
             }
@@ -123,7 +130,7 @@ impl KnownMetadata {
     /// The fields by name, sorted by name (the order of the JSON object, so text and JSON
     /// list them alike).
     pub fn fields(&self) -> Vec<(&'static str, FieldValue)> {
-        use FieldValue::{Name, Uint};
+        use FieldValue::{Float, Name, Uint};
         let mut v = match *self {
             KnownMetadata::Texture(t) => vec![
                 ("width", Uint(t.width.into())),
@@ -159,6 +166,22 @@ impl KnownMetadata {
                     Uint(s.asset_ref_table_offset.into()),
                 ),
                 ("reserved", Uint(s.reserved.into())),
+            ],
+            KnownMetadata::Font(m) => vec![
+                ("version", Uint(m.version.into())),
+                ("format", Uint(m.format.into())),
+                ("format_name", Name(FontFormat(m.format).name())),
+                ("atlas_width", Uint(m.atlas_width.into())),
+                ("atlas_height", Uint(m.atlas_height.into())),
+                ("glyph_count", Uint(m.glyph_count.into())),
+                ("kerning_count", Uint(m.kerning_count.into())),
+                ("em_size", Float(m.em_size)),
+                ("distance_range", Float(m.distance_range)),
+                ("ascent", Float(m.ascent)),
+                ("descent", Float(m.descent)),
+                ("line_gap", Float(m.line_gap)),
+                ("units_per_em", Uint(m.units_per_em.into())),
+                ("reserved", Uint(m.reserved.into())),
             ],
         };
         v.sort_by_key(|(k, _)| *k);
@@ -234,6 +257,19 @@ pub enum Decoded {
         /// The entities in stored order.
         entities: Vec<EntitySummary>,
     },
+    /// A font.
+    Font {
+        /// Number of glyphs.
+        glyphs: usize,
+        /// Number of kerning pairs.
+        kerning_pairs: usize,
+        /// First and last codepoint.
+        codepoints: (u32, u32),
+        /// Atlas width and height.
+        atlas: (u32, u32),
+        /// Atlas format name ("sdf", "msdf", "mtsdf").
+        format: &'static str,
+    },
 }
 
 impl Decoded {
@@ -290,6 +326,16 @@ impl Decoded {
                         children: e.children.len(),
                     })
                     .collect(),
+            }),
+            AssetType::FONT => FontView::from_asset(a).map(|v| Decoded::Font {
+                glyphs: v.glyphs().len(),
+                kerning_pairs: v.kerning_pairs().len(),
+                codepoints: (
+                    v.glyphs().first().map_or(0, |g| g.codepoint),
+                    v.glyphs().last().map_or(0, |g| g.codepoint),
+                ),
+                atlas: (v.meta.atlas_width, v.meta.atlas_height),
+                format: v.format().name().unwrap_or("?"),
             }),
             _ => return None,
         })
@@ -386,6 +432,17 @@ impl fmt::Display for Decoded {
                     .collect();
                 write!(f, "{} entit(ies): {}", entities.len(), text.join(", "))
             }
+            Decoded::Font {
+                glyphs,
+                kerning_pairs,
+                codepoints,
+                atlas,
+                format,
+            } => write!(
+                f,
+                "{glyphs} glyph(s) U+{:04X}..U+{:04X}, {kerning_pairs} kerning pair(s), {}x{} {format} atlas",
+                codepoints.0, codepoints.1, atlas.0, atlas.1
+            ),
         }
     }
 }
@@ -758,6 +815,7 @@ mod json {
     fn field_json(v: FieldValue) -> Value {
         match v {
             FieldValue::Uint(n) => json!(n),
+            FieldValue::Float(x) => json!(x),
             FieldValue::Name(n) => json!(n),
         }
     }
@@ -819,6 +877,21 @@ mod json {
                         .collect();
                     json!({ "entities": ents })
                 }
+                Decoded::Font {
+                    glyphs,
+                    kerning_pairs,
+                    codepoints,
+                    atlas,
+                    format,
+                } => json!({
+                    "glyphs": glyphs,
+                    "kerning_pairs": kerning_pairs,
+                    "first_codepoint": codepoints.0,
+                    "last_codepoint": codepoints.1,
+                    "atlas_width": atlas.0,
+                    "atlas_height": atlas.1,
+                    "format": format,
+                }),
             }
         }
     }

@@ -80,12 +80,14 @@ pub use load::{
 };
 pub use mesh_encode::{encode_mesh, encode_mesh_ext, MeshEncodeError, MeshExtras};
 pub use meta::{
-    strip_alignment_padding, ArchetypeDesc, AudioMetadata, MeshExtHeader, MeshMetadata,
-    SceneMetadata, ShaderMetadata, ShaderStage, SubMeshEntry, TextureMetadata, Vertex,
+    strip_alignment_padding, ArchetypeDesc, AudioMetadata, FontFormat, FontMetadata, GlyphRecord,
+    KerningRecord, MeshExtHeader, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
+    SubMeshEntry, TextureMetadata, Vertex,
 };
 pub use stream::{StreamReader, MAX_STREAM_METADATA};
 pub use view::{
-    cast_or_copy, prefab_component, scene_component, AudioView, MeshExt, MeshView, PrefabComponent,
-    PrefabEntity, PrefabView, SceneEntry, SceneSection, SceneView, ShaderView, TextureView,
+    cast_or_copy, prefab_component, scene_component, AudioView, FontTables, FontView, MeshExt,
+    MeshView, PrefabComponent, PrefabEntity, PrefabView, SceneEntry, SceneSection, SceneView,
+    ShaderView, TextureView, MAX_FONT_ATLAS_SIDE, MAX_FONT_GLYPHS, MAX_FONT_KERNING,
 };
 pub use write::{AssetWriter, ReaderPayload, SlicePayload};

@@ -38,7 +38,8 @@ pub enum AssetCmd {
         /// every .caf file below it (a build output).
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Also decode each known asset type (texture levels, audio, mesh, shader, scene, prefab).
+        /// Also decode each known asset type (texture levels, audio, mesh, shader, scene, prefab,
+        /// font).
         #[arg(long)]
         typed: bool,
         /// Print a JSON array instead of text.

@@ -7,7 +7,8 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use caf_import::batch::{self, BuildEvent, BuildOptions, BuildReport};
 use caf_import::{
-    samples, AssetKind, AudioBits, Compress, MeshNodes, MipFilter, Profile, Settings, Stage,
+    samples, AssetKind, AudioBits, Compress, FontFormat, MeshNodes, MipFilter, Profile, Settings,
+    Stage,
 };
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -16,7 +17,13 @@ use serde_json::json;
 #[derive(Subcommand)]
 pub enum ImportCmd {
     /// Convert one source file (PNG/JPEG/TGA/BMP/GIF/WebP, WAV/OGG/FLAC/MP3, OBJ/glTF/GLB,
-    /// GLSL/WGSL/SPIR-V) into a .caf asset. The type follows from the extension unless given.
+    /// GLSL/WGSL/SPIR-V, TTF/OTF) into a .caf asset. The type follows from the extension unless
+    /// given.
+    ///
+    /// Examples:
+    ///   voxcaf asset convert hero.png hero.caf --mips
+    ///   voxcaf asset convert DejaVuSans.ttf font.caf --charset 32-126,160-255 --size 48
+    ///   voxcaf asset convert title.otf title.caf --charset-file strings.txt --font-format msdf
     Convert(ConvertArgs),
     /// Convert every source under SRC_DIR into a mirrored tree of .caf files in OUT_DIR, in
     /// parallel, with OUT_DIR/manifest.json. Only sources whose content or settings changed
@@ -92,6 +99,23 @@ pub struct SettingsArgs {
     /// node and material). Node transforms are applied either way. Sidecar key `mesh_nodes`.
     #[arg(long, value_name = "MODE", default_value = "flatten")]
     mesh_nodes: MeshNodes,
+    /// Fonts: the characters to put in the atlas, as code point ranges (`32-126,160-255`;
+    /// decimal, 0x.. or U+..). Default: printable ASCII and Latin-1.
+    #[arg(long, value_name = "RANGES", conflicts_with = "charset_file")]
+    charset: Option<String>,
+    /// Fonts: a UTF-8 text file whose characters (control characters aside) make the set.
+    #[arg(long, value_name = "FILE")]
+    charset_file: Option<PathBuf>,
+    /// Fonts: atlas pixels per em, 4 to 512 (default 32).
+    #[arg(long, value_name = "PX")]
+    size: Option<u32>,
+    /// Fonts: total distance range of the field in pixels, 1 to 64 (default 4).
+    #[arg(long, value_name = "PX")]
+    sdf_range: Option<u32>,
+    /// Fonts: atlas format, `sdf` (1 channel), `msdf` (RGB, sharp corners) or `mtsdf`
+    /// (MSDF plus the true distance in alpha).
+    #[arg(long, value_name = "FORMAT", default_value = "sdf")]
+    font_format: FontFormat,
 }
 
 /// Encryption options shared by `convert` and `build`.
@@ -116,8 +140,21 @@ impl EncryptArgs {
 }
 
 impl SettingsArgs {
-    fn settings(&self, kind: Option<AssetKind>) -> Settings {
-        Settings {
+    fn settings(&self, kind: Option<AssetKind>) -> Result<Settings> {
+        // The set is stored in canonical range form, so the build hash follows the characters,
+        // not how they were written (and a bad set fails before any file is read).
+        let charset = match (&self.charset, &self.charset_file) {
+            (Some(spec), _) => Some(caf_import::font::Charset::parse(spec)?.to_spec()),
+            (None, Some(path)) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("reading the character set {}", path.display()))?;
+                let set = caf_import::font::Charset::from_text(&text)
+                    .with_context(|| format!("character set file {}", path.display()))?;
+                Some(set.to_spec())
+            }
+            (None, None) => None,
+        };
+        Ok(Settings {
             kind,
             profile: self.profile,
             mips: self.mips,
@@ -134,7 +171,11 @@ impl SettingsArgs {
             compress: self.compress,
             level: self.level,
             mesh_nodes: self.mesh_nodes,
-        }
+            charset,
+            font_size: self.size,
+            sdf_range: self.sdf_range,
+            font_format: self.font_format,
+        })
     }
 }
 
@@ -150,7 +191,7 @@ pub struct ConvertArgs {
     /// Overwrite an existing output that is not a .caf asset.
     #[arg(long)]
     force: bool,
-    /// Asset type instead of the one the extension implies: texture, audio, mesh, shader.
+    /// Asset type instead of the one the extension implies: texture, audio, mesh, shader, font.
     #[arg(long = "type", value_name = "TYPE")]
     kind: Option<AssetKind>,
     #[command(flatten)]
@@ -245,13 +286,13 @@ fn export(a: ExportArgs) -> Result<u8> {
 
 fn convert(a: ConvertArgs) -> Result<u8> {
     use crate::output as o;
-    let settings = a.settings.settings(a.kind);
+    let settings = a.settings.settings(a.kind)?;
     let key = a.encrypt.key()?;
     let stdin = o::is_dash(&a.input);
     if stdin && a.kind.is_none() {
         return Err(o::usage(
             None,
-            "standard input has no extension to tell the type; pass --type texture|audio|mesh|shader",
+            "standard input has no extension to tell the type; pass --type texture|audio|mesh|shader|font",
         ));
     }
     let out = if a.output.is_dir() {
@@ -290,7 +331,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
             if !a.json {
                 match &e {
                     caf_import::ImportError::UnknownType { .. } => {
-                        eprintln!("hint: pass --type texture|audio|mesh|shader")
+                        eprintln!("hint: pass --type texture|audio|mesh|shader|font")
                     }
                     caf_import::ImportError::Shader { .. } if e.to_string().contains("stage") => {
                         eprintln!("hint: pass --stage vertex|fragment|compute")
@@ -301,6 +342,11 @@ fn convert(a: ConvertArgs) -> Result<u8> {
             return Ok(1);
         }
     };
+    if !a.json {
+        for w in &converted.warnings {
+            eprintln!("warning: {}: {w}", a.input.display());
+        }
+    }
     let file = converted
         .to_caf_bytes_encoded(&settings.encoding(key.as_ref()))
         .map_err(|e| o::failed(&a.input, e))?;
@@ -328,6 +374,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
                 "file_size": size,
                 "payload_crc32": caf::crc32(&converted.payload),
                 "summary": converted.summary,
+                "warnings": converted.warnings,
                 "settings": settings.to_json(),
             })
         );
@@ -366,7 +413,7 @@ fn build(a: BuildArgs) -> Result<u8> {
         )?;
     }
     let opts = BuildOptions {
-        settings: a.settings.settings(None),
+        settings: a.settings.settings(None)?,
         jobs: a.jobs.unwrap_or(0),
         force: a.force,
         key: a.encrypt.key()?,
@@ -578,6 +625,11 @@ mod tests {
                 compress: Compress::None,
                 level: None,
                 mesh_nodes: MeshNodes::Flatten,
+                charset: None,
+                charset_file: None,
+                size: None,
+                sdf_range: None,
+                font_format: FontFormat::Sdf,
             },
             encrypt: EncryptArgs {
                 encrypt: false,

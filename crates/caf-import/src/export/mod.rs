@@ -5,6 +5,7 @@
 //! | Texture (format 0: R8, RG8, RGB8, RGBA8) | one PNG per mip level (`OUT-mipN.png`), or one level as `OUT` | [`texture`] |
 //! | Audio (8/16/32-bit PCM) | a WAV file (`OUT`) | [`audio`] |
 //! | Shader (SPIR-V) | the SPIR-V bytes as stored (`OUT`) and their disassembly (`OUT` with extension `.spvasm`) | [`shader`] |
+//! | Font | the atlas PNG (`OUT`) and a JSON of metrics, glyphs and kerning in msdf-atlas-gen's layout (`OUT` with extension `.json`) | [`font`] |
 //!
 //! Other types are refused with [`ExportError::UnsupportedType`]. Each kind has one module;
 //! [`export`] dispatches on the asset type, so a new kind is one module and one match arm.
@@ -27,6 +28,7 @@
 use std::path::{Path, PathBuf};
 
 pub mod audio;
+pub mod font;
 pub mod shader;
 pub mod texture;
 
@@ -40,7 +42,7 @@ pub enum ExportError {
     Caf(#[from] caf::CafError),
     /// No exporter exists for this asset type.
     #[error(
-        "cannot export {asset_type} assets (texture, audio and shader assets can be exported)"
+        "cannot export {asset_type} assets (texture, audio, shader and font assets can be exported)"
     )]
     UnsupportedType {
         /// The asset's type.
@@ -134,6 +136,7 @@ pub fn export(caf_bytes: Vec<u8>, out: &Path, opts: &ExportOptions<'_>) -> Resul
         caf::AssetType::TEXTURE => texture::export(&asset, out, opts.level),
         caf::AssetType::AUDIO => audio::export(&asset, out),
         caf::AssetType::SHADER => shader::export(&asset, out),
+        caf::AssetType::FONT => font::export(&asset, out),
         _ => Err(ExportError::UnsupportedType { asset_type }),
     }
 }

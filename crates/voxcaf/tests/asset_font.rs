@@ -1,0 +1,182 @@
+//! Font assets from the command line: `asset convert` of a TTF (DejaVu Sans from Debian's
+//! `fonts-dejavu-core`, installed by `.ci/run`) with `--charset`, `--charset-file` and `--size`,
+//! `asset info` describing the result, `asset build` picking up `.ttf`, and the unhappy paths.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const DEJAVU: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_voxcaf"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run voxcaf");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A copy of DejaVu Sans in `dir`; a missing font fails the test (CI installs the package).
+fn dejavu(dir: &Path) -> std::path::PathBuf {
+    let bytes = std::fs::read(DEJAVU).unwrap_or_else(|e| {
+        panic!("{DEJAVU}: {e}; install the Debian package fonts-dejavu-core (as .ci/run does)")
+    });
+    let p = dir.join("DejaVuSans.ttf");
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+#[test]
+fn convert_and_info_a_font() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    dejavu(d);
+    let (c, out, e) = run(
+        d,
+        &[
+            "asset",
+            "convert",
+            "DejaVuSans.ttf",
+            "font.caf",
+            "--charset",
+            "65-90,0x61-0x7A",
+            "--size",
+            "24",
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    assert!(out.contains("font 52 glyphs"), "{out}");
+    assert!(e.is_empty(), "no warnings expected: {e}");
+    let (c, out, e) = run(d, &["asset", "info", "font.caf", "--json"]);
+    assert_eq!(c, 0, "{e}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["type_name"], "font");
+    assert_eq!(j["metadata"]["glyph_count"], 52);
+    assert_eq!(j["metadata"]["em_size"], 24.0);
+    assert_eq!(j["metadata"]["format_name"], "sdf");
+    let (c, out, _) = run(d, &["asset", "info", "font.caf"]);
+    assert_eq!(c, 0);
+    assert!(out.contains("52 glyph(s) U+0041..U+007A"), "{out}");
+    let (c, out, e) = run(d, &["asset", "check", "--typed", "font.caf"]);
+    assert_eq!(c, 0, "{out}{e}");
+
+    // A text file of characters, MSDF; a character the font lacks is a warning, not a failure.
+    std::fs::write(d.join("chars.txt"), "Hello \u{10FFFD}\n").unwrap();
+    let (c, out, e) = run(
+        d,
+        &[
+            "asset",
+            "convert",
+            "DejaVuSans.ttf",
+            "hello.caf",
+            "--charset-file",
+            "chars.txt",
+            "--font-format",
+            "msdf",
+            "--json",
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["type"], "font");
+    assert_eq!(j["settings"]["charset"], "32,72,101,108,111,1114109");
+    assert!(
+        j["warnings"][0].as_str().unwrap().contains("U+10FFFD"),
+        "{out}"
+    );
+    let (c, out, _) = run(d, &["asset", "info", "--json", "hello.caf"]);
+    assert_eq!(c, 0);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["metadata"]["glyph_count"], 5);
+    assert_eq!(j["metadata"]["format_name"], "msdf");
+}
+
+#[test]
+fn build_converts_ttf_with_a_sidecar() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::create_dir(d.join("src")).unwrap();
+    dejavu(&d.join("src"));
+    std::fs::write(
+        d.join("src/DejaVuSans.ttf.toml"),
+        "charset = \"48-57\"\nfont_size = 16\n",
+    )
+    .unwrap();
+    let (c, out, e) = run(d, &["asset", "build", "src", "out"]);
+    assert_eq!(c, 0, "{out}{e}");
+    assert!(out.contains("font 10 glyphs"), "{out}");
+    let (c, out, _) = run(d, &["asset", "info", "--json", "out/DejaVuSans.caf"]);
+    assert_eq!(c, 0);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["metadata"]["glyph_count"], 10);
+}
+
+#[test]
+fn font_unhappy_paths() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    let font = dejavu(d);
+    // A truncated font: exit 1, the file named, nothing written.
+    let bytes = std::fs::read(&font).unwrap();
+    std::fs::write(d.join("cut.ttf"), &bytes[..2000]).unwrap();
+    let (c, _, e) = run(d, &["asset", "convert", "cut.ttf", "cut.caf"]);
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("cut.ttf") && e.contains("font"), "{e}");
+    assert!(!d.join("cut.caf").exists());
+    // A bad or empty character set is refused before anything is read.
+    for set in ["", "z-a", "0x110000"] {
+        let (c, _, e) = run(
+            d,
+            &[
+                "asset",
+                "convert",
+                "DejaVuSans.ttf",
+                "x.caf",
+                "--charset",
+                set,
+            ],
+        );
+        assert_ne!(c, 0, "{set:?}");
+        assert!(e.contains("character set"), "{set:?}: {e}");
+    }
+    assert!(!d.join("x.caf").exists());
+    // Out-of-range sizes and a bad format name.
+    let (c, _, e) = run(
+        d,
+        &["asset", "convert", "DejaVuSans.ttf", "x.caf", "--size", "1"],
+    );
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("font size"), "{e}");
+    let (c, _, e) = run(
+        d,
+        &[
+            "asset",
+            "convert",
+            "DejaVuSans.ttf",
+            "x.caf",
+            "--font-format",
+            "psdf",
+        ],
+    );
+    assert_eq!(c, 2, "{e}");
+    // A missing charset file.
+    let (c, _, e) = run(
+        d,
+        &[
+            "asset",
+            "convert",
+            "DejaVuSans.ttf",
+            "x.caf",
+            "--charset-file",
+            "nope.txt",
+        ],
+    );
+    assert_ne!(c, 0);
+    assert!(e.contains("nope.txt"), "{e}");
+    assert!(!d.join("x.caf").exists());
+}
