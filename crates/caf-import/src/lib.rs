@@ -42,12 +42,15 @@ pub mod samples;
 mod settings;
 pub mod shader;
 pub mod texture;
+pub mod texture_decode;
+pub mod texture_gpu;
 
 use std::path::{Path, PathBuf};
 
 pub use error::{ImportError, Result};
 pub use settings::{
-    AssetKind, AudioBits, Compress, MipFilter, Profile, Settings, SettingsOverride, Stage,
+    AssetKind, AudioBits, Compress, GpuFormat, MipFilter, Profile, Settings, SettingsOverride,
+    Stage,
 };
 
 /// Bumped whenever a converter's output changes for the same input and settings, so that
@@ -138,10 +141,11 @@ impl Converted {
         if t.levels > 1 {
             flags |= caf::CafFlags::MIPCHAIN;
         }
+        let format = t.format.with_srgb(t.srgb);
         let meta = caf::TextureMetadata {
             width: t.width,
             height: t.height,
-            format: caf::TextureMetadata::FORMAT_RGBA8,
+            format: format.0,
             mip_levels: t.levels,
             reserved: 0,
         };
@@ -156,11 +160,12 @@ impl Converted {
             "texture {}x{} {}, {} level{}{}",
             t.width,
             t.height,
-            match channels {
-                1 => "R8",
-                2 => "RG8",
-                3 => "RGB8",
-                _ => "RGBA8",
+            match (format.0, channels) {
+                (0, 1) => "R8",
+                (0, 2) => "RG8",
+                (0, 3) => "RGB8",
+                (0, _) => "RGBA8",
+                _ => format.name(),
             },
             t.levels,
             if t.levels == 1 { "" } else { "s" },
@@ -289,13 +294,30 @@ pub fn convert(bytes: &[u8], path: &Path, settings: &Settings) -> Result<Convert
     let ext = ext.as_deref();
     match kind {
         AssetKind::Texture => {
-            let px = match settings.profile {
-                Profile::Original => texture::decode_image_original(bytes)?,
-                Profile::Default => texture::decode_image(bytes, ext)?,
+            if ext == Some("ktx2") || bytes.starts_with(&texture_gpu::KTX2_IDENTIFIER[..]) {
+                if settings.profile == Profile::Original {
+                    return Err(ImportError::unsupported(
+                        "KTX2",
+                        "the original profile reads only PNG-like images",
+                    ));
+                }
+                if let Some(g) = settings.gpu_format {
+                    return Err(ImportError::unsupported(
+                        "KTX2",
+                        format!("the levels are passed through as stored; they cannot be re-encoded to {g}"),
+                    ));
+                }
+                return Ok(Converted::from_texture(texture_gpu::import_ktx2(bytes)?));
+            }
+            let tex = match settings.profile {
+                Profile::Original => {
+                    texture::build_texture(texture::decode_image_original(bytes)?, settings)?
+                }
+                Profile::Default => {
+                    texture::build_source(texture::decode_source(bytes, ext)?, settings)?
+                }
             };
-            Ok(Converted::from_texture(texture::build_texture(
-                px, settings,
-            )?))
+            Ok(Converted::from_texture(tex))
         }
         AssetKind::Audio => {
             let pcm = audio::decode_audio(bytes, ext, settings.profile)?;
@@ -357,6 +379,7 @@ pub fn encode_raw_texture(
         width,
         height,
         levels,
+        format: caf::TextureFormat::RGBA8_LEGACY,
         srgb: false,
         payload,
     }))

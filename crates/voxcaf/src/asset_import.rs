@@ -6,15 +6,23 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use caf_import::batch::{self, BuildEvent, BuildOptions, BuildReport};
-use caf_import::{samples, AssetKind, AudioBits, Compress, MipFilter, Profile, Settings, Stage};
+use caf_import::{
+    samples, AssetKind, AudioBits, Compress, GpuFormat, MipFilter, Profile, Settings, Stage,
+};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
 /// Conversion commands.
 #[derive(Subcommand)]
 pub enum ImportCmd {
-    /// Convert one source file (PNG/JPEG/TGA/BMP/GIF/WebP, WAV/OGG/FLAC/MP3, OBJ/glTF/GLB,
+    /// Convert one source file (PNG/JPEG/TGA/BMP/GIF/WebP/HDR/EXR/KTX2, WAV/OGG/FLAC/MP3, OBJ/glTF/GLB,
     /// GLSL/WGSL/SPIR-V) into a .caf asset. The type follows from the extension unless given.
+    ///
+    /// Examples:
+    ///   voxcaf asset convert hero.png hero.caf --mips --gpu-format bc7
+    ///   voxcaf asset convert normal.png normal.caf --linear --mips --gpu-format bc5
+    ///   voxcaf asset convert sky.exr sky.caf --mips
+    ///   voxcaf asset convert rock.ktx2 rock.caf
     Convert(ConvertArgs),
     /// Convert every source under SRC_DIR into a mirrored tree of .caf files in OUT_DIR, in
     /// parallel, with OUT_DIR/manifest.json. Only sources whose content or settings changed
@@ -38,6 +46,11 @@ pub struct SettingsArgs {
     /// Textures: the data is linear (normal maps, masks): no SRGB flag, mips averaged as is.
     #[arg(long)]
     linear: bool,
+    /// Textures: GPU format to store: rgba8, bc1, bc3, bc5 (normal maps: red and green),
+    /// bc7 or astc4x4. Unset keeps the source's precision (16-bit PNG as 16-bit, HDR/EXR
+    /// as half floats). KTX2 inputs are passed through and refuse it.
+    #[arg(long, value_name = "FORMAT")]
+    gpu_format: Option<GpuFormat>,
     /// `default`, or `original` to reproduce the original converters byte for byte.
     #[arg(long, default_value = "default")]
     profile: Profile,
@@ -92,6 +105,7 @@ impl SettingsArgs {
             } else {
                 None
             },
+            gpu_format: self.gpu_format,
             bits: self.bits,
             stage: self.stage,
             compress: self.compress,
@@ -459,6 +473,7 @@ mod tests {
                 mip_filter: MipFilter::Linear,
                 srgb: false,
                 linear: false,
+                gpu_format: None,
                 profile: Profile::Default,
                 bits: AudioBits::B16,
                 stage: None,
