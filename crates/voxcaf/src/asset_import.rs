@@ -47,7 +47,7 @@ pub struct SettingsArgs {
     #[arg(long)]
     linear: bool,
     /// Textures: GPU format to store: rgba8, bc1, bc3, bc5 (normal maps: red and green),
-    /// bc7 or astc4x4. Unset keeps the source's precision (16-bit PNG as 16-bit, HDR/EXR
+    /// or bc7. Unset keeps the source's precision (16-bit PNG as 16-bit, HDR/EXR
     /// as half floats). KTX2 inputs are passed through and refuse it.
     #[arg(long, value_name = "FORMAT")]
     gpu_format: Option<GpuFormat>,
