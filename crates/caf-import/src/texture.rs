@@ -220,16 +220,18 @@ pub fn decode_source(bytes: &[u8], ext: Option<&str>) -> Result<SourceImage> {
         }
     }
     reader.limits(image_limits());
-    let img = png_guard(|| -> std::result::Result<image::DynamicImage, image::ImageError> {
-        let mut decoder = reader.into_decoder()?;
-        // A missing or unreadable orientation tag means "as stored".
-        let orientation = decoder
-            .orientation()
-            .unwrap_or(image::metadata::Orientation::NoTransforms);
-        let mut img = image::DynamicImage::from_decoder(decoder)?;
-        img.apply_orientation(orientation);
-        Ok(img)
-    })?
+    let img = png_guard(
+        || -> std::result::Result<image::DynamicImage, image::ImageError> {
+            let mut decoder = reader.into_decoder()?;
+            // A missing or unreadable orientation tag means "as stored".
+            let orientation = decoder
+                .orientation()
+                .unwrap_or(image::metadata::Orientation::NoTransforms);
+            let mut img = image::DynamicImage::from_decoder(decoder)?;
+            img.apply_orientation(orientation);
+            Ok(img)
+        },
+    )?
     .map_err(image_error)?;
     let (width, height) = (img.width(), img.height());
     use image::DynamicImage as D;

@@ -56,7 +56,10 @@ pub fn decode_level(
             .map(DynamicImage::ImageRgba32F)
             .ok_or_else(|| ImportError::malformed("texture", "level size mismatch"))
     };
-    let u16s = || data.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]]));
+    let u16s = || {
+        data.chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+    };
     match (info.class, format.0) {
         (FormatClass::Legacy8, _) => rgba8(
             data.chunks_exact(channels as usize)
@@ -84,13 +87,13 @@ pub fn decode_level(
         (_, 5) => rgba16(u16s().flat_map(|r| [r, 0, 0, u16::MAX]).collect()),
         (_, 6) => {
             let v: Vec<u16> = u16s().collect();
-            rgba16(v.chunks_exact(2).flat_map(|p| [p[0], p[1], 0, u16::MAX]).collect())
+            rgba16(
+                v.chunks_exact(2)
+                    .flat_map(|p| [p[0], p[1], 0, u16::MAX])
+                    .collect(),
+            )
         }
-        (_, 29) => rgba32f(
-            u16s()
-                .map(|b| half::f16::from_bits(b).to_f32())
-                .collect(),
-        ),
+        (_, 29) => rgba32f(u16s().map(|b| half::f16::from_bits(b).to_f32()).collect()),
         (_, 30 | 32) => {
             let v: Vec<f32> = data
                 .chunks_exact(4)
@@ -116,7 +119,9 @@ pub fn decode_level(
             }));
             match r {
                 Ok(Ok(())) => {}
-                Ok(Err(e)) => return Err(ImportError::malformed("texture", format!("{format}: {e}"))),
+                Ok(Err(e)) => {
+                    return Err(ImportError::malformed("texture", format!("{format}: {e}")))
+                }
                 Err(_) => {
                     return Err(ImportError::malformed(
                         "texture",
@@ -143,7 +148,13 @@ pub fn decode_view(view: &caf::TextureView<'_>) -> Result<Vec<DynamicImage>> {
     (0..view.level_count())
         .map(|i| {
             let (w, h) = view.level_dims(i).unwrap_or((0, 0));
-            decode_level(view.format_code(), view.channels, w, h, view.level(i).unwrap_or(&[]))
+            decode_level(
+                view.format_code(),
+                view.channels,
+                w,
+                h,
+                view.level(i).unwrap_or(&[]),
+            )
         })
         .collect()
 }

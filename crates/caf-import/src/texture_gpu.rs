@@ -62,14 +62,12 @@ pub fn encode_levels(
             GpuFormat::Rgba8 => level.to_vec(),
             GpuFormat::Bc1 => intel_tex_2::bc1::compress_blocks(&surface),
             GpuFormat::Bc3 => intel_tex_2::bc3::compress_blocks(&surface),
-            GpuFormat::Bc7 => {
-                intel_tex_2::bc7::compress_blocks(&intel_tex_2::bc7::alpha_basic_settings(), &surface)
-            }
+            GpuFormat::Bc7 => intel_tex_2::bc7::compress_blocks(
+                &intel_tex_2::bc7::alpha_basic_settings(),
+                &surface,
+            ),
             GpuFormat::Bc5 => {
-                let rg: Vec<u8> = padded
-                    .chunks_exact(4)
-                    .flat_map(|p| [p[0], p[1]])
-                    .collect();
+                let rg: Vec<u8> = padded.chunks_exact(4).flat_map(|p| [p[0], p[1]]).collect();
                 intel_tex_2::bc5::compress_blocks(&intel_tex_2::RgSurface {
                     data: &rg,
                     width: pw as u32,
@@ -91,30 +89,30 @@ pub fn encode_levels(
 /// The format code for a KTX2 `VkFormat` value, for the formats passed through.
 fn vk_to_code(vk: u32) -> Option<TextureFormat> {
     let c = match vk {
-        9 => 2,                    // R8_UNORM
-        16 => 3,                   // R8G8_UNORM
-        37 => 4,                   // R8G8B8A8_UNORM
-        43 => 52,                  // R8G8B8A8_SRGB
-        44 => 12,                  // B8G8R8A8_UNORM
-        50 => 53,                  // B8G8R8A8_SRGB
-        70 => 5,                   // R16_UNORM
-        77 => 6,                   // R16G16_UNORM
-        91 => 7,                   // R16G16B16A16_UNORM
-        97 => 29,                  // R16G16B16A16_SFLOAT
-        100 => 30,                 // R32_SFLOAT
-        109 => 32,                 // R32G32B32A32_SFLOAT
-        131 | 133 => 13,           // BC1_RGB/RGBA_UNORM_BLOCK
-        132 | 134 => 54,           // BC1_RGB/RGBA_SRGB_BLOCK
-        135 => 14,                 // BC2_UNORM_BLOCK
-        136 => 55,                 // BC2_SRGB_BLOCK
-        137 => 15,                 // BC3_UNORM_BLOCK
-        138 => 56,                 // BC3_SRGB_BLOCK
-        139 => 16,                 // BC4_UNORM_BLOCK
-        141 => 17,                 // BC5_UNORM_BLOCK
-        143 => 20,                 // BC6H_UFLOAT_BLOCK
-        144 => 19,                 // BC6H_SFLOAT_BLOCK
-        145 => 18,                 // BC7_UNORM_BLOCK
-        146 => 57,                 // BC7_SRGB_BLOCK
+        9 => 2,          // R8_UNORM
+        16 => 3,         // R8G8_UNORM
+        37 => 4,         // R8G8B8A8_UNORM
+        43 => 52,        // R8G8B8A8_SRGB
+        44 => 12,        // B8G8R8A8_UNORM
+        50 => 53,        // B8G8R8A8_SRGB
+        70 => 5,         // R16_UNORM
+        77 => 6,         // R16G16_UNORM
+        91 => 7,         // R16G16B16A16_UNORM
+        97 => 29,        // R16G16B16A16_SFLOAT
+        100 => 30,       // R32_SFLOAT
+        109 => 32,       // R32G32B32A32_SFLOAT
+        131 | 133 => 13, // BC1_RGB/RGBA_UNORM_BLOCK
+        132 | 134 => 54, // BC1_RGB/RGBA_SRGB_BLOCK
+        135 => 14,       // BC2_UNORM_BLOCK
+        136 => 55,       // BC2_SRGB_BLOCK
+        137 => 15,       // BC3_UNORM_BLOCK
+        138 => 56,       // BC3_SRGB_BLOCK
+        139 => 16,       // BC4_UNORM_BLOCK
+        141 => 17,       // BC5_UNORM_BLOCK
+        143 => 20,       // BC6H_UFLOAT_BLOCK
+        144 => 19,       // BC6H_SFLOAT_BLOCK
+        145 => 18,       // BC7_UNORM_BLOCK
+        146 => 57,       // BC7_SRGB_BLOCK
         // ASTC_{4x4..12x12}_{UNORM,SRGB}_BLOCK: 157..=184, UNORM and SRGB alternating.
         157..=184 => {
             let i = (vk - 157) / 2;
@@ -136,7 +134,8 @@ fn vk_to_code(vk: u32) -> Option<TextureFormat> {
 /// format implies); BasisLZ and ZLIB supercompression, Basis Universal (no `VkFormat`),
 /// arrays, cube maps and 3D textures are refused by name.
 pub fn import_ktx2(bytes: &[u8]) -> Result<TextureData> {
-    let reader = ktx2::Reader::new(bytes).map_err(|e| ImportError::malformed("KTX2", e.to_string()))?;
+    let reader =
+        ktx2::Reader::new(bytes).map_err(|e| ImportError::malformed("KTX2", e.to_string()))?;
     let h = reader.header();
     let vk = h.format.map(|f| f.value()).ok_or_else(|| {
         ImportError::unsupported(
@@ -147,7 +146,10 @@ pub fn import_ktx2(bytes: &[u8]) -> Result<TextureData> {
     let format = vk_to_code(vk).ok_or_else(|| {
         ImportError::unsupported(
             "KTX2",
-            format!("VkFormat {vk} ({:?}) is not one of the formats passed through", h.format),
+            format!(
+                "VkFormat {vk} ({:?}) is not one of the formats passed through",
+                h.format
+            ),
         )
     })?;
     if h.pixel_depth > 1 || h.layer_count > 1 || h.face_count != 1 {
@@ -174,7 +176,10 @@ pub fn import_ktx2(bytes: &[u8]) -> Result<TextureData> {
     if levels as usize > sizes.len() {
         return Err(ImportError::malformed(
             "KTX2",
-            format!("{levels} levels for {width}x{height} (at most {})", sizes.len()),
+            format!(
+                "{levels} levels for {width}x{height} (at most {})",
+                sizes.len()
+            ),
         ));
     }
     let zstd = match h.supercompression_scheme {
@@ -199,9 +204,8 @@ pub fn import_ktx2(bytes: &[u8]) -> Result<TextureData> {
             });
         }
         let data = if zstd {
-            zstd::bulk::decompress(level.data, expected as usize).map_err(|e| {
-                ImportError::malformed("KTX2", format!("level {i}: zstd: {e}"))
-            })?
+            zstd::bulk::decompress(level.data, expected as usize)
+                .map_err(|e| ImportError::malformed("KTX2", format!("level {i}: zstd: {e}")))?
         } else {
             level.data.to_vec()
         };

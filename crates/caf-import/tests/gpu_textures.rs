@@ -112,15 +112,26 @@ fn block_encoders_meet_their_psnr_thresholds_on_every_level() {
             let (lw, lh) = view.level_dims(i).unwrap();
             let blocks = lw.div_ceil(4) as usize * lh.div_ceil(4) as usize;
             let block_bytes = if gpu == GpuFormat::Bc1 { 8 } else { 16 };
-            assert_eq!(view.level(i).unwrap().len(), blocks * block_bytes, "{gpu} level {i}");
+            assert_eq!(
+                view.level(i).unwrap().len(),
+                blocks * block_bytes,
+                "{gpu} level {i}"
+            );
             let decoded = decode_level(view.format_code(), 0, lw, lh, view.level(i).unwrap())
                 .unwrap()
                 .into_rgba8()
                 .into_raw();
             let db = psnr(&decoded, reference.level(i).unwrap(), channels);
-            let min_db = if lw.min(lh) >= 16 { min_large } else { min_small };
+            let min_db = if lw.min(lh) >= 16 {
+                min_large
+            } else {
+                min_small
+            };
             eprintln!("PSNR {gpu} level {i} ({lw}x{lh}): {db:.2} dB (minimum {min_db})");
-            assert!(db >= min_db, "{gpu} level {i} ({lw}x{lh}): {db:.2} dB < {min_db}");
+            assert!(
+                db >= min_db,
+                "{gpu} level {i} ({lw}x{lh}): {db:.2} dB < {min_db}"
+            );
         }
     }
 }
@@ -227,7 +238,10 @@ fn ktx2_bc7_levels_pass_through_unchanged() {
     let asset = Asset::parse(&bytes).unwrap();
     let view = TextureView::from_asset(&asset).unwrap();
     assert_eq!(view.format_code(), TextureFormat::BC7_RGBA_UNORM_SRGB);
-    assert!(asset.header.flags.contains(CafFlags::SRGB | CafFlags::MIPCHAIN));
+    assert!(asset
+        .header
+        .flags
+        .contains(CafFlags::SRGB | CafFlags::MIPCHAIN));
     assert_eq!(view.level_count(), 2);
     assert_eq!(view.level(0).unwrap(), &levels[0][..]);
     assert_eq!(view.level(1).unwrap(), &levels[1][..]);
@@ -319,7 +333,10 @@ fn exr_bytes(w: u32, h: u32, samples: &[f32]) -> Vec<u8> {
     image::DynamicImage::ImageRgba32F(
         image::Rgba32FImage::from_raw(w, h, samples.to_vec()).unwrap(),
     )
-    .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::OpenExr)
+    .write_to(
+        &mut std::io::Cursor::new(&mut out),
+        image::ImageFormat::OpenExr,
+    )
     .unwrap();
     out
 }
@@ -356,7 +373,10 @@ fn sixteen_bit_png_is_stored_as_r16g16b16a16_unorm_with_mips() {
     let asset = Asset::parse(&file).unwrap();
     let view = TextureView::from_asset(&asset).unwrap();
     assert_eq!((view.format_code().0, view.channels), (0, 4));
-    assert_eq!(view.level(0).unwrap()[0], ((samples[0] as u32 * 255 + 32_767) / 65_535) as u8);
+    assert_eq!(
+        view.level(0).unwrap()[0],
+        ((samples[0] as u32 * 255 + 32_767) / 65_535) as u8
+    );
 }
 
 #[test]
@@ -381,7 +401,11 @@ fn exr_is_stored_as_half_floats_keeping_values_above_one() {
     let top = top.as_rgba32f().unwrap().get_pixel(0, 0).0;
     for c in 0..4 {
         let mean: f32 = samples.iter().skip(c).step_by(4).sum::<f32>() / (w * h) as f32;
-        assert!((top[c] - mean).abs() <= mean / 512.0, "{c}: {} vs {mean}", top[c]);
+        assert!(
+            (top[c] - mean).abs() <= mean / 512.0,
+            "{c}: {} vs {mean}",
+            top[c]
+        );
     }
 }
 
@@ -393,7 +417,11 @@ fn jpeg_with_orientation(w: u32, h: u32, orientation: u16) -> Vec<u8> {
     let mut rgb = Vec::new();
     for _y in 0..h {
         for x in 0..w {
-            rgb.extend_from_slice(if x < w / 2 { &[255, 0, 0] } else { &[0, 0, 255] });
+            rgb.extend_from_slice(if x < w / 2 {
+                &[255, 0, 0]
+            } else {
+                &[0, 0, 255]
+            });
         }
     }
     let mut jpg = Vec::new();
@@ -435,10 +463,23 @@ fn exif_orientation_is_applied() {
     assert_eq!((view.meta.width, view.meta.height), (8, 16));
     let px = view.level(0).unwrap();
     let at = |x: usize, y: usize| &px[(y * 8 + x) * 4..][..3];
-    assert!(at(4, 2)[0] > 200 && at(4, 2)[2] < 60, "top is red: {:?}", at(4, 2));
-    assert!(at(4, 13)[2] > 200 && at(4, 13)[0] < 60, "bottom is blue: {:?}", at(4, 13));
+    assert!(
+        at(4, 2)[0] > 200 && at(4, 2)[2] < 60,
+        "top is red: {:?}",
+        at(4, 2)
+    );
+    assert!(
+        at(4, 13)[2] > 200 && at(4, 13)[0] < 60,
+        "bottom is blue: {:?}",
+        at(4, 13)
+    );
     // Orientation 1 (or none) leaves it as stored.
-    let c = convert(&jpeg_with_orientation(16, 8, 1), Path::new("p.jpg"), &settings).unwrap();
+    let c = convert(
+        &jpeg_with_orientation(16, 8, 1),
+        Path::new("p.jpg"),
+        &settings,
+    )
+    .unwrap();
     let bytes = c.to_caf_bytes();
     let asset = Asset::parse(&bytes).unwrap();
     let view = TextureView::from_asset(&asset).unwrap();
