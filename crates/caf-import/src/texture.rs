@@ -893,7 +893,7 @@ fn float_chain(width: u32, height: u32, base: Vec<f32>, mips: bool) -> Vec<Vec<f
     }
     let sizes = level_sizes(width, height);
     for pair in sizes.windows(2) {
-        let (w, _) = (pair[0].0 as usize, pair[0].1 as usize);
+        let w = pair[0].0 as usize;
         let (dw, dh) = (pair[1].0 as usize, pair[1].1 as usize);
         let (tx, ty) = (taps(pair[0].0 as usize, dw), taps(pair[0].1 as usize, dh));
         let prev = &out[out.len() - 1];
@@ -904,8 +904,8 @@ fn float_chain(width: u32, height: u32, base: Vec<f32>, mips: bool) -> Vec<Vec<f
                 for (j, &wyj) in wy.iter().enumerate() {
                     for (i, &wxi) in wx.iter().enumerate() {
                         let s = &prev[((fy + j) * w + fx + i) * 4..][..4];
-                        for c in 0..4 {
-                            d[c] += s[c] * wyj * wxi;
+                        for (dc, sc) in d.iter_mut().zip(s) {
+                            *dc += sc * wyj * wxi;
                         }
                     }
                 }
