@@ -115,6 +115,7 @@ pub fn roundtrip(dir: &Path) -> Result<DemoReport, DemoError> {
         width: w,
         height: h,
         levels,
+        format: caf::TextureFormat::RGBA8_LEGACY,
         srgb: true,
         payload,
     });

@@ -2,7 +2,7 @@
 //!
 //! | Kind | Sources | Output |
 //! |---|---|---|
-//! | Texture | PNG, JPEG, TGA, BMP, GIF, WebP | RGBA8 (format 0), optional mip chain (`box` or linear-light `linear`), SRGB / MIPCHAIN flags |
+//! | Texture | PNG, JPEG, TGA, BMP, GIF, WebP, 16-bit PNG, HDR, EXR, KTX2 | RGBA8 (format 0), R16G16B16A16 UNORM/FLOAT, BC1/3/5/7 ([`GpuFormat`]), KTX2 levels passed through; optional mip chain (`box` or linear-light `linear`), SRGB / MIPCHAIN flags |
 //! | Audio | WAV (8/16/24/32-bit int, float, EXTENSIBLE), OGG Vorbis, FLAC, MP3 | interleaved signed PCM, 16-bit by default |
 //! | Mesh | OBJ, glTF, GLB | de-duplicated 48-byte vertices + u32 indices, generated normals, MikkTSpace tangents |
 //! | Shader | GLSL (`.vert`/`.frag`/`.comp`, through glslang), WGSL (naga), SPIR-V (stored unchanged) | SPIR-V checked by the Khronos validator, stage in the metadata |
@@ -47,12 +47,14 @@ pub mod samples;
 mod settings;
 pub mod shader;
 pub mod texture;
+pub mod texture_decode;
+pub mod texture_gpu;
 
 use std::path::{Path, PathBuf};
 
 pub use error::{ImportError, Result};
 pub use settings::{
-    AssetKind, AudioBits, Compress, FontFormat, MeshNodes, MipFilter, Profile, Settings,
+    AssetKind, AudioBits, Compress, FontFormat, GpuFormat, MeshNodes, MipFilter, Profile, Settings,
     SettingsOverride, Stage,
 };
 
@@ -148,10 +150,11 @@ impl Converted {
         if t.levels > 1 {
             flags |= caf::CafFlags::MIPCHAIN;
         }
+        let format = t.format.with_srgb(t.srgb);
         let meta = caf::TextureMetadata {
             width: t.width,
             height: t.height,
-            format: caf::TextureMetadata::FORMAT_RGBA8,
+            format: format.0,
             mip_levels: t.levels,
             reserved: 0,
         };
@@ -166,11 +169,12 @@ impl Converted {
             "texture {}x{} {}, {} level{}{}",
             t.width,
             t.height,
-            match channels {
-                1 => "R8",
-                2 => "RG8",
-                3 => "RGB8",
-                _ => "RGBA8",
+            match (format.0, channels) {
+                (0, 1) => "R8",
+                (0, 2) => "RG8",
+                (0, 3) => "RGB8",
+                (0, _) => "RGBA8",
+                _ => format.name(),
             },
             t.levels,
             if t.levels == 1 { "" } else { "s" },
@@ -371,13 +375,30 @@ pub fn convert(bytes: &[u8], path: &Path, settings: &Settings) -> Result<Convert
     let ext = ext.as_deref();
     match kind {
         AssetKind::Texture => {
-            let px = match settings.profile {
-                Profile::Original => texture::decode_image_original(bytes)?,
-                Profile::Default => texture::decode_image(bytes, ext)?,
+            if ext == Some("ktx2") || bytes.starts_with(&texture_gpu::KTX2_IDENTIFIER[..]) {
+                if settings.profile == Profile::Original {
+                    return Err(ImportError::unsupported(
+                        "KTX2",
+                        "the original profile reads only PNG-like images",
+                    ));
+                }
+                if let Some(g) = settings.gpu_format {
+                    return Err(ImportError::unsupported(
+                        "KTX2",
+                        format!("the levels are passed through as stored; they cannot be re-encoded to {g}"),
+                    ));
+                }
+                return Ok(Converted::from_texture(texture_gpu::import_ktx2(bytes)?));
+            }
+            let tex = match settings.profile {
+                Profile::Original => {
+                    texture::build_texture(texture::decode_image_original(bytes)?, settings)?
+                }
+                Profile::Default => {
+                    texture::build_source(texture::decode_source(bytes, ext)?, settings)?
+                }
             };
-            Ok(Converted::from_texture(texture::build_texture(
-                px, settings,
-            )?))
+            Ok(Converted::from_texture(tex))
         }
         AssetKind::Audio => {
             let pcm = audio::decode_audio(bytes, ext, settings.profile)?;
@@ -447,6 +468,7 @@ pub fn encode_raw_texture(
         width,
         height,
         levels,
+        format: caf::TextureFormat::RGBA8_LEGACY,
         srgb: false,
         payload,
     }))

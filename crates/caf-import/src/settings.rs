@@ -51,7 +51,9 @@ impl AssetKind {
     pub fn from_path(path: &Path) -> Option<AssetKind> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         Some(match ext.as_str() {
-            "png" | "jpg" | "jpeg" | "tga" | "bmp" | "gif" | "webp" => AssetKind::Texture,
+            "png" | "jpg" | "jpeg" | "tga" | "bmp" | "gif" | "webp" | "hdr" | "exr" | "ktx2" => {
+                AssetKind::Texture
+            }
             "wav" | "wave" | "ogg" | "oga" | "flac" | "mp3" => AssetKind::Audio,
             "obj" | "gltf" | "glb" => AssetKind::Mesh,
             "vert" | "frag" | "comp" | "glsl" | "wgsl" | "spv" => AssetKind::Shader,
@@ -148,6 +150,77 @@ impl fmt::Display for MipFilter {
             MipFilter::Box => "box",
             MipFilter::Linear => "linear",
         })
+    }
+}
+
+/// The GPU format a texture is stored in (`--gpu-format`, sidecar key `gpu_format`); see
+/// `docs/format/caf-textures.md`. Unset keeps the source's precision (8-bit sources as
+/// format 0, 16-bit as R16G16B16A16_UNORM, float as R16G16B16A16_FLOAT).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GpuFormat {
+    /// Plain 8-bit RGBA (format 0); 16-bit and float sources are reduced to 8 bits.
+    Rgba8,
+    /// BC1 (4 bits per texel, 1-bit alpha).
+    Bc1,
+    /// BC3 (8 bits per texel, interpolated alpha).
+    Bc3,
+    /// BC5 (red and green only, for normal maps).
+    Bc5,
+    /// BC7 (8 bits per texel, best quality of the BC formats).
+    Bc7,
+}
+
+impl GpuFormat {
+    /// Every value, in the order of `--help`.
+    pub const ALL: [GpuFormat; 5] = [
+        GpuFormat::Rgba8,
+        GpuFormat::Bc1,
+        GpuFormat::Bc3,
+        GpuFormat::Bc5,
+        GpuFormat::Bc7,
+    ];
+
+    /// The text form (`"bc7"`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuFormat::Rgba8 => "rgba8",
+            GpuFormat::Bc1 => "bc1",
+            GpuFormat::Bc3 => "bc3",
+            GpuFormat::Bc5 => "bc5",
+            GpuFormat::Bc7 => "bc7",
+        }
+    }
+
+    /// The format code written (the `_UNORM` one; the writer picks the `_SRGB` twin for sRGB
+    /// data).
+    pub fn code(self) -> caf::TextureFormat {
+        match self {
+            GpuFormat::Rgba8 => caf::TextureFormat::RGBA8_LEGACY,
+            GpuFormat::Bc1 => caf::TextureFormat::BC1_RGBA_UNORM,
+            GpuFormat::Bc3 => caf::TextureFormat::BC3_RGBA_UNORM,
+            GpuFormat::Bc5 => caf::TextureFormat::BC5_RG_UNORM,
+            GpuFormat::Bc7 => caf::TextureFormat::BC7_RGBA_UNORM,
+        }
+    }
+}
+
+impl FromStr for GpuFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let l = s.to_ascii_lowercase();
+        GpuFormat::ALL
+            .into_iter()
+            .find(|g| g.name() == l)
+            .ok_or_else(|| {
+                format!("unknown GPU format {s:?} (expected rgba8, bc1, bc3, bc5 or bc7; ASTC is passed through from KTX2 only)")
+            })
+    }
+}
+
+impl fmt::Display for GpuFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -435,6 +508,9 @@ pub struct Settings {
     /// "colour", i.e. sRGB. Ignored by the original profile, which never sets SRGB.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub srgb: Option<bool>,
+    /// Textures: the GPU format to store (`None`: keep the source's precision).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_format: Option<GpuFormat>,
     /// Audio: output bits per sample.
     pub bits: AudioBits,
     /// Shaders: the stage, when the extension does not say (.glsl) or a module has several.
@@ -507,6 +583,7 @@ impl Settings {
             mips: o.mips.unwrap_or(self.mips),
             mip_filter: o.mip_filter.unwrap_or(self.mip_filter),
             srgb: o.srgb.or(self.srgb),
+            gpu_format: o.gpu_format.or(self.gpu_format),
             bits: o.bits.unwrap_or(self.bits),
             stage: o.stage.or(self.stage),
             compress: o.compress.unwrap_or(self.compress),
@@ -525,6 +602,7 @@ impl Settings {
 ///
 /// ```toml
 /// srgb = false        # linear data (normal map)
+/// gpu_format = "bc5"  # rgba8, bc1, bc3, bc5, bc7
 /// mips = true
 /// mip_filter = "box"  # or "linear"
 /// bits = 8            # audio: 8, 16, 32 or "source"
@@ -557,6 +635,9 @@ pub struct SettingsOverride {
     /// See [`Settings::srgb`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub srgb: Option<bool>,
+    /// See [`Settings::gpu_format`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_format: Option<GpuFormat>,
     /// See [`Settings::bits`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bits: Option<AudioBits>,

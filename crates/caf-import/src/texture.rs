@@ -7,7 +7,7 @@
 use std::io::Cursor;
 
 use crate::error::{ImportError, Result};
-use crate::settings::{MipFilter, Profile, Settings};
+use crate::settings::{GpuFormat, MipFilter, Profile, Settings};
 
 /// Largest width or height accepted for a texture.
 pub const MAX_DIMENSION: u32 = 32_768;
@@ -38,6 +38,9 @@ pub struct TextureData {
     pub height: u32,
     /// Number of levels stored (1 = no mip chain).
     pub levels: u32,
+    /// The format code (the `_UNORM` one; [`Converted::from_texture`](crate::Converted::from_texture)
+    /// writes the `_SRGB` twin when `srgb` is set).
+    pub format: caf::TextureFormat,
     /// Whether the SRGB flag is set.
     pub srgb: bool,
     /// Every level back to back, largest first.
@@ -114,10 +117,92 @@ fn png_guard<T>(f: impl FnOnce() -> T) -> Result<T> {
     })
 }
 
-/// Decode an image with the `image` crate (PNG, JPEG, TGA, BMP, GIF, WebP) to RGBA8. The
-/// format is recognised from the contents; `ext` (a file extension) is the fallback for
-/// formats without a signature such as TGA. 16-bit samples are rounded to 8 bits.
-pub fn decode_image(bytes: &[u8], ext: Option<&str>) -> Result<Pixels> {
+/// A decoded source image at its own precision.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SourceImage {
+    /// 8-bit samples (RGBA8).
+    Rgba8(Pixels),
+    /// 16-bit samples (16-bit PNG, any colour type), RGBA, row-major.
+    Rgba16 {
+        /// Width in texels.
+        width: u32,
+        /// Height in texels.
+        height: u32,
+        /// `width * height * 4` samples.
+        data: Vec<u16>,
+    },
+    /// Float samples (Radiance HDR, OpenEXR), linear light, RGBA, row-major.
+    RgbaF32 {
+        /// Width in texels.
+        width: u32,
+        /// Height in texels.
+        height: u32,
+        /// `width * height * 4` samples.
+        data: Vec<f32>,
+    },
+}
+
+impl SourceImage {
+    /// Reduce to RGBA8: 16-bit samples rounded (`(v * 255 + 32767) / 65535`); float samples
+    /// clamped to 0..=1 and, when `srgb`, encoded with the sRGB curve, else scaled linearly.
+    pub fn into_rgba8(self, srgb: bool) -> Pixels {
+        match self {
+            SourceImage::Rgba8(p) => p,
+            SourceImage::Rgba16 {
+                width,
+                height,
+                data,
+            } => Pixels {
+                width,
+                height,
+                channels: 4,
+                data: data
+                    .iter()
+                    .map(|&v| ((v as u32 * 255 + 32_767) / 65_535) as u8)
+                    .collect(),
+            },
+            SourceImage::RgbaF32 {
+                width,
+                height,
+                data,
+            } => Pixels {
+                width,
+                height,
+                channels: 4,
+                data: data
+                    .chunks_exact(4)
+                    .flat_map(|p| {
+                        let c = |v: f32| {
+                            let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+                            if srgb {
+                                to_u8(linear_to_srgb(v))
+                            } else {
+                                to_u8(v)
+                            }
+                        };
+                        [c(p[0]), c(p[1]), c(p[2]), to_u8(p[3].clamp(0.0, 1.0))]
+                    })
+                    .collect(),
+            },
+        }
+    }
+}
+
+fn linear_to_srgb(v: f32) -> f32 {
+    if v <= 0.003_130_8 {
+        v * 12.92
+    } else {
+        1.055 * v.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// Decode an image with the `image` crate (PNG, JPEG, TGA, BMP, GIF, WebP, Radiance HDR,
+/// OpenEXR) at its own precision: 16-bit sources stay 16-bit, float sources stay float,
+/// everything else becomes RGBA8. The EXIF orientation (JPEG, PNG `eXIf`, WebP) is applied, so
+/// the result is upright. The format is recognised from the contents; `ext` (a file extension)
+/// is the fallback for formats without a signature such as TGA.
+pub fn decode_source(bytes: &[u8], ext: Option<&str>) -> Result<SourceImage> {
+    use image::ImageDecoder;
     if bytes.is_empty() {
         return Err(ImportError::empty("image", "the file is empty"));
     }
@@ -130,21 +215,60 @@ pub fn decode_image(bytes: &[u8], ext: Option<&str>) -> Result<Pixels> {
         } else {
             return Err(ImportError::unsupported(
                 "image",
-                "unknown image type (not PNG, JPEG, TGA, BMP, GIF or WebP)",
+                "unknown image type (not PNG, JPEG, TGA, BMP, GIF, WebP, HDR or EXR)",
             ));
         }
     }
     reader.limits(image_limits());
-    let img = png_guard(|| reader.decode())?.map_err(image_error)?;
-    let rgba = img.into_rgba8();
-    let (width, height) = rgba.dimensions();
-    check_dimensions(width, height, 4)?;
-    Ok(Pixels {
-        width,
-        height,
-        channels: 4,
-        data: rgba.into_raw(),
+    let img = png_guard(
+        || -> std::result::Result<image::DynamicImage, image::ImageError> {
+            let mut decoder = reader.into_decoder()?;
+            // A missing or unreadable orientation tag means "as stored".
+            let orientation = decoder
+                .orientation()
+                .unwrap_or(image::metadata::Orientation::NoTransforms);
+            let mut img = image::DynamicImage::from_decoder(decoder)?;
+            img.apply_orientation(orientation);
+            Ok(img)
+        },
+    )?
+    .map_err(image_error)?;
+    let (width, height) = (img.width(), img.height());
+    use image::DynamicImage as D;
+    Ok(match img {
+        D::ImageLuma16(_) | D::ImageLumaA16(_) | D::ImageRgb16(_) | D::ImageRgba16(_) => {
+            check_dimensions(width, height, 8)?;
+            SourceImage::Rgba16 {
+                width,
+                height,
+                data: img.into_rgba16().into_raw(),
+            }
+        }
+        D::ImageRgb32F(_) | D::ImageRgba32F(_) => {
+            check_dimensions(width, height, 16)?;
+            SourceImage::RgbaF32 {
+                width,
+                height,
+                data: img.into_rgba32f().into_raw(),
+            }
+        }
+        other => {
+            let rgba = other.into_rgba8();
+            check_dimensions(width, height, 4)?;
+            SourceImage::Rgba8(Pixels {
+                width,
+                height,
+                channels: 4,
+                data: rgba.into_raw(),
+            })
+        }
     })
+}
+
+/// Decode an image with the `image` crate to RGBA8 ([`decode_source`], then 16-bit samples
+/// rounded to 8 bits and float samples clamped and sRGB-encoded).
+pub fn decode_image(bytes: &[u8], ext: Option<&str>) -> Result<Pixels> {
+    Ok(decode_source(bytes, ext)?.into_rgba8(true))
 }
 
 /// Decode like the original's stb_image-based compiler: the format comes from the contents
@@ -630,10 +754,19 @@ pub fn linear_chain(width: u32, height: u32, base: &[u8], srgb: bool) -> Result<
     Ok((out, sizes.len() as u32))
 }
 
-/// Turn decoded RGBA8 pixels into a texture following `settings` (mips, filter, sRGB, profile).
+/// Turn decoded RGBA8 pixels into a texture following `settings` (mips, filter, sRGB, profile,
+/// GPU format: the mip chain is built from the RGBA8 levels, then each level is encoded).
 pub fn build_texture(px: Pixels, settings: &Settings) -> Result<TextureData> {
     let original = settings.profile == Profile::Original;
-    let srgb = !original && settings.is_srgb();
+    let gpu = settings.gpu_format.unwrap_or(GpuFormat::Rgba8);
+    if original && gpu != GpuFormat::Rgba8 {
+        return Err(ImportError::unsupported(
+            "image",
+            format!("the original profile writes only RGBA8, not {gpu}"),
+        ));
+    }
+    // BC5 holds two linear channels (normal maps): never sRGB.
+    let srgb = !original && settings.is_srgb() && gpu != GpuFormat::Bc5;
     let (payload, levels) = if !settings.mips {
         check_dimensions(px.width, px.height, px.channels)?;
         (px.data, 1)
@@ -642,13 +775,145 @@ pub fn build_texture(px: Pixels, settings: &Settings) -> Result<TextureData> {
     } else {
         linear_chain(px.width, px.height, &px.data, srgb)?
     };
+    let payload = if gpu == GpuFormat::Rgba8 {
+        payload
+    } else {
+        if px.channels != 4 {
+            return Err(ImportError::InvalidArgument(format!(
+                "{gpu} encodes RGBA8 sources, not {} channel(s)",
+                px.channels
+            )));
+        }
+        crate::texture_gpu::encode_levels(gpu, px.width, px.height, levels, &payload)?
+    };
     Ok(TextureData {
         width: px.width,
         height: px.height,
         levels,
+        format: gpu.code(),
         srgb,
         payload,
     })
+}
+
+/// Turn a decoded source at any precision into a texture. RGBA8 sources go through
+/// [`build_texture`]. Without a GPU format, 16-bit sources are stored as R16G16B16A16_UNORM
+/// and float sources as R16G16B16A16_FLOAT, with mips filtered in f32 (area-weighted; 16-bit
+/// sRGB data averaged in linear light). With a GPU format, 16-bit sources are reduced to 8 bits
+/// first; float sources accept only `rgba8` (no HDR block encoder is offered).
+pub fn build_source(src: SourceImage, settings: &Settings) -> Result<TextureData> {
+    let srgb = settings.is_srgb();
+    match (&src, settings.gpu_format) {
+        (SourceImage::Rgba8(_), _) | (SourceImage::Rgba16 { .. }, Some(_)) => {
+            build_texture(src.into_rgba8(srgb), settings)
+        }
+        (SourceImage::RgbaF32 { .. }, Some(GpuFormat::Rgba8)) => {
+            build_texture(src.into_rgba8(srgb), settings)
+        }
+        (SourceImage::RgbaF32 { .. }, Some(g)) => Err(ImportError::unsupported(
+            "image",
+            format!(
+                "float (HDR) sources cannot be encoded to {g}: store them as float (no --gpu-format) or choose rgba8"
+            ),
+        )),
+        (SourceImage::Rgba16 { width, height, data }, None) => {
+            let (w, h) = (*width, *height);
+            let (dec, enc): (fn(u16) -> f32, fn(f32) -> u16) = if srgb {
+                (
+                    |v| srgb_to_linear(v as f32 / 65_535.0),
+                    |v| (linear_to_srgb(v.clamp(0.0, 1.0)) * 65_535.0).round() as u16,
+                )
+            } else {
+                (
+                    |v| v as f32 / 65_535.0,
+                    |v| (v.clamp(0.0, 1.0) * 65_535.0).round() as u16,
+                )
+            };
+            let base: Vec<f32> = data
+                .chunks_exact(4)
+                .flat_map(|p| [dec(p[0]), dec(p[1]), dec(p[2]), p[3] as f32 / 65_535.0])
+                .collect();
+            let chain = float_chain(w, h, base, settings.mips);
+            let mut payload = Vec::with_capacity(chain.iter().map(|l| l.len() * 2).sum());
+            let mut first = true;
+            for level in &chain {
+                if first {
+                    // The base level is stored exactly as decoded.
+                    data.iter().for_each(|v| payload.extend_from_slice(&v.to_le_bytes()));
+                    first = false;
+                    continue;
+                }
+                for p in level.chunks_exact(4) {
+                    for v in [enc(p[0]), enc(p[1]), enc(p[2])] {
+                        payload.extend_from_slice(&v.to_le_bytes());
+                    }
+                    let a = (p[3].clamp(0.0, 1.0) * 65_535.0).round() as u16;
+                    payload.extend_from_slice(&a.to_le_bytes());
+                }
+            }
+            Ok(TextureData {
+                width: w,
+                height: h,
+                levels: chain.len() as u32,
+                format: caf::TextureFormat::R16G16B16A16_UNORM,
+                srgb,
+                payload,
+            })
+        }
+        (SourceImage::RgbaF32 { width, height, data }, None) => {
+            let (w, h) = (*width, *height);
+            let base: Vec<f32> = data
+                .iter()
+                .map(|&v| if v.is_finite() { v } else { 0.0 })
+                .collect();
+            let chain = float_chain(w, h, base, settings.mips);
+            let mut payload = Vec::with_capacity(chain.iter().map(|l| l.len() * 2).sum());
+            for v in chain.iter().flatten() {
+                payload.extend_from_slice(&half::f16::from_f32(*v).to_le_bytes());
+            }
+            Ok(TextureData {
+                width: w,
+                height: h,
+                levels: chain.len() as u32,
+                format: caf::TextureFormat::R16G16B16A16_FLOAT,
+                // Float data is linear light.
+                srgb: false,
+                payload,
+            })
+        }
+    }
+}
+
+/// Every level of an RGBA f32 image (the base first): area-weighted averages of the previous
+/// level, down to 1x1 when `mips`, else the base alone.
+fn float_chain(width: u32, height: u32, base: Vec<f32>, mips: bool) -> Vec<Vec<f32>> {
+    let mut out = vec![base];
+    if !mips {
+        return out;
+    }
+    let sizes = level_sizes(width, height);
+    for pair in sizes.windows(2) {
+        let w = pair[0].0 as usize;
+        let (dw, dh) = (pair[1].0 as usize, pair[1].1 as usize);
+        let (tx, ty) = (taps(pair[0].0 as usize, dw), taps(pair[0].1 as usize, dh));
+        let prev = &out[out.len() - 1];
+        let mut next = vec![0f32; dw * dh * 4];
+        for (y, (fy, wy)) in ty.iter().enumerate() {
+            for (x, (fx, wx)) in tx.iter().enumerate() {
+                let d = &mut next[(y * dw + x) * 4..][..4];
+                for (j, &wyj) in wy.iter().enumerate() {
+                    for (i, &wxi) in wx.iter().enumerate() {
+                        let s = &prev[((fy + j) * w + fx + i) * 4..][..4];
+                        for (dc, sc) in d.iter_mut().zip(s) {
+                            *dc += sc * wyj * wxi;
+                        }
+                    }
+                }
+            }
+        }
+        out.push(next);
+    }
+    out
 }
 
 #[cfg(test)]

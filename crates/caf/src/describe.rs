@@ -35,6 +35,7 @@ use std::path::Path;
 
 use crate::block::{block_index, decode_asset, is_encoded, BlockIndexHeader, DecodeOptions, Key};
 use crate::error::CafError;
+use crate::format::TextureFormat;
 use crate::header::{AssetType, CafHeader, HEADER_SIZE};
 use crate::load::{Asset, CrcCheck, LoadedAsset};
 use crate::meta::{
@@ -215,10 +216,14 @@ pub struct EntitySummary {
 pub enum Decoded {
     /// A texture.
     Texture {
-        /// Bytes per pixel.
+        /// The format code (`docs/format/caf-textures.md`).
+        format: TextureFormat,
+        /// Bytes per pixel for format 0 (inferred); 0 for other formats.
         channels: u32,
         /// Width and height of every stored level, largest first.
         levels: Vec<(u32, u32)>,
+        /// The byte range of every stored level in the payload.
+        ranges: Vec<std::ops::Range<usize>>,
     },
     /// PCM audio.
     Audio {
@@ -278,9 +283,13 @@ impl Decoded {
     pub fn from_asset(a: &Asset<'_>) -> Option<Result<Decoded, CafError>> {
         Some(match a.header.asset_type {
             AssetType::TEXTURE => TextureView::from_asset(a).map(|t| Decoded::Texture {
+                format: t.format_code(),
                 channels: t.channels,
                 levels: (0..t.level_count())
                     .filter_map(|i| t.level_dims(i))
+                    .collect(),
+                ranges: (0..t.level_count())
+                    .filter_map(|i| t.level_range(i))
                     .collect(),
             }),
             AssetType::AUDIO => AudioView::from_asset(a).map(|v| Decoded::Audio {
@@ -344,6 +353,15 @@ impl Decoded {
     fn level_labels(levels: &[(u32, u32)]) -> Vec<String> {
         levels.iter().map(|(w, h)| format!("{w}x{h}")).collect()
     }
+
+    /// `8x8 bytes [0, 64)` per level.
+    fn level_range_labels(levels: &[(u32, u32)], ranges: &[std::ops::Range<usize>]) -> Vec<String> {
+        levels
+            .iter()
+            .zip(ranges)
+            .map(|((w, h), r)| format!("{w}x{h} bytes [{}, {})", r.start, r.end))
+            .collect()
+    }
 }
 
 /// `indices 0..36 material 1 node 3 bounds [..]..[..]`.
@@ -367,12 +385,29 @@ impl fmt::Display for Decoded {
     /// One line, e.g. `4 channel(s), 2 level(s): 2x1 + 1x1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Decoded::Texture { channels, levels } => write!(
-                f,
-                "{channels} channel(s), {} level(s): {}",
-                levels.len(),
-                Decoded::level_labels(levels).join(" + ")
-            ),
+            Decoded::Texture {
+                format,
+                channels,
+                levels,
+                ranges,
+            } => {
+                if format.0 == 0 {
+                    write!(
+                        f,
+                        "{channels} channel(s), {} level(s): {}",
+                        levels.len(),
+                        Decoded::level_labels(levels).join(" + ")
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{}, {} level(s): {}",
+                        format.name(),
+                        levels.len(),
+                        Decoded::level_range_labels(levels, ranges).join(" + ")
+                    )
+                }
+            }
             Decoded::Audio {
                 frames,
                 duration_secs,
@@ -836,8 +871,20 @@ mod json {
         /// The summary as a JSON object (feature `json`).
         pub fn to_json(&self) -> Value {
             match self {
-                Decoded::Texture { channels, levels } => {
-                    json!({"channels": channels, "levels": Decoded::level_labels(levels)})
+                Decoded::Texture {
+                    format,
+                    channels,
+                    levels,
+                    ranges,
+                } => {
+                    let ranges: Vec<[usize; 2]> = ranges.iter().map(|r| [r.start, r.end]).collect();
+                    json!({
+                        "format": format.0,
+                        "format_name": format.name(),
+                        "channels": channels,
+                        "levels": Decoded::level_labels(levels),
+                        "level_ranges": ranges,
+                    })
                 }
                 Decoded::Audio {
                     frames,
@@ -1003,8 +1050,10 @@ mod tests {
         assert_eq!(
             d.decoded.as_ref().unwrap().as_ref().unwrap(),
             &Decoded::Texture {
+                format: TextureFormat(0),
                 channels: 4,
-                levels: vec![(2, 1), (1, 1)]
+                levels: vec![(2, 1), (1, 1)],
+                ranges: vec![0..8, 8..12],
             }
         );
         let text = d.to_string();
@@ -1096,6 +1145,50 @@ mod tests {
         assert!(!Verdict::check_bytes(&bytes, true).is_valid());
     }
 
+    #[test]
+    fn describes_block_formats_with_level_byte_ranges() {
+        // 5x4 BC7 with 3 levels: 2x1 blocks, then 1x1 and 1x1 -> 32 + 16 + 16 bytes.
+        let meta = TextureMetadata {
+            width: 5,
+            height: 4,
+            format: TextureFormat::BC7_RGBA_UNORM_SRGB.0,
+            mip_levels: 3,
+            reserved: 0,
+        };
+        let file = |payload: &[u8]| {
+            crate::AssetWriter::new(AssetType::TEXTURE)
+                .flags(CafFlags::SRGB | CafFlags::MIPCHAIN)
+                .metadata(&meta.to_bytes())
+                .payload(payload)
+                .to_vec()
+        };
+        let d = Description::from_bytes(&file(&[7; 64]));
+        let line = d.decoded.as_ref().unwrap().as_ref().unwrap().to_string();
+        assert_eq!(
+            line,
+            "BC7_RGBA_UNORM_SRGB, 3 level(s): 5x4 bytes [0, 32) + 2x2 bytes [32, 48) + 1x1 bytes [48, 64)"
+        );
+        // One byte short of the last block: the view refuses it.
+        let d = Description::from_bytes(&file(&[7; 63]));
+        assert!(matches!(
+            d.decoded,
+            Some(Err(CafError::PayloadSize {
+                expected: 64,
+                actual: 63,
+                ..
+            }))
+        ));
+        // A depth format is named in the refusal.
+        let mut depth = meta;
+        depth.format = 60;
+        let bytes = crate::AssetWriter::new(AssetType::TEXTURE)
+            .metadata(&depth.to_bytes())
+            .payload(&[0; 64])
+            .to_vec();
+        let d = Description::from_bytes(&bytes);
+        assert!(d.to_string().contains("depth format"), "{d}");
+    }
+
     #[cfg(feature = "json")]
     #[test]
     fn json_has_the_documented_fields() {
@@ -1125,6 +1218,8 @@ mod tests {
         }
         assert_eq!(j["metadata"]["mip_levels"], 2);
         assert_eq!(j["decoded"]["levels"][1], "1x1");
+        assert_eq!(j["decoded"]["format_name"], "RGBA8");
+        assert_eq!(j["decoded"]["level_ranges"][1][0], 8);
         let j = Description::from_bytes(&[0xFE, 0xCA]).to_json("s.caf");
         assert_eq!(j["check"], "too short");
         assert!(j.get("magic").is_none());

@@ -49,6 +49,7 @@ mod block;
 mod crc;
 pub mod describe;
 mod error;
+mod format;
 mod header;
 mod layout;
 mod load;
@@ -70,6 +71,7 @@ pub use block::{
 pub use crc::{crc32, crc32_combine, crc32_continue};
 pub use describe::{Description, Verdict};
 pub use error::{CafError, ErrorKind};
+pub use format::{FormatClass, FormatInfo, FormatRefusal, TextureFormat};
 pub use header::{
     AssetType, CafFlags, CafHeader, FOOTER_SIZE, HEADER_SIZE, MAGIC, MAX_PAYLOAD_ALIGNMENT,
     MIN_FILE_SIZE, VERSION_MAJOR, VERSION_MINOR,

@@ -76,7 +76,8 @@ layout! {
         pub width: u32,
         /// Height of level 0 in pixels.
         pub height: u32,
-        /// Pixel format; 0 (8-bit channels, channel count inferred) is the only defined value.
+        /// Pixel format: 0 = the original's 8-bit channels (count inferred), otherwise an
+        /// `SDL_GPUTextureFormat` code ([`TextureFormat`](crate::TextureFormat)).
         pub format: u32,
         /// Number of stored levels (1 = no mip chain).
         pub mip_levels: u32,
@@ -87,7 +88,7 @@ layout! {
 codec!(TextureMetadata, RawTextureMetadata, AssetType::TEXTURE);
 
 impl TextureMetadata {
-    /// The only format value the original writes: 8 bits per channel.
+    /// The only format value the original writes: 8 bits per channel (count inferred).
     pub const FORMAT_RGBA8: u32 = 0;
 }
 

@@ -419,7 +419,10 @@ fn texture_rejections() {
         (t(4, 4, 0, 1).to_vec(), 0, "payload size"),
         (t(4, 4, 0, 4).to_vec(), 64, "bad metadata"), // more levels than the chain has
         (t(4, 4, 0, 0).to_vec(), 64, "bad metadata"),
-        (t(4, 4, 1, 1).to_vec(), 64, "bad metadata"), // unknown format
+        (t(4, 4, 105, 1).to_vec(), 64, "bad metadata"), // unknown format
+        (t(4, 4, 60, 1).to_vec(), 64, "bad metadata"),  // depth format
+        (t(4, 4, 1, 1).to_vec(), 64, "payload size"),   // A8_UNORM holds 16 bytes
+        (t(4, 4, 18, 2).to_vec(), 16, "payload size"),  // BC7: 16 + 16 bytes
         (t(0, 4, 0, 1).to_vec(), 0, "bad metadata"),
         (t(4, 4, 0, 1)[..23].to_vec(), 64, "metadata size"),
         (vec![0; 25], 64, "metadata size"),

@@ -7,8 +7,8 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use caf_import::batch::{self, BuildEvent, BuildOptions, BuildReport};
 use caf_import::{
-    samples, AssetKind, AudioBits, Compress, FontFormat, MeshNodes, MipFilter, Profile, Settings,
-    Stage,
+    samples, AssetKind, AudioBits, Compress, FontFormat, GpuFormat, MeshNodes, MipFilter, Profile,
+    Settings, Stage,
 };
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -16,12 +16,15 @@ use serde_json::json;
 /// Conversion commands.
 #[derive(Subcommand)]
 pub enum ImportCmd {
-    /// Convert one source file (PNG/JPEG/TGA/BMP/GIF/WebP, WAV/OGG/FLAC/MP3, OBJ/glTF/GLB,
-    /// GLSL/WGSL/SPIR-V, TTF/OTF) into a .caf asset. The type follows from the extension unless
-    /// given.
+    /// Convert one source file (PNG/JPEG/TGA/BMP/GIF/WebP/HDR/EXR/KTX2, WAV/OGG/FLAC/MP3,
+    /// OBJ/glTF/GLB, GLSL/WGSL/SPIR-V, TTF/OTF) into a .caf asset. The type follows from the
+    /// extension unless given.
     ///
     /// Examples:
-    ///   voxcaf asset convert hero.png hero.caf --mips
+    ///   voxcaf asset convert hero.png hero.caf --mips --gpu-format bc7
+    ///   voxcaf asset convert normal.png normal.caf --linear --mips --gpu-format bc5
+    ///   voxcaf asset convert sky.exr sky.caf --mips
+    ///   voxcaf asset convert rock.ktx2 rock.caf
     ///   voxcaf asset convert DejaVuSans.ttf font.caf --charset 32-126,160-255 --size 48
     ///   voxcaf asset convert title.otf title.caf --charset-file strings.txt --font-format msdf
     Convert(ConvertArgs),
@@ -78,6 +81,11 @@ pub struct SettingsArgs {
     /// Textures: the data is linear (normal maps, masks): no SRGB flag, mips averaged as is.
     #[arg(long)]
     linear: bool,
+    /// Textures: GPU format to store: rgba8, bc1, bc3, bc5 (normal maps: red and green),
+    /// or bc7. Unset keeps the source's precision (16-bit PNG as 16-bit, HDR/EXR
+    /// as half floats). KTX2 inputs are passed through and refuse it.
+    #[arg(long, value_name = "FORMAT")]
+    gpu_format: Option<GpuFormat>,
     /// `default`, or `original` to reproduce the original converters byte for byte.
     #[arg(long, default_value = "default")]
     profile: Profile,
@@ -166,6 +174,7 @@ impl SettingsArgs {
             } else {
                 None
             },
+            gpu_format: self.gpu_format,
             bits: self.bits,
             stage: self.stage,
             compress: self.compress,
@@ -619,6 +628,7 @@ mod tests {
                 mip_filter: MipFilter::Linear,
                 srgb: false,
                 linear: false,
+                gpu_format: None,
                 profile: Profile::Default,
                 bits: AudioBits::B16,
                 stage: None,

@@ -1,0 +1,233 @@
+//! GPU formats: block encoding of RGBA8 levels (BC1/BC3/BC5/BC7 through `intel_tex_2`'s
+//! ISPC kernels) and KTX2 pass-through (`ktx2`, BCn, ASTC and plain formats), following
+//! `docs/format/caf-textures.md`. ASTC is not encoded here: `intel_tex_2` 0.5's ASTC entry
+//! point is `unimplemented!()`, and the alternative (`astcenc-rs`) needs libclang at build
+//! time.
+
+use caf::TextureFormat;
+
+use crate::error::{ImportError, Result};
+use crate::settings::GpuFormat;
+use crate::texture::{level_sizes, TextureData, MAX_DECODED_BYTES, MAX_DIMENSION};
+
+/// The 12 bytes every KTX2 file starts with.
+pub const KTX2_IDENTIFIER: &[u8; 12] = b"\xABKTX 20\xBB\r\n\x1A\n";
+
+/// A `w × h` RGBA8 level copied into a buffer whose sides are rounded up to whole 4×4 blocks,
+/// the extra texels repeating the last column and row.
+fn pad_to_blocks(w: usize, h: usize, level: &[u8]) -> (usize, usize, Vec<u8>) {
+    let (pw, ph) = (w.div_ceil(4) * 4, h.div_ceil(4) * 4);
+    let mut out = Vec::with_capacity(pw * ph * 4);
+    for y in 0..ph {
+        let row = &level[y.min(h - 1) * w * 4..][..w * 4];
+        out.extend_from_slice(row);
+        let last = &row[(w - 1) * 4..];
+        for _ in w..pw {
+            out.extend_from_slice(last);
+        }
+    }
+    (pw, ph, out)
+}
+
+/// Encode every RGBA8 level of `payload` (a chain of `levels` starting at `width × height`,
+/// largest first) to `format`; each level becomes whole blocks (docs/format/caf-textures.md
+/// §2).
+pub fn encode_levels(
+    format: GpuFormat,
+    width: u32,
+    height: u32,
+    levels: u32,
+    payload: &[u8],
+) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut off = 0usize;
+    for &(w, h) in level_sizes(width, height).iter().take(levels as usize) {
+        let (w, h) = (w as usize, h as usize);
+        let n = w * h * 4;
+        let level = payload.get(off..off + n).ok_or_else(|| {
+            ImportError::InvalidArgument(format!(
+                "{} bytes of RGBA8 levels, too short for level {w}x{h} at byte {off}",
+                payload.len()
+            ))
+        })?;
+        off += n;
+        let (pw, ph, padded) = pad_to_blocks(w, h, level);
+        let surface = intel_tex_2::RgbaSurface {
+            data: &padded,
+            width: pw as u32,
+            height: ph as u32,
+            stride: pw as u32 * 4,
+        };
+        let blocks = match format {
+            GpuFormat::Rgba8 => level.to_vec(),
+            GpuFormat::Bc1 => intel_tex_2::bc1::compress_blocks(&surface),
+            GpuFormat::Bc3 => intel_tex_2::bc3::compress_blocks(&surface),
+            GpuFormat::Bc7 => intel_tex_2::bc7::compress_blocks(
+                &intel_tex_2::bc7::alpha_basic_settings(),
+                &surface,
+            ),
+            GpuFormat::Bc5 => {
+                let rg: Vec<u8> = padded.chunks_exact(4).flat_map(|p| [p[0], p[1]]).collect();
+                intel_tex_2::bc5::compress_blocks(&intel_tex_2::RgSurface {
+                    data: &rg,
+                    width: pw as u32,
+                    height: ph as u32,
+                    stride: pw as u32 * 2,
+                })
+            }
+        };
+        // The encoders' output is whole blocks of the padded level: the layout's size.
+        debug_assert_eq!(
+            Some(blocks.len() as u64),
+            format.code().level_bytes(w as u32, h as u32, 4)
+        );
+        out.extend_from_slice(&blocks);
+    }
+    Ok(out)
+}
+
+/// The format code for a KTX2 `VkFormat` value, for the formats passed through.
+fn vk_to_code(vk: u32) -> Option<TextureFormat> {
+    let c = match vk {
+        9 => 2,          // R8_UNORM
+        16 => 3,         // R8G8_UNORM
+        37 => 4,         // R8G8B8A8_UNORM
+        43 => 52,        // R8G8B8A8_SRGB
+        44 => 12,        // B8G8R8A8_UNORM
+        50 => 53,        // B8G8R8A8_SRGB
+        70 => 5,         // R16_UNORM
+        77 => 6,         // R16G16_UNORM
+        91 => 7,         // R16G16B16A16_UNORM
+        97 => 29,        // R16G16B16A16_SFLOAT
+        100 => 30,       // R32_SFLOAT
+        109 => 32,       // R32G32B32A32_SFLOAT
+        131 | 133 => 13, // BC1_RGB/RGBA_UNORM_BLOCK
+        132 | 134 => 54, // BC1_RGB/RGBA_SRGB_BLOCK
+        135 => 14,       // BC2_UNORM_BLOCK
+        136 => 55,       // BC2_SRGB_BLOCK
+        137 => 15,       // BC3_UNORM_BLOCK
+        138 => 56,       // BC3_SRGB_BLOCK
+        139 => 16,       // BC4_UNORM_BLOCK
+        141 => 17,       // BC5_UNORM_BLOCK
+        143 => 20,       // BC6H_UFLOAT_BLOCK
+        144 => 19,       // BC6H_SFLOAT_BLOCK
+        145 => 18,       // BC7_UNORM_BLOCK
+        146 => 57,       // BC7_SRGB_BLOCK
+        // ASTC_{4x4..12x12}_{UNORM,SRGB}_BLOCK: 157..=184, UNORM and SRGB alternating.
+        157..=184 => {
+            let i = (vk - 157) / 2;
+            if (vk - 157) % 2 == 0 {
+                63 + i
+            } else {
+                77 + i
+            }
+        }
+        // ASTC_{4x4..12x12}_SFLOAT_BLOCK (VK_EXT_texture_compression_astc_hdr).
+        1_000_066_000..=1_000_066_013 => 91 + (vk - 1_000_066_000),
+        _ => return None,
+    };
+    Some(TextureFormat(c))
+}
+
+/// Pass a KTX2 file through: its levels are stored as they are, with the format code of its
+/// `VkFormat`. zstd-supercompressed levels are decompressed (each to exactly the size the
+/// format implies); BasisLZ and ZLIB supercompression, Basis Universal (no `VkFormat`),
+/// arrays, cube maps and 3D textures are refused by name.
+pub fn import_ktx2(bytes: &[u8]) -> Result<TextureData> {
+    let reader =
+        ktx2::Reader::new(bytes).map_err(|e| ImportError::malformed("KTX2", e.to_string()))?;
+    let h = reader.header();
+    let vk = h.format.map(|f| f.value()).ok_or_else(|| {
+        ImportError::unsupported(
+            "KTX2",
+            "no VkFormat (Basis Universal / UASTC data must be transcoded to BCn or ASTC first)",
+        )
+    })?;
+    let format = vk_to_code(vk).ok_or_else(|| {
+        ImportError::unsupported(
+            "KTX2",
+            format!(
+                "VkFormat {vk} ({:?}) is not one of the formats passed through",
+                h.format
+            ),
+        )
+    })?;
+    if h.pixel_depth > 1 || h.layer_count > 1 || h.face_count != 1 {
+        return Err(ImportError::unsupported(
+            "KTX2",
+            format!(
+                "only single 2D images are passed through (depth {}, layers {}, faces {})",
+                h.pixel_depth, h.layer_count, h.face_count
+            ),
+        ));
+    }
+    let (width, height) = (h.pixel_width, h.pixel_height.max(1));
+    for (what, v) in [("KTX2 width", width), ("KTX2 height", height)] {
+        if v > MAX_DIMENSION {
+            return Err(ImportError::LimitExceeded {
+                what,
+                value: v.into(),
+                limit: MAX_DIMENSION.into(),
+            });
+        }
+    }
+    let levels = h.level_count.max(1);
+    let sizes = level_sizes(width, height);
+    if levels as usize > sizes.len() {
+        return Err(ImportError::malformed(
+            "KTX2",
+            format!(
+                "{levels} levels for {width}x{height} (at most {})",
+                sizes.len()
+            ),
+        ));
+    }
+    let zstd = match h.supercompression_scheme {
+        None => false,
+        Some(ktx2::SupercompressionScheme::Zstandard) => true,
+        Some(s) => {
+            return Err(ImportError::unsupported(
+                "KTX2",
+                format!("{s:?} supercompression is not supported (only zstd is decoded)"),
+            ))
+        }
+    };
+    let mut payload = Vec::new();
+    for (i, (level, &(w, lh))) in reader.levels().zip(&sizes).enumerate() {
+        // Bounded by MAX_DIMENSION² × 16 bytes per texel, far below u64 overflow.
+        let expected = format.level_bytes(w, lh, 0).unwrap_or(u64::MAX);
+        if payload.len() as u64 + expected > MAX_DECODED_BYTES {
+            return Err(ImportError::LimitExceeded {
+                what: "KTX2 level bytes",
+                value: payload.len() as u64 + expected,
+                limit: MAX_DECODED_BYTES,
+            });
+        }
+        let data = if zstd {
+            zstd::bulk::decompress(level.data, expected as usize)
+                .map_err(|e| ImportError::malformed("KTX2", format!("level {i}: zstd: {e}")))?
+        } else {
+            level.data.to_vec()
+        };
+        if data.len() as u64 != expected {
+            return Err(ImportError::malformed(
+                "KTX2",
+                format!(
+                    "level {i} ({w}x{lh} {}) holds {} bytes, the format needs {expected}",
+                    format.name(),
+                    data.len()
+                ),
+            ));
+        }
+        payload.extend_from_slice(&data);
+    }
+    let srgb = format.info().map(|i| i.srgb).unwrap_or(false);
+    Ok(TextureData {
+        width,
+        height,
+        levels,
+        format: format.with_srgb(false),
+        srgb,
+        payload,
+    })
+}
