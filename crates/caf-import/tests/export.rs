@@ -251,3 +251,44 @@ fn write_files_creates_folders() -> Res {
     assert_eq!(back, files[0].bytes);
     Ok(())
 }
+
+/// GPU formats go back out decoded: a BC7 texture's levels as RGBA8 PNGs close to the source
+/// (the block encoder's loss only), a 16-bit texture's as 16-bit PNGs equal to the source.
+#[test]
+fn texture_gpu_and_16_bit_formats_export_decoded() -> Res {
+    let src = samples::gradient_png(32, 16);
+    let settings = Settings {
+        mips: true,
+        gpu_format: Some(caf_import::GpuFormat::Bc7),
+        ..Settings::default()
+    };
+    let caf = convert(&src, Path::new("g.png"), &settings)?.to_caf_bytes();
+    let files = export(caf, Path::new("out/g.png"), &opts())?;
+    assert_eq!(files.len(), 6);
+    let original = image::load_from_memory(&src)?.to_rgba8();
+    let level0 = image::load_from_memory_with_format(&files[0].bytes, image::ImageFormat::Png)?;
+    assert_eq!(level0.color(), image::ColorType::Rgba8);
+    let level0 = level0.to_rgba8();
+    assert_eq!(level0.dimensions(), original.dimensions());
+    let worst = original
+        .as_raw()
+        .iter()
+        .zip(level0.as_raw())
+        .map(|(a, b)| a.abs_diff(*b))
+        .max()
+        .unwrap_or(0);
+    assert!(worst <= 24, "BC7 level 0 differs by up to {worst}");
+
+    let (w, h) = (5u32, 3u32);
+    let px: Vec<u16> = (0..w * h * 4).map(|i| (i * 4099 % 65536) as u16).collect();
+    let img = image::ImageBuffer::<image::Rgba<u16>, _>::from_raw(w, h, px.clone()).unwrap();
+    let mut png = std::io::Cursor::new(Vec::new());
+    image::DynamicImage::ImageRgba16(img).write_to(&mut png, image::ImageFormat::Png)?;
+    let caf = convert(png.get_ref(), Path::new("h.png"), &Settings::default())?.to_caf_bytes();
+    let files = export(caf, Path::new("out/h.png"), &opts())?;
+    assert_eq!(files.len(), 1);
+    let back = image::load_from_memory_with_format(&files[0].bytes, image::ImageFormat::Png)?;
+    assert_eq!(back.color(), image::ColorType::Rgba16);
+    assert_eq!(back.to_rgba16().into_raw(), px);
+    Ok(())
+}
