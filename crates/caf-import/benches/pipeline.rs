@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use caf_import::batch::{build, BuildOptions};
-use caf_import::{convert, samples, texture, MipFilter, Settings};
+use caf_import::{convert, samples, MipFilter, Settings};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
 /// A 2048x2048 RGBA image that compresses like a real texture (gradient plus fine noise).

@@ -467,6 +467,11 @@ impl SrgbEncoder {
     }
 }
 
+/// A 16-bit sample to the f32 working value of the 16-bit mip chain.
+type Decode16 = fn(u16) -> f32;
+/// A working value back to a 16-bit sample.
+type Encode16 = fn(f32) -> u16;
+
 fn to_u8(v: f32) -> u8 {
     (v * 255.0).round().clamp(0.0, 255.0) as u8
 }
@@ -818,7 +823,7 @@ pub fn build_source(src: SourceImage, settings: &Settings) -> Result<TextureData
         )),
         (SourceImage::Rgba16 { width, height, data }, None) => {
             let (w, h) = (*width, *height);
-            let (dec, enc): (fn(u16) -> f32, fn(f32) -> u16) = if srgb {
+            let (dec, enc): (Decode16, Encode16) = if srgb {
                 (
                     |v| srgb_to_linear(v as f32 / 65_535.0),
                     |v| (linear_to_srgb(v.clamp(0.0, 1.0)) * 65_535.0).round() as u16,

@@ -377,7 +377,7 @@ mod tests {
         assert_eq!(TextureFormat::BC5_RG_UNORM.with_srgb(true).0, 17);
         assert_eq!(TextureFormat(0).with_srgb(true).0, 0);
         for c in 0..=TextureFormat::MAX_CODE {
-            if let Ok(i) = TextureFormat(c).info() {
+            if TextureFormat(c).info().is_ok() {
                 let t = TextureFormat(c).with_srgb(true);
                 assert!(t == TextureFormat(c) || t.info().unwrap().srgb, "{c}");
             }
