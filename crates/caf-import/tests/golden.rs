@@ -233,7 +233,10 @@ fn default_profile_differs_where_it_should() {
     // 16-bit PNG: the default profile keeps all 16 bits (R16G16B16A16_UNORM, little-endian
     // samples 0x00FF, 0x10A0, 0xFF00, 0x7FFF), the original truncates them (v >> 8).
     let d = default(&g, "png/rgba16_1x1.png").unwrap();
-    assert_eq!(d.payload, vec![0xFF, 0x00, 0xA0, 0x10, 0x00, 0xFF, 0xFF, 0x7F]);
+    assert_eq!(
+        d.payload,
+        vec![0xFF, 0x00, 0xA0, 0x10, 0x00, 0xFF, 0xFF, 0x7F]
+    );
     let bytes = d.to_caf_bytes();
     let asset = caf::Asset::parse(&bytes).unwrap();
     let view = caf::TextureView::from_asset(&asset).unwrap();
