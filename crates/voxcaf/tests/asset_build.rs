@@ -1,22 +1,8 @@
 //! `voxcaf asset build` never skips silently: files that are not sources are listed with
 //! their reason on stdout and in `--json`, and the summary counts them.
 
-use std::path::Path;
-use std::process::{Command, Stdio};
-
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run voxcaf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::run;
 
 #[test]
 fn build_lists_every_file_it_skipped_and_why() {

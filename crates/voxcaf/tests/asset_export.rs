@@ -2,25 +2,12 @@
 //! SPIR-V plus disassembly, encrypted assets with `--key-file`, and the unhappy paths (a type
 //! without an exporter, `--level` out of range or on audio, existing outputs, a damaged file).
 
+mod common;
+use common::run;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use caf_import::samples;
-
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .env_remove("VOXCAF_KEY")
-        .output()
-        .expect("run voxcaf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn ok(dir: &Path, args: &[&str]) -> String {
     let (c, o, e) = run(dir, args);

@@ -2,24 +2,12 @@
 //! `fonts-dejavu-core`, installed by `.ci/run`) with `--charset`, `--charset-file` and `--size`,
 //! `asset info` describing the result, `asset build` picking up `.ttf`, and the unhappy paths.
 
+mod common;
+use common::run;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 const DEJAVU: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run voxcaf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A copy of DejaVu Sans in `dir`; a missing font fails the test (CI installs the package).
 fn dejavu(dir: &Path) -> std::path::PathBuf {

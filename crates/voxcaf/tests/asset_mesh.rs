@@ -1,22 +1,10 @@
 //! Issue 17 (meshes) from the command line: `asset convert` of glTF with `--mesh-nodes`, the
 //! sub-mesh table in `asset info`, and the refusals (Draco, an unknown mode).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
+use common::run;
 
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run voxcaf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use std::path::PathBuf;
 
 /// `../shared/corpus/mesh/NAME`, or `None` (skip) unless the golden data is required.
 fn corpus(name: &str) -> Option<PathBuf> {

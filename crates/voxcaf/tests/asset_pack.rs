@@ -1,23 +1,10 @@
 //! `.cafpack` archives from the command line: `asset build --pack`, `asset check` and
 //! `asset extract` (one member or all) on packs, with their unhappy paths.
 
-use std::path::Path;
-use std::process::{Command, Stdio};
+mod common;
+use common::run;
 
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .env_remove("VOXCAF_KEY")
-        .output()
-        .expect("run voxcaf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use std::path::Path;
 
 /// A 16-bit mono WAV of `frames` frames.
 fn wav(path: &Path, frames: u32) {

@@ -1,22 +1,10 @@
 //! GPU textures from the command line: `asset convert --gpu-format`, `asset info` naming the
 //! format and the level byte ranges, and the refusals.
 
-use std::path::Path;
-use std::process::{Command, Stdio};
+mod common;
+use common::run;
 
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run voxcaf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use std::path::Path;
 
 fn write_png(path: &Path, w: u32, h: u32) {
     std::fs::write(path, caf_import::samples::gradient_png(w, h)).unwrap();
