@@ -227,6 +227,16 @@ pub fn decode_source(bytes: &[u8], ext: Option<&str>) -> Result<SourceImage> {
             let orientation = decoder
                 .orientation()
                 .unwrap_or(image::metadata::Orientation::NoTransforms);
+            // `from_decoder` does not charge the decoded buffer against the reader's
+            // `max_alloc`, so the size the header announces is checked here, before it is
+            // allocated.
+            if decoder.total_bytes() > MAX_DECODED_BYTES * 2 {
+                return Err(image::ImageError::Limits(
+                    image::error::LimitError::from_kind(
+                        image::error::LimitErrorKind::InsufficientMemory,
+                    ),
+                ));
+            }
             let mut img = image::DynamicImage::from_decoder(decoder)?;
             img.apply_orientation(orientation);
             Ok(img)
@@ -1102,6 +1112,21 @@ mod tests {
         assert_eq!(level_sizes(5, 1), vec![(5, 1), (2, 1), (1, 1)]);
         assert_eq!(level_sizes(1, 9), vec![(1, 9), (1, 4), (1, 2), (1, 1)]);
         assert_eq!(level_sizes(257, 129).len(), 9);
+    }
+
+    /// Found by the fuzz smoke (import_tga): a 46-byte TGA announcing 23450×30729 texels made
+    /// `DynamicImage::from_decoder` allocate 2.9 GB before reading any pixel. The announced size
+    /// is now checked first.
+    #[test]
+    fn fuzz_regression_tga_announced_size() {
+        let tga = [
+            0x00, 0x00, 0x0A, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x58, 0x54, 0x9A, 0x5B,
+            0x09, 0x78, 0x20, 0x00, 0x00, 0x80, 0x00, 0x8C, 0x2B, 0x00, 0x00, 0x0D, 0x00, 0x07,
+            0x00, 0x20, 0x28, 0x80, 0x00, 0x00, 0x00, 0xFF, 0x5B, 0x01, 0x00, 0x15, 0xFE, 0x02,
+            0x00, 0x2A, 0xFD, 0x03,
+        ];
+        let err = decode_source(&tga, Some("tga")).err().expect("refused");
+        assert!(err.to_string().contains("limit"), "{err}");
     }
 
     #[test]
