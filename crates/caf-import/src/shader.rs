@@ -207,6 +207,21 @@ pub fn compile(
 /// `glslang-tools`).
 pub const GLSLANG: &str = "glslangValidator";
 
+/// Whether the Khronos programs every shader import runs (`glslangValidator`, and `spirv-val`
+/// and `spirv-dis` from SPIRV-Tools) can be started on this machine: the demo leaves its
+/// shaders out, with a note, when they cannot.
+pub fn tools_available() -> bool {
+    [GLSLANG, "spirv-val", "spirv-dis"].iter().all(|program| {
+        std::process::Command::new(program)
+            .arg("--version")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok()
+    })
+}
+
 fn glslang_stage(stage: Stage) -> &'static str {
     match stage {
         Stage::Vertex => "vert",
