@@ -192,22 +192,7 @@ fn primitive_soup(
         return Ok(None);
     }
     let reader = prim.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
-    let positions: Vec<[f32; 3]> = reader
-        .read_positions()
-        .ok_or_else(|| {
-            ImportError::malformed(
-                "glTF",
-                format!("mesh {mi} primitive {pi}: no POSITION data"),
-            )
-        })?
-        .collect();
-    if positions.len() > MAX_ELEMENTS {
-        return Err(ImportError::LimitExceeded {
-            what: "glTF vertices",
-            value: positions.len() as u64,
-            limit: MAX_ELEMENTS as u64,
-        });
-    }
+    let positions = crate::mesh::read_positions(&reader, mi, pi)?;
     let n = positions.len();
     let check = |len: usize, what: &str| {
         if len != n {

@@ -550,13 +550,16 @@ type PrimitiveData = (
     Option<Vec<u32>>,
 );
 
-fn read_primitive(
-    prim: &gltf::Primitive<'_>,
-    buffers: &[gltf::buffer::Data],
+/// The POSITION stream of primitive `pi` of mesh `mi`: required, and at most `MAX_ELEMENTS`
+/// vertices.
+pub(crate) fn read_positions<'a, 's, F>(
+    reader: &gltf::mesh::Reader<'a, 's, F>,
     mi: usize,
     pi: usize,
-) -> Result<PrimitiveData> {
-    let reader = prim.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
+) -> Result<Vec<[f32; 3]>>
+where
+    F: Clone + Fn(gltf::Buffer<'a>) -> Option<&'s [u8]>,
+{
     let positions: Vec<[f32; 3]> = reader
         .read_positions()
         .ok_or_else(|| {
@@ -573,6 +576,17 @@ fn read_primitive(
             limit: MAX_ELEMENTS as u64,
         });
     }
+    Ok(positions)
+}
+
+fn read_primitive(
+    prim: &gltf::Primitive<'_>,
+    buffers: &[gltf::buffer::Data],
+    mi: usize,
+    pi: usize,
+) -> Result<PrimitiveData> {
+    let reader = prim.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
+    let positions = read_positions(&reader, mi, pi)?;
     let normals = reader.read_normals().map(|n| n.collect::<Vec<_>>());
     let uvs = reader
         .read_tex_coords(0)
