@@ -16,6 +16,7 @@ use serde_json::json;
 /// Conversion commands.
 #[derive(Subcommand)]
 pub enum ImportCmd {
+    #[command(verbatim_doc_comment)]
     /// Convert one source file (PNG/JPEG/TGA/BMP/GIF/WebP/HDR/EXR/KTX2, WAV/OGG/FLAC/MP3,
     /// OBJ/glTF/GLB, GLSL/WGSL/SPIR-V, TTF/OTF) into a .caf asset. The type follows from the
     /// extension unless given.
@@ -32,11 +33,13 @@ pub enum ImportCmd {
     /// parallel, with OUT_DIR/manifest.json. Only sources whose content or settings changed
     /// are converted again. Exit code 1 if any source failed.
     Build(BuildArgs),
+    #[command(verbatim_doc_comment)]
     /// Write a .caf asset back out as files other tools open: a texture as one PNG per mip
-    /// level (OUT-mip0.png, OUT-mip1.png, ...; with --level N only that level, to OUT), audio
-    /// as a WAV file, a shader as its SPIR-V (OUT, byte for byte as stored) plus the
-    /// SPIRV-Tools disassembly (OUT with extension .spvasm). The asset is verified first;
-    /// COMPRESSED and ENCRYPTED payloads are decoded. Other asset types are refused.
+    /// level (OUT-mip0.png, OUT-mip1.png, ...; with --level N only that level, to OUT; float
+    /// formats as OpenEXR), audio as a WAV file, a shader as its SPIR-V (OUT, byte for byte as
+    /// stored) plus the SPIRV-Tools disassembly (OUT with extension .spvasm), a font as its
+    /// atlas PNG (OUT) plus a JSON of metrics (OUT with extension .json). The asset is verified
+    /// first; COMPRESSED and ENCRYPTED payloads are decoded. Other asset types are refused.
     ///
     /// Examples:
     ///   voxcaf asset export build/hero.caf out/hero.png        # out/hero-mip0.png, ...
