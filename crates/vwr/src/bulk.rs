@@ -111,6 +111,10 @@ impl Chunk {
     /// Writes every block of the chunk into `out` (linear order, x fastest): the bulk form of
     /// [`Chunk::get`], with a fast path for uniform chunks.
     pub fn read_into(&self, out: &mut [Block; CHUNK_VOLUME]) {
+        if let Some(d) = self.direct() {
+            out.copy_from_slice(d);
+            return;
+        }
         let palette = self.palette();
         if let [only] = palette {
             out.fill(*only);

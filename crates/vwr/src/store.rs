@@ -6,7 +6,7 @@
 //! do not waste slots. Chunks live in their page's slots (no box per chunk), so a lookup is one
 //! dependent load (the page) before the chunk's own fields: measured on the random `get_block`
 //! benchmark, this is worth about a fifth more reads per second than a pointer per slot. The
-//! price is paid by sparse pages: a page costs 512 × `size_of::<Chunk>()` (about 52 KiB)
+//! price is paid by sparse pages: a page costs 512 × `size_of::<Chunk>()` (about 56 KiB)
 //! however few chunks it holds, i.e. at most one such page per 512 chunk positions written.
 
 use crate::chunk::Chunk;
