@@ -138,20 +138,8 @@ fn records_bytes(r: &[MetaRecord]) -> usize {
         .sum()
 }
 
-/// Palettes longer than this carry a 1 KiB reverse index inside `vwr::Chunk`.
-const LOOKUP_PALETTE: usize = 16;
-
 fn chunk_bytes(c: &Chunk) -> usize {
-    let lookup = if c.palette().len() > LOOKUP_PALETTE {
-        1024
-    } else {
-        0
-    };
-    std::mem::size_of::<Chunk>()
-        + 2 * c.palette().len()
-        + 8 * c.words().len()
-        + lookup
-        + records_bytes(c.records())
+    std::mem::size_of::<Chunk>() + c.heap_bytes()
 }
 
 impl Delta {

@@ -425,6 +425,21 @@ impl Chunk {
         self.direct = Some(d);
     }
 
+    /// Bytes the chunk holds on the heap: palette, words, records, and the derived reverse
+    /// index and direct copy when it has them (what a snapshot of it costs beside its
+    /// `size_of`).
+    pub fn heap_bytes(&self) -> usize {
+        self.palette.capacity() * std::mem::size_of::<Block>()
+            + self.words.capacity() * 8
+            + self.lookup.as_ref().map_or(0, |_| std::mem::size_of::<Lookup>())
+            + self.direct.as_ref().map_or(0, |_| 2 * CHUNK_VOLUME)
+            + self
+                .meta
+                .iter()
+                .map(|m| std::mem::size_of::<MetaRecord>() + m.payload.capacity())
+                .sum::<usize>()
+    }
+
     /// The direct copy of every cell's value, when the chunk keeps one (8 bits per block).
     #[inline]
     pub(crate) fn direct(&self) -> Option<&[Block; CHUNK_VOLUME]> {
