@@ -440,11 +440,15 @@ fn srgb_to_linear(c: f32) -> f32 {
 
 /// Linear-light value -> nearest sRGB code, through the midpoints between codes (exact
 /// round-to-nearest in sRGB space without a `powf` per sample). A 4096-entry table gives the
-/// code at the bottom of the value's bucket; at most a step or two along the midpoints
-/// finishes the search, so the result is exactly the midpoint search's.
+/// code at the bottom of the value's bucket; buckets (1/4096 wide) are narrower than the
+/// closest two midpoints (1/(255 · 12.92) apart, in the linear segment), so at most one
+/// midpoint lies inside a bucket and one branch-free step up (or down, when the float index
+/// rounded up into the next bucket) finishes the search: the result is exactly the midpoint
+/// search's.
 struct SrgbEncoder {
-    /// `thresholds[k]`: linear value of the midpoint between codes `k` and `k + 1`.
-    thresholds: [f32; 255],
+    /// `thresholds[k]`: linear value of the midpoint between codes `k` and `k + 1`; entry 255
+    /// is +infinity, so the step up never passes code 255.
+    thresholds: [f32; 256],
     coarse: Box<[u8; ENCODER_BUCKETS + 1]>,
 }
 
@@ -452,8 +456,13 @@ const ENCODER_BUCKETS: usize = 4096;
 
 impl SrgbEncoder {
     fn new() -> Self {
-        let thresholds: [f32; 255] =
-            std::array::from_fn(|k| srgb_to_linear((k as f32 + 0.5) / 255.0));
+        let thresholds: [f32; 256] = std::array::from_fn(|k| {
+            if k < 255 {
+                srgb_to_linear((k as f32 + 0.5) / 255.0)
+            } else {
+                f32::INFINITY
+            }
+        });
         let search = |v: f32| thresholds.partition_point(|&t| t <= v) as u8;
         let mut coarse = Box::new([0u8; ENCODER_BUCKETS + 1]);
         for (i, c) in coarse.iter_mut().enumerate() {
@@ -462,17 +471,18 @@ impl SrgbEncoder {
         SrgbEncoder { thresholds, coarse }
     }
 
-    #[inline]
+    #[inline(always)]
     fn encode(&self, v: f32) -> u8 {
         // NaN never reaches here (weights and inputs are finite); clamp keeps the index valid.
-        let i = (v.clamp(0.0, 1.0) * ENCODER_BUCKETS as f32) as usize;
-        let mut c = self.coarse[i.min(ENCODER_BUCKETS)] as usize;
-        while c < 255 && self.thresholds[c] <= v {
-            c += 1;
-        }
-        while c > 0 && self.thresholds[c - 1] > v {
-            c -= 1;
-        }
+        let v = v.clamp(0.0, 1.0);
+        // The bucket, rounded to nearest by the 2^23 trick (no saturating float-to-int
+        // conversion): a bucket one too high is what the step down below is for.
+        let i = ((v * ENCODER_BUCKETS as f32 + 8_388_608.0).to_bits() & 0x7f_ffff) as usize;
+        let c = self.coarse[i.min(ENCODER_BUCKETS)] as usize;
+        // One step up when the bucket's midpoint is at or below v ...
+        let c = c + (self.thresholds[c] <= v) as usize;
+        // ... or one down when the index rounded up past a midpoint above v.
+        let c = c - (c > 0 && self.thresholds[c.saturating_sub(1)] > v) as usize;
         c as u8
     }
 }
@@ -482,8 +492,13 @@ type Decode16 = fn(u16) -> f32;
 /// A working value back to a 16-bit sample.
 type Encode16 = fn(f32) -> u16;
 
+/// `(v * 255).round().clamp(0, 255)` without a libm call per sample: `x - trunc(x)` is exact
+/// for these magnitudes, so this rounds half away from zero exactly as `round` does.
+#[inline(always)]
 fn to_u8(v: f32) -> u8 {
-    (v * 255.0).round().clamp(0.0, 255.0) as u8
+    let x = (v * 255.0).clamp(0.0, 255.0);
+    let i = x as u32;
+    (i + (x - i as f32 >= 0.5) as u32) as u8
 }
 
 /// Where the texels of the level being filtered come from: the base level's RGBA8 bytes
@@ -559,12 +574,15 @@ impl Tables {
     }
 
     /// Encodes one working texel to RGBA8.
-    #[inline]
+    #[inline(always)]
     fn encode(&self, t: &[f32], out: &mut [u8]) {
         if self.srgb {
             let a = t[3];
             let rgb = if a > 1.0 / 1024.0 {
-                [t[0] / a, t[1] / a, t[2] / a]
+                // One division: the reciprocal is within an ulp of each quotient, far below
+                // the encoder's resolution (the f64 reference test bounds the whole chain).
+                let inv = 1.0 / a;
+                [t[0] * inv, t[1] * inv, t[2] * inv]
             } else {
                 [t[4], t[5], t[6]]
             };
@@ -633,46 +651,46 @@ fn even_pair(ty: &(usize, Vec<f32>), tx: &[(usize, Vec<f32>)], w: usize) -> Opti
     (w % 2 == 0 && tx.len() * 2 == w && half(ty) && tx.first().is_some_and(half)).then_some(ty.0)
 }
 
-/// [`filter_row`] for an exact 2×2 halving (source rows `y`, `y + 1`): each destination
-/// texel is `((a + c) + (b + d)) / 4` of its four source texels, the very operations (and so
-/// the very bits) of the separable path with weights ½, without the row accumulator.
-fn filter_row_even(
+/// One row of working texels to halve: the base level's RGBA8 bytes (decoded as read) or a
+/// previous level's working values.
+#[derive(Clone, Copy)]
+enum Row<'a> {
+    Bytes(&'a [u8]),
+    Work(&'a [f32]),
+}
+
+impl Row<'_> {
+    /// Working channels of texel `x` (the first `t.nc` entries are used).
+    #[inline(always)]
+    fn texel(self, t: &Tables, x: usize) -> [f32; 7] {
+        match self {
+            Row::Bytes(b) => t.texel(&b[x * 4..][..4]),
+            Row::Work(wk) => {
+                let mut v = [0f32; 7];
+                v[..t.nc].copy_from_slice(&wk[x * t.nc..][..t.nc]);
+                v
+            }
+        }
+    }
+}
+
+/// [`filter_row`] for an exact 2×2 halving of source rows `top` and `bottom`: each
+/// destination texel is `((a + c) + (b + d)) / 4` of its four source texels, the very
+/// operations (and so the very bits) of the separable path with weights ½, without the row
+/// accumulator. Writes `bytes` (RGBA8) and, when given, the working values `work`.
+fn halve_row(
     t: &Tables,
-    src: Source<'_>,
-    w: usize,
-    y: usize,
+    top: Row<'_>,
+    bottom: Row<'_>,
+    dw: usize,
     work: Option<&mut [f32]>,
     bytes: &mut [u8],
 ) {
     let nc = t.nc;
-    let dw = w / 2;
     let mut work = work;
     for x in 0..dw {
-        let quad: [[f32; 7]; 4] = match src {
-            Source::Bytes(b) => {
-                let at = |yy: usize, xx: usize| t.texel(&b[(yy * w + xx) * 4..][..4]);
-                [
-                    at(y, 2 * x),
-                    at(y, 2 * x + 1),
-                    at(y + 1, 2 * x),
-                    at(y + 1, 2 * x + 1),
-                ]
-            }
-            Source::Work(wk) => {
-                let at = |yy: usize, xx: usize| {
-                    let mut v = [0f32; 7];
-                    v[..nc].copy_from_slice(&wk[(yy * w + xx) * nc..][..nc]);
-                    v
-                };
-                [
-                    at(y, 2 * x),
-                    at(y, 2 * x + 1),
-                    at(y + 1, 2 * x),
-                    at(y + 1, 2 * x + 1),
-                ]
-            }
-        };
-        let [a, b, c, d] = quad;
+        let (a, b) = (top.texel(t, 2 * x), top.texel(t, 2 * x + 1));
+        let (c, d) = (bottom.texel(t, 2 * x), bottom.texel(t, 2 * x + 1));
         let mut texel = [0f32; 7];
         for k in 0..7 {
             // Vertical ½-weighted sums first, then horizontal, as in `filter_row`.
@@ -687,6 +705,124 @@ fn filter_row_even(
     }
 }
 
+/// [`halve_row`] of source rows `y` and `y + 1` of a level `w` texels wide.
+fn filter_row_even(
+    t: &Tables,
+    src: Source<'_>,
+    w: usize,
+    y: usize,
+    work: Option<&mut [f32]>,
+    bytes: &mut [u8],
+) {
+    let row = |y: usize| match src {
+        Source::Bytes(b) => Row::Bytes(&b[y * w * 4..(y + 1) * w * 4]),
+        Source::Work(wk) => Row::Work(&wk[y * w * t.nc..(y + 1) * w * t.nc]),
+    };
+    halve_row(t, row(y), row(y + 1), w / 2, work, bytes);
+}
+
+/// Levels of a band of the streamed pyramid: a band is `2^BAND_LEVELS` base rows.
+const BAND_LEVELS: usize = 5;
+
+/// How many leading levels of the chain `sizes` are exact 2×2 halvings (even width and height,
+/// the next level exactly half), at most [`BAND_LEVELS`]: those are built by
+/// [`stream_levels`].
+fn streamable_levels(sizes: &[(u32, u32)]) -> usize {
+    sizes
+        .windows(2)
+        .take_while(|p| {
+            let ((w, h), (dw, dh)) = (p[0], p[1]);
+            w % 2 == 0 && h % 2 == 0 && dw * 2 == w && dh * 2 == h
+        })
+        .count()
+        .min(BAND_LEVELS)
+}
+
+/// Levels 1..=k of the chain (`k` from [`streamable_levels`]) in bands of `2^k` base rows:
+/// each band halves its base rows into level 1, two level-1 rows at a time into level 2, and
+/// so on, keeping only two working rows per level, so no level gets a full working copy and
+/// the working values stay in cache. `levels[l - 1]` is level `l`'s RGBA8 bytes; `work_k`,
+/// when given, receives level `k`'s working values (the source of the smaller levels). Every
+/// texel is computed by [`halve_row`], so the result is the row-by-row path's to the bit;
+/// bands are independent and run on rayon's threads for large textures.
+fn stream_levels(
+    t: &Tables,
+    base: &[u8],
+    sizes: &[(u32, u32)],
+    k: usize,
+    levels: Vec<&mut [u8]>,
+    work_k: Option<&mut [f32]>,
+) {
+    use rayon::prelude::*;
+    let nc = t.nc;
+    let widths: Vec<usize> = sizes[..=k].iter().map(|s| s.0 as usize).collect();
+    let band_rows = 1usize << k;
+    let bands = sizes[0].1 as usize / band_rows;
+    // Per band: its rows of every level (level l has band_rows >> l of them).
+    let mut per_band: Vec<Vec<&mut [u8]>> = (0..bands).map(|_| Vec::with_capacity(k)).collect();
+    for (l, level) in levels.into_iter().enumerate() {
+        let len = (band_rows >> (l + 1)) * widths[l + 1] * 4;
+        for (band, piece) in per_band.iter_mut().zip(level.chunks_mut(len)) {
+            band.push(piece);
+        }
+    }
+    /// One band's outputs: its rows of every level, and its row of level `k`'s working values.
+    type Band<'a> = (Vec<&'a mut [u8]>, Option<&'a mut [f32]>);
+    let work_pieces: Vec<Option<&mut [f32]>> = match work_k {
+        Some(wk) => wk.chunks_mut(widths[k] * nc).map(Some).collect(),
+        None => (0..bands).map(|_| None).collect(),
+    };
+    let run = |scratch: &mut Vec<Vec<f32>>, (band, (mut outs, mut work)): (usize, Band<'_>)| {
+        // scratch[m - 1]: two working rows of level m, for levels 1..k-1 (level k's one row
+        // of the band goes to `work`).
+        scratch.resize_with(k - 1, Vec::new);
+        for (l, s) in scratch.iter_mut().enumerate() {
+            s.resize(2 * widths[l + 1] * nc, 0.0);
+        }
+        let w0 = widths[0];
+        for r1 in 0..band_rows / 2 {
+            let y = band * band_rows + 2 * r1;
+            let base_rows = (
+                Row::Bytes(&base[y * w0 * 4..(y + 1) * w0 * 4]),
+                Row::Bytes(&base[(y + 1) * w0 * 4..(y + 2) * w0 * 4]),
+            );
+            let mut emit = |m: usize, r: usize, src: Option<(Row<'_>, Row<'_>)>| {
+                let dw = widths[m];
+                let bytes = &mut outs[m - 1][r * dw * 4..(r + 1) * dw * 4];
+                let (lower, upper) = scratch.split_at_mut(m - 1);
+                let (top, bottom) = src.unwrap_or_else(|| {
+                    let (pair, w) = (&lower[m - 2], widths[m - 1] * nc);
+                    (Row::Work(&pair[..w]), Row::Work(&pair[w..2 * w]))
+                });
+                let dst = if m < k {
+                    let h = r % 2;
+                    Some(&mut upper[0][h * dw * nc..(h + 1) * dw * nc])
+                } else {
+                    work.as_deref_mut()
+                };
+                halve_row(t, top, bottom, dw, dst, bytes);
+            };
+            emit(1, r1, Some(base_rows));
+            // Every second row of level m completes a row of level m + 1.
+            let (mut m, mut r) = (1, r1);
+            while m < k && r % 2 == 1 {
+                (m, r) = (m + 1, r / 2);
+                emit(m, r, None);
+            }
+        }
+    };
+    let items = per_band.into_iter().zip(work_pieces).enumerate();
+    if sizes[1].0 as usize * sizes[1].1 as usize >= PARALLEL_TEXELS {
+        items
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .for_each_init(Vec::new, run);
+    } else {
+        let mut scratch = Vec::new();
+        items.for_each(|item| run(&mut scratch, item));
+    }
+}
+
 /// The default mip chain for RGBA8 data. For sRGB data each level averages in linear light,
 /// colour weighted by alpha (so transparent texels do not darken edges), and is re-encoded
 /// with rounding; linear data (normal maps, masks) is averaged per channel. Footprints are
@@ -698,6 +834,18 @@ fn filter_row_even(
 /// smaller levels keep f32 working values), and large levels are filtered on rayon's threads,
 /// one destination row per task item, so the output does not depend on the thread count.
 pub fn linear_chain(width: u32, height: u32, base: &[u8], srgb: bool) -> Result<(Vec<u8>, u32)> {
+    linear_chain_with(width, height, base, srgb, true)
+}
+
+/// [`linear_chain`], with the banded pyramid (`stream`) or level by level only (the tests
+/// compare the two).
+fn linear_chain_with(
+    width: u32,
+    height: u32,
+    base: &[u8],
+    srgb: bool,
+    stream: bool,
+) -> Result<(Vec<u8>, u32)> {
     use rayon::prelude::*;
     let expected = check_dimensions(width, height, 4)?;
     if base.len() != expected {
@@ -726,7 +874,31 @@ pub fn linear_chain(width: u32, height: u32, base: &[u8], srgb: bool) -> Result<
     };
     let mut cur: Vec<f32> = Vec::new();
     let levels = sizes.len();
-    for (level, pair) in sizes.windows(2).enumerate() {
+    // The leading exact halvings in cache-sized bands, the rest level by level.
+    let k = if stream { streamable_levels(&sizes) } else { 0 };
+    if k > 0 {
+        let lens: Vec<usize> = sizes[1..=k]
+            .iter()
+            .map(|&(w, h)| w as usize * h as usize * 4)
+            .collect();
+        let first = out.len();
+        out.resize(first + lens.iter().sum::<usize>(), 0);
+        let mut rest: &mut [u8] = &mut out[first..];
+        let mut slices = Vec::with_capacity(k);
+        for len in lens {
+            let (level, tail) = std::mem::take(&mut rest).split_at_mut(len);
+            slices.push(level);
+            rest = tail;
+        }
+        // Level k's working values only when smaller levels follow.
+        let (kw, kh) = (sizes[k].0 as usize, sizes[k].1 as usize);
+        if k + 1 < levels {
+            cur = vec![0f32; kw * kh * nc];
+        }
+        let work_k = (k + 1 < levels).then_some(&mut cur[..]);
+        stream_levels(&tables, base, &sizes, k, slices, work_k);
+    }
+    for (level, pair) in sizes.windows(2).enumerate().skip(k) {
         let (w, h) = (pair[0].0 as usize, pair[0].1 as usize);
         let (dw, dh) = (pair[1].0 as usize, pair[1].1 as usize);
         let (tx, ty) = (taps(w, dw), taps(h, dh));
@@ -1062,15 +1234,67 @@ mod tests {
     }
 
     #[test]
+    fn to_u8_rounds_like_round() {
+        let mut v = -0.01f32;
+        while v < 1.01 {
+            assert_eq!(to_u8(v), (v * 255.0).round().clamp(0.0, 255.0) as u8, "{v}");
+            v += 1.0 / 8192.0;
+        }
+        for k in 0..=255u32 {
+            for d in [-0.5f32, 0.5] {
+                let v = (k as f32 + d) / 255.0;
+                assert_eq!(to_u8(v), (v * 255.0).round().clamp(0.0, 255.0) as u8, "{v}");
+            }
+        }
+        assert_eq!(to_u8(f32::NAN), 0);
+    }
+
+    #[test]
+    fn banded_pyramid_equals_the_level_by_level_path_to_the_bit() {
+        // Power-of-two and other even starts (k = 1..=5 streamed levels), one large enough
+        // for rayon's threads, and one that streams nothing (odd width).
+        for (k, &(w, h)) in [
+            (2u32, 2u32),
+            (6, 4),
+            (96, 40),
+            (64, 64),
+            (128, 32),
+            (512, 512),
+            (1024, 2),
+            (7, 8),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut px = crate::samples::lcg_bytes(k as u32 + 40, (w * h * 4) as usize);
+            for (i, p) in px.chunks_exact_mut(4).enumerate() {
+                if i % 13 == 0 {
+                    p[3] = 0;
+                }
+            }
+            for srgb in [false, true] {
+                let streamed = linear_chain_with(w, h, &px, srgb, true).unwrap();
+                let rows = linear_chain_with(w, h, &px, srgb, false).unwrap();
+                assert_eq!(streamed.1, rows.1);
+                assert!(streamed.0 == rows.0, "{w}x{h} srgb={srgb}");
+            }
+        }
+        assert_eq!(streamable_levels(&level_sizes(96, 40)), 3);
+        assert_eq!(streamable_levels(&level_sizes(2048, 2048)), BAND_LEVELS);
+        assert_eq!(streamable_levels(&level_sizes(7, 8)), 0);
+    }
+
+    #[test]
     fn srgb_encoder_table_equals_the_midpoint_search() {
         let e = SrgbEncoder::new();
-        let search = |v: f32| e.thresholds.partition_point(|&t| t <= v) as u8;
+        let midpoints = &e.thresholds[..255];
+        let search = |v: f32| midpoints.partition_point(|&t| t <= v) as u8;
         let mut v = 0f32;
         while v <= 1.0 {
             assert_eq!(e.encode(v), search(v), "{v}");
             v += 1.0 / 65536.0;
         }
-        for &t in &e.thresholds {
+        for &t in midpoints {
             for x in [
                 t,
                 f32::from_bits(t.to_bits() - 1),
@@ -1081,6 +1305,11 @@ mod tests {
         }
         assert_eq!(e.encode(-0.5), 0);
         assert_eq!(e.encode(2.0), 255);
+        // The single-step claim: no bucket holds two midpoints.
+        for pair in midpoints.windows(2) {
+            let bucket = |t: f32| (t * ENCODER_BUCKETS as f32) as usize;
+            assert!(bucket(pair[1]) > bucket(pair[0]), "{pair:?}");
+        }
     }
 
     #[test]

@@ -431,7 +431,10 @@ impl Chunk {
     pub fn heap_bytes(&self) -> usize {
         self.palette.capacity() * std::mem::size_of::<Block>()
             + self.words.capacity() * 8
-            + self.lookup.as_ref().map_or(0, |_| std::mem::size_of::<Lookup>())
+            + self
+                .lookup
+                .as_ref()
+                .map_or(0, |_| std::mem::size_of::<Lookup>())
             + self.direct.as_ref().map_or(0, |_| 2 * CHUNK_VOLUME)
             + self
                 .meta
