@@ -492,6 +492,44 @@ impl LoadedAsset {
         read_verified(file, offset, len, &hb, header)
     }
 
+    /// A plain file of `len` bytes whose metadata ends at `meta_end`, written in place by `fill`
+    /// into a buffer whose payload is aligned like a read file's (large ones in huge-page
+    /// memory); its header is then taken from the first 32 bytes written. The
+    /// caller vouches for the bytes: `fill` writes header, metadata, payload and footer with
+    /// the CRCs it computed while producing them (the payload decoder), so nothing is hashed
+    /// or copied again.
+    pub(crate) fn build(
+        len: usize,
+        meta_end: usize,
+        fill: impl FnOnce(&mut [u8]) -> Result<(), CafError>,
+    ) -> Result<LoadedAsset, CafError> {
+        let total = len
+            .checked_add(MAX_PAYLOAD_ALIGNMENT)
+            .ok_or(CafError::TooLarge {
+                what: "file",
+                size: len as u64,
+            })?;
+        let mut storage = read_buffer(total).map_err(|e| CafError::io(None, e))?;
+        let (buf, start): (&mut [u8], &mut usize) = match &mut storage {
+            Storage::Owned { buf, start } => (buf, start),
+            Storage::Anon { buf, start } => (buf, start),
+            Storage::Mapped(_) => unreachable!("read_buffer never maps a file"),
+        };
+        *start = front_pad(buf.as_ptr(), meta_end as u64);
+        let file = &mut buf[*start..*start + len];
+        fill(file)?;
+        let hb = file
+            .first_chunk::<HEADER_SIZE>()
+            .ok_or(too_short(len as u64))?;
+        let header = CafHeader::from_bytes(hb);
+        Ok(LoadedAsset {
+            storage,
+            len,
+            header,
+            meta_end,
+        })
+    }
+
     /// Verify a file already in memory. The vector is kept when its payload is already aligned
     /// to `payload_alignment()`, otherwise the bytes are copied once into an aligned buffer.
     pub fn from_vec(bytes: Vec<u8>) -> Result<LoadedAsset, CafError> {
