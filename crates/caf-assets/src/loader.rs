@@ -70,7 +70,7 @@ impl Inner {
     fn read(&self, slot: &Slot) -> Result<Version, AssetError> {
         // Always read into memory, never map: the manager watches and reloads files that other
         // programs rewrite, and a mapped file truncated in place would kill the game with
-        // SIGBUS on the next access (`LoadMode::Auto` maps files of 64 MiB and more).
+        // SIGBUS on the next access (`LoadMode::Auto` maps files of `caf::MAP_THRESHOLD`, 4 MiB, and more).
         let load_err = |source| AssetError::Load {
             path: slot.key.path.clone(),
             source,

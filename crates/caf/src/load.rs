@@ -279,14 +279,14 @@ pub fn verify_file(path: &Path) -> Result<(CafHeader, u64), CafError> {
 pub enum LoadMode {
     /// [`LoadMode::Map`] for files of at least [`MAP_THRESHOLD`] bytes whose mapped payload
     /// happens to be aligned to `payload_alignment()` (measured about 4x faster than reading
-    /// a 256 MiB file here), [`LoadMode::Read`] otherwise. Either way the payload is aligned.
-    /// Large files are therefore mapped by default, with the hazard described under
-    /// [`LoadMode::Map`].
+    /// a 256 MiB file here, 3x for 16 MiB, even at 4 MiB), [`LoadMode::Read`] otherwise.
+    /// Either way the payload is aligned. Large files are therefore mapped by default, with
+    /// the hazard described under [`LoadMode::Map`].
     #[default]
     Auto,
     /// One pass of reads into an owned buffer placed so that the payload starts at a multiple
-    /// of `payload_alignment()`; each chunk is hashed right after it is read. Large files go
-    /// into anonymous memory with transparent huge pages.
+    /// of `payload_alignment()`; each chunk is hashed right after it is read. Files of 32 MiB
+    /// and more go into anonymous memory with transparent huge pages.
     Read,
     /// Memory-map the file (read-only, populated). The payload is then only as aligned as its
     /// file offset (32 + N from a page boundary); typed views copy when a cast is impossible.
@@ -297,8 +297,10 @@ pub enum LoadMode {
     Map,
 }
 
-/// [`LoadMode::Auto`] maps files at least this large (64 MiB).
-pub const MAP_THRESHOLD: u64 = 64 << 20;
+/// [`LoadMode::Auto`] maps files at least this large (4 MiB): where mapping stops being slower
+/// than reading (`benches/disk_speed.rs`, `map_vs_read`: equal at 4 MiB, mapping 3x faster at
+/// 16 MiB, 5-10x for a 2048x2048 texture with mips).
+pub const MAP_THRESHOLD: u64 = 4 << 20;
 
 enum Storage {
     /// `buf[start..start + len]` is the file; `start` aligns the payload.
@@ -315,8 +317,13 @@ enum Storage {
     Mapped(crate::mmap::Map),
 }
 
-/// Files at least this large are read into anonymous huge-page memory.
-const ANON_THRESHOLD: usize = 4 << 20;
+/// Files at least this large are read into anonymous huge-page memory (32 MiB). Smaller ones go
+/// into the heap, whose memory the allocator hands out again after a load is dropped (glibc
+/// serves blocks up to 32 MiB from the heap once one was freed), while fresh anonymous pages
+/// are zeroed by the kernel and faulted in every time: reading a 16 MiB file into anonymous
+/// memory measured about 4x slower than into the heap (`benches/disk_speed.rs`,
+/// `map_vs_read`).
+const ANON_THRESHOLD: usize = 32 << 20;
 
 /// A zeroed buffer of `n` bytes for a file read.
 fn read_buffer(n: usize) -> std::io::Result<Storage> {
