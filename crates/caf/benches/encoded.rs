@@ -138,7 +138,7 @@ fn bench(c: &mut Criterion) {
                 for (stored, len) in &blocks {
                     let o = &mut copy[at..at + len];
                     let n = if *name == "zstd" {
-                        z.decompress_to_buffer(*stored, o).expect("zstd")
+                        z.decompress_to_buffer(stored, o).expect("zstd")
                     } else {
                         lz4_flex::block::decompress_into(stored, o).expect("lz4")
                     };
