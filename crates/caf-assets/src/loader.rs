@@ -4,13 +4,18 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use caf::{CafError, LoadMode, LoadedAsset};
+use caf::{CafError, LoadMode, LoadedAsset, PayloadDecoder};
 
 use crate::error::AssetError;
 use crate::kind::Kind;
 use crate::manager::{lock, Inner};
 use crate::path::AssetPath;
 use crate::slot::{Reason, Slot, Version};
+
+thread_local! {
+    /// The payload decoder of the thread running load jobs.
+    static DECODER: std::cell::RefCell<PayloadDecoder> = std::cell::RefCell::new(PayloadDecoder::new());
+}
 
 /// Something that happened to an entry through a reload (a file change seen by the watcher,
 /// or [`AssetManager::reload`](crate::AssetManager::reload)). Drained on the caller's thread
@@ -65,7 +70,7 @@ impl Inner {
     fn read(&self, slot: &Slot) -> Result<Version, AssetError> {
         // Always read into memory, never map: the manager watches and reloads files that other
         // programs rewrite, and a mapped file truncated in place would kill the game with
-        // SIGBUS on the next access (`LoadMode::Auto` maps files of 64 MiB and more).
+        // SIGBUS on the next access (`LoadMode::Auto` maps files of `caf::MAP_THRESHOLD`, 4 MiB, and more).
         let load_err = |source| AssetError::Load {
             path: slot.key.path.clone(),
             source,
@@ -92,8 +97,10 @@ impl Inner {
         // asset, so handles and views never see encoded bytes.
         let asset = if caf::is_encoded(asset.header().flags) {
             let opts = caf::DecodeOptions::with_key(self.key.as_ref());
-            caf::decode_asset(&asset.asset(), &opts)
-                .and_then(LoadedAsset::from_vec)
+            // One decoder per worker thread: its zstd context serves every asset the worker
+            // decodes (a failed asset leaves it usable).
+            DECODER
+                .with(|d| d.borrow_mut().decode_loaded(&asset.asset(), &opts))
                 .map_err(|source| AssetError::Load {
                     path: slot.key.path.clone(),
                     source,

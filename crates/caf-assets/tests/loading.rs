@@ -426,7 +426,7 @@ fn reloads_requested_during_a_load_are_coalesced() {
     assert_eq!(m.stats().pending_loads, 0);
 }
 
-/// Regression (SIGBUS): files of 64 MiB and more used to be memory-mapped, so a watched file
+/// Regression (SIGBUS): files of `MAP_THRESHOLD` and more used to be memory-mapped, so a watched file
 /// truncated in place by another program killed the process on the next access. The manager
 /// reads files into memory: the loaded data stays readable, and a reload of the truncated file
 /// fails cleanly, keeping the previous version.

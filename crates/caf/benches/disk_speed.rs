@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use caf::{AssetType, AssetWriter, CafFlags, LoadedAsset, TextureMetadata, TextureView};
+use caf::{AssetType, AssetWriter, CafFlags, LoadMode, LoadedAsset, TextureMetadata, TextureView};
 use criterion::{Criterion, Throughput};
 
 /// Texture-like RGBA: smooth gradients with a little noise (PNG compresses it about as well as
@@ -193,12 +193,13 @@ fn texture_2048(c: &mut Criterion, dir: &Path) {
         .expect("image")
         .save(&png_path)
         .expect("write png");
-    let load_caf = || {
-        let l = LoadedAsset::open(&caf_path).expect("load");
+    let load_with = |mode: LoadMode| {
+        let l = LoadedAsset::open_with(&caf_path, mode).expect("load");
         let v = TextureView::from_asset(&l.asset()).expect("view");
         black_box(v.level_count());
         black_box(l)
     };
+    let load_caf = || load_with(LoadMode::Auto);
     let decode_png = || black_box(image::open(&png_path).expect("png").into_rgba8());
     load_caf();
     decode_png();
@@ -211,6 +212,12 @@ fn texture_2048(c: &mut Criterion, dir: &Path) {
     g.bench_function("LoadedAsset::open + TextureView (12 levels)", |b| {
         b.iter(load_caf)
     });
+    g.bench_function("LoadedAsset::open_with(Map) + TextureView", |b| {
+        b.iter(|| load_with(LoadMode::Map))
+    });
+    g.bench_function("LoadedAsset::open_with(Read) + TextureView", |b| {
+        b.iter(|| load_with(LoadMode::Read))
+    });
     g.finish();
     let png = median(5, || {
         decode_png();
@@ -218,17 +225,65 @@ fn texture_2048(c: &mut Criterion, dir: &Path) {
     let caf = median(21, || {
         load_caf();
     });
+    let mapped = median(21, || {
+        load_with(LoadMode::Map);
+    });
+    let png_len = std::fs::metadata(&png_path).expect("png").len();
     println!(
-        "texture_2048_mips: PNG decode {:.2} ms, .caf load + view {:.3} ms; ratio {:.1}x (goal >= 20x)",
+        "texture_2048_mips: PNG ({png_len} bytes, {:.2}x smaller than RGBA8) decode {:.2} ms, \
+         .caf load + view {:.3} ms (mapped: {:.3} ms); ratio {:.1}x, mapped {:.1}x (goal >= 20x)",
+        (side as f64 * side as f64 * 4.0) / png_len as f64,
         png.as_secs_f64() * 1e3,
         caf.as_secs_f64() * 1e3,
-        png.as_secs_f64() / caf.as_secs_f64()
+        mapped.as_secs_f64() * 1e3,
+        png.as_secs_f64() / caf.as_secs_f64(),
+        png.as_secs_f64() / mapped.as_secs_f64()
     );
+}
+
+/// Where mapping starts to beat reading (`LoadMode::Map` against `LoadMode::Read`, aligned
+/// textures of growing size, warm page cache): the evidence for [`caf::MAP_THRESHOLD`].
+fn map_vs_read_sizes(dir: &Path) {
+    for kib in [16usize, 64, 256, 1024, 4096, 16384] {
+        let side = (((kib << 10) / 4) as f64).sqrt() as u32;
+        let meta = TextureMetadata {
+            width: side,
+            height: side,
+            format: 0,
+            mip_levels: 1,
+            reserved: 0,
+        };
+        let path = dir.join(format!("tex{kib}.caf"));
+        AssetWriter::new(AssetType::TEXTURE)
+            .metadata(&meta.to_bytes())
+            .align_payload()
+            .payload(&texture_like(side as usize, side as usize))
+            .write_file(&path)
+            .expect("write");
+        let load = |mode| {
+            black_box(LoadedAsset::open_with(&path, mode).expect("load"));
+        };
+        let runs = (64 << 20) / (kib << 10) + 5;
+        let (mut read, mut map) = (Vec::new(), Vec::new());
+        for _ in 0..7 {
+            read.push(median(runs.min(201), || load(LoadMode::Read)));
+            map.push(median(runs.min(201), || load(LoadMode::Map)));
+        }
+        read.sort();
+        map.sort();
+        println!(
+            "map_vs_read: {kib} KiB texture: read {:.1} us, map {:.1} us ({:.2}x)",
+            read[3].as_secs_f64() * 1e6,
+            map[3].as_secs_f64() * 1e6,
+            read[3].as_secs_f64() / map[3].as_secs_f64()
+        );
+    }
 }
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     let dir = tempfile::tempdir().expect("temp dir");
+    map_vs_read_sizes(dir.path());
     texture_2048(&mut c, dir.path());
     check_vs_dd(&mut c, dir.path());
     c.final_summary();

@@ -296,6 +296,14 @@ pub enum CafError {
     /// The operating system's random generator failed.
     #[error("random generator failed: {0}")]
     Random(String),
+    /// A caller's output buffer is not exactly the plain payload's length.
+    #[error("output buffer is {actual} bytes, the plain payload is {expected}")]
+    OutputSize {
+        /// Length of the plain payload.
+        expected: u64,
+        /// Length of the buffer given.
+        actual: u64,
+    },
     /// The file (or a size in it) does not fit in this machine's address space.
     #[error("{what} of {size} bytes does not fit in memory on this platform")]
     TooLarge {
@@ -339,7 +347,9 @@ impl CafError {
             CafError::UnsupportedVersion { .. } | CafError::UnsupportedFlags { .. } => {
                 ErrorKind::Unsupported
             }
-            CafError::WrongType { .. } | CafError::StreamTooShort { .. } => ErrorKind::Misuse,
+            CafError::WrongType { .. }
+            | CafError::StreamTooShort { .. }
+            | CafError::OutputSize { .. } => ErrorKind::Misuse,
             CafError::TooLarge { .. } => ErrorKind::LimitExceeded,
         }
     }
@@ -364,6 +374,7 @@ impl CafError {
             CafError::Malformed { .. } => "malformed payload",
             CafError::StreamTooShort { .. } => "stream too short",
             CafError::TooLarge { .. } => "too large",
+            CafError::OutputSize { .. } => "output size",
             CafError::BadBlockIndex { .. } => "block index",
             CafError::UnsupportedEncoding { .. } => "unsupported encoding",
             CafError::IndexCrcMismatch { .. } => "index crc",
@@ -531,6 +542,13 @@ mod tests {
             ),
             (CafError::BadEncoding { what: "w" }, ErrorKind::Misuse),
             (CafError::Truncated { offset: 3 }, ErrorKind::Malformed),
+            (
+                CafError::OutputSize {
+                    expected: 8,
+                    actual: 7,
+                },
+                ErrorKind::Misuse,
+            ),
         ]
     }
 

@@ -279,14 +279,14 @@ pub fn verify_file(path: &Path) -> Result<(CafHeader, u64), CafError> {
 pub enum LoadMode {
     /// [`LoadMode::Map`] for files of at least [`MAP_THRESHOLD`] bytes whose mapped payload
     /// happens to be aligned to `payload_alignment()` (measured about 4x faster than reading
-    /// a 256 MiB file here), [`LoadMode::Read`] otherwise. Either way the payload is aligned.
-    /// Large files are therefore mapped by default, with the hazard described under
-    /// [`LoadMode::Map`].
+    /// a 256 MiB file here, 3x for 16 MiB, even at 4 MiB), [`LoadMode::Read`] otherwise.
+    /// Either way the payload is aligned. Large files are therefore mapped by default, with
+    /// the hazard described under [`LoadMode::Map`].
     #[default]
     Auto,
     /// One pass of reads into an owned buffer placed so that the payload starts at a multiple
-    /// of `payload_alignment()`; each chunk is hashed right after it is read. Large files go
-    /// into anonymous memory with transparent huge pages.
+    /// of `payload_alignment()`; each chunk is hashed right after it is read. Files of 32 MiB
+    /// and more go into anonymous memory with transparent huge pages.
     Read,
     /// Memory-map the file (read-only, populated). The payload is then only as aligned as its
     /// file offset (32 + N from a page boundary); typed views copy when a cast is impossible.
@@ -297,8 +297,10 @@ pub enum LoadMode {
     Map,
 }
 
-/// [`LoadMode::Auto`] maps files at least this large (64 MiB).
-pub const MAP_THRESHOLD: u64 = 64 << 20;
+/// [`LoadMode::Auto`] maps files at least this large (4 MiB): where mapping stops being slower
+/// than reading (`benches/disk_speed.rs`, `map_vs_read`: equal at 4 MiB, mapping 3x faster at
+/// 16 MiB, 5-10x for a 2048x2048 texture with mips).
+pub const MAP_THRESHOLD: u64 = 4 << 20;
 
 enum Storage {
     /// `buf[start..start + len]` is the file; `start` aligns the payload.
@@ -315,8 +317,13 @@ enum Storage {
     Mapped(crate::mmap::Map),
 }
 
-/// Files at least this large are read into anonymous huge-page memory.
-const ANON_THRESHOLD: usize = 4 << 20;
+/// Files at least this large are read into anonymous huge-page memory (32 MiB). Smaller ones go
+/// into the heap, whose memory the allocator hands out again after a load is dropped (glibc
+/// serves blocks up to 32 MiB from the heap once one was freed), while fresh anonymous pages
+/// are zeroed by the kernel and faulted in every time: reading a 16 MiB file into anonymous
+/// memory measured about 4x slower than into the heap (`benches/disk_speed.rs`,
+/// `map_vs_read`).
+const ANON_THRESHOLD: usize = 32 << 20;
 
 /// A zeroed buffer of `n` bytes for a file read.
 fn read_buffer(n: usize) -> std::io::Result<Storage> {
@@ -490,6 +497,44 @@ impl LoadedAsset {
         read_exact_at(file, &mut hb, offset).map_err(|e| CafError::io(None, e))?;
         let header = check_structure(&hb, size)?;
         read_verified(file, offset, len, &hb, header)
+    }
+
+    /// A plain file of `len` bytes whose metadata ends at `meta_end`, written in place by `fill`
+    /// into a buffer whose payload is aligned like a read file's (large ones in huge-page
+    /// memory); its header is then taken from the first 32 bytes written. The
+    /// caller vouches for the bytes: `fill` writes header, metadata, payload and footer with
+    /// the CRCs it computed while producing them (the payload decoder), so nothing is hashed
+    /// or copied again.
+    pub(crate) fn build(
+        len: usize,
+        meta_end: usize,
+        fill: impl FnOnce(&mut [u8]) -> Result<(), CafError>,
+    ) -> Result<LoadedAsset, CafError> {
+        let total = len
+            .checked_add(MAX_PAYLOAD_ALIGNMENT)
+            .ok_or(CafError::TooLarge {
+                what: "file",
+                size: len as u64,
+            })?;
+        let mut storage = read_buffer(total).map_err(|e| CafError::io(None, e))?;
+        let (buf, start): (&mut [u8], &mut usize) = match &mut storage {
+            Storage::Owned { buf, start } => (buf, start),
+            Storage::Anon { buf, start } => (buf, start),
+            Storage::Mapped(_) => unreachable!("read_buffer never maps a file"),
+        };
+        *start = front_pad(buf.as_ptr(), meta_end as u64);
+        let file = &mut buf[*start..*start + len];
+        fill(file)?;
+        let hb = file
+            .first_chunk::<HEADER_SIZE>()
+            .ok_or(too_short(len as u64))?;
+        let header = CafHeader::from_bytes(hb);
+        Ok(LoadedAsset {
+            storage,
+            len,
+            header,
+            meta_end,
+        })
     }
 
     /// Verify a file already in memory. The vector is kept when its payload is already aligned

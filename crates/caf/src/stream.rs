@@ -5,7 +5,7 @@ use std::io::{Read, Seek, SeekFrom};
 
 use crate::block::{
     is_encoded, parse_entries, parse_index_header, BlockDecoder, BlockEntry, BlockIndexHeader, Key,
-    DEFAULT_BLOCK_SIZE, INDEX_HEADER_SIZE,
+    PayloadDecoder, DEFAULT_BLOCK_SIZE, INDEX_HEADER_SIZE,
 };
 use crate::crc::{crc32, crc32_combine};
 use crate::error::CafError;
@@ -64,6 +64,8 @@ pub struct StreamReader<R> {
     head_crc: u32,
     stored: Vec<u8>,
     plain: Vec<u8>,
+    /// Codec context and scratch (the block decoding of [`PayloadDecoder`]).
+    contexts: PayloadDecoder,
     /// Stream position (bytes from the start of the file).
     pos: u64,
     finished: bool,
@@ -81,7 +83,17 @@ impl<R> std::fmt::Debug for StreamReader<R> {
 impl<R: Read> StreamReader<R> {
     /// Read and check the header, metadata and block index (with the key of an encrypted
     /// asset); nothing of the payload's blocks is read yet.
-    pub fn new(mut reader: R, key: Option<&Key>) -> Result<StreamReader<R>, CafError> {
+    pub fn new(reader: R, key: Option<&Key>) -> Result<StreamReader<R>, CafError> {
+        StreamReader::with_decoder(reader, key, PayloadDecoder::new())
+    }
+
+    /// [`StreamReader::new`] decoding with `contexts`' codec context (a zstd context made once
+    /// for many streams); [`StreamReader::into_decoder`] hands them back.
+    pub fn with_decoder(
+        mut reader: R,
+        key: Option<&Key>,
+        mut contexts: PayloadDecoder,
+    ) -> Result<StreamReader<R>, CafError> {
         let mut hb = [0u8; HEADER_SIZE];
         reader.read_exact(&mut hb).map_err(|e| short(e, 0))?;
         let header = CafHeader::from_bytes(&hb);
@@ -127,6 +139,7 @@ impl<R: Read> StreamReader<R> {
             payload_crc.update(&idx);
             pos += idx.len() as u64;
             let decoder = BlockDecoder::new(index, &entries, &header, &metadata, key)?;
+            decoder.prepare(contexts.context())?;
             Mode::Blocks {
                 index,
                 entries,
@@ -147,9 +160,15 @@ impl<R: Read> StreamReader<R> {
             head_crc,
             stored: Vec::new(),
             plain: Vec::new(),
+            contexts,
             pos,
             finished: false,
         })
+    }
+
+    /// The decoder's contexts, for the next stream or [`PayloadDecoder::decode_into`].
+    pub fn into_decoder(self) -> PayloadDecoder {
+        self.contexts
     }
 
     /// The container header.
@@ -237,8 +256,10 @@ impl<R: Read> StreamReader<R> {
                 decoder,
             } => {
                 let plain_len = index.plain_len(i as u32);
+                // Grows once to a block, then only the shorter last block truncates it.
                 self.plain.resize(plain_len, 0);
                 decoder.decode(
+                    self.contexts.context(),
                     i as u32,
                     &entries[i as usize],
                     &self.stored,

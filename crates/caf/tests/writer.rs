@@ -144,35 +144,61 @@ fn write_file_replaces_existing_and_reports_bad_paths() {
 fn loader_modes_agree_and_report_io_errors() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("a.caf");
-    let payload = pattern(5 << 20); // above the huge-page threshold
-    AssetWriter::new(AssetType::MESH)
-        .metadata(&[0; 32])
-        .payload(&payload)
-        .write_file(&path)
-        .unwrap();
-    for mode in [LoadMode::Auto, LoadMode::Read, LoadMode::Map] {
-        let l = LoadedAsset::open_with(&path, mode).unwrap();
-        assert_eq!(l.payload(), &payload[..], "{mode:?}");
-        assert_eq!(
-            l.payload().as_ptr() as usize % 32,
-            0,
-            "{mode:?}: 32 + 32 is aligned in a map too"
-        );
+    // Heap-read and mapped by Auto; then above the huge-page threshold of reads (32 MiB).
+    for size in [5usize << 20, 33 << 20] {
+        let payload = pattern(size);
+        AssetWriter::new(AssetType::MESH)
+            .metadata(&[0; 32])
+            .payload(&payload)
+            .write_file(&path)
+            .unwrap();
+        for mode in [LoadMode::Auto, LoadMode::Read, LoadMode::Map] {
+            let l = LoadedAsset::open_with(&path, mode).unwrap();
+            assert_eq!(l.payload(), &payload[..], "{mode:?}");
+            assert_eq!(
+                l.payload().as_ptr() as usize % 32,
+                0,
+                "{mode:?}: 32 + 32 is aligned in a map too"
+            );
+            // Auto maps an aligned file of MAP_THRESHOLD bytes or more.
+            assert_eq!(l.is_mapped(), mode != LoadMode::Read, "{mode:?}");
+        }
+        // A file damaged deep inside is caught in every mode.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[4 << 20] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        for mode in [LoadMode::Auto, LoadMode::Read, LoadMode::Map] {
+            let e = LoadedAsset::open_with(&path, mode).unwrap_err();
+            assert!(
+                matches!(e, CafError::PayloadCrcMismatch { .. }),
+                "{mode:?}: {e}"
+            );
+        }
     }
     let e = LoadedAsset::open(&dir.path().join("missing.caf")).unwrap_err();
     assert!(matches!(e, CafError::Io { .. }));
     let e = validate_header(&dir.path().join("missing.caf")).unwrap_err();
     assert!(e.to_string().contains("missing.caf"), "{e}");
-    // A file damaged deep inside is caught in every mode.
-    let mut bytes = std::fs::read(&path).unwrap();
-    bytes[4 << 20] ^= 1;
-    std::fs::write(&path, &bytes).unwrap();
-    for mode in [LoadMode::Auto, LoadMode::Read, LoadMode::Map] {
-        let e = LoadedAsset::open_with(&path, mode).unwrap_err();
-        assert!(
-            matches!(e, CafError::PayloadCrcMismatch { .. }),
-            "{mode:?}: {e}"
-        );
+}
+
+/// Auto maps only files of at least MAP_THRESHOLD bytes whose payload a map would align.
+#[test]
+fn auto_maps_large_aligned_files_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = caf::MAP_THRESHOLD as usize;
+    // (metadata bytes, payload bytes, mapped): MESH payloads align to 32 bytes.
+    for (meta, size, mapped) in [(32, t, true), (24, t, false), (32, t - 4096, false)] {
+        let path = dir.path().join(format!("m{meta}_{size}.caf"));
+        let payload = pattern(size);
+        AssetWriter::new(AssetType::MESH)
+            .metadata(&vec![0; meta])
+            .payload(&payload)
+            .write_file(&path)
+            .unwrap();
+        let l = LoadedAsset::open(&path).unwrap();
+        assert_eq!(l.is_mapped(), mapped, "metadata {meta}, payload {size}");
+        assert_eq!(l.payload(), &payload[..]);
+        assert_eq!(l.payload().as_ptr() as usize % 32, 0);
     }
 }
 

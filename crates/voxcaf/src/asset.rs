@@ -472,12 +472,11 @@ fn write_parts(
     key: Option<&caf::Key>,
 ) -> Result<u8> {
     use crate::output as o;
-    let plain;
     let l = if caf::is_encoded(l.header().flags) {
         // Standard input or a pack member: decode in memory.
-        plain = caf::decode_asset(&l.asset(), &caf::DecodeOptions::with_key(key))
-            .map_err(|e| o::failed(file, e))?;
-        LoadedAsset::from_vec(plain).map_err(|e| o::failed(file, e))?
+        caf::PayloadDecoder::new()
+            .decode_loaded(&l.asset(), &caf::DecodeOptions::with_key(key))
+            .map_err(|e| o::failed(file, e))?
     } else {
         l
     };

@@ -119,8 +119,8 @@ pub struct ExportFile {
 pub fn export(caf_bytes: Vec<u8>, out: &Path, opts: &ExportOptions<'_>) -> Result<Vec<ExportFile>> {
     let loaded = caf::LoadedAsset::from_vec(caf_bytes)?;
     let loaded = if caf::is_encoded(loaded.header().flags) {
-        let plain = caf::decode_asset(&loaded.asset(), &caf::DecodeOptions::with_key(opts.key))?;
-        caf::LoadedAsset::from_vec(plain)?
+        caf::PayloadDecoder::new()
+            .decode_loaded(&loaded.asset(), &caf::DecodeOptions::with_key(opts.key))?
     } else {
         loaded
     };
