@@ -85,6 +85,17 @@ fn normalize(a: [f32; 3]) -> Option<[f32; 3]> {
     let l = dot(a, a).sqrt();
     (l > 1e-20 && l.is_finite()).then(|| [a[0] / l, a[1] / l, a[2] / l])
 }
+/// A normal or tangent direction from the source: kept bit for bit when it is already of unit
+/// length to `f32` precision, otherwise normalised. Normalising a unit vector again can move
+/// its last bit, so without this a mesh exported (`asset export`) and imported again would
+/// not come back identical.
+fn normalize_given(a: [f32; 3]) -> Option<[f32; 3]> {
+    if a.iter().all(|v| v.is_finite()) && (dot(a, a) - 1.0).abs() <= 4.0 * f32::EPSILON {
+        Some(a)
+    } else {
+        normalize(a)
+    }
+}
 fn zero_canon(v: f32) -> f32 {
     if v == 0.0 {
         0.0
@@ -223,7 +234,8 @@ impl Builder {
         }
         let normals: Vec<[f32; 3]> = match soup.normals {
             Some(given) => {
-                let unit: Vec<Option<[f32; 3]>> = given.iter().map(|&g| normalize(g)).collect();
+                let unit: Vec<Option<[f32; 3]>> =
+                    given.iter().map(|&g| normalize_given(g)).collect();
                 if unit.iter().all(Option::is_some) {
                     unit.into_iter().flatten().collect()
                 } else {
@@ -242,7 +254,7 @@ impl Builder {
             (Some(t), _) => t
                 .iter()
                 .zip(&normals)
-                .map(|(t, &n)| match normalize([t[0], t[1], t[2]]) {
+                .map(|(t, &n)| match normalize_given([t[0], t[1], t[2]]) {
                     Some(d) => [d[0], d[1], d[2], if t[3] < 0.0 { -1.0 } else { 1.0 }],
                     None => perpendicular(n),
                 })
@@ -751,6 +763,26 @@ mod tests {
         assert_eq!(parse_int_prefix("-3"), Some(-3));
         assert_eq!(parse_int_prefix(""), None);
         assert_eq!(parse_int_prefix("x"), None);
+    }
+
+    /// Found by the export round trip: normalising an already normalised normal moved its
+    /// last bit (0.24109282 -> 0.2410928), so an exported mesh did not import identically.
+    #[test]
+    fn given_unit_vectors_are_kept_bit_for_bit() {
+        let mut rng = voxcaf_golden::Rng::new(7);
+        let mut moved = 0;
+        for _ in 0..2000 {
+            let v = [0, 1, 2].map(|_| rng.range(-1000, 1000) as f32 / 77.0 + 0.01);
+            let Some(u) = normalize(v) else { continue };
+            moved += usize::from(normalize(u) != Some(u));
+            assert_eq!(normalize_given(u), Some(u));
+            assert_eq!(normalize_given(v), Some(u));
+        }
+        // The plain normalisation is not idempotent: the test would catch a regression.
+        assert!(moved > 0);
+        assert_eq!(normalize_given([0.0; 3]), None);
+        assert_eq!(normalize_given([f32::NAN, 0.0, 1.0]), None);
+        assert_eq!(normalize_given([0.0, 2.0, 0.0]), Some([0.0, 1.0, 0.0]));
     }
 
     #[test]

@@ -234,6 +234,97 @@ pub fn triangle_glb() -> Vec<u8> {
     out
 }
 
+/// A binary glTF (GLB) of two unit cubes, the source of an extended mesh: a root node with
+/// two children, translated to x = -1 and x = +1, each with its own mesh. The first cube has
+/// material 2, vertex colours (COLOR_0) and a second UV set (TEXCOORD_1); the second has
+/// material 1 and TEXCOORD_1 only (material 0 is unused). Positions, normals and TEXCOORD_0
+/// come from [`cube_mesh`]; tangents are left to the importer.
+pub fn two_cubes_glb() -> Vec<u8> {
+    use json::accessor::{ComponentType as C, Type as T};
+    use json::mesh::Semantic;
+    use voxcaf_gltf::json::{self, validation::Checked::Valid};
+    use voxcaf_gltf::{accessor, f32_bytes, BinBuilder};
+    let (cube, indices) = cube_mesh();
+    let mut root = json::Root::default();
+    let mut bin = BinBuilder::new();
+    let mut add = |root: &mut json::Root, bytes: Vec<u8>, count: usize, ty: T, comp: C| {
+        let view = bin.view(root, &bytes, None);
+        accessor(root, view, count, ty, comp, None, None)
+    };
+    let n = cube.len();
+    let positions: Vec<[f32; 3]> = cube.iter().map(|v| v.position).collect();
+    let normals: Vec<[f32; 3]> = cube.iter().map(|v| v.normal).collect();
+    let uvs: Vec<[f32; 2]> = cube.iter().map(|v| v.uv).collect();
+    let colors: Vec<[f32; 4]> = (0..n)
+        .map(|i| [i as f32 / n as f32, 1.0 - i as f32 / n as f32, 0.5, 1.0])
+        .collect();
+    let uv1: Vec<[f32; 2]> = uvs
+        .iter()
+        .map(|t| [t[0] * 0.5, t[1] * 0.5 + 0.25])
+        .collect();
+    let pos = add(&mut root, f32_bytes(&positions), n, T::Vec3, C::F32);
+    root.accessors[pos.value()].min = Some(json::Value::from(vec![-0.5f32; 3]));
+    root.accessors[pos.value()].max = Some(json::Value::from(vec![0.5f32; 3]));
+    let nor = add(&mut root, f32_bytes(&normals), n, T::Vec3, C::F32);
+    let uv0 = add(&mut root, f32_bytes(&uvs), n, T::Vec2, C::F32);
+    let col = add(&mut root, f32_bytes(&colors), n, T::Vec4, C::F32);
+    let uv1 = add(&mut root, f32_bytes(&uv1), n, T::Vec2, C::F32);
+    let idx: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let ind = add(&mut root, idx, indices.len(), T::Scalar, C::U32);
+    let bin = bin.finish(&mut root, None);
+    for i in 0..3 {
+        root.push(json::Material {
+            name: Some(format!("m{i}")),
+            ..Default::default()
+        });
+    }
+    let mut children = Vec::new();
+    for (material, x, with_colors) in [(2, -1.0, true), (1, 1.0, false)] {
+        let mut attributes = std::collections::BTreeMap::new();
+        attributes.insert(Valid(Semantic::Positions), pos);
+        attributes.insert(Valid(Semantic::Normals), nor);
+        attributes.insert(Valid(Semantic::TexCoords(0)), uv0);
+        attributes.insert(Valid(Semantic::TexCoords(1)), uv1);
+        if with_colors {
+            attributes.insert(Valid(Semantic::Colors(0)), col);
+        }
+        let mesh = root.push(json::Mesh {
+            extensions: None,
+            extras: Default::default(),
+            name: Some(format!("cube {material}")),
+            primitives: vec![json::mesh::Primitive {
+                attributes,
+                extensions: None,
+                extras: Default::default(),
+                indices: Some(ind),
+                material: Some(json::Index::new(material)),
+                mode: Valid(json::mesh::Mode::Triangles),
+                targets: None,
+            }],
+            weights: None,
+        });
+        children.push(root.push(json::Node {
+            mesh: Some(mesh),
+            translation: Some([x, 0.0, 0.0]),
+            ..Default::default()
+        }));
+    }
+    let top = root.push(json::Node {
+        children: Some(children),
+        name: Some("cubes".into()),
+        ..Default::default()
+    });
+    let scene = root.push(json::Scene {
+        extensions: None,
+        extras: Default::default(),
+        name: None,
+        nodes: vec![top],
+    });
+    root.scene = Some(scene);
+    // Cannot fail: a small document of finite numbers serialises, and is far below 4 GiB.
+    voxcaf_gltf::glb(&root, bin).expect("a small GLB")
+}
+
 /// Writes a small source tree into `dir` (created if missing), the input of the demo build and
 /// of `examples/build.rs`: a PNG texture with a sidecar asking for mips, a WAV sound, an OBJ
 /// mesh, and a GLSL vertex and fragment shader. Returns the relative paths written.

@@ -200,17 +200,29 @@ fn encrypted_asset_needs_the_key() -> Res {
 /// Kinds without an exporter, and options that do not apply, are typed errors.
 #[test]
 fn unsupported_kinds_and_options() -> Res {
+    let scene = caf::AssetWriter::new(caf::AssetType::SCENE)
+        .metadata(&[0; 20])
+        .to_vec();
+    match export(scene, Path::new("s.glb"), &opts()) {
+        Err(e @ ExportError::UnsupportedType { .. }) => {
+            assert!(e.to_string().contains("cannot export scene"), "{e}");
+            assert!(e.to_string().contains("mesh"), "{e}");
+        }
+        other => panic!("expected UnsupportedType, got {other:?}"),
+    }
     let mesh = convert(
         samples::CUBE_OBJ.as_bytes(),
         Path::new("c.obj"),
         &Settings::default(),
     )?;
-    match export(mesh.to_caf_bytes(), Path::new("c.bin"), &opts()) {
-        Err(e @ ExportError::UnsupportedType { .. }) => {
-            assert!(e.to_string().contains("cannot export mesh"), "{e}")
-        }
-        other => panic!("expected UnsupportedType, got {other:?}"),
-    }
+    let level0 = ExportOptions {
+        level: Some(0),
+        ..opts()
+    };
+    assert!(matches!(
+        export(mesh.to_caf_bytes(), Path::new("c.glb"), &level0),
+        Err(ExportError::OptionNotApplicable { .. })
+    ));
     let audio = convert(
         &samples::wav_i16(8000, 1, 10),
         Path::new("a.wav"),

@@ -38,14 +38,19 @@ pub enum ImportCmd {
     /// level (OUT-mip0.png, OUT-mip1.png, ...; with --level N only that level, to OUT; float
     /// formats as OpenEXR), audio as a WAV file, a shader as its SPIR-V (OUT, byte for byte as
     /// stored) plus the SPIRV-Tools disassembly (OUT with extension .spvasm), a font as its
-    /// atlas PNG (OUT) plus a JSON of metrics (OUT with extension .json). The asset is verified
-    /// first; COMPRESSED and ENCRYPTED payloads are decoded. Other asset types are refused.
+    /// atlas PNG (OUT) plus a JSON of metrics (OUT with extension .json), a mesh as glTF 2.0:
+    /// OUT.glb, or OUT.gltf with its buffer in OUT.bin (one primitive per sub-mesh, placeholder
+    /// materials at the stored indices, vertex colours and second UV set). The asset is
+    /// verified first; COMPRESSED and ENCRYPTED payloads are decoded. Other asset types are
+    /// refused.
     ///
     /// Examples:
     ///   voxcaf asset export build/hero.caf out/hero.png        # out/hero-mip0.png, ...
     ///   voxcaf asset export build/hero.caf hero-small.png --level 2
     ///   voxcaf asset export build/jump.caf jump.wav
     ///   voxcaf asset export build/sprite.frag.caf sprite.frag.spv   # + sprite.frag.spvasm
+    ///   voxcaf asset export build/ship.caf ship.glb
+    ///   voxcaf asset export build/ship.caf ship.gltf           # + ship.bin
     ///   voxcaf asset export --key-file game.key build/secret.caf secret.wav
     Export(ExportArgs),
 }

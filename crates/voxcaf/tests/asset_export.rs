@@ -1,6 +1,7 @@
 //! `voxcaf asset export` run as a user would: texture levels to PNG, audio to WAV, shaders to
-//! SPIR-V plus disassembly, encrypted assets with `--key-file`, and the unhappy paths (a type
-//! without an exporter, `--level` out of range or on audio, existing outputs, a damaged file).
+//! SPIR-V plus disassembly, meshes to glTF (`.glb`, `.gltf` + `.bin`), encrypted assets with
+//! `--key-file`, and the unhappy paths (a type without an exporter, a mesh to a non-glTF name,
+//! `--level` out of range or on audio, existing outputs, a damaged file).
 
 mod common;
 use common::run;
@@ -22,6 +23,7 @@ fn help_has_examples() {
     assert!(help.contains("Examples:"), "{help}");
     assert!(help.contains("--level"), "{help}");
     assert!(help.contains("--key-file"), "{help}");
+    assert!(help.contains("ship.gltf"), "{help}");
 }
 
 #[test]
@@ -62,6 +64,60 @@ fn texture_levels_audio_and_shader() {
     assert!(asm.contains("OpEntryPoint Vertex"), "{asm}");
 }
 
+/// Meshes (an OBJ cube, and the extended two-cube glTF with sub-meshes, colours and a second
+/// UV set) to `.glb` and to `.gltf` + `.bin`; each export converted back is the first `.caf`
+/// byte for byte. An existing `.bin` is only replaced with `--force`.
+#[test]
+fn mesh_to_glb_and_gltf_and_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::write(p.join("cube.obj"), samples::CUBE_OBJ).unwrap();
+    std::fs::write(p.join("cubes.glb"), samples::two_cubes_glb()).unwrap();
+    ok(p, &["asset", "convert", "cube.obj", "cube.caf"]);
+    ok(p, &["asset", "convert", "cubes.glb", "cubes.caf"]);
+
+    let out = ok(p, &["asset", "export", "cube.caf", "out/cube.glb"]);
+    assert!(
+        out.contains("out/cube.glb") && out.contains("1 primitive(s)"),
+        "{out}"
+    );
+    ok(p, &["asset", "convert", "out/cube.glb", "cube-again.caf"]);
+    assert_eq!(
+        std::fs::read(p.join("cube-again.caf")).unwrap(),
+        std::fs::read(p.join("cube.caf")).unwrap()
+    );
+
+    let out = ok(p, &["asset", "export", "cubes.caf", "out/cubes.gltf"]);
+    assert!(
+        out.contains("out/cubes.bin") && out.contains("out/cubes.gltf"),
+        "{out}"
+    );
+    assert!(
+        out.contains("2 primitive(s)") && out.contains("COLOR_0"),
+        "{out}"
+    );
+    ok(
+        p,
+        &["asset", "convert", "out/cubes.gltf", "cubes-again.caf"],
+    );
+    assert_eq!(
+        std::fs::read(p.join("cubes-again.caf")).unwrap(),
+        std::fs::read(p.join("cubes.caf")).unwrap()
+    );
+
+    // Exporting again over the same files needs --force (the .bin too).
+    std::fs::remove_file(p.join("out/cubes.gltf")).unwrap();
+    let (c, _, e) = run(p, &["asset", "export", "cubes.caf", "out/cubes.gltf"]);
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("cubes.bin"), "{e}");
+    assert!(!p.join("out/cubes.gltf").exists());
+    ok(
+        p,
+        &["asset", "export", "cubes.caf", "out/cubes.gltf", "--force"],
+    );
+    assert!(p.join("out/cubes.gltf").is_file());
+}
+
 #[test]
 fn unhappy_paths() {
     let dir = tempfile::tempdir().unwrap();
@@ -73,11 +129,33 @@ fn unhappy_paths() {
     ok(p, &["asset", "convert", "jump.wav", "jump.caf"]);
     ok(p, &["asset", "convert", "cube.obj", "cube.caf"]);
 
-    // A mesh has no exporter (yet): exit 1, nothing written.
+    // A mesh goes to .glb or .gltf only: another extension is a usage error, nothing written.
     let (c, _, e) = run(p, &["asset", "export", "cube.caf", "cube.bin"]);
-    assert_eq!(c, 1, "{e}");
-    assert!(e.contains("cannot export mesh"), "{e}");
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains(".glb") && e.contains(".gltf"), "{e}");
     assert!(!p.join("cube.bin").exists());
+
+    // A type without an exporter (a scene): exit 1, nothing written.
+    std::fs::write(p.join("scene-meta.bin"), [0u8; 20]).unwrap();
+    std::fs::write(p.join("scene-payload.bin"), []).unwrap();
+    ok(
+        p,
+        &[
+            "asset",
+            "pack",
+            "--type",
+            "scene",
+            "--metadata",
+            "scene-meta.bin",
+            "--payload",
+            "scene-payload.bin",
+            "scene.caf",
+        ],
+    );
+    let (c, _, e) = run(p, &["asset", "export", "scene.caf", "scene.glb"]);
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("cannot export scene"), "{e}");
+    assert!(!p.join("scene.glb").exists());
 
     // --level on audio is a usage error; a level the texture lacks is bad input.
     let (c, _, e) = run(p, &["asset", "export", "jump.caf", "j.wav", "--level", "0"]);

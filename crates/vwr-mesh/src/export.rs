@@ -1,11 +1,9 @@
 //! Mesh export: glTF 2.0 (`.glb` / `.gltf` + `.bin`), Wavefront OBJ, and `.caf` Mesh assets.
 
-use std::borrow::Cow;
 use std::path::Path;
 
-use gltf::json;
 use json::validation::Checked::Valid;
-use json::validation::USize64;
+use voxcaf_gltf::{accessor, f32_bytes, json, BinBuilder};
 
 use crate::buffers::{MeshBuffers, MeshPart};
 use crate::error::MeshError;
@@ -127,71 +125,6 @@ fn units(
     }
 }
 
-struct BinBuilder {
-    bin: Vec<u8>,
-}
-
-impl BinBuilder {
-    fn view(
-        &mut self,
-        root: &mut json::Root,
-        bytes: &[u8],
-        target: json::buffer::Target,
-    ) -> json::Index<json::buffer::View> {
-        while self.bin.len() % 4 != 0 {
-            self.bin.push(0);
-        }
-        let offset = self.bin.len();
-        self.bin.extend_from_slice(bytes);
-        root.push(json::buffer::View {
-            buffer: json::Index::new(0),
-            byte_length: USize64::from(bytes.len()),
-            byte_offset: Some(USize64::from(offset)),
-            byte_stride: None,
-            extensions: Default::default(),
-            extras: Default::default(),
-            name: None,
-            target: Some(Valid(target)),
-        })
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn accessor(
-    root: &mut json::Root,
-    view: json::Index<json::buffer::View>,
-    count: usize,
-    ty: json::accessor::Type,
-    comp: json::accessor::ComponentType,
-    min: Option<json::Value>,
-    max: Option<json::Value>,
-) -> json::Index<json::Accessor> {
-    root.push(json::Accessor {
-        buffer_view: Some(view),
-        byte_offset: Some(USize64(0)),
-        count: USize64::from(count),
-        component_type: Valid(json::accessor::GenericComponentType(comp)),
-        extensions: Default::default(),
-        extras: Default::default(),
-        type_: Valid(ty),
-        min,
-        max,
-        name: None,
-        normalized: false,
-        sparse: None,
-    })
-}
-
-fn f32_bytes<const K: usize>(v: &[[f32; K]]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(v.len() * K * 4);
-    for e in v {
-        for c in e {
-            out.extend_from_slice(&c.to_le_bytes());
-        }
-    }
-    out
-}
-
 fn primitive(
     root: &mut json::Root,
     bin: &mut BinBuilder,
@@ -209,7 +142,7 @@ fn primitive(
     }
     let n = part.vertex_count();
     let (lo, hi) = part.bounds().unwrap_or(([0.0; 3], [0.0; 3]));
-    let v = bin.view(root, &f32_bytes(&part.positions), Target::ArrayBuffer);
+    let v = bin.view(root, &f32_bytes(&part.positions), Some(Target::ArrayBuffer));
     let pos = accessor(
         root,
         v,
@@ -219,18 +152,18 @@ fn primitive(
         Some(json::Value::from(lo.to_vec())),
         Some(json::Value::from(hi.to_vec())),
     );
-    let v = bin.view(root, &f32_bytes(&part.normals), Target::ArrayBuffer);
+    let v = bin.view(root, &f32_bytes(&part.normals), Some(Target::ArrayBuffer));
     let nor = accessor(root, v, n, T::Vec3, C::F32, None, None);
-    let v = bin.view(root, &f32_bytes(&part.uvs), Target::ArrayBuffer);
+    let v = bin.view(root, &f32_bytes(&part.uvs), Some(Target::ArrayBuffer));
     let uv = accessor(root, v, n, T::Vec2, C::F32, None, None);
     let v = bin.view(
         root,
         &f32_bytes(&linear_colors(part, bake_ao)),
-        Target::ArrayBuffer,
+        Some(Target::ArrayBuffer),
     );
     let col = accessor(root, v, n, T::Vec4, C::F32, None, None);
     let idx_bytes: Vec<u8> = part.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
-    let v = bin.view(root, &idx_bytes, Target::ElementArrayBuffer);
+    let v = bin.view(root, &idx_bytes, Some(Target::ElementArrayBuffer));
     let ind = accessor(root, v, part.indices.len(), T::Scalar, C::U32, None, None);
     let mut attributes = std::collections::BTreeMap::new();
     attributes.insert(Valid(json::mesh::Semantic::Positions), pos);
@@ -283,7 +216,7 @@ pub fn gltf_document(
     };
     let mat_opaque = material(&mut root, "voxel opaque", false);
     let mat_blend = material(&mut root, "voxel transparent", true);
-    let mut bin = BinBuilder { bin: Vec::new() };
+    let mut bin = BinBuilder::new();
     let mut stats = ExportStats::default();
     let mut nodes = Vec::new();
     for (name, translation, b) in units(mesh, registry, opts.per_chunk) {
@@ -313,18 +246,7 @@ pub fn gltf_document(
             ..Default::default()
         }));
     }
-    while bin.bin.len() % 4 != 0 {
-        bin.bin.push(0);
-    }
-    if !bin.bin.is_empty() {
-        root.push(json::Buffer {
-            byte_length: USize64::from(bin.bin.len()),
-            extensions: Default::default(),
-            extras: Default::default(),
-            name: None,
-            uri: bin_uri.map(str::to_string),
-        });
-    }
+    let bin = bin.finish(&mut root, bin_uri);
     let world = root.push(json::Node {
         children: (!nodes.is_empty()).then_some(nodes),
         name: Some("vwr world".into()),
@@ -337,7 +259,7 @@ pub fn gltf_document(
         nodes: vec![world],
     });
     root.scene = Some(scene);
-    Ok((root, bin.bin, stats))
+    Ok((root, bin, stats))
 }
 
 /// A binary glTF (`.glb`) of the mesh.
@@ -347,27 +269,16 @@ pub fn glb_bytes(
     opts: ExportOptions,
 ) -> Result<(Vec<u8>, ExportStats), MeshError> {
     let (root, bin, stats) = gltf_document(mesh, registry, opts, None)?;
-    let err = |e: String| MeshError::Export {
-        format: "glb",
-        msg: e,
-    };
-    let json_bytes = root.to_vec().map_err(|e| err(e.to_string()))?;
-    let total =
-        12 + 8 + json_bytes.len().div_ceil(4) * 4 + if bin.is_empty() { 0 } else { 8 + bin.len() };
-    let length = u32::try_from(total).map_err(|_| MeshError::TooLarge {
-        format: "glb",
-        what: format!("{total} bytes"),
-    })?;
-    let glb = gltf::binary::Glb {
-        header: gltf::binary::Header {
-            magic: *b"glTF",
-            version: 2,
-            length,
+    let bytes = voxcaf_gltf::glb(&root, bin).map_err(|e| match e {
+        voxcaf_gltf::GltfError::TooLarge { bytes } => MeshError::TooLarge {
+            format: "glb",
+            what: format!("{bytes} bytes"),
         },
-        json: Cow::Owned(json_bytes),
-        bin: (!bin.is_empty()).then_some(Cow::Owned(bin)),
-    };
-    let bytes = glb.to_vec().map_err(|e| err(e.to_string()))?;
+        e => MeshError::Export {
+            format: "glb",
+            msg: e.to_string(),
+        },
+    })?;
     Ok((bytes, stats))
 }
 

@@ -5,6 +5,7 @@
 //! | Texture (format 0: R8, RG8, RGB8, RGBA8) | one PNG per mip level (`OUT-mipN.png`), or one level as `OUT` | [`texture`] |
 //! | Audio (8/16/32-bit PCM) | a WAV file (`OUT`) | [`audio`] |
 //! | Shader (SPIR-V) | the SPIR-V bytes as stored (`OUT`) and their disassembly (`OUT` with extension `.spvasm`) | [`shader`] |
+//! | Mesh (original and extended) | glTF 2.0: `OUT.glb`, or `OUT.gltf` with its buffer `OUT.bin`; one primitive per sub-mesh, placeholder materials at the stored indices, COLOR_0 and TEXCOORD_1 | [`gltf`] |
 //! | Font | the atlas PNG (`OUT`) and a JSON of metrics, glyphs and kerning in msdf-atlas-gen's layout (`OUT` with extension `.json`) | [`font`] |
 //!
 //! Other types are refused with [`ExportError::UnsupportedType`]. Each kind has one module;
@@ -29,6 +30,7 @@ use std::path::{Path, PathBuf};
 
 pub mod audio;
 pub mod font;
+pub mod gltf;
 pub mod shader;
 pub mod texture;
 
@@ -42,7 +44,7 @@ pub enum ExportError {
     Caf(#[from] caf::CafError),
     /// No exporter exists for this asset type.
     #[error(
-        "cannot export {asset_type} assets (texture, audio, shader and font assets can be exported)"
+        "cannot export {asset_type} assets (texture, audio, mesh, shader and font assets can be exported)"
     )]
     UnsupportedType {
         /// The asset's type.
@@ -80,6 +82,22 @@ pub enum ExportError {
         /// What failed.
         message: String,
     },
+    /// A mesh vertex has a NaN or infinite position, which glTF's POSITION bounds cannot say.
+    #[error(
+        "vertex {vertex} has the non-finite position {position:?}; glTF needs finite positions"
+    )]
+    NonFinitePosition {
+        /// The vertex's index.
+        vertex: usize,
+        /// Its stored position.
+        position: [f32; 3],
+    },
+    /// The mesh has no triangle to write (glTF has no empty primitives).
+    #[error("the mesh has no triangles to export")]
+    EmptyMesh,
+    /// Serialising or framing the glTF document failed (or the GLB would pass 4 GiB).
+    #[error(transparent)]
+    Gltf(#[from] voxcaf_gltf::GltfError),
     /// Writing an output file failed.
     #[error("cannot write {}: {source}", path.display())]
     Write {
@@ -135,6 +153,7 @@ pub fn export(caf_bytes: Vec<u8>, out: &Path, opts: &ExportOptions<'_>) -> Resul
     match asset_type {
         caf::AssetType::TEXTURE => texture::export(&asset, out, opts.level),
         caf::AssetType::AUDIO => audio::export(&asset, out),
+        caf::AssetType::MESH => gltf::export(&asset, out),
         caf::AssetType::SHADER => shader::export(&asset, out),
         caf::AssetType::FONT => font::export(&asset, out),
         _ => Err(ExportError::UnsupportedType { asset_type }),
