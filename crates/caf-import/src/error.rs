@@ -78,6 +78,14 @@ pub enum ImportError {
     /// not match width × height × channels).
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+    /// A block encoder refused or failed to encode a texture level.
+    #[error("cannot encode to {format}: {message}")]
+    Encode {
+        /// The GPU format being written ("ASTC 4x4").
+        format: &'static str,
+        /// What the encoder reported.
+        message: String,
+    },
     /// A sidecar settings file could not be read or has unknown keys or bad values.
     #[error("bad settings in {}: {message}", path.display())]
     Settings {

@@ -2,7 +2,7 @@
 //!
 //! | Kind | Sources | Output |
 //! |---|---|---|
-//! | Texture | PNG, JPEG, TGA, BMP, GIF, WebP, 16-bit PNG, HDR, EXR, KTX2 | RGBA8 (format 0), R16G16B16A16 UNORM/FLOAT, BC1/3/5/7 ([`GpuFormat`]), KTX2 levels passed through; optional mip chain (`box` or linear-light `linear`), SRGB / MIPCHAIN flags |
+//! | Texture | PNG, JPEG, TGA, BMP, GIF, WebP, 16-bit PNG, HDR, EXR, KTX2 | RGBA8 (format 0), R16G16B16A16 UNORM/FLOAT, BC1/3/5/7 and ASTC 4×4 ([`GpuFormat`]), KTX2 levels passed through; optional mip chain (`box` or linear-light `linear`), SRGB / MIPCHAIN flags |
 //! | Audio | WAV (8/16/24/32-bit int, float, EXTENSIBLE), OGG Vorbis, FLAC, MP3 | interleaved signed PCM, 16-bit by default |
 //! | Mesh | OBJ, glTF, GLB | de-duplicated 48-byte vertices + u32 indices, generated normals, MikkTSpace tangents |
 //! | Shader | GLSL (`.vert`/`.frag`/`.comp`, through glslang), WGSL (naga), SPIR-V (stored unchanged) | SPIR-V checked by the Khronos validator, stage in the metadata |

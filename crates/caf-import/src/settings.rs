@@ -169,16 +169,19 @@ pub enum GpuFormat {
     Bc5,
     /// BC7 (8 bits per texel, best quality of the BC formats).
     Bc7,
+    /// ASTC 4×4 LDR (8 bits per texel, RGBA), by ARM's astc-encoder.
+    Astc4x4,
 }
 
 impl GpuFormat {
     /// Every value, in the order of `--help`.
-    pub const ALL: [GpuFormat; 5] = [
+    pub const ALL: [GpuFormat; 6] = [
         GpuFormat::Rgba8,
         GpuFormat::Bc1,
         GpuFormat::Bc3,
         GpuFormat::Bc5,
         GpuFormat::Bc7,
+        GpuFormat::Astc4x4,
     ];
 
     /// The text form (`"bc7"`, ...).
@@ -189,6 +192,7 @@ impl GpuFormat {
             GpuFormat::Bc3 => "bc3",
             GpuFormat::Bc5 => "bc5",
             GpuFormat::Bc7 => "bc7",
+            GpuFormat::Astc4x4 => "astc4x4",
         }
     }
 
@@ -201,6 +205,7 @@ impl GpuFormat {
             GpuFormat::Bc3 => caf::TextureFormat::BC3_RGBA_UNORM,
             GpuFormat::Bc5 => caf::TextureFormat::BC5_RG_UNORM,
             GpuFormat::Bc7 => caf::TextureFormat::BC7_RGBA_UNORM,
+            GpuFormat::Astc4x4 => caf::TextureFormat::ASTC_4X4_UNORM,
         }
     }
 }
@@ -213,7 +218,7 @@ impl FromStr for GpuFormat {
             .into_iter()
             .find(|g| g.name() == l)
             .ok_or_else(|| {
-                format!("unknown GPU format {s:?} (expected rgba8, bc1, bc3, bc5 or bc7; ASTC is passed through from KTX2 only)")
+                format!("unknown GPU format {s:?} (expected rgba8, bc1, bc3, bc5, bc7 or astc4x4)")
             })
     }
 }
@@ -602,7 +607,7 @@ impl Settings {
 ///
 /// ```toml
 /// srgb = false        # linear data (normal map)
-/// gpu_format = "bc5"  # rgba8, bc1, bc3, bc5, bc7
+/// gpu_format = "bc5"  # rgba8, bc1, bc3, bc5, bc7, astc4x4
 /// mips = true
 /// mip_filter = "box"  # or "linear"
 /// bits = 8            # audio: 8, 16, 32 or "source"

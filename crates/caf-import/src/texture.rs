@@ -971,7 +971,7 @@ pub fn build_texture(px: Pixels, settings: &Settings) -> Result<TextureData> {
                 px.channels
             )));
         }
-        crate::texture_gpu::encode_levels(gpu, px.width, px.height, levels, &payload)?
+        crate::texture_gpu::encode_levels(gpu, px.width, px.height, levels, &payload, srgb)?
     };
     Ok(TextureData {
         width: px.width,

@@ -71,9 +71,11 @@ fn convert_with(src: &[u8], name: &str, gpu: Option<GpuFormat>, srgb: Option<boo
 /// smaller levels). Small levels hold a few texels of very different colours per block, where
 /// every 2-endpoint block format loses more. README "Textures" lists the same numbers.
 /// Measured (cargo test -p caf-import --test gpu_textures): BC7 40.2/39.5 dB on levels 0/1,
-/// 23.8 dB worst small level; BC3 37.3/34.6, 17.7; BC1 36.2/33.6, 16.1; BC5 50.7/48.3, 35.6.
-const THRESHOLDS: [(GpuFormat, &[usize], f64, f64); 4] = [
+/// 23.8 dB worst small level; BC3 37.3/34.6, 17.7; BC1 36.2/33.6, 16.1; BC5 50.7/48.3, 35.6;
+/// ASTC 4x4 39.9/38.0, 23.0.
+const THRESHOLDS: [(GpuFormat, &[usize], f64, f64); 5] = [
     (GpuFormat::Bc7, &[0, 1, 2, 3], 39.0, 22.0),
+    (GpuFormat::Astc4x4, &[0, 1, 2, 3], 37.0, 22.0),
     (GpuFormat::Bc3, &[0, 1, 2, 3], 33.0, 16.0),
     (GpuFormat::Bc1, &[0, 1, 2], 32.0, 15.0),
     (GpuFormat::Bc5, &[0, 1], 45.0, 33.0),
@@ -134,6 +136,155 @@ fn block_encoders_meet_their_psnr_thresholds_on_every_level() {
             );
         }
     }
+}
+
+// ---- ASTC 4x4 ----
+
+/// Convert raw RGBA8 pixels (as a PNG) with mips to ASTC 4x4, sRGB or linear.
+fn astc_file(w: u32, h: u32, rgba: &[u8], srgb: bool) -> Vec<u8> {
+    convert_with(
+        &png(w, h, rgba),
+        "t.png",
+        Some(GpuFormat::Astc4x4),
+        Some(srgb),
+    )
+}
+
+/// The documented minimum PSNR (dB, RGBA) of ASTC 4x4 (astc-encoder, medium preset) against
+/// the source, decoded by texture2ddecoder: (sample, sRGB, level 0 against the source pixels,
+/// every other level of at least 16 texels a side against the RGBA8 chain of the same
+/// settings, smaller levels). README "Textures" and caf-textures.md §4.1 list the same
+/// numbers. "photo" is `samples::noisy_rgba` (gradients with 4 bits of noise in every
+/// channel, which no 8-bit-per-texel format keeps), "gradient" is `samples::gradient_rgba`.
+/// Measured (150x90, levels 0 / larger levels' worst / smaller levels' worst): photo sRGB
+/// 37.5 / 33.3 / 25.8 dB, photo linear 37.5 / 33.2 / 25.8, gradient sRGB 47.4 / 37.1 / 28.0.
+const ASTC_THRESHOLDS: [(&str, bool, f64, f64, f64); 3] = [
+    ("photo", true, 36.5, 32.0, 24.5),
+    ("photo", false, 36.5, 32.0, 24.5),
+    ("gradient", true, 46.0, 36.0, 27.0),
+];
+
+#[test]
+fn astc4x4_meets_its_psnr_thresholds_against_the_source_on_every_level() {
+    use caf_import::samples::{gradient_rgba, noisy_rgba};
+    // Not a multiple of 4: every level has padded blocks.
+    let (w, h) = (150, 90);
+    for (sample, srgb, min_base, min_large, min_small) in ASTC_THRESHOLDS {
+        let rgba = match sample {
+            "photo" => noisy_rgba(w, h),
+            _ => gradient_rgba(w, h),
+        };
+        let reference = convert_with(
+            &png(w, h, &rgba),
+            "t.png",
+            Some(GpuFormat::Rgba8),
+            Some(srgb),
+        );
+        let reference = Asset::parse(&reference).unwrap();
+        let reference = TextureView::from_asset(&reference).unwrap();
+        assert_eq!(
+            reference.level(0).unwrap(),
+            &rgba[..],
+            "level 0 is the source"
+        );
+        let file = astc_file(w, h, &rgba, srgb);
+        let asset = Asset::parse(&file).unwrap();
+        let view = TextureView::from_asset(&asset).unwrap();
+        let code = if srgb {
+            TextureFormat::ASTC_4X4_UNORM_SRGB
+        } else {
+            TextureFormat::ASTC_4X4_UNORM
+        };
+        assert_eq!(view.format_code(), code);
+        assert_eq!(view.srgb, srgb);
+        assert_eq!(asset.header.flags.contains(CafFlags::SRGB), srgb);
+        // 150x90 down to 1x1: 8 levels, each whole 16-byte blocks, back to back.
+        assert_eq!(view.level_count(), 8);
+        let mut start = 0;
+        for i in 0..view.level_count() {
+            let (lw, lh) = view.level_dims(i).unwrap();
+            assert_eq!((lw, lh), ((w >> i).max(1), (h >> i).max(1)));
+            let len = (lw.div_ceil(4) * lh.div_ceil(4) * 16) as usize;
+            assert_eq!(view.level_range(i), Some(start..start + len), "level {i}");
+            start += len;
+            let decoded = decode_level(view.format_code(), 0, lw, lh, view.level(i).unwrap())
+                .unwrap()
+                .into_rgba8()
+                .into_raw();
+            let db = psnr(&decoded, reference.level(i).unwrap(), &[0, 1, 2, 3]);
+            let min_db = match i {
+                0 => min_base,
+                _ if lw.min(lh) >= 16 => min_large,
+                _ => min_small,
+            };
+            eprintln!("PSNR astc4x4 {sample} srgb={srgb} level {i} ({lw}x{lh}): {db:.2} dB (minimum {min_db})");
+            assert!(
+                db >= min_db,
+                "{sample} srgb={srgb} level {i} ({lw}x{lh}): {db:.2} dB < {min_db}"
+            );
+        }
+        assert_eq!(asset.payload.len(), start);
+    }
+}
+
+#[test]
+fn astc4x4_output_is_deterministic_and_follows_the_colour_space() {
+    let (w, h) = (37, 23);
+    let rgba = caf_import::samples::noisy_rgba(w, h);
+    let a = astc_file(w, h, &rgba, true);
+    let b = astc_file(w, h, &rgba, true);
+    assert_eq!(a, b, "same input, same bytes");
+    // The linear encoding is a different one (the encoder measures error in another space),
+    // not the same blocks under another code.
+    let lin = astc_file(w, h, &rgba, false);
+    let payload = |f: &[u8]| Asset::parse(f).unwrap().payload.to_vec();
+    assert_eq!(payload(&a).len(), payload(&lin).len());
+    assert_ne!(payload(&a), payload(&lin));
+    // Converting in parallel (as batch builds do) gives the same bytes as one at a time.
+    let parallel: Vec<Vec<u8>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..3)
+            .map(|_| s.spawn(|| astc_file(w, h, &rgba, true)))
+            .collect();
+        handles.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    assert!(parallel.iter().all(|p| *p == a));
+}
+
+#[test]
+fn astc4x4_is_refused_where_it_cannot_apply() {
+    let src = png(4, 4, &test_image(4, 4));
+    let original = Settings {
+        gpu_format: Some(GpuFormat::Astc4x4),
+        ..Settings::original()
+    };
+    let e = convert(&src, Path::new("t.png"), &original).unwrap_err();
+    assert!(e.to_string().contains("original profile"), "{e}");
+    let exr = exr_bytes(2, 2, &[0.5; 16]);
+    let astc = Settings {
+        gpu_format: Some(GpuFormat::Astc4x4),
+        ..Settings::default()
+    };
+    let e = convert(&exr, Path::new("sky.exr"), &astc).unwrap_err();
+    assert!(matches!(e, ImportError::Unsupported { .. }), "{e}");
+    assert!(e.to_string().contains("astc4x4"), "{e}");
+    // The text form round-trips and unknown names list it.
+    assert_eq!("ASTC4x4".parse::<GpuFormat>(), Ok(GpuFormat::Astc4x4));
+    assert!("astc6x6"
+        .parse::<GpuFormat>()
+        .unwrap_err()
+        .contains("astc4x4"));
+    // The sidecar key takes the same name.
+    let o = caf_import::SettingsOverride::from_toml(
+        "gpu_format = \"astc4x4\"",
+        Path::new("t.png.toml"),
+    )
+    .unwrap();
+    assert_eq!(o.gpu_format, Some(GpuFormat::Astc4x4));
+    assert!(caf_import::SettingsOverride::from_toml(
+        "gpu_format = \"astc\"",
+        Path::new("t.png.toml")
+    )
+    .is_err());
 }
 
 #[test]

@@ -24,6 +24,7 @@ pub enum ImportCmd {
     /// Examples:
     ///   voxcaf asset convert hero.png hero.caf --mips --gpu-format bc7
     ///   voxcaf asset convert normal.png normal.caf --linear --mips --gpu-format bc5
+    ///   voxcaf asset convert hero.png hero_mobile.caf --mips --gpu-format astc4x4
     ///   voxcaf asset convert sky.exr sky.caf --mips
     ///   voxcaf asset convert rock.ktx2 rock.caf
     ///   voxcaf asset convert DejaVuSans.ttf font.caf --charset 32-126,160-255 --size 48
@@ -90,7 +91,7 @@ pub struct SettingsArgs {
     #[arg(long)]
     linear: bool,
     /// Textures: GPU format to store: rgba8, bc1, bc3, bc5 (normal maps: red and green),
-    /// or bc7. Unset keeps the source's precision (16-bit PNG as 16-bit, HDR/EXR
+    /// bc7, or astc4x4 (ASTC 4x4 LDR). Unset keeps the source's precision (16-bit PNG as 16-bit, HDR/EXR
     /// as half floats). KTX2 inputs are passed through and refuse it.
     #[arg(long, value_name = "FORMAT")]
     gpu_format: Option<GpuFormat>,
