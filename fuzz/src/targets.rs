@@ -62,6 +62,15 @@ fn views(a: &Asset<'_>) {
         }
     }
     let _ = PrefabView::from_asset(a).map(|p| p.entities().count());
+    if let Ok(v) = caf::AnimationView::from_asset(a) {
+        for c in 0..v.clip_count() {
+            for k in 0..v.channels(c).len() {
+                for t in [-1.0, 0.0, 0.37, 1e9] {
+                    assert!(v.sample(c, k, t).is_some());
+                }
+            }
+        }
+    }
 }
 
 /// `.caf` loader (`Asset::parse`, `parse_layout`, the header check, `LoadedAsset::from_bytes`)
@@ -236,6 +245,13 @@ fn import(data: &[u8], ext: &str, both_profiles: bool) {
     let _ = caf_import::convert(data, &path, &Settings::default());
     if both_profiles {
         let _ = caf_import::convert(data, &path, &Settings::original());
+    }
+    if ext == "gltf" || ext == "glb" {
+        let anim = Settings {
+            kind: Some(caf_import::AssetKind::Animation),
+            ..Settings::default()
+        };
+        let _ = caf_import::convert(data, &path, &anim);
     }
 }
 

@@ -304,7 +304,13 @@ pub struct MeshLayout {
     index_bytes: usize,
     color_bytes: usize,
     copied: Option<CopiedMesh>,
+    /// JOINTS_0 and WEIGHTS_0 of a skinned mesh, kept as copies (joints are decoded from
+    /// u16s anyway).
+    skin_streams: Option<SkinStreamsCopy>,
 }
+
+/// JOINTS_0 and WEIGHTS_0 of a skinned mesh.
+type SkinStreamsCopy = (Vec<[u16; 4]>, Vec<[f32; 4]>);
 
 type CopiedMesh = (
     Vec<Vertex>,
@@ -320,6 +326,10 @@ impl MeshLayout {
         let vertex_bytes = view.vertices.len() * Vertex::SIZE;
         let index_bytes = view.indices.len() * 4;
         let color_bytes = view.colors.as_ref().map_or(0, |c| c.len() * 16);
+        let skin_streams = match (view.joints, view.weights) {
+            (Some(j), Some(w)) => Some((j.into_owned(), w.into_owned())),
+            _ => None,
+        };
         let borrowed = matches!(view.vertices, Cow::Borrowed(_))
             && matches!(view.indices, Cow::Borrowed(_))
             && !matches!(view.colors, Some(Cow::Owned(_)))
@@ -339,6 +349,7 @@ impl MeshLayout {
             index_bytes,
             color_bytes,
             copied,
+            skin_streams,
         })
     }
 
@@ -380,6 +391,14 @@ impl MeshLayout {
             ext: self.ext.clone(),
             colors,
             uv1,
+            joints: self
+                .skin_streams
+                .as_ref()
+                .map(|(j, _)| Cow::Borrowed(j.as_slice())),
+            weights: self
+                .skin_streams
+                .as_ref()
+                .map(|(_, w)| Cow::Borrowed(w.as_slice())),
         }
     }
 }

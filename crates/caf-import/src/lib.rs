@@ -7,6 +7,7 @@
 //! | Mesh | OBJ, glTF, GLB | de-duplicated 48-byte vertices + u32 indices, generated normals, MikkTSpace tangents |
 //! | Shader | GLSL (`.vert`/`.frag`/`.comp`, through glslang), WGSL (naga), SPIR-V (stored unchanged) | SPIR-V checked by the Khronos validator, stage in the metadata |
 //! | Font | TTF, OTF | SDF (R8) or MSDF/MTSDF atlas, glyph metrics, kerning ([`font`]) |
+//! | Animation | glTF, GLB (`type = "animation"`) | clips resampled at a fixed rate, 16-bit quantised, with an error bound per channel ([`animation`]) |
 //!
 //! [`Profile::Original`] reproduces the original C++ converters byte for byte (golden-tested);
 //! [`batch::build`] converts whole trees in parallel with a manifest and content-hash rebuilds.
@@ -34,6 +35,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod animation;
 pub mod audio;
 pub mod batch;
 pub mod demo;
@@ -241,7 +243,8 @@ impl Converted {
                 e.material != caf::SubMeshEntry::NONE || e.node != caf::SubMeshEntry::NONE
             })
             || m.colors.is_some()
-            || m.uv1.is_some();
+            || m.uv1.is_some()
+            || m.skin.is_some();
         let map_err = |e| match e {
             caf::MeshEncodeError::TooManyVertices { count } => ImportError::LimitExceeded {
                 what: "mesh vertex count",
@@ -256,10 +259,19 @@ impl Converted {
             other => ImportError::malformed("mesh", other.to_string()),
         };
         let (metadata, payload) = if extended {
+            let skin = match (&m.skin, &m.joints, &m.weights) {
+                (Some(skin), Some(joints), Some(weights)) => Some(caf::SkinStreams {
+                    skin,
+                    joints,
+                    weights,
+                }),
+                _ => None,
+            };
             let extras = caf::MeshExtras {
                 sub_meshes: &m.table,
                 colors: m.colors.as_deref(),
                 uv1: m.uv1.as_deref(),
+                skin,
             };
             caf::encode_mesh_ext(&vertices, &m.indices, &extras).map_err(map_err)?
         } else {
@@ -267,7 +279,7 @@ impl Converted {
                 caf::encode_mesh(&vertices, &m.indices, m.sub_meshes).map_err(map_err)?;
             (meta.to_bytes().to_vec(), payload)
         };
-        let streams: String = [
+        let mut streams: String = [
             (m.colors.is_some(), ", COLOR_0"),
             (m.uv1.is_some(), ", TEXCOORD_1"),
         ]
@@ -275,6 +287,9 @@ impl Converted {
         .filter(|(on, _)| *on)
         .map(|(_, name)| *name)
         .collect();
+        if let Some(s) = &m.skin {
+            streams += &format!(", skin of {} joint(s)", s.joints.len());
+        }
         let summary = format!(
             "mesh {} vertices, {} indices ({} triangles), {} sub-mesh{}{streams}",
             m.vertices.len(),
@@ -339,6 +354,29 @@ impl Converted {
             dependencies: Vec::new(),
             summary,
             warnings: f.warnings,
+        }
+    }
+}
+
+impl Converted {
+    /// Wrap an animation.
+    pub fn from_animation(a: animation::AnimationData) -> Converted {
+        let summary = format!(
+            "animation {} clip{}, {} channel{}, {} Hz",
+            a.clips,
+            if a.clips == 1 { "" } else { "s" },
+            a.channels,
+            if a.channels == 1 { "" } else { "s" },
+            a.rate
+        );
+        Converted {
+            kind: AssetKind::Animation,
+            flags: caf::CafFlags::NONE,
+            metadata: a.metadata,
+            payload: a.payload,
+            dependencies: a.dependencies,
+            summary,
+            warnings: a.warnings,
         }
     }
 }
@@ -427,6 +465,26 @@ pub fn convert(bytes: &[u8], path: &Path, settings: &Settings) -> Result<Convert
                 ));
             }
             Ok(Converted::from_font(font::convert_font(bytes, settings)?))
+        }
+        AssetKind::Animation => {
+            if settings.profile == Profile::Original {
+                return Err(ImportError::unsupported(
+                    "animation",
+                    "the original converters have no animation import; use the default profile",
+                ));
+            }
+            let is_gltf = bytes.starts_with(b"glTF") || matches!(ext, Some("gltf" | "glb"));
+            if !is_gltf {
+                return Err(ImportError::unsupported(
+                    "animation",
+                    "animations are read from glTF / GLB files only",
+                ));
+            }
+            Ok(Converted::from_animation(animation::convert_animation(
+                bytes,
+                source_dir(path),
+                settings,
+            )?))
         }
     }
 }

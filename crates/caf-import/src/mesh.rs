@@ -41,6 +41,12 @@ pub struct MeshData {
     pub colors: Option<Vec<[f32; 4]>>,
     /// TEXCOORD_1 per vertex, when any source primitive has it.
     pub uv1: Option<Vec<[f32; 2]>>,
+    /// The skeleton of a skinned glTF scene (docs/format/caf-assets-ext.md section 2).
+    pub skin: Option<caf::Skin>,
+    /// JOINTS_0 per vertex of a skinned mesh.
+    pub joints: Option<Vec<[u16; 4]>>,
+    /// WEIGHTS_0 per vertex of a skinned mesh (renormalised).
+    pub weights: Option<Vec<[f32; 4]>>,
     /// Files read besides the source (glTF external buffers), for change detection.
     pub dependencies: Vec<PathBuf>,
 }
@@ -54,12 +60,17 @@ pub(crate) struct Soup {
     pub(crate) tangents: Option<Vec<[f32; 4]>>,
 }
 
+/// JOINTS_0 and WEIGHTS_0 per corner.
+pub(crate) type SkinCorners = (Vec<[u16; 4]>, Vec<[f32; 4]>);
+
 /// What a glTF primitive adds to a [`Soup`]: per-corner colours and second UVs, and the
 /// sub-mesh it belongs to.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SoupExtra {
     pub(crate) colors: Option<Vec<[f32; 4]>>,
     pub(crate) uv1: Option<Vec<[f32; 2]>>,
+    /// JOINTS_0 and WEIGHTS_0 per corner of a skinned primitive.
+    pub(crate) skin: Option<SkinCorners>,
     /// (material, node) of the sub-mesh; consecutive soups with the same group extend one
     /// sub-mesh. `None` always starts a new sub-mesh without material or node.
     pub(crate) group: Option<(u32, u32)>,
@@ -194,8 +205,11 @@ pub(crate) struct Builder {
     extras: Vec<[f32; 6]>,
     any_color: bool,
     any_uv1: bool,
+    /// JOINTS_0 and WEIGHTS_0 per vertex (joint 0 with weight 1 where the source has none).
+    skin: Vec<([u16; 4], [f32; 4])>,
+    any_skin: bool,
     indices: Vec<u32>,
-    lookup: HashMap<[u32; 18], u32>,
+    lookup: HashMap<[u32; 26], u32>,
     table: Vec<(Option<(u32, u32)>, caf::SubMeshEntry)>,
 }
 
@@ -290,6 +304,8 @@ impl Builder {
         for (len, what) in [
             (extra.colors.as_ref().map(Vec::len), "COLOR_0"),
             (extra.uv1.as_ref().map(Vec::len), "TEXCOORD_1"),
+            (extra.skin.as_ref().map(|s| s.0.len()), "JOINTS_0"),
+            (extra.skin.as_ref().map(|s| s.1.len()), "WEIGHTS_0"),
         ] {
             if len.is_some_and(|l| l != n) {
                 return Err(ImportError::malformed(
@@ -300,6 +316,7 @@ impl Builder {
         }
         self.any_color |= extra.colors.is_some();
         self.any_uv1 |= extra.uv1.is_some();
+        self.any_skin |= extra.skin.is_some();
         let first_index = self.indices.len() as u32;
         for c in 0..n {
             let p = soup.positions[c];
@@ -318,14 +335,21 @@ impl Builder {
                 e[4..].copy_from_slice(&uv1[c]);
             }
             let e = e.map(zero_canon);
-            let mut key = [0u32; 18];
+            let sk = match &extra.skin {
+                Some((j, w)) => (j[c], w[c].map(zero_canon)),
+                None => ([0; 4], [1.0, 0.0, 0.0, 0.0]),
+            };
+            let mut key = [0u32; 26];
             key[..12].copy_from_slice(&v.map(f32::to_bits));
-            key[12..].copy_from_slice(&e.map(f32::to_bits));
+            key[12..18].copy_from_slice(&e.map(f32::to_bits));
+            key[18..22].copy_from_slice(&sk.0.map(u32::from));
+            key[22..].copy_from_slice(&sk.1.map(f32::to_bits));
             let next = self.vertices.len() as u32;
             let idx = *self.lookup.entry(key).or_insert(next);
             if idx == next {
                 self.vertices.push(v);
                 self.extras.push(e);
+                self.skin.push(sk);
             }
             self.indices.push(idx);
         }
@@ -367,7 +391,16 @@ impl Builder {
         let uv1 = self
             .any_uv1
             .then(|| self.extras.iter().map(|e| [e[4], e[5]]).collect());
+        let joints = self
+            .any_skin
+            .then(|| self.skin.iter().map(|s| s.0).collect());
+        let weights = self
+            .any_skin
+            .then(|| self.skin.iter().map(|s| s.1).collect());
         Ok(MeshData {
+            joints,
+            weights,
+            skin: None,
             vertices: self.vertices,
             indices: self.indices,
             sub_meshes: self.table.len() as u32,

@@ -325,6 +325,267 @@ pub fn two_cubes_glb() -> Vec<u8> {
     voxcaf_gltf::glb(&root, bin).expect("a small GLB")
 }
 
+/// What [`animated_gltf`] puts in its document.
+#[derive(Clone, Debug)]
+pub struct AnimatedOptions {
+    /// A skinned mesh (two joints) placed in the scene; without it the animated nodes carry
+    /// no mesh.
+    pub skinned: bool,
+    /// Every WEIGHTS_0 value is multiplied by this (1 keeps them normalised).
+    pub weight_scale: f32,
+}
+
+impl Default for AnimatedOptions {
+    fn default() -> Self {
+        AnimatedOptions {
+            skinned: true,
+            weight_scale: 1.0,
+        }
+    }
+}
+
+/// Binary buffer and accessor tables of a generated glTF.
+#[derive(Default)]
+struct GltfBin {
+    bin: Vec<u8>,
+    views: Vec<serde_json::Value>,
+    accessors: Vec<serde_json::Value>,
+}
+
+impl GltfBin {
+    /// Append `bytes` as a buffer view and an accessor; returns the accessor index.
+    fn add(
+        &mut self,
+        bytes: &[u8],
+        component_type: u32,
+        count: usize,
+        ty: &str,
+        min_max: Option<(Vec<f32>, Vec<f32>)>,
+    ) -> usize {
+        while self.bin.len() % 4 != 0 {
+            self.bin.push(0);
+        }
+        self.views.push(serde_json::json!({
+            "buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()
+        }));
+        self.bin.extend_from_slice(bytes);
+        let mut a = serde_json::json!({
+            "bufferView": self.views.len() - 1, "componentType": component_type,
+            "count": count, "type": ty
+        });
+        if let Some((min, max)) = min_max {
+            a["min"] = serde_json::json!(min);
+            a["max"] = serde_json::json!(max);
+        }
+        self.accessors.push(a);
+        self.accessors.len() - 1
+    }
+
+    fn floats(&mut self, v: &[f32], width: usize, ty: &str) -> usize {
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let min_max = (width == 1).then(|| {
+            let lo = v.iter().copied().fold(f32::INFINITY, f32::min);
+            let hi = v.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            (vec![lo], vec![hi])
+        });
+        self.add(&bytes, 5126, v.len() / width, ty, min_max)
+    }
+}
+
+/// A glTF document (JSON and binary chunk) with two joints and two animations, for tests of
+/// skins and Animation assets: nodes 0 "hip" (root joint) and 1 "knee" (its child, 1 up),
+/// node 2 the skinned mesh (a strip of 4 triangles, 6 vertices at y = 0, 1, 2 bound to the hip,
+/// both, the knee); animation 0 "walk" (LINEAR hip translation, LINEAR knee rotation, STEP
+/// knee scale, keys at irregular times) and animation 1 "wave" (CUBICSPLINE hip translation
+/// and knee rotation). Tests edit the JSON for unhappy paths and pack it with [`glb`].
+pub fn animated_gltf(opts: &AnimatedOptions) -> (serde_json::Value, Vec<u8>) {
+    use serde_json::json;
+    let mut b = GltfBin::default();
+    let mut pos = Vec::new();
+    for y in 0..3 {
+        for x in 0..2 {
+            pos.extend_from_slice(&[x as f32, y as f32, 0.0]);
+        }
+    }
+    let p = b.add(
+        &pos.iter()
+            .flat_map(|x: &f32| x.to_le_bytes())
+            .collect::<Vec<u8>>(),
+        5126,
+        6,
+        "VEC3",
+        Some((vec![0.0, 0.0, 0.0], vec![1.0, 2.0, 0.0])),
+    );
+    let idx: Vec<u8> = [0u16, 1, 2, 2, 1, 3, 2, 3, 4, 4, 3, 5]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    let i = b.add(&idx, 5123, 12, "SCALAR", None);
+    let joints: Vec<u8> = [
+        [0u8, 0, 0, 0],
+        [0, 0, 0, 0],
+        [0, 1, 0, 0],
+        [0, 1, 0, 0],
+        [1, 0, 0, 0],
+        [1, 0, 0, 0],
+    ]
+    .concat();
+    let j = b.add(&joints, 5121, 6, "VEC4", None);
+    let s = opts.weight_scale;
+    let weights: Vec<f32> = [
+        [1.0, 0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0, 0.0],
+        [0.5, 0.5, 0.0, 0.0],
+        [0.25, 0.75, 0.0, 0.0],
+        [1.0, 0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0, 0.0],
+    ]
+    .iter()
+    .flatten()
+    .map(|w| w * s)
+    .collect();
+    let w = b.floats(&weights, 4, "VEC4");
+    #[rustfmt::skip]
+    let ibm: Vec<f32> = [
+        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 1.0,
+    ].to_vec();
+    let ibm = b.floats(&ibm, 16, "MAT4");
+    // "walk": LINEAR translation, LINEAR rotation (large angles), STEP scale.
+    let q = |axis: [f32; 3], deg: f32| -> [f32; 4] {
+        let (sn, c) = (deg.to_radians() / 2.0).sin_cos();
+        let n = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).sqrt();
+        [axis[0] / n * sn, axis[1] / n * sn, axis[2] / n * sn, c]
+    };
+    let t_walk = b.floats(&[0.0, 0.37, 1.1, 1.6], 1, "SCALAR");
+    let tr = b.floats(
+        &[0.0, 0.0, 0.0, 0.5, 0.2, 0.0, 1.5, -0.3, 0.25, 2.0, 0.0, 0.0],
+        3,
+        "VEC3",
+    );
+    let t_rot = b.floats(&[0.0, 0.5, 0.9, 1.45], 1, "SCALAR");
+    let rot: Vec<f32> = [
+        q([0.0, 0.0, 1.0], 0.0),
+        q([0.0, 0.0, 1.0], 80.0),
+        q([1.0, 0.0, 1.0], 150.0),
+        q([0.0, 1.0, 0.2], -60.0),
+    ]
+    .concat();
+    let rot = b.floats(&rot, 4, "VEC4");
+    let t_scale = b.floats(&[0.2, 0.75, 1.3], 1, "SCALAR");
+    let sc = b.floats(&[1.0, 1.0, 1.0, 1.5, 0.5, 1.0, 0.8, 0.8, 2.0], 3, "VEC3");
+    // "wave": CUBICSPLINE translation and rotation (in-tangent, value, out-tangent per key).
+    let t_wave = b.floats(&[0.0, 0.4, 1.25, 2.0], 1, "SCALAR");
+    let cubic_t: Vec<f32> = [
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [1.0, 2.0, 0.0],
+        [-1.0, 3.0, 0.5],
+        [0.3, 0.6, 0.0],
+        [2.0, -1.0, 0.5],
+        [0.5, 0.5, 0.0],
+        [-0.2, 1.0, 0.4],
+        [1.5, 0.0, -2.0],
+        [0.0, -1.0, 0.0],
+        [0.1, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+    ]
+    .concat();
+    let cubic_t = b.floats(&cubic_t, 3, "VEC3");
+    let r0 = q([0.0, 1.0, 0.0], 10.0);
+    let r1 = q([0.3, 1.0, 0.0], 70.0);
+    let r2 = q([1.0, 0.2, 0.0], -40.0);
+    let r3 = q([0.0, 0.0, 1.0], 120.0);
+    let tan =
+        |a: [f32; 4], b: [f32; 4], k: f32| -> [f32; 4] { [0, 1, 2, 3].map(|i| (b[i] - a[i]) * k) };
+    let cubic_r: Vec<f32> = [
+        [0.0; 4],
+        r0,
+        tan(r0, r1, 1.5),
+        tan(r0, r1, 2.0),
+        r1,
+        tan(r1, r2, 0.5),
+        tan(r1, r2, 1.0),
+        r2,
+        tan(r2, r3, 1.2),
+        tan(r2, r3, 0.8),
+        r3,
+        [0.0; 4],
+    ]
+    .concat();
+    let cubic_r = b.floats(&cubic_r, 4, "VEC4");
+    let mut nodes = vec![
+        json!({"name": "hip", "translation": [0.0, 0.0, 0.0], "children": [1]}),
+        json!({"name": "knee", "translation": [0.0, 1.0, 0.0]}),
+    ];
+    let mut scene_nodes = vec![0];
+    let mut doc = json!({
+        "asset": {"version": "2.0"},
+        "animations": [
+            {"name": "walk",
+             "samplers": [
+                {"input": t_walk, "output": tr, "interpolation": "LINEAR"},
+                {"input": t_rot, "output": rot, "interpolation": "LINEAR"},
+                {"input": t_scale, "output": sc, "interpolation": "STEP"}],
+             "channels": [
+                {"sampler": 0, "target": {"node": 0, "path": "translation"}},
+                {"sampler": 1, "target": {"node": 1, "path": "rotation"}},
+                {"sampler": 2, "target": {"node": 1, "path": "scale"}}]},
+            {"name": "wave",
+             "samplers": [
+                {"input": t_wave, "output": cubic_t, "interpolation": "CUBICSPLINE"},
+                {"input": t_wave, "output": cubic_r, "interpolation": "CUBICSPLINE"}],
+             "channels": [
+                {"sampler": 0, "target": {"node": 0, "path": "translation"}},
+                {"sampler": 1, "target": {"node": 1, "path": "rotation"}}]}
+        ],
+    });
+    if opts.skinned {
+        nodes.push(json!({"name": "body", "mesh": 0, "skin": 0}));
+        scene_nodes.push(2);
+        doc["meshes"] = json!([{"primitives": [{"attributes": {"POSITION": p, "JOINTS_0": j, "WEIGHTS_0": w}, "indices": i}]}]);
+        doc["skins"] = json!([{"joints": [0, 1], "inverseBindMatrices": ibm, "skeleton": 0}]);
+    }
+    doc["nodes"] = json!(nodes);
+    doc["scenes"] = json!([{"nodes": scene_nodes}]);
+    doc["scene"] = json!(0);
+    doc["bufferViews"] = json!(b.views);
+    doc["accessors"] = json!(b.accessors);
+    doc["buffers"] = json!([{"byteLength": b.bin.len()}]);
+    (doc, b.bin)
+}
+
+/// [`animated_gltf`] packed as a GLB.
+pub fn animated_glb(opts: &AnimatedOptions) -> Vec<u8> {
+    let (json, bin) = animated_gltf(opts);
+    glb(&json, &bin)
+}
+
+/// Pack a glTF JSON document and its binary chunk as a GLB file (the JSON's `buffers[0]`
+/// must describe `bin`).
+pub fn glb(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
+    let mut json = json.to_string().into_bytes();
+    while json.len() % 4 != 0 {
+        json.push(b' ');
+    }
+    let mut bin = bin.to_vec();
+    while bin.len() % 4 != 0 {
+        bin.push(0);
+    }
+    let total = 12 + 8 + json.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    out
+}
+
 /// Writes a small source tree into `dir` (created if missing), the input of the demo build and
 /// of `examples/build.rs`: a PNG texture with a sidecar asking for mips, a WAV sound, an OBJ
 /// mesh, and a GLSL vertex and fragment shader. Returns the relative paths written.

@@ -22,6 +22,9 @@ pub enum AssetKind {
     Shader,
     /// A distance-field glyph atlas with metrics and kerning (TTF/OTF).
     Font,
+    /// The animations of a glTF / GLB as resampled, quantised clips (chosen only with
+    /// `--type animation` / `type = "animation"`: a `.glb` alone is a mesh).
+    Animation,
 }
 
 impl AssetKind {
@@ -33,6 +36,7 @@ impl AssetKind {
             AssetKind::Mesh => "mesh",
             AssetKind::Shader => "shader",
             AssetKind::Font => "font",
+            AssetKind::Animation => "animation",
         }
     }
 
@@ -44,6 +48,7 @@ impl AssetKind {
             AssetKind::Mesh => caf::AssetType::MESH,
             AssetKind::Shader => caf::AssetType::SHADER,
             AssetKind::Font => caf::AssetType::FONT,
+            AssetKind::Animation => caf::AssetType::ANIMATION,
         }
     }
 
@@ -78,8 +83,9 @@ impl FromStr for AssetKind {
             "mesh" => Ok(AssetKind::Mesh),
             "shader" => Ok(AssetKind::Shader),
             "font" => Ok(AssetKind::Font),
+            "animation" => Ok(AssetKind::Animation),
             _ => Err(format!(
-                "unknown asset type {s:?} (expected texture, audio, mesh, shader or font)"
+                "unknown asset type {s:?} (expected texture, audio, mesh, shader, font or animation)"
             )),
         }
     }
@@ -543,6 +549,9 @@ pub struct Settings {
     /// Fonts: SDF (R8, the default), MSDF (RGB8) or MTSDF (RGBA8).
     #[serde(skip_serializing_if = "FontFormat::is_default")]
     pub font_format: FontFormat,
+    /// Animations: frames per second the clips are resampled at, 1..=1000 (default 30).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anim_rate: Option<u32>,
 }
 
 impl Settings {
@@ -598,6 +607,7 @@ impl Settings {
             font_size: o.font_size.or(self.font_size),
             sdf_range: o.sdf_range.or(self.sdf_range),
             font_format: o.font_format.unwrap_or(self.font_format),
+            anim_rate: o.anim_rate.or(self.anim_rate),
         }
     }
 }
@@ -621,6 +631,7 @@ impl Settings {
 /// font_size = 48      # fonts: atlas pixels per em
 /// sdf_range = 6       # fonts: distance range in pixels
 /// font_format = "msdf" # fonts: sdf, msdf or mtsdf
+/// anim_rate = 60      # animations (type = "animation"): frames per second
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -670,6 +681,9 @@ pub struct SettingsOverride {
     /// See [`Settings::font_format`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub font_format: Option<FontFormat>,
+    /// See [`Settings::anim_rate`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anim_rate: Option<u32>,
 }
 
 impl SettingsOverride {

@@ -246,6 +246,7 @@ fn mesh_caf(vertices: &[caf::Vertex], indices: &[u32], table: &[SubMeshEntry]) -
             sub_meshes: table,
             colors: None,
             uv1: None,
+            skin: None,
         },
     )
     .unwrap();

@@ -33,14 +33,15 @@
 use std::fmt;
 use std::path::Path;
 
+use crate::anim::AnimationView;
 use crate::block::{block_index, decode_asset, is_encoded, BlockIndexHeader, DecodeOptions, Key};
 use crate::error::CafError;
 use crate::format::TextureFormat;
 use crate::header::{AssetType, CafHeader, HEADER_SIZE};
 use crate::load::{Asset, CrcCheck, LoadedAsset};
 use crate::meta::{
-    AudioMetadata, FontFormat, FontMetadata, MeshMetadata, SceneMetadata, ShaderMetadata,
-    ShaderStage, SubMeshEntry, TextureMetadata,
+    AnimationMetadata, AudioMetadata, ChannelEntry, FontFormat, FontMetadata, MeshMetadata,
+    SceneMetadata, ShaderMetadata, ShaderStage, SubMeshEntry, TextureMetadata,
 };
 use crate::view::{
     scene_component, AudioView, FontView, MeshExt, MeshView, PrefabView, SceneView, ShaderView,
@@ -109,6 +110,8 @@ pub enum KnownMetadata {
     Scene(SceneMetadata),
     /// Font metadata.
     Font(FontMetadata),
+    /// Animation metadata header (the first 32 bytes; the clip and channel tables follow).
+    Animation(AnimationMetadata),
 }
 
 impl KnownMetadata {
@@ -121,6 +124,9 @@ impl KnownMetadata {
             AssetType::MESH => KnownMetadata::Mesh(MeshExt::decode(m).ok()?.0),
             AssetType::SHADER => KnownMetadata::Shader(ShaderMetadata::from_metadata(m).ok()?),
             AssetType::FONT => KnownMetadata::Font(FontMetadata::from_bytes(m).ok()?),
+            AssetType::ANIMATION => KnownMetadata::Animation(
+                AnimationMetadata::from_bytes(m.get(..AnimationMetadata::SIZE)?).ok()?,
+            ),
             AssetType::SCENE => {
                 KnownMetadata::Scene(SceneMetadata::from_bytes(m.get(..SceneMetadata::SIZE)?).ok()?)
             }
@@ -184,6 +190,14 @@ impl KnownMetadata {
                 ("units_per_em", Uint(m.units_per_em.into())),
                 ("reserved", Uint(m.reserved.into())),
             ],
+            KnownMetadata::Animation(m) => vec![
+                ("version", Uint(m.version.into())),
+                ("flags", Uint(m.flags.into())),
+                ("clip_count", Uint(m.clip_count.into())),
+                ("channel_count", Uint(m.channel_count.into())),
+                ("sample_rate", Float(m.sample_rate)),
+                ("names_size", Uint(m.names_size.into())),
+            ],
         };
         v.sort_by_key(|(k, _)| *k);
         v
@@ -240,8 +254,12 @@ pub enum Decoded {
         indices: usize,
         /// The stored sub-mesh table of an extended mesh (empty for an original mesh).
         sub_meshes: Vec<SubMeshEntry>,
-        /// Names of the extra per-vertex streams stored ("COLOR_0", "TEXCOORD_1").
+        /// Names of the extra per-vertex streams stored ("COLOR_0", "TEXCOORD_1",
+        /// "JOINTS_0", "WEIGHTS_0").
         streams: Vec<&'static str>,
+        /// The skeleton of a skinned mesh: joint names ("" for none) and parent indices
+        /// ([`crate::JointEntry::ROOT`] for a root).
+        joints: Vec<(String, u32)>,
     },
     /// A shader.
     Shader {
@@ -275,6 +293,34 @@ pub enum Decoded {
         /// Atlas format name ("sdf", "msdf", "mtsdf").
         format: &'static str,
     },
+    /// An animation.
+    Animation {
+        /// The sample rate in Hz.
+        sample_rate: f32,
+        /// The clips in stored order.
+        clips: Vec<ClipSummary>,
+    },
+}
+
+/// One clip of a decoded animation.
+#[derive(Clone, PartialEq, Debug)]
+pub struct ClipSummary {
+    /// The clip name.
+    pub name: String,
+    /// Seconds.
+    pub duration: f32,
+    /// Frames per animated channel.
+    pub frames: u32,
+    /// Channels (node and path).
+    pub channels: usize,
+    /// Channels stored as one constant frame.
+    pub constant_channels: usize,
+    /// Distinct nodes animated.
+    pub nodes: usize,
+    /// The largest error bound of a translation or scale channel.
+    pub max_error_ts: f32,
+    /// The largest error bound of a rotation channel, radians.
+    pub max_error_rotation: f32,
 }
 
 impl Decoded {
@@ -307,10 +353,21 @@ impl Decoded {
                 streams: [
                     m.colors.as_ref().map(|_| "COLOR_0"),
                     m.uv1.as_ref().map(|_| "TEXCOORD_1"),
+                    m.joints.as_ref().map(|_| "JOINTS_0"),
+                    m.weights.as_ref().map(|_| "WEIGHTS_0"),
                 ]
                 .into_iter()
                 .flatten()
                 .collect(),
+                joints: m
+                    .skin()
+                    .map(|s| {
+                        s.joints
+                            .iter()
+                            .map(|j| (j.name.clone(), j.parent))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
             }),
             AssetType::SHADER => ShaderView::from_asset(a).map(|s| Decoded::Shader {
                 stage: s.stage(),
@@ -345,6 +402,33 @@ impl Decoded {
                 ),
                 atlas: (v.meta.atlas_width, v.meta.atlas_height),
                 format: v.format().name().unwrap_or("?"),
+            }),
+            AssetType::ANIMATION => AnimationView::from_asset(a).map(|v| Decoded::Animation {
+                sample_rate: v.meta.sample_rate,
+                clips: (0..v.clip_count())
+                    .map(|i| {
+                        let chans = v.channels(i);
+                        let max_of = |rot: bool| {
+                            chans
+                                .iter()
+                                .filter(|c| (c.path == ChannelEntry::ROTATION) == rot)
+                                .map(|c| c.error_bound)
+                                .fold(0.0f32, f32::max)
+                        };
+                        let nodes: std::collections::BTreeSet<u32> =
+                            chans.iter().map(|c| c.node).collect();
+                        ClipSummary {
+                            name: v.clip_name(i).unwrap_or_default().to_string(),
+                            duration: v.clip(i).map_or(0.0, |c| c.duration),
+                            frames: v.clip(i).map_or(0, |c| c.frame_count),
+                            channels: chans.len(),
+                            constant_channels: chans.iter().filter(|c| c.frame_count == 1).count(),
+                            nodes: nodes.len(),
+                            max_error_ts: max_of(false),
+                            max_error_rotation: max_of(true),
+                        }
+                    })
+                    .collect(),
             }),
             _ => return None,
         })
@@ -417,6 +501,7 @@ impl fmt::Display for Decoded {
                 indices,
                 sub_meshes,
                 streams,
+                joints,
             } => {
                 write!(
                     f,
@@ -434,6 +519,25 @@ impl fmt::Display for Decoded {
                         sub_meshes.len(),
                         parts.join(", ")
                     )?;
+                }
+                if !joints.is_empty() {
+                    let parts: Vec<String> = joints
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (name, parent))| {
+                            let name = if name.is_empty() {
+                                format!("#{i}")
+                            } else {
+                                format!("\"{name}\"")
+                            };
+                            if *parent == crate::meta::JointEntry::ROOT {
+                                name
+                            } else {
+                                format!("{name}<-{parent}")
+                            }
+                        })
+                        .collect();
+                    write!(f, "; skin {} joint(s): {}", joints.len(), parts.join(", "))?;
                 }
                 Ok(())
             }
@@ -478,6 +582,30 @@ impl fmt::Display for Decoded {
                 "{glyphs} glyph(s) U+{:04X}..U+{:04X}, {kerning_pairs} kerning pair(s), {}x{} {format} atlas",
                 codepoints.0, codepoints.1, atlas.0, atlas.1
             ),
+            Decoded::Animation { sample_rate, clips } => {
+                let parts: Vec<String> = clips
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "\"{}\" {:.3} s, {} frames, {} channel(s) ({} constant) on {} node(s), error <= {:.3e} (T/S) {:.3e} rad (R)",
+                            c.name,
+                            c.duration,
+                            c.frames,
+                            c.channels,
+                            c.constant_channels,
+                            c.nodes,
+                            c.max_error_ts,
+                            c.max_error_rotation
+                        )
+                    })
+                    .collect();
+                write!(
+                    f,
+                    "{} clip(s) at {sample_rate} Hz: {}",
+                    clips.len(),
+                    parts.join(", ")
+                )
+            }
         }
     }
 }
@@ -895,13 +1023,18 @@ mod json {
                     indices,
                     sub_meshes,
                     streams,
+                    joints,
                 } => {
                     let none = |v: u32| (v != crate::meta::SubMeshEntry::NONE).then_some(v);
                     let subs: Vec<Value> = sub_meshes
                         .iter()
                         .map(|s| json!({"first_index": s.first_index, "index_count": s.index_count, "material": none(s.material), "node": none(s.node), "bounds_min": s.bounds_min, "bounds_max": s.bounds_max}))
                         .collect();
-                    json!({"vertices": vertices, "indices": indices, "streams": streams, "sub_meshes": subs})
+                    let joints: Vec<Value> = joints
+                        .iter()
+                        .map(|(name, parent)| json!({"name": name, "parent": (*parent != crate::meta::JointEntry::ROOT).then_some(*parent)}))
+                        .collect();
+                    json!({"vertices": vertices, "indices": indices, "streams": streams, "sub_meshes": subs, "joints": joints})
                 }
                 Decoded::Shader {
                     stage,
@@ -939,6 +1072,13 @@ mod json {
                     "atlas_height": atlas.1,
                     "format": format,
                 }),
+                Decoded::Animation { sample_rate, clips } => {
+                    let clips: Vec<Value> = clips
+                        .iter()
+                        .map(|c| json!({"name": c.name, "duration": c.duration, "frames": c.frames, "channels": c.channels, "constant_channels": c.constant_channels, "nodes": c.nodes, "max_error_ts": c.max_error_ts, "max_error_rotation": c.max_error_rotation}))
+                        .collect();
+                    json!({"sample_rate": sample_rate, "clips": clips})
+                }
             }
         }
     }

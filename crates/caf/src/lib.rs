@@ -45,6 +45,7 @@
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
+mod anim;
 mod block;
 mod crc;
 pub mod describe;
@@ -58,10 +59,15 @@ mod meta;
 #[allow(unsafe_code)]
 mod mmap;
 pub mod pack;
+mod skin;
 mod stream;
 mod view;
 mod write;
 
+pub use anim::{
+    encode_animation, AnimationEncodeError, AnimationView, ChannelData, ChannelPath, ChannelValue,
+    ClipData,
+};
 pub use block::{
     block_index, decode_asset, decode_payload, encode_asset, encode_payload, is_encoded,
     plain_size, BlockEntry, BlockIndexHeader, Codec, DecodeOptions, Encoding, Key, PayloadDecoder,
@@ -80,12 +86,14 @@ pub use load::{
     validate_header, validate_header_bytes, verify_file, Asset, CrcCheck, LoadMode, LoadedAsset,
     MAP_THRESHOLD,
 };
-pub use mesh_encode::{encode_mesh, encode_mesh_ext, MeshEncodeError, MeshExtras};
+pub use mesh_encode::{encode_mesh, encode_mesh_ext, MeshEncodeError, MeshExtras, SkinStreams};
 pub use meta::{
-    strip_alignment_padding, ArchetypeDesc, AudioMetadata, FontFormat, FontMetadata, GlyphRecord,
-    KerningRecord, MeshExtHeader, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
-    SubMeshEntry, TextureMetadata, Vertex,
+    strip_alignment_padding, AnimationMetadata, ArchetypeDesc, AudioMetadata, ChannelEntry,
+    ClipEntry, FontFormat, FontMetadata, GlyphRecord, JointEntry, KerningRecord, MeshExtHeader,
+    MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage, SkinHeader, SubMeshEntry,
+    TextureMetadata, Vertex,
 };
+pub use skin::{Joint, Skin, IDENTITY, WEIGHT_SUM_TOLERANCE};
 pub use stream::{StreamReader, MAX_STREAM_METADATA};
 pub use view::{
     cast_or_copy, prefab_component, scene_component, AudioView, FontTables, FontView, MeshExt,

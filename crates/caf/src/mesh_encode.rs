@@ -8,6 +8,7 @@
 use std::borrow::Borrow;
 
 use crate::meta::{MeshExtHeader, MeshMetadata, SubMeshEntry, Vertex};
+use crate::skin::{weights_fault, Skin};
 
 /// Why a mesh cannot be encoded as a `.caf` Mesh payload.
 #[non_exhaustive]
@@ -63,6 +64,30 @@ pub enum MeshEncodeError {
         end: u64,
         /// Number of indices.
         index_count: u32,
+    },
+    /// The skeleton is refused by [`Skin::check`].
+    #[error("skin: {what}")]
+    BadSkin {
+        /// What the check said.
+        what: String,
+    },
+    /// A JOINTS_0 index names no joint of the skin.
+    #[error("vertex {vertex}: joint index {joint}, but the skin has {joint_count} joints")]
+    JointOutOfRange {
+        /// Which vertex.
+        vertex: usize,
+        /// The index.
+        joint: u16,
+        /// Joints in the skin.
+        joint_count: usize,
+    },
+    /// A vertex's WEIGHTS_0 are not valid (docs/format/caf-assets-ext.md section 2).
+    #[error("vertex {vertex}: {reason}")]
+    BadWeights {
+        /// Which vertex.
+        vertex: usize,
+        /// What is wrong.
+        reason: &'static str,
     },
     /// More sub-meshes than the u32 count holds.
     #[error("{count} sub-meshes do not fit the u32 sub_mesh_count")]
@@ -170,6 +195,19 @@ pub struct MeshExtras<'a> {
     pub colors: Option<&'a [[f32; 4]]>,
     /// TEXCOORD_1, one per vertex.
     pub uv1: Option<&'a [[f32; 2]]>,
+    /// A skin: the skeleton and JOINTS_0 / WEIGHTS_0 per vertex (section 2).
+    pub skin: Option<SkinStreams<'a>>,
+}
+
+/// The skin of an extended mesh as given to [`encode_mesh_ext`].
+#[derive(Clone, Copy, Debug)]
+pub struct SkinStreams<'a> {
+    /// The skeleton.
+    pub skin: &'a Skin,
+    /// JOINTS_0, one per vertex, each index below the joint count.
+    pub joints: &'a [[u16; 4]],
+    /// WEIGHTS_0, one per vertex, each in [0, 1], summing to 1.
+    pub weights: &'a [[f32; 4]],
 }
 
 /// Encode an extended mesh: metadata = [`MeshMetadata`] | [`MeshExtHeader`] | one
@@ -182,7 +220,7 @@ pub struct MeshExtras<'a> {
 /// let verts = [Vertex::default(); 3];
 /// let subs = [SubMeshEntry { first_index: 0, index_count: 3, material: 2, ..Default::default() }];
 /// let colors = [[1.0, 0.0, 0.0, 1.0]; 3];
-/// let extras = MeshExtras { sub_meshes: &subs, colors: Some(&colors), uv1: None };
+/// let extras = MeshExtras { sub_meshes: &subs, colors: Some(&colors), uv1: None, skin: None };
 /// let (meta, payload) = encode_mesh_ext(&verts, &[0, 1, 2], &extras)?;
 /// let file = caf::AssetWriter::new(AssetType::MESH).metadata(&meta).payload(&payload).to_vec();
 /// let view = MeshView::from_asset(&Asset::parse(&file)?)?;
@@ -209,8 +247,32 @@ pub fn encode_mesh_ext(
         check_stream("TEXCOORD_1", u.len(), meta.vertex_count)?;
         streams |= MeshExtHeader::UV1;
     }
+    if let Some(sk) = &extras.skin {
+        check_stream("JOINTS_0", sk.joints.len(), meta.vertex_count)?;
+        check_stream("WEIGHTS_0", sk.weights.len(), meta.vertex_count)?;
+        sk.skin.check().map_err(|e| MeshEncodeError::BadSkin {
+            what: e.to_string(),
+        })?;
+        let joint_count = sk.skin.joints.len();
+        for (vertex, (j, w)) in sk.joints.iter().zip(sk.weights).enumerate() {
+            if let Some(&joint) = j.iter().find(|&&j| usize::from(j) >= joint_count) {
+                return Err(MeshEncodeError::JointOutOfRange {
+                    vertex,
+                    joint,
+                    joint_count,
+                });
+            }
+            if let Some(reason) = weights_fault(w) {
+                return Err(MeshEncodeError::BadWeights { vertex, reason });
+            }
+        }
+        streams |= MeshExtHeader::SKIN;
+    }
     let mut metadata = Vec::with_capacity(
-        MeshMetadata::SIZE + MeshExtHeader::SIZE + count.saturating_mul(SubMeshEntry::SIZE),
+        MeshMetadata::SIZE
+            + MeshExtHeader::SIZE
+            + count.saturating_mul(SubMeshEntry::SIZE)
+            + extras.skin.map_or(0, |s| s.skin.encoded_len()),
     );
     metadata.extend_from_slice(&meta.to_bytes());
     metadata.extend_from_slice(&MeshExtHeader::new(streams).to_bytes());
@@ -237,6 +299,9 @@ pub fn encode_mesh_ext(
         };
         metadata.extend_from_slice(&entry.to_bytes());
     }
+    if let Some(sk) = &extras.skin {
+        sk.skin.encode(&mut metadata);
+    }
     if let Some(c) = extras.colors {
         payload.reserve_exact(c.len() * 16);
         payload.extend(c.iter().flatten().flat_map(|v| v.to_le_bytes()));
@@ -244,6 +309,11 @@ pub fn encode_mesh_ext(
     if let Some(u) = extras.uv1 {
         payload.reserve_exact(u.len() * 8);
         payload.extend(u.iter().flatten().flat_map(|v| v.to_le_bytes()));
+    }
+    if let Some(sk) = &extras.skin {
+        payload.reserve_exact(sk.joints.len() * 24);
+        payload.extend(sk.joints.iter().flatten().flat_map(|v| v.to_le_bytes()));
+        payload.extend(sk.weights.iter().flatten().flat_map(|v| v.to_le_bytes()));
     }
     Ok((metadata, payload))
 }
@@ -368,6 +438,7 @@ mod tests {
             sub_meshes: &subs,
             colors: Some(&colors),
             uv1: Some(&uv1),
+            skin: None,
         };
         let (meta, payload) = encode_mesh_ext(&verts, &idx, &extras).unwrap();
         assert_eq!(meta.len(), 16 + 32 + 2 * 40);
@@ -401,7 +472,7 @@ mod tests {
 
         // Damage: unknown stream bit, wrong version, range past the end, missing entry.
         let mut bad = meta.clone();
-        bad[16 + 8] |= 4;
+        bad[16 + 8] |= 8;
         let damaged = |m: &[u8], p: &[u8]| {
             let f = crate::AssetWriter::new(AssetType::MESH)
                 .metadata(m)
@@ -469,5 +540,198 @@ mod tests {
             },
         );
         assert!(matches!(e, Err(MeshEncodeError::SubMeshRange { .. })));
+    }
+
+    fn two_joint_skin() -> Skin {
+        let joint = |parent, name: &str, y: f32| crate::Joint {
+            parent,
+            node: if name == "hip" { 0 } else { 1 },
+            name: name.into(),
+            translation: [0.0, y, 0.0],
+            rotation: [0.0, 0.0, 0.0, 1.0],
+            scale: [1.0; 3],
+            inverse_bind: crate::IDENTITY,
+        };
+        Skin {
+            root_matrix: crate::IDENTITY,
+            joints: vec![
+                joint(crate::JointEntry::ROOT, "hip", 0.0),
+                joint(0, "knee", 1.0),
+            ],
+        }
+    }
+
+    /// Metadata, payload, JOINTS_0 and WEIGHTS_0 of a skinned test mesh.
+    type SkinnedFile = (Vec<u8>, Vec<u8>, Vec<[u16; 4]>, Vec<[f32; 4]>);
+
+    fn skinned_file() -> SkinnedFile {
+        let (verts, idx) = sample();
+        let skin = two_joint_skin();
+        let joints: Vec<[u16; 4]> = (0..5).map(|i| [0, (i % 2) as u16, 0, 0]).collect();
+        let weights: Vec<[f32; 4]> = (0..5)
+            .map(|i| {
+                if i % 2 == 1 {
+                    [0.25, 0.75, 0.0, 0.0]
+                } else {
+                    [1.0, 0.0, 0.0, 0.0]
+                }
+            })
+            .collect();
+        let extras = MeshExtras {
+            sub_meshes: &[SubMeshEntry {
+                first_index: 0,
+                index_count: 9,
+                material: SubMeshEntry::NONE,
+                node: SubMeshEntry::NONE,
+                ..Default::default()
+            }],
+            skin: Some(SkinStreams {
+                skin: &skin,
+                joints: &joints,
+                weights: &weights,
+            }),
+            ..Default::default()
+        };
+        let (meta, payload) = encode_mesh_ext(&verts, &idx, &extras).unwrap();
+        (meta, payload, joints, weights)
+    }
+
+    fn parse_mesh(meta: &[u8], payload: &[u8]) -> Result<(), crate::CafError> {
+        let f = crate::AssetWriter::new(AssetType::MESH)
+            .metadata(meta)
+            .payload(payload)
+            .to_vec();
+        MeshView::from_asset(&Asset::parse(&f)?).map(|_| ())
+    }
+
+    #[test]
+    fn skinned_mesh_round_trips() {
+        let (meta, payload, joints, weights) = skinned_file();
+        // 48 + one sub-mesh + skin header + 2 joints + "hip" "knee".
+        assert_eq!(meta.len(), 48 + 40 + 80 + 2 * 120 + 7);
+        assert_eq!(payload.len(), 5 * 48 + 9 * 4 + 5 * 8 + 5 * 16);
+        let f = crate::AssetWriter::new(AssetType::MESH)
+            .metadata(&meta)
+            .payload(&payload)
+            .to_vec();
+        let a = Asset::parse(&f).unwrap();
+        let v = MeshView::from_asset(&a).unwrap();
+        assert_eq!(v.skin(), Some(&two_joint_skin()));
+        assert_eq!(v.joints.as_deref(), Some(&joints[..]));
+        assert_eq!(v.weights.as_deref(), Some(&weights[..]));
+        assert!(v.ext.as_ref().unwrap().has_skin());
+    }
+
+    #[test]
+    fn skin_damage_is_refused() {
+        let (meta, payload, _, _) = skinned_file();
+        let skin_at = 48 + 40;
+        let joint0 = skin_at + 80;
+        // Joint index 2 of a 2-joint skin (vertex 1's second joint).
+        let jstart = 5 * 48 + 9 * 4;
+        let mut p = payload.clone();
+        p[jstart + 8 + 2] = 2;
+        assert!(matches!(
+            parse_mesh(&meta, &p),
+            Err(crate::CafError::Malformed { .. })
+        ));
+        // Weights that do not sum to 1 (vertex 0's first weight halved).
+        let mut p = payload.clone();
+        let w0 = jstart + 5 * 8;
+        p[w0..w0 + 4].copy_from_slice(&0.5f32.to_le_bytes());
+        assert!(matches!(
+            parse_mesh(&meta, &p),
+            Err(crate::CafError::Malformed { .. })
+        ));
+        // Parent cycle: the hip's parent is the knee.
+        let mut m = meta.clone();
+        m[joint0..joint0 + 4].copy_from_slice(&1u32.to_le_bytes());
+        assert!(matches!(
+            parse_mesh(&m, &payload),
+            Err(crate::CafError::BadMetadata {
+                field: "joint.parent",
+                ..
+            })
+        ));
+        // Too many joints declared.
+        let mut m = meta.clone();
+        m[skin_at + 4..skin_at + 8].copy_from_slice(&5000u32.to_le_bytes());
+        assert!(matches!(
+            parse_mesh(&m, &payload),
+            Err(crate::CafError::BadMetadata {
+                field: "skin.joint_count",
+                ..
+            })
+        ));
+        // A name outside the block.
+        let mut m = meta.clone();
+        m[joint0 + 8..joint0 + 12].copy_from_slice(&6u32.to_le_bytes());
+        assert!(parse_mesh(&m, &payload).is_err());
+        // The skin bit without a skin, and a truncated skin.
+        assert!(parse_mesh(&meta[..skin_at], &payload).is_err());
+        assert!(parse_mesh(&meta[..meta.len() - 1], &payload).is_err());
+        // Missing weights.
+        assert!(matches!(
+            parse_mesh(&meta, &payload[..payload.len() - 16]),
+            Err(crate::CafError::PayloadSize { .. })
+        ));
+        // Every single-bit flip of the metadata is refused or decodes without panicking.
+        for bit in 0..meta.len() * 8 {
+            let mut m = meta.clone();
+            m[bit / 8] ^= 1 << (bit % 8);
+            let _ = parse_mesh(&m, &payload);
+        }
+    }
+
+    #[test]
+    fn skin_encoder_refusals() {
+        let (verts, idx) = sample();
+        let skin = two_joint_skin();
+        let good_j = vec![[0u16; 4]; 5];
+        let good_w = vec![[1.0f32, 0.0, 0.0, 0.0]; 5];
+        let enc = |j: &[[u16; 4]], w: &[[f32; 4]], s: &Skin| {
+            encode_mesh_ext(
+                &verts,
+                &idx,
+                &MeshExtras {
+                    skin: Some(SkinStreams {
+                        skin: s,
+                        joints: j,
+                        weights: w,
+                    }),
+                    ..Default::default()
+                },
+            )
+        };
+        assert!(enc(&good_j, &good_w, &skin).is_ok());
+        let mut j = good_j.clone();
+        j[3] = [0, 7, 0, 0];
+        assert!(matches!(
+            enc(&j, &good_w, &skin),
+            Err(MeshEncodeError::JointOutOfRange {
+                vertex: 3,
+                joint: 7,
+                ..
+            })
+        ));
+        let mut w = good_w.clone();
+        w[1] = [0.7, 0.7, 0.0, 0.0];
+        assert!(matches!(
+            enc(&good_j, &w, &skin),
+            Err(MeshEncodeError::BadWeights { vertex: 1, .. })
+        ));
+        assert!(matches!(
+            enc(&good_j[..4], &good_w, &skin),
+            Err(MeshEncodeError::StreamLength {
+                stream: "JOINTS_0",
+                ..
+            })
+        ));
+        let mut bad = skin.clone();
+        bad.joints[0].parent = 9;
+        assert!(matches!(
+            enc(&good_j, &good_w, &bad),
+            Err(MeshEncodeError::BadSkin { .. })
+        ));
     }
 }

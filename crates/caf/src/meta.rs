@@ -155,7 +155,7 @@ impl MeshExtHeader {
     /// Stream bit: TEXCOORD_1, f32 x 2 per vertex.
     pub const UV1: u32 = 2;
     /// Every stream bit this version knows.
-    pub const KNOWN_STREAMS: u32 = Self::COLOR0 | Self::UV1;
+    pub const KNOWN_STREAMS: u32 = Self::COLOR0 | Self::UV1 | Self::SKIN;
 
     /// A version-1 header with these stream bits.
     pub fn new(streams: u32) -> Self {
@@ -191,6 +191,210 @@ codec!(SubMeshEntry, RawSubMeshEntry, AssetType::MESH);
 impl SubMeshEntry {
     /// "No material" / "no node".
     pub const NONE: u32 = u32::MAX;
+}
+
+impl MeshExtHeader {
+    /// Stream bit: a skin (docs/format/caf-assets-ext.md section 2): skeleton in the
+    /// metadata, JOINTS_0 (u16 x 4) and WEIGHTS_0 (f32 x 4) per vertex in the payload.
+    pub const SKIN: u32 = 4;
+}
+
+layout! {
+    /// Skin header (80 bytes), after the sub-mesh table of an extended mesh whose `streams`
+    /// has [`MeshExtHeader::SKIN`] (docs/format/caf-assets-ext.md section 2).
+    #[derive(Clone, Copy, PartialEq, Debug, Default)]
+    pub struct SkinHeader (RawSkinHeader, 80 bytes) {
+        /// Bytes "SKIN".
+        pub magic: [u8; 4],
+        /// Number of [`JointEntry`]s, 1..=[`SkinHeader::MAX_JOINTS`].
+        pub joint_count: u32,
+        /// Bytes of the joint-name block after the joint table.
+        pub names_size: u32,
+        /// Reserved, 0.
+        pub reserved: u32,
+        /// World transform of the root joints' parent node, column-major.
+        pub root_matrix: [f32; 16],
+    }
+}
+codec!(SkinHeader, RawSkinHeader, AssetType::MESH);
+
+impl SkinHeader {
+    /// The magic bytes.
+    pub const MAGIC: [u8; 4] = *b"SKIN";
+    /// Most joints a skin may have.
+    pub const MAX_JOINTS: u32 = 1024;
+    /// Largest joint-name block.
+    pub const MAX_NAMES: u32 = 65536;
+}
+
+layout! {
+    /// One joint of a skin (120 bytes): its parent, glTF node, name, rest pose and inverse
+    /// bind matrix.
+    #[derive(Clone, Copy, PartialEq, Debug, Default)]
+    pub struct JointEntry (RawJointEntry, 120 bytes) {
+        /// Parent joint index, [`JointEntry::ROOT`] for a root joint.
+        pub parent: u32,
+        /// The joint's glTF node index, [`SubMeshEntry::NONE`] when not from glTF.
+        pub node: u32,
+        /// Start of the name in the name block.
+        pub name_offset: u32,
+        /// Length of the name in bytes (0 = none).
+        pub name_length: u32,
+        /// Rest translation.
+        pub translation: [f32; 3],
+        /// Rest rotation, unit quaternion x, y, z, w.
+        pub rotation: [f32; 4],
+        /// Rest scale.
+        pub scale: [f32; 3],
+        /// Inverse bind matrix, column-major.
+        pub inverse_bind: [f32; 16],
+    }
+}
+codec!(JointEntry, RawJointEntry, AssetType::MESH);
+
+impl JointEntry {
+    /// "No parent".
+    pub const ROOT: u32 = u32::MAX;
+}
+
+layout! {
+    /// Animation metadata header (32 bytes, docs/format/caf-assets-ext.md section 3),
+    /// followed by the clip table, the channel table and the name block.
+    #[derive(Clone, Copy, PartialEq, Debug, Default)]
+    pub struct AnimationMetadata (RawAnimationMetadata, 32 bytes) {
+        /// Bytes "ANIM".
+        pub magic: [u8; 4],
+        /// 1.
+        pub version: u16,
+        /// 0.
+        pub flags: u16,
+        /// Number of [`ClipEntry`]s.
+        pub clip_count: u32,
+        /// Number of [`ChannelEntry`]s over all clips.
+        pub channel_count: u32,
+        /// Frames per second the clips were resampled at (a floor, see the spec).
+        pub sample_rate: f32,
+        /// Bytes of the name block at the end of the metadata.
+        pub names_size: u32,
+        /// Reserved, 0.
+        pub reserved: [u32; 2],
+    }
+}
+codec!(
+    AnimationMetadata,
+    RawAnimationMetadata,
+    AssetType::ANIMATION
+);
+
+impl AnimationMetadata {
+    /// The magic bytes.
+    pub const MAGIC: [u8; 4] = *b"ANIM";
+    /// The only version defined.
+    pub const VERSION: u16 = 1;
+    /// Most clips in one asset.
+    pub const MAX_CLIPS: u32 = 4096;
+    /// Most channels in one asset.
+    pub const MAX_CHANNELS: u32 = 65536;
+    /// Most frames in one clip.
+    pub const MAX_FRAMES: u32 = 1 << 20;
+    /// Largest name block.
+    pub const MAX_NAMES: u32 = 1 << 20;
+    /// Highest sample rate, frames per second.
+    pub const MAX_RATE: f32 = 1000.0;
+
+    /// Frames of a clip of `duration` seconds at `rate` frames per second: 1 for a zero
+    /// duration, else `ceil(duration x rate) + 1` (in f64); `None` when not finite, negative
+    /// or over [`Self::MAX_FRAMES`].
+    pub fn frames(duration: f32, rate: f32) -> Option<u32> {
+        if !(duration.is_finite() && duration >= 0.0 && rate.is_finite() && rate > 0.0) {
+            return None;
+        }
+        if duration == 0.0 {
+            return Some(1);
+        }
+        let n = (f64::from(duration) * f64::from(rate)).ceil() + 1.0;
+        (n <= f64::from(Self::MAX_FRAMES)).then_some(n as u32)
+    }
+}
+
+layout! {
+    /// One clip (24 bytes): its channel range, frame count, duration and name.
+    #[derive(Clone, Copy, PartialEq, Debug, Default)]
+    pub struct ClipEntry (RawClipEntry, 24 bytes) {
+        /// First entry of the clip in the channel table.
+        pub first_channel: u32,
+        /// Number of channels.
+        pub channel_count: u32,
+        /// Frames per (non-constant) channel: [`AnimationMetadata::frames`].
+        pub frame_count: u32,
+        /// Seconds.
+        pub duration: f32,
+        /// Start of the name in the name block.
+        pub name_offset: u32,
+        /// Length of the name in bytes (0 = none).
+        pub name_length: u32,
+    }
+}
+codec!(ClipEntry, RawClipEntry, AssetType::ANIMATION);
+
+layout! {
+    /// One animated property of one node (48 bytes).
+    #[derive(Clone, Copy, PartialEq, Debug, Default)]
+    pub struct ChannelEntry (RawChannelEntry, 48 bytes) {
+        /// The glTF node animated.
+        pub node: u32,
+        /// The node's index in the skin's joint list, [`SubMeshEntry::NONE`] when no joint.
+        pub joint: u32,
+        /// [`ChannelEntry::TRANSLATION`], [`ChannelEntry::ROTATION`] or [`ChannelEntry::SCALE`].
+        pub path: u8,
+        /// [`ChannelEntry::LINEAR`] or [`ChannelEntry::STEP`].
+        pub interpolation: u8,
+        /// Reserved, 0.
+        pub reserved: u16,
+        /// The clip's frame count, or 1 for a constant channel.
+        pub frame_count: u32,
+        /// Byte offset of the values in the payload.
+        pub data_offset: u32,
+        /// Smallest value per component (T / S; 0 for R).
+        pub min: [f32; 3],
+        /// Largest value per component (T / S; 0 for R).
+        pub max: [f32; 3],
+        /// Largest deviation from the source curve (T / S: per component; R: radians).
+        pub error_bound: f32,
+    }
+}
+codec!(ChannelEntry, RawChannelEntry, AssetType::ANIMATION);
+
+impl ChannelEntry {
+    /// Path: translation.
+    pub const TRANSLATION: u8 = 0;
+    /// Path: rotation.
+    pub const ROTATION: u8 = 1;
+    /// Path: scale.
+    pub const SCALE: u8 = 2;
+    /// Interpolation between frames: linear (nlerp for rotations).
+    pub const LINEAR: u8 = 0;
+    /// Interpolation between frames: hold the previous frame.
+    pub const STEP: u8 = 1;
+
+    /// 16-bit values per frame: 4 for rotations, 3 otherwise.
+    pub fn components(&self) -> usize {
+        if self.path == Self::ROTATION {
+            4
+        } else {
+            3
+        }
+    }
+
+    /// "translation", "rotation", "scale", or `None`.
+    pub fn path_name(&self) -> Option<&'static str> {
+        match self.path {
+            Self::TRANSLATION => Some("translation"),
+            Self::ROTATION => Some("rotation"),
+            Self::SCALE => Some("scale"),
+            _ => None,
+        }
+    }
 }
 
 /// Shader stage codes for [`ShaderMetadata::stage`].

@@ -18,8 +18,9 @@ use crate::load::Asset;
 use crate::meta::{
     strip_alignment_padding, ArchetypeDesc, AudioMetadata, FontFormat, FontMetadata, GlyphRecord,
     KerningRecord, MeshExtHeader, MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage,
-    SubMeshEntry, TextureMetadata, Vertex,
+    SkinHeader, SubMeshEntry, TextureMetadata, Vertex,
 };
+use crate::skin::{weights_fault, Skin};
 
 fn expect_type(a: &Asset<'_>, ty: AssetType) -> Result<(), CafError> {
     if a.header.asset_type != ty {
@@ -312,6 +313,8 @@ pub struct MeshExt {
     pub header: MeshExtHeader,
     /// One entry per sub-mesh, as stored.
     pub sub_meshes: Vec<SubMeshEntry>,
+    /// The skeleton, when the SKIN stream bit is set (section 2).
+    pub skin: Option<Skin>,
 }
 
 impl MeshExt {
@@ -365,8 +368,24 @@ impl MeshExt {
         if header.reserved0 != 0 || header.reserved != [0; 4] {
             return Err(bad("ext.reserved", 0, "reserved bytes must be zero"));
         }
-        let expected = base as u64 + u64::from(meta.sub_mesh_count) * SubMeshEntry::SIZE as u64;
-        // So may an extended mesh's sub-mesh table.
+        let table_end = base as u64 + u64::from(meta.sub_mesh_count) * SubMeshEntry::SIZE as u64;
+        let has_skin = header.streams & MeshExtHeader::SKIN != 0;
+        let expected = if has_skin {
+            let at = usize::try_from(table_end).ok().and_then(|t| b.get(t..));
+            match at {
+                Some(rest) => table_end + Skin::size_at(rest)?,
+                None => {
+                    return Err(CafError::MetadataSize {
+                        ty,
+                        expected: table_end + SkinHeader::SIZE as u64,
+                        actual: b.len() as u64,
+                    })
+                }
+            }
+        } else {
+            table_end
+        };
+        // So may an extended mesh's sub-mesh table (and skin).
         let b = match usize::try_from(expected) {
             Ok(n) => strip_alignment_padding(ty, b, n),
             Err(_) => b,
@@ -378,8 +397,15 @@ impl MeshExt {
                 actual: b.len() as u64,
             });
         }
+        // Both sizes are at most the metadata length now.
+        let (table, skin_bytes) = b.split_at(table_end as usize);
+        let skin = if has_skin {
+            Some(Skin::decode(skin_bytes)?)
+        } else {
+            None
+        };
         let mut sub_meshes = Vec::with_capacity(meta.sub_mesh_count as usize);
-        for e in b[base..].chunks_exact(SubMeshEntry::SIZE) {
+        for e in table[base..].chunks_exact(SubMeshEntry::SIZE) {
             let e = SubMeshEntry::from_bytes(e)?;
             if u64::from(e.first_index) + u64::from(e.index_count) > u64::from(meta.index_count) {
                 return Err(bad(
@@ -409,7 +435,14 @@ impl MeshExt {
             }
             sub_meshes.push(e);
         }
-        Ok((meta, Some(MeshExt { header, sub_meshes })))
+        Ok((
+            meta,
+            Some(MeshExt {
+                header,
+                sub_meshes,
+                skin,
+            }),
+        ))
     }
 
     /// Whether the COLOR_0 stream is present.
@@ -420,6 +453,11 @@ impl MeshExt {
     /// Whether the TEXCOORD_1 stream is present.
     pub fn has_uv1(&self) -> bool {
         self.header.streams & MeshExtHeader::UV1 != 0
+    }
+
+    /// Whether the mesh is skinned (skeleton, JOINTS_0 and WEIGHTS_0 present).
+    pub fn has_skin(&self) -> bool {
+        self.header.streams & MeshExtHeader::SKIN != 0
     }
 }
 
@@ -441,6 +479,11 @@ pub struct MeshView<'a> {
     pub colors: Option<Cow<'a, [[f32; 4]]>>,
     /// TEXCOORD_1, one per vertex, when stored.
     pub uv1: Option<Cow<'a, [[f32; 2]]>>,
+    /// JOINTS_0 of a skinned mesh, one per vertex, each checked to name a joint.
+    pub joints: Option<Cow<'a, [[u16; 4]]>>,
+    /// WEIGHTS_0 of a skinned mesh, one per vertex, each checked to be in [0, 1] and to sum
+    /// to 1 within [`crate::WEIGHT_SUM_TOLERANCE`].
+    pub weights: Option<Cow<'a, [[f32; 4]]>>,
 }
 
 impl<'a> MeshView<'a> {
@@ -462,11 +505,19 @@ impl<'a> MeshView<'a> {
         } else {
             0
         };
-        let expected = vbytes + ibytes + cbytes + ubytes;
+        let skin = ext.as_ref().and_then(|e| e.skin.as_ref());
+        let (jbytes, wbytes) = if skin.is_some() {
+            (vc * 8, vc * 16)
+        } else {
+            (0, 0)
+        };
+        let expected = vbytes + ibytes + cbytes + ubytes + jbytes + wbytes;
         payload_size(ty, Some(expected), a.payload.len())?;
         let (vb, rest) = a.payload.split_at(vbytes as usize);
         let (ib, rest) = rest.split_at(ibytes as usize);
-        let (cb, ub) = rest.split_at(cbytes as usize);
+        let (cb, rest) = rest.split_at(cbytes as usize);
+        let (ub, rest) = rest.split_at(ubytes as usize);
+        let (jb, wb) = rest.split_at(jbytes as usize);
         let vertices = cast_or_copy::<Vertex>(vb);
         let indices = cast_or_copy::<u32>(ib);
         if let Some(i) = indices.iter().position(|&i| i >= meta.vertex_count) {
@@ -479,14 +530,29 @@ impl<'a> MeshView<'a> {
                 ),
             });
         }
+        let (joints, weights) = match skin {
+            Some(skin) => {
+                let joint_off = vbytes + ibytes + cbytes + ubytes;
+                let (j, w) = check_skin_streams(skin, jb, wb, joint_off)?;
+                (Some(j), Some(w))
+            }
+            None => (None, None),
+        };
         Ok(MeshView {
             meta,
             vertices,
             indices,
             colors: (cbytes > 0).then(|| cast_or_copy::<[f32; 4]>(cb)),
             uv1: (ubytes > 0).then(|| cast_or_copy::<[f32; 2]>(ub)),
+            joints,
+            weights,
             ext,
         })
+    }
+
+    /// The skeleton of a skinned mesh.
+    pub fn skin(&self) -> Option<&Skin> {
+        self.ext.as_ref().and_then(|e| e.skin.as_ref())
     }
 
     /// The sub-mesh table: the stored one of an extended mesh, otherwise one entry covering
@@ -516,6 +582,49 @@ impl<'a> MeshView<'a> {
     pub fn triangles(&self) -> impl Iterator<Item = [u32; 3]> + '_ {
         self.indices.chunks_exact(3).map(|t| [t[0], t[1], t[2]])
     }
+}
+
+/// JOINTS_0 (`jb`) and WEIGHTS_0 (`wb`) of a skinned mesh, checked against `skin`; `offset`
+/// is where `jb` starts in the payload.
+type SkinStreamsOwned<'a> = (Cow<'a, [[u16; 4]]>, Cow<'a, [[f32; 4]]>);
+fn check_skin_streams<'a>(
+    skin: &Skin,
+    jb: &[u8],
+    wb: &'a [u8],
+    offset: u64,
+) -> Result<SkinStreamsOwned<'a>, CafError> {
+    let ty = AssetType::MESH;
+    let joints: Vec<[u16; 4]> = jb
+        .chunks_exact(8)
+        .map(|c| [0, 2, 4, 6].map(|k| u16::from_le_bytes([c[k], c[k + 1]])))
+        .collect();
+    let n = skin.joints.len();
+    if let Some(v) = joints
+        .iter()
+        .position(|j| j.iter().any(|&x| usize::from(x) >= n))
+    {
+        return Err(CafError::Malformed {
+            ty,
+            offset: offset + v as u64 * 8,
+            what: format!(
+                "vertex {v}: JOINTS_0 {:?} names a joint past the skin's {n}",
+                joints[v]
+            ),
+        });
+    }
+    let weights = cast_or_copy::<[f32; 4]>(wb);
+    if let Some((v, reason)) = weights
+        .iter()
+        .enumerate()
+        .find_map(|(v, w)| weights_fault(w).map(|r| (v, r)))
+    {
+        return Err(CafError::Malformed {
+            ty,
+            offset: offset + jb.len() as u64 + v as u64 * 16,
+            what: format!("vertex {v}: WEIGHTS_0 {:?}: {reason}", weights[v]),
+        });
+    }
+    Ok((Cow::Owned(joints), weights))
 }
 
 /// Shader bytecode.

@@ -19,7 +19,10 @@ pub enum ImportCmd {
     #[command(verbatim_doc_comment)]
     /// Convert one source file (PNG/JPEG/TGA/BMP/GIF/WebP/HDR/EXR/KTX2, WAV/OGG/FLAC/MP3,
     /// OBJ/glTF/GLB, GLSL/WGSL/SPIR-V, TTF/OTF) into a .caf asset. The type follows from the
-    /// extension unless given.
+    /// extension unless given. A glTF/GLB is a mesh (a skinned scene keeps its skin: joints,
+    /// weights, skeleton); `--type animation` writes its animations instead, one clip per glTF
+    /// animation, resampled at --anim-rate frames per second and quantised to 16 bits, each
+    /// channel with its error bound (`asset info` shows them).
     ///
     /// Examples:
     ///   voxcaf asset convert hero.png hero.caf --mips --gpu-format bc7
@@ -29,6 +32,8 @@ pub enum ImportCmd {
     ///   voxcaf asset convert rock.ktx2 rock.caf
     ///   voxcaf asset convert DejaVuSans.ttf font.caf --charset 32-126,160-255 --size 48
     ///   voxcaf asset convert title.otf title.caf --charset-file strings.txt --font-format msdf
+    ///   voxcaf asset convert hero.glb hero.caf                       # mesh (with its skin)
+    ///   voxcaf asset convert hero.glb hero.anim.caf --type animation --anim-rate 60
     Convert(ConvertArgs),
     /// Convert every source under SRC_DIR into a mirrored tree of .caf files in OUT_DIR, in
     /// parallel, with OUT_DIR/manifest.json. Only sources whose content or settings changed
@@ -133,6 +138,10 @@ pub struct SettingsArgs {
     /// (MSDF plus the true distance in alpha).
     #[arg(long, value_name = "FORMAT", default_value = "sdf")]
     font_format: FontFormat,
+    /// Animations (--type animation): frames per second the clips are resampled at, 1 to
+    /// 1000 (default 30). Sidecar key `anim_rate`.
+    #[arg(long, value_name = "HZ")]
+    anim_rate: Option<u32>,
 }
 
 /// Encryption options shared by `convert` and `build`.
@@ -193,6 +202,7 @@ impl SettingsArgs {
             font_size: self.size,
             sdf_range: self.sdf_range,
             font_format: self.font_format,
+            anim_rate: self.anim_rate,
         })
     }
 }
@@ -209,7 +219,8 @@ pub struct ConvertArgs {
     /// Overwrite an existing output that is not a .caf asset.
     #[arg(long)]
     force: bool,
-    /// Asset type instead of the one the extension implies: texture, audio, mesh, shader, font.
+    /// Asset type instead of the one the extension implies: texture, audio, mesh, shader, font,
+    /// or animation (the animations of a glTF/GLB).
     #[arg(long = "type", value_name = "TYPE")]
     kind: Option<AssetKind>,
     #[command(flatten)]
@@ -310,7 +321,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
     if stdin && a.kind.is_none() {
         return Err(o::usage(
             None,
-            "standard input has no extension to tell the type; pass --type texture|audio|mesh|shader|font",
+            "standard input has no extension to tell the type; pass --type texture|audio|mesh|shader|font|animation",
         ));
     }
     let out = if a.output.is_dir() {
@@ -349,7 +360,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
             if !a.json {
                 match &e {
                     caf_import::ImportError::UnknownType { .. } => {
-                        eprintln!("hint: pass --type texture|audio|mesh|shader|font")
+                        eprintln!("hint: pass --type texture|audio|mesh|shader|font|animation")
                     }
                     caf_import::ImportError::Shader { .. } if e.to_string().contains("stage") => {
                         eprintln!("hint: pass --stage vertex|fragment|compute")
@@ -664,6 +675,7 @@ mod tests {
                 size: None,
                 sdf_range: None,
                 font_format: FontFormat::Sdf,
+                anim_rate: None,
             },
             encrypt: EncryptArgs {
                 encrypt: false,
