@@ -116,6 +116,15 @@ pub fn caf_views(data: &[u8]) {
     views(&a);
     let l = LoadedAsset::from_vec(bytes.clone()).expect("the writer's output always loads");
     views(&l.asset());
+    // What a view accepts, `asset export` writes (or refuses with a typed error): meshes with
+    // their skin, animations, textures, audio, fonts.
+    if matches!(ty, AssetType::MESH | AssetType::ANIMATION) {
+        let _ = caf_import::export::export(
+            bytes,
+            std::path::Path::new("out.glb"),
+            &Default::default(),
+        );
+    }
 }
 
 /// `caf::Description::from_bytes` (what `asset info` prints) on any bytes, and its text.

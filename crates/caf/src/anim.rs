@@ -717,6 +717,42 @@ impl<'a> AnimationView<'a> {
         }
     }
 
+    /// The time of frame `k` of clip `clip`, in seconds: `k x h` with `h = duration / (N - 1)`
+    /// (the spec's "Sampling"), computed in f64 and rounded down to an f32, so that a key
+    /// written at this time (a glTF export) is never later than the frame and a STEP switch
+    /// lands on the same frame when converted again; the last frame lies exactly at the
+    /// duration. `None` when the clip or frame does not exist.
+    pub fn frame_time(&self, clip: usize, k: usize) -> Option<f32> {
+        let c = self.clips.get(clip)?;
+        let n = c.frame_count as usize;
+        if k >= n {
+            return None;
+        }
+        if k + 1 == n {
+            return Some(c.duration);
+        }
+        let h = f64::from(c.duration) / (n - 1) as f64;
+        let exact = k as f64 * h;
+        let t = exact as f32;
+        // Rounded to nearest: step down one ulp when that went up (t > 0 here).
+        Some(if f64::from(t) > exact {
+            f32::from_bits(t.to_bits() - 1)
+        } else {
+            t
+        })
+    }
+
+    /// The stored value of frame `k` of a channel, dequantised (a rotation normalised): the
+    /// keys a glTF sampler of the channel holds. A constant channel has frame 0 only. `None`
+    /// when there is no such channel or frame.
+    pub fn frame_value(&self, clip: usize, channel: usize, k: usize) -> Option<ChannelValue> {
+        let ch = self.channel(clip, channel)?;
+        if k >= ch.frame_count as usize {
+            return None;
+        }
+        Some(value_of(ch.path, self.frame(ch, k)))
+    }
+
     /// The value of channel `channel` of clip `clip` at `t` seconds (clamped to the clip),
     /// dequantised and interpolated as the spec's "Sampling" says; `None` when there is no
     /// such channel. Within the channel's `error_bound` of the source curve.
@@ -749,19 +785,24 @@ impl<'a> AnimationView<'a> {
                 v
             }
         };
-        Some(match ch.path {
-            ChannelEntry::ROTATION => {
-                let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-                let q = if n > 0.0 {
-                    v.map(|x| x / n)
-                } else {
-                    [0.0, 0.0, 0.0, 1.0]
-                };
-                ChannelValue::Rotation(q)
-            }
-            ChannelEntry::SCALE => ChannelValue::Scale([v[0], v[1], v[2]]),
-            _ => ChannelValue::Translation([v[0], v[1], v[2]]),
-        })
+        Some(value_of(ch.path, v))
+    }
+}
+
+/// A channel's raw four values as its typed value (a rotation normalised).
+fn value_of(path: u8, v: [f32; 4]) -> ChannelValue {
+    match path {
+        ChannelEntry::ROTATION => {
+            let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            let q = if n > 0.0 {
+                v.map(|x| x / n)
+            } else {
+                [0.0, 0.0, 0.0, 1.0]
+            };
+            ChannelValue::Rotation(q)
+        }
+        ChannelEntry::SCALE => ChannelValue::Scale([v[0], v[1], v[2]]),
+        _ => ChannelValue::Translation([v[0], v[1], v[2]]),
     }
 }
 
@@ -890,6 +931,59 @@ mod tests {
         assert!(v.channel(1, 0).unwrap().error_bound > 0.25);
         assert_eq!(v.sample(0, 9, 0.0), None);
         assert_eq!(v.sample(5, 0, 0.0), None);
+    }
+
+    #[test]
+    fn frames_are_the_stored_keys() {
+        let (meta, payload) = encode_animation(10.0, &clips()).unwrap();
+        let f = file(&meta, &payload);
+        let a = Asset::parse(&f).unwrap();
+        let v = AnimationView::from_asset(&a).unwrap();
+        // Clip 0: 0.5 s, 6 frames 0.1 s apart; the last exactly at the duration.
+        assert_eq!(v.frame_time(0, 0), Some(0.0));
+        assert!((v.frame_time(0, 3).unwrap() - 0.3).abs() < 1e-7);
+        for k in 1..5 {
+            // Never later than the exact frame time, and at most one ulp earlier.
+            let t = v.frame_time(0, k).unwrap();
+            let exact = k as f64 * 0.5f64 / 5.0;
+            assert!(f64::from(t) <= exact && f64::from(f32::from_bits(t.to_bits() + 1)) > exact);
+        }
+        assert_eq!(v.frame_time(0, 5), Some(0.5));
+        assert_eq!(v.frame_time(0, 6), None);
+        assert_eq!(v.frame_time(1, 0), Some(0.0));
+        assert_eq!(v.frame_time(9, 0), None);
+        for k in 0..6 {
+            // A frame value is what sampling gives at the frame's time.
+            let t = v.frame_time(0, k).unwrap();
+            for c in 0..2 {
+                let (Some(a), Some(b)) = (v.frame_value(0, c, k), v.sample(0, c, t)) else {
+                    panic!("frame {k} of channel {c}")
+                };
+                let (a, b) = match (a, b) {
+                    (ChannelValue::Translation(a), ChannelValue::Translation(b)) => {
+                        (a.to_vec(), b.to_vec())
+                    }
+                    (ChannelValue::Rotation(a), ChannelValue::Rotation(b)) => {
+                        (a.to_vec(), b.to_vec())
+                    }
+                    other => panic!("{other:?}"),
+                };
+                for (x, y) in a.iter().zip(&b) {
+                    assert!((x - y).abs() < 1e-5, "frame {k} channel {c}: {a:?} {b:?}");
+                }
+            }
+        }
+        let Some(ChannelValue::Translation(p)) = v.frame_value(0, 0, 2) else {
+            panic!("translation expected")
+        };
+        assert!(
+            (p[0] - 2.0).abs() < 1e-4 && (p[1] + 4.0).abs() < 1e-4,
+            "{p:?}"
+        );
+        // A constant channel has frame 0 only.
+        assert_eq!(v.frame_value(0, 2, 0), Some(ChannelValue::Scale([2.0; 3])));
+        assert_eq!(v.frame_value(0, 2, 1), None);
+        assert_eq!(v.frame_value(0, 9, 0), None);
     }
 
     #[test]

@@ -46,9 +46,10 @@ pub enum ImportCmd {
     /// stored) plus the SPIRV-Tools disassembly (OUT with extension .spvasm), a font as its
     /// atlas PNG (OUT) plus a JSON of metrics (OUT with extension .json), a mesh as glTF 2.0:
     /// OUT.glb, or OUT.gltf with its buffer in OUT.bin (one primitive per sub-mesh, placeholder
-    /// materials at the stored indices, vertex colours and second UV set). The asset is
-    /// verified first; COMPRESSED and ENCRYPTED payloads are decoded. Other asset types are
-    /// refused.
+    /// materials at the stored indices, vertex colours and second UV set, the skin as joint
+    /// nodes; with --anim the clips of an Animation asset on those joints), an Animation asset
+    /// alone as glTF animations on one empty node per animated node. The asset is verified
+    /// first; COMPRESSED and ENCRYPTED payloads are decoded. Other asset types are refused.
     ///
     /// Examples:
     ///   voxcaf asset export build/hero.caf out/hero.png        # out/hero-mip0.png, ...
@@ -57,6 +58,7 @@ pub enum ImportCmd {
     ///   voxcaf asset export build/sprite.frag.caf sprite.frag.spv   # + sprite.frag.spvasm
     ///   voxcaf asset export build/ship.caf ship.glb
     ///   voxcaf asset export build/ship.caf ship.gltf           # + ship.bin
+    ///   voxcaf asset export build/hero.caf hero.glb --anim build/hero.anim.caf
     ///   voxcaf asset export --key-file game.key build/secret.caf secret.wav
     Export(ExportArgs),
 }
@@ -71,6 +73,9 @@ pub struct ExportArgs {
     /// Textures: write only mip level N (0 is the full size), to OUTPUT itself.
     #[arg(long, value_name = "N")]
     level: Option<u32>,
+    /// Meshes: an Animation .caf whose clips join the glTF, on the mesh's joints.
+    #[arg(long, value_name = "ANIM.caf")]
+    anim: Option<PathBuf>,
     /// Replace existing output files.
     #[arg(long)]
     force: bool,
@@ -287,9 +292,14 @@ fn export(a: ExportArgs) -> Result<u8> {
     o::no_dash(&a.output, "the export output")?;
     let key = crate::keys::load(a.key_file.as_deref(), false)?;
     let bytes = o::read_input(&a.input)?;
+    if let Some(p) = &a.anim {
+        o::no_dash(p, "--anim")?;
+    }
+    let anim = a.anim.as_deref().map(o::read_input).transpose()?;
     let opts = ExportOptions {
         level: a.level,
         key: key.as_ref(),
+        animation: anim.as_deref(),
     };
     let files = export::export(bytes, &a.output, &opts).map_err(|e| match e {
         ExportError::OptionNotApplicable { .. } | ExportError::BadOutput { .. } => {
@@ -298,8 +308,11 @@ fn export(a: ExportArgs) -> Result<u8> {
         e => o::failed(&a.input, e),
     })?;
     // Every output is checked before any is written.
+    let inputs: Vec<&std::path::Path> = std::iter::once(a.input.as_path())
+        .chain(a.anim.as_deref())
+        .collect();
     for f in &files {
-        o::check_file(&f.path, &[&a.input], &o::RAW, a.force, false)?;
+        o::check_file(&f.path, &inputs, &o::RAW, a.force, false)?;
     }
     export::write_files(&files).map_err(|e| o::failed(&a.input, e))?;
     for f in &files {

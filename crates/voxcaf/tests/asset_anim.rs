@@ -95,3 +95,94 @@ fn build_with_an_animation_sidecar() {
     assert_eq!(c, 0);
     assert!(o.contains("skin 2 joint(s)"), "{o}");
 }
+
+#[test]
+fn skinned_mesh_and_animation_export_to_gltf() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::write(
+        d.join("hero.glb"),
+        animated_glb(&AnimatedOptions::default()),
+    )
+    .unwrap();
+    let (c, o, e) = run(d, &["asset", "convert", "hero.glb", "hero.caf"]);
+    assert_eq!(c, 0, "{o}{e}");
+    let (c, o, e) = run(
+        d,
+        &[
+            "asset",
+            "convert",
+            "hero.glb",
+            "hero.anim.caf",
+            "--type",
+            "animation",
+        ],
+    );
+    assert_eq!(c, 0, "{o}{e}");
+
+    // Mesh with its skin and the clips on its joints.
+    let (c, o, e) = run(
+        d,
+        &[
+            "asset",
+            "export",
+            "hero.caf",
+            "out.glb",
+            "--anim",
+            "hero.anim.caf",
+        ],
+    );
+    assert_eq!(c, 0, "{o}{e}");
+    assert!(o.contains("skin of 2 joint(s)"), "{o}");
+    assert!(o.contains("2 animation(s) of 5 channel(s)"), "{o}");
+    assert!(o.contains("JOINTS_0/WEIGHTS_0"), "{o}");
+    let (doc, _, _) = gltf::import(d.join("out.glb")).unwrap();
+    assert_eq!(doc.skins().count(), 1);
+    assert_eq!(doc.animations().count(), 2);
+    // Every channel lands on a joint node: no extra nodes beyond mesh and joints.
+    assert_eq!(doc.nodes().count(), 3, "mesh node and two joints");
+
+    // The animation alone: one empty node per animated node.
+    let (c, o, e) = run(d, &["asset", "export", "hero.anim.caf", "anim.gltf"]);
+    assert_eq!(c, 0, "{o}{e}");
+    assert!(d.join("anim.bin").exists());
+    let (doc, _, _) = gltf::import(d.join("anim.gltf")).unwrap();
+    assert_eq!(doc.animations().count(), 2);
+    assert_eq!(doc.nodes().count(), 2);
+    assert!(doc.nodes().all(|n| n.mesh().is_none()));
+
+    // --anim with anything but a mesh is a usage error; a non-animation --anim is named.
+    let (c, _, e) = run(
+        d,
+        &[
+            "asset",
+            "export",
+            "hero.anim.caf",
+            "x.glb",
+            "--anim",
+            "hero.anim.caf",
+        ],
+    );
+    assert_eq!(c, 2, "{e}");
+    assert!(e.contains("--anim does not apply"), "{e}");
+    let (c, _, e) = run(
+        d,
+        &["asset", "export", "hero.caf", "y.glb", "--anim", "hero.caf"],
+    );
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("the animation to export with the mesh"), "{e}");
+    assert!(!d.join("y.glb").exists());
+    let (c, _, e) = run(
+        d,
+        &[
+            "asset",
+            "export",
+            "hero.caf",
+            "z.glb",
+            "--anim",
+            "missing.caf",
+        ],
+    );
+    assert_eq!(c, 1, "{e}");
+    assert!(e.contains("missing.caf"), "{e}");
+}

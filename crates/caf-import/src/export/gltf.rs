@@ -1,7 +1,8 @@
-//! Mesh export: a Mesh asset as glTF 2.0, one binary `.glb`, or a `.gltf` (JSON) with its
-//! buffer in a `.bin` beside it; the output's extension chooses (any other is refused).
+//! Mesh and animation export: a Mesh asset (with its skin), an Animation asset, or both as
+//! glTF 2.0, one binary `.glb`, or a `.gltf` (JSON) with its buffer in a `.bin` beside it; the
+//! output's extension chooses (any other is refused).
 //!
-//! What is written (docs/format/caf-assets-ext.md, "Export to glTF"):
+//! What is written (docs/format/caf-assets-ext.md section 4):
 //!
 //! - One set of vertex attributes shared by every primitive, straight from the stored
 //!   vertices: POSITION (with the `min` / `max` glTF requires), NORMAL, TANGENT, TEXCOORD_0,
@@ -22,8 +23,18 @@
 //!   mesh and one node per sub-mesh, named `node n` after the recorded node (`sub-mesh i`
 //!   where none is recorded), so a keep-nodes import finds the same split. Positions are
 //!   already in world space, so nodes have no transform.
+//! - Skin (a skinned extended mesh): JOINTS_0 (u16) and WEIGHTS_0 (f32) beside the other
+//!   attributes, one node per joint with its rest TRS and name, children after the stored
+//!   parents, a `skin` with the joints in stored order and their inverse bind matrices, used
+//!   by every mesh node. A root matrix other than the identity becomes a `skeleton root` node
+//!   (with that `matrix`) above the root joints.
+//! - Animation (an Animation asset, alone or beside a mesh with `--anim`): one glTF animation
+//!   per clip, one sampler per channel holding the stored frames (times `k x h`, the values
+//!   dequantised), LINEAR or STEP as stored. A channel targets the joint node of its joint
+//!   (else of the joint whose glTF node it names); without one, an empty node `node n` made
+//!   for it.
 //!
-//! [`GltfParts`] is the extension point: skins and animations join the mesh there.
+//! [`GltfParts`] holds what one document gets: a mesh, an animation, or both.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -63,14 +74,19 @@ impl Container {
 #[non_exhaustive]
 #[derive(Clone, Debug, Default)]
 pub struct GltfParts<'a> {
-    /// The mesh, with its sub-mesh table, colours and second UV set.
+    /// The mesh, with its sub-mesh table, colours, second UV set and skin.
     pub mesh: Option<caf::MeshView<'a>>,
+    /// Animation clips, targeting the mesh's joints where they name them.
+    pub animation: Option<caf::AnimationView<'a>>,
 }
 
 impl<'a> GltfParts<'a> {
     /// Parts holding one mesh.
     pub fn mesh(mesh: caf::MeshView<'a>) -> GltfParts<'a> {
-        GltfParts { mesh: Some(mesh) }
+        GltfParts {
+            mesh: Some(mesh),
+            animation: None,
+        }
     }
 }
 
@@ -89,12 +105,46 @@ pub struct Summary {
     pub nodes: usize,
     /// The vertex attributes written, in glTF's names.
     pub attributes: Vec<&'static str>,
+    /// Joints of the skin (0 without one).
+    pub joints: usize,
+    /// Animations (clips) written.
+    pub animations: usize,
+    /// Animation channels written, over every clip.
+    pub channels: usize,
 }
 
-/// The files of a glTF export of a Mesh asset at `out` (see the module docs).
-pub fn export(asset: &caf::Asset<'_>, out: &Path) -> Result<Vec<ExportFile>> {
+/// The files of a glTF export of a Mesh asset at `out`, with the clips of an Animation asset
+/// when `animation` is given (see the module docs).
+pub fn export(
+    asset: &caf::Asset<'_>,
+    animation: Option<&caf::Asset<'_>>,
+    out: &Path,
+) -> Result<Vec<ExportFile>> {
     let mesh = caf::MeshView::from_asset(asset)?;
-    files(&GltfParts::mesh(mesh), out)
+    let animation = animation
+        .map(caf::AnimationView::from_asset)
+        .transpose()
+        .map_err(ExportError::AnimationInput)?;
+    files(
+        &GltfParts {
+            mesh: Some(mesh),
+            animation,
+        },
+        out,
+    )
+}
+
+/// The files of a glTF export of an Animation asset alone at `out`: its clips, targeting one
+/// empty node per animated glTF node.
+pub fn export_animation(asset: &caf::Asset<'_>, out: &Path) -> Result<Vec<ExportFile>> {
+    let animation = caf::AnimationView::from_asset(asset)?;
+    files(
+        &GltfParts {
+            mesh: None,
+            animation: Some(animation),
+        },
+        out,
+    )
 }
 
 /// The files of a glTF export of `parts` at `out`: `out` itself for `.glb`; for `.gltf`, the
@@ -103,7 +153,7 @@ pub fn export(asset: &caf::Asset<'_>, out: &Path) -> Result<Vec<ExportFile>> {
 pub fn files(parts: &GltfParts<'_>, out: &Path) -> Result<Vec<ExportFile>> {
     let container = Container::from_path(out).ok_or_else(|| ExportError::BadOutput {
         path: out.to_path_buf(),
-        message: "a mesh is written as glTF: name the output .glb (one file) or .gltf (with a .bin beside it)",
+        message: "meshes and animations are written as glTF: name the output .glb (one file) or .gltf (with a .bin beside it)",
     })?;
     match container {
         Container::Glb => {
@@ -142,15 +192,28 @@ pub fn files(parts: &GltfParts<'_>, out: &Path) -> Result<Vec<ExportFile>> {
 }
 
 fn describe(s: &Summary) -> String {
-    format!(
-        "{} vertices, {} triangles, {} primitive(s), {} material(s), {} node(s), attributes {}",
-        s.vertices,
-        s.triangles,
-        s.primitives,
-        s.materials,
-        s.nodes,
-        s.attributes.join("/")
-    )
+    let mut parts = Vec::new();
+    if s.primitives > 0 {
+        parts.push(format!(
+            "{} vertices, {} triangles, {} primitive(s), {} material(s), attributes {}",
+            s.vertices,
+            s.triangles,
+            s.primitives,
+            s.materials,
+            s.attributes.join("/")
+        ));
+    }
+    if s.joints > 0 {
+        parts.push(format!("skin of {} joint(s)", s.joints));
+    }
+    if s.animations > 0 {
+        parts.push(format!(
+            "{} animation(s) of {} channel(s)",
+            s.animations, s.channels
+        ));
+    }
+    parts.push(format!("{} node(s)", s.nodes));
+    parts.join(", ")
 }
 
 /// A file name as a relative URI reference: bytes other than unreserved ones percent-encoded.
@@ -181,10 +244,31 @@ pub fn document(
     };
     let mut bin = BinBuilder::new();
     let mut summary = Summary::default();
-    let Some(mesh) = &parts.mesh else {
+    let mut nodes = Vec::new();
+    let mut skeleton = None;
+    if let Some(mesh) = &parts.mesh {
+        let mesh_nodes = mesh_nodes(&mut root, &mut bin, mesh, &mut summary)?;
+        if let Some(skin) = mesh.skin() {
+            let (sk, roots) = skin_nodes(&mut root, &mut bin, skin);
+            for n in &mesh_nodes {
+                root.nodes[n.value()].skin = Some(sk.skin);
+            }
+            summary.joints = skin.joints.len();
+            nodes.extend(mesh_nodes);
+            nodes.extend(roots);
+            skeleton = Some((sk, skin));
+        } else {
+            nodes.extend(mesh_nodes);
+        }
+    }
+    if let Some(anim) = &parts.animation {
+        let targets = animations(&mut root, &mut bin, anim, skeleton.as_ref(), &mut summary);
+        nodes.extend(targets);
+    }
+    if parts.mesh.is_none() && parts.animation.is_none() {
         return Err(ExportError::EmptyMesh);
-    };
-    let nodes = mesh_nodes(&mut root, &mut bin, mesh, &mut summary)?;
+    }
+    summary.nodes = root.nodes.len();
     let scene = root.push(json::Scene {
         extensions: Default::default(),
         extras: Default::default(),
@@ -349,6 +433,21 @@ fn mesh_nodes(
             None,
         );
     }
+    if let (Some(joints), Some(weights)) = (&mesh.joints, &mesh.weights) {
+        let bytes: Vec<u8> = joints
+            .iter()
+            .flatten()
+            .flat_map(|j| j.to_le_bytes())
+            .collect();
+        let view = bin.view(root, &bytes, Some(Target::ArrayBuffer));
+        let a = accessor(root, view, n, T::Vec4, C::U16, None, None);
+        attributes.push((Valid(Semantic::Joints(0)), a));
+        summary.attributes.push("JOINTS_0");
+        let view = bin.view(root, &f32_bytes(weights), Some(Target::ArrayBuffer));
+        let a = accessor(root, view, n, T::Vec4, C::F32, None, None);
+        attributes.push((Valid(Semantic::Weights(0)), a));
+        summary.attributes.push("WEIGHTS_0");
+    }
     let attributes: std::collections::BTreeMap<_, _> = attributes.into_iter().collect();
 
     let materials = placeholder_materials(root, &table);
@@ -422,8 +521,197 @@ fn mesh_nodes(
             })
         })
         .collect();
-    summary.nodes = nodes.len();
     Ok(nodes)
+}
+
+/// A skin's glTF objects: the skin and its joint nodes in stored joint order.
+struct Skeleton {
+    skin: json::Index<json::Skin>,
+    joints: Vec<json::Index<json::Node>>,
+}
+
+/// The joint nodes (rest TRS, names, children), the inverse bind matrices and the `skin` of
+/// `skin`; with the nodes to put in the scene (the root joints, or the `skeleton root` node
+/// carrying a root matrix other than the identity).
+fn skin_nodes(
+    root: &mut json::Root,
+    bin: &mut BinBuilder,
+    skin: &caf::Skin,
+) -> (Skeleton, Vec<json::Index<json::Node>>) {
+    use json::accessor::{ComponentType as C, Type as T};
+    let base = root.nodes.len();
+    let index = |i: usize| json::Index::<json::Node>::new((base + i) as u32);
+    // Parents are checked in range and acyclic by the view.
+    let mut children = vec![Vec::new(); skin.joints.len()];
+    let mut roots = Vec::new();
+    for (i, j) in skin.joints.iter().enumerate() {
+        if j.parent == caf::JointEntry::ROOT {
+            roots.push(index(i));
+        } else {
+            children[j.parent as usize].push(index(i));
+        }
+    }
+    let joints: Vec<_> = skin
+        .joints
+        .iter()
+        .zip(children)
+        .enumerate()
+        .map(|(i, (j, children))| {
+            root.push(json::Node {
+                name: Some(if j.name.is_empty() {
+                    format!("joint {i}")
+                } else {
+                    j.name.clone()
+                }),
+                translation: Some(j.translation),
+                rotation: Some(json::scene::UnitQuaternion(j.rotation)),
+                scale: Some(j.scale),
+                children: (!children.is_empty()).then_some(children),
+                ..Default::default()
+            })
+        })
+        .collect();
+    let (scene, skeleton) = if skin.root_matrix == caf::IDENTITY {
+        let skeleton = (roots.len() == 1).then(|| roots[0]);
+        (roots, skeleton)
+    } else {
+        let top = root.push(json::Node {
+            name: Some("skeleton root".into()),
+            matrix: Some(skin.root_matrix),
+            children: Some(roots),
+            ..Default::default()
+        });
+        (vec![top], Some(top))
+    };
+    let ibm: Vec<[f32; 16]> = skin.joints.iter().map(|j| j.inverse_bind).collect();
+    let view = bin.view(root, &f32_bytes(&ibm), None);
+    let ibm = accessor(root, view, ibm.len(), T::Mat4, C::F32, None, None);
+    let skin = root.push(json::Skin {
+        extensions: Default::default(),
+        extras: Default::default(),
+        inverse_bind_matrices: Some(ibm),
+        joints: joints.clone(),
+        name: Some("skin".into()),
+        skeleton,
+    });
+    (Skeleton { skin, joints }, scene)
+}
+
+/// The glTF animations of `anim` (see the module docs); returns the empty target nodes made
+/// for channels that no joint of `skeleton` takes, for the scene.
+fn animations(
+    root: &mut json::Root,
+    bin: &mut BinBuilder,
+    anim: &caf::AnimationView<'_>,
+    skeleton: Option<&(Skeleton, &caf::Skin)>,
+    summary: &mut Summary,
+) -> Vec<json::Index<json::Node>> {
+    use json::accessor::{ComponentType as C, Type as T};
+    use json::animation::{Interpolation, Property};
+    let mut made: std::collections::BTreeMap<u32, json::Index<json::Node>> = Default::default();
+    let mut target = |root: &mut json::Root, ch: &caf::ChannelEntry| {
+        if let Some((sk, skin)) = skeleton {
+            let by_joint = (ch.joint != caf::SubMeshEntry::NONE)
+                .then(|| sk.joints.get(ch.joint as usize))
+                .flatten();
+            let by_node = || {
+                skin.joints
+                    .iter()
+                    .position(|j| j.node == ch.node && j.node != caf::SubMeshEntry::NONE)
+                    .map(|i| &sk.joints[i])
+            };
+            if let Some(&n) = by_joint.or_else(by_node) {
+                return n;
+            }
+        }
+        *made.entry(ch.node).or_insert_with(|| {
+            root.push(json::Node {
+                name: Some(format!("node {}", ch.node)),
+                ..Default::default()
+            })
+        })
+    };
+    let times = |root: &mut json::Root, bin: &mut BinBuilder, t: &[f32]| {
+        let bytes: Vec<u8> = t.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let view = bin.view(root, &bytes, None);
+        let (lo, hi) = (t[0], t[t.len() - 1]);
+        accessor(
+            root,
+            view,
+            t.len(),
+            T::Scalar,
+            C::F32,
+            Some(json::Value::from(vec![lo])),
+            Some(json::Value::from(vec![hi])),
+        )
+    };
+    for c in 0..anim.clip_count() {
+        let n = anim.clip(c).map_or(1, |e| e.frame_count as usize);
+        let all: Vec<f32> = (0..n).filter_map(|k| anim.frame_time(c, k)).collect();
+        let (mut full, mut one) = (None, None);
+        let mut channels = Vec::new();
+        let mut samplers = Vec::new();
+        for (i, ch) in anim.channels(c).iter().enumerate() {
+            let frames = ch.frame_count as usize;
+            let input = if frames == 1 {
+                *one.get_or_insert_with(|| times(root, bin, &[0.0]))
+            } else {
+                *full.get_or_insert_with(|| times(root, bin, &all))
+            };
+            let mut values = Vec::with_capacity(frames * 4);
+            for k in 0..frames {
+                match anim.frame_value(c, i, k) {
+                    Some(caf::ChannelValue::Rotation(q)) => values.extend(q),
+                    Some(caf::ChannelValue::Translation(v) | caf::ChannelValue::Scale(v)) => {
+                        values.extend(v)
+                    }
+                    None => {}
+                }
+            }
+            let (ty, path) = match ch.path {
+                caf::ChannelEntry::ROTATION => (T::Vec4, Property::Rotation),
+                caf::ChannelEntry::SCALE => (T::Vec3, Property::Scale),
+                _ => (T::Vec3, Property::Translation),
+            };
+            let bytes: Vec<u8> = values.iter().flat_map(|x| x.to_le_bytes()).collect();
+            let view = bin.view(root, &bytes, None);
+            let output = accessor(root, view, frames, ty, C::F32, None, None);
+            samplers.push(json::animation::Sampler {
+                extensions: Default::default(),
+                extras: Default::default(),
+                input,
+                interpolation: Valid(if ch.interpolation == caf::ChannelEntry::STEP {
+                    Interpolation::Step
+                } else {
+                    Interpolation::Linear
+                }),
+                output,
+            });
+            let node = target(root, ch);
+            channels.push(json::animation::Channel {
+                sampler: json::Index::new(i as u32),
+                target: json::animation::Target {
+                    extensions: Default::default(),
+                    extras: Default::default(),
+                    node,
+                    path: Valid(path),
+                },
+                extensions: Default::default(),
+                extras: Default::default(),
+            });
+        }
+        summary.channels += channels.len();
+        let name = anim.clip_name(c).filter(|s| !s.is_empty());
+        root.push(json::Animation {
+            extensions: Default::default(),
+            extras: Default::default(),
+            channels,
+            name: Some(name.map_or_else(|| format!("clip {c}"), str::to_string)),
+            samplers,
+        });
+    }
+    summary.animations = anim.clip_count();
+    made.into_values().collect()
 }
 
 /// The placeholder materials of the sub-meshes (see the module docs): stored index to glTF

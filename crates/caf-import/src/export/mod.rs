@@ -5,7 +5,8 @@
 //! | Texture (format 0: R8, RG8, RGB8, RGBA8) | one PNG per mip level (`OUT-mipN.png`), or one level as `OUT` | [`texture`] |
 //! | Audio (8/16/32-bit PCM) | a WAV file (`OUT`) | [`audio`] |
 //! | Shader (SPIR-V) | the SPIR-V bytes as stored (`OUT`) and their disassembly (`OUT` with extension `.spvasm`) | [`shader`] |
-//! | Mesh (original and extended) | glTF 2.0: `OUT.glb`, or `OUT.gltf` with its buffer `OUT.bin`; one primitive per sub-mesh, placeholder materials at the stored indices, COLOR_0 and TEXCOORD_1 | [`gltf`] |
+//! | Mesh (original and extended) | glTF 2.0: `OUT.glb`, or `OUT.gltf` with its buffer `OUT.bin`; one primitive per sub-mesh, placeholder materials at the stored indices, COLOR_0 and TEXCOORD_1, the skin (joint nodes, inverse binds, JOINTS_0 / WEIGHTS_0), and with [`ExportOptions::animation`] the clips of an Animation asset on its joints | [`gltf`] |
+//! | Animation | glTF 2.0 as for a mesh: one animation per clip, on one empty node per animated node | [`gltf`] |
 //! | Font | the atlas PNG (`OUT`) and a JSON of metrics, glyphs and kerning in msdf-atlas-gen's layout (`OUT` with extension `.json`) | [`font`] |
 //!
 //! Other types are refused with [`ExportError::UnsupportedType`]. Each kind has one module;
@@ -44,7 +45,7 @@ pub enum ExportError {
     Caf(#[from] caf::CafError),
     /// No exporter exists for this asset type.
     #[error(
-        "cannot export {asset_type} assets (texture, audio, mesh, shader and font assets can be exported)"
+        "cannot export {asset_type} assets (texture, audio, mesh, animation, shader and font assets can be exported)"
     )]
     UnsupportedType {
         /// The asset's type.
@@ -92,6 +93,9 @@ pub enum ExportError {
         /// Its stored position.
         position: [f32; 3],
     },
+    /// The Animation asset given to go with a mesh is not a valid one.
+    #[error("the animation to export with the mesh: {0}")]
+    AnimationInput(#[source] caf::CafError),
     /// The mesh has no triangle to write (glTF has no empty primitives).
     #[error("the mesh has no triangles to export")]
     EmptyMesh,
@@ -117,8 +121,11 @@ pub type Result<T, E = ExportError> = std::result::Result<T, E>;
 pub struct ExportOptions<'k> {
     /// Textures: export only this mip level, to `OUT` itself.
     pub level: Option<u32>,
-    /// The key of an encrypted asset.
+    /// The key of an encrypted asset (and of an encrypted `animation`).
     pub key: Option<&'k caf::Key>,
+    /// Meshes: the bytes of an Animation `.caf` whose clips join the glTF, on the mesh's
+    /// joints.
+    pub animation: Option<&'k [u8]>,
 }
 
 /// One file of an export, built in memory.
@@ -135,13 +142,7 @@ pub struct ExportFile {
 /// Export the `.caf` file `caf_bytes` to files named after `out` (see the module docs). The
 /// file is verified (CRCs) and a COMPRESSED or ENCRYPTED payload decoded first.
 pub fn export(caf_bytes: Vec<u8>, out: &Path, opts: &ExportOptions<'_>) -> Result<Vec<ExportFile>> {
-    let loaded = caf::LoadedAsset::from_vec(caf_bytes)?;
-    let loaded = if caf::is_encoded(loaded.header().flags) {
-        caf::PayloadDecoder::new()
-            .decode_loaded(&loaded.asset(), &caf::DecodeOptions::with_key(opts.key))?
-    } else {
-        loaded
-    };
+    let loaded = load(caf_bytes, opts)?;
     let asset = loaded.asset();
     let asset_type = asset.header.asset_type;
     if opts.level.is_some() && asset_type != caf::AssetType::TEXTURE {
@@ -150,14 +151,41 @@ pub fn export(caf_bytes: Vec<u8>, out: &Path, opts: &ExportOptions<'_>) -> Resul
             asset_type,
         });
     }
+    if opts.animation.is_some() && asset_type != caf::AssetType::MESH {
+        return Err(ExportError::OptionNotApplicable {
+            option: "--anim",
+            asset_type,
+        });
+    }
     match asset_type {
         caf::AssetType::TEXTURE => texture::export(&asset, out, opts.level),
         caf::AssetType::AUDIO => audio::export(&asset, out),
-        caf::AssetType::MESH => gltf::export(&asset, out),
+        caf::AssetType::MESH => {
+            let anim = match opts.animation {
+                Some(b) => Some(load(b.to_vec(), opts).map_err(|e| match e {
+                    ExportError::Caf(e) => ExportError::AnimationInput(e),
+                    e => e,
+                })?),
+                None => None,
+            };
+            gltf::export(&asset, anim.as_ref().map(|a| a.asset()).as_ref(), out)
+        }
+        caf::AssetType::ANIMATION => gltf::export_animation(&asset, out),
         caf::AssetType::SHADER => shader::export(&asset, out),
         caf::AssetType::FONT => font::export(&asset, out),
         _ => Err(ExportError::UnsupportedType { asset_type }),
     }
+}
+
+/// A verified asset, its payload decoded when COMPRESSED or ENCRYPTED.
+fn load(caf_bytes: Vec<u8>, opts: &ExportOptions<'_>) -> Result<caf::LoadedAsset> {
+    let loaded = caf::LoadedAsset::from_vec(caf_bytes)?;
+    Ok(if caf::is_encoded(loaded.header().flags) {
+        caf::PayloadDecoder::new()
+            .decode_loaded(&loaded.asset(), &caf::DecodeOptions::with_key(opts.key))?
+    } else {
+        loaded
+    })
 }
 
 /// Write every file of an export, each atomically (missing parent folders are created).
