@@ -216,22 +216,8 @@ pub fn triangle_glb() -> Vec<u8> {
         r#"{{"asset":{{"version":"2.0"}},"buffers":[{{"byteLength":{}}}],"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":36}},{{"buffer":0,"byteOffset":36,"byteLength":6}}],"accessors":[{{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}},{{"bufferView":1,"componentType":5123,"count":3,"type":"SCALAR"}}],"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}},"indices":1}}]}}]}}"#,
         bin.len()
     );
-    let mut json = json.into_bytes();
-    while json.len() % 4 != 0 {
-        json.push(b' ');
-    }
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
-    out
+    // Cannot fail: a small document, far below 4 GiB.
+    voxcaf_gltf::glb_from_parts(json.into_bytes(), bin).expect("a small GLB")
 }
 
 /// A binary glTF (GLB) of two unit cubes, the source of an extended mesh: a root node with
@@ -564,26 +550,8 @@ pub fn animated_glb(opts: &AnimatedOptions) -> Vec<u8> {
 /// Pack a glTF JSON document and its binary chunk as a GLB file (the JSON's `buffers[0]`
 /// must describe `bin`).
 pub fn glb(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
-    let mut json = json.to_string().into_bytes();
-    while json.len() % 4 != 0 {
-        json.push(b' ');
-    }
-    let mut bin = bin.to_vec();
-    while bin.len() % 4 != 0 {
-        bin.push(0);
-    }
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
-    out
+    // Cannot fail: the generated documents are far below 4 GiB.
+    voxcaf_gltf::glb_from_parts(json.to_string().into_bytes(), bin.to_vec()).expect("a small GLB")
 }
 
 /// Writes a small source tree into `dir` (created if missing), the input of the demo build and

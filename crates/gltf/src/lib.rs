@@ -167,6 +167,30 @@ pub fn accessor(
     })
 }
 
+/// An untextured material named `name`: white, not metallic, fully rough (vertex colours or
+/// the viewer's lighting show the shape), blended when `blend`, else opaque.
+pub fn plain_material(
+    root: &mut json::Root,
+    name: &str,
+    blend: bool,
+) -> json::Index<json::Material> {
+    root.push(json::Material {
+        alpha_mode: Valid(if blend {
+            json::material::AlphaMode::Blend
+        } else {
+            json::material::AlphaMode::Opaque
+        }),
+        name: Some(name.to_string()),
+        pbr_metallic_roughness: json::material::PbrMetallicRoughness {
+            base_color_factor: json::material::PbrBaseColorFactor([1.0, 1.0, 1.0, 1.0]),
+            metallic_factor: json::material::StrengthFactor(0.0),
+            roughness_factor: json::material::StrengthFactor(1.0),
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+}
+
 /// `f32` vectors as little-endian bytes.
 pub fn f32_bytes<const K: usize>(v: &[[f32; K]]) -> Vec<u8> {
     let mut out = Vec::with_capacity(v.len() * K * 4);
@@ -181,7 +205,12 @@ pub fn f32_bytes<const K: usize>(v: &[[f32; K]]) -> Vec<u8> {
 /// A binary glTF: `root` as the JSON chunk and `bin` (from [`BinBuilder::finish`] with no
 /// `uri`) as the BIN chunk, left out when empty.
 pub fn glb(root: &json::Root, bin: Vec<u8>) -> Result<Vec<u8>, GltfError> {
-    let json_bytes = root.to_vec()?;
+    glb_from_parts(root.to_vec()?, bin)
+}
+
+/// A binary glTF from a JSON document's bytes (padded with spaces) and its BIN chunk (padded
+/// with zeros; left out when empty), for documents built as text.
+pub fn glb_from_parts(json_bytes: Vec<u8>, bin: Vec<u8>) -> Result<Vec<u8>, GltfError> {
     let chunk = |n: usize| 8 + n.div_ceil(4) as u64 * 4;
     let total = 12 + chunk(json_bytes.len()) + if bin.is_empty() { 0 } else { chunk(bin.len()) };
     let length = u32::try_from(total).map_err(|_| GltfError::TooLarge { bytes: total })?;

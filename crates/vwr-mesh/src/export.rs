@@ -181,24 +181,6 @@ fn primitive(
     })
 }
 
-fn material(root: &mut json::Root, name: &str, blend: bool) -> json::Index<json::Material> {
-    root.push(json::Material {
-        alpha_mode: Valid(if blend {
-            json::material::AlphaMode::Blend
-        } else {
-            json::material::AlphaMode::Opaque
-        }),
-        name: Some(name.to_string()),
-        pbr_metallic_roughness: json::material::PbrMetallicRoughness {
-            base_color_factor: json::material::PbrBaseColorFactor([1.0, 1.0, 1.0, 1.0]),
-            metallic_factor: json::material::StrengthFactor(0.0),
-            roughness_factor: json::material::StrengthFactor(1.0),
-            ..Default::default()
-        },
-        ..Default::default()
-    })
-}
-
 /// Builds a glTF document and its binary buffer. `bin_uri` names the external buffer file
 /// for `.gltf` output (`None` for `.glb`, where the buffer is the GLB's BIN chunk).
 pub fn gltf_document(
@@ -214,8 +196,8 @@ pub fn gltf_document(
         },
         ..Default::default()
     };
-    let mat_opaque = material(&mut root, "voxel opaque", false);
-    let mat_blend = material(&mut root, "voxel transparent", true);
+    let mat_opaque = voxcaf_gltf::plain_material(&mut root, "voxel opaque", false);
+    let mat_blend = voxcaf_gltf::plain_material(&mut root, "voxel transparent", true);
     let mut bin = BinBuilder::new();
     let mut stats = ExportStats::default();
     let mut nodes = Vec::new();

@@ -725,18 +725,8 @@ fn placeholder_materials(
         .map(|e| e.material)
         .filter(|&m| m != caf::SubMeshEntry::NONE)
         .collect();
-    let placeholder = |root: &mut json::Root, name: String| {
-        root.push(json::Material {
-            name: Some(name),
-            pbr_metallic_roughness: json::material::PbrMetallicRoughness {
-                base_color_factor: json::material::PbrBaseColorFactor([1.0, 1.0, 1.0, 1.0]),
-                metallic_factor: json::material::StrengthFactor(0.0),
-                roughness_factor: json::material::StrengthFactor(1.0),
-                ..Default::default()
-            },
-            ..Default::default()
-        })
-    };
+    let placeholder =
+        |root: &mut json::Root, name: String| voxcaf_gltf::plain_material(root, &name, false);
     let mut map = HashMap::new();
     match used.iter().max() {
         None => {}
