@@ -84,7 +84,7 @@ pub use header::{
 };
 pub use load::{
     validate_header, validate_header_bytes, verify_file, Asset, CrcCheck, LoadMode, LoadedAsset,
-    MAP_THRESHOLD,
+    MAP_THRESHOLD, PARALLEL_VERIFY_MIN,
 };
 pub use mesh_encode::{encode_mesh, encode_mesh_ext, MeshEncodeError, MeshExtras, SkinStreams};
 pub use meta::{

@@ -35,6 +35,8 @@ fn streaming_verification_agrees_with_the_loader() {
         (CHUNK + 3, 7),
         (24, 3 * CHUNK + 11),
         (0, 0),
+        // Large enough to be hashed in parts on threads, with a ragged last part.
+        (40, caf::PARALLEL_VERIFY_MIN as usize + 13),
     ] {
         let m: Vec<u8> = (0..meta).map(|i| i as u8).collect();
         let d: Vec<u8> = (0..payload).map(|i| (i * 31 % 251) as u8).collect();
@@ -54,7 +56,8 @@ fn streaming_verification_agrees_with_the_loader() {
             spots.push(32 + meta / 2);
         }
         if payload > 0 {
-            spots.push(32 + meta + payload / 2);
+            // First, middle and last payload byte: the first and last part of a split.
+            spots.extend([32 + meta, 32 + meta + payload / 2, 32 + meta + payload - 1]);
         }
         for at in spots {
             let mut b = bytes.clone();
@@ -63,7 +66,7 @@ fn streaming_verification_agrees_with_the_loader() {
             assert!(verify_file(&p).is_err(), "flip at {at}");
             same_verdict(&p);
         }
-        for cut in [n - 1, n / 2, 35, 0] {
+        for cut in [n - 1, n - 5, n / 2, 35, 0] {
             std::fs::write(&p, &bytes[..cut]).unwrap();
             assert!(verify_file(&p).is_err(), "cut at {cut}");
             same_verdict(&p);
