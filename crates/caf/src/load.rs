@@ -6,7 +6,7 @@
 //! combined into the footer CRC with [`crc32_combine`].
 
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
 use std::path::Path;
 
 use crate::crc::{crc32, crc32_combine, crc32_continue};
@@ -226,25 +226,26 @@ fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
 /// buffers of 256 KiB and each chunk hashed while it is still in cache. Memory does not
 /// depend on the file size, and the only pass over the data is the read itself (no buffer the
 /// size of the file to allocate, fault in and zero). A payload of [`PARALLEL_VERIFY_MIN`] bytes
-/// or more is split into one contiguous part per core, each read and hashed by its own thread
-/// through its own file handle, and the parts' CRCs combined in order, so a large check runs
-/// at the speed of the read rather than of read plus CRC. Returns the header and file length.
+/// or more is split into one contiguous part per core, each read (positional reads of the one
+/// file handle) and hashed by its own thread, and the parts' CRCs combined in order, so a large
+/// check runs at the speed of the read rather than of read plus CRC. Returns the header and
+/// file length.
 pub fn verify_file(path: &Path) -> Result<(CafHeader, u64), CafError> {
     let err = |e| CafError::io(Some(path), e);
-    let mut f = File::open(path).map_err(err)?;
+    let f = File::open(path).map_err(err)?;
     let len = f.metadata().map_err(err)?.len();
     if len < MIN_FILE_SIZE as u64 {
         return Err(too_short(len));
     }
     let mut hb = [0u8; HEADER_SIZE];
-    f.read_exact(&mut hb).map_err(err)?;
+    read_exact_at(&f, &mut hb, 0).map_err(err)?;
     let header = check_structure(&hb, len)?;
     let meta_end = HEADER_SIZE as u64 + header.metadata_size;
     let footer_at = meta_end + header.data_size;
     let mut buf = vec![0u8; READ_CHUNK];
     // The metadata, continuing the header's CRC.
     let mut head = crc32(&hb);
-    read_chunks(&mut f, HEADER_SIZE as u64, meta_end, &mut buf, path, |c| {
+    read_chunks(&f, HEADER_SIZE as u64, meta_end, &mut buf, path, |c| {
         head = crc32_continue(head, c)
     })?;
     // The payload: in parts on threads when large, else on this thread.
@@ -256,13 +257,11 @@ pub fn verify_file(path: &Path) -> Result<(CafHeader, u64), CafError> {
                 .map(|i| {
                     let start = meta_end + i * part;
                     let end = (start + part).min(footer_at);
+                    let f = &f;
                     s.spawn(move || -> Result<(u32, u64), CafError> {
-                        let mut f = File::open(path).map_err(|e| CafError::io(Some(path), e))?;
-                        f.seek(SeekFrom::Start(start))
-                            .map_err(|e| CafError::io(Some(path), e))?;
                         let mut buf = vec![0u8; VERIFY_PART_CHUNK];
                         let mut h = crc32fast::Hasher::new();
-                        read_chunks(&mut f, start, end, &mut buf, path, |c| h.update(c))?;
+                        read_chunks(f, start, end, &mut buf, path, |c| h.update(c))?;
                         Ok((h.finalize(), end - start))
                     })
                 })
@@ -272,20 +271,19 @@ pub fn verify_file(path: &Path) -> Result<(CafHeader, u64), CafError> {
                 .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
                 .collect()
         });
-        let mut crc = crc32(&[]);
+        let mut crc = 0; // the CRC of no bytes
         for r in crcs {
             let (c, n) = r?;
             crc = crc32_combine(crc, c, n);
         }
-        f.seek(SeekFrom::Start(footer_at)).map_err(err)?;
         crc
     } else {
         let mut h = crc32fast::Hasher::new();
-        read_chunks(&mut f, meta_end, footer_at, &mut buf, path, |c| h.update(c))?;
+        read_chunks(&f, meta_end, footer_at, &mut buf, path, |c| h.update(c))?;
         h.finalize()
     };
     let mut footer = [0u8; FOOTER_SIZE];
-    read_chunks(&mut f, footer_at, len, &mut footer, path, |_| {})?;
+    read_chunks(&f, footer_at, len, &mut footer, path, |_| {})?;
     let crcs = CrcCheck::from_parts(&header, head, payload_crc, u32::from_le_bytes(footer));
     crcs.check()?;
     Ok((header, len))
@@ -299,11 +297,11 @@ const VERIFY_PART_CHUNK: usize = 1 << 20;
 /// below it a thread costs more than it saves.
 pub const PARALLEL_VERIFY_MIN: u64 = 16 << 20;
 
-/// Read the bytes `start..end` of `f` (positioned at `start`) through `buf`, giving each
-/// chunk to `sink`. A file shorter than `end` is [`CafError::Truncated`] at the first missing
+/// Read the bytes `start..end` of `f` through `buf` by positional reads (so threads can share
+/// `f`), giving each chunk to `sink`. A file shorter than `end` is [`CafError::Truncated`] at the first missing
 /// byte's chunk. A `buf` at least `end - start` long receives the bytes whole.
 fn read_chunks(
-    f: &mut File,
+    f: &File,
     start: u64,
     end: u64,
     buf: &mut [u8],
@@ -314,7 +312,7 @@ fn read_chunks(
     while pos < end {
         let n = (end - pos).min(buf.len() as u64) as usize;
         let chunk = &mut buf[..n];
-        f.read_exact(chunk).map_err(|e| {
+        read_exact_at(f, chunk, pos).map_err(|e| {
             if e.kind() == std::io::ErrorKind::UnexpectedEof {
                 CafError::Truncated { offset: pos }
             } else {
