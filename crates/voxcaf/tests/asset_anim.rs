@@ -171,6 +171,20 @@ fn skinned_mesh_and_animation_export_to_gltf() {
     );
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("the animation to export with the mesh"), "{e}");
+    // The error names the --anim file, not the mesh.
+    let (c, _, e) = run(
+        d,
+        &[
+            "asset",
+            "export",
+            "hero.caf",
+            "w.glb",
+            "--anim",
+            "anim.gltf",
+        ],
+    );
+    assert_eq!(c, 1, "{e}");
+    assert!(e.starts_with("error: anim.gltf: "), "{e}");
     assert!(!d.join("y.glb").exists());
     let (c, _, e) = run(
         d,
