@@ -111,7 +111,17 @@ fn check(w: &World, b: Aabb, d: [f64; 3]) -> Result<(), TestCaseError> {
         );
         prop_assert_eq!(got.blocked[k], blocked, "axis {}", k);
         r = r.translated([0, 1, 2].map(|j| if j == k { got.moved[k] } else { 0.0 }));
+        if blocked {
+            // The contract: a blocked box ends flush on the cell face, exactly (min + moved
+            // may round 1 ulp past it, which would overlap the cell).
+            if d[k] > 0.0 {
+                r.max[k] = r.max[k].round();
+            } else {
+                r.min[k] = r.min[k].round();
+            }
+        }
     }
+    prop_assert_eq!(got.aabb, r);
     prop_assert!(
         !overlaps_any(&got.aabb, &cells),
         "ends overlapping: {:?}",
