@@ -56,8 +56,8 @@ use std::path::{Path, PathBuf};
 
 pub use error::{ImportError, Result};
 pub use settings::{
-    AssetKind, AudioBits, Compress, FontFormat, GpuFormat, MeshNodes, MipFilter, Profile, Settings,
-    SettingsOverride, Stage,
+    AssetKind, AudioBits, CipherSetting, Compress, FontFormat, GpuFormat, MeshNodes, MipFilter,
+    Profile, Settings, SettingsOverride, Stage,
 };
 
 /// Bumped whenever a converter's output changes for the same input and settings, so that

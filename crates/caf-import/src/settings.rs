@@ -501,6 +501,32 @@ impl fmt::Display for Compress {
     }
 }
 
+/// The cipher of encrypted payloads (`cipher` setting), named as [`caf::Cipher`] names them
+/// (`xchacha20-poly1305`, the default, or `aes-256-gcm`). Only encrypted builds use it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct CipherSetting(pub caf::Cipher);
+
+impl CipherSetting {
+    /// True for the default cipher.
+    pub fn is_default(&self) -> bool {
+        *self == CipherSetting::default()
+    }
+}
+
+impl TryFrom<String> for CipherSetting {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        s.parse().map(CipherSetting)
+    }
+}
+
+impl From<CipherSetting> for String {
+    fn from(c: CipherSetting) -> String {
+        c.0.name().to_string()
+    }
+}
+
 /// Everything that decides a conversion's output. Two conversions of the same bytes with equal
 /// settings produce identical files.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -533,6 +559,9 @@ pub struct Settings {
     /// zstd compression level (1..=22; default 3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<i32>,
+    /// The cipher of encrypted builds (ignored without a key).
+    #[serde(skip_serializing_if = "CipherSetting::is_default")]
+    pub cipher: CipherSetting,
     /// glTF: one sub-mesh per material (`flatten`) or per node and material (`keep`).
     #[serde(skip_serializing_if = "MeshNodes::is_flatten")]
     pub mesh_nodes: MeshNodes,
@@ -564,6 +593,7 @@ impl Settings {
             codec: self.compress.codec(),
             level: self.level.unwrap_or(3),
             key: key.cloned(),
+            cipher: self.cipher.0,
             // The default profile lays plain payloads out aligned (CAF.md's payloadAlignment);
             // the original profile stays byte-identical to the original tools.
             align_payload: self.profile == Profile::Default,
@@ -602,6 +632,7 @@ impl Settings {
             stage: o.stage.or(self.stage),
             compress: o.compress.unwrap_or(self.compress),
             level: o.level.or(self.level),
+            cipher: o.cipher.unwrap_or(self.cipher),
             mesh_nodes: o.mesh_nodes.unwrap_or(self.mesh_nodes),
             charset: o.charset.clone().or_else(|| self.charset.clone()),
             font_size: o.font_size.or(self.font_size),
@@ -624,6 +655,7 @@ impl Settings {
 /// stage = "fragment"  # shaders
 /// compress = "zstd"   # or "lz4", "none"
 /// level = 19          # zstd level
+/// cipher = "aes-256-gcm" # encrypted builds: or "xchacha20-poly1305" (the default)
 /// mesh_nodes = "keep" # glTF: one sub-mesh per node (default "flatten")
 /// profile = "original"
 /// type = "texture"
@@ -666,6 +698,9 @@ pub struct SettingsOverride {
     /// See [`Settings::level`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level: Option<i32>,
+    /// See [`Settings::cipher`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cipher: Option<CipherSetting>,
     /// See [`Settings::mesh_nodes`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mesh_nodes: Option<MeshNodes>,

@@ -794,10 +794,9 @@ impl Description {
             lines.push(format!(
                 "  encoding      {}{}, {} block(s) of {} bytes, plain payload {} bytes (crc32 {})",
                 ix.codec(),
-                if ix.is_encrypted() {
-                    ", encrypted (XChaCha20-Poly1305)"
-                } else {
-                    ""
+                match ix.cipher() {
+                    Some(c) => format!(", encrypted ({})", c.title()),
+                    None => String::new(),
                 },
                 ix.block_count,
                 ix.block_size,
@@ -1118,6 +1117,7 @@ mod json {
                 j["encoding"] = json!({
                     "codec": ix.codec().name(),
                     "encrypted": ix.is_encrypted(),
+                    "cipher": ix.cipher().map(|c| c.name()),
                     "block_size": ix.block_size,
                     "block_count": ix.block_count,
                     "plain_size": ix.plain_size,

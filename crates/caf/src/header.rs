@@ -120,7 +120,8 @@ impl CafFlags {
     pub const NONE: CafFlags = CafFlags(0);
     /// Payload is zstd/LZ4 blocks with a block index (docs/format/caf-extensions.md).
     pub const COMPRESSED: CafFlags = CafFlags(0x1);
-    /// Payload blocks are XChaCha20-Poly1305 encrypted (docs/format/caf-extensions.md).
+    /// Payload blocks are encrypted, XChaCha20-Poly1305 or AES-256-GCM
+    /// (docs/format/caf-extensions.md).
     pub const ENCRYPTED: CafFlags = CafFlags(0x2);
     /// Texture pixels are sRGB-encoded.
     pub const SRGB: CafFlags = CafFlags(0x4);

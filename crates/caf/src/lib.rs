@@ -70,9 +70,9 @@ pub use anim::{
 };
 pub use block::{
     block_index, decode_asset, decode_payload, encode_asset, encode_payload, is_encoded,
-    plain_size, BlockEntry, BlockIndexHeader, Codec, DecodeOptions, Encoding, Key, PayloadDecoder,
-    BLOCK_MAGIC, BLOCK_VERSION, DEFAULT_BLOCK_SIZE, DEFAULT_MAX_PLAIN_SIZE, ENTRY_SIZE,
-    INDEX_HEADER_SIZE, KEY_SIZE, MAX_BLOCK_SIZE, MIN_BLOCK_SIZE,
+    plain_size, BlockEntry, BlockIndexHeader, Cipher, Codec, DecodeOptions, Encoding, Key,
+    PayloadDecoder, BLOCK_MAGIC, BLOCK_VERSION, DEFAULT_BLOCK_SIZE, DEFAULT_MAX_PLAIN_SIZE,
+    ENTRY_SIZE, INDEX_HEADER_SIZE, KEY_SIZE, MAX_BLOCK_SIZE, MIN_BLOCK_SIZE,
 };
 pub use crc::{crc32, crc32_combine, crc32_continue};
 pub use describe::{Description, Verdict};

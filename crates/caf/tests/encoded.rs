@@ -5,8 +5,8 @@
 mod common;
 
 use caf::{
-    decode_asset, decode_payload, encode_asset, Asset, AssetType, CafError, CafFlags, Codec,
-    DecodeOptions, Encoding, ErrorKind, Key, StreamReader, TextureView, ENTRY_SIZE,
+    decode_asset, decode_payload, encode_asset, Asset, AssetType, CafError, CafFlags, Cipher,
+    Codec, DecodeOptions, Encoding, ErrorKind, Key, StreamReader, TextureView, ENTRY_SIZE,
     INDEX_HEADER_SIZE,
 };
 use common::{golden_caf, lcg_bytes, manifest};
@@ -18,10 +18,15 @@ fn key(seed: u8) -> Key {
 fn encodings(k: &Key) -> Vec<Encoding> {
     let mut v = Vec::new();
     for codec in [Codec::Zstd, Codec::Lz4, Codec::None] {
-        for key in [None, Some(k.clone())] {
+        for (key, cipher) in [
+            (None, Cipher::default()),
+            (Some(k.clone()), Cipher::XChaCha20Poly1305),
+            (Some(k.clone()), Cipher::Aes256Gcm),
+        ] {
             let e = Encoding {
                 codec,
                 key,
+                cipher,
                 block_size: 4096,
                 ..Encoding::default()
             };
@@ -366,9 +371,16 @@ fn reordered_and_dropped_blocks_are_caught() {
 
 #[test]
 fn wrong_and_missing_keys_are_their_own_errors() {
+    for cipher in [Cipher::XChaCha20Poly1305, Cipher::Aes256Gcm] {
+        wrong_and_missing_keys(cipher);
+    }
+}
+
+fn wrong_and_missing_keys(cipher: Cipher) {
     let k = key(5);
     let enc = Encoding {
         key: Some(k.clone()),
+        cipher,
         ..Encoding::default()
     };
     let file = encode_asset(AssetType::AUDIO, CafFlags::NONE, &[], &sample(10_000), &enc).unwrap();
@@ -384,6 +396,108 @@ fn wrong_and_missing_keys_are_their_own_errors() {
     let again = encode_asset(AssetType::AUDIO, CafFlags::NONE, &[], &sample(10_000), &enc).unwrap();
     assert_ne!(again, file);
     assert_eq!(decode(&again, Some(&k)).unwrap(), sample(10_000));
+}
+
+/// Cipher 2 decoded by hand from the spec (section 1a) with the RustCrypto crates directly:
+/// HKDF-SHA256 file key, nonce = block index ‖ 4 zero bytes, aad = header [0, 32) ‖ entry
+/// [0, 12); the key check is the key's fingerprint, the same as cipher 1's.
+#[test]
+fn aes_256_gcm_files_follow_the_spec_byte_for_byte() {
+    use aes_gcm::aead::{AeadInPlace, KeyInit};
+    let k = key(8);
+    let plain = sample(2 * 4096 + 77);
+    let enc = Encoding {
+        codec: Codec::None,
+        key: Some(k.clone()),
+        cipher: Cipher::Aes256Gcm,
+        block_size: 4096,
+        ..Encoding::default()
+    };
+    let file = encode_asset(AssetType::AUDIO, CafFlags::NONE, &[], &plain, &enc).unwrap();
+    let a = Asset::parse(&file).unwrap();
+    let p0 = a.payload_offset();
+    let h = &file[p0..p0 + INDEX_HEADER_SIZE];
+    assert_eq!(h[7], 2, "cipher code");
+    assert_eq!(&h[48..64], &k.fingerprint(), "key check");
+    let salt = &h[32..48];
+    let mut file_key = [0u8; 32];
+    hkdf::Hkdf::<sha2::Sha256>::new(Some(salt), k.as_bytes())
+        .expand(b"voxcaf caf cipher 2 aes-256-gcm v1", &mut file_key)
+        .unwrap();
+    let cipher = aes_gcm::Aes256Gcm::new(&file_key.into());
+    let mut out = Vec::new();
+    for i in 0..3 {
+        let (at, size) = entry(&file, i);
+        let e_at = p0 + INDEX_HEADER_SIZE + i * ENTRY_SIZE;
+        let mut aad = h[..32].to_vec();
+        aad.extend_from_slice(&file[e_at..e_at + 12]);
+        let mut nonce = [0u8; 12];
+        nonce[..8].copy_from_slice(&(i as u64).to_le_bytes());
+        let (ct, tag) = file[at..at + size].split_at(size - 16);
+        let mut buf = ct.to_vec();
+        cipher
+            .decrypt_in_place_detached(&nonce.into(), &aad, &mut buf, tag.into())
+            .unwrap();
+        out.extend_from_slice(&buf);
+    }
+    assert_eq!(out, plain);
+    assert_eq!(decode(&file, Some(&k)).unwrap(), plain);
+    // The same key as XChaCha20-Poly1305 gives a different file with the same key check.
+    let x = encode_asset(
+        AssetType::AUDIO,
+        CafFlags::NONE,
+        &[],
+        &plain,
+        &Encoding {
+            cipher: Cipher::XChaCha20Poly1305,
+            ..enc.clone()
+        },
+    )
+    .unwrap();
+    let xp = Asset::parse(&x).unwrap().payload_offset();
+    assert_eq!(x[xp + 7], 1);
+    assert_eq!(&x[xp + 48..xp + 64], &h[48..64]);
+}
+
+#[test]
+fn switching_the_cipher_code_fails_authentication() {
+    let k = key(9);
+    for (from, to) in [(Cipher::XChaCha20Poly1305, 2u8), (Cipher::Aes256Gcm, 1u8)] {
+        let enc = Encoding {
+            key: Some(k.clone()),
+            cipher: from,
+            block_size: 4096,
+            ..Encoding::default()
+        };
+        let file =
+            encode_asset(AssetType::AUDIO, CafFlags::NONE, &[], &sample(9000), &enc).unwrap();
+        let mut b = file.clone();
+        let p0 = Asset::parse(&file).unwrap().payload_offset();
+        b[p0 + 7] = to;
+        fix_crcs(&mut b);
+        assert!(
+            matches!(decode(&b, Some(&k)), Err(CafError::IndexAuthFailed)),
+            "{from}"
+        );
+        // An unknown cipher code is refused by name before any key is needed.
+        b[p0 + 7] = 3;
+        fix_crcs(&mut b);
+        let e = decode(&b, None).unwrap_err();
+        assert!(e.to_string().contains("unsupported cipher"), "{e}");
+    }
+}
+
+#[test]
+fn cipher_names_parse_and_print() {
+    for c in [Cipher::XChaCha20Poly1305, Cipher::Aes256Gcm] {
+        assert_eq!(c.name().parse::<Cipher>().unwrap(), c);
+        assert_eq!(Cipher::from_code(c.code()), Some(c));
+    }
+    assert_eq!("AES-256-GCM".parse::<Cipher>().unwrap(), Cipher::Aes256Gcm);
+    let e = "rot13".parse::<Cipher>().unwrap_err();
+    assert!(e.contains("xchacha20-poly1305 or aes-256-gcm"), "{e}");
+    assert_eq!(Cipher::from_code(0), None);
+    assert_eq!(Cipher::from_code(3), None);
 }
 
 #[test]

@@ -224,6 +224,34 @@ fn compress_flags_and_usage_errors() {
         .0,
         2
     );
+    // --cipher needs --encrypt, and a known name.
+    let (c, _, e) = run(
+        d,
+        &[
+            "asset",
+            "convert",
+            "a.wav",
+            "x.caf",
+            "--cipher",
+            "aes-256-gcm",
+        ],
+    );
+    assert_eq!(c, 2);
+    assert!(e.contains("--encrypt"), "{e}");
+    let (c, _, e) = run(
+        d,
+        &[
+            "asset",
+            "convert",
+            "a.wav",
+            "x.caf",
+            "--encrypt",
+            "--cipher",
+            "des",
+        ],
+    );
+    assert_eq!(c, 2);
+    assert!(e.contains("xchacha20-poly1305 or aes-256-gcm"), "{e}");
     let (c, _, e) = run(d, &["asset", "convert", "a.wav", "x.caf", "--encrypt"]);
     assert_eq!(c, 2);
     assert!(e.contains("--key-file") && e.contains("VOXCAF_KEY"), "{e}");
@@ -262,7 +290,11 @@ fn build_with_compress_sidecar_and_encryption() {
     std::fs::create_dir(d.join("src")).unwrap();
     wav(&d.join("src/a.wav"), 30_000);
     wav(&d.join("src/b.wav"), 30_000);
-    std::fs::write(d.join("src/b.wav.toml"), "compress = \"lz4\"\n").unwrap();
+    std::fs::write(
+        d.join("src/b.wav.toml"),
+        "compress = \"lz4\"\ncipher = \"aes-256-gcm\"\n",
+    )
+    .unwrap();
     assert_eq!(run(d, &["asset", "keygen", "k.key"]).0, 0);
     let (c, _, e) = run(
         d,
@@ -286,6 +318,12 @@ fn build_with_compress_sidecar_and_encryption() {
         (codec(&a), codec(&b)),
         (1, 2),
         "zstd, and lz4 from the sidecar"
+    );
+    let cipher = |f: &[u8]| f[32 + 16 + 7];
+    assert_eq!(
+        (cipher(&a), cipher(&b)),
+        (1, 2),
+        "XChaCha20-Poly1305, and AES-256-GCM from the sidecar"
     );
     assert_eq!(
         run(d, &["asset", "check", "--key-file", "k.key", "out"]).0,
@@ -333,6 +371,40 @@ fn build_with_compress_sidecar_and_encryption() {
     );
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["converted"], 2, "{j}");
+    // --cipher for the whole build: only a.wav changes (b.wav's sidecar already chose it).
+    let (c, out, e) = run(
+        d,
+        &[
+            "asset",
+            "build",
+            "src",
+            "out",
+            "--compress",
+            "zstd",
+            "--encrypt",
+            "--key-file",
+            "k2.key",
+            "--cipher",
+            "aes-256-gcm",
+            "--json",
+        ],
+    );
+    assert_eq!(c, 0, "{e}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["converted"], 1, "{j}");
+    let a = std::fs::read(d.join("out/a.caf")).unwrap();
+    assert_eq!(cipher(&a), 2);
+    let (c, out, _) = run(d, &["asset", "info", "--key-file", "k2.key", "out/a.caf"]);
+    assert_eq!(c, 0);
+    assert!(out.contains("encrypted (AES-256-GCM)"), "{out}");
+    assert_eq!(
+        run(
+            d,
+            &["asset", "check", "--typed", "--key-file", "k2.key", "out"]
+        )
+        .0,
+        0
+    );
 }
 
 #[test]
