@@ -171,8 +171,10 @@ pub enum Cipher {
     /// XChaCha20-Poly1305 (code 1), the default: fast and constant-time on every CPU.
     #[default]
     XChaCha20Poly1305,
-    /// AES-256-GCM (code 2) under a per-file key: faster to decrypt on CPUs with
-    /// AES instructions (x86-64 AES-NI, ARMv8 crypto extensions).
+    /// AES-256-GCM (code 2) under a per-file key: faster to decrypt on x86-64 with AES-NI. On
+    /// aarch64 the `aes` crate uses the ARMv8 AES instructions only when built with
+    /// `RUSTFLAGS="--cfg aes_armv8"`; without it, its constant-time software AES is slower than
+    /// XChaCha20-Poly1305.
     Aes256Gcm,
 }
 

@@ -123,7 +123,7 @@ pub struct SettingsArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     level: Option<i32>,
     /// With --encrypt: `xchacha20-poly1305` (the default; constant-time on every CPU) or
-    /// `aes-256-gcm` (faster to decrypt on CPUs with AES instructions, about 1.2x here). A
+    /// `aes-256-gcm` (faster to decrypt on x86-64 with AES-NI). A
     /// sidecar's `cipher` key overrides it per asset.
     #[arg(long, value_name = "CIPHER", requires = "encrypt")]
     cipher: Option<caf::Cipher>,
