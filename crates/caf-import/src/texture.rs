@@ -510,12 +510,12 @@ enum Source<'a> {
     Work(&'a [f32]),
 }
 
-/// Working channels per texel: sRGB -> [r*a, g*a, b*a, a, r, g, b] in linear light (colour
-/// weighted by alpha, plus the plain colour for fully transparent footprints); linear data ->
-/// [r, g, b, a].
+/// Working channels per texel: sRGB -> [r*a, g*a, b*a, a, r, g, b, 0] in linear light (colour
+/// weighted by alpha, plus the plain colour for fully transparent footprints, padded to eight
+/// so that a texel is two whole SIMD vectors); linear data -> [r, g, b, a].
 fn working_channels(srgb: bool) -> usize {
     if srgb {
-        7
+        8
     } else {
         4
     }
@@ -535,7 +535,7 @@ struct Tables {
 impl Tables {
     /// Working channels of one RGBA8 texel (the first `nc` entries are used).
     #[inline(always)]
-    fn texel(&self, p: &[u8]) -> [f32; 7] {
+    fn texel(&self, p: &[u8]) -> [f32; 8] {
         if self.srgb {
             let a = self.unit[p[3] as usize];
             let (r, g, b) = (
@@ -543,10 +543,10 @@ impl Tables {
                 self.lut[p[1] as usize],
                 self.lut[p[2] as usize],
             );
-            [r * a, g * a, b * a, a, r, g, b]
+            [r * a, g * a, b * a, a, r, g, b, 0.0]
         } else {
             let u = |v: u8| self.unit[v as usize];
-            [u(p[0]), u(p[1]), u(p[2]), u(p[3]), 0.0, 0.0, 0.0]
+            [u(p[0]), u(p[1]), u(p[2]), u(p[3]), 0.0, 0.0, 0.0, 0.0]
         }
     }
 
@@ -625,7 +625,7 @@ fn filter_row(
     for (k, &wt) in weights.iter().enumerate() {
         t.accumulate(src, w, first + k, wt, acc);
     }
-    let mut texel = [0f32; 7];
+    let mut texel = [0f32; 8];
     let texel = &mut texel[..nc];
     let mut work = work;
     for (x, (first, weights)) in tx.iter().enumerate() {
@@ -660,14 +660,17 @@ enum Row<'a> {
 }
 
 impl Row<'_> {
-    /// Working channels of texel `x` (the first `t.nc` entries are used).
+    /// The `N` working channels of texel `x` (`N` is `t.nc`).
     #[inline(always)]
-    fn texel(self, t: &Tables, x: usize) -> [f32; 7] {
+    fn texel<const N: usize>(self, t: &Tables, x: usize) -> [f32; N] {
         match self {
-            Row::Bytes(b) => t.texel(&b[x * 4..][..4]),
+            Row::Bytes(b) => {
+                let v = t.texel(&b[x * 4..][..4]);
+                std::array::from_fn(|k| v[k])
+            }
             Row::Work(wk) => {
-                let mut v = [0f32; 7];
-                v[..t.nc].copy_from_slice(&wk[x * t.nc..][..t.nc]);
+                let mut v = [0f32; N];
+                v.copy_from_slice(&wk[x * N..][..N]);
                 v
             }
         }
@@ -686,22 +689,37 @@ fn halve_row(
     work: Option<&mut [f32]>,
     bytes: &mut [u8],
 ) {
-    let nc = t.nc;
+    // Monomorphised on the channel count, so each texel is whole vector operations.
+    match t.nc {
+        8 => halve_row_n::<8>(t, top, bottom, dw, work, bytes),
+        _ => halve_row_n::<4>(t, top, bottom, dw, work, bytes),
+    }
+}
+
+/// [`halve_row`] for `N` working channels.
+fn halve_row_n<const N: usize>(
+    t: &Tables,
+    top: Row<'_>,
+    bottom: Row<'_>,
+    dw: usize,
+    work: Option<&mut [f32]>,
+    bytes: &mut [u8],
+) {
     let mut work = work;
     for x in 0..dw {
-        let (a, b) = (top.texel(t, 2 * x), top.texel(t, 2 * x + 1));
-        let (c, d) = (bottom.texel(t, 2 * x), bottom.texel(t, 2 * x + 1));
-        let mut texel = [0f32; 7];
-        for k in 0..7 {
+        let (a, b) = (top.texel::<N>(t, 2 * x), top.texel::<N>(t, 2 * x + 1));
+        let (c, d) = (bottom.texel::<N>(t, 2 * x), bottom.texel::<N>(t, 2 * x + 1));
+        let mut texel = [0f32; N];
+        for k in 0..N {
             // Vertical ½-weighted sums first, then horizontal, as in `filter_row`.
             let left = 0.5 * a[k] + 0.5 * c[k];
             let right = 0.5 * b[k] + 0.5 * d[k];
             texel[k] = 0.5 * left + 0.5 * right;
         }
         if let Some(work) = work.as_deref_mut() {
-            work[x * nc..(x + 1) * nc].copy_from_slice(&texel[..nc]);
+            work[x * N..(x + 1) * N].copy_from_slice(&texel);
         }
-        t.encode(&texel[..nc], &mut bytes[x * 4..(x + 1) * 4]);
+        t.encode(&texel, &mut bytes[x * 4..(x + 1) * 4]);
     }
 }
 
