@@ -288,6 +288,12 @@ pub fn mesh_world(world: &World, registry: &Registry, opts: MeshOptions) -> Worl
 /// next to the meshing, small enough to balance two to a few dozen threads.
 const PAR_BATCH: usize = 16;
 
+thread_local! {
+    /// Each thread's meshing scratch, kept across calls: allocating it per task made the
+    /// worker threads' allocator arenas grow and shrink on every call (page faults).
+    static SCRATCH: std::cell::RefCell<(Scratch, ChunkMesh)> = Default::default();
+}
+
 /// Scratch buffers of one meshing thread.
 #[derive(Default)]
 struct Scratch {
@@ -351,23 +357,27 @@ pub(crate) fn mesh_chunks_par(
     opts: MeshOptions,
 ) -> Vec<ChunkMesh> {
     use rayon::prelude::*;
-    let classes = (positions.len() * 4 >= world.chunks().count())
-        .then(|| WorldClasses::new(world, registry, true));
-    let classes = classes.as_ref();
-    positions
-        .par_chunks(PAR_BATCH)
-        .flat_map_iter(|batch| {
-            let mut s = Scratch::default();
-            let mut out = ChunkMesh::default();
-            batch
-                .iter()
-                .map(|&pos| {
-                    mesh_chunk_classed(world, registry, classes, pos, opts, &mut s, &mut out);
-                    out.exact_copy()
+    // One entry into the pool for both parallel steps: the calling thread hands the work to
+    // a worker once, instead of waking the pool and waiting for it twice.
+    rayon::scope(|_| {
+        let classes = (positions.len() * 4 >= world.chunks().count())
+            .then(|| WorldClasses::new(world, registry, true));
+        let classes = classes.as_ref();
+        positions
+            .par_chunks(PAR_BATCH)
+            .flat_map_iter(|batch| {
+                SCRATCH.with_borrow_mut(|(s, out)| {
+                    batch
+                        .iter()
+                        .map(|&pos| {
+                            mesh_chunk_classed(world, registry, classes, pos, opts, s, out);
+                            out.exact_copy()
+                        })
+                        .collect::<Vec<_>>()
                 })
-                .collect::<Vec<_>>()
-        })
-        .collect()
+            })
+            .collect()
+    })
 }
 
 /// Meshes a whole world on the calling thread, chunk by chunk in file order.
