@@ -690,9 +690,11 @@ fn halve_row(
     bytes: &mut [u8],
 ) {
     // Monomorphised on the channel count, so each texel is whole vector operations.
-    match t.nc {
-        8 => halve_row_n::<8>(t, top, bottom, dw, work, bytes),
-        _ => halve_row_n::<4>(t, top, bottom, dw, work, bytes),
+    if t.nc == 8 {
+        halve_row_n::<8>(t, top, bottom, dw, work, bytes)
+    } else {
+        debug_assert_eq!(t.nc, 4, "working_channels gives 8 (sRGB) or 4");
+        halve_row_n::<4>(t, top, bottom, dw, work, bytes)
     }
 }
 
