@@ -348,8 +348,9 @@ fn buried(classes: &WorldClasses, pos: [u32; 3]) -> bool {
 }
 
 /// The meshes of `positions` (empty ones included), in the order given, meshed in parallel
-/// with one set of scratch buffers per pool thread, kept between calls. When they are a good part of the world, every
-/// chunk is classified once first (in parallel too) and gathers read those classes.
+/// with one set of scratch buffers per pool thread, kept between calls. When they are a good
+/// part of the world, every chunk is classified once first (in parallel too) and gathers read
+/// those classes.
 pub(crate) fn mesh_chunks_par(
     world: &World,
     registry: &Registry,
