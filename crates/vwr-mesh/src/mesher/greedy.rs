@@ -1,7 +1,7 @@
 //! The greedy path: visible-face rows per slice, merged into rectangles of equal face key
 //! (block and AO). [`Mesher::emit_rows`] also turns the transparent pass's rows into quads.
 
-use super::{Face, MeshOptions, Mesher, Neighborhood, Quad, N};
+use super::{Face, MeshOptions, Mesher, Neighborhood, Quad, N, ROW};
 
 /// Visible-face rows of one pass: `[face][slice][row]`, bit = position along the row.
 pub(super) type FaceRows = [[[u16; N]; N]; 6];
@@ -36,20 +36,22 @@ impl Mesher {
         opts: MeshOptions,
         out: &mut Vec<Quad>,
     ) {
-        // Every row of the ±Y and ±Z slices is written below; ±X rows are scattered bit by bit.
+        // Rows with no opaque cell show no face: clear everything, then write the others.
+        *self.vis = [[[0; N]; N]; 6];
         let [pos_x, neg_x, pos_y, neg_y, pos_z, neg_z] = &mut *self.vis;
-        *pos_x = [[0; N]; N];
-        *neg_x = [[0; N]; N];
         // Per face, a bit per slice holding a visible face.
         let mut nonempty = [0u16; 6];
-        for (z, (pz, nz)) in pos_z.iter_mut().zip(neg_z.iter_mut()).enumerate() {
+        for z in 0..N {
             for y in 0..N {
+                if nb.occ[z + 1][y + 1] & (ROW << 1) == 0 {
+                    continue;
+                }
                 let rows = nb.opaque_face_rows(y, z);
                 // ±Y: slice y, row z, bits x. ±Z: slice z, row y, bits x.
                 pos_y[y][z] = rows[2];
                 neg_y[y][z] = rows[3];
-                pz[y] = rows[4];
-                nz[y] = rows[5];
+                pos_z[z][y] = rows[4];
+                neg_z[z][y] = rows[5];
                 nonempty[2] |= ((rows[2] != 0) as u16) << y;
                 nonempty[3] |= ((rows[3] != 0) as u16) << y;
                 nonempty[4] |= ((rows[4] != 0) as u16) << z;
@@ -81,86 +83,145 @@ impl Mesher {
         nonempty: [u16; 6],
         out: &mut Vec<Quad>,
     ) {
-        let keys = &mut self.keys;
-        for (f, slices) in self.vis.iter().enumerate() {
-            let face = Face::ALL[f];
-            let mut todo = nonempty[f];
-            while todo != 0 {
-                let s = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                let rows = &slices[s];
-                if rows.iter().all(|&r| r == 0) {
-                    continue;
+        match (opts.greedy, opts.ao) {
+            (true, false) => self.emit_faces::<true, false>(nb, origin, nonempty, out),
+            (true, true) => self.emit_faces::<true, true>(nb, origin, nonempty, out),
+            (false, false) => self.emit_faces::<false, false>(nb, origin, nonempty, out),
+            (false, true) => self.emit_faces::<false, true>(nb, origin, nonempty, out),
+        }
+    }
+
+    /// [`Mesher::emit_rows`] with the options as constants, face by face.
+    fn emit_faces<const G: bool, const AO: bool>(
+        &mut self,
+        nb: &Neighborhood,
+        origin: [i32; 3],
+        nonempty: [u16; 6],
+        out: &mut Vec<Quad>,
+    ) {
+        self.emit_face::<0, G, AO>(nb, origin, nonempty[0], out);
+        self.emit_face::<1, G, AO>(nb, origin, nonempty[1], out);
+        self.emit_face::<2, G, AO>(nb, origin, nonempty[2], out);
+        self.emit_face::<3, G, AO>(nb, origin, nonempty[3], out);
+        self.emit_face::<4, G, AO>(nb, origin, nonempty[4], out);
+        self.emit_face::<5, G, AO>(nb, origin, nonempty[5], out);
+    }
+
+    /// The quads of face `F`'s slices flagged in `nonempty`: the keys of the visible faces
+    /// read once, then rectangles (greedy) or unit quads, in the order of their first cell.
+    #[inline(never)]
+    fn emit_face<const F: usize, const G: bool, const AO: bool>(
+        &mut self,
+        nb: &Neighborhood,
+        origin: [i32; 3],
+        nonempty: u16,
+        out: &mut Vec<Quad>,
+    ) {
+        let face = Face::ALL[F];
+        // Y and Z faces merge column-first (on the transposed slice), X faces row-first:
+        // rectangles grow along X first on Y faces, along Y first on Z faces and along Z
+        // first on X faces, which on the benchmark worlds gives no more quads than either
+        // peer library.
+        let transposed = F >= 2 && G;
+        let mut todo = nonempty;
+        while todo != 0 {
+            let s = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let rows = self.vis[F][s];
+            let Some(q0) = rows.iter().position(|&r| r != 0) else {
+                continue;
+            };
+            let key_at = |q: usize, b: usize| {
+                let (x, y, z) = local_of(F, s, q, b);
+                nb.face_key(face, x, y, z, AO)
+            };
+            // Every visible face's key, and whether they are all equal.
+            let first = key_at(q0, rows[q0].trailing_zeros() as usize);
+            let mut diff = 0u32;
+            let mut count = 0u32;
+            let mut tmask = [0u16; N];
+            for (q, &row) in rows.iter().enumerate().skip(q0) {
+                let mut bits = row;
+                count += row.count_ones();
+                while bits != 0 {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let k = key_at(q, b);
+                    self.keys[q][b] = k;
+                    diff |= k ^ first;
+                    if transposed {
+                        tmask[b] |= 1 << q;
+                    }
                 }
-                // Y and Z faces merge column-first (on the transposed slice), X faces
-                // row-first: rectangles grow along X first on Y faces, along Y first on Z
-                // faces and along Z first on X faces, which on the benchmark worlds gives
-                // no more quads than either peer library.
-                let transposed = f >= 2 && opts.greedy;
-                let mut tmask = [0u16; N];
-                let mut count = 0u32;
-                let mut first = None;
-                let mut uniform = true;
-                for (q, &row) in rows.iter().enumerate() {
+            }
+            let rects = &mut self.rects;
+            rects.clear();
+            if !G || count == 1 {
+                for (q, &row) in rows.iter().enumerate().skip(q0) {
                     let mut bits = row;
-                    count += row.count_ones();
                     while bits != 0 {
                         let b = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        let (x, y, z) = local_of(f, s, q, b);
-                        let k = nb.face_key(face, x, y, z, opts.ao);
-                        if transposed {
-                            tmask[b] |= 1 << q;
-                            self.tkeys[b][q] = k;
-                        } else {
-                            keys[q][b] = k;
-                        }
-                        match first {
-                            None => first = Some(k),
-                            Some(f) => uniform &= f == k,
-                        }
+                        rects.push((b as u8, q as u8, 1, 1, self.keys[q][b]));
                     }
                 }
-                if !opts.greedy || count == 1 {
-                    for (q, &row) in rows.iter().enumerate() {
-                        let mut bits = row;
-                        while bits != 0 {
-                            let b = bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            let k = if transposed {
-                                self.tkeys[b][q]
-                            } else {
-                                keys[q][b]
-                            };
-                            self.rects.push((b as u8, q as u8, 1, 1, k));
-                        }
-                    }
-                } else if transposed {
-                    merge_rows(&tmask, &self.tkeys, uniform, &mut self.rects2);
-                    self.rects
-                        .extend(self.rects2.iter().map(|&(b, q, w, h, k)| (q, b, h, w, k)));
+            } else if transposed {
+                if diff == 0 {
+                    merge_uniform(&tmask, first, &mut self.rects2);
                 } else {
-                    merge_rows(rows, keys, uniform, &mut self.rects);
+                    for (q, row) in self.keys.iter().enumerate() {
+                        for (b, &k) in row.iter().enumerate() {
+                            self.tkeys[b][q] = k;
+                        }
+                    }
+                    merge_rows(&tmask, &self.tkeys, &mut self.rects2);
                 }
-                for &(b, q, w, h, k) in &self.rects {
-                    let (x, y, z) = local_of(f, s, q as usize, b as usize);
-                    out.push(Quad::from_key(origin, [x, y, z], face, [w, h], k));
-                }
-                self.rects.clear();
+                rects.extend(self.rects2.iter().map(|&(b, q, w, h, k)| (q, b, h, w, k)));
+            } else if diff == 0 {
+                merge_uniform(&rows, first, rects);
+            } else {
+                merge_rows(&rows, &self.keys, rects);
+            }
+            out.reserve(rects.len());
+            for &(b, q, w, h, k) in rects.iter() {
+                let (x, y, z) = local_of(F, s, q as usize, b as usize);
+                out.push(Quad::from_key(origin, [x, y, z], face, [w, h], k));
             }
         }
     }
 }
 
-/// Greedy rectangles: widest run along the row, then as many rows down as match. With
-/// `uniform` (every key of the slice equal) only the bit masks are compared.
+/// Greedy rectangles of one key: widest run along the row, then as many rows down as are
+/// set over that run. The same rectangles, in the same order, as [`merge_rows`] with every
+/// key equal.
 #[inline]
-fn merge_rows(
-    rows: &[u16; N],
-    keys: &[[u32; N]; N],
-    uniform: bool,
-    out: &mut Vec<(u8, u8, u8, u8, u32)>,
-) {
+fn merge_uniform(rows: &[u16; N], key: u32, out: &mut Vec<(u8, u8, u8, u8, u32)>) {
+    out.clear();
+    let mut mask = *rows;
+    let mut q = 0;
+    while q < N {
+        let row = mask[q];
+        if row == 0 {
+            q += 1;
+            continue;
+        }
+        let b = row.trailing_zeros();
+        let w = (!(row >> b)).trailing_zeros();
+        let span: u16 = (((1u32 << w) - 1) << b) as u16;
+        mask[q] &= !span;
+        let mut h = 1;
+        while q + h < N && mask[q + h] & span == span {
+            mask[q + h] &= !span;
+            h += 1;
+        }
+        out.push((b as u8, q as u8, w as u8, h as u8, key));
+    }
+}
+
+/// Greedy rectangles: widest run of one key along the row, then as many rows down as hold
+/// that key over the whole run.
+#[inline]
+fn merge_rows(rows: &[u16; N], keys: &[[u32; N]; N], out: &mut Vec<(u8, u8, u8, u8, u32)>) {
     out.clear();
     let mut mask = *rows;
     let mut live = 0u16;
@@ -173,16 +234,14 @@ fn merge_rows(
         let b = row.trailing_zeros() as usize;
         let k = keys[q][b];
         let run = (!(row >> b)).trailing_zeros() as usize;
-        let w = if uniform {
-            run
-        } else {
-            let kr = &keys[q][b..b + run];
-            kr.iter().position(|&kk| kk != k).unwrap_or(run)
-        };
+        let w = keys[q][b..b + run]
+            .iter()
+            .position(|&kk| kk != k)
+            .unwrap_or(run);
         let span: u16 = (((1u32 << w) - 1) << b) as u16;
         let mut h = 1;
         while q + h < N && mask[q + h] & span == span {
-            if !uniform && keys[q + h][b..b + w].iter().any(|&kk| kk != k) {
+            if keys[q + h][b..b + w].iter().any(|&kk| kk != k) {
                 break;
             }
             h += 1;

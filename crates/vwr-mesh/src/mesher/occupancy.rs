@@ -52,18 +52,28 @@ impl ChunkClass {
             class.other |= c >= CLASS_TRANSPARENT;
             class.visible |= c != CLASS_NONE;
         }
-        if !palette
-            .iter()
-            .any(|b| table[(b.raw() >> 4) as usize] == CLASS_OPAQUE)
-        {
+        let opaque_entries = &opaque[..palette.len()];
+        if opaque_entries.iter().all(|&o| o == 0) {
             return class;
         }
-        if palette.len() == 1 {
+        // Every entry opaque (one, or stone and dirt underground): every cell is, so no
+        // cell needs decoding.
+        if opaque_entries.iter().all(|&o| o == 1) {
             class.rows = [FULL_ROW; N * N];
             class.full = true;
             return class;
         }
         let words = chunk.words();
+        // The palette indices that are not opaque.
+        let mut clear_at = [0u64; MAX_CLEAR];
+        let mut n_clear = 0;
+        for (k, _) in opaque_entries.iter().enumerate().filter(|(_, &o)| o == 0) {
+            if let Some(c) = clear_at.get_mut(n_clear) {
+                *c = k as u64;
+            }
+            n_clear += 1;
+        }
+        let clear = &clear_at[..n_clear.min(MAX_CLEAR)];
         // Bit `i` set where cell `i` (linear index, x fastest) is opaque.
         let mut opaque_set = [0u64; SET_WORDS];
         let set = &mut opaque_set;
@@ -76,6 +86,10 @@ impl ChunkClass {
                 }
                 set[SET_WORDS - 2] &= (1u64 << (CHUNK_VOLUME % 64)) - 1;
             }
+            // Few entries that are not opaque (air, typically): compare whole words.
+            2 if n_clear <= MAX_CLEAR => opaque_bits_aligned::<2>(words, clear, set),
+            4 if n_clear <= MAX_CLEAR => opaque_bits_aligned::<4>(words, clear, set),
+            8 if n_clear <= MAX_CLEAR => opaque_bits_aligned::<8>(words, clear, set),
             2 => opaque_bits::<2>(words, &opaque, set),
             3 => opaque_bits::<3>(words, &opaque, set),
             4 => opaque_bits::<4>(words, &opaque, set),
@@ -101,6 +115,70 @@ impl ChunkClass {
 const FULL_ROW: u16 = (1 << N) - 1;
 /// The rows of a chunk with no opaque cell (or of no chunk).
 static NO_ROWS: [u16; N * N] = [0; N * N];
+
+/// Most non-opaque palette entries [`opaque_bits_aligned`] takes; past that the per-cell
+/// table lookup of [`opaque_bits`] is cheaper.
+const MAX_CLEAR: usize = 3;
+
+/// [`opaque_bits`] for `B` in {2, 4, 8}, where no index straddles two words: per word, the
+/// fields equal to each index in `clear` (the palette entries that are not opaque) are
+/// found with word-wide compares, and the complement's field flags are packed into
+/// consecutive bits. A decoded chunk's indices are always inside its palette, so a field
+/// equal to no `clear` index is an opaque entry.
+#[inline(always)]
+fn opaque_bits_aligned<const B: usize>(words: &[u64], clear: &[u64], set: &mut [u64; SET_WORDS]) {
+    // Bit 0 of every field.
+    let low: u64 = u64::MAX / ((1u64 << B) - 1);
+    let per = 64 / B;
+    let cells = CHUNK_VOLUME.div_ceil(per);
+    for (i, &w) in words.iter().enumerate().take(cells) {
+        let mut not_opaque = 0u64;
+        for &k in clear {
+            // Zero fields of `x` are the cells holding index `k`.
+            let mut x = w ^ k.wrapping_mul(low);
+            x |= x >> 1;
+            if B >= 4 {
+                x |= x >> 2;
+            }
+            if B >= 8 {
+                x |= x >> 4;
+            }
+            not_opaque |= !x & low;
+        }
+        let flags = compress_fields::<B>(!not_opaque & low);
+        let bit = i * per;
+        set[bit / 64] |= flags << (bit % 64);
+    }
+    // Fields past the last cell are zero-filled padding, not cells.
+    set[SET_WORDS - 2] &= (1u64 << (CHUNK_VOLUME % 64)) - 1;
+    set[SET_WORDS - 1] = 0;
+}
+
+/// Packs bit 0 of each `B`-bit field of `x` (the other bits clear) into the low `64 / B`
+/// bits, in order.
+#[inline(always)]
+fn compress_fields<const B: usize>(mut x: u64) -> u64 {
+    match B {
+        2 => {
+            x = (x | (x >> 1)) & 0x3333_3333_3333_3333;
+            x = (x | (x >> 2)) & 0x0f0f_0f0f_0f0f_0f0f;
+            x = (x | (x >> 4)) & 0x00ff_00ff_00ff_00ff;
+            x = (x | (x >> 8)) & 0x0000_ffff_0000_ffff;
+            (x | (x >> 16)) & 0xffff_ffff
+        }
+        4 => {
+            x = (x | (x >> 3)) & 0x0303_0303_0303_0303;
+            x = (x | (x >> 6)) & 0x000f_000f_000f_000f;
+            x = (x | (x >> 12)) & 0x0000_00ff_0000_00ff;
+            (x | (x >> 24)) & 0xffff
+        }
+        _ => {
+            x = (x | (x >> 7)) & 0x0003_0003_0003_0003;
+            x = (x | (x >> 14)) & 0x0000_000f_0000_000f;
+            (x | (x >> 28)) & 0xff
+        }
+    }
+}
 
 /// Decodes 1000 indices of `B` bits and sets bit `i` of `set` where `opaque[index]` is 1.
 ///
@@ -154,9 +232,10 @@ impl WorldClasses {
         use rayon::prelude::*;
         let dims = world.chunk_dims();
         let mut slot = vec![u32::MAX; world.chunk_count()];
-        let chunks: Vec<&Chunk> = world.chunks().map(|(_, c)| c).collect();
-        for (k, (p, _)) in world.chunks().enumerate() {
+        let mut chunks: Vec<&Chunk> = Vec::new();
+        for (k, (p, c)) in world.chunks().enumerate() {
             slot[slot_of(dims, p)] = k as u32;
+            chunks.push(c);
         }
         let classes = if parallel {
             chunks
@@ -239,5 +318,67 @@ impl Neighborhood {
             }
         }
         self.finish_occupancy();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Packs `idx` (one per cell) into `B`-bit fields the way chunks store them.
+    fn pack<const B: usize>(idx: &[u8]) -> Vec<u64> {
+        let mut words = vec![0u64; (CHUNK_VOLUME * B).div_ceil(64)];
+        for (i, &v) in idx.iter().enumerate() {
+            let bit = i * B;
+            words[bit / 64] |= (v as u64) << (bit % 64);
+        }
+        words
+    }
+
+    fn both<const B: usize>(idx: &[u8], opaque: &[u8; 256], palette_len: usize) {
+        let words = pack::<B>(idx);
+        let mut table = [0u64; SET_WORDS];
+        opaque_bits::<B>(&words, opaque, &mut table);
+        let clear: Vec<u64> = (0..palette_len as u64)
+            .filter(|&k| opaque[k as usize] == 0)
+            .collect();
+        let mut compared = [0u64; SET_WORDS];
+        opaque_bits_aligned::<B>(&words, &clear, &mut compared);
+        assert_eq!(table, compared);
+        for (i, &v) in idx.iter().enumerate() {
+            let bit = (compared[i / 64] >> (i % 64)) & 1;
+            assert_eq!(bit, opaque[v as usize] as u64, "cell {i}");
+        }
+    }
+
+    proptest! {
+        /// The word-wide compare gives the same opaque set as the per-cell lookup, for every
+        /// aligned width, whichever entries are opaque.
+        #[test]
+        fn aligned_opaque_bits_equal_the_lookup(
+            seed in any::<u64>(),
+            palette_len in 2usize..=16,
+            opaque_mask in any::<u16>(),
+        ) {
+            let mut opaque = [0u8; 256];
+            for (k, o) in opaque.iter_mut().enumerate().take(palette_len) {
+                *o = ((opaque_mask >> k) & 1) as u8;
+            }
+            let mut s = seed | 1;
+            let idx: Vec<u8> = (0..CHUNK_VOLUME)
+                .map(|_| {
+                    s ^= s << 13;
+                    s ^= s >> 7;
+                    s ^= s << 17;
+                    (s % palette_len as u64) as u8
+                })
+                .collect();
+            if palette_len <= 4 {
+                both::<2>(&idx, &opaque, palette_len);
+            }
+            both::<4>(&idx, &opaque, palette_len);
+            both::<8>(&idx, &opaque, palette_len);
+        }
     }
 }
