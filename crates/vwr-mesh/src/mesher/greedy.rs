@@ -154,38 +154,44 @@ impl Mesher {
                     }
                 }
             }
-            let rects = &mut self.rects;
-            rects.clear();
+            // A rectangle (bit, row, width, height, key) of this slice, in the rows' own
+            // coordinates, as a quad.
+            let mut emit = |b: usize, q: usize, w: usize, h: usize, k: u32| {
+                let (x, y, z) = local_of(F, s, q, b);
+                out.push(Quad::from_key(
+                    origin,
+                    [x, y, z],
+                    face,
+                    [w as u8, h as u8],
+                    k,
+                ));
+            };
             if !G || count == 1 {
                 for (q, &row) in rows.iter().enumerate().skip(q0) {
                     let mut bits = row;
                     while bits != 0 {
                         let b = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        rects.push((b as u8, q as u8, 1, 1, self.keys[q][b]));
+                        emit(b, q, 1, 1, self.keys[q][b]);
                     }
                 }
             } else if transposed {
+                // Rectangles of the transposed slice: swap back bit and row, width and height.
+                let mut emit_t = |b, q, w, h, k| emit(q, b, h, w, k);
                 if diff == 0 {
-                    merge_uniform(&tmask, first, &mut self.rects2);
+                    merge_uniform(&tmask, first, &mut emit_t);
                 } else {
                     for (q, row) in self.keys.iter().enumerate() {
                         for (b, &k) in row.iter().enumerate() {
                             self.tkeys[b][q] = k;
                         }
                     }
-                    merge_rows(&tmask, &self.tkeys, &mut self.rects2);
+                    merge_rows(&tmask, &self.tkeys, &mut emit_t);
                 }
-                rects.extend(self.rects2.iter().map(|&(b, q, w, h, k)| (q, b, h, w, k)));
             } else if diff == 0 {
-                merge_uniform(&rows, first, rects);
+                merge_uniform(&rows, first, &mut emit);
             } else {
-                merge_rows(&rows, &self.keys, rects);
-            }
-            out.reserve(rects.len());
-            for &(b, q, w, h, k) in rects.iter() {
-                let (x, y, z) = local_of(F, s, q as usize, b as usize);
-                out.push(Quad::from_key(origin, [x, y, z], face, [w, h], k));
+                merge_rows(&rows, &self.keys, &mut emit);
             }
         }
     }
@@ -195,8 +201,11 @@ impl Mesher {
 /// set over that run. The same rectangles, in the same order, as [`merge_rows`] with every
 /// key equal.
 #[inline]
-fn merge_uniform(rows: &[u16; N], key: u32, out: &mut Vec<(u8, u8, u8, u8, u32)>) {
-    out.clear();
+fn merge_uniform(
+    rows: &[u16; N],
+    key: u32,
+    emit: &mut impl FnMut(usize, usize, usize, usize, u32),
+) {
     let mut mask = *rows;
     let mut q = 0;
     while q < N {
@@ -214,15 +223,18 @@ fn merge_uniform(rows: &[u16; N], key: u32, out: &mut Vec<(u8, u8, u8, u8, u32)>
             mask[q + h] &= !span;
             h += 1;
         }
-        out.push((b as u8, q as u8, w as u8, h as u8, key));
+        emit(b as usize, q, w as usize, h, key);
     }
 }
 
 /// Greedy rectangles: widest run of one key along the row, then as many rows down as hold
 /// that key over the whole run.
 #[inline]
-fn merge_rows(rows: &[u16; N], keys: &[[u32; N]; N], out: &mut Vec<(u8, u8, u8, u8, u32)>) {
-    out.clear();
+fn merge_rows(
+    rows: &[u16; N],
+    keys: &[[u32; N]; N],
+    emit: &mut impl FnMut(usize, usize, usize, usize, u32),
+) {
     let mut mask = *rows;
     let mut live = 0u16;
     for (q, &m) in mask.iter().enumerate() {
@@ -252,6 +264,6 @@ fn merge_rows(rows: &[u16; N], keys: &[[u32; N]; N], out: &mut Vec<(u8, u8, u8, 
                 live &= !(1 << (q + j));
             }
         }
-        out.push((b as u8, q as u8, w as u8, h as u8, k));
+        emit(b, q, w, h, k);
     }
 }

@@ -123,8 +123,6 @@ pub struct Mesher {
     vis: Box<FaceRows>,
     keys: [[u32; N]; N],
     tkeys: [[u32; N]; N],
-    rects: Vec<(u8, u8, u8, u8, u32)>,
-    rects2: Vec<(u8, u8, u8, u8, u32)>,
 }
 
 impl Default for Mesher {
@@ -146,8 +144,6 @@ impl Mesher {
             vis: Box::new([[[0; N]; N]; 6]),
             keys: [[0; N]; N],
             tkeys: [[0; N]; N],
-            rects: Vec::new(),
-            rects2: Vec::new(),
         }
     }
 

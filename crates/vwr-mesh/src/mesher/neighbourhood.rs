@@ -392,18 +392,18 @@ impl Neighborhood {
     /// Sets [`Neighborhood::no_opaque_faces`] from the occupancy rows.
     pub(super) fn finish_occupancy(&mut self) {
         let inner: u16 = ROW << 1;
-        let mut any = 0u16;
-        let mut buried = true;
-        for a in 1..=N {
-            for b in 1..=N {
-                any |= self.occ[a][b] & inner;
-                buried &= self.occ[a][b] == (1 << PAD) - 1;
+        let (mut any, mut all) = (0u16, u16::MAX);
+        for row in &self.occ[1..=N] {
+            for &v in &row[1..=N] {
+                any |= v;
+                all &= v;
             }
-            buried &= self.occ[0][a] & inner == inner
-                && self.occ[PAD - 1][a] & inner == inner
-                && self.occ[a][0] & inner == inner
-                && self.occ[a][PAD - 1] & inner == inner;
         }
-        self.no_opaque_faces = any == 0 || buried;
+        let mut shell = inner;
+        for a in 1..=N {
+            shell &= self.occ[0][a] & self.occ[PAD - 1][a] & self.occ[a][0] & self.occ[a][PAD - 1];
+        }
+        let buried = all == (1 << PAD) - 1 && shell == inner;
+        self.no_opaque_faces = any & inner == 0 || buried;
     }
 }

@@ -306,13 +306,13 @@ impl Neighborhood {
                 let (sy, ly, py) = spans(dy);
                 let (sz, lz, pz) = spans(dz);
                 for z in 0..lz {
-                    let src = N * (sz + z);
-                    for y in 0..ly {
-                        let i = sy + y + src;
-                        // Middle chunk's cells at padded x 1..=10, the left neighbour's x = 9
-                        // at padded 0, the right neighbour's x = 0 at padded 11.
-                        self.occ[pz + z][py + y] =
-                            (m[i] << 1) | (l[i] >> (N - 1)) | ((r[i] & 1) << (N + 1));
+                    let src = sy + N * (sz + z);
+                    let dst = &mut self.occ[pz + z][py..py + ly];
+                    let (l, m, r) = (&l[src..src + ly], &m[src..src + ly], &r[src..src + ly]);
+                    // Middle chunk's cells at padded x 1..=10, the left neighbour's x = 9 at
+                    // padded 0, the right neighbour's x = 0 at padded 11.
+                    for (((d, &l), &m), &r) in dst.iter_mut().zip(l).zip(m).zip(r) {
+                        *d = (m << 1) | (l >> (N - 1)) | ((r & 1) << (N + 1));
                     }
                 }
             }
