@@ -315,9 +315,12 @@ fn mips(c: &mut Criterion) {
 
 const PARALLEL_GROUP: &str = "parallel hilly terrain 100³";
 
-/// Mean times (ns) of the benchmarks this process measured, by (group, function), read from
-/// criterion's estimates.
-fn estimates(since: std::time::SystemTime) -> std::collections::HashMap<(String, String), f64> {
+/// Times (ns) of the benchmarks this process measured, by (group, function): criterion's
+/// estimate of `stat` ("median" or "mean").
+fn estimates(
+    since: std::time::SystemTime,
+    stat: &str,
+) -> std::collections::HashMap<(String, String), f64> {
     let root = std::env::var_os("CRITERION_HOME")
         .map(std::path::PathBuf::from)
         .or_else(|| {
@@ -357,30 +360,54 @@ fn estimates(since: std::time::SystemTime) -> std::collections::HashMap<(String,
             ) else {
                 continue;
             };
-            let (Some(g), Some(f), Some(mean)) = (
+            let (Some(g), Some(f), Some(v)) = (
                 b["group_id"].as_str(),
                 b["function_id"].as_str(),
-                e["mean"]["point_estimate"].as_f64(),
+                e[stat]["point_estimate"].as_f64(),
             ) else {
                 continue;
             };
             if fresh {
-                out.insert((g.to_string(), f.to_string()), mean);
+                out.insert((g.to_string(), f.to_string()), v);
             }
         }
     }
     out
 }
 
-/// The ratios, from this run's estimates (faster = larger, "×" of the peer's speed).
+/// One line of the summary: group, measure, goal, value, unit.
+type Line = (String, String, &'static str, Option<f64>, &'static str);
+
+/// The ratios, from this run's estimates (faster = larger, "×" of the peer's speed):
+/// from criterion's medians, which this shared VM's slow spells (whole samples 1.3–1.5×
+/// slower, then fast again) move far less than the means, printed next to them.
 fn summary(since: std::time::SystemTime, chunks: &[(&'static str, usize)]) {
-    let est = estimates(since);
+    let median = lines(&estimates(since, "median"), chunks);
+    let mean = lines(&estimates(since, "mean"), chunks);
+    println!("\n| world | measure | goal | measured (median) | (mean) |");
+    println!("|---|---|---|---:|---:|");
+    let show = |v: Option<f64>, unit: &str| match v {
+        Some(v) => format!("{v:.2}{unit}"),
+        None => "not measured in this run".to_string(),
+    };
+    for ((w, what, goal, v, unit), (.., m, _)) in median.into_iter().zip(mean) {
+        println!(
+            "| {w} | {what} | {goal} | {} | {} |",
+            show(v, unit),
+            show(m, unit)
+        );
+    }
+}
+
+/// The summary's lines from one set of estimates.
+fn lines(
+    est: &std::collections::HashMap<(String, String), f64>,
+    chunks: &[(&'static str, usize)],
+) -> Vec<Line> {
     let t = |g: &str, f: &str| est.get(&(g.to_string(), f.to_string())).copied();
-    println!("\n| world | measure | goal | measured |");
-    println!("|---|---|---|---:|");
-    let row = |w: &str, what: &str, goal: &str, v: Option<f64>, unit: &str| match v {
-        Some(v) => println!("| {w} | {what} | {goal} | {v:.2}{unit} |"),
-        None => println!("| {w} | {what} | {goal} | not measured in this run |"),
+    let mut out: Vec<Line> = Vec::new();
+    let mut row = |w: &str, what: &str, goal: &'static str, v: Option<f64>, unit: &'static str| {
+        out.push((w.to_string(), what.to_string(), goal, v, unit));
     };
     let ratio = |a: Option<f64>, b: Option<f64>| Some(a? / b?);
     for &(g, n) in chunks {
@@ -475,6 +502,7 @@ fn summary(since: std::time::SystemTime, chunks: &[(&'static str, usize)]) {
             "×",
         );
     }
+    out
 }
 
 fn rayon_threads() -> usize {
