@@ -1,6 +1,6 @@
 //! Ambient occlusion: per-corner light of a face from the opaque cells in front of it.
 
-use super::PAD;
+use super::{N, PAD};
 
 const fn ao_bit(n: usize, du: i32, dv: i32) -> u8 {
     ((n >> ((du + 1) + 3 * (dv + 1))) & 1) as u8
@@ -47,6 +47,9 @@ pub(super) fn unpack_ao(p: u8) -> [u8; 4] {
 pub(super) fn face_ao(occ: &[[u16; PAD]; PAD], face: usize, x: usize, y: usize, z: usize) -> u8 {
     // Padded coordinates of the cell are (x+1, y+1, z+1); the plane in front of the face is
     // one step along the normal. Window rows dv = −1, 0, 1, 3 bits (du = −1, 0, 1) each.
+    // The cell is interior (each coordinate < 10); saying so lets every row index below go
+    // unchecked.
+    let (x, y, z) = (x.min(N - 1), y.min(N - 1), z.min(N - 1));
     let n9 = match face {
         0 | 1 => {
             // U = Y, V = Z: gather bit xp of rows occ[z'][y'] for the 3×3 (y', z').
