@@ -90,6 +90,10 @@ impl ChunkClass {
             2 if n_clear <= MAX_CLEAR => opaque_bits_aligned::<2>(words, clear, set),
             4 if n_clear <= MAX_CLEAR => opaque_bits_aligned::<4>(words, clear, set),
             8 if n_clear <= MAX_CLEAR => opaque_bits_aligned::<8>(words, clear, set),
+            3 if n_clear <= MAX_CLEAR => opaque_bits_swar::<3>(words, clear, set),
+            5 if n_clear <= MAX_CLEAR => opaque_bits_swar::<5>(words, clear, set),
+            6 if n_clear <= MAX_CLEAR => opaque_bits_swar::<6>(words, clear, set),
+            7 if n_clear <= MAX_CLEAR => opaque_bits_swar::<7>(words, clear, set),
             2 => opaque_bits::<2>(words, &opaque, set),
             3 => opaque_bits::<3>(words, &opaque, set),
             4 => opaque_bits::<4>(words, &opaque, set),
@@ -183,6 +187,47 @@ fn compress_fields<const B: usize>(mut x: u64) -> u64 {
             x = (x | (x >> 14)) & 0x0000_000f_0000_000f;
             (x | (x >> 28)) & 0xff
         }
+    }
+}
+
+/// [`opaque_bits`] for the widths whose indices straddle words (3, 5, 6, 7), with few
+/// entries that are not opaque: the eight `B`-bit fields of each byte-aligned window are
+/// compared with each index in `clear` at once, and their eight flags (one every `B` bits)
+/// are gathered into a byte in three shift-and-mask steps.
+#[inline(always)]
+fn opaque_bits_swar<const B: usize>(words: &[u64], clear: &[u64], set: &mut [u64; SET_WORDS]) {
+    // Bit 0 of each of the eight fields.
+    let low: u64 = (0..8).fold(0, |a, i| a | 1 << (i * B));
+    // The flags at bits 2jB and 2jB + 1 after pairing, then 4jB..4jB + 4, then 0..8.
+    let keep1: u64 = (0..4).fold(0, |a, j| a | 3 << (2 * j * B));
+    let keep2: u64 = (0..2).fold(0, |a, j| a | 15 << (4 * j * B));
+    let mut bytes = [0u8; 8 * (CHUNK_VOLUME * 8 / 64) + 8];
+    for (d, w) in bytes.chunks_exact_mut(8).zip(words) {
+        d.copy_from_slice(&w.to_le_bytes());
+    }
+    let mut out = [0u8; SET_WORDS * 8];
+    for (j, o) in out.iter_mut().enumerate().take(CHUNK_VOLUME / 8) {
+        let at = j * B;
+        let mut v = [0u8; 8];
+        v.copy_from_slice(&bytes[at..at + 8]);
+        let v = u64::from_le_bytes(v);
+        let mut not_opaque = 0u64;
+        for &k in clear {
+            // Bit 0 of a field of `t` is clear exactly where the field equals `k`.
+            let x = v ^ k.wrapping_mul(low);
+            let mut t = x;
+            for shift in 1..B {
+                t |= x >> shift;
+            }
+            not_opaque |= !t & low;
+        }
+        let f = !not_opaque & low;
+        let f = (f | (f >> (B - 1))) & keep1;
+        let f = (f | (f >> (2 * B - 2))) & keep2;
+        *o = ((f | (f >> (4 * B - 4))) & 0xff) as u8;
+    }
+    for (d, c) in set.iter_mut().zip(out.chunks_exact(8)) {
+        *d = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
     }
 }
 
@@ -332,13 +377,17 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// Packs `idx` (one per cell) into `B`-bit fields the way chunks store them.
+    /// Packs `idx` (one per cell) into `B`-bit fields the way chunks store them (a field may
+    /// straddle two words).
     fn pack<const B: usize>(idx: &[u8]) -> Vec<u64> {
-        let mut words = vec![0u64; (CHUNK_VOLUME * B).div_ceil(64)];
+        let mut words = vec![0u64; (CHUNK_VOLUME * B).div_ceil(64) + 1];
         for (i, &v) in idx.iter().enumerate() {
             let bit = i * B;
-            words[bit / 64] |= (v as u64) << (bit % 64);
+            let wide = (v as u128) << (bit % 64);
+            words[bit / 64] |= wide as u64;
+            words[bit / 64 + 1] |= (wide >> 64) as u64;
         }
+        words.truncate((CHUNK_VOLUME * B).div_ceil(64));
         words
     }
 
@@ -350,7 +399,11 @@ mod tests {
             .filter(|&k| opaque[k as usize] == 0)
             .collect();
         let mut compared = [0u64; SET_WORDS];
-        opaque_bits_aligned::<B>(&words, &clear, &mut compared);
+        if 64 % B == 0 {
+            opaque_bits_aligned::<B>(&words, &clear, &mut compared);
+        } else {
+            opaque_bits_swar::<B>(&words, &clear, &mut compared);
+        }
         assert_eq!(table, compared);
         for (i, &v) in idx.iter().enumerate() {
             let bit = (compared[i / 64] >> (i % 64)) & 1;
@@ -359,8 +412,8 @@ mod tests {
     }
 
     proptest! {
-        /// The word-wide compare gives the same opaque set as the per-cell lookup, for every
-        /// aligned width, whichever entries are opaque.
+        /// The word-wide compares give the same opaque set as the per-cell lookup, for every
+        /// width, whichever entries are opaque.
         #[test]
         fn aligned_opaque_bits_equal_the_lookup(
             seed in any::<u64>(),
@@ -383,7 +436,13 @@ mod tests {
             if palette_len <= 4 {
                 both::<2>(&idx, &opaque, palette_len);
             }
+            if palette_len <= 8 {
+                both::<3>(&idx, &opaque, palette_len);
+            }
             both::<4>(&idx, &opaque, palette_len);
+            both::<5>(&idx, &opaque, palette_len);
+            both::<6>(&idx, &opaque, palette_len);
+            both::<7>(&idx, &opaque, palette_len);
             both::<8>(&idx, &opaque, palette_len);
         }
     }
