@@ -6,6 +6,15 @@ use super::{Face, Neighborhood, Quad, N, ROW};
 /// Emits one unit quad per visible opaque face, row by row (z, then y), per row in
 /// [`Face::ALL`] order, then by x.
 pub(super) fn opaque_quads(nb: &Neighborhood, origin: [i32; 3], ao: bool, out: &mut Vec<Quad>) {
+    if ao {
+        opaque_quads_with::<true>(nb, origin, out)
+    } else {
+        opaque_quads_with::<false>(nb, origin, out)
+    }
+}
+
+/// [`opaque_quads`] with AO on or off as a constant.
+fn opaque_quads_with<const AO: bool>(nb: &Neighborhood, origin: [i32; 3], out: &mut Vec<Quad>) {
     for z in 0..N {
         for y in 0..N {
             if nb.occ[z + 1][y + 1] & (ROW << 1) == 0 {
@@ -25,7 +34,7 @@ pub(super) fn opaque_quads(nb: &Neighborhood, origin: [i32; 3], ao: bool, out: &
                 while bits != 0 {
                     let x = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let key = nb.face_key_of(raws[x], face, x, y, z, ao);
+                    let key = nb.face_key_of(raws[x], face, x, y, z, AO);
                     out.push(Quad::from_key(origin, [x, y, z], face, [1, 1], key));
                 }
             }
