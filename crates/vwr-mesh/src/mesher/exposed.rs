@@ -24,10 +24,11 @@ fn opaque_quads_with<const AO: bool>(nb: &Neighborhood, origin: [i32; 3], out: &
             // Each cell's block value read once for all its visible faces.
             let mut raws = [0u16; N];
             let mut cells = rows.iter().fold(0, |a, &r| a | r);
+            let row = nb.row(y, z);
             while cells != 0 {
                 let x = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
-                raws[x] = nb.raw_at(x, y, z);
+                raws[x] = row.raw(x);
             }
             for face in Face::ALL {
                 let mut bits = rows[face.index()];

@@ -143,10 +143,21 @@ impl Mesher {
             for (q, &row) in rows.iter().enumerate().skip(q0) {
                 let mut bits = row;
                 count += row.count_ones();
+                // On Y and Z faces the row runs along x: a row of the chunk's storage.
+                let cells = (F >= 2 && bits != 0).then(|| match F {
+                    2 | 3 => nb.row(s, q),
+                    _ => nb.row(q, s),
+                });
                 while bits != 0 {
                     let b = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let k = key_at(q, b);
+                    let k = match &cells {
+                        Some(r) => {
+                            let (x, y, z) = local_of(F, s, q, b);
+                            nb.face_key_of(r.raw(b), face, x, y, z, AO)
+                        }
+                        None => key_at(q, b),
+                    };
                     self.keys[q][b] = k;
                     diff |= k ^ first;
                     if transposed {

@@ -43,6 +43,31 @@ impl std::fmt::Debug for Neighborhood {
     }
 }
 
+/// The block values of one interior row of a [`Neighborhood`] ([`Neighborhood::row`]).
+pub(super) struct RowReader<'a> {
+    nb: &'a Neighborhood,
+    y: usize,
+    z: usize,
+    /// The row's packed indices, field `x` at bit `x · bits`, when read in one piece.
+    window: Option<u64>,
+}
+
+impl RowReader<'_> {
+    /// The block value of cell `x` of the row.
+    #[inline(always)]
+    pub(super) fn raw(&self, x: usize) -> u16 {
+        match self.window {
+            Some(v) => {
+                let bits = self.nb.centre_bits;
+                let idx = ((v >> (x as u32 * bits)) & ((1u64 << bits) - 1)) as usize;
+                // A decoded chunk's indices are always inside its palette; air otherwise.
+                self.nb.centre_palette.get(idx).copied().unwrap_or(0)
+            }
+            None => self.nb.raw_at(x, self.y, self.z),
+        }
+    }
+}
+
 /// Index of padded cell (x, y, z) (0..12 each) in [`Neighborhood::cells`].
 #[inline(always)]
 pub(super) const fn pidx(x: usize, y: usize, z: usize) -> usize {
@@ -300,6 +325,28 @@ impl Neighborhood {
             self.packed_raw(x + N * y + N * N * z)
         } else {
             self.cells[pidx(x + 1, y + 1, z + 1)]
+        }
+    }
+
+    /// A reader of the block values of interior row (y, z) (local, 0..10): on whole-world
+    /// meshing's packed centre, the row's ten indices are taken out of the words once.
+    #[inline(always)]
+    pub(super) fn row(&self, y: usize, z: usize) -> RowReader<'_> {
+        let first = N * y + N * N * z;
+        let bits = self.centre_bits as usize;
+        // Ten fields of at most 6 bits fit one u64 wherever they start in a word.
+        let window = (self.packed && bits <= 6).then(|| {
+            let bit = first * bits;
+            let (w, off) = (bit / 64, bit % 64);
+            let lo = self.centre_words.get(w).copied().unwrap_or(0) as u128;
+            let hi = self.centre_words.get(w + 1).copied().unwrap_or(0) as u128;
+            ((lo | hi << 64) >> off) as u64
+        });
+        RowReader {
+            nb: self,
+            y,
+            z,
+            window,
         }
     }
 
