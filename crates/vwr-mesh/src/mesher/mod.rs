@@ -272,12 +272,15 @@ impl WorldMesh {
 /// Meshes a whole world, chunks in parallel on rayon's thread pool; the result is the same
 /// as [`mesh_world_serial`]'s (chunks in file order).
 pub fn mesh_world(world: &World, registry: &Registry, opts: MeshOptions) -> WorldMesh {
-    let positions: Vec<[u32; 3]> = world.chunks().map(|(p, _)| p).collect();
-    let chunks = mesh_chunks_par(world, registry, &positions, opts)
-        .into_iter()
-        .filter(|m| !m.is_empty())
-        .collect();
-    WorldMesh { chunks }
+    // One entry into the pool for both parallel steps: the calling thread hands the work to
+    // a worker once, instead of waking the pool and waiting for it twice.
+    let chunks = rayon::scope(|_| {
+        let classes = WorldClasses::new(world, registry, true);
+        mesh_classed_par(world, registry, Some(&classes), classes.positions(), opts)
+    });
+    WorldMesh {
+        chunks: chunks.into_iter().filter(|m| !m.is_empty()).collect(),
+    }
 }
 
 /// Chunks meshed per rayon task: big enough that scratch buffers and task overhead vanish
@@ -353,28 +356,37 @@ pub(crate) fn mesh_chunks_par(
     positions: &[[u32; 3]],
     opts: MeshOptions,
 ) -> Vec<ChunkMesh> {
-    use rayon::prelude::*;
-    // One entry into the pool for both parallel steps: the calling thread hands the work to
-    // a worker once, instead of waking the pool and waiting for it twice.
+    // One entry into the pool for both parallel steps (see `mesh_world`).
     rayon::scope(|_| {
         let classes = (positions.len() * 4 >= world.chunks().count())
             .then(|| WorldClasses::new(world, registry, true));
-        let classes = classes.as_ref();
-        positions
-            .par_chunks(PAR_BATCH)
-            .flat_map_iter(|batch| {
-                SCRATCH.with_borrow_mut(|(s, out)| {
-                    batch
-                        .iter()
-                        .map(|&pos| {
-                            mesh_chunk_classed(world, registry, classes, pos, opts, s, out);
-                            out.exact_copy()
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect()
+        mesh_classed_par(world, registry, classes.as_ref(), positions, opts)
     })
+}
+
+/// The meshes of `positions`, in order, on rayon's threads, from `classes` when given.
+fn mesh_classed_par(
+    world: &World,
+    registry: &Registry,
+    classes: Option<&WorldClasses>,
+    positions: &[[u32; 3]],
+    opts: MeshOptions,
+) -> Vec<ChunkMesh> {
+    use rayon::prelude::*;
+    positions
+        .par_chunks(PAR_BATCH)
+        .flat_map_iter(|batch| {
+            SCRATCH.with_borrow_mut(|(s, out)| {
+                batch
+                    .iter()
+                    .map(|&pos| {
+                        mesh_chunk_classed(world, registry, classes, pos, opts, s, out);
+                        out.exact_copy()
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect()
 }
 
 /// Meshes a whole world on the calling thread, chunk by chunk in file order.
@@ -383,7 +395,7 @@ pub fn mesh_world_serial(world: &World, registry: &Registry, opts: MeshOptions) 
     let mut s = Scratch::default();
     let mut chunks = Vec::new();
     let mut out = ChunkMesh::default();
-    for (pos, _) in world.chunks() {
+    for &pos in classes.positions() {
         mesh_chunk_classed(world, registry, Some(&classes), pos, opts, &mut s, &mut out);
         if !out.is_empty() {
             chunks.push(out.exact_copy());
@@ -399,7 +411,10 @@ pub fn gather_world(world: &World, registry: &Registry) -> usize {
     let classes = WorldClasses::new(world, registry, false);
     let mut nb = Neighborhood::new();
     let mut n = 0;
-    for (pos, chunk) in world.chunks() {
+    for &pos in classes.positions() {
+        let Some(chunk) = world.chunk(pos) else {
+            continue;
+        };
         match classes.get(pos) {
             Some(c) if !c.visible => continue,
             Some(c) if c.full && buried(&classes, pos) => continue,

@@ -275,6 +275,8 @@ pub(crate) struct WorldClasses {
     /// Per chunk slot (x fastest): index into `classes`, or `u32::MAX` when not allocated.
     slot: Vec<u32>,
     classes: Vec<ChunkClass>,
+    /// The allocated chunks' positions, in file order.
+    positions: Vec<[u32; 3]>,
 }
 
 impl WorldClasses {
@@ -284,9 +286,11 @@ impl WorldClasses {
         let dims = world.chunk_dims();
         let mut slot = vec![u32::MAX; world.chunk_count()];
         let mut chunks: Vec<&Chunk> = Vec::new();
+        let mut positions = Vec::new();
         for (k, (p, c)) in world.chunks().enumerate() {
             slot[slot_of(dims, p)] = k as u32;
             chunks.push(c);
+            positions.push(p);
         }
         let classes = if parallel {
             chunks
@@ -300,7 +304,13 @@ impl WorldClasses {
             dims,
             slot,
             classes,
+            positions,
         }
+    }
+
+    /// The allocated chunks' positions, in file order.
+    pub(crate) fn positions(&self) -> &[[u32; 3]] {
+        &self.positions
     }
 
     /// The class of chunk `p` (wrapped coordinates from `wrapping_add_signed` fall outside).
