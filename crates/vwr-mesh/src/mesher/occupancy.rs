@@ -104,18 +104,14 @@ impl ChunkClass {
         }
         let ones: u32 = set.iter().map(|w| w.count_ones()).sum();
         class.full = ones as usize == CHUNK_VOLUME;
-        // The rows are consecutive 10-bit fields of the set: shift them out of a 128-bit
-        // window, topped up a word at a time.
-        let (mut window, mut have, mut next) = (set[0] as u128, 64, 1);
-        for row in class.rows.iter_mut() {
-            if have < N {
-                window |= (set[next] as u128) << have;
-                have += 64;
-                next += 1;
-            }
-            *row = window as u16 & FULL_ROW;
-            window >>= N;
-            have -= N;
+        // The rows are consecutive 10-bit fields of the set, each read on its own (no chain
+        // of dependent shifts from row to row).
+        for (r, row) in class.rows.iter_mut().enumerate() {
+            let i = N * r;
+            let (w, off) = (i / 64, i % 64);
+            // `off` < 64, so the second shift is by 1..=64 bits: split it to stay below 64.
+            let v = (set[w] >> off) | ((set[w + 1] << 1) << (63 - off));
+            *row = (v & FULL_ROW as u64) as u16;
         }
         class
     }
