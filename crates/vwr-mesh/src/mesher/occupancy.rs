@@ -197,16 +197,7 @@ fn opaque_bits_swar<const B: usize>(words: &[u64], clear: &[u64], set: &mut [u64
     // The flags at bits 2jB and 2jB + 1 after pairing, then 4jB..4jB + 4, then 0..8.
     let keep1: u64 = (0..4).fold(0, |a, j| a | 3 << (2 * j * B));
     let keep2: u64 = (0..2).fold(0, |a, j| a | 15 << (4 * j * B));
-    let mut bytes = [0u8; 8 * (CHUNK_VOLUME * 8 / 64) + 8];
-    for (d, w) in bytes.chunks_exact_mut(8).zip(words) {
-        d.copy_from_slice(&w.to_le_bytes());
-    }
-    let mut out = [0u8; SET_WORDS * 8];
-    for (j, o) in out.iter_mut().enumerate().take(CHUNK_VOLUME / 8) {
-        let at = j * B;
-        let mut v = [0u8; 8];
-        v.copy_from_slice(&bytes[at..at + 8]);
-        let v = u64::from_le_bytes(v);
+    by_windows::<B>(words, set, |v| {
         let mut not_opaque = 0u64;
         for &k in clear {
             // Bit 0 of a field of `t` is clear exactly where the field equals `k`.
@@ -220,21 +211,33 @@ fn opaque_bits_swar<const B: usize>(words: &[u64], clear: &[u64], set: &mut [u64
         let f = !not_opaque & low;
         let f = (f | (f >> (B - 1))) & keep1;
         let f = (f | (f >> (2 * B - 2))) & keep2;
-        *o = ((f | (f >> (4 * B - 4))) & 0xff) as u8;
-    }
-    for (d, c) in set.iter_mut().zip(out.chunks_exact(8)) {
-        *d = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-    }
+        ((f | (f >> (4 * B - 4))) & 0xff) as u8
+    });
 }
 
-/// Decodes 1000 indices of `B` bits and sets bit `i` of `set` where `opaque[index]` is 1.
-///
-/// Eight values of `B` bits start on a byte boundary (bit `8·B·j`), so each step reads one
-/// unaligned little-endian `u64` from the words' bytes and takes its eight fields with
-/// compile-time shifts, giving one byte of the set.
+/// Decodes 1000 indices of `B` bits and sets bit `i` of `set` where `opaque[index]` is 1,
+/// taking the eight fields of each window with compile-time shifts.
 #[inline(always)]
 fn opaque_bits<const B: usize>(words: &[u64], opaque: &[u8; 256], set: &mut [u64; SET_WORDS]) {
     let mask = (1u64 << B) - 1;
+    by_windows::<B>(words, set, |v| {
+        let mut b = 0u8;
+        for k in 0..8 {
+            b |= opaque[((v >> (k * B)) & mask) as usize] << k;
+        }
+        b
+    });
+}
+
+/// Byte `j` of `set` is `flags` of window `j`: eight values of `B` bits start on a byte
+/// boundary (bit `8·B·j`), so each window is one unaligned little-endian `u64` read from the
+/// words' bytes, holding those eight fields in its low `8·B` bits.
+#[inline(always)]
+fn by_windows<const B: usize>(
+    words: &[u64],
+    set: &mut [u64; SET_WORDS],
+    flags: impl Fn(u64) -> u8,
+) {
     // The words as bytes, with 8 spare zero bytes for the last unaligned read.
     let mut bytes = [0u8; 8 * (CHUNK_VOLUME * 8 / 64) + 8];
     for (d, w) in bytes.chunks_exact_mut(8).zip(words) {
@@ -243,21 +246,9 @@ fn opaque_bits<const B: usize>(words: &[u64], opaque: &[u8; 256], set: &mut [u64
     let mut out = [0u8; SET_WORDS * 8];
     for (j, o) in out.iter_mut().enumerate().take(CHUNK_VOLUME / 8) {
         let at = j * B;
-        let v = u64::from_le_bytes([
-            bytes[at],
-            bytes[at + 1],
-            bytes[at + 2],
-            bytes[at + 3],
-            bytes[at + 4],
-            bytes[at + 5],
-            bytes[at + 6],
-            bytes[at + 7],
-        ]);
-        let mut b = 0u8;
-        for k in 0..8 {
-            b |= opaque[((v >> (k * B)) & mask) as usize] << k;
-        }
-        *o = b;
+        let mut v = [0u8; 8];
+        v.copy_from_slice(&bytes[at..at + 8]);
+        *o = flags(u64::from_le_bytes(v));
     }
     for (d, c) in set.iter_mut().zip(out.chunks_exact(8)) {
         *d = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
