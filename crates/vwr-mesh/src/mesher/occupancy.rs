@@ -122,8 +122,8 @@ const FULL_ROW: u16 = (1 << N) - 1;
 /// The rows of a chunk with no opaque cell (or of no chunk).
 static NO_ROWS: [u16; N * N] = [0; N * N];
 
-/// Most non-opaque palette entries [`opaque_bits_aligned`] takes; past that the per-cell
-/// table lookup of [`opaque_bits`] is cheaper.
+/// Most non-opaque palette entries [`opaque_bits_aligned`] and [`opaque_bits_swar`] take;
+/// past that the per-cell table lookup of [`opaque_bits`] is cheaper.
 const MAX_CLEAR: usize = 3;
 
 /// [`opaque_bits`] for `B` in {2, 4, 8}, where no index straddles two words: per word, the
@@ -140,16 +140,7 @@ fn opaque_bits_aligned<const B: usize>(words: &[u64], clear: &[u64], set: &mut [
     for (i, &w) in words.iter().enumerate().take(cells) {
         let mut not_opaque = 0u64;
         for &k in clear {
-            // Zero fields of `x` are the cells holding index `k`.
-            let mut x = w ^ k.wrapping_mul(low);
-            x |= x >> 1;
-            if B >= 4 {
-                x |= x >> 2;
-            }
-            if B >= 8 {
-                x |= x >> 4;
-            }
-            not_opaque |= !x & low;
+            not_opaque |= !nonzero_fields::<B>(w ^ k.wrapping_mul(low)) & low;
         }
         let flags = compress_fields::<B>(!not_opaque & low);
         let bit = i * per;
@@ -158,6 +149,18 @@ fn opaque_bits_aligned<const B: usize>(words: &[u64], clear: &[u64], set: &mut [
     // Fields past the last cell are zero-filled padding, not cells.
     set[SET_WORDS - 2] &= (1u64 << (CHUNK_VOLUME % 64)) - 1;
     set[SET_WORDS - 1] = 0;
+}
+
+/// Bit 0 of each `B`-bit field of the result is set where that field of `x` is not zero (the
+/// other bits are garbage): with `x = v ^ k·low`, clear exactly where a field of `v` is `k`.
+#[inline(always)]
+fn nonzero_fields<const B: usize>(x: u64) -> u64 {
+    // Each shift stays inside the field: bit 0 gathers bits 0..B of its own field.
+    let mut t = x;
+    for shift in 1..B {
+        t |= x >> shift;
+    }
+    t
 }
 
 /// Packs bit 0 of each `B`-bit field of `x` (the other bits clear) into the low `64 / B`
@@ -200,13 +203,7 @@ fn opaque_bits_swar<const B: usize>(words: &[u64], clear: &[u64], set: &mut [u64
     by_windows::<B>(words, set, |v| {
         let mut not_opaque = 0u64;
         for &k in clear {
-            // Bit 0 of a field of `t` is clear exactly where the field equals `k`.
-            let x = v ^ k.wrapping_mul(low);
-            let mut t = x;
-            for shift in 1..B {
-                t |= x >> shift;
-            }
-            not_opaque |= !t & low;
+            not_opaque |= !nonzero_fields::<B>(v ^ k.wrapping_mul(low)) & low;
         }
         let f = !not_opaque & low;
         let f = (f | (f >> (B - 1))) & keep1;
