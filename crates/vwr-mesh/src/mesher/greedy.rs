@@ -158,10 +158,13 @@ impl Mesher {
                         }
                         None => key_at(q, b),
                     };
-                    self.keys[q][b] = k;
                     diff |= k ^ first;
+                    // The transposed slice's keys are stored transposed straight away.
                     if transposed {
+                        self.keys[b][q] = k;
                         tmask[b] |= 1 << q;
+                    } else {
+                        self.keys[q][b] = k;
                     }
                 }
             }
@@ -183,7 +186,12 @@ impl Mesher {
                     while bits != 0 {
                         let b = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        emit(b, q, 1, 1, self.keys[q][b]);
+                        let k = if transposed {
+                            self.keys[b][q]
+                        } else {
+                            self.keys[q][b]
+                        };
+                        emit(b, q, 1, 1, k);
                     }
                 }
             } else if transposed {
@@ -192,12 +200,7 @@ impl Mesher {
                 if diff == 0 {
                     merge_uniform(&tmask, first, &mut emit_t);
                 } else {
-                    for (q, row) in self.keys.iter().enumerate() {
-                        for (b, &k) in row.iter().enumerate() {
-                            self.tkeys[b][q] = k;
-                        }
-                    }
-                    merge_rows(&tmask, &self.tkeys, &mut emit_t);
+                    merge_rows(&tmask, &self.keys, &mut emit_t);
                 }
             } else if diff == 0 {
                 merge_uniform(&rows, first, &mut emit);

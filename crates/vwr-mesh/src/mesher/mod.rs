@@ -122,7 +122,6 @@ impl MeshOptions {
 pub struct Mesher {
     vis: Box<FaceRows>,
     keys: [[u32; N]; N],
-    tkeys: [[u32; N]; N],
 }
 
 impl Default for Mesher {
@@ -143,7 +142,6 @@ impl Mesher {
         Mesher {
             vis: Box::new([[[0; N]; N]; 6]),
             keys: [[0; N]; N],
-            tkeys: [[0; N]; N],
         }
     }
 
