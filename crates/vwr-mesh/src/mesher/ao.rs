@@ -66,15 +66,17 @@ pub(super) fn face_ao(occ: &[[u16; PAD]; PAD], face: usize, x: usize, y: usize, 
     let (x, y, z) = (x.min(N - 1), y.min(N - 1), z.min(N - 1));
     let n9 = match face {
         0 | 1 => {
-            // U = Y, V = Z: gather bit xp of rows occ[z'][y'] for the 3×3 (y', z').
+            // U = Y, V = Z: bit xp of rows occ[z'][y'] for the 3×3 (y', z'). Per z', the
+            // three rows side by side in one u64 (lanes 16 bits apart), their bit xp kept,
+            // and one multiply moves the three bits next to each other (no carries: the
+            // partial products land on distinct bits).
             let xp = if face == 0 { x + 2 } else { x };
-            let mut n = 0u16;
-            for dv in 0..3 {
-                for du in 0..3 {
-                    n |= ((occ[z + dv][y + du] >> xp) & 1) << (du + 3 * dv);
-                }
-            }
-            n
+            let three = |r: &[u16; PAD]| -> u16 {
+                let t = (r[y] as u64) | (r[y + 1] as u64) << 16 | (r[y + 2] as u64) << 32;
+                let t = (t >> xp) & 0x0001_0001_0001;
+                ((t.wrapping_mul((1 << 30) | (1 << 15) | 1) >> 30) & 7) as u16
+            };
+            three(&occ[z]) | three(&occ[z + 1]) << 3 | three(&occ[z + 2]) << 6
         }
         2 | 3 => {
             let yp = if face == 2 { y + 2 } else { y };
