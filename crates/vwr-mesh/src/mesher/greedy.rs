@@ -36,36 +36,49 @@ impl Mesher {
         opts: MeshOptions,
         out: &mut Vec<Quad>,
     ) {
-        // Rows with no opaque cell show no face: clear everything, then write the others.
-        *self.vis = [[[0; N]; N]; 6];
+        let occ = &nb.occ;
+        let row = |v: u16| (v >> 1) & ROW;
         let [pos_x, neg_x, pos_y, neg_y, pos_z, neg_z] = &mut *self.vis;
-        // Per face, a bit per slice holding a visible face.
-        let mut nonempty = [0u16; 6];
+        // ±Y and ±Z: every row of every slice written, branch-free (fixed trip counts, so
+        // the compiler keeps whole rows of y in vector registers). ±Y: slice y, row z,
+        // bits x. ±Z: slice z, row y, bits x.
         for z in 0..N {
             for y in 0..N {
-                if nb.occ[z + 1][y + 1] & (ROW << 1) == 0 {
+                let c = occ[z + 1][y + 1];
+                pos_y[y][z] = row(c & !occ[z + 1][y + 2]);
+                neg_y[y][z] = row(c & !occ[z + 1][y]);
+                pos_z[z][y] = row(c & !occ[z + 2][y + 1]);
+                neg_z[z][y] = row(c & !occ[z][y + 1]);
+            }
+        }
+        // ±X: the rows run along x here, so each visible face is scattered into slice x,
+        // row z, bit y; rows with no opaque cell are skipped.
+        *pos_x = [[0; N]; N];
+        *neg_x = [[0; N]; N];
+        for z in 0..N {
+            for y in 0..N {
+                let c = occ[z + 1][y + 1];
+                if c & (ROW << 1) == 0 {
                     continue;
                 }
-                let rows = nb.opaque_face_rows(y, z);
-                // ±Y: slice y, row z, bits x. ±Z: slice z, row y, bits x.
-                pos_y[y][z] = rows[2];
-                neg_y[y][z] = rows[3];
-                pos_z[z][y] = rows[4];
-                neg_z[z][y] = rows[5];
-                nonempty[2] |= ((rows[2] != 0) as u16) << y;
-                nonempty[3] |= ((rows[3] != 0) as u16) << y;
-                nonempty[4] |= ((rows[4] != 0) as u16) << z;
-                nonempty[5] |= ((rows[5] != 0) as u16) << z;
-                // ±X: the row runs along x here, so scatter it into slice x, row z, bit y.
-                for (f, slices) in [(0, &mut *pos_x), (1, &mut *neg_x)] {
-                    let mut bits = rows[f];
-                    nonempty[f] |= bits;
+                for (bits, slices) in [
+                    (row(c & !(c >> 1)), &mut *pos_x),
+                    (row(c & !(c << 1)), &mut *neg_x),
+                ] {
+                    let mut bits = bits;
                     while bits != 0 {
                         let x = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
                         slices[x][z] |= 1 << y;
                     }
                 }
+            }
+        }
+        // Per face, a bit per slice holding a visible face.
+        let mut nonempty = [0u16; 6];
+        for (flags, slices) in nonempty.iter_mut().zip(self.vis.iter()) {
+            for (s, rows) in slices.iter().enumerate() {
+                *flags |= ((rows.iter().fold(0, |a, &r| a | r) != 0) as u16) << s;
             }
         }
         if nonempty.iter().any(|&m| m != 0) {
