@@ -121,20 +121,36 @@ impl ChunkStore {
     }
 
     /// Every allocated chunk with its position, in file order (x fastest, then y, then z).
+    ///
+    /// Walks the world's chunk rows (z, then y) and, along each row, only the pages that
+    /// exist and only their in-world slots: file order comes out directly, with no sort and
+    /// no visit of the slots that partial pages hold past the world's edge.
     pub(crate) fn iter(&self) -> impl Iterator<Item = ([u32; 3], &Chunk)> + '_ {
-        let mut all: Vec<(u64, [u32; 3], &Chunk)> = Vec::new();
-        for (pi, page) in self.pages.iter().enumerate() {
-            if let Some(page) = page {
-                for (si, slot) in page.iter().enumerate() {
-                    if let Some(c) = slot {
-                        let pos = self.position(pi, si);
-                        all.push((self.linear(pos), pos, c));
+        let [sx, sy, sz] = self.shift;
+        let [ppx, ppy, _] = self.pages_per_axis.map(|v| v as usize);
+        let edge = 1u32 << sx;
+        let mut all = Vec::new();
+        for z in 0..self.dims[2] {
+            for y in 0..self.dims[1] {
+                let row_pages = ppx * ((y >> sy) as usize + ppy * (z >> sz) as usize);
+                let in_page =
+                    (((y & ((1 << sy) - 1)) << sx) | ((z & ((1 << sz) - 1)) << (sx + sy))) as usize;
+                for px in 0..ppx {
+                    let Some(Some(page)) = self.pages.get(row_pages + px) else {
+                        continue;
+                    };
+                    let x0 = (px as u32) << sx;
+                    let xs = x0..self.dims[0].min(x0 + edge);
+                    let slots = page.get(in_page..in_page + xs.len()).unwrap_or(&[]);
+                    for (x, slot) in xs.zip(slots) {
+                        if let Some(c) = slot {
+                            all.push(([x, y, z], c));
+                        }
                     }
                 }
             }
         }
-        all.sort_unstable_by_key(|e| e.0);
-        all.into_iter().map(|(_, p, c)| (p, c))
+        all.into_iter()
     }
 
     /// Mutable iteration over allocated chunks, in file order.
@@ -233,6 +249,30 @@ mod tests {
         // Flat worlds get flat pages.
         let flat = ChunkStore::new([100, 10, 100]);
         assert!(flat.shift[1] <= 4 && flat.shift[0] >= 4);
+    }
+
+    proptest::proptest! {
+        /// `iter` walks rows of pages; the order must be file order (the positions sorted by
+        /// their linear index), whatever the world's and the pages' shapes.
+        #[test]
+        fn iter_is_in_file_order(
+            dims in (1u32..40, 1u32..12, 1u32..40),
+            picks in proptest::collection::vec((0u32..40, 0u32..12, 0u32..40), 0..60),
+        ) {
+            let dims = [dims.0, dims.1, dims.2];
+            let mut s = ChunkStore::new(dims);
+            let mut want = Vec::new();
+            for (x, y, z) in picks {
+                let c = [x % dims[0], y % dims[1], z % dims[2]];
+                if s.get(c).is_none() {
+                    *s.slot_mut(c) = Some(Chunk::new());
+                    want.push(c);
+                }
+            }
+            want.sort_by_key(|&c| s.linear(c));
+            let got: Vec<_> = s.iter().map(|(c, _)| c).collect();
+            proptest::prop_assert_eq!(got, want);
+        }
     }
 
     #[test]
