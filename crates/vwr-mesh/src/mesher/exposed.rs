@@ -21,15 +21,22 @@ fn opaque_quads_with<const AO: bool>(nb: &Neighborhood, origin: [i32; 3], out: &
                 continue;
             }
             let rows = nb.opaque_face_rows(y, z);
-            // Each cell's block value read once for all its visible faces.
-            let mut raws = [0u16; N];
-            let mut cells = rows.iter().fold(0, |a, &r| a | r);
-            let row = nb.row(y, z);
-            while cells != 0 {
-                let x = cells.trailing_zeros() as usize;
-                cells &= cells - 1;
-                raws[x] = row.raw(x);
-            }
+            // Each cell's block value read once for all its visible faces (none to read when
+            // every opaque cell holds the same value).
+            let raws = match nb.opaque_value {
+                Some(v) => [v; N],
+                None => {
+                    let mut raws = [0u16; N];
+                    let mut cells = rows.iter().fold(0, |a, &r| a | r);
+                    let row = nb.row(y, z);
+                    while cells != 0 {
+                        let x = cells.trailing_zeros() as usize;
+                        cells &= cells - 1;
+                        raws[x] = row.raw(x);
+                    }
+                    raws
+                }
+            };
             for face in Face::ALL {
                 let mut bits = rows[face.index()];
                 while bits != 0 {

@@ -146,8 +146,14 @@ impl Mesher {
             };
             let key_at = |q: usize, b: usize| {
                 let (x, y, z) = local_of(F, s, q, b);
-                nb.face_key(face, x, y, z, AO)
+                match nb.opaque_value {
+                    Some(v) => nb.face_key_of(v, face, x, y, z, AO),
+                    None => nb.face_key(face, x, y, z, AO),
+                }
             };
+            // Without AO and with one opaque block value, every key is that value: only the
+            // transposed mask is needed, no key is read.
+            let same_keys = !AO && nb.opaque_value.is_some();
             // Every visible face's key, and whether they are all equal.
             let first = key_at(q0, rows[q0].trailing_zeros() as usize);
             let mut diff = 0u32;
@@ -156,8 +162,15 @@ impl Mesher {
             for (q, &row) in rows.iter().enumerate().skip(q0) {
                 let mut bits = row;
                 count += row.count_ones();
+                if same_keys {
+                    while transposed && bits != 0 {
+                        tmask[bits.trailing_zeros() as usize] |= 1 << q;
+                        bits &= bits - 1;
+                    }
+                    continue;
+                }
                 // On Y and Z faces the row runs along x: a row of the chunk's storage.
-                let cells = (F >= 2 && bits != 0).then(|| match F {
+                let cells = (F >= 2 && bits != 0 && nb.opaque_value.is_none()).then(|| match F {
                     2 | 3 => nb.row(s, q),
                     _ => nb.row(q, s),
                 });
@@ -199,7 +212,9 @@ impl Mesher {
                     while bits != 0 {
                         let b = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        let k = if transposed {
+                        let k = if same_keys {
+                            first
+                        } else if transposed {
                             self.keys[b][q]
                         } else {
                             self.keys[q][b]

@@ -23,6 +23,11 @@ pub struct Neighborhood {
     pub(super) others: Vec<(u16, u8, Option<Shape>)>,
     /// No opaque cell can show a face (none inside, or all buried).
     pub(super) no_opaque_faces: bool,
+    /// Every opaque interior cell holds this block value (the centre's palette has one
+    /// opaque entry): the opaque passes then read no block values. Only whole-world meshing's
+    /// gather sets it, and only for chunks with no transparent or special cell, so the
+    /// transparent pass never sees it; `None` means "read each cell".
+    pub(super) opaque_value: Option<u16>,
     /// Set by whole-world meshing's gather ([`Neighborhood::gather_classes`]): `cells` is not
     /// filled, and block values of the interior come from the centre's packed words below.
     packed: bool,
@@ -82,6 +87,7 @@ impl Neighborhood {
             occ: [[0; PAD]; PAD],
             others: Vec::new(),
             no_opaque_faces: true,
+            opaque_value: None,
             packed: false,
             centre_words: Vec::new(),
             centre_palette: Vec::new(),
@@ -130,6 +136,7 @@ impl Neighborhood {
     pub fn gather(&mut self, world: &World, pos: [u32; 3], registry: &Registry) {
         let table = registry.class_table();
         self.packed = false;
+        self.opaque_value = None;
         self.others.clear();
         self.occ = [[0; PAD]; PAD];
         self.fill_centre(world.chunk(pos), registry);

@@ -32,6 +32,8 @@ pub(crate) struct ChunkClass {
     pub(crate) visible: bool,
     /// Every cell is opaque.
     pub(crate) full: bool,
+    /// The block value of every opaque cell, when the palette has exactly one opaque entry.
+    opaque_value: Option<u16>,
 }
 
 impl ChunkClass {
@@ -43,6 +45,7 @@ impl ChunkClass {
             other: false,
             visible: false,
             full: false,
+            opaque_value: None,
         };
         // Each palette entry classified once.
         let mut opaque = [0u8; 256];
@@ -55,6 +58,10 @@ impl ChunkClass {
         let opaque_entries = &opaque[..palette.len()];
         if opaque_entries.iter().all(|&o| o == 0) {
             return class;
+        }
+        let mut opaque_raws = palette.iter().zip(opaque_entries).filter(|(_, &o)| o == 1);
+        if let (Some((b, _)), None) = (opaque_raws.next(), opaque_raws.next()) {
+            class.opaque_value = Some(b.raw());
         }
         // Every entry opaque (one, or stone and dirt underground): every cell is, so no
         // cell needs decoding.
@@ -337,6 +344,7 @@ impl Neighborhood {
     pub(crate) fn gather_classes(&mut self, classes: &WorldClasses, chunk: &Chunk, pos: [u32; 3]) {
         self.others.clear();
         self.set_packed_centre(chunk);
+        self.opaque_value = classes.get(pos).and_then(|c| c.opaque_value);
         // Padded rows (py, pz) come in 3×3 blocks by the chunk offsets (dy, dz): per block,
         // the source row inside those chunks and the padded rows it fills.
         let spans = |d: i32| -> (usize, usize, usize) {
