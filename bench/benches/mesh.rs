@@ -14,9 +14,15 @@
 //! path. The other goals of the performance issue have their groups here too, so that one run
 //! prints every ratio: `random access 8-bit world` (2²⁰ random `get_block` calls, and a full
 //! scan through `Chunk::read_into`, on `vwr::samples::full_8bit`) and `mip chain 2048` (the
-//! linear-light chain builders against the box filter on a 2048² RGBA8 texture). After the criterion groups, a summary table prints the issue's ratios from
-//! criterion's own estimates of this run (`<target>/criterion/**/new/estimates.json`, only
-//! files written by this process), then the quad count of every mesher.
+//! linear-light chain builders against the box filter on a 2048² RGBA8 texture).
+//!
+//! After the criterion groups, a summary table prints the issue's ratios three ways: from
+//! paired rounds run right then (every job of a group timed for a few milliseconds in turn,
+//! 41 rounds, each job's time taken relative to the group's first job in the same round and
+//! the median kept: a slow spell of a shared machine slows both sides of a ratio alike), and
+//! from criterion's own median and mean estimates of this run
+//! (`<target>/criterion/**/new/estimates.json`, only files written by this process), which
+//! time one job for seconds after another. Then the quad count of every mesher.
 
 use std::collections::BTreeSet;
 
@@ -375,24 +381,198 @@ fn estimates(
     out
 }
 
+/// One timed job of a paired group: its function name (as in the criterion group) and the
+/// closure.
+type Job<'a> = (&'static str, Box<dyn FnMut() -> usize + 'a>);
+
+/// Rounds of a paired group (odd, for a plain median).
+const PAIRED_ROUNDS: usize = 41;
+
+/// Times (ns per call) of `jobs` measured in alternation: each round times a short batch
+/// (about 3 ms) of every job, in an order that rotates from round to round, and each job's
+/// time is the median over rounds of its time relative to the first job's in the same round,
+/// scaled by the first job's median time. A slow spell of this shared VM (seconds long, whole
+/// samples 1.3–1.5× slower) then slows every job of a round alike and cancels out of the
+/// ratios, where criterion, timing one job for seconds after another, lets it land on one
+/// side of a ratio only.
+fn paired_times(
+    group: &str,
+    mut jobs: Vec<Job<'_>>,
+) -> std::collections::HashMap<(String, String), f64> {
+    use std::time::Instant;
+    let time = |f: &mut Box<dyn FnMut() -> usize + '_>, n: u32| {
+        let t = Instant::now();
+        for _ in 0..n {
+            black_box(f());
+        }
+        t.elapsed().as_secs_f64() * 1e9 / n as f64
+    };
+    // Batch sizes from one warm call each.
+    let batch: Vec<u32> = jobs
+        .iter_mut()
+        .map(|(_, f)| {
+            time(f, 1);
+            let one = time(f, 1).max(1.0);
+            ((3e6 / one) as u32).clamp(1, 100_000)
+        })
+        .collect();
+    let k = jobs.len();
+    let mut rel = vec![Vec::with_capacity(PAIRED_ROUNDS); k];
+    let mut first = Vec::with_capacity(PAIRED_ROUNDS);
+    for r in 0..PAIRED_ROUNDS {
+        let mut t = vec![0.0; k];
+        for j in (0..k).map(|i| (i + r) % k) {
+            t[j] = time(&mut jobs[j].1, batch[j]);
+        }
+        first.push(t[0]);
+        for j in 0..k {
+            rel[j].push(t[j] / t[0]);
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let base = median(&mut first);
+    jobs.iter()
+        .zip(rel.iter_mut())
+        .map(|((name, _), r)| ((group.to_string(), name.to_string()), median(r) * base))
+        .collect()
+}
+
+/// The paired times of every ratio the summary prints (the mesh groups, the parallel group and
+/// the mip chains; the access group's figures are absolute and come from criterion alone).
+fn paired_estimates() -> std::collections::HashMap<(String, String), f64> {
+    let reg = Registry::all_opaque();
+    let mut out = std::collections::HashMap::new();
+    for d in datasets() {
+        let (mut m, mut out_mesh) = (Mesher::new(), ChunkMesh::default());
+        let (mut ub, mut bm) = (UnitQuadBuffer::new(), bgm::Mesher::<10>::new());
+        let d = &d;
+        let reg = &reg;
+        let m = std::cell::RefCell::new((&mut m, &mut out_mesh));
+        let pre = |o: MeshOptions| {
+            let m = &m;
+            move || {
+                let (m, out) = &mut *m.borrow_mut();
+                run_ours(d, m, out, o)
+            }
+        };
+        let jobs: Vec<Job<'_>> = vec![
+            ("bgm fast_mesh", Box::new(|| run_bgm(d, &mut bm, true))),
+            (
+                "block-mesh visible_block_faces",
+                Box::new(|| run_bm_visible(d, &mut ub)),
+            ),
+            (
+                "ours exposed, from world",
+                Box::new(move || run_ours_world(d, reg, MeshOptions::EXPOSED)),
+            ),
+            (
+                "ours greedy, from world",
+                Box::new(move || run_ours_world(d, reg, MeshOptions::GREEDY)),
+            ),
+            (
+                "ours greedy+ao, from world",
+                Box::new(move || run_ours_world(d, reg, MeshOptions::GREEDY_AO)),
+            ),
+            ("ours gather only", Box::new(move || run_gather(d, reg))),
+            (
+                "ours exposed, pre-gathered",
+                Box::new(pre(MeshOptions::EXPOSED)),
+            ),
+            (
+                "ours greedy, pre-gathered",
+                Box::new(pre(MeshOptions::GREEDY)),
+            ),
+        ];
+        out.extend(paired_times(d.name, jobs));
+    }
+    let hilly = voxcaf_bench::hilly_terrain();
+    let h = &hilly;
+    let reg = &reg;
+    let mut jobs: Vec<Job<'_>> = Vec::new();
+    for (k, o) in [
+        ("greedy", MeshOptions::GREEDY),
+        ("exposed", MeshOptions::EXPOSED),
+    ] {
+        let serial: &'static str = if k == "greedy" {
+            "greedy serial"
+        } else {
+            "exposed serial"
+        };
+        let parallel: &'static str = if k == "greedy" {
+            "greedy parallel"
+        } else {
+            "exposed parallel"
+        };
+        jobs.push((
+            serial,
+            Box::new(move || mesh_world_serial(h, reg, o).quad_count()),
+        ));
+        jobs.push((
+            parallel,
+            Box::new(move || mesh_world(h, reg, o).quad_count()),
+        ));
+    }
+    out.extend(paired_times(PARALLEL_GROUP, jobs));
+    {
+        use caf_import::texture::{box_chain, linear_chain};
+        let px = caf_import::samples::noisy_rgba(2048, 2048);
+        let px = &px;
+        let jobs: Vec<Job<'_>> = vec![
+            (
+                "box (baseline)",
+                Box::new(move || box_chain(2048, 2048, 4, px).map_or(0, |v| v.0.len())),
+            ),
+            (
+                "linear sRGB",
+                Box::new(move || linear_chain(2048, 2048, px, true).map_or(0, |v| v.0.len())),
+            ),
+            (
+                "linear (linear data)",
+                Box::new(move || linear_chain(2048, 2048, px, false).map_or(0, |v| v.0.len())),
+            ),
+        ];
+        out.extend(paired_times(MIP_GROUP, jobs));
+    }
+    out
+}
+
 /// One line of the summary: group, measure, goal, value, unit.
 type Line = (String, String, &'static str, Option<f64>, &'static str);
 
-/// The issue's ratios, from this run's estimates (faster = larger, "×" of the peer's speed):
-/// from criterion's medians, which this shared VM's slow spells (whole samples 1.3–1.5×
-/// slower, then fast again) move far less than the means, printed next to them.
+/// The issue's ratios, from this run (faster = larger, "×" of the peer's speed): first from
+/// the paired rounds of [`paired_times`], which this shared VM's slow spells cancel out of,
+/// then from criterion's medians and means of the same run, which they can move by a third
+/// when they fall on one side of a ratio only. The access group's rates are criterion's in
+/// every column.
 fn summary(since: std::time::SystemTime, chunks: &[(&'static str, usize)]) {
-    let median = lines(&estimates(since, "median"), chunks);
+    let mut paired_est = paired_estimates();
+    let criterion_median = estimates(since, "median");
+    for (key, v) in &criterion_median {
+        if key.0 == ACCESS_GROUP {
+            paired_est.insert(key.clone(), *v);
+        }
+    }
+    let paired = lines(&paired_est, chunks);
+    let median = lines(&criterion_median, chunks);
     let mean = lines(&estimates(since, "mean"), chunks);
-    println!("\n| world | measure | goal | measured (median) | (mean) |");
-    println!("|---|---|---|---:|---:|");
+    println!(
+        "\n| world | measure | goal | measured (paired, median of {PAIRED_ROUNDS} rounds) | \
+         (criterion median) | (criterion mean) |"
+    );
+    println!("|---|---|---|---:|---:|---:|");
     let show = |v: Option<f64>, unit: &str| match v {
         Some(v) => format!("{v:.2}{unit}"),
         None => "not measured in this run".to_string(),
     };
-    for ((w, what, goal, v, unit), (.., m, _)) in median.into_iter().zip(mean) {
+    for (((w, what, goal, p, unit), (.., v, _)), (.., m, _)) in
+        paired.into_iter().zip(median).zip(mean)
+    {
         println!(
-            "| {w} | {what} | {goal} | {} | {} |",
+            "| {w} | {what} | {goal} | {} | {} | {} |",
+            show(p, unit),
             show(v, unit),
             show(m, unit)
         );
