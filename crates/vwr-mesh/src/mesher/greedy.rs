@@ -144,13 +144,7 @@ impl Mesher {
             let Some(q0) = rows.iter().position(|&r| r != 0) else {
                 continue;
             };
-            let key_at = |q: usize, b: usize| {
-                let (x, y, z) = local_of(F, s, q, b);
-                match nb.opaque_value {
-                    Some(v) => nb.face_key_of(v, face, x, y, z, AO),
-                    None => nb.face_key(face, x, y, z, AO),
-                }
-            };
+            let key_at = |q: usize, b: usize| key_of::<F, AO>(nb, s, q, b);
             // Without AO and with one opaque block value, every key is that value: only the
             // transposed mask is needed, no key is read.
             let same_keys = !AO && nb.opaque_value.is_some();
@@ -236,6 +230,17 @@ impl Mesher {
                 merge_rows(&rows, &self.keys, &mut emit);
             }
         }
+    }
+}
+
+/// The face key of bit `b` of row `q` of slice `s` of face `F`.
+#[inline(always)]
+fn key_of<const F: usize, const AO: bool>(nb: &Neighborhood, s: usize, q: usize, b: usize) -> u32 {
+    let (x, y, z) = local_of(F, s, q, b);
+    let face = Face::ALL[F];
+    match nb.opaque_value {
+        Some(v) => nb.face_key_of(v, face, x, y, z, AO),
+        None => nb.face_key(face, x, y, z, AO),
     }
 }
 
