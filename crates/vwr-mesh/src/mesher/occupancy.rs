@@ -382,8 +382,9 @@ impl Neighborhood {
                     if ly == N {
                         // A whole row of rows: fixed lengths, so the loop is vectorised.
                         let (l, m, r) = (row_span(l, src), row_span(m, src), row_span(r, src));
-                        for (i, d) in dst[1..=N].iter_mut().enumerate() {
-                            *d = join(l[i], m[i], r[i]);
+                        if let Some(d) = dst.first_chunk_mut::<{ N + 1 }>() {
+                            let joined: [u16; N] = std::array::from_fn(|i| join(l[i], m[i], r[i]));
+                            d[1..].copy_from_slice(&joined);
                         }
                     } else {
                         dst[py] = join(l[src], m[src], r[src]);
