@@ -39,11 +39,18 @@ fn opaque_quads_with<const AO: bool>(nb: &Neighborhood, origin: [i32; 3], out: &
             };
             for face in Face::ALL {
                 let mut bits = rows[face.index()];
+                if bits == 0 {
+                    continue;
+                }
+                // The row's quads differ in x, block and AO only: one quad built per row and
+                // face, then updated and copied per visible face.
+                let mut quad = Quad::from_key(origin, [0, y, z], face, [1, 1], 0);
                 while bits != 0 {
                     let x = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let key = nb.face_key_of(raws[x], face, x, y, z, AO);
-                    out.push(Quad::from_key(origin, [x, y, z], face, [1, 1], key));
+                    quad.origin[0] = origin[0] + x as i32;
+                    quad.set_key(nb.face_key_of(raws[x], face, x, y, z, AO));
+                    out.push(quad);
                 }
             }
         }

@@ -162,13 +162,22 @@ impl Quad {
         size: [u8; 2],
         key: u32,
     ) -> Quad {
-        Quad {
+        let mut quad = Quad {
             origin: world_pos(origin, cell),
             face,
             size,
-            block: Block(key as u16),
-            ao: unpack_ao((key >> 16) as u8),
-        }
+            block: Block(0),
+            ao: [0; 4],
+        };
+        quad.set_key(key);
+        quad
+    }
+
+    /// Sets the block and AO from a face key (see [`Quad::from_key`]).
+    #[inline(always)]
+    pub(super) fn set_key(&mut self, key: u32) {
+        self.block = Block(key as u16);
+        self.ao = unpack_ao((key >> 16) as u8);
     }
 }
 
