@@ -74,11 +74,12 @@ impl Mesher {
                 }
             }
         }
-        // Per face, a bit per slice holding a visible face.
+        // Per face, a bit per slice holding a visible face: each slice's ten rows tested as
+        // one 16-byte and one 4-byte word instead of ten OR-ed loads.
         let mut nonempty = [0u16; 6];
         for (flags, slices) in nonempty.iter_mut().zip(self.vis.iter()) {
             for (s, rows) in slices.iter().enumerate() {
-                *flags |= ((rows.iter().fold(0, |a, &r| a | r) != 0) as u16) << s;
+                *flags |= (any_row(rows) as u16) << s;
             }
         }
         if nonempty.iter().any(|&m| m != 0) {
@@ -233,6 +234,17 @@ impl Mesher {
     }
 }
 
+/// Whether any of a slice's rows is not zero.
+#[inline(always)]
+fn any_row(rows: &[u16; N]) -> bool {
+    use zerocopy::IntoBytes;
+    let bytes = rows.as_bytes();
+    let (Some(lo), Some(hi)) = (bytes.first_chunk::<16>(), bytes.last_chunk::<4>()) else {
+        return rows.iter().any(|&r| r != 0);
+    };
+    u128::from_ne_bytes(*lo) | u32::from_ne_bytes(*hi) as u128 != 0
+}
+
 /// The face key of bit `b` of row `q` of slice `s` of face `F`.
 #[inline(always)]
 fn key_of<const F: usize, const AO: bool>(nb: &Neighborhood, s: usize, q: usize, b: usize) -> u32 {
@@ -312,5 +324,22 @@ fn merge_rows(
             }
         }
         emit(b, q, w, h, k);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_row_sees_every_row() {
+        assert!(!any_row(&[0; N]));
+        for q in 0..N {
+            for bit in [0, 9, 15] {
+                let mut rows = [0u16; N];
+                rows[q] = 1 << bit;
+                assert!(any_row(&rows), "row {q} bit {bit}");
+            }
+        }
     }
 }
