@@ -36,19 +36,17 @@ impl Mesher {
         opts: MeshOptions,
         out: &mut Vec<Quad>,
     ) {
-        let occ = &nb.occ;
-        let row = |v: u16| (v >> 1) & ROW;
         let [pos_x, neg_x, pos_y, neg_y, pos_z, neg_z] = &mut *self.vis;
         // ±Y and ±Z: every row of every slice written, branch-free (fixed trip counts, so
         // the compiler keeps whole rows of y in vector registers). ±Y: slice y, row z,
         // bits x. ±Z: slice z, row y, bits x.
         for z in 0..N {
             for y in 0..N {
-                let c = occ[z + 1][y + 1];
-                pos_y[y][z] = row(c & !occ[z + 1][y + 2]);
-                neg_y[y][z] = row(c & !occ[z + 1][y]);
-                pos_z[z][y] = row(c & !occ[z + 2][y + 1]);
-                neg_z[z][y] = row(c & !occ[z][y + 1]);
+                let rows = nb.opaque_face_rows(y, z);
+                pos_y[y][z] = rows[2];
+                neg_y[y][z] = rows[3];
+                pos_z[z][y] = rows[4];
+                neg_z[z][y] = rows[5];
             }
         }
         // ±X: the rows run along x here, so each visible face is scattered into slice x,
@@ -57,15 +55,11 @@ impl Mesher {
         *neg_x = [[0; N]; N];
         for z in 0..N {
             for y in 0..N {
-                let c = occ[z + 1][y + 1];
-                if c & (ROW << 1) == 0 {
+                if nb.occ[z + 1][y + 1] & (ROW << 1) == 0 {
                     continue;
                 }
-                for (bits, slices) in [
-                    (row(c & !(c >> 1)), &mut *pos_x),
-                    (row(c & !(c << 1)), &mut *neg_x),
-                ] {
-                    let mut bits = bits;
+                let rows = nb.opaque_face_rows(y, z);
+                for (mut bits, slices) in [(rows[0], &mut *pos_x), (rows[1], &mut *neg_x)] {
                     while bits != 0 {
                         let x = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
