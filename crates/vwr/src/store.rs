@@ -126,20 +126,16 @@ impl ChunkStore {
     /// exist and only their in-world slots: file order comes out directly, with no sort and
     /// no visit of the slots that partial pages hold past the world's edge.
     pub(crate) fn iter(&self) -> impl Iterator<Item = ([u32; 3], &Chunk)> + '_ {
-        let [sx, sy, sz] = self.shift;
-        let [ppx, ppy, _] = self.pages_per_axis.map(|v| v as usize);
-        let edge = 1u32 << sx;
+        let edge = 1u32 << self.shift[0];
         let mut all = Vec::new();
         for z in 0..self.dims[2] {
             for y in 0..self.dims[1] {
-                let row_pages = ppx * ((y >> sy) as usize + ppy * (z >> sz) as usize);
-                let in_page =
-                    (((y & ((1 << sy) - 1)) << sx) | ((z & ((1 << sz) - 1)) << (sx + sy))) as usize;
-                for px in 0..ppx {
-                    let Some(Some(page)) = self.pages.get(row_pages + px) else {
+                for x0 in (0..self.dims[0]).step_by(edge as usize) {
+                    // The page holding this stretch of the row, and the stretch's first slot.
+                    let (page, in_page) = self.locate([x0, y, z]);
+                    let Some(Some(page)) = self.pages.get(page) else {
                         continue;
                     };
-                    let x0 = (px as u32) << sx;
                     let xs = x0..self.dims[0].min(x0 + edge);
                     let slots = page.get(in_page..in_page + xs.len()).unwrap_or(&[]);
                     for (x, slot) in xs.zip(slots) {
