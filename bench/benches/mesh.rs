@@ -483,13 +483,12 @@ fn paired_times(
 
 /// The paired times of every ratio the summary prints (the mesh groups, the parallel group and
 /// the mip chains; the access group's figures are absolute and come from criterion alone).
-fn paired_estimates() -> std::collections::HashMap<(String, String), f64> {
+fn paired_estimates(datasets: &[Data]) -> std::collections::HashMap<(String, String), f64> {
     let reg = Registry::all_opaque();
     let mut out = std::collections::HashMap::new();
-    for d in datasets() {
+    for d in datasets {
         let (mut m, mut out_mesh) = (Mesher::new(), ChunkMesh::default());
         let (mut ub, mut bm) = (UnitQuadBuffer::new(), bgm::Mesher::<10>::new());
-        let d = &d;
         let reg = &reg;
         let m = std::cell::RefCell::new((&mut m, &mut out_mesh));
         let pre = |o: MeshOptions| {
@@ -581,8 +580,13 @@ type Line = (String, String, &'static str, Option<f64>, &'static str);
 /// then from criterion's medians and means of the same run, which they can move by a third
 /// when they fall on one side of a ratio only. The access group's rates are criterion's in
 /// every column.
-fn summary(since: std::time::SystemTime, chunks: &[(&'static str, usize)]) {
-    let mut paired_est = paired_estimates();
+fn summary(since: std::time::SystemTime, datasets: &[Data]) {
+    let chunks: Vec<(&'static str, usize)> = datasets
+        .iter()
+        .map(|d| (d.name, d.positions.len()))
+        .collect();
+    let chunks = &chunks[..];
+    let mut paired_est = paired_estimates(datasets);
     let criterion_median = estimates(since, "median");
     for (key, v) in &criterion_median {
         if key.0 == ACCESS_GROUP {
@@ -725,42 +729,39 @@ fn rayon_threads() -> usize {
 
 /// Quads per mesher on each world: the output each timed row of the criterion groups produces
 /// (a count, not a time; the times and their ratios are criterion's, measured in the same run).
-fn quad_counts() {
+fn quad_counts(datasets: &[Data]) {
     let reg = Registry::all_opaque();
     println!("\n| world (chunks) | mesher | quads |");
     println!("|---|---|---:|");
-    for d in datasets() {
+    for d in datasets {
         let chunks = d.ours.len();
         let mut m = Mesher::new();
         let mut out = ChunkMesh::default();
         let rows: [(&str, usize); 7] = [
             (
                 "ours exposed",
-                run_ours(&d, &mut m, &mut out, MeshOptions::EXPOSED),
+                run_ours(d, &mut m, &mut out, MeshOptions::EXPOSED),
             ),
             (
                 "ours greedy",
-                run_ours(&d, &mut m, &mut out, MeshOptions::GREEDY),
+                run_ours(d, &mut m, &mut out, MeshOptions::GREEDY),
             ),
             (
                 "ours greedy, gathered from the world",
-                run_ours_world(&d, &reg, MeshOptions::GREEDY),
+                run_ours_world(d, &reg, MeshOptions::GREEDY),
             ),
             (
                 "block-mesh visible_block_faces",
-                run_bm_visible(&d, &mut UnitQuadBuffer::new()),
+                run_bm_visible(d, &mut UnitQuadBuffer::new()),
             ),
             (
                 "block-mesh greedy_quads",
-                run_bm_greedy(&d, &mut GreedyQuadsBuffer::new(Shape12::USIZE)),
+                run_bm_greedy(d, &mut GreedyQuadsBuffer::new(Shape12::USIZE)),
             ),
-            (
-                "bgm mesh",
-                run_bgm(&d, &mut bgm::Mesher::<10>::new(), false),
-            ),
+            ("bgm mesh", run_bgm(d, &mut bgm::Mesher::<10>::new(), false)),
             (
                 "bgm fast_mesh",
-                run_bgm(&d, &mut bgm::Mesher::<10>::new(), true),
+                run_bgm(d, &mut bgm::Mesher::<10>::new(), true),
             ),
         ];
         for (name, q) in rows {
@@ -778,11 +779,9 @@ fn main() {
     benches();
     Criterion::default().configure_from_args().final_summary();
     if std::env::var_os("VOXCAF_BENCH_NO_SUMMARY").is_none() {
-        let chunks: Vec<(&'static str, usize)> = datasets()
-            .iter()
-            .map(|d| (d.name, d.positions.len()))
-            .collect();
-        summary(since, &chunks);
-        quad_counts();
+        // The benchmark worlds and the peers' inputs, prepared once for both tables.
+        let datasets = datasets();
+        summary(since, &datasets);
+        quad_counts(&datasets);
     }
 }
