@@ -38,7 +38,10 @@
 //!   AO, with per-corner ambient occlusion. [`mesh_world`] meshes chunks in parallel on
 //!   rayon's pool ([`mesh_world_serial`] on the calling thread; both give the same meshes in
 //!   the same order) and classifies every chunk once for the whole world instead of decoding
-//!   each chunk again for each of its 26 neighbours.
+//!   each chunk again for each of its 26 neighbours. [`mesh_world_into`] (and
+//!   [`mesh_world_serial_into`]) re-mesh into the previous call's [`WorldMesh`], each chunk in
+//!   its own buffers: an application that re-meshes every frame or every edit then allocates,
+//!   copies and frees next to nothing.
 //! - [`MeshCache`]: rebuilds only chunks whose padded neighbourhood an edit changed.
 //! - [`MeshBuffers`]: vertex data (positions, normals, tiling UVs, colours, block ids, AO,
 //!   indices), opaque and transparent passes separately.
@@ -97,7 +100,8 @@ pub use cache::MeshCache;
 pub use error::MeshError;
 pub use export::{write_mesh, ExportFormat, ExportOptions, ExportStats};
 pub use mesher::{
-    gather_world, mesh_chunk, mesh_chunk_with, mesh_world, mesh_world_serial, ChunkMesh, Face,
-    MeshOptions, Mesher, Neighborhood, Quad, SpecialCell, WorldMesh,
+    gather_world, mesh_chunk, mesh_chunk_with, mesh_world, mesh_world_into, mesh_world_serial,
+    mesh_world_serial_into, ChunkMesh, Face, MeshOptions, Mesher, Neighborhood, Quad, SpecialCell,
+    WorldMesh,
 };
 pub use render::{render_chunks, render_layer, render_world, RenderOptions, Rendered, View};

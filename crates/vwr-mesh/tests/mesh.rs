@@ -8,8 +8,8 @@ use common::*;
 use vwr::{Block, World};
 use vwr_blocks::Registry;
 use vwr_mesh::{
-    cache::MeshCache, mesh_chunk, mesh_world, mesh_world_serial, Face, MeshOptions, Mesher,
-    Neighborhood, Quad,
+    cache::MeshCache, mesh_chunk, mesh_world, mesh_world_into, mesh_world_serial,
+    mesh_world_serial_into, Face, MeshOptions, Mesher, Neighborhood, Quad, WorldMesh,
 };
 
 fn counts(w: &World, opts: MeshOptions) -> (usize, usize, usize, u64) {
@@ -489,6 +489,74 @@ fn parallel_meshing_equals_serial_and_feeds_the_cache() {
                 "{name} {opts:?}"
             );
         }
+    }
+}
+
+/// Where each chunk's opaque quads live, to see which buffers a re-mesh reused.
+fn opaque_buffers(m: &WorldMesh) -> Vec<([u32; 3], *const Quad)> {
+    m.chunks
+        .iter()
+        .map(|c| (c.chunk, c.opaque.as_ptr()))
+        .collect()
+}
+
+#[test]
+fn meshing_into_a_previous_mesh_equals_a_fresh_one_and_reuses_its_buffers() {
+    let r = Registry::default();
+    type Into = fn(&World, &Registry, MeshOptions, &mut WorldMesh);
+    let into: [(&str, Into); 2] = [
+        ("parallel", mesh_world_into),
+        ("serial", mesh_world_serial_into),
+    ];
+    for (name, mesh_into) in into {
+        // Enough chunks for several parallel batches.
+        let mut w = random_world(7, 6, 20_000);
+        let mut m = WorldMesh::default();
+        mesh_into(&w, &r, MeshOptions::GREEDY_AO, &mut m);
+        assert_eq!(
+            m,
+            mesh_world_serial(&w, &r, MeshOptions::GREEDY_AO),
+            "{name}"
+        );
+        // Unchanged world, same options: every chunk refilled in its own buffer.
+        let before = opaque_buffers(&m);
+        mesh_into(&w, &r, MeshOptions::GREEDY_AO, &mut m);
+        assert_eq!(
+            m,
+            mesh_world_serial(&w, &r, MeshOptions::GREEDY_AO),
+            "{name}"
+        );
+        assert_eq!(opaque_buffers(&m), before, "{name}: buffers not reused");
+        // Other options, then an edited world: chunks emptied, chunks new, chunks changed.
+        for opts in [MeshOptions::EXPOSED, MeshOptions::GREEDY] {
+            mesh_into(&w, &r, opts, &mut m);
+            assert_eq!(m, mesh_world_serial(&w, &r, opts), "{name} {opts:?}");
+        }
+        w.fill_box([0, 0, 0], [29, 59, 29], Block::AIR).unwrap();
+        w.fill_box([30, 0, 30], [59, 4, 59], b(35)).unwrap();
+        w.set_block([45, 20, 15], b(92)).unwrap();
+        mesh_into(&w, &r, MeshOptions::EXPOSED_AO, &mut m);
+        assert_eq!(
+            m,
+            mesh_world_serial(&w, &r, MeshOptions::EXPOSED_AO),
+            "{name}"
+        );
+        // A previous mesh out of file order, from another world, or altered by its user
+        // only costs the reuse, never the result.
+        let mut other = mesh_world(&mixed_world(4), &r, MeshOptions::GREEDY);
+        other.chunks.reverse();
+        if let Some(c) = other.chunks.first_mut() {
+            c.chunk = [0, 0, 0];
+            c.special.clear();
+        }
+        mesh_into(&w, &r, MeshOptions::GREEDY, &mut other);
+        assert_eq!(
+            other,
+            mesh_world_serial(&w, &r, MeshOptions::GREEDY),
+            "{name}"
+        );
+        mesh_into(&world(2), &r, MeshOptions::GREEDY, &mut other);
+        assert!(other.chunks.is_empty(), "{name}");
     }
 }
 

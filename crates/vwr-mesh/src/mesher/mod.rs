@@ -270,15 +270,35 @@ impl WorldMesh {
 /// Meshes a whole world, chunks in parallel on rayon's thread pool; the result is the same
 /// as [`mesh_world_serial`]'s (chunks in file order).
 pub fn mesh_world(world: &World, registry: &Registry, opts: MeshOptions) -> WorldMesh {
+    let mut mesh = WorldMesh::default();
+    mesh_world_into(world, registry, opts, &mut mesh);
+    mesh
+}
+
+/// [`mesh_world`] into an existing mesh, replacing its contents. Each chunk that `mesh`
+/// already holds is meshed again into its own buffers, so re-meshing a world that changed
+/// little allocates, copies and frees next to nothing; the result equals [`mesh_world`]'s.
+pub fn mesh_world_into(
+    world: &World,
+    registry: &Registry,
+    opts: MeshOptions,
+    mesh: &mut WorldMesh,
+) {
+    let mut old = std::mem::take(&mut mesh.chunks);
     // One entry into the pool for both parallel steps: the calling thread hands the work to
     // a worker once, instead of waking the pool and waiting for it twice.
     let chunks = rayon::scope(|_| {
         let classes = WorldClasses::new(world, registry, true);
-        mesh_classed_par(world, registry, Some(&classes), classes.positions(), opts)
+        mesh_classed_par(
+            world,
+            registry,
+            Some(&classes),
+            classes.positions(),
+            opts,
+            &mut old,
+        )
     });
-    WorldMesh {
-        chunks: chunks.into_iter().filter(|m| !m.is_empty()).collect(),
-    }
+    mesh.chunks = chunks.into_iter().filter(|m| !m.is_empty()).collect();
 }
 
 /// Chunks meshed per rayon task: big enough that scratch buffers and task overhead vanish
@@ -358,28 +378,41 @@ pub(crate) fn mesh_chunks_par(
     rayon::scope(|_| {
         let classes = (positions.len() * 4 >= world.chunks().count())
             .then(|| WorldClasses::new(world, registry, true));
-        mesh_classed_par(world, registry, classes.as_ref(), positions, opts)
+        mesh_classed_par(world, registry, classes.as_ref(), positions, opts, &mut [])
     })
 }
 
-/// The meshes of `positions`, in order, on rayon's threads, from `classes` when given.
+/// The meshes of `positions`, in order, on rayon's threads, from `classes` when given. A
+/// chunk with a mesh in `previous` (in file order) is meshed into that mesh's buffers.
 fn mesh_classed_par(
     world: &World,
     registry: &Registry,
     classes: Option<&WorldClasses>,
     positions: &[[u32; 3]],
     opts: MeshOptions,
+    previous: &mut [ChunkMesh],
 ) -> Vec<ChunkMesh> {
     use rayon::prelude::*;
+    // Each batch's share of the previous meshes: those before the next batch's first chunk.
+    let mut shares = Vec::with_capacity(positions.len().div_ceil(PAR_BATCH));
+    let mut rest = previous;
+    for next in positions.chunks(PAR_BATCH).skip(1) {
+        let k = rest.partition_point(|m| file_key(m.chunk) < file_key(next[0]));
+        let (share, tail) = rest.split_at_mut(k);
+        shares.push(share);
+        rest = tail;
+    }
+    shares.push(rest);
     positions
         .par_chunks(PAR_BATCH)
-        .flat_map_iter(|batch| {
+        .zip(shares)
+        .flat_map_iter(|(batch, share)| {
             SCRATCH.with_borrow_mut(|(s, out)| {
+                let mut share = share.iter_mut().peekable();
                 batch
                     .iter()
                     .map(|&pos| {
-                        mesh_chunk_classed(world, registry, classes, pos, opts, s, out);
-                        out.exact_copy()
+                        mesh_reusing(world, registry, classes, pos, opts, &mut share, s, out)
                     })
                     .collect::<Vec<_>>()
             })
@@ -387,19 +420,80 @@ fn mesh_classed_par(
         .collect()
 }
 
-/// Meshes a whole world on the calling thread, chunk by chunk in file order.
-pub fn mesh_world_serial(world: &World, registry: &Registry, opts: MeshOptions) -> WorldMesh {
-    let classes = WorldClasses::new(world, registry, false);
-    let mut s = Scratch::default();
-    let mut chunks = Vec::new();
-    let mut out = ChunkMesh::default();
-    for &pos in classes.positions() {
-        mesh_chunk_classed(world, registry, Some(&classes), pos, opts, &mut s, &mut out);
-        if !out.is_empty() {
-            chunks.push(out.exact_copy());
+/// Sort key of a chunk position in file order (z, then y, then x).
+fn file_key(p: [u32; 3]) -> (u32, u32, u32) {
+    (p[2], p[1], p[0])
+}
+
+/// The mesh of chunk `pos` (see [`mesh_chunk_classed`]). `previous` walks meshes in file
+/// order, positioned at or before `pos`: when it holds one of `pos`, that mesh is taken and
+/// filled again in its own buffers; otherwise the chunk is meshed into the scratch `out` and
+/// copied out at its exact size.
+#[allow(clippy::too_many_arguments)]
+fn mesh_reusing<'a>(
+    world: &World,
+    registry: &Registry,
+    classes: Option<&WorldClasses>,
+    pos: [u32; 3],
+    opts: MeshOptions,
+    previous: &mut std::iter::Peekable<impl Iterator<Item = &'a mut ChunkMesh>>,
+    s: &mut Scratch,
+    out: &mut ChunkMesh,
+) -> ChunkMesh {
+    while previous
+        .next_if(|m| file_key(m.chunk) < file_key(pos))
+        .is_some()
+    {}
+    match previous.next_if(|m| m.chunk == pos) {
+        Some(m) => {
+            let mut m = std::mem::take(m);
+            mesh_chunk_classed(world, registry, classes, pos, opts, s, &mut m);
+            m
+        }
+        None => {
+            mesh_chunk_classed(world, registry, classes, pos, opts, s, out);
+            out.exact_copy()
         }
     }
-    WorldMesh { chunks }
+}
+
+/// Meshes a whole world on the calling thread, chunk by chunk in file order.
+pub fn mesh_world_serial(world: &World, registry: &Registry, opts: MeshOptions) -> WorldMesh {
+    let mut mesh = WorldMesh::default();
+    mesh_world_serial_into(world, registry, opts, &mut mesh);
+    mesh
+}
+
+/// [`mesh_world_serial`] into an existing mesh, replacing its contents, with the buffers of
+/// the chunks it already holds reused as in [`mesh_world_into`].
+pub fn mesh_world_serial_into(
+    world: &World,
+    registry: &Registry,
+    opts: MeshOptions,
+    mesh: &mut WorldMesh,
+) {
+    let classes = WorldClasses::new(world, registry, false);
+    let mut s = Scratch::default();
+    let mut out = ChunkMesh::default();
+    let mut old = std::mem::take(&mut mesh.chunks);
+    let mut previous = old.iter_mut().peekable();
+    let chunks = &mut mesh.chunks;
+    chunks.reserve(previous.len());
+    for &pos in classes.positions() {
+        let m = mesh_reusing(
+            world,
+            registry,
+            Some(&classes),
+            pos,
+            opts,
+            &mut previous,
+            &mut s,
+            &mut out,
+        );
+        if !m.is_empty() {
+            chunks.push(m);
+        }
+    }
 }
 
 /// The gather of whole-world meshing alone, for benchmarks: classifies every chunk once, then
