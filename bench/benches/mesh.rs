@@ -38,7 +38,8 @@ use criterion::{black_box, criterion_group, Criterion};
 use vwr::World;
 use vwr_blocks::Registry;
 use vwr_mesh::{
-    mesh_world, mesh_world_serial, ChunkMesh, MeshOptions, Mesher, Neighborhood, WorldMesh,
+    mesh_world, mesh_world_into, mesh_world_serial, mesh_world_serial_into, ChunkMesh, MeshOptions,
+    Mesher, Neighborhood, WorldMesh,
 };
 
 type Shape12 = ConstShape3u32<12, 12, 12>;
@@ -130,6 +131,14 @@ fn run_ours_world(d: &Data, reg: &Registry, o: MeshOptions) -> usize {
     mesh_world_serial(&d.world, reg, o).quad_count()
 }
 
+/// End to end as an application re-meshing a world meshes it: `mesh_world_serial_into` the
+/// mesh the previous call left in `keep` (each chunk refilled in its own buffers, as the peers
+/// refill theirs).
+fn run_ours_world_into(d: &Data, reg: &Registry, o: MeshOptions, keep: &mut WorldMesh) -> usize {
+    mesh_world_serial_into(&d.world, reg, o, keep);
+    keep.quad_count()
+}
+
 /// Gather alone: what `mesh_world_serial` does before meshing.
 fn run_gather(d: &Data, reg: &Registry) -> usize {
     vwr_mesh::gather_world(&d.world, reg)
@@ -213,6 +222,16 @@ fn bench(c: &mut Criterion) {
         ] {
             g.bench_function(name, |b| b.iter(|| black_box(run_ours_world(&d, &reg, o))));
         }
+        for (name, o) in [
+            ("ours exposed, into previous mesh", MeshOptions::EXPOSED),
+            ("ours greedy, into previous mesh", MeshOptions::GREEDY),
+            ("ours greedy+ao, into previous mesh", MeshOptions::GREEDY_AO),
+        ] {
+            let mut keep = WorldMesh::default();
+            g.bench_function(name, |b| {
+                b.iter(|| black_box(run_ours_world_into(&d, &reg, o, &mut keep)))
+            });
+        }
         g.bench_function("ours gather only", |b| {
             b.iter(|| black_box(run_gather(&d, &reg)))
         });
@@ -261,8 +280,47 @@ fn bench(c: &mut Criterion) {
         g.bench_function(format!("{name} parallel"), |b| {
             b.iter_custom(|n| timed_apart(n, || mesh_world(&hilly, &reg, o)))
         });
+        // Re-meshing into the previous mesh: nothing allocated or freed in steady state.
+        let mut keep = WorldMesh::default();
+        g.bench_function(format!("{name} serial, into previous mesh"), |b| {
+            b.iter(|| mesh_world_serial_into(&hilly, &reg, o, &mut keep))
+        });
+        let mut keep = WorldMesh::default();
+        g.bench_function(format!("{name} parallel, into previous mesh"), |b| {
+            b.iter(|| mesh_world_into(&hilly, &reg, o, &mut keep))
+        });
     }
+    g.bench_function("compute-only serial", |b| {
+        b.iter(|| black_box(compute_only(false)))
+    });
+    g.bench_function("compute-only parallel", |b| {
+        b.iter(|| black_box(compute_only(true)))
+    });
     g.finish();
+}
+
+/// A load of pure arithmetic cut like whole-world meshing of the hilly terrain (1000 items of
+/// about a microsecond, in batches of 16), serial or on rayon's pool: no memory traffic, no
+/// allocation, nothing shared. Its parallel speed-up is what this machine gives at all, the
+/// ceiling for the meshing's.
+fn compute_only(parallel: bool) -> u64 {
+    use rayon::prelude::*;
+    fn item(i: u32) -> u64 {
+        let mut x = i as u64;
+        for _ in 0..400 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1) ^ (x >> 29);
+        }
+        x
+    }
+    if parallel {
+        (0..1000u32)
+            .into_par_iter()
+            .with_min_len(16)
+            .map(item)
+            .sum()
+    } else {
+        (0..1000u32).map(item).sum()
+    }
 }
 
 /// The time of `n` calls of `f`, each result freed outside the timed region.
@@ -498,6 +556,10 @@ fn paired_estimates(datasets: &[Data]) -> std::collections::HashMap<(String, Str
                 run_ours(d, m, out, o)
             }
         };
+        let into = |o: MeshOptions| {
+            let mut keep = WorldMesh::default();
+            move || run_ours_world_into(d, reg, o, &mut keep)
+        };
         let jobs: Vec<Job<'_>> = vec![
             ("bgm fast_mesh", count(|| run_bgm(d, &mut bm, true))),
             (
@@ -516,6 +578,18 @@ fn paired_estimates(datasets: &[Data]) -> std::collections::HashMap<(String, Str
                 "ours greedy+ao, from world",
                 count(move || run_ours_world(d, reg, MeshOptions::GREEDY_AO)),
             ),
+            (
+                "ours exposed, into previous mesh",
+                count(into(MeshOptions::EXPOSED)),
+            ),
+            (
+                "ours greedy, into previous mesh",
+                count(into(MeshOptions::GREEDY)),
+            ),
+            (
+                "ours greedy+ao, into previous mesh",
+                count(into(MeshOptions::GREEDY_AO)),
+            ),
             ("ours gather only", count(move || run_gather(d, reg))),
             (
                 "ours exposed, pre-gathered",
@@ -533,19 +607,48 @@ fn paired_estimates(datasets: &[Data]) -> std::collections::HashMap<(String, Str
         ("greedy", MeshOptions::GREEDY),
         ("exposed", MeshOptions::EXPOSED),
     ] {
-        let serial: &'static str = if k == "greedy" {
-            "greedy serial"
+        let names: [&'static str; 4] = if k == "greedy" {
+            [
+                "greedy serial",
+                "greedy parallel",
+                "greedy serial, into previous mesh",
+                "greedy parallel, into previous mesh",
+            ]
         } else {
-            "exposed serial"
+            [
+                "exposed serial",
+                "exposed parallel",
+                "exposed serial, into previous mesh",
+                "exposed parallel, into previous mesh",
+            ]
         };
-        let parallel: &'static str = if k == "greedy" {
-            "greedy parallel"
-        } else {
-            "exposed parallel"
-        };
-        jobs.push((serial, kept(move || mesh_world_serial(h, reg, o))));
-        jobs.push((parallel, kept(move || mesh_world(h, reg, o))));
+        jobs.push((names[0], kept(move || mesh_world_serial(h, reg, o))));
+        jobs.push((names[1], kept(move || mesh_world(h, reg, o))));
+        let mut keep = WorldMesh::default();
+        jobs.push((
+            names[2],
+            count(move || {
+                mesh_world_serial_into(h, reg, o, &mut keep);
+                keep.chunks.len()
+            }),
+        ));
+        let mut keep = WorldMesh::default();
+        jobs.push((
+            names[3],
+            count(move || {
+                mesh_world_into(h, reg, o, &mut keep);
+                keep.chunks.len()
+            }),
+        ));
     }
+    jobs.push((
+        "compute-only serial",
+        count(|| compute_only(false) as usize),
+    ));
+    jobs.push((
+        "compute-only parallel",
+        count(|| compute_only(true) as usize),
+    ));
     // Longer batches: on this VM an idle vCPU is parked by the host, and a pool that has
     // waited through a serial batch pays for waking it again.
     out.extend(paired_times(PARALLEL_GROUP, 100.0, jobs));
@@ -654,6 +757,28 @@ fn lines(
             ratio(fm, e2e("greedy+ao")),
             "×",
         );
+        let into = |k: &str| t(g, &format!("ours {k}, into previous mesh"));
+        row(
+            g,
+            "exposed into previous mesh vs block-mesh visible_block_faces",
+            "≥ 1.5×",
+            ratio(bm, into("exposed")),
+            "×",
+        );
+        row(
+            g,
+            "greedy into previous mesh vs bgm fast_mesh",
+            "≥ 1.0×",
+            ratio(fm, into("greedy")),
+            "×",
+        );
+        row(
+            g,
+            "greedy+AO into previous mesh vs bgm fast_mesh",
+            "≥ 0.8×",
+            ratio(fm, into("greedy+ao")),
+            "×",
+        );
         row(
             g,
             "exposed pre-gathered vs block-mesh visible_block_faces",
@@ -695,7 +820,29 @@ fn lines(
             ratio(s, p),
             "×",
         );
+        let s = t(PARALLEL_GROUP, &format!("{k} serial, into previous mesh"));
+        let p = t(PARALLEL_GROUP, &format!("{k} parallel, into previous mesh"));
+        row(
+            PARALLEL_GROUP,
+            &format!("{k} into previous mesh: parallel ({threads} threads) vs serial"),
+            "≥ 1.8× on 2 cores",
+            ratio(s, p),
+            "×",
+        );
     }
+    row(
+        PARALLEL_GROUP,
+        &format!(
+            "compute-only load cut the same way: parallel ({} threads) vs serial",
+            rayon_threads()
+        ),
+        "(this machine's ceiling)",
+        ratio(
+            t(PARALLEL_GROUP, "compute-only serial"),
+            t(PARALLEL_GROUP, "compute-only parallel"),
+        ),
+        "×",
+    );
     let per_sec = |ns: Option<f64>, n: f64| ns.map(|ns| n / ns * 1e9);
     row(
         ACCESS_GROUP,
