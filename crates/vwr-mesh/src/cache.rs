@@ -196,14 +196,17 @@ impl MeshCache {
             }
         }
         // A few chunks (a typical edit): this thread, with the cache's own scratch buffers;
-        // more (a first build, a big fill): in parallel. Both give the same meshes.
+        // more (a first build, a big fill): in parallel. Both give the same meshes, each
+        // chunk's in the buffers of its previous mesh when it had one.
         let meshes = if build.len() >= PAR_MIN_CHUNKS {
-            mesh_chunks_par(world, registry, &build, self.opts)
+            let mut previous: Vec<ChunkMesh> =
+                build.iter().filter_map(|p| self.meshes.remove(p)).collect();
+            mesh_chunks_par(world, registry, &build, self.opts, &mut previous)
         } else {
             build
                 .iter()
                 .map(|&p| {
-                    let mut out = ChunkMesh::default();
+                    let mut out = self.meshes.remove(&p).unwrap_or_default();
                     let (m, nb) = (&mut self.mesher, &mut self.nb);
                     mesh_chunk_with(world, registry, p, self.opts, m, nb, &mut out);
                     out

@@ -561,6 +561,34 @@ fn meshing_into_a_previous_mesh_equals_a_fresh_one_and_reuses_its_buffers() {
 }
 
 #[test]
+fn cache_rebuilds_refill_the_buffers_of_the_meshes_they_replace() {
+    let r = Registry::default();
+    let mut w = random_world(9, 6, 20_000);
+    w.fill_box([0, 0, 0], [59, 4, 59], b(35)).unwrap();
+    let mut cache = MeshCache::new(MeshOptions::EXPOSED);
+    cache.update(&w, &r);
+    let buffers = |c: &MeshCache| -> Vec<([u32; 3], *const Quad)> {
+        c.meshes()
+            .into_iter()
+            .map(|m| (m.chunk, m.opaque.as_ptr()))
+            .collect()
+    };
+    let before = buffers(&cache);
+    // Bricks for stone in the floor: the same faces, other blocks. Every floor chunk and its
+    // neighbours are rebuilt (more than the parallel threshold), into their own buffers.
+    w.fill_box([0, 0, 0], [59, 4, 59], b(261)).unwrap();
+    let rebuilt = cache.update(&w, &r);
+    assert!(rebuilt.len() >= 32, "the parallel path was not taken");
+    assert_eq!(buffers(&cache), before, "parallel rebuild");
+    // One cell (the serial path).
+    w.set_block([5, 2, 5], b(35)).unwrap();
+    assert!(!cache.update(&w, &r).is_empty());
+    assert_eq!(buffers(&cache), before, "serial rebuild");
+    let cached: Vec<_> = cache.meshes().into_iter().cloned().collect();
+    assert_eq!(cached, mesh_world(&w, &r, MeshOptions::EXPOSED).chunks);
+}
+
+#[test]
 fn plate_rotation_is_applied() {
     let mut w = world(1);
     w.set_block([3, 0, 3], b(379)).unwrap();

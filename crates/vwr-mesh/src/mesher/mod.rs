@@ -367,18 +367,20 @@ fn buried(classes: &WorldClasses, pos: [u32; 3]) -> bool {
 /// The meshes of `positions` (empty ones included), in the order given, meshed in parallel
 /// with one set of scratch buffers per pool thread, kept between calls. When they are a good
 /// part of the world, every chunk is classified once first (in parallel too) and gathers read
-/// those classes.
+/// those classes. A chunk with a mesh in `previous` (file order, like `positions`) is meshed
+/// into that mesh's buffers.
 pub(crate) fn mesh_chunks_par(
     world: &World,
     registry: &Registry,
     positions: &[[u32; 3]],
     opts: MeshOptions,
+    previous: &mut [ChunkMesh],
 ) -> Vec<ChunkMesh> {
-    // One entry into the pool for both parallel steps (see `mesh_world`).
+    // One entry into the pool for both parallel steps (see `mesh_world_into`).
     rayon::scope(|_| {
         let classes = (positions.len() * 4 >= world.chunks().count())
             .then(|| WorldClasses::new(world, registry, true));
-        mesh_classed_par(world, registry, classes.as_ref(), positions, opts, &mut [])
+        mesh_classed_par(world, registry, classes.as_ref(), positions, opts, previous)
     })
 }
 
