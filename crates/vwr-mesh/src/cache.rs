@@ -5,7 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 use vwr::{Block, Chunk, World, CHUNK_SIZE, CHUNK_VOLUME};
 
 use crate::mesher::{
-    mesh_chunk_with, mesh_chunks_par, ChunkMesh, MeshOptions, Mesher, Neighborhood,
+    file_key, mesh_chunk_with, mesh_chunks_par, ChunkMesh, MeshOptions, Mesher, Neighborhood,
 };
 use vwr_blocks::Registry;
 
@@ -149,7 +149,7 @@ impl MeshCache {
     /// All non-empty chunk meshes, sorted in file order (z, y, x).
     pub fn meshes(&self) -> Vec<&ChunkMesh> {
         let mut v: Vec<&ChunkMesh> = self.meshes.values().collect();
-        v.sort_by_key(|m| [m.chunk[2], m.chunk[1], m.chunk[0]]);
+        v.sort_by_key(|m| file_key(m.chunk));
         v
     }
 
@@ -164,7 +164,7 @@ impl MeshCache {
             self.invalidate_all();
             self.dims = n;
             for (p, _) in world.chunks() {
-                todo.insert([p[2], p[1], p[0]]);
+                todo.insert(file_key(p));
                 now.push((p, None));
             }
             seen_par(world, &mut now);
@@ -187,7 +187,7 @@ impl MeshCache {
         let mut rebuilt = Vec::with_capacity(todo.len());
         let mut build = Vec::with_capacity(todo.len());
         for zyx in todo {
-            let p = [zyx[2], zyx[1], zyx[0]];
+            let p = file_key(zyx);
             if world.chunk(p).is_some() {
                 build.push(p);
             } else if self.meshes.remove(&p).is_some() {
@@ -221,7 +221,7 @@ impl MeshCache {
             }
             rebuilt.push(p);
         }
-        rebuilt.sort_by_key(|p| [p[2], p[1], p[0]]);
+        rebuilt.sort_by_key(|&p| file_key(p));
         for (p, seen) in now {
             match seen {
                 Some(s) => self.seen.insert(p, s),
@@ -250,12 +250,12 @@ impl MeshCache {
         };
         if same_blocks {
             if plates(before) != plates(now) {
-                todo.insert([p[2], p[1], p[0]]);
+                todo.insert(file_key(p));
             }
             return;
         }
         // The chunk's own mesh reads every cell of it.
-        todo.insert([p[2], p[1], p[0]]);
+        todo.insert(file_key(p));
         for (k, &i) in BORDER_INDEX.iter().enumerate() {
             let cell = |s: Option<&Seen>| s.map_or(0, |s| s.border[k]);
             if cell(before) != cell(now) {
@@ -290,7 +290,7 @@ pub(crate) fn mark_readers(
                 }
                 let q = [p[0] as i64 + dx, p[1] as i64 + dy, p[2] as i64 + dz];
                 if (0..3).all(|a| (0..n[a] as i64).contains(&q[a])) {
-                    todo.insert([q[2] as u32, q[1] as u32, q[0] as u32]);
+                    todo.insert(file_key(q.map(|v| v as u32)));
                 }
             }
         }

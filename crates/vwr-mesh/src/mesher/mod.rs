@@ -422,9 +422,10 @@ fn mesh_classed_par(
         .collect()
 }
 
-/// Sort key of a chunk position in file order (z, then y, then x).
-fn file_key(p: [u32; 3]) -> (u32, u32, u32) {
-    (p[2], p[1], p[0])
+/// Sort key of a chunk position in file order: (z, y, x). Reversing a key gives the position
+/// back, so it is its own inverse.
+pub(crate) fn file_key(p: [u32; 3]) -> [u32; 3] {
+    [p[2], p[1], p[0]]
 }
 
 /// The mesh of chunk `pos` (see [`mesh_chunk_classed`]). `previous` walks meshes in file
