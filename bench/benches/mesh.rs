@@ -603,43 +603,44 @@ fn paired_estimates(datasets: &[Data]) -> std::collections::HashMap<(String, Str
     let h = &hilly;
     let reg = &reg;
     let mut jobs: Vec<Job<'_>> = Vec::new();
-    for (k, o) in [
-        ("greedy", MeshOptions::GREEDY),
-        ("exposed", MeshOptions::EXPOSED),
-    ] {
-        let names: [&'static str; 4] = if k == "greedy" {
+    // Per option: serial, parallel, and both again into the previous call's mesh.
+    type MeshInto = fn(&World, &Registry, MeshOptions, &mut WorldMesh);
+    for (o, [serial, parallel, serial_into, parallel_into]) in [
+        (
+            MeshOptions::GREEDY,
             [
                 "greedy serial",
                 "greedy parallel",
                 "greedy serial, into previous mesh",
                 "greedy parallel, into previous mesh",
-            ]
-        } else {
+            ],
+        ),
+        (
+            MeshOptions::EXPOSED,
             [
                 "exposed serial",
                 "exposed parallel",
                 "exposed serial, into previous mesh",
                 "exposed parallel, into previous mesh",
-            ]
-        };
-        jobs.push((names[0], kept(move || mesh_world_serial(h, reg, o))));
-        jobs.push((names[1], kept(move || mesh_world(h, reg, o))));
-        let mut keep = WorldMesh::default();
-        jobs.push((
-            names[2],
-            count(move || {
-                mesh_world_serial_into(h, reg, o, &mut keep);
-                keep.chunks.len()
-            }),
-        ));
-        let mut keep = WorldMesh::default();
-        jobs.push((
-            names[3],
-            count(move || {
-                mesh_world_into(h, reg, o, &mut keep);
-                keep.chunks.len()
-            }),
-        ));
+            ],
+        ),
+    ] {
+        jobs.push((serial, kept(move || mesh_world_serial(h, reg, o))));
+        jobs.push((parallel, kept(move || mesh_world(h, reg, o))));
+        let into: [(&'static str, MeshInto); 2] = [
+            (serial_into, mesh_world_serial_into),
+            (parallel_into, mesh_world_into),
+        ];
+        for (name, mesh_into) in into {
+            let mut keep = WorldMesh::default();
+            jobs.push((
+                name,
+                count(move || {
+                    mesh_into(h, reg, o, &mut keep);
+                    keep.chunks.len()
+                }),
+            ));
+        }
     }
     jobs.push((
         "compute-only serial",
