@@ -8,15 +8,26 @@
 //! benchmark, this is worth about a fifth more reads per second than a pointer per slot. The
 //! price is paid by sparse pages: a page costs 512 × `size_of::<Chunk>()` (about 56 KiB)
 //! however few chunks it holds, i.e. at most one such page per 512 chunk positions written.
+//!
+//! Worlds of at most [`FAST_MAX_POSITIONS`] chunk positions (every v2 world up to 64³ chunks,
+//! and a 1280×100×1280-block v3 world) also keep a [`FastTable`]: one word per chunk position
+//! (8 bytes: 2 MiB at most) that answers a read of a uniform or absent chunk by itself and of
+//! any other chunk with the address of its direct copy (8-bit chunks) or of the chunk itself,
+//! so random `get_block` does not walk page and slot. Larger worlds read through the pages.
 
+use crate::block::Block;
 use crate::chunk::Chunk;
+use crate::fast::FastTable;
 
 /// log2 of the slots in a full page.
 const PAGE_BITS: u32 = 9;
 
 type Slot = Option<Chunk>;
 
-#[derive(Clone, Debug)]
+/// Largest world (in chunk positions) that keeps a [`FastTable`]: 2 MiB of table at most.
+const FAST_MAX_POSITIONS: u64 = 1 << 18;
+
+#[derive(Debug)]
 pub(crate) struct ChunkStore {
     dims: [u32; 3],
     /// log2 of the page edge on each axis.
@@ -24,6 +35,21 @@ pub(crate) struct ChunkStore {
     /// Pages per axis.
     pages_per_axis: [u32; 3],
     pages: Vec<Option<Box<[Slot]>>>,
+    fast: FastTable,
+}
+
+impl Clone for ChunkStore {
+    fn clone(&self) -> ChunkStore {
+        let mut c = ChunkStore {
+            dims: self.dims,
+            shift: self.shift,
+            pages_per_axis: self.pages_per_axis,
+            pages: self.pages.clone(),
+            fast: FastTable::default(),
+        };
+        c.build_fast();
+        c
+    }
 }
 
 impl ChunkStore {
@@ -47,11 +73,40 @@ impl ChunkStore {
             .product::<usize>();
         let mut pages = Vec::with_capacity(count);
         pages.resize_with(count, || None);
-        ChunkStore {
+        let mut store = ChunkStore {
             dims,
             shift,
             pages_per_axis,
             pages,
+            fast: FastTable::default(),
+        };
+        store.build_fast();
+        store
+    }
+
+    /// Fills the fast table from the slots (none for worlds past [`FAST_MAX_POSITIONS`]).
+    fn build_fast(&mut self) {
+        let positions = self.dims.iter().map(|&d| d as u64).product::<u64>();
+        let mut fast = FastTable::default();
+        if positions <= FAST_MAX_POSITIONS {
+            fast = FastTable::all_air(positions as usize);
+            for (pos, chunk) in self.iter() {
+                fast.set(self.linear(pos) as usize, Some(chunk));
+            }
+        }
+        self.fast = fast;
+    }
+
+    /// Recomputes the fast-table words of the positions lent mutably since the last call.
+    pub(crate) fn settle(&mut self) {
+        while let Some(linear) = self.fast.next_pending() {
+            let [dx, dy, _] = self.dims;
+            let l = linear as u32;
+            let pos = [l % dx, l / dx % dy, l / dx / dy];
+            // Take the table out so that the chunk can be borrowed while its word is written.
+            let mut fast = std::mem::take(&mut self.fast);
+            fast.set(linear, self.get(pos));
+            self.fast = fast;
         }
     }
 
@@ -102,20 +157,67 @@ impl ChunkStore {
         }
     }
 
-    /// The slot of an in-range position, allocating its page.
-    pub(crate) fn slot_mut(&mut self, c: [u32; 3]) -> &mut Slot {
+    /// The block at cell `i` (< 1000) of the chunk at an in-range position; air where no chunk
+    /// is allocated.
+    #[inline]
+    pub(crate) fn block(&self, c: [u32; 3], i: usize) -> Block {
+        let [dx, dy, _] = self.dims.map(|d| d as usize);
+        let linear = c[0] as usize + dx * (c[1] as usize + dy * c[2] as usize);
+        match self.fast.block(linear, i) {
+            Some(b) => b,
+            None => self.block_slow(c, i),
+        }
+    }
+
+    /// [`ChunkStore::block`] through the pages, for what the fast table does not answer.
+    #[cold]
+    #[inline(never)]
+    fn block_slow(&self, c: [u32; 3], i: usize) -> Block {
+        match self.get(c) {
+            Some(ch) => ch.get(i),
+            None => Block::AIR,
+        }
+    }
+
+    /// Calls `f` with the slot of an in-range position (allocating its page) and brings its
+    /// fast-table word up to date before returning: what single-chunk changes use.
+    #[inline]
+    pub(crate) fn update<R>(&mut self, c: [u32; 3], f: impl FnOnce(&mut Slot) -> R) -> R {
+        self.settle();
+        let linear = self.linear(c) as usize;
         let (page, slot) = self.locate(c);
         let len = self.page_len();
-        let p = self.pages[page].get_or_insert_with(|| {
+        let slot = &mut Self::page(&mut self.pages[page], len)[slot];
+        // Zeroed first, so that a panic in `f` leaves no stale address behind.
+        self.fast.clear(linear);
+        let r = f(slot);
+        self.fast.set(linear, slot.as_ref());
+        r
+    }
+
+    /// The slot of an in-range position, allocating its page. Its fast-table word is recomputed
+    /// by the next [`ChunkStore::settle`] (which every other mutable access runs first).
+    pub(crate) fn slot_mut(&mut self, c: [u32; 3]) -> &mut Slot {
+        self.settle();
+        self.fast.lend(self.linear(c) as usize);
+        let (page, slot) = self.locate(c);
+        let len = self.page_len();
+        &mut Self::page(&mut self.pages[page], len)[slot]
+    }
+
+    /// The slots of a page, allocated (`len` empty slots) on first use.
+    fn page(page: &mut Option<Box<[Slot]>>, len: usize) -> &mut [Slot] {
+        page.get_or_insert_with(|| {
             let mut v = Vec::with_capacity(len);
             v.resize_with(len, || None);
             v.into_boxed_slice()
-        });
-        &mut p[slot]
+        })
     }
 
     /// The slot of an in-range position if its page exists.
     pub(crate) fn existing_slot_mut(&mut self, c: [u32; 3]) -> Option<&mut Slot> {
+        self.settle();
+        self.fast.lend(self.linear(c) as usize);
         let (page, slot) = self.locate(c);
         self.pages[page].as_mut().map(|p| &mut p[slot])
     }
@@ -151,19 +253,23 @@ impl ChunkStore {
 
     /// Mutable iteration over allocated chunks, in file order.
     pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = ([u32; 3], &mut Chunk)> + '_ {
+        self.settle();
         let mut all: Vec<(u64, [u32; 3], &mut Chunk)> = Vec::new();
         let shape = ChunkStore {
             dims: self.dims,
             shift: self.shift,
             pages_per_axis: self.pages_per_axis,
             pages: Vec::new(),
+            fast: FastTable::default(),
         };
         for (pi, page) in self.pages.iter_mut().enumerate() {
             if let Some(page) = page {
                 for (si, slot) in page.iter_mut().enumerate() {
                     if let Some(c) = slot {
                         let pos = shape.position(pi, si);
-                        all.push((shape.linear(pos), pos, c));
+                        let linear = shape.linear(pos);
+                        self.fast.lend(linear as usize);
+                        all.push((linear, pos, c));
                     }
                 }
             }
@@ -174,6 +280,8 @@ impl ChunkStore {
 
     /// Calls `f` on every allocated slot (any order); a slot set to `None` is freed.
     pub(crate) fn retain_mut(&mut self, mut f: impl FnMut(&mut Chunk) -> bool) {
+        // No table while slots change and pages are freed (a panic in `f` leaves none behind).
+        self.fast = FastTable::default();
         for page in self.pages.iter_mut() {
             let mut live = false;
             if let Some(p) = page {
@@ -191,6 +299,7 @@ impl ChunkStore {
                 *page = None;
             }
         }
+        self.build_fast();
     }
 
     /// File-order index of a chunk position.

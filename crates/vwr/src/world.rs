@@ -167,14 +167,10 @@ impl World {
         }
         let (x, y, z) = (x as u32, y as u32, z as u32);
         let c = CHUNK_SIZE as u32;
-        match self.store.get([x / c, y / c, z / c]) {
-            Some(ch) => ch.get(local_index(
-                (x % c) as usize,
-                (y % c) as usize,
-                (z % c) as usize,
-            )),
-            None => Block::AIR,
-        }
+        self.store.block(
+            [x / c, y / c, z / c],
+            local_index((x % c) as usize, (y % c) as usize, (z % c) as usize),
+        )
     }
 
     /// Sets the block at a world position.
@@ -186,16 +182,18 @@ impl World {
         let c = CHUNK_SIZE as u32;
         let (cx, cy, cz) = (x / c, y / c, z / c);
         let i = local_index((x % c) as usize, (y % c) as usize, (z % c) as usize);
-        let chunk = match self.store.slot_mut([cx, cy, cz]) {
-            Some(ch) => ch,
-            none => {
-                if block.is_air() {
-                    return Ok(()); // a fresh chunk already holds air there
+        self.store.update([cx, cy, cz], |slot| {
+            let chunk = match slot {
+                Some(ch) => ch,
+                none => {
+                    if block.is_air() {
+                        return Ok(()); // a fresh chunk already holds air there
+                    }
+                    none.insert(Chunk::new())
                 }
-                none.insert(Chunk::new())
-            }
-        };
-        chunk.set(i, block).map_err(|e| with_pos(e, [cx, cy, cz]))
+            };
+            chunk.set(i, block).map_err(|e| with_pos(e, [cx, cy, cz]))
+        })
     }
 
     /// The chunk at chunk position `(cx, cy, cz)`, if it was ever allocated.
@@ -239,7 +237,7 @@ impl World {
                 limit: self.bdims,
             });
         }
-        *self.store.slot_mut([cx, cy, cz]) = Some(chunk);
+        self.store.update([cx, cy, cz], |slot| *slot = Some(chunk));
         Ok(())
     }
 
@@ -249,9 +247,12 @@ impl World {
         if !self.contains_chunk([cx, cy, cz]) {
             return None;
         }
-        self.store
+        let taken = self
+            .store
             .existing_slot_mut([cx, cy, cz])
-            .and_then(|s| s.take())
+            .and_then(|s| s.take());
+        self.store.settle();
+        taken
     }
 
     /// Allocated chunks with their positions, in file order (z outer, then y, x fastest).
@@ -530,22 +531,25 @@ impl World {
                     if block.is_air() && self.store.get([cx, cy, cz]).is_none() {
                         continue; // a fresh chunk already holds air everywhere
                     }
-                    let entry = self.store.slot_mut([cx, cy, cz]);
-                    if whole {
-                        match entry {
-                            Some(ch) => {
-                                ch.fill(block);
-                                if ch.is_empty() {
-                                    *entry = None;
+                    self.store.update([cx, cy, cz], |entry| {
+                        if whole {
+                            match entry {
+                                Some(ch) => {
+                                    ch.fill(block);
+                                    if ch.is_empty() {
+                                        *entry = None;
+                                    }
                                 }
+                                None => *entry = Some(Chunk::uniform(block)),
                             }
-                            None => *entry = Some(Chunk::uniform(block)),
+                            Ok(())
+                        } else {
+                            let ch = entry.get_or_insert_with(Chunk::new);
+                            ch.fill_box(min, max, block)
+                                .map(drop)
+                                .map_err(|e| with_pos(e, [cx, cy, cz]))
                         }
-                    } else {
-                        let ch = entry.get_or_insert_with(Chunk::new);
-                        ch.fill_box(min, max, block)
-                            .map_err(|e| with_pos(e, [cx, cy, cz]))?;
-                    }
+                    })?;
                 }
             }
         }

@@ -150,3 +150,145 @@ proptest! {
         prop_assert_eq!(sorted.len(), c.palette().len(), "no duplicate entry after compaction");
     }
 }
+
+/// A change to a world through any of its mutable entry points (each keeps the world's fast
+/// read table in step differently: at once, at the next mutable call, or by a rebuild).
+#[derive(Clone, Debug)]
+enum Change {
+    Set([i32; 3], u16),
+    Fill([i32; 3], [i32; 3], u16),
+    /// A whole chunk: uniform, 8-bit (256 values: a direct copy) or a few values (packed).
+    Put([u32; 3], u8, u16),
+    Take([u32; 3]),
+    /// Through `chunk_mut`, then read before any other mutable call.
+    ChunkMut([u32; 3], usize, u16),
+    /// Through `chunks_mut`, one cell of every chunk.
+    AllChunks(usize, u16),
+    Compact,
+    /// The world is replaced by a clone of itself and the original dropped.
+    Clone,
+}
+
+const READ_DIMS: [u32; 3] = [2, 1, 2];
+
+// Values stay below 256 so that no chunk ever needs a 257th palette entry.
+
+fn change() -> impl Strategy<Value = Change> {
+    let p = (0..20i32, 0..10i32, 0..20i32).prop_map(|(x, y, z)| [x, y, z]);
+    let c = (0..2u32, 0..1u32, 0..2u32).prop_map(|(x, y, z)| [x, y, z]);
+    prop_oneof![
+        4 => (p.clone(), 0..256u16).prop_map(|(p, v)| Change::Set(p, v)),
+        1 => (p.clone(), p, 0..3u16).prop_map(|(a, b, v)| Change::Fill(a, b, v)),
+        3 => (c.clone(), 0..3u8, 0..256u16).prop_map(|(c, k, v)| Change::Put(c, k, v)),
+        1 => c.clone().prop_map(Change::Take),
+        3 => (c, 0..1000usize, 0..256u16).prop_map(|(c, i, v)| Change::ChunkMut(c, i, v)),
+        1 => (0..1000usize, 0..256u16).prop_map(|(i, v)| Change::AllChunks(i, v)),
+        1 => Just(Change::Compact),
+        1 => Just(Change::Clone),
+    ]
+}
+
+fn cell_of(c: [u32; 3], i: usize) -> [i32; 3] {
+    let [x, y, z] = [i % 10, i / 10 % 10, i / 100];
+    [
+        (c[0] * 10) as i32 + x as i32,
+        (c[1] * 10) as i32 + y as i32,
+        (c[2] * 10) as i32 + z as i32,
+    ]
+}
+
+/// Index of a world cell in the model (x fastest).
+fn model_index(p: [i32; 3]) -> usize {
+    let [x, y, z] = p.map(|v| v as usize);
+    x + 20 * (y + 10 * z)
+}
+
+fn check_reads(w: &World, model: &[u16], step: usize) -> Result<(), TestCaseError> {
+    for z in -1..21 {
+        for y in -1..11 {
+            for x in -1..21 {
+                let inside = (0..20).contains(&x) && (0..10).contains(&y) && (0..20).contains(&z);
+                let want = if inside {
+                    model[model_index([x, y, z])]
+                } else {
+                    0
+                };
+                prop_assert_eq!(
+                    w.get_block([x, y, z]).raw(),
+                    want,
+                    "{:?} after change {}",
+                    [x, y, z],
+                    step
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// `get_block` answers what a plain model of the cells says after every change, whichever
+    /// entry point made it: the fast read table never serves a stale or dangling answer.
+    #[test]
+    fn reads_follow_every_kind_of_change(changes in prop::collection::vec(change(), 1..24)) {
+        let mut w = World::with_chunk_dims(READ_DIMS).unwrap();
+        let mut model = vec![0u16; 20 * 10 * 20];
+        for (step, ch) in changes.iter().enumerate() {
+            match *ch {
+                Change::Set(p, v) => {
+                    w.set_block(p, Block(v)).unwrap();
+                    model[model_index(p)] = v;
+                }
+                Change::Fill(a, b, v) => {
+                    w.fill_box(a, b, Block(v)).unwrap();
+                    for z in a[2].min(b[2])..=a[2].max(b[2]) {
+                        for y in a[1].min(b[1])..=a[1].max(b[1]) {
+                            for x in a[0].min(b[0])..=a[0].max(b[0]) {
+                                model[model_index([x, y, z])] = v;
+                            }
+                        }
+                    }
+                }
+                Change::Put(c, kind, v) => {
+                    let blocks: [Block; 1000] = std::array::from_fn(|i| Block(match kind {
+                        0 => v,
+                        1 => (i as u16 + v) % 256,
+                        _ => (v + (i % 3) as u16) % 256,
+                    }));
+                    w.set_chunk(c, Chunk::from_blocks(&blocks).unwrap()).unwrap();
+                    for (i, b) in blocks.iter().enumerate() {
+                        model[model_index(cell_of(c, i))] = b.raw();
+                    }
+                }
+                Change::Take(c) => {
+                    w.take_chunk(c);
+                    for i in 0..1000 {
+                        model[model_index(cell_of(c, i))] = 0;
+                    }
+                }
+                Change::ChunkMut(c, i, v) => {
+                    w.chunk_mut(c).unwrap().set(i, Block(v)).unwrap();
+                    model[model_index(cell_of(c, i))] = v;
+                }
+                Change::AllChunks(i, v) => {
+                    let mut touched = Vec::new();
+                    for (c, chunk) in w.chunks_mut() {
+                        chunk.set(i, Block(v)).unwrap();
+                        touched.push(c);
+                    }
+                    for c in touched {
+                        model[model_index(cell_of(c, i))] = v;
+                    }
+                }
+                Change::Compact => w.compact(),
+                Change::Clone => {
+                    let copy = w.clone();
+                    drop(std::mem::replace(&mut w, copy));
+                }
+            }
+            check_reads(&w, &model, step)?;
+        }
+    }
+}
