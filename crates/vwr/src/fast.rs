@@ -10,6 +10,9 @@
 use crate::block::Block;
 use crate::chunk::{Chunk, CHUNK_VOLUME};
 
+// The tag `10` of a chunk's address needs its two low bits free.
+const _: () = assert!(std::mem::align_of::<Chunk>() >= 4);
+
 /// One word per chunk position saying how to read a cell of that chunk without the pages, by
 /// its two low bits:
 /// - `x1`: every cell holds `Block(word >> 1)` (an absent or uniform chunk);
@@ -72,7 +75,7 @@ impl FastTable {
                 return addr;
             }
         }
-        // A chunk is 8-aligned (it holds vectors), so the tag bit is free.
+        // A chunk is at least 4-aligned (checked below), so the tag bits are free.
         let addr = (c as *const Chunk).expose_provenance();
         debug_assert_eq!(addr & 3, 0);
         addr | 2
