@@ -56,6 +56,12 @@ impl FastTable {
         }
     }
 
+    /// Nothing pending and no zero word.
+    #[cfg(test)]
+    pub(crate) fn settled(&self) -> bool {
+        self.pending.is_empty() && self.words.iter().all(|&w| w != 0)
+    }
+
     /// A position lent mutably since the last call, to recompute with [`FastTable::set`].
     pub(crate) fn next_pending(&mut self) -> Option<usize> {
         self.pending.pop().map(|l| l as usize)

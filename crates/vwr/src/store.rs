@@ -308,6 +308,13 @@ impl ChunkStore {
         c[0] as u64 + self.dims[0] as u64 * (c[1] as u64 + self.dims[1] as u64 * c[2] as u64)
     }
 
+    /// Whether every position's fast-table word answers without the pages (nothing pending,
+    /// no zero word): what a world left by any of its own methods should hold.
+    #[cfg(test)]
+    pub(crate) fn settled(&self) -> bool {
+        self.fast.settled()
+    }
+
     /// Bytes held by the page table and allocated pages (not the chunks themselves).
     #[cfg(test)]
     pub(crate) fn overhead_bytes(&self) -> usize {

@@ -338,9 +338,12 @@ impl World {
     ) -> Result<()> {
         let [x, y, z] = p;
         let ([cx, cy, cz], i) = self.cell_parts(x, y, z)?;
-        self.chunk_mut([cx, cy, cz])
-            .expect("checked")
-            .set_metadata(i, record_type, payload)
+        let r =
+            self.chunk_mut([cx, cy, cz])
+                .expect("checked")
+                .set_metadata(i, record_type, payload);
+        self.store.settle();
+        r
     }
 
     /// Removes every record of `record_type` on a cell; returns how many were removed.
@@ -349,14 +352,16 @@ impl World {
         let Ok(([cx, cy, cz], i)) = self.cell_parts(x, y, z) else {
             return 0;
         };
-        match self
+        let removed = match self
             .store
             .existing_slot_mut([cx, cy, cz])
             .and_then(|s| s.as_mut())
         {
             Some(c) => c.remove_metadata(i, record_type),
             None => 0,
-        }
+        };
+        self.store.settle();
+        removed
     }
 
     /// Removes every record on every chunk.
@@ -364,6 +369,7 @@ impl World {
         for (_, c) in self.chunks_mut() {
             c.clear_metadata();
         }
+        self.store.settle();
     }
 
     /// Every record of `record_type` with its world cell, in the original's order: chunks in
@@ -605,6 +611,7 @@ impl World {
         for (_, c) in self.chunks_mut() {
             c.set_dirty(false);
         }
+        self.store.settle();
     }
 }
 
@@ -642,5 +649,53 @@ fn decode_big_decor(p: &[u8]) -> std::result::Result<u16, RecordError> {
         Ok(r) if r.icon.get() == 0 => Err(RecordError::BigDecorIconZero),
         Ok(r) => Ok(r.icon.get()),
         Err(_) => Err(RecordError::BigDecorSize { len: p.len() }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every method that changes chunks leaves the fast read table settled, so reads after it
+    /// take the fast path; chunks lent by `chunk_mut` wait for the next mutable call.
+    #[test]
+    fn world_methods_leave_the_fast_table_settled() {
+        let mut w = crate::samples::full_8bit();
+        assert!(w.store.settled(), "decoded");
+        type Step = (&'static str, fn(&mut World));
+        let steps: [Step; 10] = [
+            ("set_block", |w| w.set_block([5, 5, 5], Block(17)).unwrap()),
+            ("set_block into a full palette", |w| {
+                assert!(w.set_block([5, 5, 5], Block(3)).is_err());
+            }),
+            ("fill_box", |w| {
+                w.fill_box([0, 0, 0], [25, 3, 12], Block(17)).unwrap();
+            }),
+            ("set_chunk", |w| {
+                w.set_chunk([1, 1, 1], Chunk::uniform(Block(5))).unwrap()
+            }),
+            ("take_chunk", |w| {
+                w.take_chunk([2, 2, 2]);
+            }),
+            ("set_extra_metadata", |w| {
+                w.set_extra_metadata([3, 3, 3], 7, &[1]).unwrap()
+            }),
+            ("remove_extra_metadata", |w| {
+                w.remove_extra_metadata([3, 3, 3], 7);
+            }),
+            ("clear_extra_metadata", World::clear_extra_metadata),
+            ("clear_dirty", World::clear_dirty),
+            ("compact", World::compact),
+        ];
+        for (name, step) in steps {
+            step(&mut w);
+            assert!(w.store.settled(), "{name}");
+        }
+        w.chunk_mut([4, 4, 4]).unwrap().set(0, Block(33)).unwrap();
+        assert!(!w.store.settled(), "a lent chunk waits");
+        assert_eq!(w.get_block([40, 40, 40]), Block(33));
+        w.set_block([0, 0, 0], Block(1)).unwrap();
+        assert!(w.store.settled(), "settled by the next mutable call");
+        assert!(w.clone().store.settled(), "clone");
     }
 }

@@ -165,6 +165,9 @@ enum Change {
     /// Through `chunks_mut`, one cell of every chunk.
     AllChunks(usize, u16),
     Compact,
+    /// A record on a cell, then every record and every dirty flag cleared (chunk changes that
+    /// keep the blocks).
+    Records([i32; 3]),
     /// The world is replaced by a clone of itself and the original dropped.
     Clone,
 }
@@ -175,15 +178,17 @@ const READ_DIMS: [u32; 3] = [2, 1, 2];
 
 fn change() -> impl Strategy<Value = Change> {
     let p = (0..20i32, 0..10i32, 0..20i32).prop_map(|(x, y, z)| [x, y, z]);
+    let p2 = p.clone();
     let c = (0..2u32, 0..1u32, 0..2u32).prop_map(|(x, y, z)| [x, y, z]);
     prop_oneof![
         4 => (p.clone(), 0..256u16).prop_map(|(p, v)| Change::Set(p, v)),
-        1 => (p.clone(), p, 0..3u16).prop_map(|(a, b, v)| Change::Fill(a, b, v)),
+        1 => (p.clone(), p2, 0..3u16).prop_map(|(a, b, v)| Change::Fill(a, b, v)),
         3 => (c.clone(), 0..3u8, 0..256u16).prop_map(|(c, k, v)| Change::Put(c, k, v)),
         1 => c.clone().prop_map(Change::Take),
         3 => (c, 0..1000usize, 0..256u16).prop_map(|(c, i, v)| Change::ChunkMut(c, i, v)),
         1 => (0..1000usize, 0..256u16).prop_map(|(i, v)| Change::AllChunks(i, v)),
         1 => Just(Change::Compact),
+        1 => p.prop_map(Change::Records),
         1 => Just(Change::Clone),
     ]
 }
@@ -283,6 +288,13 @@ proptest! {
                     }
                 }
                 Change::Compact => w.compact(),
+                Change::Records(p) => {
+                    w.set_extra_metadata(p, 7, &[1, 2, 3]).unwrap();
+                    prop_assert_eq!(w.remove_extra_metadata(p, 7), 1);
+                    w.set_extra_metadata(p, 7, &[4]).unwrap();
+                    w.clear_extra_metadata();
+                    w.clear_dirty();
+                }
                 Change::Clone => {
                     let copy = w.clone();
                     drop(std::mem::replace(&mut w, copy));
