@@ -18,6 +18,7 @@
 use crate::block::Block;
 use crate::chunk::Chunk;
 use crate::fast::FastTable;
+use crate::v3::delinear;
 
 /// log2 of the slots in a full page.
 const PAGE_BITS: u32 = 9;
@@ -99,15 +100,12 @@ impl ChunkStore {
 
     /// Recomputes the fast-table words of the positions lent mutably since the last call.
     pub(crate) fn settle(&mut self) {
-        while let Some(linear) = self.fast.next_pending() {
-            let [dx, dy, _] = self.dims;
-            let l = linear as u32;
-            let pos = [l % dx, l / dx % dy, l / dx / dy];
-            // Take the table out so that the chunk can be borrowed while its word is written.
-            let mut fast = std::mem::take(&mut self.fast);
-            fast.set(linear, self.get(pos));
-            self.fast = fast;
+        // The table is taken out so that the chunks can be borrowed while their words are set.
+        let mut fast = std::mem::take(&mut self.fast);
+        while let Some(linear) = fast.next_pending() {
+            fast.set(linear, self.get(delinear(self.dims, linear as u32)));
         }
+        self.fast = fast;
     }
 
     #[inline]
@@ -161,9 +159,7 @@ impl ChunkStore {
     /// is allocated.
     #[inline]
     pub(crate) fn block(&self, c: [u32; 3], i: usize) -> Block {
-        let [dx, dy, _] = self.dims.map(|d| d as usize);
-        let linear = c[0] as usize + dx * (c[1] as usize + dy * c[2] as usize);
-        match self.fast.block(linear, i) {
+        match self.fast.block(self.linear(c) as usize, i) {
             Some(b) => b,
             None => self.block_slow(c, i),
         }
@@ -305,7 +301,8 @@ impl ChunkStore {
     /// File-order index of a chunk position.
     #[inline]
     pub(crate) fn linear(&self, c: [u32; 3]) -> u64 {
-        c[0] as u64 + self.dims[0] as u64 * (c[1] as u64 + self.dims[1] as u64 * c[2] as u64)
+        let [dx, dy, _] = self.dims.map(u64::from);
+        c[0] as u64 + dx * (c[1] as u64 + dy * c[2] as u64)
     }
 
     /// Whether every position's fast-table word answers without the pages (nothing pending,
