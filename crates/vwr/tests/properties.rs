@@ -194,12 +194,8 @@ fn change() -> impl Strategy<Value = Change> {
 }
 
 fn cell_of(c: [u32; 3], i: usize) -> [i32; 3] {
-    let [x, y, z] = [i % 10, i / 10 % 10, i / 100];
-    [
-        (c[0] * 10) as i32 + x as i32,
-        (c[1] * 10) as i32 + y as i32,
-        (c[2] * 10) as i32 + z as i32,
-    ]
+    let local = vwr::local_position(i);
+    [0, 1, 2].map(|k| (c[k] as usize * vwr::CHUNK_SIZE + local[k]) as i32)
 }
 
 /// Index of a world cell in the model (x fastest).
