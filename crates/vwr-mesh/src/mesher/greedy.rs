@@ -143,11 +143,16 @@ impl Mesher {
             // Without AO and with one opaque block value, every key is that value: only the
             // transposed mask is needed, no key is read.
             let same_keys = !AO && nb.opaque_value.is_some();
-            // Every visible face's key, and whether they are all equal.
+            // Every visible face's key, and which faces hold the same key as the one before
+            // them along the merge's bits (`eq_l`) and rows (`eq_u`), in the merge's own
+            // coordinates (transposed on Y and Z faces). A neighbour that is not visible in
+            // this slice left a stale key behind; its bit is never read, since the merge only
+            // compares cells that are both in the rectangle it grows.
             let first = key_at(q0, rows[q0].trailing_zeros() as usize);
-            let mut diff = 0u32;
             let mut count = 0u32;
             let mut tmask = [0u16; N];
+            let (mut eq_l, mut eq_u) = ([0u16; N], [0u16; N]);
+            let mut diff = 0u32;
             for (q, &row) in rows.iter().enumerate().skip(q0) {
                 let mut bits = row;
                 count += row.count_ones();
@@ -158,28 +163,35 @@ impl Mesher {
                     }
                     continue;
                 }
-                // On Y and Z faces the row runs along x: a row of the chunk's storage.
-                let cells = (F >= 2 && bits != 0 && nb.opaque_value.is_none()).then(|| match F {
-                    2 | 3 => nb.row(s, q),
-                    _ => nb.row(q, s),
+                // On Y and Z faces the row runs along x: a row of the chunk's storage, whose
+                // keys are read together.
+                let row_keys = (F >= 2 && bits != 0).then(|| match F {
+                    2 | 3 => nb.row_keys(face, s, q, AO),
+                    _ => nb.row_keys(face, q, s, AO),
                 });
                 while bits != 0 {
                     let b = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let k = match &cells {
-                        Some(r) => {
-                            let (x, y, z) = local_of(F, s, q, b);
-                            nb.face_key_of(r.raw(b), face, x, y, z, AO)
-                        }
+                    let k = match &row_keys {
+                        Some(r) => r.key(b),
                         None => key_at(q, b),
                     };
                     diff |= k ^ first;
-                    // The transposed slice's keys are stored transposed straight away.
+                    // The keys of the previous bit and row (stale at bit or row 0).
+                    let (pb, pq) = (b.saturating_sub(1), q.saturating_sub(1));
+                    // The transposed slice's keys are stored transposed straight away: there
+                    // the previous row is the merge's previous bit and the other way round.
                     if transposed {
+                        let (along, across) = (self.keys[b][pq] == k, self.keys[pb][q] == k);
                         self.keys[b][q] = k;
                         tmask[b] |= 1 << q;
+                        eq_l[b] |= (along as u16) << q;
+                        eq_u[b] |= (across as u16) << q;
                     } else {
+                        let (along, across) = (self.keys[q][pb] == k, self.keys[pq][b] == k);
                         self.keys[q][b] = k;
+                        eq_l[q] |= (along as u16) << b;
+                        eq_u[q] |= (across as u16) << b;
                     }
                 }
             }
@@ -211,22 +223,27 @@ impl Mesher {
                         emit(b, q, 1, 1, k);
                     }
                 }
-            } else if transposed {
+            } else {
+                // One key throughout: every face is keyed like its neighbours.
+                let one_key = same_keys || diff == 0;
+                let keys = &self.keys;
+                let key = |q: usize, b: usize| keys[q][b];
+                let first = |_: usize, _: usize| first;
                 // Rectangles of the transposed slice: swap back bit and row, width and height.
                 let mut emit_t = |b, q, w, h, k| emit(q, b, h, w, k);
-                if diff == 0 {
-                    merge_uniform(&tmask, first, &mut emit_t);
-                } else {
-                    merge_rows(&tmask, &self.keys, &mut emit_t);
+                match (transposed, one_key) {
+                    (true, true) => merge(&tmask, &ALL_EQUAL, &ALL_EQUAL, first, &mut emit_t),
+                    (true, false) => merge(&tmask, &eq_l, &eq_u, key, &mut emit_t),
+                    (false, true) => merge(&rows, &ALL_EQUAL, &ALL_EQUAL, first, &mut emit),
+                    (false, false) => merge(&rows, &eq_l, &eq_u, key, &mut emit),
                 }
-            } else if diff == 0 {
-                merge_uniform(&rows, first, &mut emit);
-            } else {
-                merge_rows(&rows, &self.keys, &mut emit);
             }
         }
     }
 }
+
+/// The key masks of a slice whose faces all hold one key.
+const ALL_EQUAL: [u16; N] = [u16::MAX; N];
 
 /// Whether any of a slice's rows is not zero.
 #[inline(always)]
@@ -250,42 +267,17 @@ fn key_of<const F: usize, const AO: bool>(nb: &Neighborhood, s: usize, q: usize,
     }
 }
 
-/// Greedy rectangles of one key: widest run along the row, then as many rows down as are
-/// set over that run. The same rectangles, in the same order, as [`merge_rows`] with every
-/// key equal.
+/// Greedy rectangles: the widest run along the first row holding a face, of faces that each
+/// hold the key of the one before (`eq_l` bit `b`: the face at bit `b` has the key of bit
+/// `b − 1`), then as many rows down as hold that run with each face keyed like the one above
+/// it (`eq_u`). Equal keys chain, so every rectangle is one key; rows are taken in order, each
+/// from its lowest bit.
 #[inline]
-fn merge_uniform(
+fn merge(
     rows: &[u16; N],
-    key: u32,
-    emit: &mut impl FnMut(usize, usize, usize, usize, u32),
-) {
-    let mut mask = *rows;
-    let mut q = 0;
-    while q < N {
-        let row = mask[q];
-        if row == 0 {
-            q += 1;
-            continue;
-        }
-        let b = row.trailing_zeros();
-        let w = (!(row >> b)).trailing_zeros();
-        let span: u16 = (((1u32 << w) - 1) << b) as u16;
-        mask[q] &= !span;
-        let mut h = 1;
-        while q + h < N && mask[q + h] & span == span {
-            mask[q + h] &= !span;
-            h += 1;
-        }
-        emit(b as usize, q, w as usize, h, key);
-    }
-}
-
-/// Greedy rectangles: widest run of one key along the row, then as many rows down as hold
-/// that key over the whole run.
-#[inline]
-fn merge_rows(
-    rows: &[u16; N],
-    keys: &[[u32; N]; N],
+    eq_l: &[u16; N],
+    eq_u: &[u16; N],
+    key: impl Fn(usize, usize) -> u32,
     emit: &mut impl FnMut(usize, usize, usize, usize, u32),
 ) {
     let mut mask = *rows;
@@ -296,19 +288,12 @@ fn merge_rows(
     while live != 0 {
         let q = live.trailing_zeros() as usize;
         let row = mask[q];
-        let b = row.trailing_zeros() as usize;
-        let k = keys[q][b];
-        let run = (!(row >> b)).trailing_zeros() as usize;
-        let w = keys[q][b..b + run]
-            .iter()
-            .position(|&kk| kk != k)
-            .unwrap_or(run);
+        let b = row.trailing_zeros();
+        // Bit j of the run: the face at b + j is there and keyed like the one before it.
+        let w = (!((row >> b) & ((eq_l[q] >> b) | 1))).trailing_zeros();
         let span: u16 = (((1u32 << w) - 1) << b) as u16;
         let mut h = 1;
-        while q + h < N && mask[q + h] & span == span {
-            if keys[q + h][b..b + w].iter().any(|&kk| kk != k) {
-                break;
-            }
+        while q + h < N && mask[q + h] & eq_u[q + h] & span == span {
             h += 1;
         }
         for (j, m) in mask[q..q + h].iter_mut().enumerate() {
@@ -317,7 +302,7 @@ fn merge_rows(
                 live &= !(1 << (q + j));
             }
         }
-        emit(b, q, w, h, k);
+        emit(b as usize, q, w as usize, h, key(q, b as usize));
     }
 }
 

@@ -3,7 +3,7 @@
 
 use vwr::{Block, Chunk, World, CHUNK_VOLUME};
 
-use super::ao::{face_ao, AO_OPEN};
+use super::ao::{face_ao, front_ao, front_rows, AO_OPEN};
 use super::{Face, N, PAD, PAD2, PAD3, ROW};
 use vwr_blocks::{Registry, RenderKind, Shape, CLASS_NONE, CLASS_OPAQUE, CLASS_TRANSPARENT};
 
@@ -70,6 +70,31 @@ impl RowReader<'_> {
             }
             None => self.nb.raw_at(x, self.y, self.z),
         }
+    }
+}
+
+/// The face keys of one interior row's faces along ±Y or ±Z (those rows run along x): block
+/// values from [`Neighborhood::row`] (or the one opaque value), AO windows from one word of
+/// the rows in front ([`front_rows`]). See [`Neighborhood::row_keys`].
+pub(super) struct RowKeys<'a> {
+    cells: Option<RowReader<'a>>,
+    value: u16,
+    front: Option<u64>,
+}
+
+impl RowKeys<'_> {
+    /// The face key of cell `x` of the row (see [`Neighborhood::face_key`]).
+    #[inline(always)]
+    pub(super) fn key(&self, x: usize) -> u32 {
+        let raw = match &self.cells {
+            Some(r) => r.raw(x),
+            None => self.value,
+        };
+        let ao = match self.front {
+            Some(f) => front_ao(f, x),
+            None => AO_OPEN,
+        };
+        raw as u32 | (ao as u32) << 16
     }
 }
 
@@ -354,6 +379,19 @@ impl Neighborhood {
             y,
             z,
             window,
+        }
+    }
+
+    /// The face keys of face `face` (±Y or ±Z) of the cells of interior row (y, z), the AO
+    /// packed in when `ao`: the same keys as [`Neighborhood::face_key`], with the row's
+    /// reads done once.
+    #[inline(always)]
+    pub(super) fn row_keys(&self, face: Face, y: usize, z: usize, ao: bool) -> RowKeys<'_> {
+        debug_assert!(face.axis() != 0, "rows run along x");
+        RowKeys {
+            cells: self.opaque_value.is_none().then(|| self.row(y, z)),
+            value: self.opaque_value.unwrap_or(0),
+            front: ao.then(|| front_rows(&self.occ, face.index(), y, z)),
         }
     }
 
