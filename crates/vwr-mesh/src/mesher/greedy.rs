@@ -149,13 +149,16 @@ impl Mesher {
             // this slice left a stale key behind; its bit is never read, since the merge only
             // compares cells that are both in the rectangle it grows.
             let first = key_at(q0, rows[q0].trailing_zeros() as usize);
-            let mut count = 0u32;
+            // Whether the slice holds more than one face (this target has no popcount
+            // instruction: a row with two bits, or a second row, says so).
+            let (mut seen, mut several) = (false, false);
             let mut tmask = [0u16; N];
             let (mut eq_l, mut eq_u) = ([0u16; N], [0u16; N]);
             let mut diff = 0u32;
             for (q, &row) in rows.iter().enumerate().skip(q0) {
                 let mut bits = row;
-                count += row.count_ones();
+                several |= row != 0 && (seen || row & row.wrapping_sub(1) != 0);
+                seen |= row != 0;
                 if same_keys {
                     while transposed && bits != 0 {
                         tmask[bits.trailing_zeros() as usize] |= 1 << q;
@@ -207,7 +210,7 @@ impl Mesher {
                     k,
                 ));
             };
-            if !G || count == 1 {
+            if !G || !several {
                 for (q, &row) in rows.iter().enumerate().skip(q0) {
                     let mut bits = row;
                     while bits != 0 {

@@ -109,8 +109,10 @@ impl ChunkClass {
             7 => opaque_bits::<7>(words, &opaque, set),
             _ => opaque_bits::<8>(words, &opaque, set),
         }
-        let ones: u32 = set.iter().map(|w| w.count_ones()).sum();
-        class.full = ones as usize == CHUNK_VOLUME;
+        // Every cell's bit set: whole words of ones, then the last cells' bits (compared, not
+        // counted: this target has no popcount instruction).
+        let (whole, tail) = (CHUNK_VOLUME / 64, CHUNK_VOLUME % 64);
+        class.full = set[..whole].iter().all(|&w| w == u64::MAX) && set[whole] == (1 << tail) - 1;
         // The rows are consecutive 10-bit fields of the set: four at a time from one 40-bit
         // window, each window read on its own (no chain of dependent shifts between them),
         // spread into four 16-bit lanes.
