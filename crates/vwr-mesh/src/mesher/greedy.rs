@@ -152,6 +152,9 @@ impl Mesher {
             // Whether the slice holds more than one face (this target has no popcount
             // instruction: a row with two bits, or a second row, says so).
             let (mut seen, mut several) = (false, false);
+            // The rows holding a face, and the union of the rows (the transposed slice's
+            // rows holding a face).
+            let (mut live, mut union) = (0u16, 0u16);
             let mut tmask = [0u16; N];
             let (mut eq_l, mut eq_u) = ([0u16; N], [0u16; N]);
             let mut diff = 0u32;
@@ -159,6 +162,8 @@ impl Mesher {
                 let mut bits = row;
                 several |= row != 0 && (seen || row & row.wrapping_sub(1) != 0);
                 seen |= row != 0;
+                live |= ((row != 0) as u16) << q;
+                union |= row;
                 if same_keys {
                     while transposed && bits != 0 {
                         tmask[bits.trailing_zeros() as usize] |= 1 << q;
@@ -235,10 +240,12 @@ impl Mesher {
                 // Rectangles of the transposed slice: swap back bit and row, width and height.
                 let mut emit_t = |b, q, w, h, k| emit(q, b, h, w, k);
                 match (transposed, one_key) {
-                    (true, true) => merge(&tmask, &ALL_EQUAL, &ALL_EQUAL, first, &mut emit_t),
-                    (true, false) => merge(&tmask, &eq_l, &eq_u, key, &mut emit_t),
-                    (false, true) => merge(&rows, &ALL_EQUAL, &ALL_EQUAL, first, &mut emit),
-                    (false, false) => merge(&rows, &eq_l, &eq_u, key, &mut emit),
+                    (true, true) => {
+                        merge(&tmask, union, &ALL_EQUAL, &ALL_EQUAL, first, &mut emit_t)
+                    }
+                    (true, false) => merge(&tmask, union, &eq_l, &eq_u, key, &mut emit_t),
+                    (false, true) => merge(&rows, live, &ALL_EQUAL, &ALL_EQUAL, first, &mut emit),
+                    (false, false) => merge(&rows, live, &eq_l, &eq_u, key, &mut emit),
                 }
             }
         }
@@ -270,24 +277,21 @@ fn key_of<const F: usize, const AO: bool>(nb: &Neighborhood, s: usize, q: usize,
     }
 }
 
-/// Greedy rectangles: the widest run along the first row holding a face, of faces that each
-/// hold the key of the one before (`eq_l` bit `b`: the face at bit `b` has the key of bit
-/// `b − 1`), then as many rows down as hold that run with each face keyed like the one above
-/// it (`eq_u`). Equal keys chain, so every rectangle is one key; rows are taken in order, each
-/// from its lowest bit.
+/// Greedy rectangles of `rows` (`live`: bit `q` set where row `q` holds a face): the widest
+/// run along the first row holding a face, of faces that each hold the key of the one before
+/// (`eq_l` bit `b`: the face at bit `b` has the key of bit `b − 1`), then as many rows down
+/// as hold that run with each face keyed like the one above it (`eq_u`). Equal keys chain, so
+/// every rectangle is one key; rows are taken in order, each from its lowest bit.
 #[inline]
 fn merge(
     rows: &[u16; N],
+    mut live: u16,
     eq_l: &[u16; N],
     eq_u: &[u16; N],
     key: impl Fn(usize, usize) -> u32,
     emit: &mut impl FnMut(usize, usize, usize, usize, u32),
 ) {
     let mut mask = *rows;
-    let mut live = 0u16;
-    for (q, &m) in mask.iter().enumerate() {
-        live |= ((m != 0) as u16) << q;
-    }
     while live != 0 {
         let q = live.trailing_zeros() as usize;
         let row = mask[q];
