@@ -149,9 +149,6 @@ impl Mesher {
             // this slice left a stale key behind; its bit is never read, since the merge only
             // compares cells that are both in the rectangle it grows.
             let first = key_at(q0, rows[q0].trailing_zeros() as usize);
-            // Whether the slice holds more than one face (this target has no popcount
-            // instruction: a row with two bits, or a second row, says so).
-            let (mut seen, mut several) = (false, false);
             // The rows holding a face, and the union of the rows (the transposed slice's
             // rows holding a face).
             let (mut live, mut union) = (0u16, 0u16);
@@ -160,8 +157,6 @@ impl Mesher {
             let mut diff = 0u32;
             for (q, &row) in rows.iter().enumerate().skip(q0) {
                 let mut bits = row;
-                several |= row != 0 && (seen || row & row.wrapping_sub(1) != 0);
-                seen |= row != 0;
                 live |= ((row != 0) as u16) << q;
                 union |= row;
                 if same_keys {
@@ -215,7 +210,10 @@ impl Mesher {
                     k,
                 ));
             };
-            if !G || !several {
+            // One face: one row holding one bit (told by the bits, not counted: this target
+            // has no popcount instruction).
+            let single = live & live.wrapping_sub(1) == 0 && union & union.wrapping_sub(1) == 0;
+            if !G || single {
                 for (q, &row) in rows.iter().enumerate().skip(q0) {
                     let mut bits = row;
                     while bits != 0 {
@@ -305,9 +303,7 @@ fn merge(
         }
         for (j, m) in mask[q..q + h].iter_mut().enumerate() {
             *m &= !span;
-            if *m == 0 {
-                live &= !(1 << (q + j));
-            }
+            live &= !(((*m == 0) as u16) << (q + j));
         }
         emit(b as usize, q, w as usize, h, key(q, b as usize));
     }
