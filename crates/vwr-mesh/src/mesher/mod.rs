@@ -481,7 +481,9 @@ pub fn mesh_world_serial_into(
     let mut old = std::mem::take(&mut mesh.chunks);
     let mut previous = old.iter_mut().peekable();
     let chunks = &mut mesh.chunks;
-    chunks.reserve(previous.len());
+    // Room for every allocated chunk at once: growing the list a chunk at a time moved it
+    // (and touched new memory) several times per call.
+    chunks.reserve(classes.positions().len());
     for &pos in classes.positions() {
         let m = mesh_reusing(
             world,
