@@ -169,34 +169,6 @@ fn perpendicular(n: [f32; 3]) -> [f32; 4] {
     [t[0], t[1], t[2], 1.0]
 }
 
-struct MikkSoup<'a> {
-    positions: &'a [[f32; 3]],
-    normals: &'a [[f32; 3]],
-    uvs: &'a [[f32; 2]],
-    tangents: Vec<[f32; 4]>,
-}
-
-impl mikktspace::Geometry for MikkSoup<'_> {
-    fn num_faces(&self) -> usize {
-        self.positions.len() / 3
-    }
-    fn num_vertices_of_face(&self, _face: usize) -> usize {
-        3
-    }
-    fn position(&self, face: usize, vert: usize) -> [f32; 3] {
-        self.positions[face * 3 + vert]
-    }
-    fn normal(&self, face: usize, vert: usize) -> [f32; 3] {
-        self.normals[face * 3 + vert]
-    }
-    fn tex_coord(&self, face: usize, vert: usize) -> [f32; 2] {
-        self.uvs[face * 3 + vert]
-    }
-    fn set_tangent_encoded(&mut self, tangent: [f32; 4], face: usize, vert: usize) {
-        self.tangents[face * 3 + vert] = tangent;
-    }
-}
-
 /// Accumulates sub-meshes into one de-duplicated indexed mesh.
 #[derive(Default)]
 pub(crate) struct Builder {
@@ -274,23 +246,13 @@ impl Builder {
                 })
                 .collect(),
             (None, Some(uv)) => {
-                let mut g = MikkSoup {
-                    positions: &soup.positions,
-                    normals: &normals,
-                    uvs: uv,
-                    tangents: normals.iter().map(|&n| perpendicular(n)).collect(),
-                };
-                // mikktspace 0.3 overflows an index on some degenerate faces (a panic with
-                // overflow checks on); that is the same as its "could not generate" answer.
-                let generated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    mikktspace::generate_tangents(&mut g)
-                }))
-                .unwrap_or(false);
-                if !generated {
-                    g.tangents = normals.iter().map(|&n| perpendicular(n)).collect();
-                }
+                // MikkTSpace, or the fallback where it cannot (degenerate meshes).
+                let tangents = voxcaf_tangents::generate(&soup.positions, &normals, uv, &|c| {
+                    perpendicular(normals[c])
+                })
+                .unwrap_or_else(|| normals.iter().map(|&n| perpendicular(n)).collect());
                 // Degenerate UVs can leave a zero tangent: fall back per corner.
-                g.tangents
+                tangents
                     .iter()
                     .zip(&normals)
                     .map(|(t, &n)| match normalize([t[0], t[1], t[2]]) {
