@@ -247,10 +247,10 @@ impl Builder {
                 .collect(),
             (None, Some(uv)) => {
                 // MikkTSpace, or the fallback where it cannot (degenerate meshes).
-                let tangents = voxcaf_tangents::generate(&soup.positions, &normals, uv, &|c| {
-                    perpendicular(normals[c])
-                })
-                .unwrap_or_else(|| normals.iter().map(|&n| perpendicular(n)).collect());
+                let fallback: Vec<[f32; 4]> = normals.iter().map(|&n| perpendicular(n)).collect();
+                let generated =
+                    voxcaf_tangents::generate(&soup.positions, &normals, uv, &|c| fallback[c]);
+                let tangents = generated.unwrap_or(fallback);
                 // Degenerate UVs can leave a zero tangent: fall back per corner.
                 tangents
                     .iter()
