@@ -172,12 +172,31 @@ fn opaque_bits_aligned<const B: usize>(words: &[u64], clear: &[u64], set: &mut [
 /// other bits are garbage): with `x = v ^ k·low`, clear exactly where a field of `v` is `k`.
 #[inline(always)]
 fn nonzero_fields<const B: usize>(x: u64) -> u64 {
-    // Each shift stays inside the field: bit 0 gathers bits 0..B of its own field.
-    let mut t = x;
-    for shift in 1..B {
-        t |= x >> shift;
+    if B <= 3 {
+        // Each shift stays inside the field: bit 0 gathers bits 0..B of its own field.
+        let mut t = x;
+        for shift in 1..B {
+            t |= x >> shift;
+        }
+        t
+    } else {
+        // Wider fields in four steps whatever the width: adding all-ones to a field's low
+        // B − 1 bits carries into its top bit exactly when one of them is set, and never out
+        // of the field; or-ing the field's own top bit in and moving it down gives the flag.
+        let low_bits = fields_of::<B>((1 << (B - 1)) - 1);
+        ((x & low_bits).wrapping_add(low_bits) | x) >> (B - 1)
     }
-    t
+}
+
+/// `v` repeated in every whole `B`-bit field of a word.
+const fn fields_of<const B: usize>(v: u64) -> u64 {
+    let mut r = 0;
+    let mut i = 0;
+    while i + B <= 64 {
+        r |= v << i;
+        i += B;
+    }
+    r
 }
 
 /// Packs bit 0 of each `B`-bit field of `x` (the other bits clear) into the low `64 / B`
@@ -434,6 +453,32 @@ mod tests {
         for (i, &v) in idx.iter().enumerate() {
             let bit = (compared[i / 64] >> (i % 64)) & 1;
             assert_eq!(bit, opaque[v as usize] as u64, "cell {i}");
+        }
+    }
+
+    /// Checks [`nonzero_fields`] for every value of every whole field of a word, the other
+    /// fields holding `fill`.
+    fn nonzero_flags<const B: usize>(fill: u64) {
+        for at in (0..=64 - B).step_by(B) {
+            for v in 0..1u64 << B {
+                let mask = ((1u64 << B) - 1) << at;
+                let x = (fill & !mask) | (v << at);
+                let flag = (nonzero_fields::<B>(x) >> at) & 1;
+                assert_eq!(flag, (v != 0) as u64, "B = {B}, field at {at}, value {v}");
+            }
+        }
+    }
+
+    #[test]
+    fn nonzero_fields_flags_every_value_of_every_field() {
+        for fill in [0, u64::MAX, 0x5555_5555_5555_5555, 0x8421_0842_1084_2108] {
+            nonzero_flags::<2>(fill);
+            nonzero_flags::<3>(fill);
+            nonzero_flags::<4>(fill);
+            nonzero_flags::<5>(fill);
+            nonzero_flags::<6>(fill);
+            nonzero_flags::<7>(fill);
+            nonzero_flags::<8>(fill);
         }
     }
 
