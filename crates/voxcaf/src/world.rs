@@ -126,6 +126,25 @@ fn parse_cell(s: &str) -> std::result::Result<i32, String> {
         .map_err(|_| format!("{s:?} is not an integer coordinate"))
 }
 
+/// A block position given as three arguments (`50 1 50`) or as one (`50,1,50`).
+fn block_position(at: &[String]) -> Result<[i32; 3]> {
+    let parts: Vec<&str> = match at {
+        [one] => one.split(',').map(str::trim).collect(),
+        _ => at.iter().map(String::as_str).collect(),
+    };
+    let [x, y, z] = parts[..] else {
+        return Err(crate::output::usage(
+            None,
+            format!(
+                "the block position is X Y Z or X,Y,Z (three integers), not {:?}",
+                at.join(" ")
+            ),
+        ));
+    };
+    let cell = |s: &str| parse_cell(s).map_err(|e| crate::output::usage(None, e));
+    Ok([cell(x)?, cell(y)?, cell(z)?])
+}
+
 #[derive(Subcommand)]
 pub enum WorldCmd {
     /// Show a world's header fields and storage statistics.
@@ -230,21 +249,17 @@ pub enum WorldCmd {
     Convert(ConvertArgs),
     /// Print one block, reading only what it needs (header, one index page, one chunk).
     ///
-    /// Example:
+    /// Examples:
     ///   voxcaf world get big.vwr 500 40 500 --json
+    ///   voxcaf world get big.vwr 500,40,500
     #[command(verbatim_doc_comment)]
     Get {
         /// The .vwr file (v2 or v3; `-` reads standard input whole).
         file: PathBuf,
-        /// Block x.
-        #[arg(allow_hyphen_values = true, value_parser = parse_cell)]
-        x: i32,
-        /// Block y.
-        #[arg(allow_hyphen_values = true, value_parser = parse_cell)]
-        y: i32,
-        /// Block z.
-        #[arg(allow_hyphen_values = true, value_parser = parse_cell)]
-        z: i32,
+        /// The block position: three integers, or one X,Y,Z (as `world ray --from` takes it).
+        #[arg(value_name = "X Y Z", required = true, num_args = 1..=3,
+              allow_hyphen_values = true)]
+        at: Vec<String>,
         /// Print a JSON object.
         #[arg(long)]
         json: bool,
@@ -300,13 +315,7 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             Ok(0)
         }
         WorldCmd::Convert(args) => convert(&args),
-        WorldCmd::Get {
-            file,
-            x,
-            y,
-            z,
-            json,
-        } => get(&file, [x, y, z], json),
+        WorldCmd::Get { file, at, json } => get(&file, block_position(&at)?, json),
         WorldCmd::New {
             out,
             chunks,

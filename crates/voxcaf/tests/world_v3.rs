@@ -124,6 +124,17 @@ fn get_reads_v2_files_and_the_edited_golden_block() {
     .unwrap();
     assert_eq!(j["raw"], b.raw());
     assert_eq!(j["type"], b.block_type());
+    // One X,Y,Z argument (as `world ray --from` takes it) reads the same block.
+    let three = ok(voxcaf()
+        .args(["world", "get"])
+        .arg(&src)
+        .args([x, y, z].map(|v| v.to_string())));
+    let one = ok(voxcaf()
+        .args(["world", "get"])
+        .arg(&src)
+        .arg(format!("{x},{y},{z}")));
+    assert_eq!(one, three);
+    assert!(one.contains(&b.raw().to_string()), "{one}");
 }
 
 fn fails(cmd: &mut Command, code: i32, needle: &str) {
@@ -139,6 +150,19 @@ fn fails(cmd: &mut Command, code: i32, needle: &str) {
 fn unhappy_paths_say_what_is_wrong() {
     let d = tempfile::tempdir().unwrap();
     let p = |n: &str| d.path().join(n);
+    // A block position that is neither X Y Z nor X,Y,Z: a usage error naming the form.
+    ok(voxcaf().args(["world", "new"]).arg(p("e.vwr")));
+    for bad in [&["1,2"][..], &["1", "2"], &["1,2,x"], &["1,2,3,4"]] {
+        fails(
+            voxcaf().args(["world", "get"]).arg(p("e.vwr")).args(bad),
+            2,
+            if bad == ["1,2,x"] {
+                "\"x\" is not an integer"
+            } else {
+                "X Y Z or X,Y,Z"
+            },
+        );
+    }
     fails(
         voxcaf()
             .args(["world", "new"])
