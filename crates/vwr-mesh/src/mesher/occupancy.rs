@@ -151,7 +151,7 @@ const MAX_CLEAR: usize = 3;
 #[inline(always)]
 fn opaque_bits_aligned<const B: usize>(words: &[u64], clear: &[u64], set: &mut [u64; SET_WORDS]) {
     // Bit 0 of every field.
-    let low: u64 = u64::MAX / ((1u64 << B) - 1);
+    let low = const { fields_of::<B>(1) };
     let per = 64 / B;
     let cells = CHUNK_VOLUME.div_ceil(per);
     for (i, &w) in words.iter().enumerate().take(cells) {
@@ -183,7 +183,7 @@ fn nonzero_fields<const B: usize>(x: u64) -> u64 {
         // Wider fields in four steps whatever the width: adding all-ones to a field's low
         // B − 1 bits carries into its top bit exactly when one of them is set, and never out
         // of the field; or-ing the field's own top bit in and moving it down gives the flag.
-        let low_bits = fields_of::<B>((1 << (B - 1)) - 1);
+        let low_bits = const { fields_of::<B>((1 << (B - 1)) - 1) };
         ((x & low_bits).wrapping_add(low_bits) | x) >> (B - 1)
     }
 }
