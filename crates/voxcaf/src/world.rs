@@ -256,10 +256,15 @@ pub enum WorldCmd {
     Get {
         /// The .vwr file (v2 or v3; `-` reads standard input whole).
         file: PathBuf,
-        /// The block position: three integers, or one X,Y,Z (as `world ray --from` takes it).
-        #[arg(value_name = "X Y Z", required = true, num_args = 1..=3,
-              allow_hyphen_values = true)]
-        at: Vec<String>,
+        /// Block x, or the whole position as one X,Y,Z (as `world ray --from` takes it).
+        #[arg(value_name = "X", allow_hyphen_values = true)]
+        x: String,
+        /// Block y (not given with X,Y,Z).
+        #[arg(value_name = "Y", allow_hyphen_values = true)]
+        y: Option<String>,
+        /// Block z (not given with X,Y,Z).
+        #[arg(value_name = "Z", allow_hyphen_values = true)]
+        z: Option<String>,
         /// Print a JSON object.
         #[arg(long)]
         json: bool,
@@ -315,7 +320,16 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             Ok(0)
         }
         WorldCmd::Convert(args) => convert(&args),
-        WorldCmd::Get { file, at, json } => get(&file, block_position(&at)?, json),
+        WorldCmd::Get {
+            file,
+            x,
+            y,
+            z,
+            json,
+        } => {
+            let at: Vec<String> = [Some(x), y, z].into_iter().flatten().collect();
+            get(&file, block_position(&at)?, json)
+        }
         WorldCmd::New {
             out,
             chunks,

@@ -135,6 +135,14 @@ fn get_reads_v2_files_and_the_edited_golden_block() {
         .arg(format!("{x},{y},{z}")));
     assert_eq!(one, three);
     assert!(one.contains(&b.raw().to_string()), "{one}");
+    // A flag after the one-argument form is still a flag.
+    let j: serde_json::Value = serde_json::from_str(&ok(voxcaf()
+        .args(["world", "get"])
+        .arg(&src)
+        .arg(format!("{x},{y},{z}"))
+        .arg("--json")))
+    .unwrap();
+    assert_eq!(j["raw"], b.raw());
 }
 
 fn fails(cmd: &mut Command, code: i32, needle: &str) {
