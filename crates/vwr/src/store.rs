@@ -16,7 +16,7 @@
 //! so random `get_block` does not walk page and slot. Larger worlds read through the pages.
 
 use crate::block::Block;
-use crate::chunk::Chunk;
+use crate::chunk::{local_index, Chunk, CHUNK_SIZE};
 use crate::fast::FastTable;
 use crate::v3::delinear;
 
@@ -37,6 +37,7 @@ pub(crate) struct ChunkStore {
     pages_per_axis: [u32; 3],
     pages: Vec<Option<Box<[Slot]>>>,
     fast: FastTable,
+    cells: CellIndex,
 }
 
 impl Clone for ChunkStore {
@@ -47,6 +48,7 @@ impl Clone for ChunkStore {
             pages_per_axis: self.pages_per_axis,
             pages: self.pages.clone(),
             fast: FastTable::default(),
+            cells: self.cells.clone(),
         };
         c.build_fast();
         c
@@ -80,6 +82,7 @@ impl ChunkStore {
             pages_per_axis,
             pages,
             fast: FastTable::default(),
+            cells: CellIndex::new(dims),
         };
         store.build_fast();
         store
@@ -155,21 +158,27 @@ impl ChunkStore {
         }
     }
 
-    /// The block at cell `i` (< 1000) of the chunk at an in-range position; air where no chunk
-    /// is allocated.
+    /// The block at block position `p`; air outside the world or where no chunk is allocated.
     #[inline]
-    pub(crate) fn block(&self, c: [u32; 3], i: usize) -> Block {
-        match self.fast.block(self.linear(c) as usize, i) {
+    pub(crate) fn block(&self, p: [u32; 3]) -> Block {
+        let Some((linear, i)) = self.cells.locate(p) else {
+            return Block::AIR;
+        };
+        match self.fast.block(linear, i) {
             Some(b) => b,
-            None => self.block_slow(c, i),
+            // Three scalars, not an array: an array argument goes through memory, and the
+            // stores to set it up cost every read, not just this rare one.
+            None => self.block_slow(p[0], p[1], p[2]),
         }
     }
 
     /// [`ChunkStore::block`] through the pages, for what the fast table does not answer.
     #[cold]
     #[inline(never)]
-    fn block_slow(&self, c: [u32; 3], i: usize) -> Block {
-        match self.get(c) {
+    fn block_slow(&self, x: u32, y: u32, z: u32) -> Block {
+        let c = CHUNK_SIZE as u32;
+        let i = local_index((x % c) as usize, (y % c) as usize, (z % c) as usize);
+        match self.get([x / c, y / c, z / c]) {
             Some(ch) => ch.get(i),
             None => Block::AIR,
         }
@@ -257,6 +266,7 @@ impl ChunkStore {
             pages_per_axis: self.pages_per_axis,
             pages: Vec::new(),
             fast: FastTable::default(),
+            cells: CellIndex::default(),
         };
         for (pi, page) in self.pages.iter_mut().enumerate() {
             if let Some(page) = page {
@@ -334,6 +344,45 @@ impl PartialEq for ChunkStore {
     }
 }
 
+/// Per-axis tables that turn a block position into (file-order chunk index, cell index) with
+/// three loads and two adds, bounds check included: entry `v` of axis `k` holds
+/// `(v / 10) · stride[k]` in its low 32 bits and `(v % 10) · 10^k` above, where `stride` is
+/// `[1, X, X·Y]`. Neither half of a sum of three entries carries into the other (chunk indices
+/// fit `u32`, cell indices are below 1000).
+///
+/// The divisions, remainders and products this replaces, and the array argument of the slow
+/// path (passed through memory), made the read loop of random `get_block` over the full 8-bit
+/// world 55 instructions long instead of 30; measured in one run, reads went from 137 to
+/// 200 M/s in a plain loop and from 143 to 160 M/s in the criterion benchmark (whose heap
+/// leaves the cells of the chunks further apart).
+#[derive(Clone, Debug, Default)]
+struct CellIndex {
+    axes: [Box<[u64]>; 3],
+}
+
+impl CellIndex {
+    /// Tables for a world of `dims` chunks per axis: `8 · 10 · (X + Y + Z)` bytes.
+    fn new(dims: [u32; 3]) -> CellIndex {
+        let c = CHUNK_SIZE as u64;
+        let stride = [1, dims[0] as u64, dims[0] as u64 * dims[1] as u64];
+        let axes = [0, 1, 2].map(|k| {
+            let cell_stride = c.pow(k as u32);
+            (0..dims[k] as u64 * c)
+                .map(|v| ((v / c) * stride[k]) | (((v % c) * cell_stride) << 32))
+                .collect()
+        });
+        CellIndex { axes }
+    }
+
+    /// (file-order chunk index, cell index) of block position `p`, `None` outside the world.
+    #[inline(always)]
+    fn locate(&self, p: [u32; 3]) -> Option<(usize, usize)> {
+        let [a, b, c] = &self.axes;
+        let s = a.get(p[0] as usize)? + b.get(p[1] as usize)? + c.get(p[2] as usize)?;
+        Some((s as u32 as usize, (s >> 32) as usize))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,6 +431,39 @@ mod tests {
             let got: Vec<_> = s.iter().map(|(c, _)| c).collect();
             proptest::prop_assert_eq!(got, want);
         }
+    }
+
+    #[test]
+    fn cell_index_locates_every_block_and_nothing_outside() {
+        for dims in [[1, 1, 1], [3, 5, 2], [7, 1, 4]] {
+            let s = ChunkStore::new(dims);
+            let b = dims.map(|d| d * CHUNK_SIZE as u32);
+            for z in 0..b[2] + 2 {
+                for y in 0..b[1] + 2 {
+                    for x in 0..b[0] + 2 {
+                        let p = [x, y, z];
+                        let want = (x < b[0] && y < b[1] && z < b[2]).then(|| {
+                            let c = p.map(|v| v / CHUNK_SIZE as u32);
+                            let l = p.map(|v| (v % CHUNK_SIZE as u32) as usize);
+                            (s.linear(c) as usize, local_index(l[0], l[1], l[2]))
+                        });
+                        assert_eq!(s.cells.locate(p), want, "{p:?} in {dims:?}");
+                    }
+                }
+            }
+        }
+        // The largest axis and the largest chunk count: no carry between the halves.
+        let s = ChunkStore::new([65535, 1, 65535]);
+        let last = [655_349, 9, 655_349];
+        assert_eq!(
+            s.cells.locate(last),
+            Some(((65535u64 * 65535 - 1) as usize, 999))
+        );
+        for bad in [u32::MAX, i32::MIN as u32, 655_350] {
+            assert_eq!(s.cells.locate([bad, 0, 0]), None);
+            assert_eq!(s.cells.locate([0, 0, bad]), None);
+        }
+        assert_eq!(s.cells.locate([0, 10, 0]), None);
     }
 
     #[test]

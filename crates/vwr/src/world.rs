@@ -161,16 +161,8 @@ impl World {
     /// The block at a world position; air outside the world.
     #[inline]
     pub fn get_block(&self, p: [i32; 3]) -> Block {
-        let [x, y, z] = p;
-        if !self.in_world(x, y, z) {
-            return Block::AIR;
-        }
-        let (x, y, z) = (x as u32, y as u32, z as u32);
-        let c = CHUNK_SIZE as u32;
-        self.store.block(
-            [x / c, y / c, z / c],
-            local_index((x % c) as usize, (y % c) as usize, (z % c) as usize),
-        )
+        // A negative coordinate becomes a large one, outside the world like any other.
+        self.store.block(p.map(|v| v as u32))
     }
 
     /// Sets the block at a world position.
