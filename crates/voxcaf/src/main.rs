@@ -19,6 +19,7 @@ mod asset_import;
 mod demo;
 mod inputs;
 mod keys;
+mod lists;
 mod output;
 #[allow(unsafe_code)]
 mod sigpipe;

@@ -99,50 +99,28 @@ impl ConvertArgs {
 
 /// Parses `XxYxZ` block sizes (multiples of 10) into chunk counts.
 fn parse_size(s: &str) -> std::result::Result<[u32; 3], String> {
-    let parts: Vec<&str> = s.split(['x', 'X']).collect();
-    if parts.len() != 3 {
-        return Err(format!(
-            "{s:?}: expected XxYxZ in blocks, e.g. 1000x100x1000"
-        ));
-    }
+    let blocks: [u32; 3] =
+        crate::lists::numbers(s, &['x', 'X'], "XxYxZ in blocks, e.g. 1000x100x1000")?;
     let mut out = [0u32; 3];
-    for (k, p) in parts.iter().enumerate() {
-        let v: u32 = p
-            .trim()
-            .parse()
-            .map_err(|_| format!("{s:?}: {p:?} is not a number"))?;
+    for (o, v) in out.iter_mut().zip(blocks) {
         if v == 0 || v % 10 != 0 {
             return Err(format!(
                 "{s:?}: {v} is not a positive multiple of 10 (chunks are 10 blocks)"
             ));
         }
-        out[k] = v / 10;
+        *o = v / 10;
     }
     Ok(out)
 }
 
-fn parse_cell(s: &str) -> std::result::Result<i32, String> {
-    s.parse()
-        .map_err(|_| format!("{s:?} is not an integer coordinate"))
-}
-
 /// A block position given as three arguments (`50 1 50`) or as one (`50,1,50`).
 fn block_position(at: &[String]) -> Result<[i32; 3]> {
-    let parts: Vec<&str> = match at {
-        [one] => one.split(',').map(str::trim).collect(),
-        _ => at.iter().map(String::as_str).collect(),
-    };
-    let [x, y, z] = parts[..] else {
-        return Err(crate::output::usage(
-            None,
-            format!(
-                "the block position is X Y Z or X,Y,Z (three integers), not {:?}",
-                at.join(" ")
-            ),
-        ));
-    };
-    let cell = |s: &str| parse_cell(s).map_err(|e| crate::output::usage(None, e));
-    Ok([cell(x)?, cell(y)?, cell(z)?])
+    let shape = "X Y Z or X,Y,Z";
+    match at {
+        [one] => crate::lists::numbers(one, &[','], shape),
+        _ => crate::lists::numbers(&at.join(" "), &[' '], shape),
+    }
+    .map_err(|e| crate::output::usage(None, format!("the block position: {e}")))
 }
 
 #[derive(Subcommand)]

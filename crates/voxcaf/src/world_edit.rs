@@ -125,12 +125,7 @@ fn block_name(t: u16) -> Option<&'static str> {
 }
 
 fn parse_rect(s: &str) -> std::result::Result<[i32; 4], String> {
-    let v: Vec<i32> = s
-        .split(',')
-        .map(|p| p.trim().parse::<i32>())
-        .collect::<std::result::Result<_, _>>()
-        .map_err(|_| format!("expected X0,Z0,X1,Z1 (four integers), got {s:?}"))?;
-    <[i32; 4]>::try_from(v).map_err(|_| format!("expected X0,Z0,X1,Z1 (four integers), got {s:?}"))
+    crate::lists::numbers(s, &[','], "X0,Z0,X1,Z1")
 }
 
 /// The extra words of an operation's report line (copy sizes, undo/redo), also the `note` of

@@ -88,14 +88,8 @@ fn parse_view(s: &str) -> Result<View, String> {
 }
 
 fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("bad size {s:?}: use WIDTHxHEIGHT, e.g. 1024x768");
-    let (w, h) = s
-        .to_ascii_lowercase()
-        .split_once('x')
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .ok_or_else(bad)?;
-    let w: u32 = w.trim().parse().map_err(|_| bad())?;
-    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    let [w, h] = crate::lists::numbers::<u32, 2>(s, &['x', 'X'], "WIDTHxHEIGHT, e.g. 1024x768")
+        .map_err(|e| format!("bad size: {e}"))?;
     if w == 0 || h == 0 || w > 16384 || h > 16384 {
         return Err(format!("size {w}x{h} must be between 1x1 and 16384x16384"));
     }

@@ -142,28 +142,21 @@ impl PlayCmd {
     }
 }
 
-fn numbers<const N: usize>(s: &str) -> Result<[f64; N], String> {
-    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
-    if parts.len() != N {
-        return Err(format!("expected {N} comma-separated numbers, got {s:?}"));
+/// `N` finite numbers separated by commas (`shape` names them).
+fn numbers<const N: usize>(s: &str, shape: &str) -> Result<[f64; N], String> {
+    let v: [f64; N] = crate::lists::numbers(s, &[','], shape)?;
+    match v.iter().find(|x| !x.is_finite()) {
+        Some(x) => Err(format!("{x} in {s:?} is not a finite number")),
+        None => Ok(v),
     }
-    let mut out = [0.0; N];
-    for (o, p) in out.iter_mut().zip(&parts) {
-        let v: f64 = p.parse().map_err(|_| format!("{p:?} is not a number"))?;
-        if !v.is_finite() {
-            return Err(format!("{p:?} is not a finite number"));
-        }
-        *o = v;
-    }
-    Ok(out)
 }
 
 fn vec3(s: &str) -> Result<[f64; 3], String> {
-    numbers::<3>(s)
+    numbers::<3>(s, "X,Y,Z")
 }
 
 fn vec6(s: &str) -> Result<[f64; 6], String> {
-    numbers::<6>(s)
+    numbers::<6>(s, "X0,Y0,Z0,X1,Y1,Z1")
 }
 
 fn registry(path: Option<&Path>) -> Result<Registry> {

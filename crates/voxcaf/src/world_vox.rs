@@ -21,13 +21,7 @@ pub const VOX: o::Kind = o::Kind {
 };
 
 pub(crate) fn parse_origin(s: &str) -> Result<[i32; 3], String> {
-    let bad = || format!("bad origin {s:?}: use X,Y,Z block coordinates, e.g. 10,0,10");
-    let parts: Vec<i32> = s
-        .split(',')
-        .map(|p| p.trim().parse::<i32>())
-        .collect::<std::result::Result<_, _>>()
-        .map_err(|_| bad())?;
-    <[i32; 3]>::try_from(parts).map_err(|_| bad())
+    crate::lists::numbers(s, &[','], "X,Y,Z block coordinates, e.g. 10,0,10")
 }
 
 fn ext_is(p: &Path, ext: &str) -> bool {

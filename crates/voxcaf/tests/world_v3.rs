@@ -165,7 +165,7 @@ fn unhappy_paths_say_what_is_wrong() {
             voxcaf().args(["world", "get"]).arg(p("e.vwr")).args(bad),
             2,
             if bad == ["1,2,x"] {
-                "\"x\" is not an integer"
+                "\"x\" in \"1,2,x\" is not a whole number"
             } else {
                 "X Y Z or X,Y,Z"
             },
