@@ -145,8 +145,11 @@ impl PlayCmd {
 /// `N` finite numbers separated by commas (`shape` names them).
 fn numbers<const N: usize>(s: &str, shape: &str) -> Result<[f64; N], String> {
     let v: [f64; N] = crate::lists::numbers(s, &[','], shape)?;
-    match v.iter().find(|x| !x.is_finite()) {
-        Some(x) => Err(format!("{x} in {s:?} is not a finite number")),
+    match v.iter().position(|x| !x.is_finite()) {
+        Some(k) => {
+            let part = s.split(',').nth(k).unwrap_or_default().trim();
+            Err(format!("{part:?} in {s:?} is not a finite number"))
+        }
         None => Ok(v),
     }
 }

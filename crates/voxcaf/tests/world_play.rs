@@ -387,6 +387,12 @@ fn unhappy_paths() {
         let (code, out, err) = run(&args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
     }
+    // A value that parses but is not finite is named as typed.
+    let (_, _, err) = run(&["world", "ray", f, "--from", "1,2,inf", "--dir", "0,-1,0"]);
+    assert!(
+        err.contains(r#""inf" in "1,2,inf" is not a finite number"#),
+        "{err}"
+    );
     // JSON usage error shape; argument errors come before reading the file.
     let (code, out, _) = run(&[
         "world",
