@@ -290,37 +290,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| mesh_world_into(&hilly, &reg, o, &mut keep))
         });
     }
-    g.bench_function("compute-only serial", |b| {
-        b.iter(|| black_box(compute_only(false)))
-    });
-    g.bench_function("compute-only parallel", |b| {
-        b.iter(|| black_box(compute_only(true)))
-    });
     g.finish();
-}
-
-/// A load of pure arithmetic cut like whole-world meshing of the hilly terrain (1000 items of
-/// about a microsecond, in batches of 16), serial or on rayon's pool: no memory traffic, no
-/// allocation, nothing shared. Its parallel speed-up is what this machine gives at all, the
-/// ceiling for the meshing's.
-fn compute_only(parallel: bool) -> u64 {
-    use rayon::prelude::*;
-    fn item(i: u32) -> u64 {
-        let mut x = i as u64;
-        for _ in 0..400 {
-            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1) ^ (x >> 29);
-        }
-        x
-    }
-    if parallel {
-        (0..1000u32)
-            .into_par_iter()
-            .with_min_len(16)
-            .map(item)
-            .sum()
-    } else {
-        (0..1000u32).map(item).sum()
-    }
 }
 
 /// The time of `n` calls of `f`, each result freed outside the timed region.
@@ -642,14 +612,6 @@ fn paired_estimates(datasets: &[Data]) -> std::collections::HashMap<(String, Str
             ));
         }
     }
-    jobs.push((
-        "compute-only serial",
-        count(|| compute_only(false) as usize),
-    ));
-    jobs.push((
-        "compute-only parallel",
-        count(|| compute_only(true) as usize),
-    ));
     // Longer batches: on this VM an idle vCPU is parked by the host, and a pool that has
     // waited through a serial batch pays for waking it again.
     out.extend(paired_times(PARALLEL_GROUP, 100.0, jobs));
@@ -799,19 +761,6 @@ fn lines(
             "×",
         );
     }
-    row(
-        PARALLEL_GROUP,
-        &format!(
-            "compute-only load cut the same way: parallel ({} threads) vs serial",
-            rayon_threads()
-        ),
-        "(this machine's ceiling)",
-        ratio(
-            t(PARALLEL_GROUP, "compute-only serial"),
-            t(PARALLEL_GROUP, "compute-only parallel"),
-        ),
-        "×",
-    );
     let per_sec = |ns: Option<f64>, n: f64| ns.map(|ns| n / ns * 1e9);
     row(
         ACCESS_GROUP,

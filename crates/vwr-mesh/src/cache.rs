@@ -6,6 +6,7 @@ use vwr::{Block, Chunk, World, CHUNK_SIZE, CHUNK_VOLUME};
 
 use crate::mesher::{
     file_key, mesh_chunk_with, mesh_chunks_par, ChunkMesh, MeshOptions, Mesher, Neighborhood,
+    PAR_MIN_CHUNKS,
 };
 use vwr_blocks::Registry;
 
@@ -64,9 +65,6 @@ impl Seen {
         }
     }
 }
-
-/// Updates below this many chunks are meshed on the calling thread.
-const PAR_MIN_CHUNKS: usize = 32;
 
 /// Fills in the [`Seen`] state of every (allocated) chunk listed in `now`, in parallel.
 fn seen_par(world: &World, now: &mut [([u32; 3], Option<Seen>)]) {

@@ -35,8 +35,9 @@
 //!   [`Neighborhood`] (the chunk plus one cell from each neighbour), so faces on chunk
 //!   borders are emitted exactly when the cell across the border is not an occluder; cells
 //!   outside the world are air. Exposed faces, or greedy rectangles of equal block and equal
-//!   AO, with per-corner ambient occlusion. [`mesh_world`] meshes chunks in parallel on
-//!   rayon's pool ([`mesh_world_serial`] on the calling thread; both give the same meshes in
+//!   AO, with per-corner ambient occlusion. [`mesh_world`] meshes chunks in parallel, the
+//!   calling thread and the other threads of rayon's pool sharing the work
+//!   ([`mesh_world_serial`] on the calling thread alone; both give the same meshes in
 //!   the same order) and classifies every chunk once for the whole world instead of decoding
 //!   each chunk again for each of its 26 neighbours. [`mesh_world_into`] (and
 //!   [`mesh_world_serial_into`]) re-mesh into the previous call's [`WorldMesh`], each chunk in

@@ -492,6 +492,71 @@ fn parallel_meshing_equals_serial_and_feeds_the_cache() {
     }
 }
 
+/// Whole-world meshing shares its batches between the calling thread and the pool's other
+/// threads (each taking its own run of batches first, then the others'): the meshes must not
+/// depend on how many threads there are, on whether the caller is one of the pool's threads,
+/// or on how the runs divide the chunks (world sizes that leave a short last batch and runs
+/// of unequal length).
+#[test]
+fn parallel_meshing_gives_the_same_meshes_on_any_number_of_threads() {
+    let r = Registry::default();
+    let worlds = [
+        ("5³ chunks", random_world(11, 5, 9000)),
+        ("7³ chunks", random_world(12, 7, 30_000)),
+    ];
+    for (name, mut w) in worlds {
+        let opts_all = [
+            MeshOptions::EXPOSED,
+            MeshOptions::GREEDY,
+            MeshOptions::GREEDY_AO,
+        ];
+        let serial: Vec<_> = opts_all
+            .iter()
+            .map(|&o| mesh_world_serial(&w, &r, o))
+            .collect();
+        for threads in [1, 2, 3, 7] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut kept = WorldMesh::default();
+            for (&o, expected) in opts_all.iter().zip(&serial) {
+                // Called from one of the pool's threads.
+                let fresh = pool.install(|| mesh_world(&w, &r, o));
+                assert_eq!(&fresh, expected, "{name}, {threads} threads, {o:?}");
+                pool.install(|| mesh_world_into(&w, &r, o, &mut kept));
+                assert_eq!(&kept, expected, "{name}, {threads} threads, {o:?}");
+            }
+            // Called from outside any pool (rayon's global pool).
+            assert_eq!(
+                &mesh_world(&w, &r, MeshOptions::GREEDY),
+                &serial[1],
+                "{name}"
+            );
+            // The cache's parallel rebuild, inside the pool.
+            let mut cache = MeshCache::new(MeshOptions::GREEDY_AO);
+            pool.install(|| cache.update(&w, &r));
+            let cached: Vec<_> = cache.meshes().into_iter().cloned().collect();
+            assert_eq!(cached, serial[2].chunks, "{name}, {threads} threads");
+        }
+        // An edit across many chunks, re-meshed into the previous mesh on several pools.
+        let mut kept = mesh_world(&w, &r, MeshOptions::GREEDY_AO);
+        let [x, y, z] = w.block_dims().map(|v| v as i32 - 1);
+        w.fill_box([0, y / 3, 0], [x, y / 3, z], b(35)).unwrap();
+        w.fill_box([x / 2, 0, 0], [x / 2 + 3, y, z], Block::AIR)
+            .unwrap();
+        let expected = mesh_world_serial(&w, &r, MeshOptions::GREEDY_AO);
+        for threads in [2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| mesh_world_into(&w, &r, MeshOptions::GREEDY_AO, &mut kept));
+            assert_eq!(kept, expected, "{name}, {threads} threads after an edit");
+        }
+    }
+}
+
 /// Where each chunk's opaque quads live, to see which buffers a re-mesh reused.
 fn opaque_buffers(m: &WorldMesh) -> Vec<([u32; 3], *const Quad)> {
     m.chunks

@@ -15,6 +15,7 @@ mod exposed;
 mod greedy;
 mod neighbourhood;
 mod occupancy;
+mod parallel;
 mod quad;
 mod transparent;
 
@@ -23,6 +24,7 @@ use vwr::{Chunk, World, CHUNK_SIZE, META_PLATE_ROTATION};
 use greedy::FaceRows;
 pub use neighbourhood::Neighborhood;
 use occupancy::WorldClasses;
+pub(crate) use parallel::{mesh_chunks_par, PAR_MIN_CHUNKS};
 pub use quad::{Face, Quad, SpecialCell};
 use vwr_blocks::Registry;
 
@@ -267,8 +269,9 @@ impl WorldMesh {
     }
 }
 
-/// Meshes a whole world, chunks in parallel on rayon's thread pool; the result is the same
-/// as [`mesh_world_serial`]'s (chunks in file order).
+/// Meshes a whole world, chunks in parallel: the calling thread and the other threads of
+/// rayon's pool share the work (a world of few chunks is meshed on the calling thread). The
+/// result is the same as [`mesh_world_serial`]'s (chunks in file order).
 pub fn mesh_world(world: &World, registry: &Registry, opts: MeshOptions) -> WorldMesh {
     let mut mesh = WorldMesh::default();
     mesh_world_into(world, registry, opts, &mut mesh);
@@ -285,30 +288,8 @@ pub fn mesh_world_into(
     mesh: &mut WorldMesh,
 ) {
     let mut old = std::mem::take(&mut mesh.chunks);
-    // One entry into the pool for both parallel steps: the calling thread hands the work to
-    // a worker once, instead of waking the pool and waiting for it twice.
-    let chunks = rayon::scope(|_| {
-        let classes = WorldClasses::new(world, registry, true);
-        mesh_classed_par(
-            world,
-            registry,
-            Some(&classes),
-            classes.positions(),
-            opts,
-            &mut old,
-        )
-    });
+    let chunks = parallel::mesh_world_par(world, registry, opts, &mut old);
     mesh.chunks = chunks.into_iter().filter(|m| !m.is_empty()).collect();
-}
-
-/// Chunks meshed per rayon task: big enough that scratch buffers and task overhead vanish
-/// next to the meshing, small enough to balance two to a few dozen threads.
-const PAR_BATCH: usize = 16;
-
-thread_local! {
-    /// Each thread's meshing scratch, kept across calls: allocating it per task made the
-    /// worker threads' allocator arenas grow and shrink on every call (page faults).
-    static SCRATCH: std::cell::RefCell<(Scratch, ChunkMesh)> = Default::default();
 }
 
 /// Scratch buffers of one meshing thread.
@@ -324,7 +305,7 @@ struct Scratch {
 fn mesh_chunk_classed(
     world: &World,
     registry: &Registry,
-    classes: Option<&WorldClasses>,
+    classes: Option<&WorldClasses<'_>>,
     pos: [u32; 3],
     opts: MeshOptions,
     s: &mut Scratch,
@@ -356,70 +337,12 @@ fn mesh_chunk_classed(
 }
 
 /// Whether the six face neighbours of chunk `pos` are all opaque.
-fn buried(classes: &WorldClasses, pos: [u32; 3]) -> bool {
+fn buried(classes: &WorldClasses<'_>, pos: [u32; 3]) -> bool {
     Face::ALL.iter().all(|f| {
         let n = f.normal();
         let q = [0, 1, 2].map(|a| pos[a].wrapping_add_signed(n[a]));
         classes.get(q).is_some_and(|c| c.full)
     })
-}
-
-/// The meshes of `positions` (empty ones included), in the order given, meshed in parallel
-/// with one set of scratch buffers per pool thread, kept between calls. When they are a good
-/// part of the world, every chunk is classified once first (in parallel too) and gathers read
-/// those classes. A chunk with a mesh in `previous` (file order, like `positions`) is meshed
-/// into that mesh's buffers.
-pub(crate) fn mesh_chunks_par(
-    world: &World,
-    registry: &Registry,
-    positions: &[[u32; 3]],
-    opts: MeshOptions,
-    previous: &mut [ChunkMesh],
-) -> Vec<ChunkMesh> {
-    // One entry into the pool for both parallel steps (see `mesh_world_into`).
-    rayon::scope(|_| {
-        let classes = (positions.len() * 4 >= world.chunks().count())
-            .then(|| WorldClasses::new(world, registry, true));
-        mesh_classed_par(world, registry, classes.as_ref(), positions, opts, previous)
-    })
-}
-
-/// The meshes of `positions`, in order, on rayon's threads, from `classes` when given. A
-/// chunk with a mesh in `previous` (in file order) is meshed into that mesh's buffers.
-fn mesh_classed_par(
-    world: &World,
-    registry: &Registry,
-    classes: Option<&WorldClasses>,
-    positions: &[[u32; 3]],
-    opts: MeshOptions,
-    previous: &mut [ChunkMesh],
-) -> Vec<ChunkMesh> {
-    use rayon::prelude::*;
-    // Each batch's share of the previous meshes: those before the next batch's first chunk.
-    let mut shares = Vec::with_capacity(positions.len().div_ceil(PAR_BATCH));
-    let mut rest = previous;
-    for next in positions.chunks(PAR_BATCH).skip(1) {
-        let k = rest.partition_point(|m| file_key(m.chunk) < file_key(next[0]));
-        let (share, tail) = rest.split_at_mut(k);
-        shares.push(share);
-        rest = tail;
-    }
-    shares.push(rest);
-    positions
-        .par_chunks(PAR_BATCH)
-        .zip(shares)
-        .flat_map_iter(|(batch, share)| {
-            SCRATCH.with_borrow_mut(|(s, out)| {
-                let mut share = share.iter_mut().peekable();
-                batch
-                    .iter()
-                    .map(|&pos| {
-                        mesh_reusing(world, registry, classes, pos, opts, &mut share, s, out)
-                    })
-                    .collect::<Vec<_>>()
-            })
-        })
-        .collect()
 }
 
 /// Sort key of a chunk position in file order: (z, y, x). Reversing a key gives the position
@@ -436,7 +359,7 @@ pub(crate) fn file_key(p: [u32; 3]) -> [u32; 3] {
 fn mesh_reusing<'a>(
     world: &World,
     registry: &Registry,
-    classes: Option<&WorldClasses>,
+    classes: Option<&WorldClasses<'_>>,
     pos: [u32; 3],
     opts: MeshOptions,
     previous: &mut std::iter::Peekable<impl Iterator<Item = &'a mut ChunkMesh>>,
@@ -475,7 +398,7 @@ pub fn mesh_world_serial_into(
     opts: MeshOptions,
     mesh: &mut WorldMesh,
 ) {
-    let classes = WorldClasses::new(world, registry, false);
+    let classes = WorldClasses::new(world, registry);
     let mut s = Scratch::default();
     let mut out = ChunkMesh::default();
     let mut old = std::mem::take(&mut mesh.chunks);
@@ -505,7 +428,7 @@ pub fn mesh_world_serial_into(
 /// builds each allocated chunk's neighbourhood the way [`mesh_world_serial`] does (no meshing).
 /// Returns how many of them have an opaque face to show.
 pub fn gather_world(world: &World, registry: &Registry) -> usize {
-    let classes = WorldClasses::new(world, registry, false);
+    let classes = WorldClasses::new(world, registry);
     let mut nb = Neighborhood::new();
     let mut n = 0;
     for &pos in classes.positions() {

@@ -11,6 +11,8 @@
 //! and reads them per visible face. Chunks holding transparent or special cells take the full
 //! [`Neighborhood::gather`] instead (their passes read block values across the border).
 
+use std::sync::OnceLock;
+
 use vwr::{Chunk, World, CHUNK_VOLUME};
 use vwr_blocks::{Registry, CLASS_NONE, CLASS_OPAQUE, CLASS_TRANSPARENT};
 
@@ -289,20 +291,24 @@ fn by_windows<const B: usize>(
 }
 
 /// Every allocated chunk of a world, classified once (for one meshing pass with one registry).
+///
+/// Built in two steps so that threads can share the classification: [`WorldClasses::list`]
+/// finds the chunks, then each is classified once by [`WorldClasses::classify`], from any
+/// thread; a class reads as absent until then.
 #[derive(Debug)]
-pub(crate) struct WorldClasses {
+pub(crate) struct WorldClasses<'w> {
     dims: [u32; 3],
     /// Per chunk slot (x fastest): index into `classes`, or `u32::MAX` when not allocated.
     slot: Vec<u32>,
-    classes: Vec<ChunkClass>,
+    chunks: Vec<&'w Chunk>,
+    classes: Vec<OnceLock<ChunkClass>>,
     /// The allocated chunks' positions, in file order.
     positions: Vec<[u32; 3]>,
 }
 
-impl WorldClasses {
-    /// Classifies every allocated chunk of `world`, on rayon's threads when `parallel`.
-    pub(crate) fn new(world: &World, registry: &Registry, parallel: bool) -> WorldClasses {
-        use rayon::prelude::*;
+impl<'w> WorldClasses<'w> {
+    /// Lists every allocated chunk of `world`, none classified yet.
+    pub(crate) fn list(world: &'w World) -> WorldClasses<'w> {
         let dims = world.chunk_dims();
         let mut slot = vec![u32::MAX; world.chunk_count()];
         let mut chunks: Vec<&Chunk> = Vec::new();
@@ -312,19 +318,36 @@ impl WorldClasses {
             chunks.push(c);
             positions.push(p);
         }
-        let classes = if parallel {
-            chunks
-                .par_iter()
-                .map(|c| ChunkClass::of(c, registry))
-                .collect()
-        } else {
-            chunks.iter().map(|c| ChunkClass::of(c, registry)).collect()
-        };
+        let classes = std::iter::repeat_with(OnceLock::new)
+            .take(chunks.len())
+            .collect();
         WorldClasses {
             dims,
             slot,
+            chunks,
             classes,
             positions,
+        }
+    }
+
+    /// Every allocated chunk of `world`, classified on the calling thread.
+    pub(crate) fn new(world: &'w World, registry: &Registry) -> WorldClasses<'w> {
+        let classes = WorldClasses::list(world);
+        for k in 0..classes.len() {
+            classes.classify(k, registry);
+        }
+        classes
+    }
+
+    /// Number of allocated chunks.
+    pub(crate) fn len(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// Classifies the `k`-th allocated chunk (in file order), unless that was done already.
+    pub(crate) fn classify(&self, k: usize, registry: &Registry) {
+        if let (Some(c), Some(slot)) = (self.chunks.get(k), self.classes.get(k)) {
+            slot.get_or_init(|| ChunkClass::of(c, registry));
         }
     }
 
@@ -341,7 +364,7 @@ impl WorldClasses {
         }
         match self.slot[slot_of(self.dims, p)] {
             u32::MAX => None,
-            k => self.classes.get(k as usize),
+            k => self.classes.get(k as usize)?.get(),
         }
     }
 }
@@ -362,7 +385,12 @@ impl Neighborhood {
     /// packed words and palette for the block values of visible faces. Only for chunks whose
     /// class has no transparent or special cell; cells are not filled (the neighbourhood is
     /// internal to whole-world meshing and only meshed).
-    pub(crate) fn gather_classes(&mut self, classes: &WorldClasses, chunk: &Chunk, pos: [u32; 3]) {
+    pub(crate) fn gather_classes(
+        &mut self,
+        classes: &WorldClasses<'_>,
+        chunk: &Chunk,
+        pos: [u32; 3],
+    ) {
         self.others.clear();
         self.set_packed_centre(chunk);
         self.opaque_value = classes.get(pos).and_then(|c| c.opaque_value);
