@@ -23,7 +23,7 @@ use vwr::{Chunk, World, CHUNK_SIZE, META_PLATE_ROTATION};
 
 use greedy::FaceRows;
 pub use neighbourhood::Neighborhood;
-use occupancy::WorldClasses;
+use occupancy::{ClassSlot, WorldClasses};
 pub(crate) use parallel::{mesh_chunks_par, PAR_MIN_CHUNKS};
 pub use quad::{Face, Quad, SpecialCell};
 use vwr_blocks::Registry;
@@ -302,10 +302,10 @@ struct Scratch {
 /// Meshes chunk `pos` for whole-world meshing: from the world's classes (each chunk decoded
 /// once) when given and the chunk holds only opaque and invisible cells, else through the
 /// full [`Neighborhood::gather`]. Same result as [`mesh_chunk_with`].
-fn mesh_chunk_classed(
+fn mesh_chunk_classed<S: ClassSlot>(
     world: &World,
     registry: &Registry,
-    classes: Option<&WorldClasses<'_>>,
+    classes: Option<&WorldClasses<'_, S>>,
     pos: [u32; 3],
     opts: MeshOptions,
     s: &mut Scratch,
@@ -337,7 +337,7 @@ fn mesh_chunk_classed(
 }
 
 /// Whether the six face neighbours of chunk `pos` are all opaque.
-fn buried(classes: &WorldClasses<'_>, pos: [u32; 3]) -> bool {
+fn buried<S: ClassSlot>(classes: &WorldClasses<'_, S>, pos: [u32; 3]) -> bool {
     Face::ALL.iter().all(|f| {
         let n = f.normal();
         let q = [0, 1, 2].map(|a| pos[a].wrapping_add_signed(n[a]));
@@ -356,10 +356,10 @@ pub(crate) fn file_key(p: [u32; 3]) -> [u32; 3] {
 /// filled again in its own buffers; otherwise the chunk is meshed into the scratch `out` and
 /// copied out at its exact size.
 #[allow(clippy::too_many_arguments)]
-fn mesh_reusing<'a>(
+fn mesh_reusing<'a, S: ClassSlot>(
     world: &World,
     registry: &Registry,
-    classes: Option<&WorldClasses<'_>>,
+    classes: Option<&WorldClasses<'_, S>>,
     pos: [u32; 3],
     opts: MeshOptions,
     previous: &mut std::iter::Peekable<impl Iterator<Item = &'a mut ChunkMesh>>,

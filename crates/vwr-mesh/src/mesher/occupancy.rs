@@ -290,25 +290,43 @@ fn by_windows<const B: usize>(
     }
 }
 
+/// Where a [`WorldClasses`] keeps a chunk's class: in place ([`ChunkClass`], when one thread
+/// classifies every chunk before any is read), or in a cell that any thread sets once
+/// (`OnceLock`, when threads share the classification; a class reads as absent until set).
+pub(crate) trait ClassSlot: Sync {
+    /// The class, when there is one yet.
+    fn class(&self) -> Option<&ChunkClass>;
+}
+
+impl ClassSlot for ChunkClass {
+    #[inline]
+    fn class(&self) -> Option<&ChunkClass> {
+        Some(self)
+    }
+}
+
+impl ClassSlot for OnceLock<ChunkClass> {
+    #[inline]
+    fn class(&self) -> Option<&ChunkClass> {
+        self.get()
+    }
+}
+
 /// Every allocated chunk of a world, classified once (for one meshing pass with one registry).
-///
-/// Built in two steps so that threads can share the classification: [`WorldClasses::list`]
-/// finds the chunks, then each is classified once by [`WorldClasses::classify`], from any
-/// thread; a class reads as absent until then.
 #[derive(Debug)]
-pub(crate) struct WorldClasses<'w> {
+pub(crate) struct WorldClasses<'w, S = ChunkClass> {
     dims: [u32; 3],
     /// Per chunk slot (x fastest): index into `classes`, or `u32::MAX` when not allocated.
     slot: Vec<u32>,
     chunks: Vec<&'w Chunk>,
-    classes: Vec<OnceLock<ChunkClass>>,
+    classes: Vec<S>,
     /// The allocated chunks' positions, in file order.
     positions: Vec<[u32; 3]>,
 }
 
-impl<'w> WorldClasses<'w> {
-    /// Lists every allocated chunk of `world`, none classified yet.
-    pub(crate) fn list(world: &'w World) -> WorldClasses<'w> {
+impl<'w, S> WorldClasses<'w, S> {
+    /// Lists every allocated chunk of `world`, with `classes` giving each one's slot.
+    fn list_with(world: &'w World, classes: impl FnOnce(&[&'w Chunk]) -> Vec<S>) -> Self {
         let dims = world.chunk_dims();
         let mut slot = vec![u32::MAX; world.chunk_count()];
         let mut chunks: Vec<&Chunk> = Vec::new();
@@ -318,30 +336,39 @@ impl<'w> WorldClasses<'w> {
             chunks.push(c);
             positions.push(p);
         }
-        let classes = std::iter::repeat_with(OnceLock::new)
-            .take(chunks.len())
-            .collect();
         WorldClasses {
             dims,
             slot,
+            classes: classes(&chunks),
             chunks,
-            classes,
             positions,
         }
-    }
-
-    /// Every allocated chunk of `world`, classified on the calling thread.
-    pub(crate) fn new(world: &'w World, registry: &Registry) -> WorldClasses<'w> {
-        let classes = WorldClasses::list(world);
-        for k in 0..classes.len() {
-            classes.classify(k, registry);
-        }
-        classes
     }
 
     /// Number of allocated chunks.
     pub(crate) fn len(&self) -> usize {
         self.chunks.len()
+    }
+}
+
+impl<'w> WorldClasses<'w> {
+    /// Every allocated chunk of `world`, classified on the calling thread.
+    pub(crate) fn new(world: &'w World, registry: &Registry) -> WorldClasses<'w> {
+        WorldClasses::list_with(world, |chunks| {
+            chunks.iter().map(|c| ChunkClass::of(c, registry)).collect()
+        })
+    }
+}
+
+impl<'w> WorldClasses<'w, OnceLock<ChunkClass>> {
+    /// Lists every allocated chunk of `world`, none classified yet: threads then classify
+    /// each once with [`WorldClasses::classify`].
+    pub(crate) fn list(world: &'w World) -> Self {
+        WorldClasses::list_with(world, |chunks| {
+            std::iter::repeat_with(OnceLock::new)
+                .take(chunks.len())
+                .collect()
+        })
     }
 
     /// Classifies the `k`-th allocated chunk (in file order), unless that was done already.
@@ -350,7 +377,9 @@ impl<'w> WorldClasses<'w> {
             slot.get_or_init(|| ChunkClass::of(c, registry));
         }
     }
+}
 
+impl<S: ClassSlot> WorldClasses<'_, S> {
     /// The allocated chunks' positions, in file order.
     pub(crate) fn positions(&self) -> &[[u32; 3]] {
         &self.positions
@@ -364,7 +393,7 @@ impl<'w> WorldClasses<'w> {
         }
         match self.slot[slot_of(self.dims, p)] {
             u32::MAX => None,
-            k => self.classes.get(k as usize)?.get(),
+            k => self.classes.get(k as usize)?.class(),
         }
     }
 }
@@ -385,9 +414,9 @@ impl Neighborhood {
     /// packed words and palette for the block values of visible faces. Only for chunks whose
     /// class has no transparent or special cell; cells are not filled (the neighbourhood is
     /// internal to whole-world meshing and only meshed).
-    pub(crate) fn gather_classes(
+    pub(crate) fn gather_classes<S: ClassSlot>(
         &mut self,
-        classes: &WorldClasses<'_>,
+        classes: &WorldClasses<'_, S>,
         chunk: &Chunk,
         pos: [u32; 3],
     ) {

@@ -18,7 +18,11 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use vwr::World;
 use vwr_blocks::Registry;
 
+use super::occupancy::ChunkClass;
 use super::{file_key, mesh_reusing, ChunkMesh, MeshOptions, Scratch, WorldClasses};
+
+/// The classes of a world's chunks, classified by the threads that share the meshing.
+type SharedClasses<'w> = WorldClasses<'w, OnceLock<ChunkClass>>;
 
 /// Chunks classified per batch (about 70 ns each).
 const CLASS_BATCH: usize = 32;
@@ -145,7 +149,7 @@ struct Job<'a> {
     world: &'a World,
     registry: &'a Registry,
     opts: MeshOptions,
-    classes: Option<&'a WorldClasses<'a>>,
+    classes: Option<&'a SharedClasses<'a>>,
     positions: &'a [[u32; 3]],
     classify: Batches,
     mesh: Batches,
@@ -260,7 +264,7 @@ impl<'a> Job<'a> {
         opts: MeshOptions,
         positions: Option<&'a [[u32; 3]]>,
         classify: bool,
-        classes: &'a OnceLock<WorldClasses<'a>>,
+        classes: &'a OnceLock<SharedClasses<'a>>,
         previous: &'a mut [ChunkMesh],
         participants: usize,
     ) -> Job<'a> {
