@@ -288,8 +288,7 @@ pub fn mesh_world_into(
     mesh: &mut WorldMesh,
 ) {
     let mut old = std::mem::take(&mut mesh.chunks);
-    let chunks = parallel::mesh_world_par(world, registry, opts, &mut old);
-    mesh.chunks = chunks.into_iter().filter(|m| !m.is_empty()).collect();
+    mesh.chunks = parallel::mesh_world_par(world, registry, opts, &mut old);
 }
 
 /// Scratch buffers of one meshing thread.

@@ -39,8 +39,8 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<(Scratch, ChunkMesh)> = Default::default();
 }
 
-/// Every allocated chunk of `world` meshed, in file order (empty meshes included), on the
-/// calling thread and rayon's pool, the gathers reading the chunks' classes. A chunk with a
+/// The meshes of every allocated chunk of `world` that draws something, in file order, on
+/// the calling thread and rayon's pool, the gathers reading the chunks' classes. A chunk with a
 /// mesh in `previous` (file order) is meshed into that mesh's buffers.
 pub(crate) fn mesh_world_par(
     world: &World,
@@ -200,7 +200,8 @@ impl Job<'_> {
     }
 }
 
-/// See [`mesh_world_par`] (`positions` `None`: every allocated chunk) and [`mesh_chunks_par`].
+/// See [`mesh_world_par`] (`positions` `None`: every allocated chunk, empty meshes left out)
+/// and [`mesh_chunks_par`] (the meshes of `positions`, empty ones included).
 fn mesh_par(
     world: &World,
     registry: &Registry,
@@ -210,15 +211,19 @@ fn mesh_par(
     previous: &mut [ChunkMesh],
 ) -> Vec<ChunkMesh> {
     let helpers = rayon::current_num_threads().saturating_sub(1);
-    let chunks = positions.map_or_else(|| world.chunks().count(), <[_]>::len);
+    let enough = positions.map_or_else(
+        || world.chunks().nth(PAR_MIN_CHUNKS - 1).is_some(),
+        |p| p.len() >= PAR_MIN_CHUNKS,
+    );
+    let keep_empty = positions.is_some();
     let classes = &OnceLock::new();
     let job: OnceLock<Job<'_>> = OnceLock::new();
-    if helpers == 0 || chunks < PAR_MIN_CHUNKS {
+    if helpers == 0 || !enough {
         let job = Job::new(
             world, registry, opts, positions, classify, classes, previous, 1,
         );
         job.work(0);
-        return job.into_meshes();
+        return job.into_meshes(keep_empty);
     }
     // Set when this thread unwinds before the job exists, so the helpers stop waiting for it.
     let abandoned = AtomicBool::new(false);
@@ -251,7 +256,9 @@ fn mesh_par(
         // wait and be woken.
         job.mesh.wait();
     });
-    job.into_inner().map(Job::into_meshes).unwrap_or_default()
+    job.into_inner()
+        .map(|j| j.into_meshes(keep_empty))
+        .unwrap_or_default()
 }
 
 impl<'a> Job<'a> {
@@ -291,11 +298,12 @@ impl<'a> Job<'a> {
         }
     }
 
-    /// The meshes, in the order of the positions.
-    fn into_meshes(self) -> Vec<ChunkMesh> {
+    /// The meshes, in the order of the positions (the empty ones only when `keep_empty`).
+    fn into_meshes(self, keep_empty: bool) -> Vec<ChunkMesh> {
         self.out
             .into_iter()
             .filter_map(OnceLock::into_inner)
+            .filter(|m| keep_empty || !m.is_empty())
             .collect()
     }
 }
