@@ -398,29 +398,47 @@ pub fn mesh_world_serial_into(
     mesh: &mut WorldMesh,
 ) {
     let classes = WorldClasses::new(world, registry);
-    let mut s = Scratch::default();
-    let mut out = ChunkMesh::default();
     let mut old = std::mem::take(&mut mesh.chunks);
     let mut previous = old.iter_mut().peekable();
     let chunks = &mut mesh.chunks;
     // Room for every allocated chunk at once: growing the list a chunk at a time moved it
     // (and touched new memory) several times per call.
     chunks.reserve(classes.positions().len());
-    for &pos in classes.positions() {
-        let m = mesh_reusing(
-            world,
-            registry,
-            Some(&classes),
-            pos,
-            opts,
-            &mut previous,
-            &mut s,
-            &mut out,
-        );
-        if !m.is_empty() {
-            chunks.push(m);
+    with_scratch(|s, out| {
+        for &pos in classes.positions() {
+            let m = mesh_reusing(
+                world,
+                registry,
+                Some(&classes),
+                pos,
+                opts,
+                &mut previous,
+                s,
+                out,
+            );
+            if !m.is_empty() {
+                chunks.push(m);
+            }
         }
-    }
+    });
+}
+
+thread_local! {
+    /// Each thread's whole-world meshing scratch, kept across calls: allocating it per call
+    /// grew the chunk scratch mesh again every time, and per task made the worker threads'
+    /// allocator arenas grow and shrink on every call (page faults).
+    static SCRATCH: std::cell::RefCell<(Scratch, ChunkMesh)> = Default::default();
+}
+
+/// Runs `f` with this thread's kept scratch buffers (new ones if they are in use already).
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch, &mut ChunkMesh) -> R) -> R {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut kept) => {
+            let (s, out) = &mut *kept;
+            f(s, out)
+        }
+        Err(_) => f(&mut Scratch::default(), &mut ChunkMesh::default()),
+    })
 }
 
 /// The gather of whole-world meshing alone, for benchmarks: classifies every chunk once, then

@@ -19,7 +19,7 @@ use vwr::World;
 use vwr_blocks::Registry;
 
 use super::occupancy::ChunkClass;
-use super::{file_key, mesh_reusing, ChunkMesh, MeshOptions, Scratch, WorldClasses};
+use super::{file_key, mesh_reusing, with_scratch, ChunkMesh, MeshOptions, WorldClasses};
 
 /// The classes of a world's chunks, classified by the threads that share the meshing.
 type SharedClasses<'w> = WorldClasses<'w, OnceLock<ChunkClass>>;
@@ -32,12 +32,6 @@ const MESH_BATCH: usize = 4;
 /// Fewer chunks than this are meshed on the calling thread alone: waking the pool would cost
 /// more than it saves.
 pub(crate) const PAR_MIN_CHUNKS: usize = 32;
-
-thread_local! {
-    /// Each thread's meshing scratch, kept across calls: allocating it per task made the
-    /// worker threads' allocator arenas grow and shrink on every call (page faults).
-    static SCRATCH: std::cell::RefCell<(Scratch, ChunkMesh)> = Default::default();
-}
 
 /// The meshes of every allocated chunk of `world` that draws something, in file order, on
 /// the calling thread and rayon's pool, the gathers reading the chunks' classes. A chunk with a
@@ -173,7 +167,7 @@ impl Job<'_> {
                 return;
             }
         }
-        SCRATCH.with_borrow_mut(|(s, scratch_out)| {
+        with_scratch(|s, scratch_out| {
             self.mesh.run(me, |b| {
                 let mut share = self.shares[b]
                     .lock()
