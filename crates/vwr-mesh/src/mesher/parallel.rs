@@ -147,10 +147,15 @@ struct Job<'a> {
     positions: &'a [[u32; 3]],
     classify: Batches,
     mesh: Batches,
-    /// Per mesh batch, the previous meshes before the next batch's first chunk.
-    shares: Vec<Mutex<&'a mut [ChunkMesh]>>,
-    /// Per position, its mesh.
-    out: Vec<OnceLock<ChunkMesh>>,
+    /// Per mesh batch, its slots of the result and its share of the previous meshes.
+    batches: Vec<Mutex<Batch<'a>>>,
+}
+
+/// The slots a mesh batch fills (one per position, in order), and the previous meshes before
+/// the next batch's first chunk, whose buffers it reuses.
+struct Batch<'a> {
+    meshes: &'a mut [ChunkMesh],
+    previous: &'a mut [ChunkMesh],
 }
 
 impl Job<'_> {
@@ -169,14 +174,14 @@ impl Job<'_> {
         }
         with_scratch(|s, scratch_out| {
             self.mesh.run(me, |b| {
-                let mut share = self.shares[b]
+                let mut batch = self.batches[b]
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner);
-                let mut previous = share.iter_mut().peekable();
-                let start = b * MESH_BATCH;
-                let end = (start + MESH_BATCH).min(self.positions.len());
-                for (slot, &pos) in self.out[start..end].iter().zip(&self.positions[start..end]) {
-                    let m = mesh_reusing(
+                let Batch { meshes, previous } = &mut *batch;
+                let mut previous = previous.iter_mut().peekable();
+                let positions = self.positions.chunks(MESH_BATCH).nth(b).unwrap_or(&[]);
+                for (slot, &pos) in meshes.iter_mut().zip(positions) {
+                    *slot = mesh_reusing(
                         self.world,
                         self.registry,
                         self.classes,
@@ -186,8 +191,6 @@ impl Job<'_> {
                         s,
                         scratch_out,
                     );
-                    // Each slot belongs to one batch, taken once: it is empty.
-                    let _ = slot.set(m);
                 }
             })
         });
@@ -209,16 +212,44 @@ fn mesh_par(
         || world.chunks().nth(PAR_MIN_CHUNKS - 1).is_some(),
         |p| p.len() >= PAR_MIN_CHUNKS,
     );
-    let keep_empty = positions.is_some();
+    let mut meshes = Vec::new();
     let classes = &OnceLock::new();
-    let job: OnceLock<Job<'_>> = OnceLock::new();
     if helpers == 0 || !enough {
-        let job = Job::new(
-            world, registry, opts, positions, classify, classes, previous, 1,
-        );
-        job.work(0);
-        return job.into_meshes(keep_empty);
+        Job::new(
+            world,
+            registry,
+            opts,
+            positions,
+            classify,
+            classes,
+            previous,
+            &mut meshes,
+            1,
+        )
+        .work(0);
+    } else {
+        mesh_shared(helpers, &OnceLock::new(), || {
+            Job::new(
+                world,
+                registry,
+                opts,
+                positions,
+                classify,
+                classes,
+                previous,
+                &mut meshes,
+                helpers + 1,
+            )
+        });
     }
+    if positions.is_none() {
+        meshes.retain(|m| !m.is_empty());
+    }
+    meshes
+}
+
+/// Runs the job that `new_job` makes on this thread and `helpers` threads of rayon's pool.
+fn mesh_shared<'a>(helpers: usize, job: &OnceLock<Job<'a>>, new_job: impl FnOnce() -> Job<'a>) {
     // Set when this thread unwinds before the job exists, so the helpers stop waiting for it.
     let abandoned = AtomicBool::new(false);
     rayon::in_place_scope(|scope| {
@@ -233,31 +264,18 @@ fn mesh_par(
             });
         }
         let _guard = Unwinding(&abandoned);
-        let job = job.get_or_init(|| {
-            Job::new(
-                world,
-                registry,
-                opts,
-                positions,
-                classify,
-                classes,
-                previous,
-                helpers + 1,
-            )
-        });
+        let job = job.get_or_init(new_job);
         job.work(0);
         // Spin while the others finish their last batches rather than sleep in the scope's
         // wait and be woken.
         job.mesh.wait();
     });
-    job.into_inner()
-        .map(|j| j.into_meshes(keep_empty))
-        .unwrap_or_default()
 }
 
 impl<'a> Job<'a> {
-    /// The job of meshing `positions` (`None`: every allocated chunk), with the chunks'
-    /// classes listed in `classes` when `classify`, for `participants` threads.
+    /// The job of meshing `positions` (`None`: every allocated chunk) into `meshes` (one per
+    /// position, in order), with the chunks' classes listed in `classes` when `classify`, for
+    /// `participants` threads.
     #[allow(clippy::too_many_arguments)]
     fn new(
         world: &'a World,
@@ -267,6 +285,7 @@ impl<'a> Job<'a> {
         classify: bool,
         classes: &'a OnceLock<SharedClasses<'a>>,
         previous: &'a mut [ChunkMesh],
+        meshes: &'a mut Vec<ChunkMesh>,
         participants: usize,
     ) -> Job<'a> {
         let listed = (classify || positions.is_none())
@@ -285,39 +304,39 @@ impl<'a> Job<'a> {
                 participants,
             ),
             mesh: Batches::new(positions.len(), MESH_BATCH, participants),
-            shares: shares(positions, previous),
-            out: std::iter::repeat_with(OnceLock::new)
-                .take(positions.len())
-                .collect(),
+            batches: batches(positions, meshes, previous),
         }
-    }
-
-    /// The meshes, in the order of the positions (the empty ones only when `keep_empty`).
-    fn into_meshes(self, keep_empty: bool) -> Vec<ChunkMesh> {
-        self.out
-            .into_iter()
-            .filter_map(OnceLock::into_inner)
-            .filter(|m| keep_empty || !m.is_empty())
-            .collect()
     }
 }
 
-/// Per mesh batch of `positions`, the meshes of `previous` (file order) before the next
-/// batch's first chunk.
-fn shares<'a>(
+/// The mesh batches of `positions`: each one's slots of `meshes` (made one per position) and
+/// the meshes of `previous` (file order) before the next batch's first chunk.
+fn batches<'a>(
     positions: &[[u32; 3]],
+    meshes: &'a mut Vec<ChunkMesh>,
     previous: &'a mut [ChunkMesh],
-) -> Vec<Mutex<&'a mut [ChunkMesh]>> {
-    let mut shares = Vec::with_capacity(positions.len().div_ceil(MESH_BATCH));
+) -> Vec<Mutex<Batch<'a>>> {
+    meshes.clear();
+    meshes.resize_with(positions.len(), ChunkMesh::default);
+    let mut batches = Vec::with_capacity(positions.len().div_ceil(MESH_BATCH));
     let mut rest = previous;
-    for next in positions.chunks(MESH_BATCH).skip(1) {
-        let k = rest.partition_point(|m| file_key(m.chunk) < file_key(next[0]));
-        let (share, tail) = rest.split_at_mut(k);
-        shares.push(Mutex::new(share));
+    let mut slots = meshes.chunks_mut(MESH_BATCH);
+    let firsts = positions
+        .chunks(MESH_BATCH)
+        .skip(1)
+        .map(|next| Some(next[0]));
+    for next in firsts.chain([None]) {
+        let k = next.map_or(rest.len(), |next| {
+            rest.partition_point(|m| file_key(m.chunk) < file_key(next))
+        });
+        let (previous, tail) = rest.split_at_mut(k);
         rest = tail;
+        batches.push(Mutex::new(Batch {
+            meshes: slots.next().unwrap_or_default(),
+            previous,
+        }));
     }
-    shares.push(Mutex::new(rest));
-    shares
+    batches
 }
 
 #[cfg(test)]
