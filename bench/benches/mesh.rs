@@ -10,11 +10,12 @@
 //! Our rows come twice: "pre-gathered" (the mesher alone, like the peers) and "from world"
 //! (end to end: gather each chunk's neighbourhood from the `World`, classify, mesh, as a user
 //! meshes a world), plus "gather only". The peers' rows never include their own gathering.
-//! The group `parallel hilly` times whole-world meshing on rayon's pool against the serial
-//! path, each mesh freed outside the timed region on both sides (glibc takes about 0.1 ms to
-//! free a hilly exposed mesh that the pool's threads allocated, against a few µs for one the
-//! calling thread allocated). The other goals of the performance issue have their groups here too, so that one run
-//! prints every ratio: `random access 8-bit world` (2²⁰ random `get_block` calls, and a full
+//! The group `parallel hilly` times parallel whole-world meshing (the calling thread and
+//! rayon's pool) against the serial path, new meshes and into the previous mesh, each new mesh
+//! freed outside the timed region on both sides (glibc takes about 0.1 ms to free a hilly
+//! exposed mesh that the pool's threads allocated, against a few µs for one the calling thread
+//! allocated). The other goals of the performance issue have their groups here too, so that
+//! one run prints every ratio: `random access 8-bit world` (2²⁰ random `get_block` calls, and a full
 //! scan through `Chunk::read_into`, on `vwr::samples::full_8bit`) and `mip chain 2048` (the
 //! linear-light chain builders against the box filter on a 2048² RGBA8 texture).
 //!
