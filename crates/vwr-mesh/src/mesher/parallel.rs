@@ -207,14 +207,18 @@ fn mesh_par(
     classify: bool,
     previous: &mut [ChunkMesh],
 ) -> Vec<ChunkMesh> {
-    let helpers = rayon::current_num_threads().saturating_sub(1);
     let enough = positions.map_or_else(
         || world.chunks().nth(PAR_MIN_CHUNKS - 1).is_some(),
         |p| p.len() >= PAR_MIN_CHUNKS,
     );
+    // Few chunks: this thread alone.
+    let helpers = match enough {
+        true => rayon::current_num_threads().saturating_sub(1),
+        false => 0,
+    };
     let mut meshes = Vec::new();
     let classes = &OnceLock::new();
-    if helpers == 0 || !enough {
+    mesh_shared(helpers, &OnceLock::new(), || {
         Job::new(
             world,
             registry,
@@ -224,32 +228,22 @@ fn mesh_par(
             classes,
             previous,
             &mut meshes,
-            1,
+            helpers + 1,
         )
-        .work(0);
-    } else {
-        mesh_shared(helpers, &OnceLock::new(), || {
-            Job::new(
-                world,
-                registry,
-                opts,
-                positions,
-                classify,
-                classes,
-                previous,
-                &mut meshes,
-                helpers + 1,
-            )
-        });
-    }
+    });
     if positions.is_none() {
         meshes.retain(|m| !m.is_empty());
     }
     meshes
 }
 
-/// Runs the job that `new_job` makes on this thread and `helpers` threads of rayon's pool.
+/// Runs the job that `new_job` makes on this thread and `helpers` threads of rayon's pool
+/// (none: on this thread alone, without entering the pool).
 fn mesh_shared<'a>(helpers: usize, job: &OnceLock<Job<'a>>, new_job: impl FnOnce() -> Job<'a>) {
+    if helpers == 0 {
+        job.get_or_init(new_job).work(0);
+        return;
+    }
     // Set when this thread unwinds before the job exists, so the helpers stop waiting for it.
     let abandoned = AtomicBool::new(false);
     rayon::in_place_scope(|scope| {
