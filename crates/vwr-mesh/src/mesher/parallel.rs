@@ -1,5 +1,6 @@
 //! Many chunks meshed at once: the calling thread and the other threads of rayon's pool share
-//! the work, taking batches from one counter.
+//! the work, each taking the batches of its own contiguous run first, then the others' (see
+//! [`Batches`]).
 //!
 //! The calling thread works too instead of handing everything to the pool and sleeping until
 //! it is done: on the 2-core VM the benchmarks run on, a round trip into a sleeping pool and
