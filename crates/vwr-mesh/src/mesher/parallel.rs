@@ -145,16 +145,16 @@ struct Job<'a> {
     registry: &'a Registry,
     opts: MeshOptions,
     classes: Option<&'a SharedClasses<'a>>,
-    positions: &'a [[u32; 3]],
     classify: Batches,
     mesh: Batches,
     /// Per mesh batch, its slots of the result and its share of the previous meshes.
     batches: Vec<Mutex<Batch<'a>>>,
 }
 
-/// The slots a mesh batch fills (one per position, in order), and the previous meshes before
-/// the next batch's first chunk, whose buffers it reuses.
+/// A mesh batch's positions, the slots it fills (one per position, in order), and the previous
+/// meshes before the next batch's first chunk, whose buffers it reuses.
 struct Batch<'a> {
+    positions: &'a [[u32; 3]],
     meshes: &'a mut [ChunkMesh],
     previous: &'a mut [ChunkMesh],
 }
@@ -178,10 +178,13 @@ impl Job<'_> {
                 let mut batch = self.batches[b]
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner);
-                let Batch { meshes, previous } = &mut *batch;
+                let Batch {
+                    positions,
+                    meshes,
+                    previous,
+                } = &mut *batch;
                 let mut previous = previous.iter_mut().peekable();
-                let positions = self.positions.chunks(MESH_BATCH).nth(b).unwrap_or(&[]);
-                for (slot, &pos) in meshes.iter_mut().zip(positions) {
+                for (slot, &pos) in meshes.iter_mut().zip(positions.iter()) {
                     *slot = mesh_reusing(
                         self.world,
                         self.registry,
@@ -292,7 +295,6 @@ impl<'a> Job<'a> {
             registry,
             opts,
             classes,
-            positions,
             classify: Batches::new(
                 classes.map_or(0, WorldClasses::len),
                 CLASS_BATCH,
@@ -304,34 +306,37 @@ impl<'a> Job<'a> {
     }
 }
 
-/// The mesh batches of `positions`: each one's slots of `meshes` (made one per position) and
-/// the meshes of `previous` (file order) before the next batch's first chunk.
+/// The mesh batches of `positions`: each one's positions, its slots of `meshes` (made one per
+/// position) and the meshes of `previous` (file order) before the next batch's first chunk.
 fn batches<'a>(
-    positions: &[[u32; 3]],
+    positions: &'a [[u32; 3]],
     meshes: &'a mut Vec<ChunkMesh>,
     previous: &'a mut [ChunkMesh],
 ) -> Vec<Mutex<Batch<'a>>> {
     meshes.clear();
     meshes.resize_with(positions.len(), ChunkMesh::default);
-    let mut batches = Vec::with_capacity(positions.len().div_ceil(MESH_BATCH));
     let mut rest = previous;
-    let mut slots = meshes.chunks_mut(MESH_BATCH);
-    let firsts = positions
+    let nexts = positions
         .chunks(MESH_BATCH)
         .skip(1)
         .map(|next| Some(next[0]));
-    for next in firsts.chain([None]) {
-        let k = next.map_or(rest.len(), |next| {
-            rest.partition_point(|m| file_key(m.chunk) < file_key(next))
-        });
-        let (previous, tail) = rest.split_at_mut(k);
-        rest = tail;
-        batches.push(Mutex::new(Batch {
-            meshes: slots.next().unwrap_or_default(),
-            previous,
-        }));
-    }
-    batches
+    positions
+        .chunks(MESH_BATCH)
+        .zip(meshes.chunks_mut(MESH_BATCH))
+        .zip(nexts.chain([None]))
+        .map(|((positions, meshes), next)| {
+            let k = next.map_or(rest.len(), |next| {
+                rest.partition_point(|m| file_key(m.chunk) < file_key(next))
+            });
+            let (previous, tail) = std::mem::take(&mut rest).split_at_mut(k);
+            rest = tail;
+            Mutex::new(Batch {
+                positions,
+                meshes,
+                previous,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
