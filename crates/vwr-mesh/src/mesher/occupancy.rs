@@ -39,16 +39,30 @@ pub(crate) struct ChunkClass {
 }
 
 impl ChunkClass {
+    /// The class of a chunk with no cell (before [`ChunkClass::classify`]).
+    const NONE: ChunkClass = ChunkClass {
+        rows: [0; N * N],
+        other: false,
+        visible: false,
+        full: false,
+        opaque_value: None,
+    };
+
     fn of(chunk: &Chunk, registry: &Registry) -> ChunkClass {
+        let mut class = ChunkClass::NONE;
+        class.classify(chunk, registry);
+        class
+    }
+
+    /// Classifies `chunk` into `self`, in place: a class returned by value was copied into
+    /// its list (a measurable share of meshing a sparse world).
+    fn classify(&mut self, chunk: &Chunk, registry: &Registry) {
         let table = registry.class_table();
         let palette = chunk.palette();
-        let mut class = ChunkClass {
-            rows: [0; N * N],
-            other: false,
-            visible: false,
-            full: false,
-            opaque_value: None,
-        };
+        let class = self;
+        // Every path below sets the rows; the flags are reset here.
+        (class.other, class.visible, class.full) = (false, false, false);
+        class.opaque_value = None;
         // Each palette entry classified once.
         let mut opaque = [0u8; 256];
         for (k, b) in palette.iter().enumerate() {
@@ -59,7 +73,8 @@ impl ChunkClass {
         }
         let opaque_entries = &opaque[..palette.len()];
         if opaque_entries.iter().all(|&o| o == 0) {
-            return class;
+            class.rows = NO_ROWS;
+            return;
         }
         let mut opaque_raws = palette.iter().zip(opaque_entries).filter(|(_, &o)| o == 1);
         if let (Some((b, _)), None) = (opaque_raws.next(), opaque_raws.next()) {
@@ -70,7 +85,7 @@ impl ChunkClass {
         if opaque_entries.iter().all(|&o| o == 1) {
             class.rows = [FULL_ROW; N * N];
             class.full = true;
-            return class;
+            return;
         }
         let words = chunk.words();
         // The palette indices that are not opaque.
@@ -132,7 +147,6 @@ impl ChunkClass {
                 *row = (lanes >> (16 * j)) as u16;
             }
         }
-        class
     }
 }
 
@@ -355,7 +369,11 @@ impl<'w> WorldClasses<'w> {
     /// Every allocated chunk of `world`, classified on the calling thread.
     pub(crate) fn new(world: &'w World, registry: &Registry) -> WorldClasses<'w> {
         WorldClasses::list_with(world, |chunks| {
-            chunks.iter().map(|c| ChunkClass::of(c, registry)).collect()
+            let mut classes = vec![ChunkClass::NONE; chunks.len()];
+            for (class, c) in classes.iter_mut().zip(chunks) {
+                class.classify(c, registry);
+            }
+            classes
         })
     }
 }
