@@ -9,7 +9,7 @@ use vwr::{Block, World};
 use vwr_blocks::Registry;
 use vwr_mesh::{
     cache::MeshCache, mesh_chunk, mesh_world, mesh_world_into, mesh_world_serial,
-    mesh_world_serial_into, Face, MeshOptions, Mesher, Neighborhood, Quad, WorldMesh,
+    mesh_world_serial_into, ChunkMesh, Face, MeshOptions, Mesher, Neighborhood, Quad, WorldMesh,
 };
 
 fn counts(w: &World, opts: MeshOptions) -> (usize, usize, usize, u64) {
@@ -940,5 +940,60 @@ fn greedy_rectangles_match_a_plain_reference() {
     for (name, w) in golden_worlds() {
         check_greedy_rectangles(&name, &w, &Registry::default());
         check_greedy_rectangles(&name, &w, &Registry::all_opaque());
+    }
+}
+
+/// Chunk meshes that nobody had before are exactly as long as their lists' room (meshing
+/// gives a new list room for 1024 quads, then gives back what it did not use), on every path
+/// that makes new meshes, including a chunk of more than 1024 quads.
+#[test]
+fn new_chunk_meshes_keep_no_spare_room() {
+    let r = Registry::default();
+    let mut w = random_world(11, 5, 6_000);
+    // A checkerboard chunk: 500 cubes, every face shown (3000 unit quads).
+    for z in 0..10 {
+        for y in 0..10 {
+            for x in 0..10 {
+                let cell = if (x + y + z) % 2 == 0 {
+                    b(35)
+                } else {
+                    Block::AIR
+                };
+                w.set_block([20 + x, 20 + y, 20 + z], cell).unwrap();
+            }
+        }
+    }
+    let snug = |m: &ChunkMesh| m.opaque.capacity() == m.opaque.len();
+    for opts in [MeshOptions::EXPOSED, MeshOptions::GREEDY_AO] {
+        let serial = mesh_world_serial(&w, &r, opts);
+        assert!(
+            serial.chunks.iter().any(|c| c.opaque.len() > 1024),
+            "{opts:?}: the checkerboard chunk should pass 1024 quads"
+        );
+        let parallel = mesh_world(&w, &r, opts);
+        let mut cache = MeshCache::new(opts);
+        cache.update(&w, &r);
+        let single: Vec<ChunkMesh> = serial
+            .chunks
+            .iter()
+            .map(|c| mesh_chunk(&w, &r, c.chunk, opts))
+            .collect();
+        for (name, meshes) in [
+            ("serial", serial.chunks.iter().collect::<Vec<_>>()),
+            ("parallel", parallel.chunks.iter().collect()),
+            ("cache", cache.meshes()),
+            ("mesh_chunk", single.iter().collect()),
+        ] {
+            assert!(!meshes.is_empty(), "{name} {opts:?}");
+            for m in meshes {
+                assert!(
+                    snug(m),
+                    "{name} {opts:?}: chunk {:?} has {} quads in room for {}",
+                    m.chunk,
+                    m.opaque.len(),
+                    m.opaque.capacity()
+                );
+            }
+        }
     }
 }

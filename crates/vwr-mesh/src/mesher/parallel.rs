@@ -173,7 +173,7 @@ impl Job<'_> {
                 return;
             }
         }
-        with_scratch(|s, scratch_out| {
+        with_scratch(|s| {
             self.mesh.run(me, |b| {
                 let mut batch = self.batches[b]
                     .lock()
@@ -193,7 +193,6 @@ impl Job<'_> {
                         self.opts,
                         &mut previous,
                         s,
-                        scratch_out,
                     );
                 }
             })
