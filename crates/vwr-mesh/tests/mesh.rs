@@ -455,7 +455,11 @@ fn parallel_meshing_equals_serial_and_feeds_the_cache() {
                 "{name}"
             );
         }
-        for (opts, fill) in [(MeshOptions::EXPOSED, 261), (MeshOptions::GREEDY_AO, 35)] {
+        for (opts, fill) in [
+            (MeshOptions::EXPOSED, 261),
+            (MeshOptions::GREEDY, 92),
+            (MeshOptions::GREEDY_AO, 35),
+        ] {
             let serial = mesh_world_serial(&w, &r, opts);
             assert_eq!(mesh_world(&w, &r, opts), serial, "{name} {opts:?}");
             // Whole-world meshing (chunks classified once) equals chunk-by-chunk meshing

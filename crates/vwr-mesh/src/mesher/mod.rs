@@ -334,7 +334,7 @@ fn mesh_chunk_classed<S: ClassSlot>(
     if class.full && buried(classes, pos) {
         return;
     }
-    s.nb.gather_classes(classes, chunk, pos);
+    s.nb.gather_classes(classes, chunk, pos, opts.ao);
     let c = CHUNK_SIZE as i32;
     let origin = [pos[0] as i32 * c, pos[1] as i32 * c, pos[2] as i32 * c];
     // No transparent or special cell: only the opaque pass runs, and no plate rotation applies.
@@ -448,7 +448,7 @@ pub fn gather_world(world: &World, registry: &Registry) -> usize {
         match classes.get(pos) {
             Some(c) if !c.visible => continue,
             Some(c) if c.full && buried(&classes, pos) => continue,
-            Some(c) if !c.other => nb.gather_classes(&classes, chunk, pos),
+            Some(c) if !c.other => nb.gather_classes(&classes, chunk, pos, true),
             _ => nb.gather(world, pos, registry),
         }
         n += !nb.no_opaque_faces as usize;

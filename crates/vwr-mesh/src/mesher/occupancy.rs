@@ -432,11 +432,17 @@ impl Neighborhood {
     /// packed words and palette for the block values of visible faces. Only for chunks whose
     /// class has no transparent or special cell; cells are not filled (the neighbourhood is
     /// internal to whole-world meshing and only meshed).
+    ///
+    /// Without `edges`, only what the face test reads is filled: the twelve edge and corner
+    /// rows of the padded volume are zero, and the rows beside the chunk above, below, in
+    /// front and behind get no x-border bits; only ambient occlusion reads those. That skips
+    /// 20 of the 27 class lookups.
     pub(crate) fn gather_classes<S: ClassSlot>(
         &mut self,
         classes: &WorldClasses<'_, S>,
         chunk: &Chunk,
         pos: [u32; 3],
+        edges: bool,
     ) {
         self.others.clear();
         self.set_packed_centre(chunk);
@@ -458,7 +464,17 @@ impl Neighborhood {
         };
         for dz in -1i32..=1 {
             for dy in -1i32..=1 {
+                let (sy, ly, py) = spans(dy);
+                let (sz, lz, pz) = spans(dz);
+                let middle = dy == 0 && dz == 0;
+                if !edges && dy != 0 && dz != 0 {
+                    self.occ[pz][py] = 0;
+                    continue;
+                }
                 let at = |dx: i32| {
+                    if dx != 0 && !edges && !middle {
+                        return &NO_ROWS;
+                    }
                     rows_of([
                         pos[0].wrapping_add_signed(dx),
                         pos[1].wrapping_add_signed(dy),
@@ -466,8 +482,6 @@ impl Neighborhood {
                     ])
                 };
                 let (l, m, r) = (at(-1), at(0), at(1));
-                let (sy, ly, py) = spans(dy);
-                let (sz, lz, pz) = spans(dz);
                 // Middle chunk's cells at padded x 1..=10, the left neighbour's x = 9 at
                 // padded 0, the right neighbour's x = 0 at padded 11.
                 let join =
