@@ -565,6 +565,26 @@ mod tests {
         }
     }
 
+    /// [`both`] for every width that holds `palette_len` entries, entry `k` opaque where bit
+    /// `k` of `opaque_mask` is set.
+    fn every_width(idx: &[u8], palette_len: usize, opaque_mask: u16) {
+        let mut opaque = [0u8; 256];
+        for (k, o) in opaque.iter_mut().enumerate().take(palette_len) {
+            *o = ((opaque_mask >> k) & 1) as u8;
+        }
+        if palette_len <= 4 {
+            both::<2>(idx, &opaque, palette_len);
+        }
+        if palette_len <= 8 {
+            both::<3>(idx, &opaque, palette_len);
+        }
+        both::<4>(idx, &opaque, palette_len);
+        both::<5>(idx, &opaque, palette_len);
+        both::<6>(idx, &opaque, palette_len);
+        both::<7>(idx, &opaque, palette_len);
+        both::<8>(idx, &opaque, palette_len);
+    }
+
     /// Checks [`nonzero_fields`] for every value of every whole field of a word, the other
     /// fields holding `fill`.
     fn nonzero_flags<const B: usize>(fill: u64) {
@@ -600,10 +620,6 @@ mod tests {
             palette_len in 2usize..=16,
             opaque_mask in any::<u16>(),
         ) {
-            let mut opaque = [0u8; 256];
-            for (k, o) in opaque.iter_mut().enumerate().take(palette_len) {
-                *o = ((opaque_mask >> k) & 1) as u8;
-            }
             let mut s = seed | 1;
             let idx: Vec<u8> = (0..CHUNK_VOLUME)
                 .map(|_| {
@@ -613,17 +629,7 @@ mod tests {
                     (s % palette_len as u64) as u8
                 })
                 .collect();
-            if palette_len <= 4 {
-                both::<2>(&idx, &opaque, palette_len);
-            }
-            if palette_len <= 8 {
-                both::<3>(&idx, &opaque, palette_len);
-            }
-            both::<4>(&idx, &opaque, palette_len);
-            both::<5>(&idx, &opaque, palette_len);
-            both::<6>(&idx, &opaque, palette_len);
-            both::<7>(&idx, &opaque, palette_len);
-            both::<8>(&idx, &opaque, palette_len);
+            every_width(&idx, palette_len, opaque_mask);
         }
 
         /// The same on sparse chunks, index 0 everywhere but a few runs, where whole words
@@ -634,26 +640,12 @@ mod tests {
             palette_len in 2usize..=16,
             opaque_mask in any::<u16>(),
         ) {
-            let mut opaque = [0u8; 256];
-            for (k, o) in opaque.iter_mut().enumerate().take(palette_len) {
-                *o = ((opaque_mask >> k) & 1) as u8;
-            }
             let mut idx = vec![0u8; CHUNK_VOLUME];
             for (start, len, v) in runs {
                 let end = (start + len).min(CHUNK_VOLUME);
                 idx[start..end].fill(v % palette_len as u8);
             }
-            if palette_len <= 4 {
-                both::<2>(&idx, &opaque, palette_len);
-            }
-            if palette_len <= 8 {
-                both::<3>(&idx, &opaque, palette_len);
-            }
-            both::<4>(&idx, &opaque, palette_len);
-            both::<5>(&idx, &opaque, palette_len);
-            both::<6>(&idx, &opaque, palette_len);
-            both::<7>(&idx, &opaque, palette_len);
-            both::<8>(&idx, &opaque, palette_len);
+            every_width(&idx, palette_len, opaque_mask);
         }
     }
 }
