@@ -316,10 +316,8 @@ fn mesh_chunk_classed<S: ClassSlot>(
     s: &mut Scratch,
     out: &mut ChunkMesh,
 ) {
-    let (Some(classes), Some(chunk)) = (classes, world.chunk(pos)) else {
-        return mesh_chunk_with(world, registry, pos, opts, &mut s.mesher, &mut s.nb, out);
-    };
-    let Some(class) = classes.get(pos) else {
+    let Some((classes, (chunk, class))) = classes.and_then(|c| Some((c, c.chunk_and_class(pos)?)))
+    else {
         return mesh_chunk_with(world, registry, pos, opts, &mut s.mesher, &mut s.nb, out);
     };
     if class.other {
@@ -334,7 +332,7 @@ fn mesh_chunk_classed<S: ClassSlot>(
     if class.full && buried(classes, pos) {
         return;
     }
-    s.nb.gather_classes(classes, chunk, pos, opts.ao);
+    s.nb.gather_classes(classes, (chunk, class), pos, opts.ao);
     let c = CHUNK_SIZE as i32;
     let origin = [pos[0] as i32 * c, pos[1] as i32 * c, pos[2] as i32 * c];
     // No transparent or special cell: only the opaque pass runs, and no plate rotation applies.
@@ -442,13 +440,10 @@ pub fn gather_world(world: &World, registry: &Registry) -> usize {
     let mut nb = Neighborhood::new();
     let mut n = 0;
     for &pos in classes.positions() {
-        let Some(chunk) = world.chunk(pos) else {
-            continue;
-        };
-        match classes.get(pos) {
-            Some(c) if !c.visible => continue,
-            Some(c) if c.full && buried(&classes, pos) => continue,
-            Some(c) if !c.other => nb.gather_classes(&classes, chunk, pos, true),
+        match classes.chunk_and_class(pos) {
+            Some((_, c)) if !c.visible => continue,
+            Some((_, c)) if c.full && buried(&classes, pos) => continue,
+            Some((chunk, c)) if !c.other => nb.gather_classes(&classes, (chunk, c), pos, true),
             _ => nb.gather(world, pos, registry),
         }
         n += !nb.no_opaque_faces as usize;

@@ -417,22 +417,36 @@ impl<'w> WorldClasses<'w, OnceLock<ChunkClass>> {
     }
 }
 
-impl<S: ClassSlot> WorldClasses<'_, S> {
+impl<'w, S: ClassSlot> WorldClasses<'w, S> {
     /// The allocated chunks' positions, in file order.
     pub(crate) fn positions(&self) -> &[[u32; 3]] {
         &self.positions
     }
 
-    /// The class of chunk `p` (wrapped coordinates from `wrapping_add_signed` fall outside).
+    /// Which allocated chunk (in file order) `p` is (wrapped coordinates from
+    /// `wrapping_add_signed` fall outside).
     #[inline]
-    pub(crate) fn get(&self, p: [u32; 3]) -> Option<&ChunkClass> {
+    fn index(&self, p: [u32; 3]) -> Option<usize> {
         if (0..3).any(|a| p[a] >= self.dims[a]) {
             return None;
         }
         match self.slot[slot_of(self.dims, p)] {
             u32::MAX => None,
-            k => self.classes.get(k as usize)?.class(),
+            k => Some(k as usize),
         }
+    }
+
+    /// The class of chunk `p`.
+    #[inline]
+    pub(crate) fn get(&self, p: [u32; 3]) -> Option<&ChunkClass> {
+        self.classes.get(self.index(p)?)?.class()
+    }
+
+    /// Chunk `p` and its class, with one lookup.
+    #[inline]
+    pub(crate) fn chunk_and_class(&self, p: [u32; 3]) -> Option<(&'w Chunk, &ChunkClass)> {
+        let k = self.index(p)?;
+        Some((self.chunks.get(k)?, self.classes.get(k)?.class()?))
     }
 }
 
@@ -460,13 +474,13 @@ impl Neighborhood {
     pub(crate) fn gather_classes<S: ClassSlot>(
         &mut self,
         classes: &WorldClasses<'_, S>,
-        chunk: &Chunk,
+        (chunk, class): (&Chunk, &ChunkClass),
         pos: [u32; 3],
         edges: bool,
     ) {
         self.others.clear();
         self.set_packed_centre(chunk);
-        self.opaque_value = classes.get(pos).and_then(|c| c.opaque_value);
+        self.opaque_value = class.opaque_value;
         // Padded rows (py, pz) come in 3×3 blocks by the chunk offsets (dy, dz): per block,
         // the source row inside those chunks and the padded rows it fills.
         let spans = |d: i32| -> (usize, usize, usize) {
@@ -492,6 +506,9 @@ impl Neighborhood {
                     continue;
                 }
                 let at = |dx: i32| {
+                    if dx == 0 && middle {
+                        return &class.rows;
+                    }
                     if dx != 0 && !edges && !middle {
                         return &NO_ROWS;
                     }
