@@ -433,8 +433,9 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
 }
 
 /// The gather of whole-world meshing alone, for benchmarks: classifies every chunk once, then
-/// builds each allocated chunk's neighbourhood the way [`mesh_world_serial`] does (no meshing).
-/// Returns how many of them have an opaque face to show.
+/// builds each allocated chunk's neighbourhood the way [`mesh_world_serial`] does with AO on
+/// (edge and corner rows included, the most a gather does; no meshing). Returns how many of
+/// them have an opaque face to show.
 pub fn gather_world(world: &World, registry: &Registry) -> usize {
     let classes = WorldClasses::new(world, registry);
     let mut nb = Neighborhood::new();

@@ -469,8 +469,9 @@ impl Neighborhood {
     ///
     /// Without `edges`, only what the face test reads is filled: the twelve edge and corner
     /// rows of the padded volume are zero, and the rows beside the chunk above, below, in
-    /// front and behind get no x-border bits; only ambient occlusion reads those. That skips
-    /// 20 of the 27 class lookups.
+    /// front and behind get no x-border bits; only ambient occlusion reads those. The six face
+    /// neighbours are then the only classes looked up (the centre's comes in with its chunk),
+    /// instead of all 26 neighbours.
     pub(crate) fn gather_classes<S: ClassSlot>(
         &mut self,
         classes: &WorldClasses<'_, S>,
