@@ -1,0 +1,114 @@
+//! The v3 world format (docs/format/vwr-v3.md): per-axis chunk counts, a sparse index, chunk
+//! codecs (packed, RLE, zstd, zstd groups) and two commit slots for incremental saves.
+//!
+//! Layouts live in [`crate::layout`]; this module encodes, decodes and validates them. The lazy
+//! file handle and the incremental save are in [`crate::file`].
+
+mod encode;
+mod read;
+mod stats;
+
+pub use encode::write_world_v3;
+pub(crate) use encode::*;
+pub use read::read_world_v3;
+pub(crate) use read::*;
+pub(crate) use stats::stats_of;
+pub use stats::CodecStats;
+
+use crate::world::World;
+
+/// Which header version a save writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// v2 when the world fits it (cubic, at most 255 chunks per axis), v3 otherwise.
+    #[default]
+    Auto,
+    /// The original format (fails for worlds it cannot hold).
+    V2,
+    /// Header v3.
+    V3,
+}
+
+/// How a v3 save stores chunk payloads (vwr-v3.md §7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Codec {
+    /// The smaller of packed and RLE per chunk, small chunks in zstd groups.
+    #[default]
+    Auto,
+    /// The v2 bit-packed payload, uncompressed.
+    Packed,
+    /// Run-length payload, uncompressed.
+    Rle,
+    /// The smaller of packed and RLE, one zstd frame per chunk.
+    Zstd,
+}
+
+impl std::str::FromStr for Codec {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Codec, String> {
+        match s {
+            "auto" => Ok(Codec::Auto),
+            "packed" => Ok(Codec::Packed),
+            "rle" => Ok(Codec::Rle),
+            "zstd" => Ok(Codec::Zstd),
+            _ => Err(format!("unknown codec {s:?} (auto, packed, rle, zstd)")),
+        }
+    }
+}
+
+/// Default zstd level.
+pub const DEFAULT_ZSTD_LEVEL: i32 = 3;
+/// Chunks whose payload is smaller than this go into groups under [`Codec::Auto`].
+const GROUP_CHUNK_LIMIT: usize = 16 << 10;
+/// A group is closed once it holds this many payload bytes.
+const GROUP_TARGET: usize = 64 << 10;
+
+/// Options of [`World::to_bytes_with`] and [`World::save_with`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SaveOptions {
+    /// Header version.
+    pub format: Format,
+    /// v3 chunk codec.
+    pub codec: Codec,
+    /// zstd level (1..=22).
+    pub level: i32,
+}
+
+impl Default for SaveOptions {
+    fn default() -> SaveOptions {
+        SaveOptions {
+            format: Format::Auto,
+            codec: Codec::Auto,
+            level: DEFAULT_ZSTD_LEVEL,
+        }
+    }
+}
+
+impl SaveOptions {
+    /// v3 with the given codec.
+    pub fn v3(codec: Codec) -> SaveOptions {
+        SaveOptions {
+            format: Format::V3,
+            codec,
+            ..SaveOptions::default()
+        }
+    }
+
+    /// Whether these options write v3 for `world`.
+    pub fn writes_v3(&self, world: &World) -> bool {
+        match self.format {
+            Format::V3 => true,
+            Format::V2 => false,
+            Format::Auto => !world.fits_v2(),
+        }
+    }
+}
+
+pub(crate) fn linear(dims: [u32; 3], p: [u32; 3]) -> u32 {
+    (p[0] as u64 + dims[0] as u64 * (p[1] as u64 + dims[1] as u64 * p[2] as u64)) as u32
+}
+
+pub(crate) fn delinear(dims: [u32; 3], i: u32) -> [u32; 3] {
+    let (dx, dy) = (dims[0], dims[1]);
+    [i % dx, (i / dx) % dy, i / (dx * dy)]
+}
