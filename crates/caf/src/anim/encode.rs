@@ -101,68 +101,10 @@ pub fn encode_animation(
                 f64::MAX
             };
             if ch.path == ChannelPath::Rotation {
-                let mut prev: Option<[f64; 4]> = None;
-                // Smallest norm of a lerp between neighbours: cos(a / 2).
-                let mut m = 1.0f64;
-                for (fi, f) in ch.frames.iter().enumerate() {
-                    let q = f.map(f64::from);
-                    let norm = q.iter().map(|v| v * v).sum::<f64>().sqrt();
-                    if !(norm.is_finite() && norm > 0.0) {
-                        return Err(bad(fi));
-                    }
-                    let mut q = unit4(q);
-                    if let Some(p) = prev {
-                        let dot: f64 = (0..4).map(|i| p[i] * q[i]).sum();
-                        if dot < 0.0 {
-                            q = q.map(|v| -v);
-                        }
-                        let d = dot.abs().min(1.0);
-                        // cos(a / 2) with cos(a) = d.
-                        m = m.min(((1.0 + d) / 2.0).sqrt());
-                    }
-                    prev = Some(q);
-                    for v in q {
-                        let s = (v * 32767.0).round().clamp(-32767.0, 32767.0) as i16;
-                        payload.extend_from_slice(&s.to_le_bytes());
-                    }
-                }
-                let e_q = 2.0 * (1.0 / (32767.0 * m)).min(1.0).asin();
+                let e_q = quantise_rotations(&ch.frames, &mut payload).map_err(bad)?;
                 entry.error_bound = round_up(resample + e_q + 1e-6);
             } else {
-                let mut lo = [f32::INFINITY; 3];
-                let mut hi = [f32::NEG_INFINITY; 3];
-                for (fi, f) in ch.frames.iter().enumerate() {
-                    if !f[..3].iter().all(|v| v.is_finite()) {
-                        return Err(bad(fi));
-                    }
-                    for c in 0..3 {
-                        lo[c] = lo[c].min(f[c]);
-                        hi[c] = hi[c].max(f[c]);
-                    }
-                }
-                if !(0..3).all(|c| (hi[c] - lo[c]).is_finite()) {
-                    return Err(bad(0));
-                }
-                for f in &ch.frames {
-                    for c in 0..3 {
-                        let span = f64::from(hi[c]) - f64::from(lo[c]);
-                        let q = if span > 0.0 {
-                            ((f64::from(f[c]) - f64::from(lo[c])) / span * 65535.0)
-                                .round()
-                                .clamp(0.0, 65535.0) as u16
-                        } else {
-                            0
-                        };
-                        payload.extend_from_slice(&q.to_le_bytes());
-                    }
-                }
-                let e_q = (0..3)
-                    .map(|c| (f64::from(hi[c]) - f64::from(lo[c])) / 131070.0)
-                    .fold(0.0, f64::max);
-                let mag = (0..3)
-                    .map(|c| f64::from(lo[c].abs().max(hi[c].abs())))
-                    .fold(0.0, f64::max);
-                let e_f = 8.0 * f64::from(f32::EPSILON) * mag;
+                let (lo, hi, e_q, e_f) = quantise_vectors(&ch.frames, &mut payload).map_err(bad)?;
                 entry.min = lo;
                 entry.max = hi;
                 entry.error_bound = round_up(resample + e_q + e_f);
@@ -206,4 +148,80 @@ pub fn encode_animation(
         metadata.extend_from_slice(c.name.as_bytes());
     }
     Ok((metadata, payload))
+}
+
+/// Rotation frames appended to `payload` as snorm16 unit quaternions, each in the hemisphere
+/// of the one before; returns the quantisation error bound in radians, or the index of a frame
+/// that is not a rotation (zero or not finite).
+fn quantise_rotations(frames: &[[f32; 4]], payload: &mut Vec<u8>) -> Result<f64, usize> {
+    let mut prev: Option<[f64; 4]> = None;
+    // Smallest norm of a lerp between neighbours: cos(a / 2).
+    let mut m = 1.0f64;
+    for (fi, f) in frames.iter().enumerate() {
+        let q = f.map(f64::from);
+        let norm = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if !(norm.is_finite() && norm > 0.0) {
+            return Err(fi);
+        }
+        let mut q = unit4(q);
+        if let Some(p) = prev {
+            let dot: f64 = (0..4).map(|i| p[i] * q[i]).sum();
+            if dot < 0.0 {
+                q = q.map(|v| -v);
+            }
+            let d = dot.abs().min(1.0);
+            // cos(a / 2) with cos(a) = d.
+            m = m.min(((1.0 + d) / 2.0).sqrt());
+        }
+        prev = Some(q);
+        for v in q {
+            let s = (v * 32767.0).round().clamp(-32767.0, 32767.0) as i16;
+            payload.extend_from_slice(&s.to_le_bytes());
+        }
+    }
+    Ok(2.0 * (1.0 / (32767.0 * m)).min(1.0).asin())
+}
+
+/// The range (`lo`, `hi`) of quantised translation or scale frames, their quantisation error
+/// bound and their f32 rounding term.
+type Quantised = ([f32; 3], [f32; 3], f64, f64);
+
+/// Translation or scale frames appended to `payload` as u16 within their per-component range,
+/// or the index of a frame that is not finite.
+fn quantise_vectors(frames: &[[f32; 4]], payload: &mut Vec<u8>) -> Result<Quantised, usize> {
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for (fi, f) in frames.iter().enumerate() {
+        if !f[..3].iter().all(|v| v.is_finite()) {
+            return Err(fi);
+        }
+        for c in 0..3 {
+            lo[c] = lo[c].min(f[c]);
+            hi[c] = hi[c].max(f[c]);
+        }
+    }
+    if !(0..3).all(|c| (hi[c] - lo[c]).is_finite()) {
+        return Err(0);
+    }
+    for f in frames {
+        for c in 0..3 {
+            let span = f64::from(hi[c]) - f64::from(lo[c]);
+            let q = if span > 0.0 {
+                ((f64::from(f[c]) - f64::from(lo[c])) / span * 65535.0)
+                    .round()
+                    .clamp(0.0, 65535.0) as u16
+            } else {
+                0
+            };
+            payload.extend_from_slice(&q.to_le_bytes());
+        }
+    }
+    let e_q = (0..3)
+        .map(|c| (f64::from(hi[c]) - f64::from(lo[c])) / 131070.0)
+        .fold(0.0, f64::max);
+    let mag = (0..3)
+        .map(|c| f64::from(lo[c].abs().max(hi[c].abs())))
+        .fold(0.0, f64::max);
+    let e_f = 8.0 * f64::from(f32::EPSILON) * mag;
+    Ok((lo, hi, e_q, e_f))
 }

@@ -46,69 +46,11 @@ impl<'a> AnimationView<'a> {
                 flags: a.header.flags,
             });
         }
-        let b = a.metadata;
-        let head = b
-            .get(..AnimationMetadata::SIZE)
-            .ok_or(CafError::MetadataSize {
-                ty,
-                expected: AnimationMetadata::SIZE as u64,
-                actual: b.len() as u64,
-            })?;
-        let meta = AnimationMetadata::from_bytes(head)?;
-        if meta.magic != AnimationMetadata::MAGIC {
-            return Err(bad(
-                "magic",
-                u32::from_le_bytes(meta.magic).into(),
-                "an animation starts with \"ANIM\"",
-            ));
-        }
-        if meta.version != AnimationMetadata::VERSION {
-            return Err(bad(
-                "version",
-                meta.version.into(),
-                "only version 1 is defined",
-            ));
-        }
-        if meta.flags != 0 || meta.reserved != [0; 2] {
-            return Err(bad(
-                "flags",
-                meta.flags.into(),
-                "flags and reserved must be 0",
-            ));
-        }
-        if meta.clip_count == 0 || meta.clip_count > AnimationMetadata::MAX_CLIPS {
-            return Err(bad(
-                "clip_count",
-                meta.clip_count.into(),
-                "must be between 1 and 4096",
-            ));
-        }
-        if meta.channel_count == 0 || meta.channel_count > AnimationMetadata::MAX_CHANNELS {
-            return Err(bad(
-                "channel_count",
-                meta.channel_count.into(),
-                "must be between 1 and 65536",
-            ));
-        }
-        let rate = meta.sample_rate;
-        if !(rate.is_finite() && (1.0..=AnimationMetadata::MAX_RATE).contains(&rate)) {
-            return Err(bad(
-                "sample_rate",
-                rate.to_bits().into(),
-                "must be finite and between 1 and 1000",
-            ));
-        }
-        if meta.names_size > AnimationMetadata::MAX_NAMES {
-            return Err(bad(
-                "names_size",
-                meta.names_size.into(),
-                "must be at most 1 MiB",
-            ));
-        }
+        let meta = check_header(a.metadata)?;
         let clips_end = AnimationMetadata::SIZE + meta.clip_count as usize * ClipEntry::SIZE;
         let channels_end = clips_end + meta.channel_count as usize * ChannelEntry::SIZE;
         let expected = channels_end + meta.names_size as usize;
-        let b = strip_alignment_padding(ty, b, expected);
+        let b = strip_alignment_padding(ty, a.metadata, expected);
         if b.len() != expected {
             return Err(CafError::MetadataSize {
                 ty,
@@ -117,123 +59,8 @@ impl<'a> AnimationView<'a> {
             });
         }
         let names = &b[channels_end..];
-        let name_of = |off: u32, len: u32| -> Option<&'a [u8]> {
-            let s = off as usize;
-            names.get(s..s.checked_add(len as usize)?)
-        };
-        let mut clips = Vec::with_capacity(meta.clip_count as usize);
-        let mut next_channel = 0u64;
-        for e in b[AnimationMetadata::SIZE..clips_end].chunks_exact(ClipEntry::SIZE) {
-            let c = ClipEntry::from_bytes(e)?;
-            let i = clips.len() as u64;
-            if u64::from(c.first_channel) != next_channel || c.channel_count == 0 {
-                return Err(bad(
-                    "clip.first_channel",
-                    i,
-                    "clips must own consecutive, non-empty channel ranges in order",
-                ));
-            }
-            next_channel += u64::from(c.channel_count);
-            if next_channel > u64::from(meta.channel_count) {
-                return Err(bad(
-                    "clip.channel_count",
-                    i,
-                    "the clip's channels end past channel_count",
-                ));
-            }
-            if AnimationMetadata::frames(c.duration, rate) != Some(c.frame_count) {
-                return Err(bad(
-                    "clip.frame_count",
-                    i,
-                    "duration must be finite and >= 0, and frame_count = frames(duration, sample_rate)",
-                ));
-            }
-            let name = name_of(c.name_offset, c.name_length).ok_or_else(|| {
-                bad(
-                    "clip.name_offset",
-                    i,
-                    "the name lies outside the name block",
-                )
-            })?;
-            if std::str::from_utf8(name).is_err() {
-                return Err(bad("clip.name", i, "not UTF-8"));
-            }
-            clips.push(c);
-        }
-        if next_channel != u64::from(meta.channel_count) {
-            return Err(bad(
-                "channel_count",
-                meta.channel_count.into(),
-                "the clips' channel ranges do not cover every channel",
-            ));
-        }
-        let mut channels = Vec::with_capacity(meta.channel_count as usize);
-        let mut offset = 0u64;
-        for c in &clips {
-            let mut seen = HashSet::new();
-            let first = clips_end + c.first_channel as usize * ChannelEntry::SIZE;
-            let end = first + c.channel_count as usize * ChannelEntry::SIZE;
-            for e in b[first..end].chunks_exact(ChannelEntry::SIZE) {
-                let ch = ChannelEntry::from_bytes(e)?;
-                let i = channels.len() as u64;
-                if ch.path_name().is_none() {
-                    return Err(bad("channel.path", ch.path.into(), "must be 0, 1 or 2"));
-                }
-                if ch.interpolation > ChannelEntry::STEP {
-                    return Err(bad(
-                        "channel.interpolation",
-                        ch.interpolation.into(),
-                        "must be 0 (LINEAR) or 1 (STEP)",
-                    ));
-                }
-                if ch.reserved != 0 {
-                    return Err(bad("channel.reserved", ch.reserved.into(), "must be 0"));
-                }
-                if ch.frame_count != 1 && ch.frame_count != c.frame_count {
-                    return Err(bad(
-                        "channel.frame_count",
-                        ch.frame_count.into(),
-                        "must be 1 or the clip's frame_count",
-                    ));
-                }
-                if u64::from(ch.data_offset) != offset {
-                    return Err(bad(
-                        "channel.data_offset",
-                        ch.data_offset.into(),
-                        "must be where the previous channel's values end",
-                    ));
-                }
-                let floats_ok = ch.min.iter().chain(&ch.max).all(|v| v.is_finite())
-                    && (0..3)
-                        .all(|k| ch.min[k] <= ch.max[k] && (ch.max[k] - ch.min[k]).is_finite());
-                if !floats_ok {
-                    return Err(bad(
-                        "channel.min",
-                        i,
-                        "min and max must be finite with min <= max",
-                    ));
-                }
-                if ch.path == ChannelEntry::ROTATION && (ch.min != [0.0; 3] || ch.max != [0.0; 3]) {
-                    return Err(bad("channel.min", i, "must be 0 for a rotation"));
-                }
-                if !(ch.error_bound.is_finite() && ch.error_bound >= 0.0) {
-                    return Err(bad(
-                        "channel.error_bound",
-                        ch.error_bound.to_bits().into(),
-                        "must be finite and >= 0",
-                    ));
-                }
-                if !seen.insert((ch.node, ch.path)) {
-                    return Err(bad(
-                        "channel.node",
-                        ch.node.into(),
-                        "a clip has two channels of the same node and path",
-                    ));
-                }
-                offset += 2 * ch.components() as u64 * u64::from(ch.frame_count);
-                channels.push(ch);
-            }
-        }
+        let clips = check_clips(&meta, &b[AnimationMetadata::SIZE..clips_end], names)?;
+        let (channels, offset) = check_channels(&meta, &clips, &b[clips_end..channels_end])?;
         if offset != a.payload.len() as u64 {
             return Err(CafError::PayloadSize {
                 ty,
@@ -241,20 +68,7 @@ impl<'a> AnimationView<'a> {
                 actual: a.payload.len() as u64,
             });
         }
-        for ch in channels.iter().filter(|c| c.path == ChannelEntry::ROTATION) {
-            let start = ch.data_offset as usize;
-            let values = &a.payload[start..start + 8 * ch.frame_count as usize];
-            if let Some(k) = values
-                .chunks_exact(8)
-                .position(|f| f.iter().all(|&x| x == 0))
-            {
-                return Err(CafError::Malformed {
-                    ty,
-                    offset: (start + 8 * k) as u64,
-                    what: format!("node {} rotation frame {k} is a zero quaternion", ch.node),
-                });
-            }
-        }
+        check_rotations(&channels, a.payload)?;
         Ok(AnimationView {
             meta,
             clips,
@@ -416,4 +230,230 @@ fn value_of(path: u8, v: [f32; 4]) -> ChannelValue {
         ChannelEntry::SCALE => ChannelValue::Scale([v[0], v[1], v[2]]),
         _ => ChannelValue::Translation([v[0], v[1], v[2]]),
     }
+}
+
+/// The metadata header of an animation (`b` its whole metadata) with its counts, rate and name
+/// block size checked.
+fn check_header(b: &[u8]) -> Result<AnimationMetadata, CafError> {
+    let ty = AssetType::ANIMATION;
+    let head = b
+        .get(..AnimationMetadata::SIZE)
+        .ok_or(CafError::MetadataSize {
+            ty,
+            expected: AnimationMetadata::SIZE as u64,
+            actual: b.len() as u64,
+        })?;
+    let meta = AnimationMetadata::from_bytes(head)?;
+    if meta.magic != AnimationMetadata::MAGIC {
+        return Err(bad(
+            "magic",
+            u32::from_le_bytes(meta.magic).into(),
+            "an animation starts with \"ANIM\"",
+        ));
+    }
+    if meta.version != AnimationMetadata::VERSION {
+        return Err(bad(
+            "version",
+            meta.version.into(),
+            "only version 1 is defined",
+        ));
+    }
+    if meta.flags != 0 || meta.reserved != [0; 2] {
+        return Err(bad(
+            "flags",
+            meta.flags.into(),
+            "flags and reserved must be 0",
+        ));
+    }
+    if meta.clip_count == 0 || meta.clip_count > AnimationMetadata::MAX_CLIPS {
+        return Err(bad(
+            "clip_count",
+            meta.clip_count.into(),
+            "must be between 1 and 4096",
+        ));
+    }
+    if meta.channel_count == 0 || meta.channel_count > AnimationMetadata::MAX_CHANNELS {
+        return Err(bad(
+            "channel_count",
+            meta.channel_count.into(),
+            "must be between 1 and 65536",
+        ));
+    }
+    let rate = meta.sample_rate;
+    if !(rate.is_finite() && (1.0..=AnimationMetadata::MAX_RATE).contains(&rate)) {
+        return Err(bad(
+            "sample_rate",
+            rate.to_bits().into(),
+            "must be finite and between 1 and 1000",
+        ));
+    }
+    if meta.names_size > AnimationMetadata::MAX_NAMES {
+        return Err(bad(
+            "names_size",
+            meta.names_size.into(),
+            "must be at most 1 MiB",
+        ));
+    }
+    Ok(meta)
+}
+
+/// The clip table (`table`, the clip entries' bytes; `names`, the name block): consecutive,
+/// non-empty channel ranges covering every channel, frame counts and UTF-8 names.
+fn check_clips(
+    meta: &AnimationMetadata,
+    table: &[u8],
+    names: &[u8],
+) -> Result<Vec<ClipEntry>, CafError> {
+    let rate = meta.sample_rate;
+    let name_of = |off: u32, len: u32| {
+        let s = off as usize;
+        names.get(s..s.checked_add(len as usize)?)
+    };
+    let mut clips = Vec::with_capacity(meta.clip_count as usize);
+    let mut next_channel = 0u64;
+    for e in table.chunks_exact(ClipEntry::SIZE) {
+        let c = ClipEntry::from_bytes(e)?;
+        let i = clips.len() as u64;
+        if u64::from(c.first_channel) != next_channel || c.channel_count == 0 {
+            return Err(bad(
+                "clip.first_channel",
+                i,
+                "clips must own consecutive, non-empty channel ranges in order",
+            ));
+        }
+        next_channel += u64::from(c.channel_count);
+        if next_channel > u64::from(meta.channel_count) {
+            return Err(bad(
+                "clip.channel_count",
+                i,
+                "the clip's channels end past channel_count",
+            ));
+        }
+        if AnimationMetadata::frames(c.duration, rate) != Some(c.frame_count) {
+            return Err(bad(
+                "clip.frame_count",
+                i,
+                "duration must be finite and >= 0, and frame_count = frames(duration, sample_rate)",
+            ));
+        }
+        let name = name_of(c.name_offset, c.name_length).ok_or_else(|| {
+            bad(
+                "clip.name_offset",
+                i,
+                "the name lies outside the name block",
+            )
+        })?;
+        if std::str::from_utf8(name).is_err() {
+            return Err(bad("clip.name", i, "not UTF-8"));
+        }
+        clips.push(c);
+    }
+    if next_channel != u64::from(meta.channel_count) {
+        return Err(bad(
+            "channel_count",
+            meta.channel_count.into(),
+            "the clips' channel ranges do not cover every channel",
+        ));
+    }
+    Ok(clips)
+}
+
+/// The channel table (`table`, the channel entries' bytes) clip by clip; returns the channels
+/// and the payload length their values take.
+fn check_channels(
+    meta: &AnimationMetadata,
+    clips: &[ClipEntry],
+    table: &[u8],
+) -> Result<(Vec<ChannelEntry>, u64), CafError> {
+    let mut channels = Vec::with_capacity(meta.channel_count as usize);
+    let mut offset = 0u64;
+    for c in clips {
+        let mut seen = HashSet::new();
+        let first = c.first_channel as usize * ChannelEntry::SIZE;
+        let end = first + c.channel_count as usize * ChannelEntry::SIZE;
+        for e in table[first..end].chunks_exact(ChannelEntry::SIZE) {
+            let ch = ChannelEntry::from_bytes(e)?;
+            check_channel(&ch, c, channels.len() as u64, offset)?;
+            if !seen.insert((ch.node, ch.path)) {
+                return Err(bad(
+                    "channel.node",
+                    ch.node.into(),
+                    "a clip has two channels of the same node and path",
+                ));
+            }
+            offset += 2 * ch.components() as u64 * u64::from(ch.frame_count);
+            channels.push(ch);
+        }
+    }
+    Ok((channels, offset))
+}
+
+/// One channel entry `ch` (number `i`) of clip `c`, whose values must start at `offset`.
+fn check_channel(ch: &ChannelEntry, c: &ClipEntry, i: u64, offset: u64) -> Result<(), CafError> {
+    if ch.path_name().is_none() {
+        return Err(bad("channel.path", ch.path.into(), "must be 0, 1 or 2"));
+    }
+    if ch.interpolation > ChannelEntry::STEP {
+        return Err(bad(
+            "channel.interpolation",
+            ch.interpolation.into(),
+            "must be 0 (LINEAR) or 1 (STEP)",
+        ));
+    }
+    if ch.reserved != 0 {
+        return Err(bad("channel.reserved", ch.reserved.into(), "must be 0"));
+    }
+    if ch.frame_count != 1 && ch.frame_count != c.frame_count {
+        return Err(bad(
+            "channel.frame_count",
+            ch.frame_count.into(),
+            "must be 1 or the clip's frame_count",
+        ));
+    }
+    if u64::from(ch.data_offset) != offset {
+        return Err(bad(
+            "channel.data_offset",
+            ch.data_offset.into(),
+            "must be where the previous channel's values end",
+        ));
+    }
+    let floats_ok = ch.min.iter().chain(&ch.max).all(|v| v.is_finite())
+        && (0..3).all(|k| ch.min[k] <= ch.max[k] && (ch.max[k] - ch.min[k]).is_finite());
+    if !floats_ok {
+        return Err(bad(
+            "channel.min",
+            i,
+            "min and max must be finite with min <= max",
+        ));
+    }
+    if ch.path == ChannelEntry::ROTATION && (ch.min != [0.0; 3] || ch.max != [0.0; 3]) {
+        return Err(bad("channel.min", i, "must be 0 for a rotation"));
+    }
+    if !(ch.error_bound.is_finite() && ch.error_bound >= 0.0) {
+        return Err(bad(
+            "channel.error_bound",
+            ch.error_bound.to_bits().into(),
+            "must be finite and >= 0",
+        ));
+    }
+    Ok(())
+}
+
+/// No rotation frame is a zero quaternion (every channel's values already lie in `payload`).
+fn check_rotations(channels: &[ChannelEntry], payload: &[u8]) -> Result<(), CafError> {
+    for ch in channels.iter().filter(|c| c.path == ChannelEntry::ROTATION) {
+        let start = ch.data_offset as usize;
+        let values = &payload[start..start + 8 * ch.frame_count as usize];
+        if let Some(k) = values
+            .chunks_exact(8)
+            .position(|f| f.iter().all(|&x| x == 0))
+        {
+            return Err(CafError::Malformed {
+                ty: AssetType::ANIMATION,
+                offset: (start + 8 * k) as u64,
+                what: format!("node {} rotation frame {k} is a zero quaternion", ch.node),
+            });
+        }
+    }
+    Ok(())
 }

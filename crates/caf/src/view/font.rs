@@ -91,72 +91,7 @@ impl FontTables {
         let ty = AssetType::FONT;
         expect_type(a, ty)?;
         let meta = FontMetadata::from_bytes(a.metadata)?;
-        let bad = |field, value: u64, reason| CafError::BadMetadata {
-            ty,
-            field,
-            value,
-            reason,
-        };
-        if meta.version != FontMetadata::VERSION {
-            return Err(bad(
-                "version",
-                meta.version.into(),
-                "only font layout version 1 is defined",
-            ));
-        }
-        let channels = FontFormat(meta.format).channels().ok_or_else(|| {
-            bad(
-                "format",
-                meta.format.into(),
-                "must be 1 (SDF), 2 (MSDF) or 3 (MTSDF)",
-            )
-        })?;
-        for (field, v) in [
-            ("atlas_width", meta.atlas_width),
-            ("atlas_height", meta.atlas_height),
-        ] {
-            if !(1..=MAX_FONT_ATLAS_SIDE).contains(&v) {
-                return Err(bad(field, v.into(), "must be between 1 and 16384"));
-            }
-        }
-        if !(1..=MAX_FONT_GLYPHS).contains(&meta.glyph_count) {
-            return Err(bad(
-                "glyph_count",
-                meta.glyph_count.into(),
-                "must be between 1 and 65536",
-            ));
-        }
-        if meta.kerning_count > MAX_FONT_KERNING {
-            return Err(bad(
-                "kerning_count",
-                meta.kerning_count.into(),
-                "must be at most 1048576",
-            ));
-        }
-        for (field, v) in [
-            ("em_size", meta.em_size),
-            ("distance_range", meta.distance_range),
-        ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(bad(
-                    field,
-                    v.to_bits().into(),
-                    "must be finite and positive",
-                ));
-            }
-        }
-        for (field, v) in [
-            ("ascent", meta.ascent),
-            ("descent", meta.descent),
-            ("line_gap", meta.line_gap),
-        ] {
-            if !v.is_finite() {
-                return Err(bad(field, v.to_bits().into(), "must be finite"));
-            }
-        }
-        if meta.reserved != 0 {
-            return Err(bad("reserved", meta.reserved.into(), "must be 0"));
-        }
+        let channels = check_metadata(&meta)?;
         // All factors are bounded above, so this cannot overflow a u64.
         let glyph_bytes = u64::from(meta.glyph_count) * GlyphRecord::SIZE as u64;
         let kern_bytes = u64::from(meta.kerning_count) * KerningRecord::SIZE as u64;
@@ -169,94 +104,8 @@ impl FontTables {
         )?;
         let (gb, rest) = a.payload.split_at(glyph_bytes as usize);
         let kb = &rest[..kern_bytes as usize];
-        let malformed = |offset: u64, what: String| CafError::Malformed { ty, offset, what };
-        let mut glyphs = Vec::with_capacity(meta.glyph_count as usize);
-        for (i, b) in gb.chunks_exact(GlyphRecord::SIZE).enumerate() {
-            let g = GlyphRecord::from_bytes(b)?;
-            let off = (i * GlyphRecord::SIZE) as u64;
-            if char::from_u32(g.codepoint).is_none() {
-                return Err(malformed(
-                    off,
-                    format!(
-                        "glyph {i}: codepoint {:#x} is not a Unicode scalar value",
-                        g.codepoint
-                    ),
-                ));
-            }
-            if let Some(prev) = glyphs.last().map(|p: &GlyphRecord| p.codepoint) {
-                if g.codepoint <= prev {
-                    return Err(malformed(
-                        off,
-                        format!(
-                            "glyph {i}: codepoint U+{:04X} does not follow U+{prev:04X} (the table must be sorted, without repeats)",
-                            g.codepoint
-                        ),
-                    ));
-                }
-            }
-            let (x, y, w, h) = (
-                u32::from(g.atlas_x),
-                u32::from(g.atlas_y),
-                u32::from(g.atlas_width),
-                u32::from(g.atlas_height),
-            );
-            if (w == 0) != (h == 0) || x + w > meta.atlas_width || y + h > meta.atlas_height {
-                return Err(malformed(
-                    off,
-                    format!(
-                        "glyph U+{:04X}: atlas rectangle {w}x{h} at ({x}, {y}) does not fit the {}x{} atlas",
-                        g.codepoint, meta.atlas_width, meta.atlas_height
-                    ),
-                ));
-            }
-            let floats = [
-                g.plane_left,
-                g.plane_bottom,
-                g.plane_right,
-                g.plane_top,
-                g.advance,
-            ];
-            if floats.iter().any(|f| !f.is_finite()) {
-                return Err(malformed(
-                    off,
-                    format!("glyph U+{:04X}: a metric is not finite", g.codepoint),
-                ));
-            }
-            glyphs.push(g);
-        }
-        let mut kerning = Vec::with_capacity(meta.kerning_count as usize);
-        for (i, b) in kb.chunks_exact(KerningRecord::SIZE).enumerate() {
-            let k = KerningRecord::from_bytes(b)?;
-            let off = glyph_bytes + (i * KerningRecord::SIZE) as u64;
-            if let Some(p) = kerning.last().map(|p: &KerningRecord| (p.left, p.right)) {
-                if (k.left, k.right) <= p {
-                    return Err(malformed(
-                        off,
-                        format!(
-                            "kerning pair {i} (U+{:04X}, U+{:04X}) is not after the previous pair (the table must be sorted, without repeats)",
-                            k.left, k.right
-                        ),
-                    ));
-                }
-            }
-            let known = |c: u32| glyphs.binary_search_by_key(&c, |g| g.codepoint).is_ok();
-            if !known(k.left) || !known(k.right) {
-                return Err(malformed(
-                    off,
-                    format!(
-                        "kerning pair {i} (U+{:04X}, U+{:04X}) names a codepoint without a glyph",
-                        k.left, k.right
-                    ),
-                ));
-            }
-            if !k.adjust.is_finite() {
-                return Err(malformed(
-                    off,
-                    format!("kerning pair {i}: adjustment is not finite"),
-                ));
-            }
-            kerning.push(k);
-        }
+        let glyphs = check_glyphs(&meta, gb)?;
+        let kerning = check_kerning(&meta, kb, glyph_bytes, &glyphs)?;
         Ok(FontTables {
             meta,
             glyphs,
@@ -307,4 +156,191 @@ impl FontTables {
     pub fn line_height(&self) -> f32 {
         self.meta.ascent - self.meta.descent + self.meta.line_gap
     }
+}
+
+fn bad(field: &'static str, value: u64, reason: &'static str) -> CafError {
+    CafError::BadMetadata {
+        ty: AssetType::FONT,
+        field,
+        value,
+        reason,
+    }
+}
+
+fn malformed(offset: u64, what: String) -> CafError {
+    CafError::Malformed {
+        ty: AssetType::FONT,
+        offset,
+        what,
+    }
+}
+
+/// The font metadata's version, format, sizes, counts and metrics; returns the bytes per atlas
+/// pixel.
+fn check_metadata(meta: &FontMetadata) -> Result<u32, CafError> {
+    if meta.version != FontMetadata::VERSION {
+        return Err(bad(
+            "version",
+            meta.version.into(),
+            "only font layout version 1 is defined",
+        ));
+    }
+    let channels = FontFormat(meta.format).channels().ok_or_else(|| {
+        bad(
+            "format",
+            meta.format.into(),
+            "must be 1 (SDF), 2 (MSDF) or 3 (MTSDF)",
+        )
+    })?;
+    for (field, v) in [
+        ("atlas_width", meta.atlas_width),
+        ("atlas_height", meta.atlas_height),
+    ] {
+        if !(1..=MAX_FONT_ATLAS_SIDE).contains(&v) {
+            return Err(bad(field, v.into(), "must be between 1 and 16384"));
+        }
+    }
+    if !(1..=MAX_FONT_GLYPHS).contains(&meta.glyph_count) {
+        return Err(bad(
+            "glyph_count",
+            meta.glyph_count.into(),
+            "must be between 1 and 65536",
+        ));
+    }
+    if meta.kerning_count > MAX_FONT_KERNING {
+        return Err(bad(
+            "kerning_count",
+            meta.kerning_count.into(),
+            "must be at most 1048576",
+        ));
+    }
+    for (field, v) in [
+        ("em_size", meta.em_size),
+        ("distance_range", meta.distance_range),
+    ] {
+        if !(v.is_finite() && v > 0.0) {
+            return Err(bad(
+                field,
+                v.to_bits().into(),
+                "must be finite and positive",
+            ));
+        }
+    }
+    for (field, v) in [
+        ("ascent", meta.ascent),
+        ("descent", meta.descent),
+        ("line_gap", meta.line_gap),
+    ] {
+        if !v.is_finite() {
+            return Err(bad(field, v.to_bits().into(), "must be finite"));
+        }
+    }
+    if meta.reserved != 0 {
+        return Err(bad("reserved", meta.reserved.into(), "must be 0"));
+    }
+    Ok(channels)
+}
+
+/// The glyph table (`gb`): Unicode codepoints, sorted without repeats, atlas rectangles inside
+/// the atlas, finite metrics.
+fn check_glyphs(meta: &FontMetadata, gb: &[u8]) -> Result<Vec<GlyphRecord>, CafError> {
+    let mut glyphs = Vec::with_capacity(meta.glyph_count as usize);
+    for (i, b) in gb.chunks_exact(GlyphRecord::SIZE).enumerate() {
+        let g = GlyphRecord::from_bytes(b)?;
+        let off = (i * GlyphRecord::SIZE) as u64;
+        if char::from_u32(g.codepoint).is_none() {
+            return Err(malformed(
+                off,
+                format!(
+                    "glyph {i}: codepoint {:#x} is not a Unicode scalar value",
+                    g.codepoint
+                ),
+            ));
+        }
+        if let Some(prev) = glyphs.last().map(|p: &GlyphRecord| p.codepoint) {
+            if g.codepoint <= prev {
+                return Err(malformed(
+                    off,
+                    format!(
+                        "glyph {i}: codepoint U+{:04X} does not follow U+{prev:04X} (the table must be sorted, without repeats)",
+                        g.codepoint
+                    ),
+                ));
+            }
+        }
+        let (x, y, w, h) = (
+            u32::from(g.atlas_x),
+            u32::from(g.atlas_y),
+            u32::from(g.atlas_width),
+            u32::from(g.atlas_height),
+        );
+        if (w == 0) != (h == 0) || x + w > meta.atlas_width || y + h > meta.atlas_height {
+            return Err(malformed(
+                off,
+                format!(
+                    "glyph U+{:04X}: atlas rectangle {w}x{h} at ({x}, {y}) does not fit the {}x{} atlas",
+                    g.codepoint, meta.atlas_width, meta.atlas_height
+                ),
+            ));
+        }
+        let floats = [
+            g.plane_left,
+            g.plane_bottom,
+            g.plane_right,
+            g.plane_top,
+            g.advance,
+        ];
+        if floats.iter().any(|f| !f.is_finite()) {
+            return Err(malformed(
+                off,
+                format!("glyph U+{:04X}: a metric is not finite", g.codepoint),
+            ));
+        }
+        glyphs.push(g);
+    }
+    Ok(glyphs)
+}
+
+/// The kerning table (`kb`, at payload offset `glyph_bytes`): pairs sorted without repeats, of
+/// codepoints that have glyphs, with finite adjustments.
+fn check_kerning(
+    meta: &FontMetadata,
+    kb: &[u8],
+    glyph_bytes: u64,
+    glyphs: &[GlyphRecord],
+) -> Result<Vec<KerningRecord>, CafError> {
+    let mut kerning = Vec::with_capacity(meta.kerning_count as usize);
+    for (i, b) in kb.chunks_exact(KerningRecord::SIZE).enumerate() {
+        let k = KerningRecord::from_bytes(b)?;
+        let off = glyph_bytes + (i * KerningRecord::SIZE) as u64;
+        if let Some(p) = kerning.last().map(|p: &KerningRecord| (p.left, p.right)) {
+            if (k.left, k.right) <= p {
+                return Err(malformed(
+                    off,
+                    format!(
+                        "kerning pair {i} (U+{:04X}, U+{:04X}) is not after the previous pair (the table must be sorted, without repeats)",
+                        k.left, k.right
+                    ),
+                ));
+            }
+        }
+        let known = |c: u32| glyphs.binary_search_by_key(&c, |g| g.codepoint).is_ok();
+        if !known(k.left) || !known(k.right) {
+            return Err(malformed(
+                off,
+                format!(
+                    "kerning pair {i} (U+{:04X}, U+{:04X}) names a codepoint without a glyph",
+                    k.left, k.right
+                ),
+            ));
+        }
+        if !k.adjust.is_finite() {
+            return Err(malformed(
+                off,
+                format!("kerning pair {i}: adjustment is not finite"),
+            ));
+        }
+        kerning.push(k);
+    }
+    Ok(kerning)
 }
