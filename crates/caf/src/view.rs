@@ -29,7 +29,8 @@ pub use scene::{
 };
 pub use texture::TextureView;
 
-fn expect_type(a: &Asset<'_>, ty: AssetType) -> Result<(), CafError> {
+/// Refuse an asset of another type than `ty`, or with its payload COMPRESSED or ENCRYPTED.
+pub(crate) fn expect_type(a: &Asset<'_>, ty: AssetType) -> Result<(), CafError> {
     if a.header.asset_type != ty {
         return Err(CafError::WrongType {
             expected: ty,

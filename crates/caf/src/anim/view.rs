@@ -4,9 +4,10 @@ use std::collections::HashSet;
 
 use super::ChannelValue;
 use crate::error::CafError;
-use crate::header::{AssetType, CafFlags};
+use crate::header::AssetType;
 use crate::load::Asset;
 use crate::meta::{strip_alignment_padding, AnimationMetadata, ChannelEntry, ClipEntry};
+use crate::view::expect_type;
 
 /// A checked Animation asset: its clip and channel tables (owned) and the quantised values
 /// (borrowed), with a sampler that dequantises and interpolates as the spec says.
@@ -33,19 +34,7 @@ impl<'a> AnimationView<'a> {
     /// Check an Animation asset: every rule of the spec's "What a reader refuses".
     pub fn from_asset(a: &Asset<'a>) -> Result<Self, CafError> {
         let ty = AssetType::ANIMATION;
-        if a.header.asset_type != ty {
-            return Err(CafError::WrongType {
-                expected: ty,
-                found: a.header.asset_type,
-            });
-        }
-        let encoded = CafFlags::COMPRESSED | CafFlags::ENCRYPTED;
-        if a.header.flags.0 & encoded.0 != 0 {
-            return Err(CafError::UnsupportedFlags {
-                ty,
-                flags: a.header.flags,
-            });
-        }
+        expect_type(a, ty)?;
         let meta = check_header(a.metadata)?;
         let clips_end = AnimationMetadata::SIZE + meta.clip_count as usize * ClipEntry::SIZE;
         let channels_end = clips_end + meta.channel_count as usize * ChannelEntry::SIZE;
