@@ -464,7 +464,6 @@ pub fn convert_font(bytes: &[u8], settings: &Settings) -> Result<FontData> {
     let upm_f = f64::from(upm);
     let scale = f64::from(em) / upm_f;
     let margin = i64::from(range.div_ceil(2));
-    let max_side = i64::from(caf::MAX_FONT_ATLAS_SIDE);
 
     let mut missing = Vec::new();
     let mut found = Vec::new();
@@ -483,34 +482,7 @@ pub fn convert_font(bytes: &[u8], settings: &Settings) -> Result<FontData> {
             ),
         ));
     }
-    // Sizes are checked before any pixel is allocated.
-    let mut plans = Vec::with_capacity(found.len());
-    let mut area = 0u64;
-    for &(c, gid) in &found {
-        let bounds = face
-            .glyph_bounding_box(gid)
-            .filter(|r| r.x_max > r.x_min && r.y_max > r.y_min)
-            .map(|r| pixel_box(r, scale, margin));
-        if let Some([l, b, r, t]) = bounds {
-            if r - l > max_side || t - b > max_side {
-                return Err(ImportError::LimitExceeded {
-                    what: "glyph size in the atlas (pixels)",
-                    value: (r - l).max(t - b) as u64,
-                    limit: max_side as u64,
-                });
-            }
-            area += ((r - l) * (t - b)) as u64;
-        }
-        plans.push((c, gid, bounds));
-    }
-    let max_area = u64::from(caf::MAX_FONT_ATLAS_SIDE).pow(2);
-    if area > max_area {
-        return Err(ImportError::LimitExceeded {
-            what: "glyph area of the atlas (pixels)",
-            value: area,
-            limit: max_area,
-        });
-    }
+    let plans = plan_glyphs(&face, &found, scale, margin)?;
     let range_f = f64::from(range);
     let mut glyphs: Vec<Glyph> = plans
         .par_iter()
@@ -551,35 +523,15 @@ pub fn convert_font(bytes: &[u8], settings: &Settings) -> Result<FontData> {
         ));
     }
 
-    // Kerning, ordered by (left, right) because `found` is in codepoint order.
-    let mut kerning = Vec::new();
-    if found.len() <= MAX_KERNED_GLYPHS {
-        let lookups = gpos_kern_lookups(&face);
-        let has_kern = face.tables().kern.is_some();
-        for &(lc, lg) in &found {
-            for &(rc, rg) in &found {
-                let v = gpos_pair(&lookups, lg, rg).or_else(|| {
-                    if has_kern {
-                        kern_table(&face, lg, rg)
-                    } else {
-                        None
-                    }
-                });
-                if let Some(v) = v.filter(|&v| v != 0) {
-                    kerning.push(caf::KerningRecord {
-                        left: lc as u32,
-                        right: rc as u32,
-                        adjust: (f64::from(v) / upm_f) as f32,
-                    });
-                }
-            }
-        }
+    let kerning = if found.len() <= MAX_KERNED_GLYPHS {
+        kerning_pairs(&face, &found, upm_f)
     } else {
         warnings.push(format!(
             "kerning left out: {} glyphs (pairs are looked up for at most {MAX_KERNED_GLYPHS})",
             found.len()
         ));
-    }
+        Vec::new()
+    };
 
     if kerning.len() as u64 > u64::from(caf::MAX_FONT_KERNING) {
         return Err(ImportError::LimitExceeded {
@@ -588,44 +540,7 @@ pub fn convert_font(bytes: &[u8], settings: &Settings) -> Result<FontData> {
             limit: caf::MAX_FONT_KERNING.into(),
         });
     }
-    let atlas_len = aw as usize * ah as usize * channels;
-    let mut payload = Vec::with_capacity(
-        glyphs.len() * caf::GlyphRecord::SIZE
-            + kerning.len() * caf::KerningRecord::SIZE
-            + atlas_len,
-    );
-    let emf = f64::from(em);
-    for g in &glyphs {
-        let (w, h) = g.size();
-        let [l, b, r, t] = g.bounds.unwrap_or([0; 4]);
-        let rec = caf::GlyphRecord {
-            codepoint: g.cp,
-            atlas_x: g.pos.0 as u16,
-            atlas_y: g.pos.1 as u16,
-            atlas_width: w as u16,
-            atlas_height: h as u16,
-            plane_left: (l as f64 / emf) as f32,
-            plane_bottom: (b as f64 / emf) as f32,
-            plane_right: (r as f64 / emf) as f32,
-            plane_top: (t as f64 / emf) as f32,
-            advance: g.advance,
-        };
-        payload.extend_from_slice(&rec.to_bytes());
-    }
-    for k in &kerning {
-        payload.extend_from_slice(&k.to_bytes());
-    }
-    let base = payload.len();
-    payload.resize(base + atlas_len, 0);
-    let atlas = &mut payload[base..];
-    for g in &glyphs {
-        let (w, h) = g.size();
-        let row = w as usize * channels;
-        for y in 0..h as usize {
-            let dst = ((g.pos.1 as usize + y) * aw as usize + g.pos.0 as usize) * channels;
-            atlas[dst..dst + row].copy_from_slice(&g.pixels[y * row..(y + 1) * row]);
-        }
-    }
+    let payload = font_payload(&glyphs, &kerning, (aw, ah), channels, em);
     let meta = caf::FontMetadata {
         version: caf::FontMetadata::VERSION,
         format: format.code().0,
@@ -647,6 +562,130 @@ pub fn convert_font(bytes: &[u8], settings: &Settings) -> Result<FontData> {
         missing,
         warnings,
     })
+}
+
+/// A glyph to render: its character, glyph id and pixel box in the atlas (`None` without an
+/// outline).
+type GlyphPlan = (char, GlyphId, Option<[i64; 4]>);
+
+/// Every found glyph with its pixel box in the atlas, after checking that each glyph and all
+/// of them together fit the largest atlas: sizes are checked before any pixel is allocated.
+fn plan_glyphs(
+    face: &Face<'_>,
+    found: &[(char, GlyphId)],
+    scale: f64,
+    margin: i64,
+) -> Result<Vec<GlyphPlan>> {
+    let max_side = i64::from(caf::MAX_FONT_ATLAS_SIDE);
+    let mut plans = Vec::with_capacity(found.len());
+    let mut area = 0u64;
+    for &(c, gid) in found {
+        let bounds = face
+            .glyph_bounding_box(gid)
+            .filter(|r| r.x_max > r.x_min && r.y_max > r.y_min)
+            .map(|r| pixel_box(r, scale, margin));
+        if let Some([l, b, r, t]) = bounds {
+            if r - l > max_side || t - b > max_side {
+                return Err(ImportError::LimitExceeded {
+                    what: "glyph size in the atlas (pixels)",
+                    value: (r - l).max(t - b) as u64,
+                    limit: max_side as u64,
+                });
+            }
+            area += ((r - l) * (t - b)) as u64;
+        }
+        plans.push((c, gid, bounds));
+    }
+    let max_area = u64::from(caf::MAX_FONT_ATLAS_SIDE).pow(2);
+    if area > max_area {
+        return Err(ImportError::LimitExceeded {
+            what: "glyph area of the atlas (pixels)",
+            value: area,
+            limit: max_area,
+        });
+    }
+    Ok(plans)
+}
+
+/// The kerning pairs of the found glyphs (GPOS pair adjustments, else the `kern` table), in
+/// (left, right) order because `found` is in codepoint order; zero adjustments left out.
+fn kerning_pairs(
+    face: &Face<'_>,
+    found: &[(char, GlyphId)],
+    upm_f: f64,
+) -> Vec<caf::KerningRecord> {
+    let mut kerning = Vec::new();
+    let lookups = gpos_kern_lookups(face);
+    let has_kern = face.tables().kern.is_some();
+    for &(lc, lg) in found {
+        for &(rc, rg) in found {
+            let v = gpos_pair(&lookups, lg, rg).or_else(|| {
+                if has_kern {
+                    kern_table(face, lg, rg)
+                } else {
+                    None
+                }
+            });
+            if let Some(v) = v.filter(|&v| v != 0) {
+                kerning.push(caf::KerningRecord {
+                    left: lc as u32,
+                    right: rc as u32,
+                    adjust: (f64::from(v) / upm_f) as f32,
+                });
+            }
+        }
+    }
+    kerning
+}
+
+/// The font payload: the glyph records (plane bounds in em), the kerning records and the
+/// `size` atlas with every glyph's pixels at its packed position.
+fn font_payload(
+    glyphs: &[Glyph],
+    kerning: &[caf::KerningRecord],
+    (aw, ah): (u32, u32),
+    channels: usize,
+    em: u32,
+) -> Vec<u8> {
+    let atlas_len = aw as usize * ah as usize * channels;
+    let mut payload = Vec::with_capacity(
+        glyphs.len() * caf::GlyphRecord::SIZE
+            + kerning.len() * caf::KerningRecord::SIZE
+            + atlas_len,
+    );
+    let emf = f64::from(em);
+    for g in glyphs {
+        let (w, h) = g.size();
+        let [l, b, r, t] = g.bounds.unwrap_or([0; 4]);
+        let rec = caf::GlyphRecord {
+            codepoint: g.cp,
+            atlas_x: g.pos.0 as u16,
+            atlas_y: g.pos.1 as u16,
+            atlas_width: w as u16,
+            atlas_height: h as u16,
+            plane_left: (l as f64 / emf) as f32,
+            plane_bottom: (b as f64 / emf) as f32,
+            plane_right: (r as f64 / emf) as f32,
+            plane_top: (t as f64 / emf) as f32,
+            advance: g.advance,
+        };
+        payload.extend_from_slice(&rec.to_bytes());
+    }
+    for k in kerning {
+        payload.extend_from_slice(&k.to_bytes());
+    }
+    let base = payload.len();
+    payload.resize(base + atlas_len, 0);
+    let atlas = &mut payload[base..];
+    for g in glyphs {
+        let (w, h) = g.size();
+        let row = w as usize * channels;
+        for y in 0..h as usize {
+            let dst = ((g.pos.1 as usize + y) * aw as usize + g.pos.0 as usize) * channels;
+            atlas[dst..dst + row].copy_from_slice(&g.pixels[y * row..(y + 1) * row]);
+        }
+    }
+    payload
 }
 
 #[cfg(test)]

@@ -378,15 +378,9 @@ impl GltfBin {
     }
 }
 
-/// A glTF document (JSON and binary chunk) with two joints and two animations, for tests of
-/// skins and Animation assets: nodes 0 "hip" (root joint) and 1 "knee" (its child, 1 up),
-/// node 2 the skinned mesh (a strip of 4 triangles, 6 vertices at y = 0, 1, 2 bound to the hip,
-/// both, the knee); animation 0 "walk" (LINEAR hip translation, LINEAR knee rotation, STEP
-/// knee scale, keys at irregular times) and animation 1 "wave" (CUBICSPLINE hip translation
-/// and knee rotation). Tests edit the JSON for unhappy paths and pack it with [`glb`].
-pub fn animated_gltf(opts: &AnimatedOptions) -> (serde_json::Value, Vec<u8>) {
-    use serde_json::json;
-    let mut b = GltfBin::default();
+/// The accessors of [`animated_gltf`]'s skinned strip: positions, indices, joints, weights
+/// (scaled by `weight_scale`) and the inverse bind matrices.
+fn skinned_strip(b: &mut GltfBin, weight_scale: f32) -> [usize; 5] {
     let mut pos = Vec::new();
     for y in 0..3 {
         for x in 0..2 {
@@ -417,7 +411,6 @@ pub fn animated_gltf(opts: &AnimatedOptions) -> (serde_json::Value, Vec<u8>) {
     ]
     .concat();
     let j = b.add(&joints, 5121, 6, "VEC4", None);
-    let s = opts.weight_scale;
     let weights: Vec<f32> = [
         [1.0, 0.0, 0.0, 0.0],
         [1.0, 0.0, 0.0, 0.0],
@@ -428,7 +421,7 @@ pub fn animated_gltf(opts: &AnimatedOptions) -> (serde_json::Value, Vec<u8>) {
     ]
     .iter()
     .flatten()
-    .map(|w| w * s)
+    .map(|w| w * weight_scale)
     .collect();
     let w = b.floats(&weights, 4, "VEC4");
     #[rustfmt::skip]
@@ -437,12 +430,27 @@ pub fn animated_gltf(opts: &AnimatedOptions) -> (serde_json::Value, Vec<u8>) {
         1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0, 0.0, 1.0,
     ].to_vec();
     let ibm = b.floats(&ibm, 16, "MAT4");
+    [p, i, j, w, ibm]
+}
+
+/// The unit quaternion of a rotation by `deg` degrees about `axis`.
+fn axis_angle(axis: [f32; 3], deg: f32) -> [f32; 4] {
+    let (sn, c) = (deg.to_radians() / 2.0).sin_cos();
+    let n = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).sqrt();
+    [axis[0] / n * sn, axis[1] / n * sn, axis[2] / n * sn, c]
+}
+
+/// A glTF document (JSON and binary chunk) with two joints and two animations, for tests of
+/// skins and Animation assets: nodes 0 "hip" (root joint) and 1 "knee" (its child, 1 up),
+/// node 2 the skinned mesh (a strip of 4 triangles, 6 vertices at y = 0, 1, 2 bound to the hip,
+/// both, the knee); animation 0 "walk" (LINEAR hip translation, LINEAR knee rotation, STEP
+/// knee scale, keys at irregular times) and animation 1 "wave" (CUBICSPLINE hip translation
+/// and knee rotation). Tests edit the JSON for unhappy paths and pack it with [`glb`].
+pub fn animated_gltf(opts: &AnimatedOptions) -> (serde_json::Value, Vec<u8>) {
+    use serde_json::json;
+    let mut b = GltfBin::default();
+    let [p, i, j, w, ibm] = skinned_strip(&mut b, opts.weight_scale);
     // "walk": LINEAR translation, LINEAR rotation (large angles), STEP scale.
-    let q = |axis: [f32; 3], deg: f32| -> [f32; 4] {
-        let (sn, c) = (deg.to_radians() / 2.0).sin_cos();
-        let n = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).sqrt();
-        [axis[0] / n * sn, axis[1] / n * sn, axis[2] / n * sn, c]
-    };
     let t_walk = b.floats(&[0.0, 0.37, 1.1, 1.6], 1, "SCALAR");
     let tr = b.floats(
         &[0.0, 0.0, 0.0, 0.5, 0.2, 0.0, 1.5, -0.3, 0.25, 2.0, 0.0, 0.0],
@@ -451,10 +459,10 @@ pub fn animated_gltf(opts: &AnimatedOptions) -> (serde_json::Value, Vec<u8>) {
     );
     let t_rot = b.floats(&[0.0, 0.5, 0.9, 1.45], 1, "SCALAR");
     let rot: Vec<f32> = [
-        q([0.0, 0.0, 1.0], 0.0),
-        q([0.0, 0.0, 1.0], 80.0),
-        q([1.0, 0.0, 1.0], 150.0),
-        q([0.0, 1.0, 0.2], -60.0),
+        axis_angle([0.0, 0.0, 1.0], 0.0),
+        axis_angle([0.0, 0.0, 1.0], 80.0),
+        axis_angle([1.0, 0.0, 1.0], 150.0),
+        axis_angle([0.0, 1.0, 0.2], -60.0),
     ]
     .concat();
     let rot = b.floats(&rot, 4, "VEC4");
@@ -478,10 +486,10 @@ pub fn animated_gltf(opts: &AnimatedOptions) -> (serde_json::Value, Vec<u8>) {
     ]
     .concat();
     let cubic_t = b.floats(&cubic_t, 3, "VEC3");
-    let r0 = q([0.0, 1.0, 0.0], 10.0);
-    let r1 = q([0.3, 1.0, 0.0], 70.0);
-    let r2 = q([1.0, 0.2, 0.0], -40.0);
-    let r3 = q([0.0, 0.0, 1.0], 120.0);
+    let r0 = axis_angle([0.0, 1.0, 0.0], 10.0);
+    let r1 = axis_angle([0.3, 1.0, 0.0], 70.0);
+    let r2 = axis_angle([1.0, 0.2, 0.0], -40.0);
+    let r3 = axis_angle([0.0, 0.0, 1.0], 120.0);
     let tan =
         |a: [f32; 4], b: [f32; 4], k: f32| -> [f32; 4] { [0, 1, 2, 3].map(|i| (b[i] - a[i]) * k) };
     let cubic_r: Vec<f32> = [

@@ -42,6 +42,9 @@ fn texture_like(n: usize) -> Vec<u8> {
     v
 }
 
+/// The encoded files of every case: name, file and key.
+type Files = Vec<(&'static str, Vec<u8>, Option<Key>)>;
+
 fn bench(c: &mut Criterion) {
     let mib: usize = std::env::var("CAF_BENCH_MIB")
         .ok()
@@ -49,6 +52,14 @@ fn bench(c: &mut Criterion) {
         .unwrap_or(64);
     let plain = texture_like(mib << 20);
     let key = Key::from_bytes([0x42; 32]);
+    let files = encoded_files(&plain, &key);
+    decode_payload_group(c, &plain, &files);
+    decode_reused_group(c, &plain, &files, &key);
+    stream_verify_group(c, &plain, &files);
+}
+
+/// `plain` encoded with each codec and cipher the benches compare.
+fn encoded_files(plain: &[u8], key: &Key) -> Files {
     let (x, aes) = (Cipher::XChaCha20Poly1305, Cipher::Aes256Gcm);
     let cases = [
         ("zstd", Codec::Zstd, None, x),
@@ -64,7 +75,7 @@ fn bench(c: &mut Criterion) {
             aes,
         ),
     ];
-    let files: Vec<(&str, Vec<u8>, Option<Key>)> = cases
+    cases
         .into_iter()
         .map(|(name, codec, key, cipher)| {
             let enc = Encoding {
@@ -73,8 +84,8 @@ fn bench(c: &mut Criterion) {
                 cipher,
                 ..Encoding::default()
             };
-            let f = encode_asset(AssetType::TEXTURE, CafFlags::NONE, &[], &plain, &enc)
-                .expect("encode");
+            let f =
+                encode_asset(AssetType::TEXTURE, CafFlags::NONE, &[], plain, &enc).expect("encode");
             eprintln!(
                 "{name}: {} plain bytes stored in {} ({:.2}x)",
                 plain.len(),
@@ -83,8 +94,11 @@ fn bench(c: &mut Criterion) {
             );
             (name, f, key)
         })
-        .collect();
+        .collect()
+}
 
+/// One-shot `decode_payload` per case, against a memcpy into a fresh buffer.
+fn decode_payload_group(c: &mut Criterion, plain: &[u8], files: &Files) {
     let mut g = c.benchmark_group("decode_payload");
     g.throughput(Throughput::Bytes(plain.len() as u64));
     g.sample_size(10);
@@ -92,7 +106,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("baseline: memcpy of the plain payload", |b| {
         b.iter(|| black_box(plain.to_vec()))
     });
-    for (name, f, key) in &files {
+    for (name, f, key) in files {
         let asset = Asset::parse(f).expect("parse");
         let opts = DecodeOptions::with_key(key.as_ref());
         g.bench_function(*name, |b| {
@@ -100,11 +114,13 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.finish();
+}
 
-    // The block decode itself, as a game streaming many assets runs it: one PayloadDecoder
-    // and one output buffer reused, so no allocation, page faults or zero-fill are measured.
-    // The codec rows below are the floor: the same blocks through zstd / lz4_flex / the AEAD
-    // alone, without the container's checks (block CRCs, plain CRC, tags of the index).
+/// The block decode itself, as a game streaming many assets runs it: one PayloadDecoder
+/// and one output buffer reused, so no allocation, page faults or zero-fill are measured.
+/// The codec rows below are the floor: the same blocks through zstd / lz4_flex / the AEAD
+/// alone, without the container's checks (block CRCs, plain CRC, tags of the index).
+fn decode_reused_group(c: &mut Criterion, plain: &[u8], files: &Files, key: &Key) {
     let mut g = c.benchmark_group("decode_reused");
     g.throughput(Throughput::Bytes(plain.len() as u64));
     g.sample_size(10);
@@ -112,13 +128,13 @@ fn bench(c: &mut Criterion) {
     let mut copy = vec![0u8; plain.len()];
     g.bench_function("baseline: memcpy into a reused buffer", |b| {
         b.iter(|| {
-            copy.copy_from_slice(&plain);
+            copy.copy_from_slice(plain);
             black_box(&copy);
         })
     });
     let mut dec = PayloadDecoder::new();
     let mut out = Vec::new();
-    for (name, f, key) in &files {
+    for (name, f, key) in files {
         let asset = Asset::parse(f).expect("parse");
         let opts = DecodeOptions::with_key(key.as_ref());
         g.bench_function(format!("{name}: PayloadDecoder::decode_into"), |b| {
@@ -189,19 +205,21 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.bench_function("floor: crc32fast of the plain payload", |b| {
-        b.iter(|| black_box(caf::crc32(&plain)))
+        b.iter(|| black_box(caf::crc32(plain)))
     });
     g.finish();
+}
 
-    // Streaming (verification of everything, two blocks of memory) from memory.
+/// Streaming (verification of everything, two blocks of memory) from memory.
+fn stream_verify_group(c: &mut Criterion, plain: &[u8], files: &Files) {
     let mut g = c.benchmark_group("stream_verify");
     g.throughput(Throughput::Bytes(plain.len() as u64));
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(4));
     g.bench_function("baseline: crc32 of the plain payload", |b| {
-        b.iter(|| black_box(caf::crc32(&plain)))
+        b.iter(|| black_box(caf::crc32(plain)))
     });
-    for (name, f, key) in &files {
+    for (name, f, key) in files {
         g.bench_function(*name, |b| {
             b.iter(|| {
                 StreamReader::new(&f[..], key.as_ref())

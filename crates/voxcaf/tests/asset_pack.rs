@@ -168,7 +168,12 @@ fn check_and_extract_packs() {
         );
     }
 
-    // Unhappy paths.
+    extract_refusals(d);
+    damaged_members_and_index(d);
+}
+
+/// What `asset extract` refuses on [`build_pack`]'s pack in `d`, writing nothing.
+fn extract_refusals(d: &Path) {
     let (c, _, e) = run(d, &["asset", "extract", "game.cafpack", "--payload", "p"]);
     assert_eq!(c, 2, "a pack needs --member or --all: {e}");
     assert!(e.contains("--member"), "{e}");
@@ -251,8 +256,11 @@ fn check_and_extract_packs() {
         assert!(!d.join("elsewhere/hero.caf").exists());
         assert!(!d.join("u3/a.caf").exists(), "checked before writing");
     }
+}
 
-    // A damaged member: check names it and fails; extract of it fails, others still work.
+/// A damaged member fails `check` by name and cannot be extracted; a damaged index fails the
+/// whole pack.
+fn damaged_members_and_index(d: &Path) {
     let pack = caf::pack::Pack::open(&d.join("game.cafpack")).unwrap();
     let e = *pack.find("sub/b.caf").unwrap();
     let mut b = std::fs::read(d.join("game.cafpack")).unwrap();

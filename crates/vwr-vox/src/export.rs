@@ -45,7 +45,6 @@ pub struct Exported {
 /// plate rotations, ...) have no `.vox` form: each type is reported in
 /// [`Exported::warnings`].
 pub fn export(world: &World, options: &ExportOptions) -> Result<Exported> {
-    let registry = vwr_blocks::default_registry();
     let mut values = BTreeSet::new();
     world.for_each_non_air(|_, b| {
         values.insert(b);
@@ -55,51 +54,12 @@ pub fn export(world: &World, options: &ExportOptions) -> Result<Exported> {
             count: values.len(),
         });
     }
-    let mut mapping = PaletteMap::new();
-    if let Some(m) = &options.palette {
-        for (i, b) in m.iter() {
-            if values.contains(&b) {
-                mapping.insert(i, b)?;
-            }
-        }
-    }
-    let taken: BTreeSet<u8> = mapping.iter().map(|(i, _)| i).collect();
-    let mut free = (1..=255u8).filter(|i| !taken.contains(i));
-    for &b in &values {
-        if mapping.index(b).is_none() {
-            // 255 indices, at most 255 values, and mapped values took their own: one is free.
-            let i = free.next().ok_or(VoxError::TooManyBlockValues {
-                count: values.len(),
-            })?;
-            mapping.insert(i, b)?;
-        }
-    }
-
-    // Palette entry k holds the colour of stored index k + 1; unused entries keep
-    // MagicaVoxel's defaults so the file looks familiar in the editor.
-    let mut palette: Vec<Color> = dot_vox::DEFAULT_PALETTE.to_vec();
-    palette.resize(
-        256,
-        Color {
-            r: 0,
-            g: 0,
-            b: 0,
-            a: 255,
-        },
-    );
-    for (i, b) in mapping.iter() {
-        let [r, g, bl, _] = registry.color(b.block_type());
-        palette[usize::from(i) - 1] = Color {
-            r,
-            g,
-            b: bl,
-            a: 255,
-        };
-    }
+    let mapping = block_mapping(&values, options)?;
+    let palette = vox_palette(&mapping);
 
     // Y-up world cell (x, y, z) -> Z-up .vox (x, zmax - z, y), grouped in 256³ tiles.
     let zmax = world.block_dims()[2] as i64 - 1;
-    let mut tiles: BTreeMap<[i64; 3], Vec<([u8; 3], u8)>> = BTreeMap::new();
+    let mut tiles: BTreeMap<[i64; 3], Tile> = BTreeMap::new();
     let edge = i64::from(MAX_MODEL_SIZE);
     world.for_each_non_air(|p, b| {
         let v = [p[0] as i64, zmax - p[2] as i64, p[1] as i64];
@@ -110,48 +70,7 @@ pub fn export(world: &World, options: &ExportOptions) -> Result<Exported> {
         tiles.entry(tile).or_default().push((local, i - 1));
     });
 
-    let mut models = Vec::with_capacity(tiles.len().max(1));
-    let mut placements = Vec::with_capacity(tiles.len().max(1));
-    let mut voxels = 0u64;
-    for (tile, cells) in &tiles {
-        let mut lo = [u8::MAX; 3];
-        let mut hi = [0u8; 3];
-        for (c, _) in cells {
-            for k in 0..3 {
-                lo[k] = lo[k].min(c[k]);
-                hi[k] = hi[k].max(c[k]);
-            }
-        }
-        let size = [0, 1, 2].map(|k| u32::from(hi[k] - lo[k]) + 1);
-        voxels += cells.len() as u64;
-        models.push(Model {
-            size: Size {
-                x: size[0],
-                y: size[1],
-                z: size[2],
-            },
-            voxels: cells
-                .iter()
-                .map(|&(c, i)| Voxel {
-                    x: c[0] - lo[0],
-                    y: c[1] - lo[1],
-                    z: c[2] - lo[2],
-                    i,
-                })
-                .collect(),
-        });
-        // MagicaVoxel centres a model on its translation: voxel v sits at t + v - size / 2.
-        placements
-            .push([0, 1, 2].map(|k| tile[k] * edge + i64::from(lo[k]) + i64::from(size[k] / 2)));
-    }
-    if models.is_empty() {
-        // MagicaVoxel wants at least one model: an empty 1³ one.
-        models.push(Model {
-            size: Size { x: 1, y: 1, z: 1 },
-            voxels: Vec::new(),
-        });
-        placements.push([0, 0, 0]);
-    }
+    let (models, placements, voxels) = tile_models(&tiles);
 
     let mut scenes = vec![
         SceneNode::Transform {
@@ -226,4 +145,108 @@ pub fn distinct_block_values(world: &World) -> BTreeSet<Block> {
         values.insert(b);
     });
     values
+}
+
+/// The palette index of every block value in `values`: the indices `options` names first, then
+/// free ones in value order.
+fn block_mapping(values: &BTreeSet<Block>, options: &ExportOptions) -> Result<PaletteMap> {
+    let mut mapping = PaletteMap::new();
+    if let Some(m) = &options.palette {
+        for (i, b) in m.iter() {
+            if values.contains(&b) {
+                mapping.insert(i, b)?;
+            }
+        }
+    }
+    let taken: BTreeSet<u8> = mapping.iter().map(|(i, _)| i).collect();
+    let mut free = (1..=255u8).filter(|i| !taken.contains(i));
+    for &b in values {
+        if mapping.index(b).is_none() {
+            // 255 indices, at most 255 values, and mapped values took their own: one is free.
+            let i = free.next().ok_or(VoxError::TooManyBlockValues {
+                count: values.len(),
+            })?;
+            mapping.insert(i, b)?;
+        }
+    }
+    Ok(mapping)
+}
+
+/// The `.vox` palette: entry k holds the registry colour of stored index k + 1; unused entries
+/// keep MagicaVoxel's defaults so the file looks familiar in the editor.
+fn vox_palette(mapping: &PaletteMap) -> Vec<Color> {
+    let registry = vwr_blocks::default_registry();
+    let mut palette: Vec<Color> = dot_vox::DEFAULT_PALETTE.to_vec();
+    palette.resize(
+        256,
+        Color {
+            r: 0,
+            g: 0,
+            b: 0,
+            a: 255,
+        },
+    );
+    for (i, b) in mapping.iter() {
+        let [r, g, bl, _] = registry.color(b.block_type());
+        palette[usize::from(i) - 1] = Color {
+            r,
+            g,
+            b: bl,
+            a: 255,
+        };
+    }
+    palette
+}
+
+/// A `.vox` tile's voxels: local position and stored palette index.
+type Tile = Vec<([u8; 3], u8)>;
+
+/// One model per tile, cut to its voxels' bounds, with the translation that places it; an
+/// empty 1³ model when there is no tile. Returns the models, their translations and the number
+/// of voxels.
+fn tile_models(tiles: &BTreeMap<[i64; 3], Tile>) -> (Vec<Model>, Vec<[i64; 3]>, u64) {
+    let edge = i64::from(MAX_MODEL_SIZE);
+    let mut models = Vec::with_capacity(tiles.len().max(1));
+    let mut placements = Vec::with_capacity(tiles.len().max(1));
+    let mut voxels = 0u64;
+    for (tile, cells) in tiles {
+        let mut lo = [u8::MAX; 3];
+        let mut hi = [0u8; 3];
+        for (c, _) in cells {
+            for k in 0..3 {
+                lo[k] = lo[k].min(c[k]);
+                hi[k] = hi[k].max(c[k]);
+            }
+        }
+        let size = [0, 1, 2].map(|k| u32::from(hi[k] - lo[k]) + 1);
+        voxels += cells.len() as u64;
+        models.push(Model {
+            size: Size {
+                x: size[0],
+                y: size[1],
+                z: size[2],
+            },
+            voxels: cells
+                .iter()
+                .map(|&(c, i)| Voxel {
+                    x: c[0] - lo[0],
+                    y: c[1] - lo[1],
+                    z: c[2] - lo[2],
+                    i,
+                })
+                .collect(),
+        });
+        // MagicaVoxel centres a model on its translation: voxel v sits at t + v - size / 2.
+        placements
+            .push([0, 1, 2].map(|k| tile[k] * edge + i64::from(lo[k]) + i64::from(size[k] / 2)));
+    }
+    if models.is_empty() {
+        // MagicaVoxel wants at least one model: an empty 1³ one.
+        models.push(Model {
+            size: Size { x: 1, y: 1, z: 1 },
+            voxels: Vec::new(),
+        });
+        placements.push([0, 0, 0]);
+    }
+    (models, placements, voxels)
 }

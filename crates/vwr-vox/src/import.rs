@@ -1,12 +1,13 @@
 //! `.vox` → world.
 
+use dot_vox::DotVoxData;
 use vwr::{Block, World, CHUNK_SIZE};
 use vwr_blocks::Registry;
 
 use crate::error::{Result, VoxError};
 use crate::palette::{NearestColour, PaletteMap};
 use crate::record::Recorded;
-use crate::scene::instances;
+use crate::scene::{instances, Instance};
 use crate::warning::VoxWarning;
 
 /// How big a world an import makes.
@@ -89,37 +90,7 @@ pub fn import(bytes: &[u8], options: &ImportOptions) -> Result<Imported> {
         warnings.push(VoxWarning::UnplacedModels { count: unplaced });
     }
 
-    // Every voxel in Y-up scene space, before the move to the origin.
-    let mut cells: Vec<([i64; 3], u8)> = Vec::new();
-    let mut spans: Vec<(usize, [i64; 3], [i64; 3])> = Vec::with_capacity(placed.len());
-    for inst in &placed {
-        let model = &data.models[inst.model];
-        let size = [model.size.x, model.size.y, model.size.z];
-        let (mut lo, mut hi) = ([i64::MAX; 3], [i64::MIN; 3]);
-        for v in &model.voxels {
-            let local = [v.x, v.y, v.z];
-            if (0..3).any(|k| u32::from(local[k]) >= size[k]) {
-                return Err(VoxError::VoxelOutsideModel {
-                    model: inst.model,
-                    x: v.x,
-                    y: v.y,
-                    z: v.z,
-                    size,
-                });
-            }
-            let centred = [0, 1, 2].map(|k| 2 * i64::from(local[k]) + 1 - i64::from(size[k]));
-            let s = inst.affine.apply(centred).map(|c| c.div_euclid(2));
-            let cell = [s[0], s[2], -s[1]];
-            for k in 0..3 {
-                lo[k] = lo[k].min(cell[k]);
-                hi[k] = hi[k].max(cell[k]);
-            }
-            cells.push((cell, v.i));
-        }
-        if !model.voxels.is_empty() {
-            spans.push((inst.model, lo, hi));
-        }
-    }
+    let (cells, spans) = scene_cells(&data, &placed)?;
 
     let mut lo = [i64::MAX; 3];
     let mut hi = [i64::MIN; 3];
@@ -235,4 +206,45 @@ pub fn import(bytes: &[u8], options: &ImportOptions) -> Result<Imported> {
         models: placed.len(),
         voxels: cells.len() as u64,
     })
+}
+
+/// A voxel in Y-up scene space and its palette index (0-based, as dot_vox gives it).
+type Cell = ([i64; 3], u8);
+/// A placed model with voxels and the bounds of its cells in scene space.
+type Span = (usize, [i64; 3], [i64; 3]);
+
+/// Every voxel of every placed model in Y-up scene space, before the move to the origin, and
+/// each non-empty model's bounds.
+fn scene_cells(data: &DotVoxData, placed: &[Instance]) -> Result<(Vec<Cell>, Vec<Span>)> {
+    let mut cells: Vec<Cell> = Vec::new();
+    let mut spans: Vec<Span> = Vec::with_capacity(placed.len());
+    for inst in placed {
+        let model = &data.models[inst.model];
+        let size = [model.size.x, model.size.y, model.size.z];
+        let (mut lo, mut hi) = ([i64::MAX; 3], [i64::MIN; 3]);
+        for v in &model.voxels {
+            let local = [v.x, v.y, v.z];
+            if (0..3).any(|k| u32::from(local[k]) >= size[k]) {
+                return Err(VoxError::VoxelOutsideModel {
+                    model: inst.model,
+                    x: v.x,
+                    y: v.y,
+                    z: v.z,
+                    size,
+                });
+            }
+            let centred = [0, 1, 2].map(|k| 2 * i64::from(local[k]) + 1 - i64::from(size[k]));
+            let s = inst.affine.apply(centred).map(|c| c.div_euclid(2));
+            let cell = [s[0], s[2], -s[1]];
+            for k in 0..3 {
+                lo[k] = lo[k].min(cell[k]);
+                hi[k] = hi[k].max(cell[k]);
+            }
+            cells.push((cell, v.i));
+        }
+        if !model.voxels.is_empty() {
+            spans.push((inst.model, lo, hi));
+        }
+    }
+    Ok((cells, spans))
 }

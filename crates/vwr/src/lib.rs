@@ -43,6 +43,8 @@ mod records;
 pub mod samples;
 pub mod stats;
 mod store;
+// TODO(house): split (`parse_index`, 210 lines; v3.rs is being rewritten and split).
+#[allow(clippy::too_many_lines)]
 mod v3;
 mod world;
 

@@ -296,7 +296,6 @@ fn mesh_nodes(
 ) -> Result<Vec<json::Index<json::Node>>> {
     use json::accessor::{ComponentType as C, Type as T};
     use json::buffer::Target;
-    use json::mesh::Semantic;
     let vertices = &mesh.vertices[..];
     if let Some((vertex, v)) = vertices
         .iter()
@@ -308,6 +307,87 @@ fn mesh_nodes(
             position: v.position,
         });
     }
+    let table = sub_mesh_table(mesh)?;
+    let n = vertices.len();
+    let attributes = vertex_attributes(root, bin, mesh, summary);
+
+    let materials = placeholder_materials(root, &table);
+    summary.materials = root.materials.len();
+    summary.vertices = n;
+
+    let primitives: Vec<json::mesh::Primitive> = table
+        .iter()
+        .map(|e| {
+            let range = e.first_index as usize..(e.first_index + e.index_count) as usize;
+            let idx: Vec<u8> = mesh.indices[range]
+                .iter()
+                .flat_map(|i| i.to_le_bytes())
+                .collect();
+            let view = bin.view(root, &idx, Some(Target::ElementArrayBuffer));
+            let ind = accessor(
+                root,
+                view,
+                e.index_count as usize,
+                T::Scalar,
+                C::U32,
+                None,
+                None,
+            );
+            summary.triangles += e.index_count as usize / 3;
+            json::mesh::Primitive {
+                attributes: attributes.clone(),
+                extensions: Default::default(),
+                extras: Default::default(),
+                indices: Some(ind),
+                material: materials.get(&e.material).copied(),
+                mode: Valid(json::mesh::Mode::Triangles),
+                targets: None,
+            }
+        })
+        .collect();
+    summary.primitives = primitives.len();
+
+    let per_node = table.iter().any(|e| e.node != caf::SubMeshEntry::NONE);
+    let groups: Vec<(String, Vec<json::mesh::Primitive>)> = if per_node {
+        table
+            .iter()
+            .zip(primitives)
+            .enumerate()
+            .map(|(i, (e, p))| {
+                let name = if e.node == caf::SubMeshEntry::NONE {
+                    format!("sub-mesh {i}")
+                } else {
+                    format!("node {}", e.node)
+                };
+                (name, vec![p])
+            })
+            .collect()
+    } else {
+        vec![("mesh".to_string(), primitives)]
+    };
+    let nodes: Vec<_> = groups
+        .into_iter()
+        .map(|(name, primitives)| {
+            let m = root.push(json::Mesh {
+                extensions: Default::default(),
+                extras: Default::default(),
+                name: Some(name.clone()),
+                primitives,
+                weights: None,
+            });
+            root.push(json::Node {
+                mesh: Some(m),
+                name: Some(name),
+                ..Default::default()
+            })
+        })
+        .collect();
+    Ok(nodes)
+}
+
+/// The primitives to write, one per sub-mesh: an extended mesh's stored table or one primitive
+/// of all the indices, each cut to whole triangles, the empty ones left out.
+fn sub_mesh_table(mesh: &caf::MeshView<'_>) -> Result<Vec<caf::SubMeshEntry>> {
     let mut table = mesh.sub_meshes();
     if table.is_empty() {
         // An extended mesh may store an empty table: its indices are one primitive then.
@@ -329,6 +409,25 @@ fn mesh_nodes(
         return Err(ExportError::EmptyMesh);
     }
 
+    Ok(table)
+}
+
+/// The accessors of the vertex streams (positions with their bounds, the normals and tangents
+/// when every one is of unit length, UVs, colours, the second UVs, joints and weights), by
+/// attribute.
+fn vertex_attributes(
+    root: &mut json::Root,
+    bin: &mut BinBuilder,
+    mesh: &caf::MeshView<'_>,
+    summary: &mut Summary,
+) -> std::collections::BTreeMap<
+    json::validation::Checked<json::mesh::Semantic>,
+    json::Index<json::Accessor>,
+> {
+    use json::accessor::{ComponentType as C, Type as T};
+    use json::buffer::Target;
+    use json::mesh::Semantic;
+    let vertices = &mesh.vertices[..];
     let n = vertices.len();
     let positions: Vec<[f32; 3]> = vertices.iter().map(|v| v.position).collect();
     let mut lo = [f32::INFINITY; 3];
@@ -448,80 +547,7 @@ fn mesh_nodes(
         attributes.push((Valid(Semantic::Weights(0)), a));
         summary.attributes.push("WEIGHTS_0");
     }
-    let attributes: std::collections::BTreeMap<_, _> = attributes.into_iter().collect();
-
-    let materials = placeholder_materials(root, &table);
-    summary.materials = root.materials.len();
-    summary.vertices = n;
-
-    let primitives: Vec<json::mesh::Primitive> = table
-        .iter()
-        .map(|e| {
-            let range = e.first_index as usize..(e.first_index + e.index_count) as usize;
-            let idx: Vec<u8> = mesh.indices[range]
-                .iter()
-                .flat_map(|i| i.to_le_bytes())
-                .collect();
-            let view = bin.view(root, &idx, Some(Target::ElementArrayBuffer));
-            let ind = accessor(
-                root,
-                view,
-                e.index_count as usize,
-                T::Scalar,
-                C::U32,
-                None,
-                None,
-            );
-            summary.triangles += e.index_count as usize / 3;
-            json::mesh::Primitive {
-                attributes: attributes.clone(),
-                extensions: Default::default(),
-                extras: Default::default(),
-                indices: Some(ind),
-                material: materials.get(&e.material).copied(),
-                mode: Valid(json::mesh::Mode::Triangles),
-                targets: None,
-            }
-        })
-        .collect();
-    summary.primitives = primitives.len();
-
-    let per_node = table.iter().any(|e| e.node != caf::SubMeshEntry::NONE);
-    let groups: Vec<(String, Vec<json::mesh::Primitive>)> = if per_node {
-        table
-            .iter()
-            .zip(primitives)
-            .enumerate()
-            .map(|(i, (e, p))| {
-                let name = if e.node == caf::SubMeshEntry::NONE {
-                    format!("sub-mesh {i}")
-                } else {
-                    format!("node {}", e.node)
-                };
-                (name, vec![p])
-            })
-            .collect()
-    } else {
-        vec![("mesh".to_string(), primitives)]
-    };
-    let nodes: Vec<_> = groups
-        .into_iter()
-        .map(|(name, primitives)| {
-            let m = root.push(json::Mesh {
-                extensions: Default::default(),
-                extras: Default::default(),
-                name: Some(name.clone()),
-                primitives,
-                weights: None,
-            });
-            root.push(json::Node {
-                mesh: Some(m),
-                name: Some(name),
-                ..Default::default()
-            })
-        })
-        .collect();
-    Ok(nodes)
+    attributes.into_iter().collect()
 }
 
 /// A skin's glTF objects: the skin and its joint nodes in stored joint order.
