@@ -169,12 +169,12 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
                 if let Ok(dir) = tempfile::tempdir() {
                     let p = dir.path().join("two-commits.vwr");
                     if w.save(&p).is_ok() {
-                        if let Ok(mut f) = vwr::WorldFile::open(&p) {
-                            if let Ok(mut w2) = f.load() {
-                                let _ = w2.set_block([1, 1, 1], vwr::Block(9));
-                                if f.save(&w2).is_ok() {
-                                    v.extend(std::fs::read(&p).ok());
-                                }
+                        let opts = vwr::SessionOptions::tool("fuzz seeds");
+                        if let Ok((mut f, mut w2)) = vwr::WorldSession::open(&p, opts) {
+                            let _ = f.load_box(&mut w2, [1, 1, 1], [1, 1, 1]);
+                            let _ = w2.set_block([1, 1, 1], vwr::Block(9));
+                            if f.save(&w2).is_ok() {
+                                v.extend(std::fs::read(&p).ok());
                             }
                         }
                     }

@@ -44,6 +44,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 #[cfg(unix)]
+pub mod lock;
 pub mod signals;
 
 /// The temporary files of the saves in progress in this process.

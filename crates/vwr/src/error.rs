@@ -177,6 +177,49 @@ pub enum VwrError {
     /// A metadata payload longer than the format's u16 size field.
     #[error("metadata payload of {0} bytes exceeds 65535")]
     PayloadTooLarge(usize),
+    /// Another session holds the file's write lock (`FILE.lock`).
+    #[error("{} is open for writing by {holder}; close that editor first (readers are not blocked)", path.display())]
+    Locked {
+        /// The world file.
+        path: PathBuf,
+        /// The holder, as its lock file names it: `process 1234 (voxcaf world serve w.vwr)`.
+        holder: String,
+    },
+    /// The file changed on disk since the session read or last wrote it; saving would
+    /// overwrite someone else's change.
+    #[error("{} changed on disk since it was opened ({what}); nothing was written", path.display())]
+    ChangedOnDisk {
+        /// The world file.
+        path: PathBuf,
+        /// What changed.
+        what: String,
+    },
+    /// An edit changed a chunk the session had not loaded from the file.
+    #[error("{}: chunk ({}, {}, {}) was edited without being loaded first (WorldSession::load_box); nothing was written", path.display(), chunk[0], chunk[1], chunk[2])]
+    NotLoaded {
+        /// The world file.
+        path: PathBuf,
+        /// The chunk position.
+        chunk: [u32; 3],
+    },
+    /// A revert named a commit the file no longer has.
+    #[error("{}: commit {generation} is not in the file's history (kept: {kept})", path.display())]
+    NoSuchCommit {
+        /// The world file.
+        path: PathBuf,
+        /// The generation asked for.
+        generation: u32,
+        /// The generations still kept, `first..=last`.
+        kept: String,
+    },
+    /// History operations need a v3 file with commit records.
+    #[error("{} has no commit history (a v{version} file{}); `voxcaf world convert --format v3` makes one that has", path.display(), if *version == 3 { " written before commit records" } else { "" })]
+    NoHistory {
+        /// The world file.
+        path: PathBuf,
+        /// Its header version.
+        version: u8,
+    },
 }
 
 /// What is wrong with a v3 structure ([`VwrError::BadV3`]).

@@ -8,17 +8,17 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use zerocopy::IntoBytes;
+use zerocopy::FromZeros;
 
 use crate::block::Block;
 use crate::chunk::{local_index, Chunk, CHUNK_SIZE};
 use crate::codec::{read_world_checked_v2, write_world_v2};
 use crate::error::{Result, VwrError};
 use crate::layout::{
-    ChunkEntryV3, ChunkTableEntry, PageEntry, COMMIT_SLOTS_OFFSET, ENTRY_EMPTY, STORAGE_GROUP,
+    ChunkEntryV3, ChunkTableEntry, CommitSlot, ENTRY_EMPTY, STORAGE_GROUP,
     WORLD_HEADER_SIZE, WORLD_VERSION_V3,
 };
-use crate::v3::{self, Codec, CodecStats, Format, Index, SaveOptions, Source};
+use crate::v3::{self, Codec, CodecStats, Commit, Header, Index, SaveOptions, Source};
 use crate::world::World;
 use crate::Oddity;
 
@@ -31,7 +31,7 @@ pub fn world_version(bytes: &[u8]) -> Option<u8> {
 }
 
 /// Positioned reads from an open file.
-struct FileSource {
+pub(crate) struct FileSource {
     file: Mutex<File>,
     len: u64,
 }
@@ -69,16 +69,16 @@ struct Cache {
     clock: u64,
 }
 
-/// A `.vwr` file opened lazily: the header and index only; chunks are decoded on first access
-/// and kept in a cache of at most `cache_chunks` chunks.
+/// A `.vwr` file opened lazily for reading: the header and index only; chunks are decoded on
+/// first access and kept in a cache of at most `cache_chunks` chunks. Editing goes through
+/// [`WorldSession`](crate::WorldSession), which reads through one of these.
 ///
 /// ```no_run
 /// # fn main() -> vwr::Result<()> {
 /// let mut file = vwr::WorldFile::open("big.vwr")?;
 /// let b = file.get_block([500, 40, 500])?; // reads one index page and one chunk
-/// let mut world = file.load()?; // or everything, decoded in parallel
-/// world.set_block([1, 2, 3], b)?;
-/// file.save(&world)?; // v3: writes only the changed chunks and a new commit
+/// let world = file.load()?; // or everything, decoded in parallel
+/// # let _ = (b, world);
 /// # Ok(()) }
 /// ```
 pub struct WorldFile {
@@ -88,28 +88,9 @@ pub struct WorldFile {
     kind: Kind,
     cache: Mutex<Cache>,
     cache_chunks: usize,
-    /// Revisions of the chunks as they are in the file (chunk index -> revision), after a load
-    /// or a save: what an incremental save compares against.
-    revisions: HashMap<u32, u64>,
-    options: SaveOptions,
 }
 
-/// What a [`WorldFile::save`] did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SaveReport {
-    /// Whether only changed chunks and a new commit were written.
-    pub incremental: bool,
-    /// Chunks encoded and written.
-    pub chunks_written: u64,
-    /// Bytes written to the file.
-    pub bytes_written: u64,
-    /// Whether the file was rewritten whole to reclaim space.
-    pub compacted: bool,
-    /// File size afterwards.
-    pub file_size: u64,
-}
-
-fn io(path: &Path) -> impl Fn(std::io::Error) -> VwrError + '_ {
+pub(crate) fn io(path: &Path) -> impl Fn(std::io::Error) -> VwrError + '_ {
     move |source| VwrError::Io {
         path: path.to_path_buf(),
         source,
@@ -161,8 +142,6 @@ impl WorldFile {
                 clock: 0,
             }),
             cache_chunks: DEFAULT_CACHE_CHUNKS,
-            revisions: HashMap::new(),
-            options: SaveOptions::default(),
         })
     }
 
@@ -172,9 +151,9 @@ impl WorldFile {
         self
     }
 
-    /// Codec and level for the chunks later saves write (the format stays the file's).
-    pub fn set_options(&mut self, options: SaveOptions) {
-        self.options = options;
+    /// Decoded chunks kept by the cache.
+    pub fn cache_chunks(&self) -> usize {
+        self.cache_chunks
     }
 
     /// Chunks along x, y and z.
@@ -347,8 +326,7 @@ impl WorldFile {
         World::from_bytes(&bytes)
     }
 
-    /// Decodes the whole world (v3: in parallel) and remembers its chunks' revisions for the
-    /// next incremental [`WorldFile::save`].
+    /// Decodes the whole world (v3: in parallel).
     pub fn load(&mut self) -> Result<World> {
         let bytes = self
             .src
@@ -368,191 +346,69 @@ impl WorldFile {
                 d.world
             }
         };
-        self.remember(&world);
         Ok(world)
     }
 
-    fn remember(&mut self, world: &World) {
-        let dims = self.dims;
-        self.revisions = world
-            .chunks()
-            .map(|(p, c)| (v3::linear(dims, p), c.revision()))
-            .collect();
-    }
-
-    /// Saves `world` to this file.
-    ///
-    /// A v3 file of the same size is saved incrementally: the chunks changed since the last
-    /// load or save are appended with new index pages and a new commit (vwr-v3.md §9); when
-    /// less than half the file is still referenced afterwards, it is compacted by a full atomic
-    /// rewrite. A v2 file, or a world of another size, is rewritten whole and atomically (v2
-    /// stays v2 while the world fits it).
-    pub fn save(&mut self, world: &World) -> Result<SaveReport> {
-        let incremental = matches!(self.kind, Kind::V3 { .. }) && world.chunk_dims() == self.dims;
-        if !incremental {
-            let format = match self.kind {
-                Kind::V2 { .. } if world.fits_v2() => Format::V2,
-                _ => Format::V3,
-            };
-            return self.rewrite(world, format);
-        }
-        self.ensure_entries()?;
-        let report = self.append_commit(world)?;
-        let live = match &self.kind {
-            Kind::V3 { index, .. } => index.live_bytes,
-            Kind::V2 { .. } => 0,
-        };
-        if live * 2 < self.src.len {
-            let mut r = self.rewrite(world, Format::V3)?;
-            r.bytes_written += report.bytes_written;
-            r.chunks_written = report.chunks_written;
-            r.compacted = true;
-            return Ok(r);
-        }
-        Ok(report)
-    }
-
-    /// Rewrites the file whole (atomic), dropping superseded data.
-    pub fn compact(&mut self, world: &World) -> Result<SaveReport> {
-        let mut r = self.rewrite(world, Format::V3)?;
-        r.compacted = true;
-        Ok(r)
-    }
-
-    fn rewrite(&mut self, world: &World, format: Format) -> Result<SaveReport> {
-        let opts = SaveOptions {
-            format,
-            ..self.options
-        };
-        let bytes = world.to_bytes_with(&opts)?;
-        voxcaf_fs::write_atomic(&self.path, &bytes).map_err(io(&self.path))?;
-        let reopened = WorldFile::open(&self.path)?;
-        let cache = self.cache_chunks;
-        let options = self.options;
-        *self = reopened;
-        self.cache_chunks = cache;
-        self.options = options;
-        self.ensure_entries()?;
-        self.remember(world);
-        Ok(SaveReport {
-            incremental: false,
-            chunks_written: world.non_empty_chunks().count() as u64,
-            bytes_written: bytes.len() as u64,
-            compacted: false,
-            file_size: bytes.len() as u64,
-        })
-    }
-
-    fn append_commit(&mut self, world: &World) -> Result<SaveReport> {
-        let dims = self.dims;
-        let Kind::V3 {
-            index,
-            entries: Some(old_entries),
-            ..
-        } = &self.kind
-        else {
-            unreachable!("callers load the entries of a v3 file first");
-        };
-        let old_by_index: HashMap<u32, ChunkEntryV3> = old_entries
+    /// v3 with commit records: the commits still in the file, newest (current) first, at most
+    /// `limit`; the second value says why the history ends early when an older commit named
+    /// by a record cannot be read. v2 files and v3 files written before commit records have
+    /// no history: the list is empty.
+    pub fn history(&self, limit: usize) -> (Vec<Commit>, Option<VwrError>) {
+        let (chain, cut) = self.chain(limit);
+        let list = chain
             .iter()
-            .map(|e| (e.chunk_index.get(), *e))
+            .enumerate()
+            .map(|(k, ix)| Commit::of(ix, k == 0))
             .collect();
-        // Unchanged chunks keep their entries; the others are encoded again.
-        let mut kept: Vec<ChunkEntryV3> = Vec::new();
-        let mut changed: Vec<(u32, &Chunk)> = Vec::new();
-        for (p, c) in world.chunks() {
-            if c.is_empty() {
-                continue;
-            }
-            let i = v3::linear(dims, p);
-            match old_by_index.get(&i) {
-                Some(e) if self.revisions.get(&i) == Some(&c.revision()) => kept.push(*e),
-                _ => changed.push((i, c)),
-            }
-        }
-        // Groups still referenced keep their entries (renumbered); new ones follow.
-        let mut remap: HashMap<u64, u32> = HashMap::new();
-        let mut groups = Vec::new();
-        for e in kept.iter_mut().filter(|e| e.storage == STORAGE_GROUP) {
-            let old = e.location.get();
-            let n = *remap.entry(old).or_insert_with(|| {
-                groups.push(index.groups[old as usize]);
-                (groups.len() - 1) as u32
-            });
-            e.location = zerocopy::little_endian::U64::new(n.into());
-        }
-        let base = index.data_end;
-        let mut body = v3::encode_body(
-            &changed,
-            self.options.codec,
-            self.options.level,
-            base,
-            groups.len() as u32,
-        );
-        groups.extend_from_slice(&body.groups);
-        let mut all = kept;
-        all.extend_from_slice(&body.entries);
-        all.sort_unstable_by_key(|e| e.chunk_index.get());
-        // Reuse unchanged pages.
-        let mut old_pages: Vec<(PageEntry, &[ChunkEntryV3])> = Vec::new();
-        let mut rest: &[ChunkEntryV3] = old_entries;
-        for pe in &index.pages {
-            let (these, tail) = rest.split_at(pe.count.get() as usize);
-            old_pages.push((*pe, these));
-            rest = tail;
-        }
-        let pages = v3::write_pages(&all, &old_pages, base, &mut body.data);
-        let generation = index.generation + 1;
-        let index_at = base + body.data.len() as u64;
-        let live = v3::live_bytes(&groups, &all, &pages);
-        let root = v3::encode_index(world, generation, &groups, &pages, index_at, live);
-        let slot = v3::commit_slot(generation, index_at, root.len() as u32);
-        let slot_at = COMMIT_SLOTS_OFFSET as u64
-            + (1 - index.slot as u64) * std::mem::size_of_val(&slot) as u64;
+        (list, cut)
+    }
 
-        // Append, sync, commit, sync (vwr-v3.md §9).
-        let path = self.path.clone();
-        let err = io(&path);
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(&path)
-            .map_err(&err)?;
-        f.set_len(base).map_err(&err)?;
-        f.seek(SeekFrom::Start(base)).map_err(&err)?;
-        f.write_all(&body.data).map_err(&err)?;
-        f.write_all(&root).map_err(&err)?;
-        f.sync_data().map_err(&err)?;
-        crate::file::fail_point("before-commit");
-        f.seek(SeekFrom::Start(slot_at)).map_err(&err)?;
-        f.write_all(slot.as_bytes()).map_err(&err)?;
-        f.sync_data().map_err(&err)?;
-        drop(f);
+    /// Whether the file is v3 with commit records (vwr-v3.md §11).
+    pub fn has_history(&self) -> bool {
+        matches!(&self.kind, Kind::V3 { index, .. } if index.record.is_some())
+    }
 
-        let written = body.data.len() as u64 + root.len() as u64 + 20;
-        let chunks_written = changed.len() as u64;
-        let new_len = index_at + root.len() as u64;
-        // Reopen to pick up the new commit exactly as a reader sees it.
-        let mut reopened = WorldFile::open(&path)?;
-        reopened.cache_chunks = self.cache_chunks;
-        reopened.options = self.options;
-        if let Kind::V3 { entries, .. } = &mut reopened.kind {
-            *entries = Some(all);
+    pub(crate) fn chain(&self, limit: usize) -> (Vec<Index>, Option<VwrError>) {
+        match &self.kind {
+            Kind::V3 { index, .. } if index.record.is_some() => {
+                let h = Header {
+                    dims: self.dims,
+                    slots: [CommitSlot::new_zeroed(); 2],
+                    history: true,
+                };
+                v3::chain(&self.src, &h, index, limit)
+            }
+            _ => (Vec::new(), None),
         }
-        *self = reopened;
-        self.remember(world);
-        Ok(SaveReport {
-            incremental: true,
-            chunks_written,
-            bytes_written: written,
-            compacted: false,
-            file_size: new_len,
-        })
+    }
+
+    /// v3: the current commit's root index.
+    pub(crate) fn index(&self) -> Option<&Index> {
+        match &self.kind {
+            Kind::V3 { index, .. } => Some(index),
+            Kind::V2 { .. } => None,
+        }
+    }
+
+    /// v3: the current commit's entries (read on first use).
+    pub(crate) fn entries(&mut self) -> Result<&[ChunkEntryV3]> {
+        self.ensure_entries()?;
+        match &self.kind {
+            Kind::V3 {
+                entries: Some(e), ..
+            } => Ok(e),
+            _ => Ok(&[]),
+        }
+    }
+
+    pub(crate) fn source(&self) -> &FileSource {
+        &self.src
     }
 }
 
 /// Test hook: `VOXCAF_VWR_FAIL_AT=<point>` aborts the process at that point of a save, so the
 /// crash tests can stop a save between its writes.
-fn fail_point(point: &str) {
+pub(crate) fn fail_point(point: &str) {
     if std::env::var_os("VOXCAF_VWR_FAIL_AT").is_some_and(|v| v == point) {
         std::process::abort();
     }

@@ -329,7 +329,7 @@ pub struct WorldHeaderV3 {
     pub version: u8,
     /// Always 10.
     pub chunk_size: u8,
-    /// Reserved feature bits, must be 0.
+    /// Feature bits: [`FLAG_HISTORY`]; the others are reserved and must be 0.
     pub flags: U16,
     /// Chunks along x, y and z (each 1..=65535).
     pub chunks: [U16; 3],
@@ -378,6 +378,48 @@ pub struct IndexHeader {
 const _: () = assert!(size_of::<IndexHeader>() == 56);
 /// Index magic.
 pub const INDEX_MAGIC: &[u8; 4] = b"VWX1";
+
+/// Header flag: every root index carries a [`CommitRecord`] (vwr-v3.md §11).
+pub const FLAG_HISTORY: u16 = 1;
+
+/// Commit kind: an incremental save.
+pub const COMMIT_SAVE: u8 = 0;
+/// Commit kind: a full write (a new file, a conversion, the first commit after a compaction).
+pub const COMMIT_WRITE: u8 = 1;
+/// Commit kind: a revert to an earlier commit's state.
+pub const COMMIT_REVERT: u8 = 2;
+/// Bytes of [`CommitRecord::tool`].
+pub const TOOL_LEN: usize = 20;
+
+/// What a commit was and which commit came before it (vwr-v3.md §11); follows the
+/// [`IndexHeader`] in files with [`FLAG_HISTORY`].
+#[derive(
+    FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned, Clone, Copy, Debug, PartialEq, Eq,
+)]
+#[repr(C)]
+pub struct CommitRecord {
+    /// Root index of the previous commit kept in the history; 0 = none.
+    pub prev_offset: U64,
+    /// Its index size (0 with no previous commit).
+    pub prev_size: U32,
+    /// Its generation (0 with no previous commit).
+    pub prev_generation: U32,
+    /// Milliseconds since the Unix epoch.
+    pub time_ms: U64,
+    /// Bytes the save that made this commit wrote.
+    pub bytes_written: U64,
+    /// Chunks it encoded.
+    pub chunks_written: U32,
+    /// [`COMMIT_SAVE`], [`COMMIT_WRITE`] or [`COMMIT_REVERT`].
+    pub kind: u8,
+    /// Must be 0.
+    pub reserved: [u8; 3],
+    /// Revert: the generation made current again; otherwise 0.
+    pub reverted_to: U32,
+    /// The program that made the commit, UTF-8 padded with NUL bytes.
+    pub tool: [u8; TOOL_LEN],
+}
+const _: () = assert!(size_of::<CommitRecord>() == 64);
 
 /// A zstd frame holding several chunk payloads (vwr-v3.md §5.3).
 #[derive(

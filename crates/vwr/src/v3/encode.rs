@@ -277,25 +277,45 @@ pub(crate) fn write_pages(
     pages
 }
 
-/// Root index bytes for a commit (vwr-v3.md §4), placed at `offset`.
+/// The world-wide fields a root index stores (vwr-v3.md §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RootFields {
+    pub sky_region: u32,
+    pub mission_number: u32,
+    pub spawn: Option<[i32; 3]>,
+}
+
+impl RootFields {
+    pub fn of(world: &World) -> RootFields {
+        RootFields {
+            sky_region: world.sky_region(),
+            mission_number: world.mission_number(),
+            spawn: world.spawn(),
+        }
+    }
+}
+
+/// Root index bytes for a commit (vwr-v3.md §4 and §11, with its commit record), placed at
+/// `offset`.
 pub(crate) fn encode_index(
-    world: &World,
+    fields: &RootFields,
     generation: u32,
+    record: &CommitRecord,
     groups: &[GroupEntry],
     pages: &[PageEntry],
     offset: u64,
     live_bytes: u64,
 ) -> Vec<u8> {
     let size = index_size(groups.len() as u64, pages.len() as u64);
-    let spawn = world.spawn().map_or([0u32; 3], |s| s.map(|v| v as u32 + 1));
+    let spawn = fields.spawn.map_or([0u32; 3], |s| s.map(|v| v as u32 + 1));
     let entries: u64 = pages.iter().map(|p| u64::from(p.count.get())).sum();
     let h = IndexHeader {
         magic: *INDEX_MAGIC,
         generation: U32::new(generation),
         entry_count: U32::new(entries as u32),
         group_count: U32::new(groups.len() as u32),
-        sky_region: U32::new(world.sky_region()),
-        mission_number: U32::new(world.mission_number()),
+        sky_region: U32::new(fields.sky_region),
+        mission_number: U32::new(fields.mission_number),
         spawn: spawn.map(U32::new),
         page_count: U32::new(pages.len() as u32),
         data_end: U64::new(offset + size),
@@ -303,6 +323,7 @@ pub(crate) fn encode_index(
     };
     let mut out = Vec::with_capacity(size as usize);
     out.extend_from_slice(h.as_bytes());
+    out.extend_from_slice(record.as_bytes());
     out.extend_from_slice(groups.as_bytes());
     out.extend_from_slice(pages.as_bytes());
     let crc = crc32fast::hash(&out);
@@ -310,8 +331,10 @@ pub(crate) fn encode_index(
     out
 }
 
+/// Size of a root index with its commit record.
 pub(crate) fn index_size(groups: u64, pages: u64) -> u64 {
     size_of::<IndexHeader>() as u64
+        + size_of::<CommitRecord>() as u64
         + groups * size_of::<GroupEntry>() as u64
         + pages * size_of::<PageEntry>() as u64
         + 4
@@ -333,7 +356,7 @@ pub(crate) fn header_v3(dims: [u32; 3], slots: [CommitSlot; 2]) -> WorldHeaderV3
         magic: *WORLD_MAGIC,
         version: WORLD_VERSION_V3,
         chunk_size: crate::chunk::CHUNK_SIZE as u8,
-        flags: U16::ZERO,
+        flags: U16::new(FLAG_HISTORY),
         chunks: dims.map(|d| U16::new(d as u16)),
         reserved: U16::ZERO,
         header_crc: U32::ZERO,
@@ -368,6 +391,18 @@ pub(crate) fn live_bytes(
 
 /// Serialises a world as a fresh v3 file (one commit, generation 1).
 pub fn write_world_v3(world: &World, codec: Codec, level: i32) -> Vec<u8> {
+    full_file(world, codec, level, 1, &CommitInfo::default())
+}
+
+/// A fresh v3 file whose one commit has `generation` and the time and tool of `info`
+/// (kind `write`, no previous commit).
+pub(crate) fn full_file(
+    world: &World,
+    codec: Codec,
+    level: i32,
+    generation: u32,
+    info: &CommitInfo,
+) -> Vec<u8> {
     let dims = world.chunk_dims();
     let chunks: Vec<(u32, &Chunk)> = world
         .non_empty_chunks()
@@ -378,9 +413,13 @@ pub fn write_world_v3(world: &World, codec: Codec, level: i32) -> Vec<u8> {
     let pages = write_pages(&body.entries, &[], base, &mut body.data);
     let index_at = base + body.data.len() as u64;
     let live = live_bytes(&body.groups, &body.entries, &pages);
-    let index = encode_index(world, 1, &body.groups, &pages, index_at, live);
+    let size = index_size(body.groups.len() as u64, pages.len() as u64);
+    let record = info.record(COMMIT_WRITE, None, index_at + size, chunks.len() as u64);
+    let fields = RootFields::of(world);
+    let index = encode_index(&fields, generation, &record, &body.groups, &pages, index_at, live);
     let empty = CommitSlot::new_zeroed();
-    let header = header_v3(dims, [commit_slot(1, index_at, index.len() as u32), empty]);
+    let slot = commit_slot(generation, index_at, index.len() as u32);
+    let header = header_v3(dims, [slot, empty]);
     let mut out = Vec::with_capacity(index_at as usize + index.len());
     out.extend_from_slice(header.as_bytes());
     out.extend_from_slice(&body.data);

@@ -5,6 +5,7 @@
 //! file handle and the incremental save are in [`crate::file`].
 
 mod encode;
+mod history;
 mod read;
 mod stats;
 
@@ -13,6 +14,8 @@ pub(crate) use encode::*;
 pub use read::read_world_v3;
 pub(crate) use read::*;
 pub(crate) use stats::stats_of;
+pub use history::{Commit, CommitInfo, CommitKind};
+pub(crate) use history::chain;
 pub use stats::CodecStats;
 
 use crate::world::World;

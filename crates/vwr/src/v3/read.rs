@@ -120,6 +120,8 @@ impl Source for [u8] {
 pub(crate) struct Header {
     pub dims: [u32; 3],
     pub slots: [CommitSlot; 2],
+    /// [`FLAG_HISTORY`]: every root index carries a commit record.
+    pub history: bool,
 }
 
 fn bad(offset: u64, what: impl Into<String>, reason: V3Fault) -> VwrError {
@@ -164,12 +166,12 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Header> {
     if h.chunk_size != 10 {
         return Err(field(5, "chunkSize", h.chunk_size.into(), "must be 10"));
     }
-    if h.flags.get() != 0 {
+    if h.flags.get() & !FLAG_HISTORY != 0 {
         return Err(field(
             6,
             "flags",
             h.flags.get().into(),
-            "no flags are defined in v3",
+            "only bit 0 (history) is defined in v3",
         ));
     }
     if h.reserved.get() != 0 || h.reserved2.get() != 0 {
@@ -192,6 +194,7 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Header> {
     Ok(Header {
         dims,
         slots: h.slots,
+        history: h.flags.get() & FLAG_HISTORY != 0,
     })
 }
 
@@ -210,14 +213,16 @@ pub(crate) struct Index {
     pub pages: Vec<PageEntry>,
     /// Slot number used (0 = A).
     pub slot: usize,
+    /// The commit record (files with [`FLAG_HISTORY`]).
+    pub record: Option<CommitRecord>,
 }
 
 fn parse_index<S: Source + ?Sized>(
     src: &S,
-    dims: [u32; 3],
-    slot: &CommitSlot,
+    h: &Header,
     k: usize,
 ) -> Result<Index> {
+    let slot = &h.slots[k];
     let so = (COMMIT_SLOTS_OFFSET + k * size_of::<CommitSlot>()) as u64;
     let what = if k == 0 {
         "commit slot A"
@@ -243,6 +248,25 @@ fn parse_index<S: Source + ?Sized>(
     }
     let offset = slot.index_offset.get();
     let size = u64::from(slot.index_size.get());
+    let mut ix = parse_root(src, h.dims, h.history, offset, size, generation)
+        .map_err(|e| match e {
+            VwrError::BadV3 { offset: 0, reason, .. } => bad(so, what, reason),
+            e => e,
+        })?;
+    ix.slot = k;
+    Ok(ix)
+}
+
+/// Reads and checks the root index at `offset` (vwr-v3.md §4) for commit `generation`; a
+/// range outside the file is reported at offset 0 for the caller to place.
+pub(crate) fn parse_root<S: Source + ?Sized>(
+    src: &S,
+    dims: [u32; 3],
+    history: bool,
+    offset: u64,
+    size: u64,
+    generation: u32,
+) -> Result<Index> {
     let file = src.len();
     if offset < WORLD_HEADER_V3_SIZE as u64 || offset.checked_add(size).is_none_or(|e| e > file) {
         let reason = V3Fault::OutOfRange {
@@ -250,9 +274,14 @@ fn parse_index<S: Source + ?Sized>(
             size,
             limit: file,
         };
-        return Err(bad(so, what, reason));
+        return Err(bad(0, "index", reason));
     }
-    let at_least = size_of::<IndexHeader>() as u64 + 4;
+    let record_size = if history {
+        size_of::<CommitRecord>() as u64
+    } else {
+        0
+    };
+    let at_least = size_of::<IndexHeader>() as u64 + record_size + 4;
     if size < at_least {
         let reason = V3Fault::Size {
             found: size,
@@ -275,7 +304,7 @@ fn parse_index<S: Source + ?Sized>(
     let entries_n = u64::from(h.entry_count.get());
     let groups_n = u64::from(h.group_count.get());
     let pages_n = u64::from(h.page_count.get());
-    let expected = index_size(groups_n, pages_n);
+    let expected = index_size(groups_n, pages_n) + record_size - size_of::<CommitRecord>() as u64;
     if expected != size {
         return Err(bad(
             offset,
@@ -340,13 +369,20 @@ fn parse_index<S: Source + ?Sized>(
         }
         Some(sp.map(|v| v as i32 - 1))
     };
+    let (record, rest) = if history {
+        let (r, rest) = CommitRecord::read_from_prefix(rest).expect("size checked");
+        check_record(&r, offset, generation)?;
+        (Some(r), rest)
+    } else {
+        (None, rest)
+    };
     let (groups, rest) =
         <[GroupEntry]>::ref_from_prefix_with_elems(rest, groups_n as usize).expect("size checked");
     let (pages, _) =
         <[PageEntry]>::ref_from_prefix_with_elems(rest, pages_n as usize).expect("size checked");
     // Every referenced byte lies between the header and the index.
     let limit = offset;
-    let goff = offset + size_of::<IndexHeader>() as u64;
+    let goff = offset + size_of::<IndexHeader>() as u64 + record_size;
     for (g, ge) in groups.iter().enumerate() {
         let at = goff + (g * size_of::<GroupEntry>()) as u64;
         let (o, s) = (ge.offset.get(), u64::from(ge.stored_size.get()));
@@ -428,8 +464,42 @@ fn parse_index<S: Source + ?Sized>(
         live_bytes: h.live_bytes.get(),
         groups: groups.to_vec(),
         pages: pages.to_vec(),
-        slot: k,
+        slot: 0,
+        record,
     })
+}
+
+/// The rules of a commit record (vwr-v3.md §11) of the root index at `offset`.
+fn check_record(r: &CommitRecord, offset: u64, generation: u32) -> Result<()> {
+    let at = offset + size_of::<IndexHeader>() as u64;
+    let field = |off: usize, field: &'static str, value: u64, rule: &'static str| {
+        bad(
+            at + off as u64,
+            "commit record",
+            V3Fault::Field { field, value, rule },
+        )
+    };
+    if r.kind > COMMIT_REVERT {
+        return Err(field(36, "kind", r.kind.into(), "must be 0, 1 or 2"));
+    }
+    if r.reserved != [0; 3] {
+        return Err(field(37, "reserved", 1, "must be 0"));
+    }
+    let prev = r.prev_offset.get();
+    if prev == 0 {
+        if r.prev_size.get() != 0 || r.prev_generation.get() != 0 {
+            return Err(field(8, "prevSize", r.prev_size.get().into(), "must be 0 without a previous commit"));
+        }
+    } else {
+        if prev < WORLD_HEADER_V3_SIZE as u64 || prev >= offset {
+            return Err(field(0, "prevOffset", prev, "must lie between the header and this index"));
+        }
+        if r.prev_generation.get() >= generation || r.prev_generation.get() == 0 {
+            let g = r.prev_generation.get().into();
+            return Err(field(12, "prevGeneration", g, "must be 1.. below this commit's"));
+        }
+    }
+    Ok(())
 }
 
 fn in_data(o: u64, s: u64, limit: u64) -> bool {
@@ -580,8 +650,8 @@ pub(crate) fn choose_commit<S: Source + ?Sized>(
     src: &S,
     h: &Header,
 ) -> Result<(Index, Option<u32>)> {
-    let a = parse_index(src, h.dims, &h.slots[0], 0);
-    let b = parse_index(src, h.dims, &h.slots[1], 1);
+    let a = parse_index(src, h, 0);
+    let b = parse_index(src, h, 1);
     let gen = |k: usize| h.slots[k].generation.get();
     match (a, b) {
         (Ok(a), Ok(b)) => {

@@ -1,0 +1,303 @@
+//! Writing v3 commits (docs/format/vwr-v3.md §9 and §11): an incremental commit of changed
+//! chunks, a revert, the append with its two `fsync`s, and the compaction that keeps history.
+
+use std::collections::HashMap;
+use std::io::{Seek, SeekFrom, Write};
+use std::path::Path;
+
+use zerocopy::little_endian::{U32, U64};
+use zerocopy::IntoBytes;
+
+use crate::chunk::Chunk;
+use crate::error::{Result, VwrError};
+use crate::layout::*;
+use crate::v3::{self, CommitInfo, Index, RootFields, Source};
+
+/// How the record of a new commit is made.
+pub(crate) enum Record {
+    /// A new commit of `kind` (`reverted_to` for reverts) by `info`.
+    Fresh {
+        info: CommitInfo,
+        kind: u8,
+        reverted_to: u32,
+    },
+    /// A commit replayed by compaction: its original record (the previous-commit link is
+    /// made anew).
+    Copy(CommitRecord),
+}
+
+/// A commit ready to append after `base` (the committed `dataEnd`).
+pub(crate) struct Planned {
+    /// Payloads and entry pages.
+    pub data: Vec<u8>,
+    /// The root index.
+    pub root: Vec<u8>,
+    pub generation: u32,
+    pub chunks_written: u64,
+}
+
+impl Planned {
+    /// Bytes the commit writes, slot included.
+    pub fn bytes(&self) -> u64 {
+        (self.data.len() + self.root.len() + size_of::<CommitSlot>()) as u64
+    }
+}
+
+fn record_of(spec: &Record, prev: &Index, bytes: u64, chunks: u64) -> CommitRecord {
+    match spec {
+        Record::Fresh {
+            info,
+            kind,
+            reverted_to,
+        } => {
+            let mut r = info.record(*kind, Some(prev), bytes, chunks);
+            r.reverted_to = U32::new(*reverted_to);
+            r
+        }
+        Record::Copy(r) => {
+            let mut r = *r;
+            r.prev_offset = U64::new(prev.offset);
+            r.prev_size = U32::new(prev.size as u32);
+            r.prev_generation = U32::new(prev.generation);
+            r
+        }
+    }
+}
+
+/// Plans the commit after `old` in which the chunks of `changed` (chunk index, new content;
+/// `None` or an empty chunk removes it) replace theirs and every other chunk keeps its entry.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn plan_commit(
+    old: &Index,
+    old_entries: &[ChunkEntryV3],
+    changed: &[(u32, Option<&Chunk>)],
+    fields: &RootFields,
+    codec: v3::Codec,
+    level: i32,
+    record: &Record,
+) -> Planned {
+    let touched: HashMap<u32, ()> = changed.iter().map(|&(i, _)| (i, ())).collect();
+    let mut kept: Vec<ChunkEntryV3> = old_entries
+        .iter()
+        .filter(|e| !touched.contains_key(&e.chunk_index.get()))
+        .copied()
+        .collect();
+    let encode: Vec<(u32, &Chunk)> = changed
+        .iter()
+        .filter_map(|&(i, c)| c.filter(|c| !c.is_empty()).map(|c| (i, c)))
+        .collect();
+    // Groups still referenced keep their entries (renumbered); new ones follow.
+    let mut remap: HashMap<u64, u32> = HashMap::new();
+    let mut groups = Vec::new();
+    for e in kept.iter_mut().filter(|e| e.storage == STORAGE_GROUP) {
+        let old_n = e.location.get();
+        let n = *remap.entry(old_n).or_insert_with(|| {
+            groups.push(old.groups[old_n as usize]);
+            (groups.len() - 1) as u32
+        });
+        e.location = U64::new(n.into());
+    }
+    let base = old.data_end;
+    let mut body = v3::encode_body(&encode, codec, level, base, groups.len() as u32);
+    groups.extend_from_slice(&body.groups);
+    let mut all = kept;
+    all.extend_from_slice(&body.entries);
+    all.sort_unstable_by_key(|e| e.chunk_index.get());
+    // Unchanged pages are reused.
+    let mut old_pages: Vec<(PageEntry, &[ChunkEntryV3])> = Vec::new();
+    let mut rest: &[ChunkEntryV3] = old_entries;
+    for pe in &old.pages {
+        let (these, tail) = rest.split_at(pe.count.get() as usize);
+        old_pages.push((*pe, these));
+        rest = tail;
+    }
+    let pages = v3::write_pages(&all, &old_pages, base, &mut body.data);
+    let generation = old.generation + 1;
+    let index_at = base + body.data.len() as u64;
+    let size = v3::index_size(groups.len() as u64, pages.len() as u64);
+    let bytes = body.data.len() as u64 + size + size_of::<CommitSlot>() as u64;
+    let rec = record_of(record, old, bytes, encode.len() as u64);
+    let live = v3::live_bytes(&groups, &all, &pages);
+    let root = v3::encode_index(fields, generation, &rec, &groups, &pages, index_at, live);
+    Planned {
+        data: body.data,
+        root,
+        generation,
+        chunks_written: encode.len() as u64,
+    }
+}
+
+/// Plans a revert: a root index after `old` that repeats `target`'s fields, groups and pages.
+pub(crate) fn plan_revert(old: &Index, target: &Index, info: &CommitInfo) -> Planned {
+    let fields = RootFields {
+        sky_region: target.sky_region,
+        mission_number: target.mission_number,
+        spawn: target.spawn,
+    };
+    let size = v3::index_size(target.groups.len() as u64, target.pages.len() as u64);
+    let spec = Record::Fresh {
+        info: *info,
+        kind: COMMIT_REVERT,
+        reverted_to: target.generation,
+    };
+    let rec = record_of(&spec, old, size + size_of::<CommitSlot>() as u64, 0);
+    let live = target.live_bytes - target.size;
+    let generation = old.generation + 1;
+    let root = v3::encode_index(
+        &fields,
+        generation,
+        &rec,
+        &target.groups,
+        &target.pages,
+        old.data_end,
+        live,
+    );
+    Planned {
+        data: Vec::new(),
+        root,
+        generation,
+        chunks_written: 0,
+    }
+}
+
+/// Where the slot of the commit after `old` goes (the older of the two).
+fn slot_at(old: &Index) -> u64 {
+    COMMIT_SLOTS_OFFSET as u64 + (1 - old.slot as u64) * size_of::<CommitSlot>() as u64
+}
+
+/// Appends `p` to the file after `old` and commits it: truncate to the committed end, append,
+/// `fsync`, write the older slot, `fsync` (vwr-v3.md §9).
+pub(crate) fn append_to_file(path: &Path, old: &Index, p: &Planned) -> Result<u64> {
+    let err = |source| VwrError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let base = old.data_end;
+    let index_at = base + p.data.len() as u64;
+    let slot = v3::commit_slot(p.generation, index_at, p.root.len() as u32);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(err)?;
+    f.set_len(base).map_err(err)?;
+    f.seek(SeekFrom::Start(base)).map_err(err)?;
+    f.write_all(&p.data).map_err(err)?;
+    f.write_all(&p.root).map_err(err)?;
+    f.sync_data().map_err(err)?;
+    crate::file::fail_point("before-commit");
+    f.seek(SeekFrom::Start(slot_at(old))).map_err(err)?;
+    f.write_all(slot.as_bytes()).map_err(err)?;
+    f.sync_data().map_err(err)?;
+    Ok(index_at + p.root.len() as u64)
+}
+
+/// Appends `p` to a file image in memory after `old` and commits it.
+fn append_to_vec(bytes: &mut Vec<u8>, old: &Index, p: &Planned) {
+    bytes.truncate(old.data_end as usize);
+    let index_at = bytes.len() as u64 + p.data.len() as u64;
+    bytes.extend_from_slice(&p.data);
+    bytes.extend_from_slice(&p.root);
+    let slot = v3::commit_slot(p.generation, index_at, p.root.len() as u32);
+    let at = slot_at(old) as usize;
+    bytes[at..at + size_of::<CommitSlot>()].copy_from_slice(slot.as_bytes());
+}
+
+/// Two commits' entries name the same stored bytes (groups compared by their frame).
+fn same_entry(a: &ChunkEntryV3, ag: &[GroupEntry], b: &ChunkEntryV3, bg: &[GroupEntry]) -> bool {
+    if a.storage != b.storage || a.encoding != b.encoding {
+        return false;
+    }
+    let same_loc = if a.storage == STORAGE_GROUP {
+        ag.get(a.location.get() as usize).map(|g| g.offset)
+            == bg.get(b.location.get() as usize).map(|g| g.offset)
+    } else {
+        a.location == b.location
+    };
+    same_loc && a.size == b.size && a.value == b.value && a.crc == b.crc
+}
+
+/// The chunks of commit `ix` whose entries differ from those of `prev` (decoded; `None` for a
+/// chunk `ix` no longer has), in chunk-index order.
+fn decode_changes<S: Source + ?Sized>(
+    src: &S,
+    dims: [u32; 3],
+    prev: Option<(&Index, &[ChunkEntryV3])>,
+    ix: &Index,
+    entries: &[ChunkEntryV3],
+) -> Result<Vec<(u32, Option<Chunk>)>> {
+    let mut out = Vec::new();
+    let old: HashMap<u32, &ChunkEntryV3> = prev
+        .map(|(_, es)| es.iter().map(|e| (e.chunk_index.get(), e)).collect())
+        .unwrap_or_default();
+    let old_groups: &[GroupEntry] = prev.map_or(&[], |(p, _)| &p.groups);
+    let mut seen = std::collections::HashSet::new();
+    for e in entries {
+        let i = e.chunk_index.get();
+        seen.insert(i);
+        if old
+            .get(&i)
+            .is_some_and(|o| same_entry(o, old_groups, e, &ix.groups))
+        {
+            continue;
+        }
+        let group = if e.storage == STORAGE_GROUP {
+            let g = e.location.get() as usize;
+            Some(v3::read_group(src, &ix.groups[g], g)?)
+        } else {
+            None
+        };
+        out.push((i, Some(v3::decode_entry(src, dims, e, group.as_deref())?)));
+    }
+    out.extend(
+        old.keys()
+            .filter(|i| !seen.contains(i))
+            .map(|&i| (i, None::<Chunk>)),
+    );
+    out.sort_unstable_by_key(|c| c.0);
+    Ok(out)
+}
+
+/// Rewrites a v3 file image so that it holds the commits `chain` (oldest first) and nothing
+/// else: the oldest as a full write, each later one as an incremental commit of the chunks
+/// that differ from its predecessor, each with its original record and generation (§11).
+pub(crate) fn compact_chain<S: Source + ?Sized>(
+    src: &S,
+    dims: [u32; 3],
+    chain: &[Index],
+    codec: v3::Codec,
+    level: i32,
+) -> Result<Vec<u8>> {
+    let first = &chain[0];
+    let entries0 = v3::all_entries(src, dims, first)?;
+    let chunks = v3::decode_all(src, dims, first, &entries0)?;
+    let world = v3::assemble(dims, first, chunks)?;
+    let info = first.record.as_ref().map(CommitInfo::of).unwrap_or_default();
+    let mut bytes = v3::full_file(&world, codec, level, first.generation, &info);
+    let (mut prev_src, mut prev_entries) = (first.clone(), entries0);
+    for ix in &chain[1..] {
+        let entries = v3::all_entries(src, dims, ix)?;
+        let changes = decode_changes(src, dims, Some((&prev_src, &prev_entries)), ix, &entries)?;
+        let h = v3::parse_header(&bytes)?;
+        let (cur, _) = v3::choose_commit(&bytes[..], &h)?;
+        let cur_entries = v3::all_entries(&bytes[..], dims, &cur)?;
+        let changed: Vec<(u32, Option<&Chunk>)> =
+            changes.iter().map(|(i, c)| (*i, c.as_ref())).collect();
+        let fields = RootFields {
+            sky_region: ix.sky_region,
+            mission_number: ix.mission_number,
+            spawn: ix.spawn,
+        };
+        let spec = match ix.record {
+            Some(r) => Record::Copy(r),
+            None => Record::Fresh {
+                info: CommitInfo::default(),
+                kind: COMMIT_WRITE,
+                reverted_to: 0,
+            },
+        };
+        let p = plan_commit(&cur, &cur_entries, &changed, &fields, codec, level, &spec);
+        append_to_vec(&mut bytes, &cur, &p);
+        (prev_src, prev_entries) = (ix.clone(), entries);
+    }
+    Ok(bytes)
+}

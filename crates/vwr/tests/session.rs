@@ -1,0 +1,204 @@
+//! `WorldSession`: the one edit path. Format kept, lazy loads, history and revert, change
+//! detection, locking, compaction that keeps history.
+
+use vwr::{
+    Block, Codec, CommitKind, SaveOptions, SessionOptions, VwrError, World, WorldFile,
+    WorldSession,
+};
+
+fn temp(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join(name);
+    (d, p)
+}
+
+fn terrain(dims: [u32; 3]) -> World {
+    let mut w = World::with_chunk_dims(dims).unwrap();
+    let b = w.block_dims();
+    w.fill_box([0, 0, 0], [b[0] as i32 - 1, 4, b[2] as i32 - 1], Block(35 << 4))
+        .unwrap();
+    w
+}
+
+fn open(path: &std::path::Path) -> (WorldSession, World) {
+    WorldSession::open(path, SessionOptions::tool("session test")).unwrap()
+}
+
+/// One edit through a fresh session: load the cell's chunk, set it, save.
+fn edit(path: &std::path::Path, p: [i32; 3], b: Block) -> vwr::SaveReport {
+    let (mut s, mut w) = open(path);
+    s.load_box(&mut w, p, p).unwrap();
+    w.set_block(p, b).unwrap();
+    s.save(&w).unwrap()
+}
+
+#[test]
+fn a_v3_world_stays_v3_and_a_v2_world_stays_v2() {
+    let (_d, p3) = temp("cube3.vwr");
+    let w = terrain([3, 3, 3]); // fits v2, saved as v3 on purpose
+    w.save_with(&p3, &SaveOptions::v3(Codec::Auto)).unwrap();
+    let r = edit(&p3, [1, 10, 1], Block(7));
+    assert!(r.incremental && r.written && r.backup.is_none(), "{r:?}");
+    assert_eq!(WorldFile::open(&p3).unwrap().version(), 3);
+    assert!(!vwr::backup_path(&p3).exists());
+
+    let (_d2, p2) = temp("cube2.vwr");
+    w.save(&p2).unwrap(); // v2
+    let before = std::fs::read(&p2).unwrap();
+    let r = edit(&p2, [1, 10, 1], Block(7));
+    assert!(r.written && !r.incremental, "{r:?}");
+    assert_eq!(WorldFile::open(&p2).unwrap().version(), 2);
+    assert_eq!(std::fs::read(vwr::backup_path(&p2)).unwrap(), before);
+    assert_eq!(World::load(&p2).unwrap().get_block([1, 10, 1]), Block(7));
+}
+
+#[test]
+fn an_unchanged_world_writes_nothing_even_after_an_edit_and_its_reversal() {
+    let (_d, p) = temp("same.vwr");
+    terrain([4, 2, 4]).save(&p).unwrap();
+    let before = std::fs::read(&p).unwrap();
+    let (mut s, mut w) = open(&p);
+    s.load_box(&mut w, [0, 0, 0], [39, 19, 39]).unwrap();
+    // As an undo does: the chunk put back as it was (a new revision, the same content).
+    let old = w.chunk([0, 0, 0]).unwrap().clone();
+    w.set_block([5, 2, 5], Block(9)).unwrap();
+    w.set_chunk([0, 0, 0], old).unwrap();
+    let r = s.save(&w).unwrap();
+    assert!(!r.written, "{r:?}");
+    assert_eq!(std::fs::read(&p).unwrap(), before);
+}
+
+#[test]
+fn history_lists_commits_and_revert_restores_the_state_before_the_second_edit() {
+    let (_d, p) = temp("hist.vwr");
+    terrain([5, 2, 3]).save(&p).unwrap();
+    edit(&p, [3, 6, 3], Block(11));
+    let after_first = World::load(&p).unwrap();
+    edit(&p, [40, 6, 20], Block(12));
+    assert_ne!(World::load(&p).unwrap(), after_first);
+    let f = WorldFile::open(&p).unwrap();
+    let (h, cut) = f.history(100);
+    assert!(cut.is_none());
+    let gens: Vec<u32> = h.iter().map(|c| c.generation).collect();
+    assert_eq!(gens, [3, 2, 1]);
+    assert!(h[0].current && !h[1].current);
+    assert_eq!(h[0].kind, CommitKind::Save);
+    assert_eq!(h[0].tool, "session test");
+    assert_eq!(h[0].chunks_written, 1);
+    assert!(h[0].time_ms > 0);
+    assert_eq!(h[2].kind, CommitKind::Write);
+    drop(f);
+
+    let (mut s, _) = open(&p);
+    let r = s.revert(None).unwrap();
+    assert_eq!(r.generation, Some(4));
+    assert!(r.bytes_written < 512, "a revert writes a root index only: {r:?}");
+    drop(s);
+    assert_eq!(World::load(&p).unwrap(), after_first);
+    let (h, _) = WorldFile::open(&p).unwrap().history(100);
+    assert_eq!(h[0].kind, CommitKind::Revert(2));
+    // A revert can itself be reverted.
+    let (mut s, _) = open(&p);
+    s.revert(Some(3)).unwrap();
+    drop(s);
+    assert_eq!(World::load(&p).unwrap().get_block([40, 6, 20]), Block(12));
+    // A commit that is not there is a typed error.
+    let (mut s, _) = open(&p);
+    match s.revert(Some(99)) {
+        Err(VwrError::NoSuchCommit { generation, kept, .. }) => {
+            assert_eq!(generation, 99);
+            assert_eq!(kept, "1..=5");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn compaction_keeps_the_promised_history() {
+    let (_d, p) = temp("keep.vwr");
+    terrain([6, 2, 6]).save(&p).unwrap();
+    let mut states = Vec::new();
+    for k in 0..12 {
+        edit(&p, [k * 5, 8, 3], Block(100 + k as u16));
+        states.push(World::load(&p).unwrap());
+    }
+    let opts = SessionOptions {
+        keep: 4,
+        ..SessionOptions::tool("compact")
+    };
+    let before = std::fs::metadata(&p).unwrap().len();
+    let (mut s, _) = WorldSession::open(&p, opts).unwrap();
+    s.compact().unwrap();
+    drop(s);
+    assert!(std::fs::metadata(&p).unwrap().len() < before);
+    let (h, cut) = WorldFile::open(&p).unwrap().history(100);
+    assert!(cut.is_none());
+    let gens: Vec<u32> = h.iter().map(|c| c.generation).collect();
+    assert_eq!(gens, [13, 12, 11, 10]);
+    assert!(h.iter().all(|c| c.tool == "session test"), "{h:?}");
+    assert_eq!(World::load(&p).unwrap(), states[11]);
+    // Every kept commit is still the state it was.
+    for g in [10u32, 11, 12] {
+        let (mut s, _) = open(&p);
+        s.revert(Some(g)).unwrap();
+        drop(s);
+        assert_eq!(World::load(&p).unwrap(), states[g as usize - 2], "generation {g}");
+    }
+}
+
+#[test]
+fn a_change_on_disk_is_never_overwritten() {
+    let (_d, p) = temp("race.vwr");
+    terrain([4, 2, 4]).save(&p).unwrap();
+    let (mut s, mut w) = open(&p);
+    s.load_box(&mut w, [1, 1, 1], [1, 1, 1]).unwrap();
+    w.set_block([1, 1, 1], Block(3)).unwrap();
+    // Another program rewrites the file meanwhile (the lock only binds sessions).
+    let mut other = World::load(&p).unwrap();
+    other.set_block([20, 6, 20], Block(4)).unwrap();
+    other.save(&p).unwrap();
+    match s.save(&w) {
+        Err(e @ VwrError::ChangedOnDisk { .. }) => {
+            assert!(e.to_string().contains("changed on disk"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(World::load(&p).unwrap(), other);
+}
+
+#[test]
+fn a_second_writer_is_refused_with_the_holder() {
+    let (_d, p) = temp("locked.vwr");
+    terrain([2, 2, 2]).save(&p).unwrap();
+    let opts = SessionOptions {
+        command: "voxcaf world serve locked.vwr".into(),
+        ..SessionOptions::tool("t")
+    };
+    let (first, _) = WorldSession::open(&p, opts).unwrap();
+    match WorldSession::open(&p, SessionOptions::tool("t")) {
+        Err(e @ VwrError::Locked { .. }) => {
+            let m = e.to_string();
+            assert!(m.contains("voxcaf world serve locked.vwr"), "{m}");
+            assert!(m.contains(&std::process::id().to_string()), "{m}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Readers are never blocked.
+    assert!(World::load(&p).is_ok());
+    drop(first);
+    assert!(WorldSession::open(&p, SessionOptions::tool("t")).is_ok());
+}
+
+#[test]
+fn an_edit_outside_the_loaded_chunks_is_refused_not_saved_as_a_hole() {
+    let (_d, p) = temp("hole.vwr");
+    terrain([4, 2, 4]).save(&p).unwrap();
+    let before = std::fs::read(&p).unwrap();
+    let (mut s, mut w) = open(&p);
+    w.set_block([15, 2, 15], Block(5)).unwrap(); // chunk (1, 0, 1) never loaded
+    match s.save(&w) {
+        Err(VwrError::NotLoaded { chunk, .. }) => assert_eq!(chunk, [1, 0, 1]),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(std::fs::read(&p).unwrap(), before);
+}
