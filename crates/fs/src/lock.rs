@@ -179,6 +179,9 @@ mod tests {
         assert!(holder(&w).is_none());
         let l = WriteLock::acquire(&w, "voxcaf world edit").unwrap();
         let s = std::fs::read_to_string(l.path()).unwrap();
-        assert!(s.starts_with(&format!("{} voxcaf world edit", std::process::id())), "{s}");
+        assert!(
+            s.starts_with(&format!("{} voxcaf world edit", std::process::id())),
+            "{s}"
+        );
     }
 }

@@ -25,6 +25,7 @@ mod output;
 mod sigpipe;
 mod world;
 mod world_edit;
+mod world_history;
 // TODO(house): split (`run`, 154 lines; world_*.rs are being rewritten).
 #[allow(clippy::too_many_lines)]
 mod world_mesh;
@@ -70,6 +71,8 @@ enum WorldCmd {
     #[command(flatten)]
     Edit(world_edit::EditCmd),
     #[command(flatten)]
+    History(world_history::HistoryCmd),
+    #[command(flatten)]
     Mesh(world_mesh::MeshCmd),
     #[command(flatten)]
     Serve(world_serve::ServeCmd),
@@ -92,6 +95,7 @@ impl Cmd {
             Cmd::World { cmd } => match cmd {
                 WorldCmd::Core(c) => c.json(),
                 WorldCmd::Edit(c) => c.json(),
+                WorldCmd::History(c) => c.json(),
                 WorldCmd::Mesh(c) => c.json(),
                 WorldCmd::Serve(c) => c.json(),
                 WorldCmd::Play(c) => c.json(),
@@ -116,6 +120,7 @@ fn main() -> ExitCode {
         Cmd::World { cmd } => match cmd {
             WorldCmd::Core(c) => world::run(c),
             WorldCmd::Edit(c) => world_edit::run(c),
+            WorldCmd::History(c) => world_history::run(c),
             WorldCmd::Mesh(c) => world_mesh::run(c),
             WorldCmd::Serve(c) => world_serve::run(c),
             WorldCmd::Play(c) => world_play::run(c),

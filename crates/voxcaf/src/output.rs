@@ -39,9 +39,16 @@ pub struct Failed {
 
 /// A [`Failed`] error about `file`, from any error (its source chain joined into one line).
 pub fn failed(file: &Path, e: impl std::fmt::Display) -> anyhow::Error {
+    let message = format!("{e:#}");
+    // Library errors that already start with the file are not prefixed twice.
+    let prefix = format!("{}: ", file.display());
+    let message = match message.strip_prefix(&prefix) {
+        Some(rest) => rest.to_string(),
+        None => message,
+    };
     Failed {
         file: file.to_path_buf(),
-        message: format!("{e:#}"),
+        message,
     }
     .into()
 }

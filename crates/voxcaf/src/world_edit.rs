@@ -7,13 +7,16 @@
 
 use std::fmt::Write as _;
 use std::io::Read as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use serde_json::json;
-use vwr::{Block, World};
-use vwr_edit::script::{apply_ops, argument_lines, parse_script, script_lines, Effect, Location};
+use vwr::{Block, SaveOptions, SaveReport, SessionOptions, World, WorldSession};
+use vwr_edit::script::{
+    apply_ops, argument_lines, footprint, parse_script, script_lines, Applied, Effect, Footprint,
+    Located, Location, ScriptError,
+};
 use vwr_edit::{all_chunk_stats, render_chunk_stats, Editor, Layer, RenderOptions};
 
 #[derive(Subcommand)]
@@ -160,10 +163,73 @@ fn read_lines(args: &EditArgs) -> Result<Vec<(Location, String)>> {
     Ok(script_lines(&name, &text))
 }
 
-fn backup_path(file: &Path) -> PathBuf {
-    let mut s = file.as_os_str().to_owned();
-    s.push(".bak");
-    PathBuf::from(s)
+/// What an edit did: the operations, the session's save (in place) or the bytes of the
+/// world in its input's format (a copy, standard output, a dry run), and whether it changed.
+struct Done {
+    applied: Vec<Applied>,
+    saved: Option<SaveReport>,
+    bytes: Option<Vec<u8>>,
+    changed: bool,
+}
+
+/// The in-place edit: a [`WorldSession`] that loads only what the script touches and saves in
+/// the file's format (v3: one commit; v2: rewrite with FILE.bak). Errors of the file itself
+/// (locked, unreadable) end the command; errors of the script come back as `Err` inside.
+fn edit_in_place(
+    args: &EditArgs,
+    ops: &[Located],
+    run: impl Fn(&mut Editor) -> Result<Vec<Applied>, ScriptError>,
+) -> Result<std::result::Result<Done, anyhow::Error>> {
+    let o = |e: vwr::VwrError| crate::output::failed(&args.file, e);
+    let opts = SessionOptions::tool("voxcaf world edit");
+    let (mut session, mut world) = WorldSession::open(&args.file, opts).map_err(o)?;
+    match footprint(ops) {
+        Footprint::Whole => session.load_all(&mut world).map_err(o)?,
+        Footprint::Boxes(boxes) => {
+            for (a, b) in boxes {
+                session.load_box(&mut world, a, b).map_err(o)?;
+            }
+        }
+    }
+    let mut ed = Editor::new(world);
+    let applied = match run(&mut ed) {
+        Ok(a) => a,
+        Err(e) => return Ok(Err(e.into())),
+    };
+    let report = session.save(ed.world()).map_err(o)?;
+    Ok(Ok(Done {
+        applied,
+        changed: report.written,
+        saved: Some(report),
+        bytes: None,
+    }))
+}
+
+/// The edit of a copy (`-o OTHER`, standard input or output, `--dry-run`): the whole world
+/// read, edited, and serialised in the input's format.
+fn edit_copy(
+    args: &EditArgs,
+    run: impl Fn(&mut Editor) -> Result<Vec<Applied>, ScriptError>,
+) -> Result<std::result::Result<Done, anyhow::Error>> {
+    use crate::output as o;
+    let original = o::read_input(&args.file)?;
+    let world = World::from_bytes(&original).map_err(|e| o::failed(&args.file, e))?;
+    let version = vwr::world_version(&original).unwrap_or(2);
+    let mut ed = Editor::new(world);
+    let applied = match run(&mut ed) {
+        Ok(a) => a,
+        Err(e) => return Ok(Err(e.into())),
+    };
+    let bytes = ed
+        .world()
+        .to_bytes_with(&SaveOptions::of_version(version))
+        .map_err(|e| o::failed(&args.file, e))?;
+    Ok(Ok(Done {
+        applied,
+        changed: bytes != original,
+        saved: None,
+        bytes: Some(bytes),
+    }))
 }
 
 fn edit(args: &EditArgs) -> Result<u8> {
@@ -229,11 +295,19 @@ fn edit(args: &EditArgs) -> Result<u8> {
             return Ok(1);
         }
     };
-    let original = o::read_input(&args.file)?;
-    let world = World::from_bytes(&original).map_err(|e| o::failed(&args.file, e))?;
-    let mut ed = Editor::new(world);
-    let applied = match apply_ops(&mut ed, &ops, args.fill_limit) {
-        Ok(a) => a,
+    let run = |ed: &mut Editor| apply_ops(ed, &ops, args.fill_limit);
+    let done = if in_place && !args.dry_run {
+        edit_in_place(args, &ops, run)?
+    } else {
+        edit_copy(args, run)?
+    };
+    let Done {
+        applied,
+        saved,
+        bytes,
+        changed,
+    } = match done {
+        Ok(d) => d,
         Err(e) => {
             if args.json {
                 println!("{}", o::error_json(&o::failed(&args.file, &e)));
@@ -244,31 +318,25 @@ fn edit(args: &EditArgs) -> Result<u8> {
             return Ok(1);
         }
     };
-    let bytes = ed.world().to_bytes();
-    let changed = bytes != original;
-    // An in-place edit writes FILE itself even when -o names it through a link, so the link
-    // stays a link.
     let target = match &args.out {
         Some(out) if !in_place => out.clone(),
         _ => args.file.clone(),
     };
-    let mut written = None;
-    let mut backup = None;
     if !args.dry_run && o::is_dash(&target) {
         // The world goes to standard output; the report would corrupt it, so it goes nowhere.
-        o::write_stdout(&bytes)?;
+        o::write_stdout(&bytes.unwrap_or_default())?;
         return Ok(0);
     }
-    if !args.dry_run && (changed || (args.out.is_some() && !in_place)) {
-        if in_place {
-            let bak = backup_path(&args.file);
-            voxcaf_fs::write_atomic(&bak, &original).map_err(|e| o::failed(&bak, e))?;
-            backup = Some(bak);
-        }
+    let mut written = None;
+    if let Some(bytes) = bytes.filter(|_| !args.dry_run && !in_place) {
         o::create_parent(&target)?;
         voxcaf_fs::write_atomic(&target, &bytes).map_err(|e| o::failed(&target, e))?;
-        written = Some(target.clone());
+        written = Some((target.clone(), bytes.len() as u64));
     }
+    if let Some(r) = saved.as_ref().filter(|r| r.written) {
+        written = Some((target.clone(), r.file_size));
+    }
+    let backup = saved.as_ref().and_then(|r| r.backup.clone());
     if args.json {
         let ops_json: Vec<_> = applied
             .iter()
@@ -290,9 +358,12 @@ fn edit(args: &EditArgs) -> Result<u8> {
             "file": args.file.display().to_string(),
             "ops": ops_json,
             "changed": changed,
-            "written": written.as_ref().map(|p| p.display().to_string()),
+            "written": written.as_ref().map(|(p, _)| p.display().to_string()),
             "backup": backup.as_ref().map(|p| p.display().to_string()),
-            "bytes": bytes.len(),
+            "bytes": written.as_ref().map(|w| w.1),
+            "commit": saved.as_ref().and_then(|r| r.generation),
+            "incremental": saved.as_ref().is_some_and(|r| r.incremental),
+            "bytes_written": saved.as_ref().map(|r| r.bytes_written),
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(0);
@@ -306,8 +377,23 @@ fn edit(args: &EditArgs) -> Result<u8> {
         };
     }
     match (&written, changed) {
-        (Some(p), _) => {
-            let _ = write!(o, "wrote {} ({} bytes)", p.display(), bytes.len());
+        (Some((p, size)), _) => {
+            match saved.as_ref().and_then(|r| r.generation.map(|g| (g, r))) {
+                Some((g, r)) => {
+                    let _ = write!(
+                        o,
+                        "saved {} as commit {g}: {} chunks, {} bytes written (file {size} bytes",
+                        p.display(),
+                        r.chunks_written,
+                        r.bytes_written
+                    );
+                    o.push_str(if r.compacted { ", compacted)" } else { ")" });
+                    let _ = write!(o, "; `voxcaf world revert {}` undoes it", p.display());
+                }
+                None => {
+                    let _ = write!(o, "wrote {} ({size} bytes)", p.display());
+                }
+            }
             if let Some(b) = &backup {
                 let _ = write!(o, "; previous version kept as {}", b.display());
             }

@@ -17,7 +17,8 @@ async function api(path, opts = {}) {
     const msg = (j.error && j.error.message) || r.statusText;
     stats.errors.push(msg);
     toast('error: ' + msg, 5000);
-    throw new Error(msg);
+    const err = new Error(msg); err.kind = j.error && j.error.kind;
+    throw err;
   }
   return j;
 }
@@ -405,10 +406,30 @@ async function afterChange(r) {
 }
 async function undo() { const r = await post('/api/undo'); await afterChange(r); toast(r.change ? 'undone: ' + r.change.label : 'nothing to undo'); }
 async function redo() { const r = await post('/api/redo'); await afterChange(r); toast(r.change ? 'redone: ' + r.change.label : 'nothing to redo'); }
-async function save() {
-  const r = await post('/api/save');
+function savedToast(r) {
   $('stSaved').textContent = r.written ? 'saved' : 'saved (no changes)';
-  toast(r.written ? `saved ${r.bytes} bytes; previous version kept as ${r.backup}` : 'no changes to save');
+  if (!r.written) return toast('no changes to save');
+  if (r.commit) return toast(`saved as commit ${r.commit} (${r.bytes_written} bytes written)`);
+  toast(`saved ${r.bytes} bytes` + (r.backup ? `; previous version kept as ${r.backup}` : ''));
+}
+// A file changed on disk since it was opened is never overwritten silently: the user chooses.
+async function conflictPrompt(message) {
+  $('conflictText').textContent = message + ' Reload it (your unsaved edits are dropped), overwrite it with your version, or save your version as a new file?';
+  $('conflict').hidden = false;
+  const choice = await new Promise((res) => {
+    for (const k of ['reload', 'overwrite', 'saveas', 'cancel']) $('c_' + k).onclick = () => res(k);
+  });
+  $('conflict').hidden = true;
+  if (choice === 'reload') { const a = await post('/api/reload'); await afterChange(a); $('stSaved').textContent = 'saved'; toast('reloaded from disk'); }
+  else if (choice === 'overwrite') savedToast(await post('/api/save?mode=overwrite'));
+  else if (choice === 'saveas') {
+    const name = window.prompt('Save as (a new .vwr file beside this one):', 'copy.vwr');
+    if (name) { const r = await post('/api/save?as=' + encodeURIComponent(name)); savedToast(r); world = await api('/api/world'); $('file').textContent = world.file; }
+  }
+}
+async function save() {
+  try { savedToast(await post('/api/save')); }
+  catch (e) { if (e.kind === 'conflict') await conflictPrompt(e.message); else throw e; }
 }
 async function loadLayer() {
   const l = await api('/api/layer?y=' + layerY);

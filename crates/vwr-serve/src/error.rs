@@ -70,9 +70,47 @@ pub enum ServeError {
     /// No random session token could be made.
     #[error("cannot make a random session token: {0}")]
     Random(String),
+    /// Another editor holds the file's write lock.
+    #[error("{message}")]
+    Locked {
+        /// The lock's message, naming the holder.
+        message: String,
+    },
+    /// A save-as name that cannot be used.
+    #[error("cannot save as {name:?}: {message}")]
+    SaveAs {
+        /// The name asked for.
+        name: String,
+        /// Why not.
+        message: String,
+    },
+    /// The file changed on disk since it was opened or saved: the page offers to reload it,
+    /// overwrite it, or save as a new file.
+    #[error("{message}")]
+    Conflict {
+        /// What changed.
+        message: String,
+    },
 }
 
 impl ServeError {
+    /// A world error of `path`, lock and change conflicts as their own kinds.
+    pub(crate) fn world(path: &std::path::Path, source: vwr::VwrError) -> ServeError {
+        match source {
+            e @ vwr::VwrError::Locked { .. } => ServeError::Locked {
+                message: e.to_string(),
+            },
+            e @ vwr::VwrError::ChangedOnDisk { .. } => ServeError::Conflict {
+                message: e.to_string(),
+            },
+            vwr::VwrError::Io { path, source } => ServeError::Io { path, source },
+            source => ServeError::World {
+                path: path.to_path_buf(),
+                source,
+            },
+        }
+    }
+
     pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> ServeError {
         ServeError::Io {
             path: path.to_path_buf(),
@@ -93,6 +131,9 @@ impl ServeError {
             ServeError::Bind { .. } => "io",
             ServeError::Random(_) => "io",
             ServeError::Play { .. } => "play",
+            ServeError::Locked { .. } => "locked",
+            ServeError::Conflict { .. } => "conflict",
+            ServeError::SaveAs { .. } => "usage",
         }
     }
 }

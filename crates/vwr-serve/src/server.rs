@@ -2,6 +2,8 @@
 //! autosave task, and a handle to run it from synchronous code.
 
 use std::net::SocketAddr;
+
+use crate::SaveMode;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -234,6 +236,7 @@ fn router(state: Arc<AppState>, max_body: usize) -> Router {
         .route("/api/undo", post(undo))
         .route("/api/redo", post(redo))
         .route("/api/save", post(save))
+        .route("/api/reload", post(reload))
         .route("/api/recover", post(recover))
         .route("/api/discard-journal", post(discard))
         .route("/api/play/start", post(play_start))
@@ -255,7 +258,9 @@ impl IntoResponse for ServeError {
             ServeError::Io { .. } | ServeError::Bind { .. } | ServeError::Random(_) => {
                 StatusCode::INTERNAL_SERVER_ERROR
             }
-            ServeError::NoJournal => StatusCode::CONFLICT,
+            ServeError::NoJournal | ServeError::Conflict { .. } | ServeError::Locked { .. } => {
+                StatusCode::CONFLICT
+            }
             ServeError::FillLimit { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             _ => StatusCode::BAD_REQUEST,
         };
@@ -412,8 +417,31 @@ async fn redo(State(st): State<Arc<AppState>>) -> Response {
     Json(st.session().redo()).into_response()
 }
 
-async fn save(State(st): State<Arc<AppState>>) -> Response {
-    result(st.session().save())
+#[derive(serde::Deserialize)]
+struct SaveQuery {
+    /// `overwrite`: save over a file that changed on disk.
+    #[serde(default)]
+    mode: String,
+    /// Save as this new file (a name beside the opened one) and keep editing it.
+    #[serde(default, rename = "as")]
+    save_as: Option<String>,
+}
+
+async fn save(State(st): State<Arc<AppState>>, Query(q): Query<SaveQuery>) -> Response {
+    let mode = match (q.mode.as_str(), q.save_as) {
+        (_, Some(name)) => SaveMode::As(name),
+        ("overwrite", None) => SaveMode::Overwrite,
+        ("", None) => SaveMode::Normal,
+        (other, None) => {
+            let m = format!("unknown save mode {other:?} (overwrite, or as=NAME)");
+            return error(StatusCode::BAD_REQUEST, "usage", &m);
+        }
+    };
+    result(st.session().save_with(mode))
+}
+
+async fn reload(State(st): State<Arc<AppState>>) -> Response {
+    result(st.session().reload())
 }
 
 async fn recover(State(st): State<Arc<AppState>>) -> Response {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use vwr::{Block, World, CHUNK_SIZE, CHUNK_VOLUME};
+use vwr::{Block, World, WorldSession, CHUNK_SIZE, CHUNK_VOLUME};
 use vwr_blocks::Registry;
 use vwr_edit::script::{apply_ops, parse_text, Effect, Op};
 use vwr_edit::{all_chunk_stats, Change, Editor, Layer};
@@ -44,11 +44,25 @@ pub fn journal_path(file: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// The backup a save keeps: `FILE.bak`, the file as it was before the save.
-pub fn backup_path(file: &Path) -> PathBuf {
-    let mut s = file.as_os_str().to_owned();
-    s.push(".bak");
-    PathBuf::from(s)
+/// How [`Session::save_with`] saves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SaveMode {
+    /// Save, refusing to overwrite a file that changed on disk.
+    Normal,
+    /// Save over a file that changed on disk.
+    Overwrite,
+    /// Save as a new file beside the opened one (a plain name ending in `.vwr`) and edit it.
+    As(String),
+}
+
+/// Opens `path` for writing (taking its lock) with every chunk loaded.
+fn open_file(path: &Path) -> Result<(WorldSession, World)> {
+    let opts = vwr::SessionOptions::tool("voxcaf world serve");
+    let (mut file, mut world) =
+        WorldSession::open(path, opts).map_err(|e| ServeError::world(path, e))?;
+    file.load_all(&mut world)
+        .map_err(|e| ServeError::world(path, e))?;
+    Ok((file, world))
 }
 
 /// FNV-1a, 64 bits: tells whether the world differs from the file on disk.
@@ -76,6 +90,8 @@ pub struct Recovery {
 /// An editing session on one file.
 #[derive(Debug)]
 pub struct Session {
+    /// The file, open for writing (its lock is held while the session lives).
+    file: WorldSession,
     path: PathBuf,
     opts: SessionOptions,
     editor: Editor,
@@ -100,11 +116,9 @@ impl Session {
     /// that differs from the file is offered for recovery ([`Session::recovery`]); one equal
     /// to the file is removed.
     pub fn open(path: &Path, opts: SessionOptions) -> Result<Session> {
-        let bytes = std::fs::read(path).map_err(|e| ServeError::io(path, e))?;
-        let world = World::from_bytes(&bytes).map_err(|source| ServeError::World {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let (file, world) = open_file(path)?;
+        // The world's v2-or-v3 bytes as `World::to_bytes` writes them: what the journal holds.
+        let bytes = world.to_bytes();
         let saved_hash = fnv(&bytes);
         let jpath = journal_path(path);
         let recovery = match std::fs::read(&jpath) {
@@ -128,6 +142,7 @@ impl Session {
             Err(e) => return Err(ServeError::io(&jpath, e)),
         };
         Ok(Session {
+            file,
             path: path.to_path_buf(),
             opts,
             editor: Editor::new(world),
@@ -433,22 +448,29 @@ impl Session {
         json!({"ok": true, "chunks": list})
     }
 
-    /// Saves atomically (through `voxcaf_fs`), keeping the previous file as `FILE.bak`, and
-    /// removes the autosave journal. Saving an unchanged world writes nothing.
+    /// Saves in the file's own format (v3: an incremental commit; v2: an atomic rewrite keeping
+    /// `FILE.bak`) and removes the autosave journal. Saving an unchanged world writes nothing.
+    /// A file changed on disk since it was opened is not overwritten: the error is
+    /// [`ServeError::Conflict`], and [`SaveMode`] says what to do instead.
     pub fn save(&mut self) -> Result<Value> {
-        let bytes = self.world().to_bytes();
-        let hash = fnv(&bytes);
-        let mut backup = None;
-        let mut written = false;
-        if hash != self.saved_hash {
-            let path = &self.path;
-            let old = std::fs::read(path).map_err(|e| ServeError::io(path, e))?;
-            let bak = backup_path(path);
-            voxcaf_fs::write_atomic(&bak, &old).map_err(|e| ServeError::io(&bak, e))?;
-            voxcaf_fs::write_atomic(path, &bytes).map_err(|e| ServeError::io(path, e))?;
-            self.saved_hash = hash;
-            backup = Some(bak.display().to_string());
-            written = true;
+        self.save_with(SaveMode::Normal)
+    }
+
+    /// [`Session::save`], or the answers to a conflict: overwrite, or save as a new file beside
+    /// the opened one (which the session then edits).
+    pub fn save_with(&mut self, mode: SaveMode) -> Result<Value> {
+        let report = match mode {
+            SaveMode::Normal => {
+                let world = self.editor.world();
+                self.file
+                    .save(world)
+                    .map_err(|e| ServeError::world(&self.path, e))?
+            }
+            SaveMode::Overwrite => self.overwrite()?,
+            SaveMode::As(name) => self.save_as(&name)?,
+        };
+        if report.written {
+            self.saved_hash = fnv(&self.world().to_bytes());
         }
         if self.recovery.is_none() {
             self.remove_journal()?;
@@ -457,10 +479,76 @@ impl Session {
         Ok(json!({
             "ok": true,
             "file": self.path.display().to_string(),
-            "written": written,
-            "backup": backup,
-            "bytes": bytes.len(),
+            "written": report.written,
+            "backup": report.backup.map(|b| b.display().to_string()),
+            "bytes": report.file_size,
+            "bytes_written": report.bytes_written,
+            "commit": report.generation,
+            "incremental": report.incremental,
         }))
+    }
+
+    /// Saves over a file that changed on disk: the file is opened again (its lock is ours
+    /// already) and this world is saved against what is there now.
+    fn overwrite(&mut self) -> Result<vwr::SaveReport> {
+        let err = |e| ServeError::world(&self.path, e);
+        let mut disk = self.file.reopen().map_err(err)?;
+        self.file.load_all(&mut disk).map_err(err)?;
+        drop(disk);
+        self.file.save(self.editor.world()).map_err(err)
+    }
+
+    /// Writes the world as a new file beside the opened one, in the same format, and edits
+    /// that file from now on.
+    fn save_as(&mut self, name: &str) -> Result<vwr::SaveReport> {
+        let bad = |m: &str| ServeError::SaveAs {
+            name: name.to_string(),
+            message: m.to_string(),
+        };
+        if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+            return Err(bad("give a plain file name (no folders), ending in .vwr"));
+        }
+        if !name.ends_with(".vwr") {
+            return Err(bad("the name must end in .vwr"));
+        }
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let target = dir.join(name);
+        if target.exists() {
+            return Err(bad(
+                "a file of that name exists already; choose another name",
+            ));
+        }
+        let opts = vwr::SaveOptions::of_version(self.file.version());
+        let bytes = self
+            .world()
+            .to_bytes_with(&opts)
+            .map_err(|e| ServeError::world(&target, e))?;
+        voxcaf_fs::write_atomic(&target, &bytes).map_err(|e| ServeError::io(&target, e))?;
+        let (file, _) = open_file(&target)?;
+        if self.recovery.is_none() {
+            self.remove_journal()?;
+        }
+        self.file = file;
+        self.path = target;
+        Ok(vwr::SaveReport {
+            written: true,
+            bytes_written: bytes.len() as u64,
+            file_size: bytes.len() as u64,
+            ..vwr::SaveReport::default()
+        })
+    }
+
+    /// Drops the edits and the undo history and edits the file as it is on disk now.
+    pub fn reload(&mut self) -> Result<Value> {
+        let err = |e| ServeError::world(&self.path, e);
+        let mut world = self.file.reopen().map_err(err)?;
+        self.file.load_all(&mut world).map_err(err)?;
+        self.saved_hash = fnv(&world.to_bytes());
+        self.editor = Editor::new(world);
+        self.gen += 1;
+        self.journal_gen = self.gen;
+        self.remove_journal()?;
+        Ok(self.answer(json!({ "reloaded": self.path.display().to_string() })))
     }
 
     fn remove_journal(&self) -> Result<()> {

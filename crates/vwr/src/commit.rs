@@ -271,7 +271,11 @@ pub(crate) fn compact_chain<S: Source + ?Sized>(
     let entries0 = v3::all_entries(src, dims, first)?;
     let chunks = v3::decode_all(src, dims, first, &entries0)?;
     let world = v3::assemble(dims, first, chunks)?;
-    let info = first.record.as_ref().map(CommitInfo::of).unwrap_or_default();
+    let info = first
+        .record
+        .as_ref()
+        .map(CommitInfo::of)
+        .unwrap_or_default();
     let mut bytes = v3::full_file(&world, codec, level, first.generation, &info);
     let (mut prev_src, mut prev_entries) = (first.clone(), entries0);
     for ix in &chain[1..] {

@@ -178,7 +178,7 @@ pub enum VwrError {
     #[error("metadata payload of {0} bytes exceeds 65535")]
     PayloadTooLarge(usize),
     /// Another session holds the file's write lock (`FILE.lock`).
-    #[error("{} is open for writing by {holder}; close that editor first (readers are not blocked)", path.display())]
+    #[error("{}: open for writing by {holder}; close that editor first (readers are not blocked)", path.display())]
     Locked {
         /// The world file.
         path: PathBuf,
@@ -187,7 +187,7 @@ pub enum VwrError {
     },
     /// The file changed on disk since the session read or last wrote it; saving would
     /// overwrite someone else's change.
-    #[error("{} changed on disk since it was opened ({what}); nothing was written", path.display())]
+    #[error("{}: changed on disk since it was opened ({what}); nothing was written", path.display())]
     ChangedOnDisk {
         /// The world file.
         path: PathBuf,
@@ -213,7 +213,7 @@ pub enum VwrError {
         kept: String,
     },
     /// History operations need a v3 file with commit records.
-    #[error("{} has no commit history (a v{version} file{}); `voxcaf world convert --format v3` makes one that has", path.display(), if *version == 3 { " written before commit records" } else { "" })]
+    #[error("{}: no commit history (a v{version} file{}); `voxcaf world convert --format v3` makes one that has", path.display(), if *version == 3 { " written before commit records" } else { "" })]
     NoHistory {
         /// The world file.
         path: PathBuf,

@@ -15,8 +15,8 @@ use crate::chunk::{local_index, Chunk, CHUNK_SIZE};
 use crate::codec::{read_world_checked_v2, write_world_v2};
 use crate::error::{Result, VwrError};
 use crate::layout::{
-    ChunkEntryV3, ChunkTableEntry, CommitSlot, ENTRY_EMPTY, STORAGE_GROUP,
-    WORLD_HEADER_SIZE, WORLD_VERSION_V3,
+    ChunkEntryV3, ChunkTableEntry, CommitSlot, ENTRY_EMPTY, STORAGE_GROUP, WORLD_HEADER_SIZE,
+    WORLD_VERSION_V3,
 };
 use crate::v3::{self, Codec, CodecStats, Commit, Header, Index, SaveOptions, Source};
 use crate::world::World;

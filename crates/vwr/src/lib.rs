@@ -33,17 +33,17 @@ mod block;
 mod bulk;
 mod chunk;
 mod codec;
+mod commit;
 pub mod dump;
 mod error;
 #[allow(unsafe_code)]
 mod fast;
-mod commit;
 mod file;
 pub mod layout;
 mod records;
 pub mod samples;
-pub mod stats;
 mod session;
+pub mod stats;
 mod store;
 // TODO(house): split (`parse_index`, 210 lines; v3.rs is being rewritten and split).
 #[allow(clippy::too_many_lines)]
@@ -59,11 +59,11 @@ pub use chunk::{
 pub use codec::{chunk_payload_size, read_world, write_world, Oddity};
 pub use error::{ChunkFault, RecordError, RecordFault, Result, TableFault, V3Fault, VwrError};
 pub use file::{codec_stats, read_world_checked, world_version, WorldFile, DEFAULT_CACHE_CHUNKS};
-pub use session::{backup_path, SaveReport, SessionOptions, WorldSession, DEFAULT_KEEP};
 pub use records::{
     record_type_name, MoveObject, META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION,
     MOVE_OBJECT_NAMES,
 };
+pub use session::{backup_path, SaveReport, SessionOptions, WorldSession, DEFAULT_KEEP};
 pub use v3::{
     read_world_v3, write_world_v3, Codec, CodecStats, Commit, CommitInfo, CommitKind, Format,
     SaveOptions, DEFAULT_ZSTD_LEVEL,

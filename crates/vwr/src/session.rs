@@ -155,6 +155,8 @@ impl WorldSession {
     /// [`WorldSession::load_box`] or [`WorldSession::load_all`]; for v2, the whole world.
     pub fn open(path: impl AsRef<Path>, opts: SessionOptions) -> Result<(WorldSession, World)> {
         let path = path.as_ref();
+        // A missing or unreadable file is its own error, and leaves no lock file behind.
+        std::fs::File::open(path).map_err(io(path))?;
         let lock = WriteLock::acquire(path, &opts.command).map_err(|e| match e {
             LockError::Held(h) => VwrError::Locked {
                 path: path.to_path_buf(),
@@ -162,18 +164,7 @@ impl WorldSession {
             },
             LockError::Io(e) => io(&voxcaf_fs::lock::lock_path(path))(e),
         })?;
-        let mut file = WorldFile::open(path)?;
-        let stamp = stamp_of(path, &file)?;
-        let (world, resident) = match file.index() {
-            Some(ix) => {
-                let mut w = World::with_chunk_dims(file.chunk_dims())?;
-                w.set_sky_region(ix.sky_region);
-                w.set_mission_number(ix.mission_number);
-                w.set_spawn_unchecked(ix.spawn);
-                (w, Some(HashSet::new()))
-            }
-            None => (file.load()?, None),
-        };
+        let (file, stamp, world, resident) = read_fresh(path)?;
         let mut s = WorldSession {
             file,
             _lock: lock,
@@ -187,6 +178,22 @@ impl WorldSession {
             s.remember(&world);
         }
         Ok((s, world))
+    }
+
+    /// Takes the file as it is on disk now, keeping the lock: after a
+    /// [`VwrError::ChangedOnDisk`], to reload it or to save over it. Returns the world as
+    /// [`WorldSession::open`] does; chunks loaded before are forgotten.
+    pub fn reopen(&mut self) -> Result<World> {
+        let (file, stamp, world, resident) = read_fresh(self.file.path())?;
+        self.file = file;
+        self.stamp = stamp;
+        self.resident = resident;
+        self.revisions.clear();
+        self.fields = RootFields::of(&world);
+        if self.resident.is_none() {
+            self.remember(&world);
+        }
+        Ok(world)
     }
 
     /// The file.
@@ -308,7 +315,9 @@ impl WorldSession {
         let commit = now.index().map(|ix| (ix.generation, ix.offset));
         if commit != self.stamp.commit {
             let g = commit.map_or(0, |c| c.0);
-            return Err(changed(&format!("another program committed generation {g}")));
+            return Err(changed(&format!(
+                "another program committed generation {g}"
+            )));
         }
         Ok(())
     }
@@ -393,7 +402,11 @@ impl WorldSession {
         CommitInfo::now(&self.opts.tool)
     }
 
-    fn append(&mut self, changed: &[(u32, Option<&Chunk>)], fields: &RootFields) -> Result<SaveReport> {
+    fn append(
+        &mut self,
+        changed: &[(u32, Option<&Chunk>)],
+        fields: &RootFields,
+    ) -> Result<SaveReport> {
         let spec = Record::Fresh {
             info: self.info(),
             kind: COMMIT_SAVE,
@@ -404,7 +417,7 @@ impl WorldSession {
         let entries = self.file.entries()?;
         let p = commit::plan_commit(&old, entries, changed, fields, codec, level, &spec);
         let size = commit::append_to_file(self.file.path(), &old, &p)?;
-        self.reopen()?;
+        self.refresh()?;
         Ok(SaveReport {
             written: true,
             incremental: true,
@@ -417,7 +430,7 @@ impl WorldSession {
     }
 
     /// Re-reads the file after the session wrote it.
-    fn reopen(&mut self) -> Result<()> {
+    fn refresh(&mut self) -> Result<()> {
         let cache = self.file.cache_chunks();
         self.file = WorldFile::open(self.file.path())?.with_cache_chunks(cache);
         self.stamp = stamp_of(self.file.path(), &self.file)?;
@@ -456,7 +469,7 @@ impl WorldSession {
     fn write_whole(&mut self, bytes: &[u8]) -> Result<()> {
         let path = self.file.path().to_path_buf();
         voxcaf_fs::write_atomic(&path, bytes).map_err(io(&path))?;
-        self.reopen()
+        self.refresh()
     }
 
     fn save_v2(&mut self, world: &World) -> Result<SaveReport> {
@@ -563,7 +576,7 @@ impl WorldSession {
         };
         let p = commit::plan_revert(&current, target, &self.info());
         let size = commit::append_to_file(self.file.path(), &current, &p)?;
-        self.reopen()?;
+        self.refresh()?;
         self.resident = Some(HashSet::new());
         self.revisions.clear();
         Ok(SaveReport {
@@ -575,6 +588,28 @@ impl WorldSession {
             ..SaveReport::default()
         })
     }
+}
+
+/// What a session starts from: the file, its stamp, the world to edit and which chunks it holds
+/// (`None`: all of them, as for v2 files).
+type Fresh = (WorldFile, Stamp, World, Option<HashSet<u32>>);
+
+fn read_fresh(path: &Path) -> Result<Fresh> {
+    let mut file = WorldFile::open(path)?;
+    let stamp = stamp_of(path, &file)?;
+    Ok(match file.index() {
+        Some(ix) => {
+            let mut w = World::with_chunk_dims(file.chunk_dims())?;
+            w.set_sky_region(ix.sky_region);
+            w.set_mission_number(ix.mission_number);
+            w.set_spawn_unchecked(ix.spawn);
+            (file, stamp, w, Some(HashSet::new()))
+        }
+        None => {
+            let w = file.load()?;
+            (file, stamp, w, None)
+        }
+    })
 }
 
 fn resident_has(resident: &Option<HashSet<u32>>, i: u32) -> bool {

@@ -2,8 +2,7 @@
 //! detection, locking, compaction that keeps history.
 
 use vwr::{
-    Block, Codec, CommitKind, SaveOptions, SessionOptions, VwrError, World, WorldFile,
-    WorldSession,
+    Block, Codec, CommitKind, SaveOptions, SessionOptions, VwrError, World, WorldFile, WorldSession,
 };
 
 fn temp(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
@@ -15,8 +14,12 @@ fn temp(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
 fn terrain(dims: [u32; 3]) -> World {
     let mut w = World::with_chunk_dims(dims).unwrap();
     let b = w.block_dims();
-    w.fill_box([0, 0, 0], [b[0] as i32 - 1, 4, b[2] as i32 - 1], Block(35 << 4))
-        .unwrap();
+    w.fill_box(
+        [0, 0, 0],
+        [b[0] as i32 - 1, 4, b[2] as i32 - 1],
+        Block(35 << 4),
+    )
+    .unwrap();
     w
 }
 
@@ -92,7 +95,10 @@ fn history_lists_commits_and_revert_restores_the_state_before_the_second_edit() 
     let (mut s, _) = open(&p);
     let r = s.revert(None).unwrap();
     assert_eq!(r.generation, Some(4));
-    assert!(r.bytes_written < 512, "a revert writes a root index only: {r:?}");
+    assert!(
+        r.bytes_written < 512,
+        "a revert writes a root index only: {r:?}"
+    );
     drop(s);
     assert_eq!(World::load(&p).unwrap(), after_first);
     let (h, _) = WorldFile::open(&p).unwrap().history(100);
@@ -105,7 +111,9 @@ fn history_lists_commits_and_revert_restores_the_state_before_the_second_edit() 
     // A commit that is not there is a typed error.
     let (mut s, _) = open(&p);
     match s.revert(Some(99)) {
-        Err(VwrError::NoSuchCommit { generation, kept, .. }) => {
+        Err(VwrError::NoSuchCommit {
+            generation, kept, ..
+        }) => {
             assert_eq!(generation, 99);
             assert_eq!(kept, "1..=5");
         }
@@ -142,7 +150,11 @@ fn compaction_keeps_the_promised_history() {
         let (mut s, _) = open(&p);
         s.revert(Some(g)).unwrap();
         drop(s);
-        assert_eq!(World::load(&p).unwrap(), states[g as usize - 2], "generation {g}");
+        assert_eq!(
+            World::load(&p).unwrap(),
+            states[g as usize - 2],
+            "generation {g}"
+        );
     }
 }
 

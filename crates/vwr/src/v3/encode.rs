@@ -416,7 +416,15 @@ pub(crate) fn full_file(
     let size = index_size(body.groups.len() as u64, pages.len() as u64);
     let record = info.record(COMMIT_WRITE, None, index_at + size, chunks.len() as u64);
     let fields = RootFields::of(world);
-    let index = encode_index(&fields, generation, &record, &body.groups, &pages, index_at, live);
+    let index = encode_index(
+        &fields,
+        generation,
+        &record,
+        &body.groups,
+        &pages,
+        index_at,
+        live,
+    );
     let empty = CommitSlot::new_zeroed();
     let slot = commit_slot(generation, index_at, index.len() as u32);
     let header = header_v3(dims, [slot, empty]);

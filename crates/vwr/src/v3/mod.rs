@@ -11,11 +11,11 @@ mod stats;
 
 pub use encode::write_world_v3;
 pub(crate) use encode::*;
+pub(crate) use history::chain;
+pub use history::{Commit, CommitInfo, CommitKind};
 pub use read::read_world_v3;
 pub(crate) use read::*;
 pub(crate) use stats::stats_of;
-pub use history::{Commit, CommitInfo, CommitKind};
-pub(crate) use history::chain;
 pub use stats::CodecStats;
 
 use crate::world::World;
@@ -93,6 +93,15 @@ impl SaveOptions {
         SaveOptions {
             format: Format::V3,
             codec,
+            ..SaveOptions::default()
+        }
+    }
+
+    /// The format of a file whose header version is `version` (3: v3, otherwise v2), with the
+    /// default codec: what saving "in the file's own format" means.
+    pub fn of_version(version: u8) -> SaveOptions {
+        SaveOptions {
+            format: if version == 3 { Format::V3 } else { Format::V2 },
             ..SaveOptions::default()
         }
     }

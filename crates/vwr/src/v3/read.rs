@@ -217,11 +217,7 @@ pub(crate) struct Index {
     pub record: Option<CommitRecord>,
 }
 
-fn parse_index<S: Source + ?Sized>(
-    src: &S,
-    h: &Header,
-    k: usize,
-) -> Result<Index> {
+fn parse_index<S: Source + ?Sized>(src: &S, h: &Header, k: usize) -> Result<Index> {
     let slot = &h.slots[k];
     let so = (COMMIT_SLOTS_OFFSET + k * size_of::<CommitSlot>()) as u64;
     let what = if k == 0 {
@@ -248,9 +244,11 @@ fn parse_index<S: Source + ?Sized>(
     }
     let offset = slot.index_offset.get();
     let size = u64::from(slot.index_size.get());
-    let mut ix = parse_root(src, h.dims, h.history, offset, size, generation)
-        .map_err(|e| match e {
-            VwrError::BadV3 { offset: 0, reason, .. } => bad(so, what, reason),
+    let mut ix =
+        parse_root(src, h.dims, h.history, offset, size, generation).map_err(|e| match e {
+            VwrError::BadV3 {
+                offset: 0, reason, ..
+            } => bad(so, what, reason),
             e => e,
         })?;
     ix.slot = k;
@@ -488,15 +486,30 @@ fn check_record(r: &CommitRecord, offset: u64, generation: u32) -> Result<()> {
     let prev = r.prev_offset.get();
     if prev == 0 {
         if r.prev_size.get() != 0 || r.prev_generation.get() != 0 {
-            return Err(field(8, "prevSize", r.prev_size.get().into(), "must be 0 without a previous commit"));
+            return Err(field(
+                8,
+                "prevSize",
+                r.prev_size.get().into(),
+                "must be 0 without a previous commit",
+            ));
         }
     } else {
         if prev < WORLD_HEADER_V3_SIZE as u64 || prev >= offset {
-            return Err(field(0, "prevOffset", prev, "must lie between the header and this index"));
+            return Err(field(
+                0,
+                "prevOffset",
+                prev,
+                "must lie between the header and this index",
+            ));
         }
         if r.prev_generation.get() >= generation || r.prev_generation.get() == 0 {
             let g = r.prev_generation.get().into();
-            return Err(field(12, "prevGeneration", g, "must be 1.. below this commit's"));
+            return Err(field(
+                12,
+                "prevGeneration",
+                g,
+                "must be 1.. below this commit's",
+            ));
         }
     }
     Ok(())

@@ -1,0 +1,104 @@
+//! The editor server on the one world session: a v3 world stays v3 and is saved by small
+//! commits, a second writer is refused, and a change on disk is never overwritten silently
+//! (the answer is 409 with the choice of reload, overwrite, or save as).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::Client;
+use vwr::{Block, Codec, SaveOptions, World, WorldFile};
+use vwr_serve::{start, RunningServer, ServerOptions};
+
+fn v3_level(dir: &Path) -> PathBuf {
+    let mut w = World::with_chunk_dims([6, 3, 6]).unwrap();
+    w.fill_box([0, 0, 0], [59, 2, 59], Block(35 << 4)).unwrap();
+    let p = dir.join("level.vwr");
+    w.save_with(&p, &SaveOptions::v3(Codec::Auto)).unwrap();
+    p
+}
+
+fn block(name: &str) -> Block {
+    vwr_edit::script::parse_block(name).unwrap()
+}
+
+fn serve(file: &Path) -> (RunningServer, Client) {
+    let s = start(file, ServerOptions::default()).unwrap();
+    let c = Client {
+        addr: s.addr(),
+        token: s.token().to_string(),
+    };
+    (s, c)
+}
+
+#[test]
+fn saving_a_v3_world_keeps_v3_and_appends_one_small_commit() {
+    let d = tempfile::tempdir().unwrap();
+    let p = v3_level(d.path());
+    let before = std::fs::metadata(&p).unwrap().len();
+    let (_s, c) = serve(&p);
+    c.ok("/api/ops", "place 3 5 3 water\nplace 50 5 50 lava");
+    let r = c.ok("/api/save", "");
+    assert_eq!(r["written"], true);
+    assert_eq!(r["incremental"], true);
+    assert_eq!(r["commit"], 2);
+    assert!(r["backup"].is_null());
+    let f = WorldFile::open(&p).unwrap();
+    assert_eq!(f.version(), 3);
+    assert!(std::fs::metadata(&p).unwrap().len() - before < 16 * 1024);
+    let (h, _) = f.history(10);
+    assert_eq!(h[0].tool, "voxcaf world serve");
+    assert_eq!(World::load(&p).unwrap().get_block([50, 5, 50]), block("lava"));
+}
+
+#[test]
+fn a_second_editor_on_the_same_file_is_refused_naming_the_first() {
+    let d = tempfile::tempdir().unwrap();
+    let p = v3_level(d.path());
+    let (_s, _c) = serve(&p);
+    let e = start(&p, ServerOptions::default()).err().expect("second server refused");
+    let m = e.to_string();
+    assert!(m.contains("open for writing by process"), "{m}");
+    assert_eq!(e.kind(), "locked");
+}
+
+#[test]
+fn a_change_on_disk_is_a_conflict_then_overwrite_save_as_or_reload() {
+    let d = tempfile::tempdir().unwrap();
+    let p = v3_level(d.path());
+    let (_s, c) = serve(&p);
+    c.ok("/api/ops", "place 1 5 1 glass");
+    // Someone else changes the file on disk.
+    let mut other = World::load(&p).unwrap();
+    other.set_block([40, 5, 40], Block(7 << 4)).unwrap();
+    other.save_with(&p, &SaveOptions::v3(Codec::Auto)).unwrap();
+    let r = c.post("/api/save", "");
+    assert_eq!(r.status, 409);
+    let j = r.json();
+    assert_eq!(j["error"]["kind"], "conflict");
+    assert_eq!(World::load(&p).unwrap(), other, "the other change is kept");
+
+    // Save as a new file beside it: the other change stays, ours goes to the new file.
+    let r = c.ok("/api/save?as=mine.vwr", "");
+    assert_eq!(r["written"], true);
+    let mine = World::load(d.path().join("mine.vwr")).unwrap();
+    assert_eq!(mine.get_block([1, 5, 1]), block("glass"));
+    assert_eq!(World::load(&p).unwrap(), other);
+    let bad = c.post("/api/save?as=../x.vwr", "");
+    assert_eq!(bad.status, 400);
+
+    // Back on the first file: reload takes the disk's version, then overwrite wins.
+    let (_s2, c2) = serve(&p);
+    c2.ok("/api/ops", "place 2 5 2 glass");
+    let mut third = World::load(&p).unwrap();
+    third.set_block([30, 5, 30], Block(8 << 4)).unwrap();
+    third.save_with(&p, &SaveOptions::v3(Codec::Auto)).unwrap();
+    assert_eq!(c2.post("/api/save", "").status, 409);
+    let r = c2.ok("/api/save?mode=overwrite", "");
+    assert_eq!(r["written"], true);
+    let now = World::load(&p).unwrap();
+    assert_eq!(now.get_block([2, 5, 2]), block("glass"));
+    assert_eq!(now.get_block([30, 5, 30]), Block::AIR, "overwritten as asked");
+    let r = c2.ok("/api/reload", "");
+    assert!(r["reloaded"].is_string(), "{r}");
+}
