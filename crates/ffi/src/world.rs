@@ -196,8 +196,10 @@ pub unsafe extern "C" fn voxcaf_world_from_bytes(
     })
 }
 
-/// Saves a world atomically (temporary file, fsync, rename): `.vwr` in `format`
-/// (`VOXCAF_FORMAT_AUTO`, `_V2`, `_V3`), or MagicaVoxel `.vox` when the path ends in `.vox`
+/// Saves a world: `.vwr` in `format` (`VOXCAF_FORMAT_AUTO`, `_V2`, `_V3`), atomically
+/// (temporary file, fsync, rename); with `VOXCAF_FORMAT_AUTO` over an existing world file,
+/// in that file's own format through voxcaf's world session (a v3 file gets an incremental,
+/// crash-safe commit; a v2 file keeps its previous version as `FILE.bak`); or MagicaVoxel `.vox` when the path ends in `.vox`
 /// (`format` ignored; at most 255 distinct block values; MoveObjects and other records are
 /// not written).
 ///
@@ -215,9 +217,38 @@ pub unsafe extern "C" fn voxcaf_world_save(
             let out = vwr_vox::export(w, &vwr_vox::ExportOptions::default())?;
             return vwr_fs_write(&path, &out.bytes);
         }
+        if format == VOXCAF_FORMAT_AUTO {
+            if let Some(version) = existing_world(&path) {
+                return save_over(w, &path, version);
+            }
+        }
         let bytes = encode(w, format)?;
         vwr_fs_write(&path, &bytes)
     })
+}
+
+/// The header version of the world file at `path`, if there is one.
+fn existing_world(path: &Path) -> Option<u8> {
+    let mut head = [0u8; 5];
+    let mut f = std::fs::File::open(path).ok()?;
+    std::io::Read::read_exact(&mut f, &mut head).ok()?;
+    vwr::world_version(&head)
+}
+
+/// `VOXCAF_FORMAT_AUTO` over an existing world: saved in that file's format through the one
+/// world session (v3: an incremental commit; v2: a rewrite keeping `FILE.bak`).
+fn save_over(w: &World, path: &Path, version: u8) -> Result<(), Fail> {
+    let opts = vwr::SessionOptions::tool("voxcaf C API");
+    let (mut session, mut disk) = vwr::WorldSession::open(path, opts)?;
+    if disk.chunk_dims() != w.chunk_dims() {
+        drop(session);
+        let opts = vwr::SaveOptions::of_version(version);
+        return vwr_fs_write(path, &w.to_bytes_with(&opts)?);
+    }
+    session.load_all(&mut disk)?;
+    drop(disk);
+    session.save(w)?;
+    Ok(())
 }
 
 fn vwr_fs_write(path: &Path, bytes: &[u8]) -> Result<(), Fail> {

@@ -35,7 +35,7 @@ pub enum CodecArg {
     Zstd,
 }
 
-fn save_options(format: FormatArg, codec: CodecArg, level: i32) -> SaveOptions {
+fn save_options(format: FormatArg, codec: CodecArg, level: i32, tool: &str) -> SaveOptions {
     SaveOptions {
         format: match format {
             FormatArg::Auto | FormatArg::Vox => Format::Auto,
@@ -49,6 +49,7 @@ fn save_options(format: FormatArg, codec: CodecArg, level: i32) -> SaveOptions {
             CodecArg::Zstd => Codec::Zstd,
         },
         level,
+        commit: vwr::CommitInfo::now(tool),
     }
 }
 
@@ -93,7 +94,7 @@ pub struct ConvertArgs {
 impl ConvertArgs {
     /// The .vwr save options the flags ask for.
     pub fn save_options(&self) -> SaveOptions {
-        save_options(self.format, self.codec, self.level)
+        save_options(self.format, self.codec, self.level, "voxcaf world convert")
     }
 }
 
@@ -282,12 +283,24 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
                 o::check_file(&output, &[&input], &o::WORLD, force, true)?;
             }
             let t = Instant::now();
-            let world = load(&input)?;
+            let bytes = o::read_input(&input)?;
+            let world = World::from_bytes(&bytes).map_err(|e| o::failed(&input, e))?;
+            // A resave keeps the file's format; `world convert --format` changes it.
+            let opts = SaveOptions::of_version(vwr::world_version(&bytes).unwrap_or(2));
             if o::is_dash(&output) {
-                return o::write_stdout(&world.to_bytes()).map(|_| 0);
+                let out = world
+                    .to_bytes_with(&opts)
+                    .map_err(|e| o::failed(&input, e))?;
+                return o::write_stdout(&out).map(|_| 0);
             }
-            o::create_parent(&output)?;
-            world.save(&output).map_err(|e| o::failed(&output, e))?;
+            if o::same_file(&input, &output) {
+                resave_in_place(&output, &world, &opts)?;
+            } else {
+                o::create_parent(&output)?;
+                world
+                    .save_with(&output, &opts)
+                    .map_err(|e| o::failed(&output, e))?;
+            }
             println!(
                 "{} -> {} ({} bytes, {:.2} ms)",
                 input.display(),
@@ -339,7 +352,12 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             };
             world.set_sky_region(sky);
             world.set_mission_number(mission);
-            let opts = save_options(format, CodecArg::Auto, vwr::DEFAULT_ZSTD_LEVEL);
+            let opts = save_options(
+                format,
+                CodecArg::Auto,
+                vwr::DEFAULT_ZSTD_LEVEL,
+                "voxcaf world new",
+            );
             let bytes = world
                 .to_bytes_with(&opts)
                 .map_err(|e| o::usage(None, e.to_string()))?;
@@ -359,6 +377,21 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             Ok(0)
         }
     }
+}
+
+/// `world resave F F`: under the file's write lock; a v3 file is compacted (its kept history
+/// stays), a v2 file rewritten.
+fn resave_in_place(path: &Path, world: &World, opts: &SaveOptions) -> Result<()> {
+    let o = |e| crate::output::failed(path, e);
+    let (mut session, _) =
+        vwr::WorldSession::open(path, vwr::SessionOptions::tool("voxcaf world resave"))
+            .map_err(o)?;
+    if session.file().has_history() {
+        session.compact().map_err(o)?;
+    } else {
+        world.save_with(path, opts).map_err(o)?;
+    }
+    Ok(())
 }
 
 fn size_text(d: [u32; 3]) -> String {

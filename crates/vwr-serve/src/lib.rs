@@ -38,6 +38,6 @@ mod session;
 pub mod wire;
 
 pub use error::{Result, ServeError};
-pub use vwr::backup_path;
 pub use server::{start, RunningServer, ServerOptions};
 pub use session::{journal_path, Recovery, SaveMode, Session, SessionOptions};
+pub use vwr::backup_path;

@@ -48,7 +48,10 @@ fn saving_a_v3_world_keeps_v3_and_appends_one_small_commit() {
     assert!(std::fs::metadata(&p).unwrap().len() - before < 16 * 1024);
     let (h, _) = f.history(10);
     assert_eq!(h[0].tool, "voxcaf world serve");
-    assert_eq!(World::load(&p).unwrap().get_block([50, 5, 50]), block("lava"));
+    assert_eq!(
+        World::load(&p).unwrap().get_block([50, 5, 50]),
+        block("lava")
+    );
 }
 
 #[test]
@@ -56,7 +59,9 @@ fn a_second_editor_on_the_same_file_is_refused_naming_the_first() {
     let d = tempfile::tempdir().unwrap();
     let p = v3_level(d.path());
     let (_s, _c) = serve(&p);
-    let e = start(&p, ServerOptions::default()).err().expect("second server refused");
+    let e = start(&p, ServerOptions::default())
+        .err()
+        .expect("second server refused");
     let m = e.to_string();
     assert!(m.contains("open for writing by process"), "{m}");
     assert_eq!(e.kind(), "locked");
@@ -98,7 +103,11 @@ fn a_change_on_disk_is_a_conflict_then_overwrite_save_as_or_reload() {
     assert_eq!(r["written"], true);
     let now = World::load(&p).unwrap();
     assert_eq!(now.get_block([2, 5, 2]), block("glass"));
-    assert_eq!(now.get_block([30, 5, 30]), Block::AIR, "overwritten as asked");
+    assert_eq!(
+        now.get_block([30, 5, 30]),
+        Block::AIR,
+        "overwritten as asked"
+    );
     let r = c2.ok("/api/reload", "");
     assert!(r["reloaded"].is_string(), "{r}");
 }

@@ -444,7 +444,13 @@ impl World {
     /// Serialises the world in the format and codec `options` ask for.
     pub fn to_bytes_with(&self, options: &SaveOptions) -> Result<Vec<u8>> {
         if options.writes_v3(self) {
-            Ok(v3::write_world_v3(self, options.codec, options.level))
+            Ok(v3::full_file(
+                self,
+                options.codec,
+                options.level,
+                1,
+                &options.commit,
+            ))
         } else if self.fits_v2() {
             Ok(write_world_v2(self))
         } else {

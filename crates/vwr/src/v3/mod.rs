@@ -75,6 +75,9 @@ pub struct SaveOptions {
     pub codec: Codec,
     /// zstd level (1..=22).
     pub level: i32,
+    /// v3: the tool and time the file's first commit records (default: none, so that the
+    /// same world always gives the same bytes).
+    pub commit: CommitInfo,
 }
 
 impl Default for SaveOptions {
@@ -83,6 +86,7 @@ impl Default for SaveOptions {
             format: Format::Auto,
             codec: Codec::Auto,
             level: DEFAULT_ZSTD_LEVEL,
+            commit: CommitInfo::default(),
         }
     }
 }

@@ -1,0 +1,151 @@
+//! The one world session through the command line: `world edit` keeps a v3 world v3 and
+//! writes one small commit, `world history` / `world revert` round trip, a second writer is
+//! refused naming the first, and a file changed on disk is not overwritten.
+
+use std::path::Path;
+use std::process::Command;
+
+fn voxcaf() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_voxcaf"))
+}
+
+fn run(args: &[&str], dir: &Path) -> (i32, String, String) {
+    let out = voxcaf()
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run voxcaf");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ok(args: &[&str], dir: &Path) -> String {
+    let (code, out, err) = run(args, dir);
+    assert_eq!(code, 0, "{args:?}\nstdout: {out}\nstderr: {err}");
+    out
+}
+
+/// A 300×30×300 terrain (v3, not cubic) built through the CLI.
+fn terrain(dir: &Path) {
+    ok(&["world", "new", "t.vwr", "--size", "300x30x300"], dir);
+    ok(
+        &[
+            "world",
+            "edit",
+            "t.vwr",
+            "box 0 0 0 299 5 299 rockpile",
+            "box 0 6 0 299 6 299 grass",
+        ],
+        dir,
+    );
+}
+
+#[test]
+fn editing_a_v3_world_leaves_v3_and_writes_only_the_change() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    // The case the issue found: a small cubic v3 world was rewritten as v2.
+    ok(
+        &["world", "new", "c.vwr", "--chunks", "3", "--format", "v3"],
+        dir,
+    );
+    ok(&["world", "edit", "c.vwr", "place 1 1 1 35"], dir);
+    assert_eq!(std::fs::read(dir.join("c.vwr")).unwrap()[4], 3);
+    assert!(
+        !dir.join("c.vwr.bak").exists(),
+        "v3 keeps its history instead of a .bak"
+    );
+
+    terrain(dir);
+    let before = std::fs::metadata(dir.join("t.vwr")).unwrap().len();
+    let ops: Vec<String> = (0..10)
+        .map(|k| format!("place {} 20 {} glass", k * 29 + 3, k * 31 + 2))
+        .collect();
+    let mut args = vec!["world", "edit", "t.vwr", "--json"];
+    args.extend(ops.iter().map(String::as_str));
+    let out = ok(&args, dir);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["incremental"], true, "{j}");
+    let written = j["bytes_written"].as_u64().unwrap();
+    assert!(written < 64 * 1024, "{written}");
+    let after = std::fs::metadata(dir.join("t.vwr")).unwrap().len();
+    assert_eq!(after - before + 20, written, "appended bytes plus the 20-byte commit slot");
+    assert_eq!(std::fs::read(dir.join("t.vwr")).unwrap()[4], 3);
+    assert!(!dir.join("t.vwr.bak").exists());
+    // The resave keeps the format too.
+    ok(&["world", "resave", "t.vwr", "t.vwr"], dir);
+    assert_eq!(std::fs::read(dir.join("t.vwr")).unwrap()[4], 3);
+}
+
+#[test]
+fn history_and_revert_round_trip() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    terrain(dir);
+    ok(&["world", "edit", "t.vwr", "place 10 10 10 glass"], dir);
+    let before_second = ok(&["world", "dump", "t.vwr"], dir);
+    ok(
+        &["world", "edit", "t.vwr", "box 100 10 100 120 12 120 lava"],
+        dir,
+    );
+    assert_ne!(ok(&["world", "dump", "t.vwr"], dir), before_second);
+    let h = ok(&["world", "history", "t.vwr"], dir);
+    assert!(h.contains("voxcaf world edit"), "{h}");
+    assert!(h.contains("voxcaf world new"), "{h}");
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(&["world", "history", "t.vwr", "--json"], dir)).unwrap();
+    let seqs: Vec<u64> = j["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seqs, [4, 3, 2, 1]);
+    let out = ok(&["world", "revert", "t.vwr"], dir);
+    assert!(
+        out.contains("commit 5 makes commit 3 current again"),
+        "{out}"
+    );
+    assert_eq!(ok(&["world", "dump", "t.vwr"], dir), before_second);
+    ok(&["world", "revert", "t.vwr", "--to", "4"], dir);
+    assert_ne!(ok(&["world", "dump", "t.vwr"], dir), before_second);
+    let (code, _, err) = run(&["world", "revert", "t.vwr", "--to", "77"], dir);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("commit 77 is not in the file's history"),
+        "{err}"
+    );
+    // A v2 world has no history, and says so.
+    ok(&["world", "new", "v2.vwr", "--chunks", "2"], dir);
+    let (code, _, err) = run(&["world", "history", "v2.vwr"], dir);
+    assert_eq!(code, 1);
+    assert!(err.contains("no commit history (a v2 file)"), "{err}");
+}
+
+#[test]
+fn a_second_writer_is_refused_and_readers_are_not() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    terrain(dir);
+    let opts = vwr::SessionOptions {
+        command: "voxcaf world serve t.vwr".into(),
+        ..vwr::SessionOptions::tool("test")
+    };
+    let held = vwr::WorldSession::open(dir.join("t.vwr"), opts).unwrap();
+    let (code, _, err) = run(&["world", "edit", "t.vwr", "place 1 10 1 35"], dir);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("open for writing by process"), "{err}");
+    assert!(err.contains("voxcaf world serve t.vwr"), "{err}");
+    assert_eq!(
+        err.matches("t.vwr:").count(),
+        1,
+        "the file is named once: {err}"
+    );
+    ok(&["world", "get", "t.vwr", "1", "10", "1"], dir);
+    ok(&["world", "info", "t.vwr"], dir);
+    drop(held);
+    ok(&["world", "edit", "t.vwr", "place 1 10 1 35"], dir);
+}
