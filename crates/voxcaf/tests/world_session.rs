@@ -72,7 +72,11 @@ fn editing_a_v3_world_leaves_v3_and_writes_only_the_change() {
     let written = j["bytes_written"].as_u64().unwrap();
     assert!(written < 64 * 1024, "{written}");
     let after = std::fs::metadata(dir.join("t.vwr")).unwrap().len();
-    assert_eq!(after - before + 20, written, "appended bytes plus the 20-byte commit slot");
+    assert_eq!(
+        after - before + 20,
+        written,
+        "appended bytes plus the 20-byte commit slot"
+    );
     assert_eq!(std::fs::read(dir.join("t.vwr")).unwrap()[4], 3);
     assert!(!dir.join("t.vwr.bak").exists());
     // The resave keeps the format too.

@@ -57,7 +57,7 @@ enum Kind {
         table: u64,
     },
     V3 {
-        index: Index,
+        index: Box<Index>,
         /// Entries of the commit, once read (full load or save).
         entries: Option<Vec<ChunkEntryV3>>,
         newer: Option<u32>,
@@ -116,7 +116,7 @@ impl WorldFile {
             (
                 h.dims,
                 Kind::V3 {
-                    index,
+                    index: Box::new(index),
                     entries: None,
                     newer,
                 },
@@ -340,7 +340,7 @@ impl WorldFile {
                 newer,
             } => {
                 let d = v3::read_v3_detailed(&bytes[..])?;
-                *index = d.index;
+                **index = d.index;
                 *entries = Some(d.entries);
                 *newer = d.newer;
                 d.world

@@ -45,8 +45,6 @@ pub mod samples;
 mod session;
 pub mod stats;
 mod store;
-// TODO(house): split (`parse_index`, 210 lines; v3.rs is being rewritten and split).
-#[allow(clippy::too_many_lines)]
 mod v3;
 mod world;
 

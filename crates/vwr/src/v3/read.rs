@@ -379,8 +379,37 @@ pub(crate) fn parse_root<S: Source + ?Sized>(
     let (pages, _) =
         <[PageEntry]>::ref_from_prefix_with_elems(rest, pages_n as usize).expect("size checked");
     // Every referenced byte lies between the header and the index.
-    let limit = offset;
     let goff = offset + size_of::<IndexHeader>() as u64 + record_size;
+    check_groups(groups, goff, offset)?;
+    let poff = goff + std::mem::size_of_val(groups) as u64;
+    let total = check_pages(pages, poff, offset, chunk_count)?;
+    if total != entries_n {
+        return Err(field(
+            8,
+            "entryCount",
+            entries_n,
+            "must equal the sum of the page counts",
+        ));
+    }
+    Ok(Index {
+        generation,
+        offset,
+        size,
+        sky_region: h.sky_region.get(),
+        mission_number: h.mission_number.get(),
+        spawn,
+        data_end: offset + size,
+        live_bytes: h.live_bytes.get(),
+        groups: groups.to_vec(),
+        pages: pages.to_vec(),
+        slot: 0,
+        record,
+    })
+}
+
+/// Group entries (§5.3) of the root index whose groups start at `goff`: every frame inside
+/// `[64, limit)`, raw sizes within bounds.
+fn check_groups(groups: &[GroupEntry], goff: u64, limit: u64) -> Result<()> {
     for (g, ge) in groups.iter().enumerate() {
         let at = goff + (g * size_of::<GroupEntry>()) as u64;
         let (o, s) = (ge.offset.get(), u64::from(ge.stored_size.get()));
@@ -401,7 +430,12 @@ pub(crate) fn parse_root<S: Source + ?Sized>(
             return Err(bad(at, format!("group {g}"), reason));
         }
     }
-    let poff = goff + std::mem::size_of_val(groups) as u64;
+    Ok(())
+}
+
+/// Page entries (§4.1) of the root index whose pages start at `poff`; returns the entries they
+/// hold.
+fn check_pages(pages: &[PageEntry], poff: u64, limit: u64, chunk_count: u64) -> Result<u64> {
     let mut prev: Option<u32> = None;
     let mut total = 0u64;
     for (n, pe) in pages.iter().enumerate() {
@@ -443,28 +477,7 @@ pub(crate) fn parse_root<S: Source + ?Sized>(
         }
         total += u64::from(count);
     }
-    if total != entries_n {
-        return Err(field(
-            8,
-            "entryCount",
-            entries_n,
-            "must equal the sum of the page counts",
-        ));
-    }
-    Ok(Index {
-        generation,
-        offset,
-        size,
-        sky_region: h.sky_region.get(),
-        mission_number: h.mission_number.get(),
-        spawn,
-        data_end: offset + size,
-        live_bytes: h.live_bytes.get(),
-        groups: groups.to_vec(),
-        pages: pages.to_vec(),
-        slot: 0,
-        record,
-    })
+    Ok(total)
 }
 
 /// The rules of a commit record (vwr-v3.md §11) of the root index at `offset`.
