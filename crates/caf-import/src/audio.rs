@@ -88,7 +88,7 @@ fn trim_partial_frame(bytes: &[u8]) -> Option<Vec<u8>> {
             block_align = u16_at(off + 8 + 12);
         } else if id == b"data" {
             let align = block_align? as usize;
-            if align == 0 || len % align == 0 {
+            if align == 0 || len.is_multiple_of(align) {
                 return None;
             }
             let trimmed = (len - len % align) as u32;

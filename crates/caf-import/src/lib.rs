@@ -535,7 +535,7 @@ pub fn encode_raw_texture(
 /// The original raw audio encoder: interleaved 16-bit samples, `samples.len()` a multiple of
 /// `channels`.
 pub fn encode_raw_audio(sample_rate: u32, channels: u16, samples: &[i16]) -> Result<Converted> {
-    if channels == 0 || samples.len() % channels as usize != 0 {
+    if channels == 0 || !samples.len().is_multiple_of(channels as usize) {
         return Err(ImportError::InvalidArgument(format!(
             "{} samples do not make whole frames of {channels} channel(s)",
             samples.len()

@@ -195,7 +195,7 @@ impl Builder {
         if n == 0 {
             return Ok(());
         }
-        if n % 3 != 0 {
+        if !n.is_multiple_of(3) {
             return Err(ImportError::malformed(
                 "mesh",
                 "corner count is not a multiple of 3",

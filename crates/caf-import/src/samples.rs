@@ -348,7 +348,7 @@ impl GltfBin {
         ty: &str,
         min_max: Option<(Vec<f32>, Vec<f32>)>,
     ) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         self.views.push(serde_json::json!({

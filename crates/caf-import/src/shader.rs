@@ -172,7 +172,7 @@ pub fn compile(
         }
         Language::Wgsl => (wgsl_to_spirv(text()?, file, stage)?, Vec::new()),
         Language::SpirV => {
-            if bytes.len() % 4 != 0 {
+            if !bytes.len().is_multiple_of(4) {
                 return Err(unlocated(
                     file,
                     format!("SPIR-V length {} is not a multiple of 4", bytes.len()),
@@ -539,7 +539,7 @@ fn choose_stage(eps: &[EntryPoint], want: Option<Stage>) -> std::result::Result<
 
 /// Validate SPIR-V bytes with the Khronos validator (target [`TARGET_ENV`]).
 pub fn validate_spirv(bytes: &[u8]) -> Result<()> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(unlocated(
             "<spirv>",
             format!("SPIR-V length {} is not a multiple of 4", bytes.len()),

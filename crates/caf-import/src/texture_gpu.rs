@@ -171,7 +171,7 @@ fn vk_to_code(vk: u32) -> Option<TextureFormat> {
         // ASTC_{4x4..12x12}_{UNORM,SRGB}_BLOCK: 157..=184, UNORM and SRGB alternating.
         157..=184 => {
             let i = (vk - 157) / 2;
-            if (vk - 157) % 2 == 0 {
+            if (vk - 157).is_multiple_of(2) {
                 63 + i
             } else {
                 77 + i

@@ -10,11 +10,11 @@ use serde_json::{json, Value};
 /// A GLB from its JSON and binary chunk.
 fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
     let mut j = json.to_string().into_bytes();
-    while j.len() % 4 != 0 {
+    while !j.len().is_multiple_of(4) {
         j.push(b' ');
     }
     let mut bin = bin.to_vec();
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let total = 12 + 8 + j.len() + 8 + bin.len();

@@ -506,7 +506,7 @@ impl LoadedAsset {
         let meta_end = HEADER_SIZE + header.metadata_size as usize;
 
         let align = header.asset_type.payload_alignment();
-        let map_aligned = meta_end % align == 0; // a map starts on a page boundary
+        let map_aligned = meta_end.is_multiple_of(align); // a map starts on a page boundary
         if mode == LoadMode::Map
             || (mode == LoadMode::Auto && len64 >= MAP_THRESHOLD && map_aligned)
         {

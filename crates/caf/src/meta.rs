@@ -35,7 +35,7 @@ pub fn strip_alignment_padding(ty: AssetType, b: &[u8], size: usize) -> &[u8] {
         Some((head, pad))
             if !pad.is_empty()
                 && pad.len() < align
-                && (crate::header::HEADER_SIZE + b.len()) % align == 0
+                && (crate::header::HEADER_SIZE + b.len()).is_multiple_of(align)
                 && pad.iter().all(|&x| x == 0) =>
         {
             head

@@ -134,7 +134,7 @@ impl BinBuilder {
     }
 
     fn pad(&mut self) {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
     }

@@ -54,7 +54,7 @@ pub fn generate(
     fallback: &dyn Fn(usize) -> [f32; 4],
 ) -> Option<Vec<[f32; 4]>> {
     let n = positions.len();
-    if n % 3 != 0 || normals.len() != n || uvs.len() != n {
+    if !n.is_multiple_of(3) || normals.len() != n || uvs.len() != n {
         return None;
     }
     // mikktspace sets aside every triangle with two equal corners, and with none left it

@@ -336,7 +336,19 @@ fn edit(args: &EditArgs) -> Result<u8> {
     if let Some(r) = saved.as_ref().filter(|r| r.written) {
         written = Some((target.clone(), r.file_size));
     }
-    let backup = saved.as_ref().and_then(|r| r.backup.clone());
+    print_report(args, &applied, saved.as_ref(), written, changed, &target)
+}
+
+/// The edit's report: one JSON object, or a line per operation and what was written.
+fn print_report(
+    args: &EditArgs,
+    applied: &[Applied],
+    saved: Option<&SaveReport>,
+    written: Option<(PathBuf, u64)>,
+    changed: bool,
+    target: &std::path::Path,
+) -> Result<u8> {
+    let backup = saved.and_then(|r| r.backup.clone());
     if args.json {
         let ops_json: Vec<_> = applied
             .iter()
@@ -361,15 +373,15 @@ fn edit(args: &EditArgs) -> Result<u8> {
             "written": written.as_ref().map(|(p, _)| p.display().to_string()),
             "backup": backup.as_ref().map(|p| p.display().to_string()),
             "bytes": written.as_ref().map(|w| w.1),
-            "commit": saved.as_ref().and_then(|r| r.generation),
-            "incremental": saved.as_ref().is_some_and(|r| r.incremental),
-            "bytes_written": saved.as_ref().map(|r| r.bytes_written),
+            "commit": saved.and_then(|r| r.generation),
+            "incremental": saved.is_some_and(|r| r.incremental),
+            "bytes_written": saved.map(|r| r.bytes_written),
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(0);
     }
     let mut o = String::new();
-    for a in &applied {
+    for a in applied {
         let _ = match note(&a.effect) {
             Some(n) if matches!(a.effect, Effect::Copied { .. }) => writeln!(o, "{}: {n}", a.at),
             Some(n) => writeln!(o, "{}: {n} {}", a.at, a.change),
@@ -378,7 +390,7 @@ fn edit(args: &EditArgs) -> Result<u8> {
     }
     match (&written, changed) {
         (Some((p, size)), _) => {
-            match saved.as_ref().and_then(|r| r.generation.map(|g| (g, r))) {
+            match saved.and_then(|r| r.generation.map(|g| (g, r))) {
                 Some((g, r)) => {
                     let _ = write!(
                         o,

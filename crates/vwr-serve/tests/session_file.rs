@@ -59,9 +59,7 @@ fn a_second_editor_on_the_same_file_is_refused_naming_the_first() {
     let d = tempfile::tempdir().unwrap();
     let p = v3_level(d.path());
     let (_s, _c) = serve(&p);
-    let e = start(&p, ServerOptions::default())
-        .err()
-        .expect("second server refused");
+    let e = start(&p, ServerOptions::default()).expect_err("second server refused");
     let m = e.to_string();
     assert!(m.contains("open for writing by process"), "{m}");
     assert_eq!(e.kind(), "locked");

@@ -266,7 +266,8 @@ fn filter_row(
 #[inline]
 fn even_pair(ty: &(usize, Vec<f32>), tx: &[(usize, Vec<f32>)], w: usize) -> Option<usize> {
     let half = |t: &(usize, Vec<f32>)| t.1.len() == 2 && t.1[0] == 0.5 && t.1[1] == 0.5;
-    (w % 2 == 0 && tx.len() * 2 == w && half(ty) && tx.first().is_some_and(half)).then_some(ty.0)
+    (w.is_multiple_of(2) && tx.len() * 2 == w && half(ty) && tx.first().is_some_and(half))
+        .then_some(ty.0)
 }
 
 /// One row of working texels to halve: the base level's RGBA8 bytes (decoded as read) or a

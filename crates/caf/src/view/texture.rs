@@ -92,7 +92,11 @@ impl<'a> TextureView<'a> {
         };
         let channels = if format.class == FormatClass::Legacy8 {
             let texels = total(1).ok_or_else(too_big)?;
-            let channels = if len % texels == 0 { len / texels } else { 0 };
+            let channels = if len.is_multiple_of(texels) {
+                len / texels
+            } else {
+                0
+            };
             if !(1..=4).contains(&channels) {
                 return Err(CafError::PayloadSize {
                     ty,

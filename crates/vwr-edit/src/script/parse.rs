@@ -227,35 +227,7 @@ pub fn parse_op(line: &str) -> Result<Op, ScriptErrorKind> {
             let (p, q, b) = box_op(a, "walls x0 y0 z0 x1 y1 z1 BLOCK")?;
             Op::Walls(p, q, b)
         }
-        "fill" => {
-            let usage = "fill x y z BLOCK [x0 y0 z0 x1 y1 z1] [limit N]";
-            let mut rest = a;
-            let mut limit = None;
-            if let [head @ .., word, n] = rest {
-                if word.eq_ignore_ascii_case("limit") {
-                    limit = Some(
-                        n.parse::<u64>()
-                            .map_err(|_| bad_value("limit", n, "a cell count"))?,
-                    );
-                    rest = head;
-                }
-            }
-            match rest.len() {
-                4 => Op::Fill {
-                    seed: cell(&rest[0..3])?,
-                    block: parse_block(rest[3])?,
-                    bounds: None,
-                    limit,
-                },
-                10 => Op::Fill {
-                    seed: cell(&rest[0..3])?,
-                    block: parse_block(rest[3])?,
-                    bounds: Some((cell(&rest[4..7])?, cell(&rest[7..10])?)),
-                    limit,
-                },
-                _ => return Err(ScriptErrorKind::Usage { usage }),
-            }
-        }
+        "fill" => parse_fill(a)?,
         "brush" => {
             need(a, 6, "brush sphere|cube x y z R BLOCK")?;
             let shape = match a[0].to_ascii_lowercase().as_str() {
@@ -357,6 +329,36 @@ pub fn parse_op(line: &str) -> Result<Op, ScriptErrorKind> {
             Op::Redo
         }
         _ => return Err(ScriptErrorKind::UnknownOperation { name: kw }),
+    })
+}
+
+fn parse_fill(a: &[&str]) -> P<Op> {
+    let usage = "fill x y z BLOCK [x0 y0 z0 x1 y1 z1] [limit N]";
+    let mut rest = a;
+    let mut limit = None;
+    if let [head @ .., word, n] = rest {
+        if word.eq_ignore_ascii_case("limit") {
+            limit = Some(
+                n.parse::<u64>()
+                    .map_err(|_| bad_value("limit", n, "a cell count"))?,
+            );
+            rest = head;
+        }
+    }
+    Ok(match rest.len() {
+        4 => Op::Fill {
+            seed: cell(&rest[0..3])?,
+            block: parse_block(rest[3])?,
+            bounds: None,
+            limit,
+        },
+        10 => Op::Fill {
+            seed: cell(&rest[0..3])?,
+            block: parse_block(rest[3])?,
+            bounds: Some((cell(&rest[4..7])?, cell(&rest[7..10])?)),
+            limit,
+        },
+        _ => return Err(ScriptErrorKind::Usage { usage }),
     })
 }
 

@@ -46,7 +46,7 @@ impl Face {
 
     /// Whether the face points along the positive axis.
     pub const fn is_positive(self) -> bool {
-        self as usize % 2 == 0
+        (self as usize).is_multiple_of(2)
     }
 
     /// The outward unit normal.
