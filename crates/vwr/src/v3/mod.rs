@@ -4,6 +4,7 @@
 //! Layouts live in [`crate::layout`]; this module encodes, decodes and validates them. The lazy
 //! file handle and the incremental save are in [`crate::file`].
 
+mod checks;
 mod encode;
 mod history;
 mod read;
