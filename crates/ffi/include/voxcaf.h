@@ -478,8 +478,10 @@ int32_t voxcaf_world_open(const char *path, struct VoxcafWorld **out);
 // receives a new world owned by the caller.
 int32_t voxcaf_world_from_bytes(const uint8_t *data, size_t len, struct VoxcafWorld **out);
 
-// Saves a world atomically (temporary file, fsync, rename): `.vwr` in `format`
-// (`VOXCAF_FORMAT_AUTO`, `_V2`, `_V3`), or MagicaVoxel `.vox` when the path ends in `.vox`
+// Saves a world: `.vwr` in `format` (`VOXCAF_FORMAT_AUTO`, `_V2`, `_V3`), atomically
+// (temporary file, fsync, rename); with `VOXCAF_FORMAT_AUTO` over an existing world file,
+// in that file's own format through voxcaf's world session (a v3 file gets an incremental,
+// crash-safe commit; a v2 file keeps its previous version as `FILE.bak`); or MagicaVoxel `.vox` when the path ends in `.vox`
 // (`format` ignored; at most 255 distinct block values; MoveObjects and other records are
 // not written).
 //
