@@ -29,7 +29,8 @@ pub enum ServeCmd {
 
 #[derive(Args)]
 pub struct ServeArgs {
-    /// The .vwr file to edit (saved in place, keeping FILE.bak).
+    /// The .vwr file to edit (saved in its own format: a v3 file by an incremental commit, a
+    /// v2 file rewritten keeping FILE.bak). Its write lock FILE.lock is held while serving.
     pub file: PathBuf,
     /// Address to listen on (loopback by default; port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:0")]
@@ -37,6 +38,10 @@ pub struct ServeArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
+    /// Undo steps kept (one per edit request: a click, "apply to selection", a pasted
+    /// script); the page says when older ones are dropped. Also bounded to 512 MiB of records.
+    #[arg(long, value_name = "N", default_value_t = vwr_serve::DEFAULT_HISTORY_DEPTH)]
+    pub history: usize,
 }
 
 impl ServeCmd {
@@ -66,6 +71,10 @@ pub fn run(cmd: ServeCmd) -> Result<u8> {
     let stop = voxcaf_fs::signals::StopOnSignal::new();
     let opts = vwr_serve::ServerOptions {
         addr: a.addr,
+        session: vwr_serve::SessionOptions {
+            history_depth: a.history,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let server = vwr_serve::start(&a.file, opts).map_err(|e| crate::output::failed(&a.file, e))?;

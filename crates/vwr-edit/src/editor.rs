@@ -97,6 +97,26 @@ impl Editor {
         self.history.redo(&mut self.world)
     }
 
+    /// Runs several tool calls as one undoable command (one UI action: "apply to selection",
+    /// cut then paste, a script sent in one request). If `f` fails, every call it made is
+    /// undone exactly and the redo branch is as before. `label` names the merged command from
+    /// the calls' summaries (a single call keeps its own label). `f` must not undo or redo:
+    /// an undo or redo ends the group, leaving the calls before it as separate commands.
+    pub fn group<T, E>(
+        &mut self,
+        label: impl FnOnce(&[&Change]) -> String,
+        f: impl FnOnce(&mut Editor) -> std::result::Result<T, E>,
+    ) -> std::result::Result<(T, Option<Change>), E> {
+        self.history.begin();
+        match f(self) {
+            Ok(v) => Ok((v, self.history.commit(label))),
+            Err(e) => {
+                self.history.rollback(&mut self.world);
+                Err(e)
+            }
+        }
+    }
+
     /// Runs a custom command: everything `f` writes through the [`Tx`] is one undoable
     /// command. If `f` fails, its changes are rolled back.
     pub fn edit<T>(

@@ -199,12 +199,19 @@ impl Delta {
 #[derive(Clone, Debug)]
 struct Command {
     change: Change,
-    chunks: Vec<([u32; 3], Delta)>,
-    fields: Option<WorldFields>,
+    /// One step per tool call; several when a group of calls is one command.
+    steps: Vec<Step>,
     bytes: usize,
 }
 
-impl Command {
+/// The records of one tool call.
+#[derive(Clone, Debug)]
+struct Step {
+    chunks: Vec<([u32; 3], Delta)>,
+    fields: Option<WorldFields>,
+}
+
+impl Step {
     fn apply(&mut self, world: &mut World) {
         for (pos, d) in self.chunks.iter_mut() {
             d.apply(world, *pos);
@@ -215,6 +222,26 @@ impl Command {
             *f = current;
         }
     }
+}
+
+impl Command {
+    /// Undoes (steps newest first) or redoes (oldest first) the command.
+    fn apply(&mut self, world: &mut World, undo: bool) {
+        if undo {
+            self.steps.iter_mut().rev().for_each(|s| s.apply(world));
+        } else {
+            self.steps.iter_mut().for_each(|s| s.apply(world));
+        }
+    }
+}
+
+/// A group of commands in progress ([`History::begin`]).
+#[derive(Clone, Debug, Default)]
+struct Open {
+    /// Commands pushed since the group began.
+    pushed: usize,
+    /// The redo branch as it was when the group began, until the group ends.
+    redo: Option<Vec<Command>>,
 }
 
 /// Bounds of a [`History`].
@@ -245,6 +272,7 @@ pub struct History {
     limits: HistoryLimits,
     bytes: usize,
     dropped: u64,
+    open: Option<Open>,
 }
 
 impl History {
@@ -305,15 +333,90 @@ impl History {
     }
 
     fn push(&mut self, cmd: Command) {
-        for c in self.redo.drain(..) {
+        let redo = std::mem::take(&mut self.redo);
+        for c in &redo {
             self.bytes -= c.bytes;
+        }
+        match self.open.as_mut() {
+            Some(open) => {
+                open.pushed += 1;
+                open.redo.get_or_insert(redo);
+            }
+            None => drop(redo),
         }
         self.bytes += cmd.bytes;
         self.undo.push_back(cmd);
         self.enforce();
     }
 
+    /// Starts a group: the commands pushed until [`History::commit`] become one command, or
+    /// are undone by [`History::rollback`]. Undo and redo are not used inside a group.
+    pub(crate) fn begin(&mut self) {
+        self.open = Some(Open::default());
+    }
+
+    /// Ends a group, merging its commands into one labelled `label` (a group of one keeps
+    /// its own label); returns the merged command's summary, if the group changed anything.
+    pub(crate) fn commit(&mut self, label: impl FnOnce(&[&Change]) -> String) -> Option<Change> {
+        let open = self.open.take()?;
+        let n = open.pushed.min(self.undo.len());
+        if n > 1 {
+            let parts: Vec<Command> = self.undo.drain(self.undo.len() - n..).collect();
+            let changes: Vec<&Change> = parts.iter().map(|c| &c.change).collect();
+            let mut change = Change {
+                label: label(&changes),
+                ..Change::default()
+            };
+            let mut chunks = HashSet::new();
+            for c in &changes {
+                change.cells += c.cells;
+                change.records_added += c.records_added;
+                change.records_removed += c.records_removed;
+                change.fields |= c.fields;
+            }
+            for p in &parts {
+                for s in &p.steps {
+                    chunks.extend(s.chunks.iter().map(|(pos, _)| *pos));
+                }
+            }
+            change.chunks = chunks.len() as u32;
+            let bytes = parts.iter().map(|p| p.bytes).sum();
+            let steps = parts.into_iter().flat_map(|p| p.steps).collect();
+            self.undo.push_back(Command {
+                change,
+                steps,
+                bytes,
+            });
+        }
+        self.enforce();
+        (n > 0)
+            .then(|| self.undo.back().map(|c| c.change.clone()))
+            .flatten()
+    }
+
+    /// Ends a group by undoing its commands on `world` and forgetting them; the redo branch
+    /// is as it was before the group.
+    pub(crate) fn rollback(&mut self, world: &mut World) {
+        let Some(open) = self.open.take() else {
+            return;
+        };
+        for _ in 0..open.pushed.min(self.undo.len()) {
+            if let Some(mut c) = self.undo.pop_back() {
+                c.apply(world, true);
+                self.bytes -= c.bytes;
+            }
+        }
+        if let Some(redo) = open.redo {
+            self.bytes += redo.iter().map(|c| c.bytes).sum::<usize>();
+            self.redo = redo;
+        }
+    }
+
     fn enforce(&mut self) {
+        // Inside a group nothing is dropped: a rollback must find every command.
+        if self.open.is_some() {
+            return;
+        }
         while self.undo.len() > self.limits.max_depth
             || (self.bytes > self.limits.max_bytes && self.undo.len() > 1)
         {
@@ -335,8 +438,10 @@ impl History {
 
     /// Undoes the newest command on `world`; returns its summary.
     pub(crate) fn undo(&mut self, world: &mut World) -> Option<Change> {
+        // An undo ends a group: its commands stay separate commands.
+        self.open = None;
         let mut cmd = self.undo.pop_back()?;
-        cmd.apply(world);
+        cmd.apply(world, true);
         let change = cmd.change.clone();
         self.redo.push(cmd);
         Some(change)
@@ -344,8 +449,9 @@ impl History {
 
     /// Redoes the last undone command on `world`; returns its summary.
     pub(crate) fn redo(&mut self, world: &mut World) -> Option<Change> {
+        self.open = None;
         let mut cmd = self.redo.pop()?;
-        cmd.apply(world);
+        cmd.apply(world, false);
         let change = cmd.change.clone();
         self.undo.push_back(cmd);
         Some(change)
@@ -542,12 +648,12 @@ impl<'w> Tx<'w> {
         change.chunks = chunks.len() as u32;
         chunks.shrink_to_fit();
         let bytes = std::mem::size_of::<Command>()
+            + std::mem::size_of::<Step>()
             + change.label.capacity()
             + chunks.iter().map(|(_, d)| d.bytes()).sum::<usize>();
         Command {
             change,
-            chunks,
-            fields,
+            steps: vec![Step { chunks, fields }],
             bytes,
         }
     }

@@ -394,7 +394,12 @@ async function edit(script) {
   $('stPerf').textContent = `${r.ops.map((o) => o.label).join(', ')}: ${(shown - t0).toFixed(0)} ms, ${r.changed_chunks.length} chunks`;
   return r;
 }
+let historyDropped = 0;      // undo steps the server dropped from the oldest end so far
 async function afterChange(r) {
+  if (r.history_dropped > historyDropped) {
+    toast(`undo history full: the ${r.history_dropped - historyDropped} oldest step(s) can no longer be undone (voxcaf world serve --history N keeps more)`, 5000);
+    historyDropped = r.history_dropped;
+  }
   if (r.changed_chunks && r.changed_chunks.length) await refreshChunks();
   world = r.world || await api('/api/world');
   if (selectedObj && !world.objects.some((o) => o.pos.join() === selectedObj.join())) selectedObj = null;

@@ -39,5 +39,7 @@ pub mod wire;
 
 pub use error::{Result, ServeError};
 pub use server::{start, RunningServer, ServerOptions};
-pub use session::{journal_path, Recovery, SaveMode, Session, SessionOptions};
+pub use session::{
+    journal_path, Recovery, SaveMode, Session, SessionOptions, DEFAULT_HISTORY_DEPTH,
+};
 pub use vwr::backup_path;

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use vwr::{Block, World, WorldSession, CHUNK_SIZE, CHUNK_VOLUME};
 use vwr_blocks::Registry;
-use vwr_edit::script::{apply_ops, parse_text, Effect, Op};
+use vwr_edit::script::{apply_ops, parse_text, Applied, Effect, Op};
 use vwr_edit::{all_chunk_stats, Change, Editor, Layer};
 use vwr_mesh::{MeshCache, MeshOptions};
 
@@ -25,6 +25,10 @@ pub struct SessionOptions {
     pub fill_limit: u64,
     /// The largest `limit N` a `fill` operation may ask for.
     pub max_fill_limit: u64,
+    /// Undo steps kept (one step per request: a UI action or a script).
+    pub history_depth: usize,
+    /// Bytes the undo and redo records may hold; the oldest steps are dropped past it.
+    pub history_bytes: usize,
 }
 
 impl Default for SessionOptions {
@@ -32,9 +36,15 @@ impl Default for SessionOptions {
         SessionOptions {
             fill_limit: 1_000_000,
             max_fill_limit: 16_000_000,
+            history_depth: DEFAULT_HISTORY_DEPTH,
+            history_bytes: 512 << 20,
         }
     }
 }
+
+/// Undo steps the editor keeps by default: a working day of edits (one step a few seconds for
+/// eight hours), within the byte budget.
+pub const DEFAULT_HISTORY_DEPTH: usize = 10_000;
 
 /// The autosave journal of `file`: `FILE.journal`, a complete `.vwr` world holding the unsaved
 /// edits.
@@ -53,6 +63,20 @@ pub enum SaveMode {
     Overwrite,
     /// Save as a new file beside the opened one (a plain name ending in `.vwr`) and edit it.
     As(String),
+}
+
+fn history_limits(o: &SessionOptions) -> vwr_edit::HistoryLimits {
+    vwr_edit::HistoryLimits {
+        max_depth: o.history_depth,
+        max_bytes: o.history_bytes,
+    }
+}
+
+/// The label of a request's operations merged into one undo step.
+fn group_label(changes: &[&Change]) -> String {
+    let shown: Vec<&str> = changes.iter().take(3).map(|c| c.label.as_str()).collect();
+    let more = if changes.len() > 3 { "; …" } else { "" };
+    format!("{} edits: {}{more}", changes.len(), shown.join("; "))
 }
 
 /// Opens `path` for writing (taking its lock) with every chunk loaded.
@@ -145,7 +169,7 @@ impl Session {
             file,
             path: path.to_path_buf(),
             opts,
-            editor: Editor::new(world),
+            editor: Editor::with_limits(world, history_limits(&opts)),
             registry: vwr_blocks::default_registry(),
             cache: MeshCache::new(MeshOptions::GREEDY_AO),
             epoch: 0,
@@ -297,18 +321,7 @@ impl Session {
                 }
             }
         }
-        // One operation is atomic by itself (a tool that fails changes nothing); several need
-        // a copy to go back to.
-        let backup = (ops.len() > 1).then(|| self.editor.clone());
-        let applied = match apply_ops(&mut self.editor, &ops, self.opts.fill_limit) {
-            Ok(a) => a,
-            Err(e) => {
-                if let Some(b) = backup {
-                    self.editor = b;
-                }
-                return Err(ServeError::Script { errors: vec![e] });
-            }
-        };
+        let applied = self.apply_as_one_step(&ops)?;
         let ops_json: Vec<Value> = applied
             .iter()
             .map(|a| {
@@ -331,6 +344,24 @@ impl Session {
             self.gen += 1;
         }
         Ok(self.answer(json!({ "ops": ops_json })))
+    }
+
+    /// Applies one request's operations as one undo step, all or nothing. A request that
+    /// itself undoes or redoes keeps its steps apart (and is restored from a copy on failure).
+    fn apply_as_one_step(&mut self, ops: &[vwr_edit::script::Located]) -> Result<Vec<Applied>> {
+        let limit = self.opts.fill_limit;
+        let script_err = |e| ServeError::Script { errors: vec![e] };
+        if ops.iter().any(|l| matches!(l.op, Op::Undo | Op::Redo)) {
+            let backup = self.editor.clone();
+            return apply_ops(&mut self.editor, ops, limit).map_err(|e| {
+                self.editor = backup;
+                script_err(e)
+            });
+        }
+        self.editor
+            .group(group_label, |ed| apply_ops(ed, ops, limit))
+            .map(|(a, _)| a)
+            .map_err(script_err)
     }
 
     /// Undoes the newest command (`"change": null` when there is nothing to undo).
@@ -362,6 +393,8 @@ impl Session {
         v["changed_chunks"] = json!(changed);
         v["undo_depth"] = json!(h.undo_depth());
         v["redo_depth"] = json!(h.redo_depth());
+        // Steps dropped from the oldest end to honour the history's bounds: the page says so.
+        v["history_dropped"] = json!(h.dropped());
         // The summary too, so the page needs no second request to show objects and history.
         v["world"] = self.summary();
         v
@@ -544,7 +577,7 @@ impl Session {
         let mut world = self.file.reopen().map_err(err)?;
         self.file.load_all(&mut world).map_err(err)?;
         self.saved_hash = fnv(&world.to_bytes());
-        self.editor = Editor::new(world);
+        self.editor = Editor::with_limits(world, history_limits(&self.opts));
         self.gen += 1;
         self.journal_gen = self.gen;
         self.remove_journal()?;
@@ -594,7 +627,7 @@ impl Session {
                 });
             }
         };
-        self.editor = Editor::new(world);
+        self.editor = Editor::with_limits(world, history_limits(&self.opts));
         self.gen += 1;
         // The journal now describes this session's world; it is rewritten on the next autosave.
         self.journal_gen = self.gen;

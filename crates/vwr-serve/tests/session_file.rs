@@ -109,3 +109,44 @@ fn a_change_on_disk_is_a_conflict_then_overwrite_save_as_or_reload() {
     let r = c2.ok("/api/reload", "");
     assert!(r["reloaded"].is_string(), "{r}");
 }
+
+#[test]
+fn one_request_is_one_undo_step_and_dropped_steps_are_reported() {
+    let d = tempfile::tempdir().unwrap();
+    let p = v3_level(d.path());
+    let opts = ServerOptions {
+        session: vwr_serve::SessionOptions {
+            history_depth: 2,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let s = start(&p, opts).unwrap();
+    let c = Client {
+        addr: s.addr(),
+        token: s.token().to_string(),
+    };
+    let before = World::load(&p).unwrap();
+    // Cut then paste, sent as one request (what the page's actions send): one undo step.
+    let r = c.ok(
+        "/api/ops",
+        "cut 0 0 0 9 2 9\npaste 20 0 20\nplace 40 5 40 glass",
+    );
+    assert_eq!(r["undo_depth"], 1, "{r}");
+    c.ok("/api/undo", "");
+    let now: World = s.with_session(|s| s.world().clone());
+    assert_eq!(now, before, "one undo takes back the whole request");
+    // A failing request changes nothing and keeps the redo step.
+    let r = c.post("/api/ops", "place 1 5 1 glass\nplace 9999 5 1 glass");
+    assert_eq!(r.status, 400);
+    let r = c.ok("/api/redo", "");
+    assert_eq!(r["undo_depth"], 1, "{r}");
+    // Past the depth of 2, the oldest steps go and the answer says how many.
+    for k in 0..3 {
+        let r = c.ok("/api/ops", &format!("place {} 5 2 glass", 10 + k));
+        if k == 2 {
+            assert_eq!(r["history_dropped"], 2, "{r}");
+            assert_eq!(r["undo_depth"], 2);
+        }
+    }
+}
