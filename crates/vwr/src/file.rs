@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -32,7 +32,8 @@ pub fn world_version(bytes: &[u8]) -> Option<u8> {
 
 /// Positioned reads from an open file.
 pub(crate) struct FileSource {
-    file: Mutex<File>,
+    /// Positioned reads (`pread`) need no lock: threads read pages and chunks at once.
+    file: File,
     len: u64,
 }
 
@@ -44,12 +45,23 @@ impl Source for FileSource {
         if offset.checked_add(len as u64).is_none_or(|e| e > self.len) {
             return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
-        let mut f = self.file.lock().unwrap_or_else(|p| p.into_inner());
-        f.seek(SeekFrom::Start(offset))?;
         let mut buf = vec![0; len];
-        f.read_exact(&mut buf)?;
+        read_exact_at(&self.file, &mut buf, offset)?;
         Ok(Cow::Owned(buf))
     }
+}
+
+#[cfg(unix)]
+fn read_exact_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, offset)
+}
+
+#[cfg(not(unix))]
+fn read_exact_at(f: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = f;
+    f.seek(SeekFrom::Start(offset))?;
+    f.read_exact(buf)
 }
 
 enum Kind {
@@ -104,7 +116,7 @@ impl WorldFile {
         let file = File::open(path).map_err(io(path))?;
         let len = file.metadata().map_err(io(path))?.len();
         let src = FileSource {
-            file: Mutex::new(file),
+            file,
             len,
         };
         let head = src

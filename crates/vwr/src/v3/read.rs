@@ -516,15 +516,25 @@ pub(crate) fn read_page<S: Source + ?Sized>(
 }
 
 /// Every entry of a commit, page by page.
+/// Entry pages from which [`all_entries`] reads in parallel.
+const PARALLEL_PAGES: usize = 4096;
+
 pub(crate) fn all_entries<S: Source + ?Sized>(
     src: &S,
     dims: [u32; 3],
     ix: &Index,
 ) -> Result<Vec<ChunkEntryV3>> {
-    let pages: Vec<Vec<ChunkEntryV3>> = (0..ix.pages.len())
-        .into_par_iter()
-        .map(|n| read_page(src, dims, ix, n))
-        .collect::<Result<_>>()?;
+    // A few thousand pages read faster on this thread than the pool can be woken for them.
+    let pages: Vec<Vec<ChunkEntryV3>> = if ix.pages.len() < PARALLEL_PAGES {
+        (0..ix.pages.len())
+            .map(|n| read_page(src, dims, ix, n))
+            .collect::<Result<_>>()?
+    } else {
+        (0..ix.pages.len())
+            .into_par_iter()
+            .map(|n| read_page(src, dims, ix, n))
+            .collect::<Result<_>>()?
+    };
     Ok(pages.concat())
 }
 
