@@ -515,10 +515,10 @@ pub(crate) fn read_page<S: Source + ?Sized>(
     Ok(entries.to_vec())
 }
 
-/// Every entry of a commit, page by page.
 /// Entry pages from which [`all_entries`] reads in parallel.
 const PARALLEL_PAGES: usize = 4096;
 
+/// Every entry of a commit, page by page.
 pub(crate) fn all_entries<S: Source + ?Sized>(
     src: &S,
     dims: [u32; 3],
