@@ -53,6 +53,17 @@ fn edit_section(dir: &Path) -> Result<()> {
         path.display()
     );
     print!("{report}");
+    let v3 = dir.join("pool-v3.vwr");
+    let d = vwr::samples::session_round_trip(&pool, &v3)?;
+    println!(
+        "  {} ({} bytes, v3): one block edited through a world session ({} chunk loaded, {} bytes committed), then reverted; {} commits in its history (`voxcaf world history {}`)",
+        v3.display(),
+        d.file_bytes,
+        d.chunks_loaded,
+        d.commit_bytes,
+        d.commits,
+        v3.display()
+    );
     Ok(())
 }
 
