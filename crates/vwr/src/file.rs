@@ -115,10 +115,7 @@ impl WorldFile {
         let path = path.as_ref();
         let file = File::open(path).map_err(io(path))?;
         let len = file.metadata().map_err(io(path))?.len();
-        let src = FileSource {
-            file,
-            len,
-        };
+        let src = FileSource { file, len };
         let head = src
             .read_at(0, crate::layout::WORLD_HEADER_V3_SIZE.min(len as usize))
             .map_err(io(path))?;
