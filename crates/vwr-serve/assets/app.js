@@ -411,15 +411,18 @@ async function afterChange(r) {
 }
 async function undo() { const r = await post('/api/undo'); await afterChange(r); toast(r.change ? 'undone: ' + r.change.label : 'nothing to undo'); }
 async function redo() { const r = await post('/api/redo'); await afterChange(r); toast(r.change ? 'redone: ' + r.change.label : 'nothing to redo'); }
-function savedToast(r) {
+// `as`: the answer of a Save as, which names the new file the page now edits.
+function savedToast(r, as = false) {
   $('stSaved').textContent = r.written ? 'saved' : 'saved (no changes)';
+  if (as) return toast(`saved as ${r.file.split(/[\\/]/).pop()} (${r.bytes} bytes); editing it now`, 4000);
   if (!r.written) return toast('no changes to save');
   if (r.commit) return toast(`saved as commit ${r.commit} (${r.bytes_written} bytes written)`);
   toast(`saved ${r.bytes} bytes` + (r.backup ? `; previous version kept as ${r.backup}` : ''));
 }
 // A file changed on disk since it was opened is never overwritten silently: the user chooses.
 async function conflictPrompt(message) {
-  $('conflictText').textContent = message + ' Reload it (your unsaved edits are dropped), overwrite it with your version, or save your version as a new file?';
+  // The server's message ends without a full stop ("...; nothing was written").
+  $('conflictText').textContent = message.replace(/[.\s]*$/, '. ') + 'Reload it (your unsaved edits are dropped), overwrite it with your version, or save your version as a new file?';
   $('conflict').hidden = false;
   const choice = await new Promise((res) => {
     for (const k of ['reload', 'overwrite', 'saveas', 'cancel']) $('c_' + k).onclick = () => res(k);
@@ -429,12 +432,17 @@ async function conflictPrompt(message) {
   else if (choice === 'overwrite') savedToast(await post('/api/save?mode=overwrite'));
   else if (choice === 'saveas') {
     const name = window.prompt('Save as (a new .vwr file beside this one):', 'copy.vwr');
-    if (name) { const r = await post('/api/save?as=' + encodeURIComponent(name)); savedToast(r); world = await api('/api/world'); $('file').textContent = world.file; }
+    if (name) { const r = await post('/api/save?as=' + encodeURIComponent(name)); savedToast(r, true); world = await api('/api/world'); $('file').textContent = world.file; }
   }
 }
 async function save() {
   try { savedToast(await post('/api/save')); }
-  catch (e) { if (e.kind === 'conflict') await conflictPrompt(e.message); else throw e; }
+  catch (e) {
+    if (e.kind !== 'conflict') throw e;
+    // The dialog says it all: not also an error toast under it.
+    clearTimeout(toast.t); $('toast').style.display = 'none';
+    await conflictPrompt(e.message);
+  }
 }
 async function loadLayer() {
   const l = await api('/api/layer?y=' + layerY);

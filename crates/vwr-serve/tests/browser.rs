@@ -11,10 +11,10 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use vwr::World;
+use vwr::{Block, Codec, SaveOptions, World};
 use vwr_edit::script::{apply_ops, parse_text};
 use vwr_edit::Editor;
-use vwr_serve::{backup_path, journal_path, start, ServerOptions};
+use vwr_serve::{backup_path, journal_path, start, ServerOptions, SessionOptions};
 
 fn browser_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
@@ -64,21 +64,50 @@ fn shot_dir() -> PathBuf {
 }
 
 fn run_node(scenario: &str, url: &str) -> serde_json::Value {
-    let out = Command::new("node")
+    run_node_with(scenario, url, |step| {
+        panic!("e2e.mjs {scenario}: unexpected {step:?}")
+    })
+}
+
+/// [`run_node`] for a scenario that asks the test to act meanwhile: each stdout line
+/// `step ...` calls `on_step` with the rest of the line, then the script is told `ok`.
+fn run_node_with(scenario: &str, url: &str, mut on_step: impl FnMut(&str)) -> serde_json::Value {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+    let mut child = Command::new("node")
         .current_dir(browser_dir())
         .arg("e2e.mjs")
         .arg(scenario)
         .arg(url)
         .arg(shot_dir())
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("node runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let mut stderr = child.stderr.take().unwrap();
+    let errs = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = String::new();
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.expect("node's stdout");
+        if let Some(step) = line.strip_prefix("step ") {
+            on_step(step);
+            writeln!(stdin, "ok").expect("node reads its stdin");
+        }
+        stdout.push_str(&line);
+        stdout.push('\n');
+    }
+    drop(stdin);
+    child.wait().expect("node exits");
+    let stderr = errs.join().unwrap();
     let line = stdout.lines().last().unwrap_or("");
     let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| {
-        panic!(
-            "e2e.mjs {scenario} printed no JSON ({e}); stdout:\n{stdout}\nstderr:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
+        panic!("e2e.mjs {scenario} printed no JSON ({e}); stdout:\n{stdout}\nstderr:\n{stderr}")
     });
     assert_eq!(v["ok"], true, "e2e {scenario} failed: {v:#}");
     v
@@ -274,6 +303,97 @@ fn showcase_level_chunk_and_layer_views() {
         std::fs::read(journal_path(&file)).unwrap(),
         world.to_bytes()
     );
+}
+
+/// A v3 world of 6×3×6 chunks with a floor three blocks thick.
+fn v3_level(dir: &Path) -> PathBuf {
+    let mut w = World::with_chunk_dims([6, 3, 6]).unwrap();
+    w.fill_box([0, 0, 0], [59, 2, 59], Block(35 << 4)).unwrap();
+    let p = dir.join("level.vwr");
+    w.save_with(&p, &SaveOptions::v3(Codec::Auto)).unwrap();
+    p
+}
+
+#[test]
+fn a_file_changed_on_disk_while_editing_is_saved_as_a_new_file_from_the_dialog() {
+    if !available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let file = v3_level(tmp.path());
+    let glass = Block(30 << 4);
+    let theirs = Block(7 << 4);
+    let server = start(&file, ServerOptions::default()).unwrap();
+    let mut changed = None;
+    let v = run_node_with("conflict", &server.url(), |step| {
+        // The page has placed a block; another program now saves its own change.
+        let placed = step.strip_prefix("change-on-disk ").expect("the step");
+        let placed: Vec<i32> = serde_json::from_str(placed).unwrap();
+        let mut other = World::load(&file).unwrap();
+        assert_eq!(
+            other.get_block([placed[0], placed[1], placed[2]]),
+            Block::AIR,
+            "the page's edit is not on disk yet"
+        );
+        other.set_block([40, 10, 40], theirs).unwrap();
+        other
+            .save_with(&file, &SaveOptions::v3(Codec::Auto))
+            .unwrap();
+        changed = Some(other);
+    });
+    server.shutdown().unwrap();
+    let other = changed.expect("the page asked for the change on disk");
+    check_shots(&v);
+    let shots = v["shots"].as_array().unwrap();
+    assert!(shots
+        .iter()
+        .any(|s| s["file"].as_str().unwrap().ends_with("-dialog.png")));
+    let text = v["conflict_text"].as_str().unwrap();
+    assert!(text.contains("changed on disk"), "{text}");
+    assert!(v["prompt"].as_str().unwrap().contains("Save as"), "{v:#}");
+    let toast = v["toast"].as_str().unwrap();
+    assert!(toast.starts_with("saved as mine.vwr"), "{toast}");
+    assert!(v["file"].as_str().unwrap().ends_with("mine.vwr"), "{v:#}");
+    assert_eq!(v["status"], "saved");
+
+    // Ours went to the new file, beside the world, as v3; theirs is kept in the original.
+    let p: Vec<i32> = serde_json::from_value(v["placed"].clone()).unwrap();
+    let mine_path = tmp.path().join("mine.vwr");
+    assert_eq!(vwr::WorldFile::open(&mine_path).unwrap().version(), 3);
+    let mine = World::load(&mine_path).unwrap();
+    assert_eq!(mine.get_block([p[0], p[1], p[2]]), glass);
+    assert_eq!(mine.get_block([40, 10, 40]), Block::AIR);
+    let now = World::load(&file).unwrap();
+    assert_eq!(now, other, "the change on disk was overwritten");
+    assert_eq!(now.get_block([p[0], p[1], p[2]]), Block::AIR);
+    assert_eq!(now.get_block([40, 10, 40]), theirs);
+}
+
+#[test]
+fn the_page_says_when_the_undo_history_is_full() {
+    if !available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let file = v3_level(tmp.path());
+    let opts = ServerOptions {
+        session: SessionOptions {
+            history_depth: 2,
+            ..SessionOptions::default()
+        },
+        ..ServerOptions::default()
+    };
+    let server = start(&file, opts).unwrap();
+    let v = run_node("history", &server.url());
+    server.shutdown().unwrap();
+    check_shots(&v);
+    let toast = v["toast"].as_str().unwrap();
+    assert!(
+        toast.starts_with("undo history full: the 1 oldest step(s)"),
+        "{toast}"
+    );
+    assert_eq!(v["undo_depth"], 2);
+    assert_eq!(v["scripts"].as_array().unwrap().len(), 3);
 }
 
 #[test]

@@ -2,19 +2,33 @@
 // chromium). Run by crates/vwr-serve/tests/browser.rs, which starts the servers, passes their
 // URLs, and checks the saved files and the screenshots with the Rust libraries.
 //
-//   node e2e.mjs SCENARIO URL SHOT_DIR        SCENARIO: golden | terrain
+//   node e2e.mjs SCENARIO URL SHOT_DIR        SCENARIO: golden | showcase | terrain | conflict | history
 //
 // Prints one JSON line: {"ok": true, "scripts": [...], "figures": {...}} (or ok:false, error).
+// A scenario that needs the test to act meanwhile (change the file on disk) prints a line
+// `step NAME ...` and waits for the test to answer a line on stdin.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 
 const [scenario, url, shots] = process.argv.slice(2);
 fs.mkdirSync(shots, { recursive: true });
 for (const f of fs.readdirSync(shots)) if (f.startsWith(scenario + '-') && f.endsWith('.png')) fs.rmSync(path.join(shots, f));
 const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vwr-serve-chromium-'));
 const out = { ok: false, scenario, scripts: [], figures: {}, shots: [] };
+// Asks the test to do something: prints `step ...`, resolves with its answer line.
+let stdinRl = null, stdinLines = null;
+const step = async (what) => {
+  if (!stdinRl) {
+    stdinRl = readline.createInterface({ input: process.stdin });
+    stdinLines = stdinRl[Symbol.asyncIterator]();
+  }
+  console.log('step ' + what);
+  const { value, done } = await stdinLines.next();
+  if (done || value.trim() !== 'ok') throw new Error(`the test did not do step ${what}: ${done ? 'stdin closed' : value}`);
+};
 
 // A fresh --user-data-dir (Playwright passes it itself for a persistent context). WebGL2 with
 // --disable-gpu needs SwiftShader, ANGLE's software renderer.
@@ -57,6 +71,11 @@ try {
   const waitEdits = (n) => page.waitForFunction((n) => window.voxcafStats.edits.length >= n, n, { timeout: 30000 });
   const waitHistory = (u, r) => page.waitForFunction(([u, r]) => window.voxcaf.world.undo_depth === u && window.voxcaf.world.redo_depth === r, [u, r], { timeout: 30000 });
   const selectBlock = (t) => page.click(`.sw[data-type="${t}"]`);
+  // Waits for the toast to show text matching `re` (a function: the page's CSP forbids eval).
+  const waitToast = (re) => page.waitForFunction((src) => {
+    const t = document.getElementById('toast');
+    return t.style.display === 'block' && new RegExp(src).test(t.textContent);
+  }, re.source, { timeout: 10000 });
 
   if (scenario === 'golden') {
     // 1. place a block by clicking a face
@@ -154,6 +173,44 @@ try {
     await shot('play');
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => window.voxcaf.play === null, null, { timeout: 10000 });
+  } else if (scenario === 'conflict') {
+    // 1. place a glass block with a real click
+    await selectBlock(30);
+    await page.click('button[data-tool="place"]');
+    const a = await findHit(0.5, 0.55);
+    if (!a) throw new Error('no block under the canvas centre');
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.click(a.x, a.y);
+    await waitEdits(1);
+    out.placed = a.place;
+    // 2. meanwhile another program changes the file on disk
+    await step('change-on-disk ' + JSON.stringify(a.place));
+    // 3. Ctrl+S: the page must not overwrite it and asks instead
+    await page.locator('#gl').focus();
+    await page.keyboard.press('Control+s');
+    await page.waitForSelector('#conflict:not([hidden])', { timeout: 10000 });
+    out.conflict_text = await page.textContent('#conflictText');
+    if (!/changed on disk/.test(out.conflict_text)) throw new Error('conflict dialog says: ' + out.conflict_text);
+    await shot('dialog');
+    // 4. Save as… a new file: answer the name prompt
+    page.once('dialog', (d) => { out.prompt = d.message(); d.accept('mine.vwr'); });
+    await page.click('#c_saveas');
+    await page.waitForSelector('#conflict', { state: 'hidden', timeout: 10000 });
+    await waitToast(/mine\.vwr/);
+    out.toast = await page.textContent('#toast');
+    out.file = await page.textContent('#file');
+    out.status = await page.textContent('#stSaved');
+    await shot('saved-as');
+  } else if (scenario === 'history') {
+    // Three edits (three requests, three undo steps) with a history of two: the page says so.
+    for (let i = 0; i < 3; i++) {
+      await page.evaluate((i) => window.voxcaf.edit(`place ${10 + i} 3 10 30`), i);
+      await waitEdits(i + 1);
+    }
+    await waitToast(/^undo history full/);
+    out.toast = await page.textContent('#toast');
+    out.undo_depth = await page.evaluate(() => window.voxcaf.world.undo_depth);
+    await shot('history-full');
   } else {
     // Performance on a 100³ hilly terrain: a single-block edit and a 50³ box fill, from the
     // request to the frame that shows the new meshes.
@@ -180,6 +237,8 @@ try {
   }
   out.scripts = await page.evaluate(() => window.voxcafStats.edits.map((e) => e.script));
   out.errors = await page.evaluate(() => window.voxcafStats.errors);
+  // The refused save is expected here: the page reports it, then asks.
+  if (scenario === 'conflict') out.errors = out.errors.filter((e) => !/changed on disk/.test(e));
   out.logs = logs.slice(-20);
   out.ok = out.errors.length === 0;
 } catch (e) {
@@ -192,5 +251,6 @@ try {
 } finally {
   await browser.close();
   fs.rmSync(userDir, { recursive: true, force: true });
+  stdinRl?.close();
 }
 console.log(JSON.stringify(out));
