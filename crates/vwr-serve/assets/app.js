@@ -396,6 +396,8 @@ async function edit(script) {
 }
 let historyDropped = 0;      // undo steps the server dropped from the oldest end so far
 async function afterChange(r) {
+  // A reload starts a new history on the server, counted from 0 again.
+  if (r.history_dropped < historyDropped) historyDropped = r.history_dropped;
   if (r.history_dropped > historyDropped) {
     toast(`undo history full: the ${r.history_dropped - historyDropped} oldest step(s) can no longer be undone (voxcaf world serve --history N keeps more)`, 5000);
     historyDropped = r.history_dropped;
@@ -558,6 +560,8 @@ canvas.addEventListener('wheel', (e) => {
 }, { passive: false });
 window.addEventListener('keydown', async (e) => {
   const k = e.key.toLowerCase();
+  // A dialog waiting for a decision takes no shortcuts (Ctrl+Z, tools) behind its back.
+  if (!$('modal').hidden || !$('conflict').hidden) return;
   if (play) {
     if (k === 'escape') stopPlay(); else { play.keys.add(k); e.preventDefault(); }
     return;
