@@ -153,3 +153,25 @@ fn a_second_writer_is_refused_and_readers_are_not() {
     drop(held);
     ok(&["world", "edit", "t.vwr", "place 1 10 1 35"], dir);
 }
+
+#[test]
+fn an_edit_killed_before_its_commit_leaves_the_previous_commit() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    terrain(dir);
+    let before = ok(&["world", "dump", "t.vwr"], dir);
+    // The save stops (abort, as a kill -9 would) after appending, before the commit slot.
+    let out = voxcaf()
+        .args(["world", "edit", "t.vwr", "place 7 20 7 glass"])
+        .current_dir(dir)
+        .env("VOXCAF_VWR_FAIL_AT", "before-commit")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert_eq!(ok(&["world", "dump", "t.vwr"], dir), before);
+    ok(&["world", "check", "t.vwr"], dir);
+    // The lock died with the process; the next edit commits over the torn tail.
+    ok(&["world", "edit", "t.vwr", "place 7 20 7 glass"], dir);
+    assert_ne!(ok(&["world", "dump", "t.vwr"], dir), before);
+    ok(&["world", "check", "t.vwr"], dir);
+}
