@@ -29,8 +29,6 @@ mod world_history;
 // TODO(house): split (`run`, 154 lines; world_*.rs are being rewritten).
 #[allow(clippy::too_many_lines)]
 mod world_mesh;
-// TODO(house): split (`run`, 207 lines).
-#[allow(clippy::too_many_lines)]
 mod world_play;
 mod world_serve;
 // TODO(house): split (`convert`, 185 lines).

@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use clap::Subcommand;
 use serde_json::{json, Value};
-use vwr::{MoveObject, World};
+use vwr::{Block, MoveObject, World};
 use vwr_blocks::Registry;
 use vwr_play::{
     raycast, sweep, Aabb, Collider, Death, Event, Game, InputScript, Level, Objects, PlayError,
+    RayHit, Sweep,
 };
 
 /// Longest run `world play --ticks` accepts (about 6 days of game time at 20 ticks/s).
@@ -193,205 +194,266 @@ pub fn run(cmd: PlayCmd) -> Result<u8> {
             max,
             registry: reg,
             json,
-        } => {
-            if dir == [0.0; 3] {
-                return Err(arg_error("--dir", PlayError::ZeroDirection));
-            }
-            let max = max.unwrap_or(f64::INFINITY);
-            if max.is_nan() || max < 0.0 {
-                return Err(crate::output::usage(
-                    None,
-                    format!("--max {max}: must be a distance of 0 or more"),
-                ));
-            }
-            let reg = registry(reg.as_deref())?;
-            let world = load(&file)?;
-            let c = Collider::new(&world, &reg);
-            let hit = raycast(&c, from, dir, max).map_err(|e| arg_error("--from/--dir", e))?;
-            match hit {
-                Some(h) => {
-                    let block = world.get_block(h.cell);
-                    if json {
-                        println!(
-                            "{}",
-                            json!({
-                                "hit": true,
-                                "cell": h.cell,
-                                "face": face_name(h.face),
-                                "point": h.point,
-                                "distance": h.distance,
-                                "block": block.raw(),
-                            })
-                        );
-                    } else {
-                        let [x, y, z] = h.cell;
-                        let [px, py, pz] = h.point;
-                        println!(
-                            "hit ({x}, {y}, {z}) {} (raw {}) face {} at ({px}, {py}, {pz}), distance {}",
-                            reg.name(block.block_type()),
-                            block.raw(),
-                            h.face.map_or("none (starts inside)", |f| f.as_str()),
-                            h.distance
-                        );
-                    }
-                }
-                None if json => println!("{}", json!({ "hit": false })),
-                None => println!("no hit"),
-            }
-            Ok(0)
-        }
+        } => run_ray(&file, from, dir, max, reg.as_deref(), json),
         PlayCmd::Sweep {
             file,
             aabb,
             displacement,
             registry: reg,
             json,
-        } => {
-            let b = Aabb::new([aabb[0], aabb[1], aabb[2]], [aabb[3], aabb[4], aabb[5]])
-                .map_err(|e| arg_error("--box", e))?;
-            let reg = registry(reg.as_deref())?;
-            let world = load(&file)?;
-            let c = Collider::new(&world, &reg);
-            let s = sweep(&c, &b, displacement).map_err(|e| arg_error("--move", e))?;
-            let blocked: Vec<&str> = [(1, "y"), (0, "x"), (2, "z")]
-                .iter()
-                .filter(|(k, _)| s.blocked[*k])
-                .map(|&(_, n)| n)
-                .collect();
-            let out = [
-                s.aabb.min[0],
-                s.aabb.min[1],
-                s.aabb.min[2],
-                s.aabb.max[0],
-                s.aabb.max[1],
-                s.aabb.max[2],
-            ];
-            if json {
-                println!(
-                    "{}",
-                    json!({
-                        "box": out,
-                        "blocked": blocked,
-                        "on_ground": s.on_ground,
-                        "start_overlaps": s.start_overlaps,
-                    })
-                );
-            } else {
-                if s.start_overlaps {
-                    println!("the box overlaps solid cells at its start: not moved");
-                }
-                println!(
-                    "box {},{},{},{},{},{}",
-                    out[0], out[1], out[2], out[3], out[4], out[5]
-                );
-                println!(
-                    "blocked {}; {}",
-                    if blocked.is_empty() {
-                        "none".to_string()
-                    } else {
-                        blocked.join(", ")
-                    },
-                    if s.on_ground {
-                        "on the ground"
-                    } else {
-                        "not on the ground"
-                    }
-                );
-            }
-            Ok(0)
-        }
+        } => run_sweep(&file, aabb, displacement, reg.as_deref(), json),
         PlayCmd::Objects {
             file,
             tick,
             registry: reg,
             json,
-        } => {
-            registry(reg.as_deref())?;
-            let world = load(&file)?;
-            let objects = Objects::of(&world).map_err(|e| crate::output::failed(&file, e))?;
-            if json {
-                let list: Vec<Value> = objects
-                    .list()
-                    .iter()
-                    .map(|o| {
-                        json!({
-                            "index": o.index,
-                            "type": o.record.object_type,
-                            "name": MoveObject::type_name(o.record.object_type),
-                            "kind": o.kind.as_str(),
-                            "cell": o.cell,
-                            "position": o.position(tick),
-                            "start": o.patrol.start,
-                            "end": o.patrol.end,
-                            "moving": o.patrol.moves(),
-                            "period_ticks": o.patrol.period(),
-                        })
-                    })
-                    .collect();
-                let decors: Vec<Value> = objects
-                    .decors()
-                    .iter()
-                    .map(|d| json!({"cell": d.cell, "icon": d.icon}))
-                    .collect();
-                println!(
-                    "{}",
-                    json!({"tick": tick, "objects": list, "decors": decors})
-                );
-            } else {
-                println!(
-                    "{} objects, {} decor at tick {tick}",
-                    objects.list().len(),
-                    objects.decors().len()
-                );
-                for o in objects.list() {
-                    let [x, y, z] = o.position(tick);
-                    let name = MoveObject::type_name(o.record.object_type).unwrap_or("object");
-                    let moving = if o.patrol.moves() {
-                        format!(", patrols every {} ticks", o.patrol.period())
-                    } else {
-                        String::new()
-                    };
-                    println!(
-                        "  #{} type {} ({name}, {}) at ({x:.3}, {y:.3}, {z:.3}){moving}",
-                        o.index,
-                        o.record.object_type,
-                        o.kind.as_str()
-                    );
-                }
-                for d in objects.decors() {
-                    let [x, y, z] = d.cell;
-                    println!("  decor icon {} at ({x}, {y}, {z})", d.icon);
-                }
-            }
-            Ok(0)
-        }
+        } => run_objects(&file, tick, reg.as_deref(), json),
         PlayCmd::Play {
             file,
             input,
             ticks,
             registry: reg,
             json,
-        } => {
-            use crate::output as o;
-            if o::is_dash(&file) && o::is_dash(&input) {
-                return Err(o::usage(
-                    None,
-                    "the world and the input script cannot both come from standard input",
-                ));
-            }
-            let reg = registry(reg.as_deref())?;
-            let text = o::read_input(&input)?;
-            let text = String::from_utf8(text)
-                .map_err(|_| o::failed(&input, "the input script is not UTF-8 text"))?;
-            let script = InputScript::parse(&text).map_err(|e| o::failed(&input, e))?;
-            let world = load(&file)?;
-            let level = Level::new(&world, &reg).map_err(|e| o::failed(&file, e))?;
-            let mut game = Game::new(level);
-            let run = game.run(&script, ticks);
-            print_run(&game, &run.events, json);
-            Ok(0)
-        }
+        } => run_play(&file, &input, ticks, reg.as_deref(), json),
     }
+}
+
+/// `world ray`: checks the direction and the distance, casts the ray and prints the hit.
+fn run_ray(
+    file: &Path,
+    from: [f64; 3],
+    dir: [f64; 3],
+    max: Option<f64>,
+    reg: Option<&Path>,
+    json: bool,
+) -> Result<u8> {
+    let max = ray_max(dir, max)?;
+    let reg = registry(reg)?;
+    let world = load(file)?;
+    let c = Collider::new(&world, &reg);
+    let hit = raycast(&c, from, dir, max).map_err(|e| arg_error("--from/--dir", e))?;
+    match hit {
+        Some(h) => print_hit(&h, world.get_block(h.cell), &reg, json),
+        None if json => println!("{}", json!({ "hit": false })),
+        None => println!("no hit"),
+    }
+    Ok(0)
+}
+
+/// `--dir` and `--max` checked (usage errors); the distance to cast to (`--max`, else no
+/// limit).
+fn ray_max(dir: [f64; 3], max: Option<f64>) -> Result<f64> {
+    if dir == [0.0; 3] {
+        return Err(arg_error("--dir", PlayError::ZeroDirection));
+    }
+    let max = max.unwrap_or(f64::INFINITY);
+    if max.is_nan() || max < 0.0 {
+        return Err(crate::output::usage(
+            None,
+            format!("--max {max}: must be a distance of 0 or more"),
+        ));
+    }
+    Ok(max)
+}
+
+/// `world ray`'s report of a hit on `block`, as JSON or as a line of text.
+fn print_hit(h: &RayHit, block: Block, reg: &Registry, json: bool) {
+    if json {
+        println!(
+            "{}",
+            json!({
+                "hit": true,
+                "cell": h.cell,
+                "face": face_name(h.face),
+                "point": h.point,
+                "distance": h.distance,
+                "block": block.raw(),
+            })
+        );
+    } else {
+        let [x, y, z] = h.cell;
+        let [px, py, pz] = h.point;
+        println!(
+            "hit ({x}, {y}, {z}) {} (raw {}) face {} at ({px}, {py}, {pz}), distance {}",
+            reg.name(block.block_type()),
+            block.raw(),
+            h.face.map_or("none (starts inside)", |f| f.as_str()),
+            h.distance
+        );
+    }
+}
+
+/// `world sweep`: checks the box, moves it and prints where it stopped.
+fn run_sweep(
+    file: &Path,
+    aabb: [f64; 6],
+    displacement: [f64; 3],
+    reg: Option<&Path>,
+    json: bool,
+) -> Result<u8> {
+    let b = Aabb::new([aabb[0], aabb[1], aabb[2]], [aabb[3], aabb[4], aabb[5]])
+        .map_err(|e| arg_error("--box", e))?;
+    let reg = registry(reg)?;
+    let world = load(file)?;
+    let c = Collider::new(&world, &reg);
+    let s = sweep(&c, &b, displacement).map_err(|e| arg_error("--move", e))?;
+    print_sweep(&s, json);
+    Ok(0)
+}
+
+/// `world sweep`'s report, as JSON or as text.
+fn print_sweep(s: &Sweep, json: bool) {
+    let blocked: Vec<&str> = [(1, "y"), (0, "x"), (2, "z")]
+        .iter()
+        .filter(|(k, _)| s.blocked[*k])
+        .map(|&(_, n)| n)
+        .collect();
+    let out = [
+        s.aabb.min[0],
+        s.aabb.min[1],
+        s.aabb.min[2],
+        s.aabb.max[0],
+        s.aabb.max[1],
+        s.aabb.max[2],
+    ];
+    if json {
+        println!(
+            "{}",
+            json!({
+                "box": out,
+                "blocked": blocked,
+                "on_ground": s.on_ground,
+                "start_overlaps": s.start_overlaps,
+            })
+        );
+        return;
+    }
+    if s.start_overlaps {
+        println!("the box overlaps solid cells at its start: not moved");
+    }
+    println!(
+        "box {},{},{},{},{},{}",
+        out[0], out[1], out[2], out[3], out[4], out[5]
+    );
+    println!(
+        "blocked {}; {}",
+        if blocked.is_empty() {
+            "none".to_string()
+        } else {
+            blocked.join(", ")
+        },
+        if s.on_ground {
+            "on the ground"
+        } else {
+            "not on the ground"
+        }
+    );
+}
+
+/// `world objects`: lists the objects and decor of a world at `tick`.
+fn run_objects(file: &Path, tick: u64, reg: Option<&Path>, json: bool) -> Result<u8> {
+    registry(reg)?;
+    let world = load(file)?;
+    let objects = Objects::of(&world).map_err(|e| crate::output::failed(file, e))?;
+    if json {
+        print_objects_json(&objects, tick);
+    } else {
+        print_objects_text(&objects, tick);
+    }
+    Ok(0)
+}
+
+/// `world objects --json`: one JSON object.
+fn print_objects_json(objects: &Objects, tick: u64) {
+    let list: Vec<Value> = objects
+        .list()
+        .iter()
+        .map(|o| {
+            json!({
+                "index": o.index,
+                "type": o.record.object_type,
+                "name": MoveObject::type_name(o.record.object_type),
+                "kind": o.kind.as_str(),
+                "cell": o.cell,
+                "position": o.position(tick),
+                "start": o.patrol.start,
+                "end": o.patrol.end,
+                "moving": o.patrol.moves(),
+                "period_ticks": o.patrol.period(),
+            })
+        })
+        .collect();
+    let decors: Vec<Value> = objects
+        .decors()
+        .iter()
+        .map(|d| json!({"cell": d.cell, "icon": d.icon}))
+        .collect();
+    println!(
+        "{}",
+        json!({"tick": tick, "objects": list, "decors": decors})
+    );
+}
+
+/// `world objects` as text: a count line, then a line per object and per decor.
+fn print_objects_text(objects: &Objects, tick: u64) {
+    println!(
+        "{} objects, {} decor at tick {tick}",
+        objects.list().len(),
+        objects.decors().len()
+    );
+    for o in objects.list() {
+        let [x, y, z] = o.position(tick);
+        let name = MoveObject::type_name(o.record.object_type).unwrap_or("object");
+        let moving = if o.patrol.moves() {
+            format!(", patrols every {} ticks", o.patrol.period())
+        } else {
+            String::new()
+        };
+        println!(
+            "  #{} type {} ({name}, {}) at ({x:.3}, {y:.3}, {z:.3}){moving}",
+            o.index,
+            o.record.object_type,
+            o.kind.as_str()
+        );
+    }
+    for d in objects.decors() {
+        let [x, y, z] = d.cell;
+        println!("  decor icon {} at ({x}, {y}, {z})", d.icon);
+    }
+}
+
+/// `world play`: reads the script and the level, plays it and prints the run.
+fn run_play(
+    file: &Path,
+    input: &Path,
+    ticks: Option<u64>,
+    reg: Option<&Path>,
+    json: bool,
+) -> Result<u8> {
+    use crate::output as o;
+    if o::is_dash(file) && o::is_dash(input) {
+        return Err(o::usage(
+            None,
+            "the world and the input script cannot both come from standard input",
+        ));
+    }
+    let reg = registry(reg)?;
+    let script = read_script(input)?;
+    let world = load(file)?;
+    let level = Level::new(&world, &reg).map_err(|e| o::failed(file, e))?;
+    let mut game = Game::new(level);
+    let run = game.run(&script, ticks);
+    print_run(&game, &run.events, json);
+    Ok(0)
+}
+
+/// The input script of `world play --input` (`-` reads standard input).
+fn read_script(input: &Path) -> Result<InputScript> {
+    use crate::output as o;
+    let text = o::read_input(input)?;
+    let text = String::from_utf8(text)
+        .map_err(|_| o::failed(input, "the input script is not UTF-8 text"))?;
+    InputScript::parse(&text).map_err(|e| o::failed(input, e))
 }
 
 fn event_json(e: &Event) -> Value {
