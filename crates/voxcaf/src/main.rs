@@ -31,8 +31,6 @@ mod world_history;
 mod world_mesh;
 mod world_play;
 mod world_serve;
-// TODO(house): split (`convert`, 185 lines).
-#[allow(clippy::too_many_lines)]
 mod world_vox;
 
 #[derive(Parser)]

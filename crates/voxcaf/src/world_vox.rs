@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use anyhow::Result;
-use serde_json::json;
+use serde_json::{json, Value};
 use vwr::World;
 use vwr_vox::{ExportOptions, ImportOptions, PaletteMap, VoxWarning, WorldSize};
 
@@ -45,15 +45,34 @@ enum Direction {
 /// extension). `pre_read` holds the input's bytes when the caller already read them (a `-`
 /// input found to be a `.vox` by its magic).
 pub fn convert(a: &ConvertArgs, pre_read: Option<Vec<u8>>) -> Result<u8> {
-    let (input, output) = (&a.input, &a.output);
-    if o::is_dash(input) && o::is_dash(output) {
-        return Err(o::usage(
-            None,
-            "the input and the output cannot both be `-`; name one file",
-        ));
+    let known = check_args(a)?;
+    let palette = read_palette(a.palette.as_deref())?;
+    let bytes = match pre_read {
+        Some(b) => b,
+        None => o::read_input(&a.input)?,
+    };
+    let dir = known.unwrap_or(if bytes.starts_with(b"VOX ") {
+        Direction::Import
+    } else {
+        Direction::Export
+    });
+    let (summary, warnings) = match dir {
+        Direction::Import => import_vox(a, &bytes, palette)?,
+        Direction::Export => export_vox(a, &bytes, palette)?,
+    };
+    let warning_text: Vec<String> = warnings.iter().map(ToString::to_string).collect();
+    if a.json {
+        print_json(a, dir, &summary, &warning_text);
+    } else {
+        print_text(a, dir, &summary, &warning_text);
     }
-    // The direction, from what can be known before reading anything.
-    let known = if ext_is(input, "vox") || ext_is(output, "vwr") {
+    Ok(0)
+}
+
+/// The direction, from what can be known before reading anything.
+fn known_direction(a: &ConvertArgs) -> Option<Direction> {
+    let (input, output) = (&a.input, &a.output);
+    if ext_is(input, "vox") || ext_is(output, "vwr") {
         Some(Direction::Import)
     } else if ext_is(input, "vwr")
         || ext_is(output, "vox")
@@ -62,7 +81,20 @@ pub fn convert(a: &ConvertArgs, pre_read: Option<Vec<u8>>) -> Result<u8> {
         Some(Direction::Export)
     } else {
         None
-    };
+    }
+}
+
+/// The usage checks of the paths and the flags (and of a named output that is already there);
+/// the direction when it is known before reading the input.
+fn check_args(a: &ConvertArgs) -> Result<Option<Direction>> {
+    let (input, output) = (&a.input, &a.output);
+    if o::is_dash(input) && o::is_dash(output) {
+        return Err(o::usage(
+            None,
+            "the input and the output cannot both be `-`; name one file",
+        ));
+    }
+    let known = known_direction(a);
     if !o::is_dash(input) && !ext_is(input, "vox") && !ext_is(input, "vwr") {
         return Err(o::usage(
             Some(input),
@@ -76,19 +108,32 @@ pub fn convert(a: &ConvertArgs, pre_read: Option<Vec<u8>>) -> Result<u8> {
         ));
     }
     if !o::is_dash(output) {
-        // A named output has a known extension, so `known` is set.
-        let kind = match known {
-            Some(Direction::Import) if ext_is(output, "vwr") => &o::WORLD,
-            Some(Direction::Export) if ext_is(output, "vox") => &VOX,
-            _ => {
-                return Err(o::usage(
-                    Some(output),
-                    "the output must end in .vwr or .vox (the other kind than the input)",
-                ))
-            }
-        };
-        o::check_file(output, &[input], kind, a.force, false)?;
+        check_output(a, known)?;
     }
+    check_flags(a, known)?;
+    Ok(known)
+}
+
+/// A named output: its extension is the other kind than the input's, and what is there may be
+/// replaced.
+fn check_output(a: &ConvertArgs, known: Option<Direction>) -> Result<()> {
+    let (input, output) = (&a.input, &a.output);
+    // A named output has a known extension, so `known` is set.
+    let kind = match known {
+        Some(Direction::Import) if ext_is(output, "vwr") => &o::WORLD,
+        Some(Direction::Export) if ext_is(output, "vox") => &VOX,
+        _ => {
+            return Err(o::usage(
+                Some(output),
+                "the output must end in .vwr or .vox (the other kind than the input)",
+            ))
+        }
+    };
+    o::check_file(output, &[input], kind, a.force, false)
+}
+
+/// `--format`, `--origin` and `--tight` against the direction.
+fn check_flags(a: &ConvertArgs, known: Option<Direction>) -> Result<()> {
     use crate::world::FormatArg;
     match (known, a.format) {
         (Some(Direction::Import), FormatArg::Vox) => {
@@ -117,122 +162,131 @@ pub fn convert(a: &ConvertArgs, pre_read: Option<Vec<u8>>) -> Result<u8> {
             "--tight sizes the world of an import; it has no meaning for a .vwr -> .vox export",
         ));
     }
-    let palette = match &a.palette {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| o::failed(p, format!("cannot read: {e}")))?;
-            Some(
-                PaletteMap::from_toml(&text, vwr_blocks::default_registry())
-                    .map_err(|e| o::failed(p, e))?,
-            )
-        }
-        None => None,
+    Ok(())
+}
+
+/// The `--palette` mapping, when one is given.
+fn read_palette(path: Option<&Path>) -> Result<Option<PaletteMap>> {
+    let Some(p) = path else {
+        return Ok(None);
     };
-    let bytes = match pre_read {
-        Some(b) => b,
-        None => o::read_input(input)?,
-    };
-    let dir = known.unwrap_or(if bytes.starts_with(b"VOX ") {
-        Direction::Import
-    } else {
-        Direction::Export
-    });
-    let warnings: Vec<VoxWarning>;
-    let summary;
-    match dir {
-        Direction::Import => {
-            let opts = ImportOptions {
-                palette,
-                origin: a.origin,
-                size: if a.tight {
-                    WorldSize::Tight
-                } else {
-                    WorldSize::Cubic
-                },
-                ..ImportOptions::default()
-            };
-            let out = vwr_vox::import(&bytes, &opts).map_err(|e| o::failed(input, e))?;
-            let w = &out.world;
-            save_world(w, output, &a.save_options())?;
-            summary = json!({
-                "models": out.models,
-                "voxels": out.voxels,
-                "blocks": w.count_non_air(),
-                "chunk_dims": w.chunk_dims(),
-            });
-            warnings = out.warnings;
-        }
-        Direction::Export => {
-            let world = World::from_bytes(&bytes).map_err(|e| o::failed(input, e))?;
-            let out = vwr_vox::export(&world, &ExportOptions { palette })
-                .map_err(|e| o::failed(input, e))?;
-            if o::is_dash(output) {
-                o::write_stdout(&out.bytes)?;
-            } else {
-                o::create_parent(output)?;
-                voxcaf_fs::write_atomic(output, &out.bytes).map_err(|e| o::failed(output, e))?;
-            }
-            summary = json!({
-                "models": out.models,
-                "voxels": out.voxels,
-                "palette_entries": out.mapping.len(),
-            });
-            warnings = out.warnings;
-        }
-    }
-    let warning_text: Vec<String> = warnings.iter().map(ToString::to_string).collect();
-    if a.json {
-        let mut v = json!({
-            "ok": true,
-            "file": input.display().to_string(),
-            "out": output.display().to_string(),
-            "direction": if dir == Direction::Import { "vox-to-vwr" } else { "vwr-to-vox" },
-            "warnings": warning_text,
-        });
-        if let (Some(m), Some(s)) = (v.as_object_mut(), summary.as_object()) {
-            m.extend(s.clone());
-        }
-        // JSON goes to stdout: with `-` as the output that is the file itself, so no report.
-        if !o::is_dash(output) {
-            println!("{v}");
-        }
-    } else {
-        for w in &warning_text {
-            eprintln!("warning: {}: {w}", input.display());
-        }
-        let line = match dir {
-            Direction::Import => format!(
-                "{} -> {}: {} model(s), {} voxels -> {} blocks in a world of {} chunks",
-                input.display(),
-                output.display(),
-                summary["models"],
-                summary["voxels"],
-                summary["blocks"],
-                summary["chunk_dims"]
-                    .as_array()
-                    .map(|d| d
-                        .iter()
-                        .map(|v| v.to_string())
-                        .collect::<Vec<_>>()
-                        .join("×"))
-                    .unwrap_or_default(),
-            ),
-            Direction::Export => format!(
-                "{} -> {}: {} voxels in {} model(s), {} palette entries",
-                input.display(),
-                output.display(),
-                summary["voxels"],
-                summary["models"],
-                summary["palette_entries"],
-            ),
-        };
-        if o::is_dash(output) {
-            eprintln!("{line}");
+    let text = std::fs::read_to_string(p).map_err(|e| o::failed(p, format!("cannot read: {e}")))?;
+    Ok(Some(
+        PaletteMap::from_toml(&text, vwr_blocks::default_registry())
+            .map_err(|e| o::failed(p, e))?,
+    ))
+}
+
+/// `.vox -> .vwr`: imports the scene and saves the world; the report's numbers and the
+/// warnings.
+fn import_vox(
+    a: &ConvertArgs,
+    bytes: &[u8],
+    palette: Option<PaletteMap>,
+) -> Result<(Value, Vec<VoxWarning>)> {
+    let opts = ImportOptions {
+        palette,
+        origin: a.origin,
+        size: if a.tight {
+            WorldSize::Tight
         } else {
-            println!("{line}");
-        }
+            WorldSize::Cubic
+        },
+        ..ImportOptions::default()
+    };
+    let out = vwr_vox::import(bytes, &opts).map_err(|e| o::failed(&a.input, e))?;
+    let w = &out.world;
+    save_world(w, &a.output, &a.save_options())?;
+    let summary = json!({
+        "models": out.models,
+        "voxels": out.voxels,
+        "blocks": w.count_non_air(),
+        "chunk_dims": w.chunk_dims(),
+    });
+    Ok((summary, out.warnings))
+}
+
+/// `.vwr -> .vox`: exports the world and writes the model; the report's numbers and the
+/// warnings.
+fn export_vox(
+    a: &ConvertArgs,
+    bytes: &[u8],
+    palette: Option<PaletteMap>,
+) -> Result<(Value, Vec<VoxWarning>)> {
+    let (input, output) = (&a.input, &a.output);
+    let world = World::from_bytes(bytes).map_err(|e| o::failed(input, e))?;
+    let out =
+        vwr_vox::export(&world, &ExportOptions { palette }).map_err(|e| o::failed(input, e))?;
+    if o::is_dash(output) {
+        o::write_stdout(&out.bytes)?;
+    } else {
+        o::create_parent(output)?;
+        voxcaf_fs::write_atomic(output, &out.bytes).map_err(|e| o::failed(output, e))?;
     }
-    Ok(0)
+    let summary = json!({
+        "models": out.models,
+        "voxels": out.voxels,
+        "palette_entries": out.mapping.len(),
+    });
+    Ok((summary, out.warnings))
+}
+
+/// The `--json` report: one object on stdout, unless stdout is the output.
+fn print_json(a: &ConvertArgs, dir: Direction, summary: &Value, warning_text: &[String]) {
+    let (input, output) = (&a.input, &a.output);
+    let mut v = json!({
+        "ok": true,
+        "file": input.display().to_string(),
+        "out": output.display().to_string(),
+        "direction": if dir == Direction::Import { "vox-to-vwr" } else { "vwr-to-vox" },
+        "warnings": warning_text,
+    });
+    if let (Some(m), Some(s)) = (v.as_object_mut(), summary.as_object()) {
+        m.extend(s.clone());
+    }
+    // JSON goes to stdout: with `-` as the output that is the file itself, so no report.
+    if !o::is_dash(output) {
+        println!("{v}");
+    }
+}
+
+/// The text report: the warnings and a summary line (on stderr when stdout is the output).
+fn print_text(a: &ConvertArgs, dir: Direction, summary: &Value, warning_text: &[String]) {
+    let (input, output) = (&a.input, &a.output);
+    for w in warning_text {
+        eprintln!("warning: {}: {w}", input.display());
+    }
+    let line = match dir {
+        Direction::Import => format!(
+            "{} -> {}: {} model(s), {} voxels -> {} blocks in a world of {} chunks",
+            input.display(),
+            output.display(),
+            summary["models"],
+            summary["voxels"],
+            summary["blocks"],
+            summary["chunk_dims"]
+                .as_array()
+                .map(|d| d
+                    .iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join("×"))
+                .unwrap_or_default(),
+        ),
+        Direction::Export => format!(
+            "{} -> {}: {} voxels in {} model(s), {} palette entries",
+            input.display(),
+            output.display(),
+            summary["voxels"],
+            summary["models"],
+            summary["palette_entries"],
+        ),
+    };
+    if o::is_dash(output) {
+        eprintln!("{line}");
+    } else {
+        println!("{line}");
+    }
 }
 
 fn save_world(world: &World, output: &Path, opts: &vwr::SaveOptions) -> Result<()> {
