@@ -26,8 +26,6 @@ mod sigpipe;
 mod world;
 mod world_edit;
 mod world_history;
-// TODO(house): split (`run`, 154 lines; world_*.rs are being rewritten).
-#[allow(clippy::too_many_lines)]
 mod world_mesh;
 mod world_play;
 mod world_serve;

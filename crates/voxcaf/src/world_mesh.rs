@@ -10,7 +10,8 @@ use serde_json::json;
 use vwr::World;
 use vwr_blocks::Registry;
 use vwr_mesh::{
-    mesh_world, render, write_mesh, ExportFormat, ExportOptions, MeshOptions, RenderOptions, View,
+    mesh_world, render, write_mesh, ExportFormat, ExportOptions, ExportStats, MeshOptions,
+    RenderOptions, Rendered, View, WorldMesh,
 };
 
 #[derive(Subcommand)]
@@ -128,82 +129,13 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
             json,
             force,
         } => {
-            use crate::output as o;
-            o::no_dash(&out, "a mesh output (a .gltf needs its .bin beside it)")?;
-            if ExportFormat::from_path(&out).is_none() {
-                return Err(o::usage(
-                    Some(&out),
-                    "unknown output type; use .glb, .gltf, .obj or .caf",
-                ));
-            }
-            o::check_file(&out, &[&file], &o::mesh_kind(&out), force, false)?;
-            if ExportFormat::from_path(&out) == Some(ExportFormat::Gltf) {
-                // The buffer beside a .gltf is written too: it may only replace the buffer of a
-                // .gltf export at the same name (or anything, with --force).
-                let bin = out.with_extension("bin");
-                let ours =
-                    std::fs::read(&out).is_ok_and(|b| b.trim_ascii_start().starts_with(b"{"));
-                if bin.exists() && !ours && !force {
-                    return Err(o::usage(
-                        Some(&bin),
-                        "exists and is not the buffer of an earlier .gltf export; pass --force to \
-                         overwrite it, or name another output",
-                    ));
-                }
-                if o::same_file(&bin, &file) {
-                    return Err(o::usage(
-                        Some(&bin),
-                        "the .gltf's buffer would overwrite the input; name another output",
-                    ));
-                }
-            }
-            let reg = registry(reg.as_deref())?;
-            let world = load(&file)?;
-            let t = Instant::now();
-            let mesh = mesh_world(&world, &reg, MeshOptions { greedy, ao });
-            let mesh_ms = t.elapsed().as_secs_f64() * 1e3;
-            o::create_parent(&out)?;
-            let stats = write_mesh(
-                &out,
-                &mesh,
-                &reg,
-                ExportOptions {
-                    per_chunk,
-                    bake_ao: ao,
-                },
-            )
-            .with_context(|| format!("writing {}", out.display()))?;
+            check_mesh_output(&file, &out, force)?;
+            let opts = MeshOptions { greedy, ao };
+            let (mesh, stats, mesh_ms) = export_mesh(&file, &out, reg.as_deref(), opts, per_chunk)?;
             if json {
-                println!(
-                    "{}",
-                    json!({
-                        "ok": true,
-                        "file": file.display().to_string(),
-                        "out": stats.files,
-                        "chunks": mesh.chunks.len(),
-                        "quads": mesh.quad_count(),
-                        "unit_faces": mesh.unit_face_count(),
-                        "special_cells": mesh.special_count(),
-                        "vertices": stats.vertices,
-                        "triangles": stats.triangles,
-                        "greedy": greedy,
-                        "ao": ao,
-                        "mesh_ms": mesh_ms,
-                    })
-                );
+                print_mesh_json(&file, &mesh, &stats, opts, mesh_ms);
             } else {
-                println!(
-                    "{}: {} chunks, {} quads covering {} faces, {} special cells -> {} vertices, {} triangles ({:.1} ms meshing)",
-                    file.display(),
-                    mesh.chunks.len(),
-                    mesh.quad_count(),
-                    mesh.unit_face_count(),
-                    mesh.special_count(),
-                    stats.vertices,
-                    stats.triangles,
-                    mesh_ms
-                );
-                println!("wrote {}", stats.files.join(", "));
+                print_mesh_text(&file, &mesh, &stats, mesh_ms);
             }
             Ok(0)
         }
@@ -222,58 +154,203 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
             use crate::output as o;
             o::no_dash(&out, "a render output")?;
             o::check_file(&out, &[&file], &o::PNG, force, false)?;
-            let reg = registry(reg.as_deref())?;
-            let world = load(&file)?;
-            let t = Instant::now();
-            // A spinner on a terminal: large worlds take seconds to render.
-            let spinner = if std::io::stderr().is_terminal() {
-                let s = indicatif::ProgressBar::new_spinner();
-                s.set_message(format!("rendering {}", file.display()));
-                s.enable_steady_tick(std::time::Duration::from_millis(120));
-                s
-            } else {
-                indicatif::ProgressBar::hidden()
-            };
-            let (rendered, what) = if chunks {
-                (
-                    render::render_chunks_within(&world, size.0, size.1),
-                    "chunk view".to_string(),
-                )
+            let picture = if chunks {
+                Picture::Chunks
             } else if let Some(y) = layer {
-                (
-                    render::render_layer(&world, &reg, y, size.0.max(size.1))?,
-                    format!("layer y={y}"),
-                )
+                Picture::Layer(y)
             } else {
-                let opts = RenderOptions {
+                Picture::View(RenderOptions {
                     view,
                     width: size.0,
                     height: size.1,
                     ao: !no_ao,
                     markers: !no_markers,
-                };
-                (
-                    vwr_mesh::render_world(&world, &reg, &opts)?,
-                    format!("{view:?} view").to_lowercase(),
-                )
+                })
             };
-            spinner.finish_and_clear();
-            o::create_parent(&out)?;
-            render::save_png(&rendered.image, &out).map_err(|e| o::failed(&out, e))?;
-            println!(
-                "{} -> {} ({}, {}x{}, {:.0}% covered, {} markers, {:.0} ms)",
-                file.display(),
-                out.display(),
-                what,
-                rendered.image.width(),
-                rendered.image.height(),
-                rendered.coverage() * 100.0,
-                rendered.markers,
-                t.elapsed().as_secs_f64() * 1e3
-            );
+            render_png(&file, &out, reg.as_deref(), picture, size)?;
             Ok(0)
         }
     }
+}
+
+/// `world mesh --out`: a file (not `-`) of a known mesh type that may be replaced, and for a
+/// .gltf a buffer beside it that may be replaced too.
+fn check_mesh_output(file: &Path, out: &Path, force: bool) -> Result<()> {
+    use crate::output as o;
+    o::no_dash(out, "a mesh output (a .gltf needs its .bin beside it)")?;
+    if ExportFormat::from_path(out).is_none() {
+        return Err(o::usage(
+            Some(out),
+            "unknown output type; use .glb, .gltf, .obj or .caf",
+        ));
+    }
+    o::check_file(out, &[file], &o::mesh_kind(out), force, false)?;
+    if ExportFormat::from_path(out) == Some(ExportFormat::Gltf) {
+        // The buffer beside a .gltf is written too: it may only replace the buffer of a
+        // .gltf export at the same name (or anything, with --force).
+        let bin = out.with_extension("bin");
+        let ours = std::fs::read(out).is_ok_and(|b| b.trim_ascii_start().starts_with(b"{"));
+        if bin.exists() && !ours && !force {
+            return Err(o::usage(
+                Some(&bin),
+                "exists and is not the buffer of an earlier .gltf export; pass --force to \
+                 overwrite it, or name another output",
+            ));
+        }
+        if o::same_file(&bin, file) {
+            return Err(o::usage(
+                Some(&bin),
+                "the .gltf's buffer would overwrite the input; name another output",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `world mesh`: meshes the world and writes it to `out`; the mesh, what was written and the
+/// meshing time in milliseconds.
+fn export_mesh(
+    file: &Path,
+    out: &Path,
+    reg: Option<&Path>,
+    opts: MeshOptions,
+    per_chunk: bool,
+) -> Result<(WorldMesh, ExportStats, f64)> {
+    let reg = registry(reg)?;
+    let world = load(file)?;
+    let t = Instant::now();
+    let mesh = mesh_world(&world, &reg, opts);
+    let mesh_ms = t.elapsed().as_secs_f64() * 1e3;
+    crate::output::create_parent(out)?;
+    let stats = write_mesh(
+        out,
+        &mesh,
+        &reg,
+        ExportOptions {
+            per_chunk,
+            bake_ao: opts.ao,
+        },
+    )
+    .with_context(|| format!("writing {}", out.display()))?;
+    Ok((mesh, stats, mesh_ms))
+}
+
+/// `world mesh --json`: the statistics as one JSON object.
+fn print_mesh_json(
+    file: &Path,
+    mesh: &WorldMesh,
+    stats: &ExportStats,
+    opts: MeshOptions,
+    mesh_ms: f64,
+) {
+    println!(
+        "{}",
+        json!({
+            "ok": true,
+            "file": file.display().to_string(),
+            "out": stats.files,
+            "chunks": mesh.chunks.len(),
+            "quads": mesh.quad_count(),
+            "unit_faces": mesh.unit_face_count(),
+            "special_cells": mesh.special_count(),
+            "vertices": stats.vertices,
+            "triangles": stats.triangles,
+            "greedy": opts.greedy,
+            "ao": opts.ao,
+            "mesh_ms": mesh_ms,
+        })
+    );
+}
+
+/// `world mesh`'s statistics as text, and the files written.
+fn print_mesh_text(file: &Path, mesh: &WorldMesh, stats: &ExportStats, mesh_ms: f64) {
+    println!(
+        "{}: {} chunks, {} quads covering {} faces, {} special cells -> {} vertices, {} triangles ({:.1} ms meshing)",
+        file.display(),
+        mesh.chunks.len(),
+        mesh.quad_count(),
+        mesh.unit_face_count(),
+        mesh.special_count(),
+        stats.vertices,
+        stats.triangles,
+        mesh_ms
+    );
+    println!("wrote {}", stats.files.join(", "));
+}
+
+/// What `world render` draws.
+enum Picture {
+    /// The chunk debug view (`--chunks`).
+    Chunks,
+    /// One horizontal layer as a tile map (`--layer Y`).
+    Layer(i32),
+    /// A shaded 3D view.
+    View(RenderOptions),
+}
+
+/// `world render`: draws the picture of the world, saves it as a PNG and prints a line on
+/// what was drawn.
+fn render_png(
+    file: &Path,
+    out: &Path,
+    reg: Option<&Path>,
+    picture: Picture,
+    size: (u32, u32),
+) -> Result<()> {
+    use crate::output as o;
+    let reg = registry(reg)?;
+    let world = load(file)?;
+    let t = Instant::now();
+    let (rendered, what) = render_with_spinner(file, &world, &reg, picture, size)?;
+    o::create_parent(out)?;
+    render::save_png(&rendered.image, out).map_err(|e| o::failed(out, e))?;
+    println!(
+        "{} -> {} ({}, {}x{}, {:.0}% covered, {} markers, {:.0} ms)",
+        file.display(),
+        out.display(),
+        what,
+        rendered.image.width(),
+        rendered.image.height(),
+        rendered.coverage() * 100.0,
+        rendered.markers,
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    Ok(())
+}
+
+/// `world render`: draws the picture (with a spinner on a terminal: large worlds take seconds
+/// to render); the image and what it shows.
+fn render_with_spinner(
+    file: &Path,
+    world: &World,
+    reg: &Registry,
+    picture: Picture,
+    size: (u32, u32),
+) -> Result<(Rendered, String)> {
+    let spinner = if std::io::stderr().is_terminal() {
+        let s = indicatif::ProgressBar::new_spinner();
+        s.set_message(format!("rendering {}", file.display()));
+        s.enable_steady_tick(std::time::Duration::from_millis(120));
+        s
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let drawn = match picture {
+        Picture::Chunks => (
+            render::render_chunks_within(world, size.0, size.1),
+            "chunk view".to_string(),
+        ),
+        Picture::Layer(y) => (
+            render::render_layer(world, reg, y, size.0.max(size.1))?,
+            format!("layer y={y}"),
+        ),
+        Picture::View(opts) => (
+            vwr_mesh::render_world(world, reg, &opts)?,
+            format!("{:?} view", opts.view).to_lowercase(),
+        ),
+    };
+    spinner.finish_and_clear();
+    Ok(drawn)
 }
 
 /// Demo hook: writes `DIR/NAME.glb` (greedy, AO) and `DIR/NAME-iso.png` for a world and
