@@ -5,11 +5,11 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{request, Client};
+use common::{request, serve};
 use vwr::World;
 use vwr_edit::script::{apply_ops, parse_text};
 use vwr_edit::Editor;
-use vwr_serve::{backup_path, journal_path, start, RunningServer, ServerOptions};
+use vwr_serve::{backup_path, journal_path, start, ServerOptions};
 
 /// A small level (floor, walls, an object) saved in a fresh folder.
 fn level(dir: &Path) -> PathBuf {
@@ -23,15 +23,6 @@ fn level(dir: &Path) -> PathBuf {
     let p = dir.join("level.vwr");
     ed.world().save(&p).unwrap();
     p
-}
-
-fn serve(file: &Path) -> (RunningServer, Client) {
-    let s = start(file, ServerOptions::default()).unwrap();
-    let c = Client {
-        addr: s.addr(),
-        token: s.token().to_string(),
-    };
-    (s, c)
 }
 
 /// What `voxcaf world edit` computes for a script: the library path it uses.
@@ -316,11 +307,7 @@ fn autosave_writes_only_the_journal_and_removes_it_when_edits_are_undone() {
         autosave_every: std::time::Duration::from_secs(3600),
         ..Default::default()
     };
-    let s = start(&file, opts).unwrap();
-    let c = Client {
-        addr: s.addr(),
-        token: s.token().to_string(),
-    };
+    let (s, c) = common::options_serve(&file, opts);
     c.ok("/api/ops", "place 1 1 1 lava");
     assert!(s.with_session(|s| s.autosave()).unwrap());
     assert!(journal_path(&file).exists());

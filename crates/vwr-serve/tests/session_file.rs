@@ -6,9 +6,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::Client;
+use common::serve;
 use vwr::{Block, Codec, SaveOptions, World, WorldFile};
-use vwr_serve::{start, RunningServer, ServerOptions};
+use vwr_serve::{start, ServerOptions};
 
 fn v3_level(dir: &Path) -> PathBuf {
     let mut w = World::with_chunk_dims([6, 3, 6]).unwrap();
@@ -20,15 +20,6 @@ fn v3_level(dir: &Path) -> PathBuf {
 
 fn block(name: &str) -> Block {
     vwr_edit::script::parse_block(name).unwrap()
-}
-
-fn serve(file: &Path) -> (RunningServer, Client) {
-    let s = start(file, ServerOptions::default()).unwrap();
-    let c = Client {
-        addr: s.addr(),
-        token: s.token().to_string(),
-    };
-    (s, c)
 }
 
 #[test]
@@ -121,11 +112,7 @@ fn one_request_is_one_undo_step_and_dropped_steps_are_reported() {
         },
         ..Default::default()
     };
-    let s = start(&p, opts).unwrap();
-    let c = Client {
-        addr: s.addr(),
-        token: s.token().to_string(),
-    };
+    let (s, c) = common::options_serve(&p, opts);
     let before = World::load(&p).unwrap();
     // Cut then paste, sent as one request (what the page's actions send): one undo step.
     let r = c.ok(

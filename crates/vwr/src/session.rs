@@ -454,22 +454,24 @@ impl WorldSession {
         let generation = self.file.index().map_or(1, |ix| ix.generation + 1);
         let (codec, level) = (self.opts.codec, self.opts.level);
         let bytes = v3::full_file(&full, codec, level, generation, &self.info());
-        self.write_whole(&bytes)?;
+        let report = self.write_whole(&bytes, full.non_empty_chunks().count() as u64)?;
         self.remember(world);
-        Ok(SaveReport {
-            written: true,
-            chunks_written: full.non_empty_chunks().count() as u64,
-            bytes_written: bytes.len() as u64,
-            file_size: bytes.len() as u64,
-            generation: Some(generation),
-            ..SaveReport::default()
-        })
+        Ok(report)
     }
 
-    fn write_whole(&mut self, bytes: &[u8]) -> Result<()> {
+    /// Replaces the file whole and atomically with `bytes` holding `chunks` chunks.
+    fn write_whole(&mut self, bytes: &[u8], chunks: u64) -> Result<SaveReport> {
         let path = self.file.path().to_path_buf();
         voxcaf_fs::write_atomic(&path, bytes).map_err(io(&path))?;
-        self.refresh()
+        self.refresh()?;
+        Ok(SaveReport {
+            written: true,
+            chunks_written: chunks,
+            bytes_written: bytes.len() as u64,
+            file_size: bytes.len() as u64,
+            generation: self.file.index().map(|ix| ix.generation),
+            ..SaveReport::default()
+        })
     }
 
     fn save_v2(&mut self, world: &World) -> Result<SaveReport> {
@@ -491,16 +493,10 @@ impl WorldSession {
         }
         let bak = backup_path(&path);
         voxcaf_fs::write_atomic(&bak, &old).map_err(io(&bak))?;
-        self.write_whole(&bytes)?;
+        let mut report = self.write_whole(&bytes, world.non_empty_chunks().count() as u64)?;
         self.remember(world);
-        Ok(SaveReport {
-            written: true,
-            chunks_written: world.non_empty_chunks().count() as u64,
-            bytes_written: bytes.len() as u64,
-            file_size: bytes.len() as u64,
-            backup: Some(bak),
-            ..SaveReport::default()
-        })
+        report.backup = Some(bak);
+        Ok(report)
     }
 
     /// Compacts when the file exceeds twice what the kept commits need (vwr-v3.md §11).
@@ -530,15 +526,9 @@ impl WorldSession {
         let dims = self.file.chunk_dims();
         let (codec, level) = (self.opts.codec, self.opts.level);
         let bytes = commit::compact_chain(self.file.source(), dims, &chain, codec, level)?;
-        self.write_whole(&bytes)?;
-        Ok(SaveReport {
-            written: true,
-            compacted: true,
-            bytes_written: bytes.len() as u64,
-            file_size: bytes.len() as u64,
-            generation: self.file.index().map(|ix| ix.generation),
-            ..SaveReport::default()
-        })
+        let mut report = self.write_whole(&bytes, 0)?;
+        report.compacted = true;
+        Ok(report)
     }
 
     fn require_history(&self) -> Result<()> {

@@ -104,6 +104,24 @@ fn parse(raw: &[u8]) -> Resp {
     }
 }
 
+/// A server on `file` with the default options, and a client with its token.
+pub fn serve(file: &std::path::Path) -> (vwr_serve::RunningServer, Client) {
+    options_serve(file, vwr_serve::ServerOptions::default())
+}
+
+/// A server on `file` with `opts`, and a client with its token.
+pub fn options_serve(
+    file: &std::path::Path,
+    opts: vwr_serve::ServerOptions,
+) -> (vwr_serve::RunningServer, Client) {
+    let s = vwr_serve::start(file, opts).unwrap();
+    let c = Client {
+        addr: s.addr(),
+        token: s.token().to_string(),
+    };
+    (s, c)
+}
+
 /// A client bound to one server and token.
 pub struct Client {
     pub addr: SocketAddr,
