@@ -434,7 +434,7 @@ async function conflictPrompt(message) {
   else if (choice === 'overwrite') savedToast(await post('/api/save?mode=overwrite'));
   else if (choice === 'saveas') {
     const name = window.prompt('Save as (a new .vwr file beside this one):', 'copy.vwr');
-    if (name) { const r = await post('/api/save?as=' + encodeURIComponent(name)); savedToast(r, true); world = await api('/api/world'); $('file').textContent = world.file; }
+    if (name) { const r = await post('/api/save?as=' + encodeURIComponent(name)); $('file').textContent = r.file; savedToast(r, true); world = await api('/api/world'); }
   }
 }
 async function save() {

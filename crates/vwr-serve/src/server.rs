@@ -356,12 +356,25 @@ async fn index() -> Response {
     no_store(r)
 }
 
+/// Runs `f` on the session on the blocking pool: meshing, saving and long scripts never stall
+/// the runtime's threads (a panic inside goes on unwinding here, as it would inline).
+async fn on_session<T, F>(st: Arc<AppState>, f: F) -> T
+where
+    F: FnOnce(&mut Session) -> T + Send + 'static,
+    T: Send + 'static,
+{
+    match tokio::task::spawn_blocking(move || f(&mut st.session())).await {
+        Ok(v) => v,
+        Err(e) => std::panic::resume_unwind(e.into_panic()),
+    }
+}
+
 async fn world(State(st): State<Arc<AppState>>) -> Response {
-    no_store(Json(st.session().summary()).into_response())
+    no_store(Json(on_session(st, |s| s.summary()).await).into_response())
 }
 
 async fn blocks(State(st): State<Arc<AppState>>) -> Response {
-    no_store(Json(st.session().blocks()).into_response())
+    no_store(Json(on_session(st, |s| s.blocks()).await).into_response())
 }
 
 #[derive(serde::Deserialize)]
@@ -371,7 +384,7 @@ struct Since {
 }
 
 async fn chunks(State(st): State<Arc<AppState>>, Query(q): Query<Since>) -> Response {
-    let body = st.session().chunks_since(q.since);
+    let body = on_session(st, move |s| s.chunks_since(q.since)).await;
     no_store(([(header::CONTENT_TYPE, "application/octet-stream")], body).into_response())
 }
 
@@ -381,25 +394,25 @@ struct LayerQuery {
 }
 
 async fn layer(State(st): State<Arc<AppState>>, Query(q): Query<LayerQuery>) -> Response {
-    match st.session().layer(q.y) {
+    match on_session(st, move |s| s.layer(q.y)).await {
         Ok(v) => no_store(Json(v).into_response()),
         Err(e) => e.into_response(),
     }
 }
 
 async fn chunk_stats(State(st): State<Arc<AppState>>) -> Response {
-    no_store(Json(st.session().chunk_stats()).into_response())
+    no_store(Json(on_session(st, |s| s.chunk_stats()).await).into_response())
 }
 
 async fn ops(State(st): State<Arc<AppState>>, body: Bytes) -> Response {
-    let Ok(text) = std::str::from_utf8(&body) else {
+    let Ok(text) = String::from_utf8(body.to_vec()) else {
         return error(
             StatusCode::BAD_REQUEST,
             "script",
             "the edit script is not UTF-8 text",
         );
     };
-    result(st.session().apply_script(text))
+    result(on_session(st, move |s| s.apply_script(&text)).await)
 }
 
 fn result(r: Result<Value>) -> Response {
@@ -410,11 +423,11 @@ fn result(r: Result<Value>) -> Response {
 }
 
 async fn undo(State(st): State<Arc<AppState>>) -> Response {
-    Json(st.session().undo()).into_response()
+    Json(on_session(st, |s| s.undo()).await).into_response()
 }
 
 async fn redo(State(st): State<Arc<AppState>>) -> Response {
-    Json(st.session().redo()).into_response()
+    Json(on_session(st, |s| s.redo()).await).into_response()
 }
 
 #[derive(serde::Deserialize)]
@@ -437,23 +450,23 @@ async fn save(State(st): State<Arc<AppState>>, Query(q): Query<SaveQuery>) -> Re
             return error(StatusCode::BAD_REQUEST, "usage", &m);
         }
     };
-    result(st.session().save_with(mode))
+    result(on_session(st, move |s| s.save_with(mode)).await)
 }
 
 async fn reload(State(st): State<Arc<AppState>>) -> Response {
-    result(st.session().reload())
+    result(on_session(st, |s| s.reload()).await)
 }
 
 async fn recover(State(st): State<Arc<AppState>>) -> Response {
-    result(st.session().recover())
+    result(on_session(st, |s| s.recover()).await)
 }
 
 async fn discard(State(st): State<Arc<AppState>>) -> Response {
-    result(st.session().discard_recovery())
+    result(on_session(st, |s| s.discard_recovery()).await)
 }
 
 async fn play_start(State(st): State<Arc<AppState>>) -> Response {
-    result(st.session().play_start())
+    result(on_session(st, |s| s.play_start()).await)
 }
 
 #[derive(serde::Deserialize)]
@@ -473,11 +486,11 @@ fn one_tick() -> u32 {
 }
 
 async fn play_step(State(st): State<Arc<AppState>>, Query(q): Query<StepQuery>) -> Response {
-    result(st.session().play_step(&q.keys, q.ticks))
+    result(on_session(st, move |s| s.play_step(&q.keys, q.ticks)).await)
 }
 
 async fn play_stop(State(st): State<Arc<AppState>>) -> Response {
-    Json(st.session().play_stop()).into_response()
+    Json(on_session(st, |s| s.play_stop()).await).into_response()
 }
 
 #[cfg(test)]
