@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::io::{Seek, SeekFrom, Write};
+use std::mem::size_of;
 use std::path::Path;
 
 use zerocopy::little_endian::{U32, U64};
@@ -65,66 +66,95 @@ fn record_of(spec: &Record, prev: &Index, bytes: u64, chunks: u64) -> CommitReco
 }
 
 /// Plans the commit after `old` in which the chunks of `changed` (chunk index, new content;
-/// `None` or an empty chunk removes it) replace theirs and every other chunk keeps its entry.
-#[allow(clippy::too_many_arguments)]
+/// `None` or an empty chunk removes it; sorted by chunk index) replace theirs and every other
+/// chunk keeps its entry. Only the entry pages holding changed chunks are read (`read_page`,
+/// by position in `old.pages`) and written again; the others, and the group table, are kept
+/// as they are (new groups are appended; groups no entry refers to any more stay in the table
+/// until a compaction).
 pub(crate) fn plan_commit(
     old: &Index,
-    old_entries: &[ChunkEntryV3],
+    read_page: &dyn Fn(usize) -> Result<Vec<ChunkEntryV3>>,
     changed: &[(u32, Option<&Chunk>)],
     fields: &RootFields,
-    codec: v3::Codec,
-    level: i32,
+    (codec, level): (v3::Codec, i32),
     record: &Record,
-) -> Planned {
-    let touched: HashMap<u32, ()> = changed.iter().map(|&(i, _)| (i, ())).collect();
-    let mut kept: Vec<ChunkEntryV3> = old_entries
-        .iter()
-        .filter(|e| !touched.contains_key(&e.chunk_index.get()))
-        .copied()
-        .collect();
+) -> Result<Planned> {
     let encode: Vec<(u32, &Chunk)> = changed
         .iter()
         .filter_map(|&(i, c)| c.filter(|c| !c.is_empty()).map(|c| (i, c)))
         .collect();
-    // Groups still referenced keep their entries (renumbered); new ones follow.
-    let mut remap: HashMap<u64, u32> = HashMap::new();
-    let mut groups = Vec::new();
-    for e in kept.iter_mut().filter(|e| e.storage == STORAGE_GROUP) {
-        let old_n = e.location.get();
-        let n = *remap.entry(old_n).or_insert_with(|| {
-            groups.push(old.groups[old_n as usize]);
-            (groups.len() - 1) as u32
-        });
-        e.location = U64::new(n.into());
-    }
     let base = old.data_end;
+    let mut groups = old.groups.clone();
     let mut body = v3::encode_body(&encode, codec, level, base, groups.len() as u32);
     groups.extend_from_slice(&body.groups);
-    let mut all = kept;
-    all.extend_from_slice(&body.entries);
-    all.sort_unstable_by_key(|e| e.chunk_index.get());
-    // Unchanged pages are reused.
-    let mut old_pages: Vec<(PageEntry, &[ChunkEntryV3])> = Vec::new();
-    let mut rest: &[ChunkEntryV3] = old_entries;
-    for pe in &old.pages {
-        let (these, tail) = rest.split_at(pe.count.get() as usize);
-        old_pages.push((*pe, these));
-        rest = tail;
+    body.entries.sort_unstable_by_key(|e| e.chunk_index.get());
+    // Live bytes: the old commit's without its root, then page by page and entry by entry.
+    let mut live = old.live_bytes.saturating_sub(old.size) + body.data.len() as u64;
+    let touched = touched_pages(changed);
+    let (mut pages, mut k, mut fresh) = (Vec::new(), 0usize, body.entries.as_slice());
+    for &page in &touched {
+        while k < old.pages.len() && old.pages[k].page.get() < page {
+            pages.push(old.pages[k]);
+            k += 1;
+        }
+        let mut entries = Vec::new();
+        if k < old.pages.len() && old.pages[k].page.get() == page {
+            entries = read_page(k)?;
+            live -= (entries.len() * size_of::<ChunkEntryV3>()) as u64;
+            k += 1;
+        }
+        let gone = |e: &ChunkEntryV3| {
+            changed
+                .binary_search_by_key(&e.chunk_index.get(), |c| c.0)
+                .is_ok()
+        };
+        for e in entries.iter().filter(|e| gone(e)) {
+            if e.storage == STORAGE_RAW || e.storage == STORAGE_ZSTD {
+                live -= u64::from(e.size.get());
+            }
+        }
+        entries.retain(|e| !gone(e));
+        let n = fresh
+            .iter()
+            .take_while(|e| e.chunk_index.get() / PAGE_ENTRIES == page)
+            .count();
+        entries.extend_from_slice(&fresh[..n]);
+        fresh = &fresh[n..];
+        entries.sort_unstable_by_key(|e| e.chunk_index.get());
+        if entries.is_empty() {
+            continue;
+        }
+        let bytes = entries.as_bytes();
+        pages.push(PageEntry {
+            page: U32::new(page),
+            count: U32::new(entries.len() as u32),
+            offset: U64::new(base + body.data.len() as u64),
+            crc: U32::new(crc32fast::hash(bytes)),
+            reserved: U32::ZERO,
+        });
+        live += bytes.len() as u64;
+        body.data.extend_from_slice(bytes);
     }
-    let pages = v3::write_pages(&all, &old_pages, base, &mut body.data);
+    pages.extend_from_slice(&old.pages[k..]);
     let generation = old.generation + 1;
     let index_at = base + body.data.len() as u64;
     let size = v3::index_size(groups.len() as u64, pages.len() as u64);
     let bytes = body.data.len() as u64 + size + size_of::<CommitSlot>() as u64;
     let rec = record_of(record, old, bytes, encode.len() as u64);
-    let live = v3::live_bytes(&groups, &all, &pages);
     let root = v3::encode_index(fields, generation, &rec, &groups, &pages, index_at, live);
-    Planned {
+    Ok(Planned {
         data: body.data,
         root,
         generation,
         chunks_written: encode.len() as u64,
-    }
+    })
+}
+
+/// The entry pages holding the chunk indices of `changed`, in order.
+fn touched_pages(changed: &[(u32, Option<&Chunk>)]) -> Vec<u32> {
+    let mut pages: Vec<u32> = changed.iter().map(|c| c.0 / PAGE_ENTRIES).collect();
+    pages.dedup();
+    pages
 }
 
 /// Plans a revert: a root index after `old` that repeats `target`'s fields, groups and pages.
@@ -283,7 +313,6 @@ pub(crate) fn compact_chain<S: Source + ?Sized>(
         let changes = decode_changes(src, dims, Some((&prev_src, &prev_entries)), ix, &entries)?;
         let h = v3::parse_header(&bytes)?;
         let (cur, _) = v3::choose_commit(&bytes[..], &h)?;
-        let cur_entries = v3::all_entries(&bytes[..], dims, &cur)?;
         let changed: Vec<(u32, Option<&Chunk>)> =
             changes.iter().map(|(i, c)| (*i, c.as_ref())).collect();
         let fields = RootFields {
@@ -299,7 +328,9 @@ pub(crate) fn compact_chain<S: Source + ?Sized>(
                 reverted_to: 0,
             },
         };
-        let p = plan_commit(&cur, &cur_entries, &changed, &fields, codec, level, &spec);
+        let image: &[u8] = &bytes;
+        let read = |n: usize| v3::read_page(image, dims, &cur, n);
+        let p = plan_commit(&cur, &read, &changed, &fields, (codec, level), &spec)?;
         append_to_vec(&mut bytes, &cur, &p);
         (prev_src, prev_entries) = (ix.clone(), entries);
     }

@@ -413,9 +413,10 @@ impl WorldSession {
             reverted_to: 0,
         };
         let old = self.file.index().expect("v3").clone();
-        let (codec, level) = (self.opts.codec, self.opts.level);
-        let entries = self.file.entries()?;
-        let p = commit::plan_commit(&old, entries, changed, fields, codec, level, &spec);
+        let (src, dims) = (self.file.source(), self.file.chunk_dims());
+        let read = |n: usize| v3::read_page(src, dims, &old, n);
+        let codec = (self.opts.codec, self.opts.level);
+        let p = commit::plan_commit(&old, &read, changed, fields, codec, &spec)?;
         let size = commit::append_to_file(self.file.path(), &old, &p)?;
         self.refresh()?;
         Ok(SaveReport {

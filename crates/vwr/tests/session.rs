@@ -214,3 +214,69 @@ fn an_edit_outside_the_loaded_chunks_is_refused_not_saved_as_a_hole() {
     }
     assert_eq!(std::fs::read(&p).unwrap(), before);
 }
+
+/// Random edits through many sessions (small chunks in groups, chunks emptied, world fields,
+/// reverts, compactions keeping 3 commits): the file always reads back as the world edited.
+#[test]
+fn random_sessions_always_read_back_what_was_saved() {
+    let mut rng = voxcaf_golden::Rng::new(36);
+    let (_d, p) = temp("random.vwr");
+    let mut expected = terrain([5, 2, 4]);
+    expected.save(&p).unwrap();
+    let mut saved_states = vec![expected.clone()];
+    let mut compactions = 0;
+    for round in 0..40 {
+        let opts = SessionOptions {
+            keep: 3,
+            ..SessionOptions::tool("random")
+        };
+        let (mut s, mut w) = WorldSession::open(&p, opts).unwrap();
+        if round % 13 == 12 {
+            s.revert(None).unwrap();
+            saved_states.pop();
+            expected = saved_states.last().unwrap().clone();
+            drop(s);
+            assert_eq!(World::load(&p).unwrap(), expected, "round {round}: revert");
+            continue;
+        }
+        let a = [rng.range(0, 49), rng.range(0, 19), rng.range(0, 39)];
+        let b = [
+            a[0] + rng.range(0, 12),
+            a[1] + rng.range(0, 6),
+            a[2] + rng.range(0, 12),
+        ];
+        s.load_box(&mut w, a, b).unwrap();
+        for _ in 0..rng.range(1, 20) {
+            let c = [
+                rng.range(a[0], b[0]),
+                rng.range(a[1], b[1]),
+                rng.range(a[2], b[2]),
+            ];
+            let blk = Block(rng.range(0, 40) as u16 * 16);
+            if w.contains(c) {
+                w.set_block(c, blk).unwrap();
+                expected.set_block(c, blk).unwrap();
+            }
+        }
+        if rng.below(5) == 0 {
+            w.fill_box(a, b, Block::AIR).unwrap();
+            expected.fill_box(a, b, Block::AIR).unwrap();
+        }
+        if rng.below(4) == 0 {
+            let sky = rng.below(30) as u32;
+            w.set_sky_region(sky);
+            expected.set_sky_region(sky);
+        }
+        let r = s.save(&w).unwrap();
+        drop(s);
+        if r.written {
+            saved_states.push(expected.clone());
+        }
+        compactions += usize::from(r.compacted);
+        assert_eq!(World::load(&p).unwrap(), expected, "round {round}: {r:?}");
+        let f = WorldFile::open(&p).unwrap();
+        let live = f.history(1).0[0].live_bytes;
+        assert!(live <= f.file_size(), "round {round}: live {live} > file");
+    }
+    assert!(compactions > 0, "the rounds should reach an automatic compaction");
+}
