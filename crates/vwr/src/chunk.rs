@@ -155,6 +155,8 @@ pub struct Chunk {
 /// Chunks with this many bits per block keep a direct copy of their values
 /// ([`Chunk::direct`](Chunk)).
 const DIRECT_BITS: u8 = 8;
+// `rebuild_direct` reads one byte per cell: the direct copy is for 8-bit chunks only.
+const _: () = assert!(DIRECT_BITS == bits_for(MAX_PALETTE));
 
 /// Palettes longer than this get a hashed reverse index.
 const LOOKUP_THRESHOLD: usize = 16;
@@ -313,11 +315,17 @@ impl Chunk {
             .direct
             .take()
             .unwrap_or_else(|| Box::new([Block::AIR; CHUNK_VOLUME]));
-        let mut idx = [0u16; CHUNK_VOLUME];
-        unpack_all(&self.words, self.bits, &mut idx);
-        for (o, &p) in d.iter_mut().zip(idx.iter()) {
-            // Indices of a built or decoded chunk are inside its palette; air otherwise.
-            *o = self.palette.get(p as usize).copied().unwrap_or(Block::AIR);
+        // Indices of a built or decoded chunk are inside its palette; air otherwise. A full
+        // 256-entry table answers every byte without a bounds check.
+        let mut table = [Block::AIR; MAX_PALETTE];
+        let known = self.palette.len().min(MAX_PALETTE);
+        table[..known].copy_from_slice(&self.palette[..known]);
+        // 8 bits per block (the only width with a direct copy): byte k of word j, least
+        // significant first, is the index of cell 8j + k.
+        for (&w, o) in self.words.iter().zip(d.chunks_exact_mut(8)) {
+            for (k, slot) in o.iter_mut().enumerate() {
+                *slot = table[usize::from((w >> (8 * k)) as u8)];
+            }
         }
         self.direct = Some(d);
     }

@@ -33,14 +33,36 @@ pub(super) fn write_packed(words: &mut [u64], bits: u32, i: usize, value: usize)
 /// Decodes all 1000 indices of a packed stream sequentially.
 pub(crate) fn unpack_all(words: &[u64], bits: u8, out: &mut [u16; CHUNK_VOLUME]) {
     match bits {
-        1 => unpack_fixed::<1>(words, out),
-        2 => unpack_fixed::<2>(words, out),
+        1 => unpack_aligned::<1>(words, out),
+        2 => unpack_aligned::<2>(words, out),
         3 => unpack_fixed::<3>(words, out),
-        4 => unpack_fixed::<4>(words, out),
+        4 => unpack_aligned::<4>(words, out),
         5 => unpack_fixed::<5>(words, out),
         6 => unpack_fixed::<6>(words, out),
         7 => unpack_fixed::<7>(words, out),
-        _ => unpack_fixed::<8>(words, out),
+        _ => unpack_aligned::<8>(words, out),
+    }
+}
+
+/// [`unpack_all`] for widths that divide 64: no value straddles two words, so each word
+/// yields `64 / B` values by constant shifts with no carry from the word before (at 8 bits, a
+/// byte per cell).
+#[inline(always)]
+fn unpack_aligned<const B: u32>(words: &[u64], out: &mut [u16; CHUNK_VOLUME]) {
+    let mask = (1u64 << B) - 1;
+    let per = (64 / B) as usize;
+    let mut slots = out.chunks_exact_mut(per);
+    for (&w, o) in words.iter().zip(&mut slots) {
+        for (k, slot) in o.iter_mut().enumerate() {
+            *slot = ((w >> (k as u32 * B)) & mask) as u16;
+        }
+    }
+    // The last word is partly used when 1000 is not a multiple of 64 / B.
+    let tail = slots.into_remainder();
+    if let Some(&w) = words.get(CHUNK_VOLUME / per) {
+        for (k, slot) in tail.iter_mut().enumerate() {
+            *slot = ((w >> (k as u32 * B)) & mask) as u16;
+        }
     }
 }
 
@@ -94,6 +116,39 @@ pub(super) fn find_in_palette(palette: &[Block], block: Block) -> Option<usize> 
 /// Packs 1000 indices at `bits` bits into a fresh word vector (padding bits zero).
 pub(crate) fn pack_all(indices: &[u16; CHUNK_VOLUME], bits: u8) -> Vec<u64> {
     let mut words = vec![0u64; word_count(bits)];
+    match bits {
+        1 => pack_aligned::<1>(indices, &mut words),
+        2 => pack_aligned::<2>(indices, &mut words),
+        4 => pack_aligned::<4>(indices, &mut words),
+        8 => pack_aligned::<8>(indices, &mut words),
+        _ => pack_stream(indices, bits, &mut words),
+    }
+    words
+}
+
+/// [`pack_all`] for widths that divide 64: each word gathers `64 / B` whole values.
+#[inline(always)]
+fn pack_aligned<const B: u32>(indices: &[u16; CHUNK_VOLUME], words: &mut [u64]) {
+    let gather = |vals: &[u16]| {
+        vals.iter()
+            .enumerate()
+            .fold(0u64, |acc, (k, &v)| acc | (v as u64) << (k as u32 * B))
+    };
+    let mut vals = indices.chunks_exact((64 / B) as usize);
+    for (w, v) in words.iter_mut().zip(&mut vals) {
+        *w = gather(v);
+    }
+    // The last word is partly used when 1000 is not a multiple of 64 / B.
+    let tail = vals.remainder();
+    if !tail.is_empty() {
+        if let Some(w) = words.last_mut() {
+            *w = gather(tail);
+        }
+    }
+}
+
+/// [`pack_all`] for any width: a bit accumulator, values straddling words.
+fn pack_stream(indices: &[u16; CHUNK_VOLUME], bits: u8, words: &mut [u64]) {
     let bits = bits as u32;
     let mut acc: u128 = 0;
     let mut have = 0u32;
@@ -111,5 +166,4 @@ pub(crate) fn pack_all(indices: &[u16; CHUNK_VOLUME], bits: u8) -> Vec<u64> {
     if have > 0 {
         words[next] = acc as u64;
     }
-    words
 }
