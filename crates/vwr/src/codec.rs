@@ -5,6 +5,8 @@
 
 use core::mem::{offset_of, size_of};
 
+use rayon::prelude::*;
+
 use zerocopy::little_endian::{U16, U32, U64};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
@@ -260,53 +262,26 @@ fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> 
     world.set_mission_number(mission);
     world.set_spawn_unchecked(spawn);
 
-    // The table fits in the file (checked above), so this bitmap is smaller than the file.
-    let mut seen = vec![false; count as usize];
-    for (e, entry) in (0u32..).zip(entries) {
-        let eo = table + u64::from(e) * size_of::<ChunkTableEntry>() as u64;
-        let offset = entry.offset.get();
-        let size = entry.size.get();
-        let pos = entry.pos.map(|v| v.get());
-        let bad = |reason: TableFault| VwrError::BadTableEntry {
-            entry: e,
-            offset: eo,
-            pos,
-            reason,
-        };
-        if pos.iter().any(|&p| u32::from(p) >= n) {
-            return Err(bad(TableFault::PositionOutsideGrid { chunks_per_axis: n }));
-        }
-        let slot = (u32::from(pos[0]) + n * (u32::from(pos[1]) + n * u32::from(pos[2]))) as usize;
-        if std::mem::replace(&mut seen[slot], true) {
-            return Err(bad(TableFault::ListedTwice));
-        }
-        if entry.flags.get() & ENTRY_EMPTY != 0 {
-            continue;
-        }
-        if size == 0 {
-            return Err(bad(TableFault::EmptyPayload));
-        }
-        let payload = offset
-            .checked_add(u64::from(size))
-            .filter(|&end| end <= bytes.len() as u64)
-            .and_then(|end| bytes.get(offset as usize..end as usize));
-        let Some(payload) = payload else {
-            return Err(bad(TableFault::PayloadOutsideFile {
-                offset,
-                size,
-                file_size: bytes.len() as u64,
-            }));
-        };
-        let (chunk, used) = read_chunk(payload, pos, offset, odd.as_deref_mut())?;
+    // Table checks run in file order up to the first bad entry; the payloads of the entries
+    // before it are then decoded in parallel and placed in file order, and the first error in
+    // file order wins (a payload's error comes before a later entry's table error).
+    let (jobs, table_error) = table_jobs(bytes, entries, table, n);
+    let checked = odd.is_some();
+    let decoded: Vec<Result<(Chunk, Vec<Oddity>)>> = jobs
+        .par_iter()
+        .with_min_len(64)
+        .map(|job| decode_job(job, checked))
+        .collect();
+    for (job, r) in jobs.iter().zip(decoded) {
+        let (chunk, found) = r?;
         if let Some(o) = odd.as_deref_mut() {
-            if used < payload.len() {
-                o.push(Oddity::TrailingBytes {
-                    pos,
-                    count: (payload.len() - used) as u64,
-                });
-            }
+            o.extend(found);
         }
-        world.set_chunk([pos[0].into(), pos[1].into(), pos[2].into()], chunk)?;
+        let pos = job.pos.map(u32::from);
+        world.set_chunk(pos, chunk)?;
+    }
+    if let Some(e) = table_error {
+        return Err(e);
     }
     if let Some(o) = odd {
         for (cell, p) in world.collect_extra_metadata(META_MOVE_OBJECT) {
@@ -326,6 +301,92 @@ fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> 
     }
     // Chunks come out of the decoder with clean dirty flags.
     Ok(world)
+}
+
+/// A table entry whose payload lies inside the file, ready to decode.
+struct Job<'a> {
+    pos: [u16; 3],
+    /// File offset of the payload.
+    offset: u64,
+    payload: &'a [u8],
+}
+
+/// Checks the table entries in file order (position, duplicates, payload bounds) and returns
+/// the payloads to decode, up to the first bad entry, with that entry's error.
+fn table_jobs<'a>(
+    bytes: &'a [u8],
+    entries: &[ChunkTableEntry],
+    table: u64,
+    n: u32,
+) -> (Vec<Job<'a>>, Option<VwrError>) {
+    let mut jobs = Vec::new();
+    // The table fits in the file (checked by the caller), so this bitmap is smaller than it.
+    let mut seen = vec![false; entries.len()];
+    for (e, entry) in (0u32..).zip(entries) {
+        let eo = table + u64::from(e) * size_of::<ChunkTableEntry>() as u64;
+        let offset = entry.offset.get();
+        let size = entry.size.get();
+        let pos = entry.pos.map(|v| v.get());
+        let bad = |reason: TableFault| VwrError::BadTableEntry {
+            entry: e,
+            offset: eo,
+            pos,
+            reason,
+        };
+        if pos.iter().any(|&p| u32::from(p) >= n) {
+            return (
+                jobs,
+                Some(bad(TableFault::PositionOutsideGrid { chunks_per_axis: n })),
+            );
+        }
+        let slot = (u32::from(pos[0]) + n * (u32::from(pos[1]) + n * u32::from(pos[2]))) as usize;
+        if std::mem::replace(&mut seen[slot], true) {
+            return (jobs, Some(bad(TableFault::ListedTwice)));
+        }
+        if entry.flags.get() & ENTRY_EMPTY != 0 {
+            continue;
+        }
+        if size == 0 {
+            return (jobs, Some(bad(TableFault::EmptyPayload)));
+        }
+        let payload = offset
+            .checked_add(u64::from(size))
+            .filter(|&end| end <= bytes.len() as u64)
+            .and_then(|end| bytes.get(offset as usize..end as usize));
+        let Some(payload) = payload else {
+            let fault = TableFault::PayloadOutsideFile {
+                offset,
+                size,
+                file_size: bytes.len() as u64,
+            };
+            return (jobs, Some(bad(fault)));
+        };
+        jobs.push(Job {
+            pos,
+            offset,
+            payload,
+        });
+    }
+    (jobs, None)
+}
+
+/// Decodes one v2 payload; with `checked`, also returns its oddities in the order a serial
+/// read reports them.
+fn decode_job(job: &Job<'_>, checked: bool) -> Result<(Chunk, Vec<Oddity>)> {
+    let mut odd = Vec::new();
+    let (chunk, used) = read_chunk(
+        job.payload,
+        job.pos,
+        job.offset,
+        checked.then_some(&mut odd),
+    )?;
+    if checked && used < job.payload.len() {
+        odd.push(Oddity::TrailingBytes {
+            pos: job.pos,
+            count: (job.payload.len() - used) as u64,
+        });
+    }
+    Ok((chunk, odd))
 }
 
 /// Parses one chunk payload (at file offset `base`); returns the chunk and the bytes consumed.
@@ -462,17 +523,10 @@ pub(crate) fn read_chunk(
         let mut used = [false; MAX_PALETTE];
         idx.iter().for_each(|&v| used[v as usize] = true);
         let unused = used[..pcount].iter().filter(|u| !**u).count();
-        // Duplicates, reported once per extra occurrence in palette order: a 4096-bit filter
-        // settles almost every entry at once; only a filter hit compares with earlier entries.
-        let mut seen = [0u64; 64];
-        for (k, b) in palette.iter().enumerate() {
-            let h = (u32::from(b.0).wrapping_mul(0x9E37_79B1) >> 20) as usize;
-            let (word, bit) = (h / 64, 1u64 << (h % 64));
-            if seen[word] & bit != 0 && palette[..k].contains(b) {
-                o.push(Oddity::DuplicatePaletteEntry { pos, raw: b.0 });
-            }
-            seen[word] |= bit;
-        }
+        // Duplicates, reported once per extra occurrence in palette order.
+        for_each_repeat(&palette, |raw| {
+            o.push(Oddity::DuplicatePaletteEntry { pos, raw })
+        });
         if unused > 0 {
             o.push(Oddity::UnusedPaletteEntries { pos, count: unused });
         }
@@ -487,6 +541,32 @@ pub(crate) fn read_chunk(
         Vec::new()
     };
     Ok((Chunk::from_parts(palette, w, meta), total))
+}
+
+/// Calls `f` with every palette entry equal to an earlier one, in palette order: an exact set
+/// of the values seen so far (open addressing, 512 slots for at most 256 entries), so each
+/// entry costs one or two probes instead of a scan of the entries before it.
+fn for_each_repeat(palette: &[Block], mut f: impl FnMut(u16)) {
+    const SLOTS: usize = 2 * MAX_PALETTE;
+    // Each slot holds a value + 1 (0 = free).
+    let mut set = [0u32; SLOTS];
+    for b in palette {
+        let key = u32::from(b.0) + 1;
+        let mut s = (u32::from(b.0).wrapping_mul(0x9E37_79B1) >> 23) as usize;
+        loop {
+            match set[s] {
+                0 => {
+                    set[s] = key;
+                    break;
+                }
+                k if k == key => {
+                    f(b.0);
+                    break;
+                }
+                _ => s = (s + 1) % SLOTS,
+            }
+        }
+    }
 }
 
 /// Parses a chunk's `BMD1` section (at file offset `base`), which must be consumed exactly.
@@ -694,4 +774,24 @@ pub(crate) fn write_world_v2(world: &World) -> Vec<u8> {
         write_chunk(&mut out, c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The hashed set reports what a scan of the earlier entries does.
+        #[test]
+        fn repeats_match_a_scan(raw in proptest::collection::vec(0u16..40, 1..=MAX_PALETTE)) {
+            let palette: Vec<Block> = raw.iter().map(|&v| Block(v.wrapping_mul(4099))).collect();
+            let mut got = Vec::new();
+            for_each_repeat(&palette, |v| got.push(v));
+            let want: Vec<u16> = (0..palette.len())
+                .filter(|&k| palette[..k].contains(&palette[k]))
+                .map(|k| palette[k].0)
+                .collect();
+            proptest::prop_assert_eq!(got, want);
+        }
+    }
 }
