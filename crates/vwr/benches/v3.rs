@@ -1,8 +1,11 @@
-//! v3 benchmarks (criterion), each against a baseline measured in the same run:
-//! - a 38 MB world (30³ chunks, 8 bits per block): `std::fs::read` of the file (the plain-read
-//!   baseline) against loading it as v2 and as v3 (`auto`, decoded in parallel), and the checked
-//!   read behind `voxcaf world check --strict`;
-//! - decode throughput in block output (2 bytes per cell) of the v3 load;
+//! v3 benchmarks (criterion), each group a baseline and its subjects measured in the same run
+//! (compare the times of one group, not across runs):
+//! - `38MB vs plain read`: a 38 MB world (30³ chunks, 8 bits per block), `std::fs::read` of the
+//!   file (the baseline) against loading it as v2 and as v3 (`auto`, decoded in parallel), and
+//!   against the checked read behind `voxcaf world check --strict` (read + check) of each;
+//! - `decode 1 core vs memcpy`: the same world's chunks decoded from uncompressed packed and RLE
+//!   v3 payloads on one thread, in decoded block data (2 bytes per cell, 54 MB), against a
+//!   `memcpy` of as many bytes;
 //! - an empty 255³-chunk world: create, save as v3, load;
 //! - lazy `WorldFile::open` + `get_block` on a 1000×100×1000 terrain world against the same on
 //!   the 100³ world999.
@@ -12,7 +15,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use vwr::{Block, Chunk, Codec, SaveOptions, World, WorldFile};
 
 /// 30³ chunks, each with 256 distinct values (8 bits per block): a 38 MB v2 file.
@@ -51,7 +54,14 @@ pub fn terrain_1000() -> World {
 }
 
 fn quick(c: &mut Criterion) -> criterion::BenchmarkGroup<'_, criterion::measurement::WallTime> {
-    let mut g = c.benchmark_group("v3");
+    named(c, "v3")
+}
+
+fn named<'a>(
+    c: &'a mut Criterion,
+    name: &str,
+) -> criterion::BenchmarkGroup<'a, criterion::measurement::WallTime> {
+    let mut g = c.benchmark_group(name);
     g.sample_size(10)
         .measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_millis(500));
@@ -70,26 +80,61 @@ fn big_world(c: &mut Criterion) {
         "big world: v2 {size} bytes, v3 {} bytes",
         std::fs::metadata(&v3).unwrap().len()
     );
-    let mut g = quick(c);
+    let mut g = named(c, "38MB vs plain read");
     g.throughput(Throughput::Bytes(size));
-    g.bench_function("38MB baseline fs::read", |b| {
+    g.bench_function("baseline fs::read v2", |b| {
         b.iter(|| std::fs::read(black_box(&v2)).unwrap())
     });
-    g.bench_function("38MB load v2", |b| {
+    g.bench_function("subject load v2", |b| {
         b.iter(|| World::load(black_box(&v2)).unwrap())
     });
-    g.bench_function("38MB check --strict v2", |b| {
+    g.bench_function("subject check --strict v2", |b| {
         b.iter(|| vwr::read_world_checked(&std::fs::read(black_box(&v2)).unwrap()).unwrap())
     });
-    g.bench_function("38MB load v3", |b| {
+    g.bench_function("subject load v3", |b| {
         b.iter(|| World::load(black_box(&v3)).unwrap())
     });
+    g.bench_function("subject check --strict v3", |b| {
+        b.iter(|| vwr::read_world_checked(&std::fs::read(black_box(&v3)).unwrap()).unwrap())
+    });
     g.finish();
-    let mut g = quick(c);
-    g.throughput(Throughput::Bytes(27_000 * 1000 * 2));
-    let bytes = std::fs::read(&v3).unwrap();
-    g.bench_function("decode v3 (block output)", |b| {
-        b.iter(|| World::from_bytes(black_box(&bytes)).unwrap())
+    decode_one_core(c, &world);
+}
+
+/// Decoded block data per second on one thread, against `memcpy` of as many bytes: the
+/// world's chunks stored as uncompressed packed and RLE payloads, so that only chunk decoding
+/// (and building the world) is timed; dropping the world is not.
+fn decode_one_core(c: &mut Criterion, world: &World) {
+    const OUTPUT: usize = 27_000 * 1000 * 2;
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let mut g = named(c, "decode 1 core vs memcpy");
+    g.throughput(Throughput::Bytes(OUTPUT as u64));
+    let src: Vec<u8> = (0..OUTPUT).map(|i| (i * 7) as u8).collect();
+    let mut dst = vec![0u8; OUTPUT];
+    g.bench_function("baseline memcpy 54MB", |b| {
+        b.iter(|| dst.copy_from_slice(black_box(&src)))
+    });
+    drop((src, dst));
+    for (name, codec) in [("packed", Codec::Packed), ("rle", Codec::Rle)] {
+        let bytes = world.to_bytes_with(&SaveOptions::v3(codec)).unwrap();
+        g.bench_function(format!("subject decode {name} (1 thread)"), |b| {
+            b.iter_batched(
+                || (),
+                |()| one.install(|| World::from_bytes(black_box(&bytes)).unwrap()),
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    let bytes = world.to_bytes_with(&SaveOptions::v3(Codec::Auto)).unwrap();
+    g.bench_function("subject decode auto (zstd groups, all threads)", |b| {
+        b.iter_batched(
+            || (),
+            |()| World::from_bytes(black_box(&bytes)).unwrap(),
+            BatchSize::PerIteration,
+        )
     });
     g.finish();
 }
