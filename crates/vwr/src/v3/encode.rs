@@ -124,6 +124,23 @@ fn compress(bytes: &[u8], level: i32) -> Vec<u8> {
 
 /// Encodes chunks (index, chunk) in increasing index order into a body placed at `base`, with
 /// group numbers starting at `group_base`.
+/// Chunks from which [`encode_body`] encodes on the thread pool.
+const PARALLEL_CHUNKS: usize = 64;
+
+/// `items` mapped in order, on the thread pool from `min` items on: a save of a few chunks
+/// (an edit) is done before the pool would be up.
+fn map_maybe_par<T: Sync, R: Send>(
+    items: &[T],
+    min: usize,
+    f: impl Fn(&T) -> R + Sync + Send,
+) -> Vec<R> {
+    if items.len() < min {
+        items.iter().map(f).collect()
+    } else {
+        items.par_iter().map(f).collect()
+    }
+}
+
 pub(crate) fn encode_body(
     chunks: &[(u32, &Chunk)],
     codec: Codec,
@@ -131,10 +148,8 @@ pub(crate) fn encode_body(
     base: u64,
     group_base: u32,
 ) -> Body {
-    let coded: Vec<(u32, Coded)> = chunks
-        .par_iter()
-        .map(|&(i, c)| (i, code_chunk(c, codec)))
-        .collect();
+    let coded: Vec<(u32, Coded)> =
+        map_maybe_par(chunks, PARALLEL_CHUNKS, |&(i, c)| (i, code_chunk(c, codec)));
     // Plan: each payload is raw, its own frame, or part of a group.
     enum Plan {
         Inline(Block),
@@ -176,13 +191,10 @@ pub(crate) fn encode_body(
         }
     }
     // Compress frames and groups in parallel.
-    let frames: Vec<(usize, Vec<u8>)> = big
-        .par_iter()
-        .map(|&k| match &plans[k].1 {
-            Plan::Raw(_, b) => (k, compress(b, level)),
-            _ => unreachable!("only raw plans are listed"),
-        })
-        .collect();
+    let frames: Vec<(usize, Vec<u8>)> = map_maybe_par(&big, 2, |&k| match &plans[k].1 {
+        Plan::Raw(_, b) => (k, compress(b, level)),
+        _ => unreachable!("only raw plans are listed"),
+    });
     for (k, f) in frames {
         if let (_, Plan::Raw(enc, b)) = &mut plans[k] {
             // Keep the frame only if it is smaller (under Zstd, always a frame).
@@ -192,7 +204,7 @@ pub(crate) fn encode_body(
             }
         }
     }
-    let packed_groups: Vec<Vec<u8>> = group_raw.par_iter().map(|g| compress(g, level)).collect();
+    let packed_groups: Vec<Vec<u8>> = map_maybe_par(&group_raw, 2, |g| compress(g, level));
 
     let mut data = Vec::new();
     let mut groups = Vec::with_capacity(packed_groups.len());
