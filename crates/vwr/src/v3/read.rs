@@ -773,7 +773,14 @@ pub(crate) fn decode_all<S: Source + ?Sized>(
             decode_entry(src, dims, e, None).map(|c| (e.chunk_index.get(), c))
         })
         .collect::<Result<_>>()?;
-    let mut all: Vec<(u32, Chunk)> = grouped.into_iter().flatten().chain(singles).collect();
+    // Without groups (the packed, RLE and zstd codecs) the singles are already the result:
+    // no second copy of every chunk.
+    let mut all = singles;
+    if !grouped.is_empty() {
+        let total = all.len() + grouped.iter().map(Vec::len).sum::<usize>();
+        all.reserve_exact(total - all.len());
+        all.extend(grouped.into_iter().flatten());
+    }
     all.sort_unstable_by_key(|e| e.0);
     Ok(all)
 }
