@@ -492,6 +492,16 @@ impl Registry {
     fn rebuild_classes(&mut self) {
         self.by_name.clear();
         for (t, info) in self.infos.iter().enumerate() {
+            // A type's own generic name `tileN` resolves without the table (id_by_name's
+            // fallback), which keeps building the default registry cheap for every command.
+            if info
+                .name
+                .strip_prefix("tile")
+                .and_then(|n| n.parse::<usize>().ok())
+                == Some(t)
+            {
+                continue;
+            }
             self.by_name
                 .entry(normalize_name(&info.name))
                 .or_insert(t as u16);
