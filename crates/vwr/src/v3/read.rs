@@ -47,10 +47,7 @@ fn rle_decode(p: &[u8], pos: [u16; 3], base: u64) -> Result<Chunk> {
     let (pal, rest) = <[U16]>::ref_from_prefix_with_elems(rest, pcount).expect("size checked");
     let (runs, meta_bytes) =
         <[RleRun]>::ref_from_prefix_with_elems(rest, rcount).expect("size checked");
-    let mut idx = [0u16; CHUNK_VOLUME];
-    if runs_valid(runs, pcount) {
-        rle_fill(runs, &mut idx);
-    } else {
+    if !runs_valid(runs, pcount) {
         // Some run is bad: find the first one, with the error a run-by-run read reports.
         let mut at = 0usize;
         for r in runs {
@@ -70,7 +67,19 @@ fn rle_decode(p: &[u8], pos: [u16; 3], base: u64) -> Result<Chunk> {
         return Err(bad("run counts", at as u64, "must sum to 1000"));
     }
     let palette: Vec<Block> = pal.iter().map(|v| Block(v.get())).collect();
-    let words = pack_all(&idx, bits_for(pcount));
+    let bits = bits_for(pcount);
+    let words = if bits == 8 {
+        // A byte per cell (indices are below 256): the bytes are the little-endian words.
+        let mut idx = [0u8; CHUNK_VOLUME];
+        rle_fill(runs, &mut idx, |i| i as u8);
+        idx.chunks_exact(8)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+            .collect()
+    } else {
+        let mut idx = [0u16; CHUNK_VOLUME];
+        rle_fill(runs, &mut idx, |i| i);
+        pack_all(&idx, bits)
+    };
     let records = if meta > 0 {
         read_meta(meta_bytes, pos, base + (p.len() - meta) as u64)?
     } else {
@@ -92,19 +101,19 @@ fn runs_valid(runs: &[RleRun], pcount: usize) -> bool {
     !empty && !outside && total as usize == CHUNK_VOLUME
 }
 
-/// Expands valid runs (see [`runs_valid`]) into palette indices.
-fn rle_fill(runs: &[RleRun], idx: &mut [u16; CHUNK_VOLUME]) {
+/// Expands valid runs (see [`runs_valid`]) into palette indices, each converted by `f`.
+fn rle_fill<T: Copy>(runs: &[RleRun], idx: &mut [T; CHUNK_VOLUME], f: impl Fn(u16) -> T) {
     if runs.len() == CHUNK_VOLUME {
         // 1000 runs over 1000 cells: one cell each (a noisy chunk), a plain copy.
         for (o, r) in idx.iter_mut().zip(runs) {
-            *o = r.palette_index.get();
+            *o = f(r.palette_index.get());
         }
         return;
     }
     let mut at = 0usize;
     for r in runs {
         let n = usize::from(r.count.get());
-        idx[at..at + n].fill(r.palette_index.get());
+        idx[at..at + n].fill(f(r.palette_index.get()));
         at += n;
     }
 }
