@@ -278,5 +278,8 @@ fn random_sessions_always_read_back_what_was_saved() {
         let live = f.history(1).0[0].live_bytes;
         assert!(live <= f.file_size(), "round {round}: live {live} > file");
     }
-    assert!(compactions > 0, "the rounds should reach an automatic compaction");
+    assert!(
+        compactions > 0,
+        "the rounds should reach an automatic compaction"
+    );
 }
