@@ -57,7 +57,7 @@ fn session(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("temp dir");
     let d = dir.path();
     terrain()
-        .save_with(&d.join("t.vwr"), &SaveOptions::v3(vwr::Codec::Auto))
+        .save_with(d.join("t.vwr"), &SaveOptions::v3(vwr::Codec::Auto))
         .expect("save");
     for (name, block) in [("a.txt", "glass"), ("b.txt", "lava")] {
         let script: String = (0..10)
@@ -74,7 +74,7 @@ fn session(c: &mut Criterion) {
     g.bench_function("world edit of 10 blocks (one commit)", |b| {
         b.iter(|| {
             k += 1;
-            let script = if k % 2 == 0 { "a.txt" } else { "b.txt" };
+            let script = if k.is_multiple_of(2) { "a.txt" } else { "b.txt" };
             run(&bin, d, &["world", "edit", "t.vwr", "-s", script]);
         });
     });
