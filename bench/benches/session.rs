@@ -74,7 +74,11 @@ fn session(c: &mut Criterion) {
     g.bench_function("world edit of 10 blocks (one commit)", |b| {
         b.iter(|| {
             k += 1;
-            let script = if k.is_multiple_of(2) { "a.txt" } else { "b.txt" };
+            let script = if k.is_multiple_of(2) {
+                "a.txt"
+            } else {
+                "b.txt"
+            };
             run(&bin, d, &["world", "edit", "t.vwr", "-s", script]);
         });
     });
