@@ -205,7 +205,7 @@ fn messages_are_exact() {
         msg("plate 1 1 1 Sideways"),
         "bad plate rotation \"sideways\" (on or off)"
     );
-    assert_eq!(msg("sky -1"), "bad sky value \"-1\" (a whole number)");
+    assert_eq!(msg("sky -1"), "bad sky value \"-1\" (a sky region 0-31)");
     assert_eq!(
         msg("undo 3"),
         "expected `undo` (0 values after the keyword, got 1)"
@@ -258,4 +258,21 @@ fn apply_reports_each_operation_and_names_the_refused_one() {
     let ops = parse_text("u", "undo").unwrap();
     let e = apply_ops(&mut Editor::new(World::new()), &ops, 1).unwrap_err();
     assert_eq!(e.to_string(), "u:1: `undo`: nothing to undo");
+}
+
+#[test]
+fn sky_above_31_is_refused_like_world_new_refuses_it() {
+    assert_eq!(parse_op("sky 31").unwrap(), Op::Sky(31));
+    let e = parse_text("t", "sky 40").unwrap_err();
+    assert_eq!(
+        e[0].to_string(),
+        "t:1: `sky 40`: bad sky value \"40\" (a sky region 0-31)"
+    );
+}
+
+#[test]
+fn a_utf8_byte_order_mark_is_not_an_operation() {
+    let ops = parse_text("bom.txt", "\u{feff}place 1 1 1 35\nsky 3\n").unwrap();
+    assert_eq!(ops.len(), 2);
+    assert_eq!(ops[0].op, Op::Place([1, 1, 1], Block::make(35, 0).unwrap()));
 }

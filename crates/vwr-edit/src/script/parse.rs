@@ -177,6 +177,9 @@ fn need(args: &[&str], n: usize, usage: &'static str) -> P<()> {
     }
 }
 
+/// The largest sky region the game has (`sky N`, like `voxcaf world new --sky`).
+pub const MAX_SKY_REGION: u32 = 31;
+
 fn bad_value(what: &'static str, text: &str, expected: &'static str) -> ScriptErrorKind {
     ScriptErrorKind::BadValue {
         what,
@@ -308,9 +311,12 @@ pub fn parse_op(line: &str) -> Result<Op, ScriptErrorKind> {
         }
         "sky" => {
             need(a, 1, "sky N")?;
+            // The same range `voxcaf world new --sky` takes: the regions the game has.
             let n = a[0]
                 .parse::<u32>()
-                .map_err(|_| bad_value("sky value", a[0], "a whole number"))?;
+                .ok()
+                .filter(|n| *n <= MAX_SKY_REGION)
+                .ok_or_else(|| bad_value("sky value", a[0], "a sky region 0-31"))?;
             Op::Sky(n)
         }
         "mission" => {
@@ -481,6 +487,8 @@ fn parse_object(a: &[&str]) -> P<Op> {
 /// The lines of a script text, each with its location `source_name:N` (1-based; blank and
 /// comment lines keep their numbers).
 pub fn script_lines(source_name: &str, text: &str) -> Vec<(Location, String)> {
+    // Editors on some systems start UTF-8 files with a byte-order mark; it is not an operation.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     text.lines()
         .enumerate()
         .map(|(i, l)| {
