@@ -331,6 +331,12 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             force,
         } => {
             use crate::output as o;
+            if matches!(format, FormatArg::Vox) {
+                return Err(o::usage(
+                    None,
+                    "--format vox: world new writes .vwr worlds (v2 or v3); make a .vox with `voxcaf world convert NEW.vwr OUT.vox`",
+                ));
+            }
             if !o::is_dash(&out) {
                 o::check_file(&out, &[], &o::WORLD, true, false)?;
                 if out.exists() && !force {

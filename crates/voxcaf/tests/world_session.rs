@@ -175,3 +175,12 @@ fn an_edit_killed_before_its_commit_leaves_the_previous_commit() {
     assert_ne!(ok(&["world", "dump", "t.vwr"], dir), before);
     ok(&["world", "check", "t.vwr"], dir);
 }
+
+#[test]
+fn world_new_format_vox_is_a_usage_error_not_a_vwr() {
+    let d = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(&["world", "new", "w.vwr", "--format", "vox"], d.path());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("world convert"), "{err}");
+    assert!(!d.path().join("w.vwr").exists());
+}
