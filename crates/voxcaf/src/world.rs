@@ -450,6 +450,12 @@ fn convert(a: &ConvertArgs) -> Result<u8> {
     }
     let opts = a.save_options();
     let world = World::from_bytes(&in_bytes).map_err(|e| o::failed(input, e))?;
+    if !matches!(a.codec, CodecArg::Auto) && !opts.writes_v3(&world) {
+        return Err(o::usage(
+            None,
+            "--codec applies to v3 files, and this world is written as v2 (the original format, which it fits); add --format v3 to use the codec",
+        ));
+    }
     let bytes = world
         .to_bytes_with(&opts)
         .map_err(|e| o::usage(Some(input), e.to_string()))?;

@@ -184,3 +184,24 @@ fn world_new_format_vox_is_a_usage_error_not_a_vwr() {
     assert!(err.contains("world convert"), "{err}");
     assert!(!d.path().join("w.vwr").exists());
 }
+
+#[test]
+fn convert_codec_to_a_v2_output_is_refused_not_ignored() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    ok(&["world", "new", "w.vwr", "--chunks", "2"], dir);
+    let (code, _, err) = run(
+        &["world", "convert", "w.vwr", "z.vwr", "--codec", "zstd"],
+        dir,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--format v3"), "{err}");
+    assert!(!dir.join("z.vwr").exists());
+    ok(
+        &[
+            "world", "convert", "w.vwr", "z.vwr", "--codec", "zstd", "--format", "v3",
+        ],
+        dir,
+    );
+    assert_eq!(std::fs::read(dir.join("z.vwr")).unwrap()[4], 3);
+}
