@@ -52,8 +52,9 @@ pub enum EditCmd {
 
 #[derive(Args)]
 pub struct EditArgs {
-    /// The .vwr file to edit (saved in place, keeping FILE.bak, unless -o names another file;
-    /// `-` reads standard input and then needs -o or --dry-run).
+    /// The .vwr file to edit, saved in place in its own format (v3: one commit, undone by
+    /// `voxcaf world revert`; v2: rewritten keeping FILE.bak) unless -o names another file;
+    /// `-` reads standard input and then needs -o or --dry-run.
     pub file: PathBuf,
     /// Read operations from this script (one per line; `-` reads standard input).
     #[arg(long, short = 's', conflicts_with = "ops")]

@@ -15,8 +15,8 @@ pub enum ServeCmd {
     ///
     /// The page places and erases blocks by clicking faces, box-fills by dragging, has
     /// brushes, flood fill, replace, copy/paste, objects, spawn, sky, a layer view and a chunk
-    /// debug view, with undo (Ctrl+Z), redo (Ctrl+Shift+Z) and save (Ctrl+S; atomic, keeps
-    /// FILE.bak), and a play test (walk the level with WASD, jump with Space). Unsaved edits
+    /// debug view, with undo (Ctrl+Z), redo (Ctrl+Shift+Z) and save (Ctrl+S; in the file's
+    /// format: a v3 commit, or a v2 rewrite keeping FILE.bak), and a play test (walk the level with WASD, jump with Space). Unsaved edits
     /// are journalled to FILE.journal every second; the next serve offers to recover them. The URL carries a random session token that every request
     /// needs; scripts can drive the same HTTP API (see the README).
     ///

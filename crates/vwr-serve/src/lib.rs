@@ -4,15 +4,18 @@
 //! The server holds the world inside a `vwr-edit` [`Editor`](vwr_edit::Editor) with its exact
 //! undo history; the page sends operations in the `voxcaf world edit` script language and
 //! gets back the chunks whose meshes changed (from `vwr-mesh`'s revision-based
-//! [`MeshCache`](vwr_mesh::MeshCache), neighbours across borders included). Saving is atomic
-//! through `voxcaf_fs` and keeps `FILE.bak`; an autosave journal (`FILE.journal`) keeps
+//! [`MeshCache`](vwr_mesh::MeshCache), neighbours across borders included). Saving goes
+//! through [`vwr::WorldSession`], which holds the file's lock (`FILE.lock`) and keeps its
+//! format (a v3 commit, or a v2 rewrite keeping `FILE.bak`), and refuses to overwrite a change
+//! made on disk meanwhile ([`SaveMode`] says what to do then); an autosave journal (`FILE.journal`) keeps
 //! unsaved edits across a crash and is offered for recovery on the next start. A play test
 //! ([`play`]) runs `vwr-play`'s level loop on the world as edited, stepped by the page.
 //!
 //! Security: loopback by default, a random session token required on every request (the
 //! `token` query parameter or an `X-Voxcaf-Token` header; 401 without it), foreign `Origin`
 //! and `Host` headers refused (403), request bodies and flood fills bounded, and only the
-//! opened file, its `.bak` and its journal are ever written.
+//! opened file, its `.bak`, its lock and its journal are ever written (and a file the user
+//! names in a save-as, beside it).
 //!
 //! ```no_run
 //! use vwr_serve::{start, ServerOptions};
