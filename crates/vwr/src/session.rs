@@ -255,7 +255,7 @@ impl WorldSession {
     }
 
     fn is_resident(&self, i: u32) -> bool {
-        self.resident.as_ref().is_none_or(|r| r.contains(&i))
+        resident_has(&self.resident, i)
     }
 
     fn load_chunk(&mut self, world: &mut World, pos: [u32; 3]) -> Result<bool> {
@@ -277,13 +277,13 @@ impl WorldSession {
 
     fn remember(&mut self, world: &World) {
         let dims = self.file.chunk_dims();
-        let resident = self.resident.take();
-        self.revisions = world
+        let revisions = world
             .chunks()
-            .filter(|(p, c)| !c.is_empty() && resident_has(&resident, v3::linear(dims, *p)))
-            .map(|(p, c)| (v3::linear(dims, p), c.revision()))
+            .map(|(p, c)| (v3::linear(dims, p), c))
+            .filter(|(i, c)| !c.is_empty() && self.is_resident(*i))
+            .map(|(i, c)| (i, c.revision()))
             .collect();
-        self.resident = resident;
+        self.revisions = revisions;
         self.fields = RootFields::of(world);
     }
 

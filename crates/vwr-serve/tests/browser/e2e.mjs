@@ -77,15 +77,22 @@ try {
     return t.style.display === 'block' && new RegExp(src).test(t.textContent);
   }, re.source, { timeout: 10000 });
 
-  if (scenario === 'golden') {
-    // 1. place a block by clicking a face
-    await selectBlock(35);
+  // Places block `type` with the place tool by a real click on the face under the canvas
+  // centre; returns the hit (cell, place, screen point).
+  const placeByClick = async (type) => {
+    await selectBlock(type);
     await page.click('button[data-tool="place"]');
     const a = await findHit(0.5, 0.55);
     if (!a) throw new Error('no block under the canvas centre');
     await page.mouse.move(a.x, a.y);
     await page.mouse.click(a.x, a.y);
     await waitEdits(1);
+    return a;
+  };
+
+  if (scenario === 'golden') {
+    // 1. place a block by clicking a face
+    const a = await placeByClick(35);
     const placed = await page.evaluate((p) => window.voxcaf.blockAt(...p) >> 4, a.place);
     if (placed !== 35) throw new Error(`clicked face ${a.cell} -> place ${a.place} shows block ${placed}, not 35`);
     out.placed = a.place;
@@ -175,13 +182,7 @@ try {
     await page.waitForFunction(() => window.voxcaf.play === null, null, { timeout: 10000 });
   } else if (scenario === 'conflict') {
     // 1. place a glass block with a real click
-    await selectBlock(30);
-    await page.click('button[data-tool="place"]');
-    const a = await findHit(0.5, 0.55);
-    if (!a) throw new Error('no block under the canvas centre');
-    await page.mouse.move(a.x, a.y);
-    await page.mouse.click(a.x, a.y);
-    await waitEdits(1);
+    const a = await placeByClick(30);
     out.placed = a.place;
     // 2. meanwhile another program changes the file on disk
     await step('change-on-disk ' + JSON.stringify(a.place));
