@@ -2,7 +2,7 @@
 //! their reason on stdout and in `--json`, and the summary counts them.
 
 mod common;
-use common::run;
+use common::cli;
 
 #[test]
 fn build_lists_every_file_it_skipped_and_why() {
@@ -16,7 +16,7 @@ fn build_lists_every_file_it_skipped_and_why() {
     std::fs::write(src.join(".cache/x.png"), "").unwrap();
     std::fs::write(src.join("lines.obj"), "v 0 0 0\nv 1 0 0\nl 1 2\n").unwrap();
 
-    let (c, out, err) = run(d, &["asset", "build", "src", "out"]);
+    let (c, out, err) = cli(d, "asset build src out");
     assert_eq!(c, 1, "the line-only OBJ fails: {out}{err}");
     for line in [
         "ignored .cache: hidden folder",
@@ -31,7 +31,7 @@ fn build_lists_every_file_it_skipped_and_why() {
         "{err}"
     );
 
-    let (c, out, _) = run(d, &["asset", "build", "--json", "src", "out"]);
+    let (c, out, _) = cli(d, "asset build --json src out");
     assert_eq!(c, 1);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     let ignored: Vec<(String, String)> = v["ignored"]

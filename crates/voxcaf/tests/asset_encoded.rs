@@ -2,31 +2,11 @@
 //! `check|info|extract` of COMPRESSED / ENCRYPTED assets with `--key-file` or `VOXCAF_KEY`,
 //! including the unhappy paths (missing, wrong and malformed keys, damaged files).
 
+mod common;
+use common::{run, run_env};
+
 use std::path::Path;
-use std::process::{Command, Stdio};
 
-fn run_env(dir: &Path, args: &[&str], key_env: Option<&str>) -> (i32, String, String) {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_voxcaf"));
-    c.current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .env_remove("VOXCAF_KEY");
-    if let Some(k) = key_env {
-        c.env("VOXCAF_KEY", k);
-    }
-    let out = c.output().expect("run voxcaf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    run_env(dir, args, None)
-}
-
-/// A 16-bit mono WAV of `frames` frames of a tone.
 fn wav(path: &Path, frames: u32) {
     let mut b = Vec::new();
     let data = frames * 2;

@@ -4,7 +4,7 @@
 //! `--level` out of range or on audio, existing outputs, a damaged file).
 
 mod common;
-use common::run;
+use common::{cli, run};
 
 use std::path::Path;
 
@@ -107,7 +107,7 @@ fn mesh_to_glb_and_gltf_and_back() {
 
     // Exporting again over the same files needs --force (the .bin too).
     std::fs::remove_file(p.join("out/cubes.gltf")).unwrap();
-    let (c, _, e) = run(p, &["asset", "export", "cubes.caf", "out/cubes.gltf"]);
+    let (c, _, e) = cli(p, "asset export cubes.caf out/cubes.gltf");
     assert_eq!(c, 2, "{e}");
     assert!(e.contains("cubes.bin"), "{e}");
     assert!(!p.join("out/cubes.gltf").exists());
@@ -130,7 +130,7 @@ fn unhappy_paths() {
     ok(p, &["asset", "convert", "cube.obj", "cube.caf"]);
 
     // A mesh goes to .glb or .gltf only: another extension is a usage error, nothing written.
-    let (c, _, e) = run(p, &["asset", "export", "cube.caf", "cube.bin"]);
+    let (c, _, e) = cli(p, "asset export cube.caf cube.bin");
     assert_eq!(c, 2, "{e}");
     assert!(e.contains(".glb") && e.contains(".gltf"), "{e}");
     assert!(!p.join("cube.bin").exists());
@@ -152,23 +152,23 @@ fn unhappy_paths() {
             "scene.caf",
         ],
     );
-    let (c, _, e) = run(p, &["asset", "export", "scene.caf", "scene.glb"]);
+    let (c, _, e) = cli(p, "asset export scene.caf scene.glb");
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("cannot export scene"), "{e}");
     assert!(!p.join("scene.glb").exists());
 
     // --level on audio is a usage error; a level the texture lacks is bad input.
-    let (c, _, e) = run(p, &["asset", "export", "jump.caf", "j.wav", "--level", "0"]);
+    let (c, _, e) = cli(p, "asset export jump.caf j.wav --level 0");
     assert_eq!(c, 2, "{e}");
     assert!(e.contains("--level"), "{e}");
-    let (c, _, e) = run(p, &["asset", "export", "hero.caf", "h.png", "--level", "3"]);
+    let (c, _, e) = cli(p, "asset export hero.caf h.png --level 3");
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("no level 3"), "{e}");
     assert!(!p.join("h.png").exists());
 
     // An existing output is only replaced with --force.
     std::fs::write(p.join("j.wav"), b"keep").unwrap();
-    let (c, _, e) = run(p, &["asset", "export", "jump.caf", "j.wav"]);
+    let (c, _, e) = cli(p, "asset export jump.caf j.wav");
     assert_eq!(c, 2, "{e}");
     assert_eq!(std::fs::read(p.join("j.wav")).unwrap(), b"keep");
     ok(p, &["asset", "export", "jump.caf", "j.wav", "--force"]);
@@ -179,7 +179,7 @@ fn unhappy_paths() {
     let n = bytes.len();
     bytes[n - 8] ^= 0xff;
     std::fs::write(p.join("bad.caf"), bytes).unwrap();
-    let (c, _, e) = run(p, &["asset", "export", "bad.caf", "bad.wav"]);
+    let (c, _, e) = cli(p, "asset export bad.caf bad.wav");
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("bad.caf"), "{e}");
     assert!(!p.join("bad.wav").exists());
@@ -203,7 +203,7 @@ fn encrypted_asset_with_key_file() {
             "game.key",
         ],
     );
-    let (c, _, e) = run(p, &["asset", "export", "enc.caf", "out.wav"]);
+    let (c, _, e) = cli(p, "asset export enc.caf out.wav");
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("key"), "{e}");
     ok(

@@ -3,7 +3,7 @@
 //! `asset info` describing the result, `asset build` picking up `.ttf`, and the unhappy paths.
 
 mod common;
-use common::run;
+use common::{cli, run};
 
 use std::path::Path;
 
@@ -24,50 +24,31 @@ fn convert_and_info_a_font() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path();
     dejavu(d);
-    let (c, out, e) = run(
+    let (c, out, e) = cli(
         d,
-        &[
-            "asset",
-            "convert",
-            "DejaVuSans.ttf",
-            "font.caf",
-            "--charset",
-            "65-90,0x61-0x7A",
-            "--size",
-            "24",
-        ],
+        "asset convert DejaVuSans.ttf font.caf --charset 65-90,0x61-0x7A --size 24",
     );
     assert_eq!(c, 0, "{e}");
     assert!(out.contains("font 52 glyphs"), "{out}");
     assert!(e.is_empty(), "no warnings expected: {e}");
-    let (c, out, e) = run(d, &["asset", "info", "font.caf", "--json"]);
+    let (c, out, e) = cli(d, "asset info font.caf --json");
     assert_eq!(c, 0, "{e}");
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["type_name"], "font");
     assert_eq!(j["metadata"]["glyph_count"], 52);
     assert_eq!(j["metadata"]["em_size"], 24.0);
     assert_eq!(j["metadata"]["format_name"], "sdf");
-    let (c, out, _) = run(d, &["asset", "info", "font.caf"]);
+    let (c, out, _) = cli(d, "asset info font.caf");
     assert_eq!(c, 0);
     assert!(out.contains("52 glyph(s) U+0041..U+007A"), "{out}");
-    let (c, out, e) = run(d, &["asset", "check", "--typed", "font.caf"]);
+    let (c, out, e) = cli(d, "asset check --typed font.caf");
     assert_eq!(c, 0, "{out}{e}");
 
     // A text file of characters, MSDF; a character the font lacks is a warning, not a failure.
     std::fs::write(d.join("chars.txt"), "Hello \u{10FFFD}\n").unwrap();
-    let (c, out, e) = run(
+    let (c, out, e) = cli(
         d,
-        &[
-            "asset",
-            "convert",
-            "DejaVuSans.ttf",
-            "hello.caf",
-            "--charset-file",
-            "chars.txt",
-            "--font-format",
-            "msdf",
-            "--json",
-        ],
+        "asset convert DejaVuSans.ttf hello.caf --charset-file chars.txt --font-format msdf --json",
     );
     assert_eq!(c, 0, "{e}");
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -77,7 +58,7 @@ fn convert_and_info_a_font() {
         j["warnings"][0].as_str().unwrap().contains("U+10FFFD"),
         "{out}"
     );
-    let (c, out, _) = run(d, &["asset", "info", "--json", "hello.caf"]);
+    let (c, out, _) = cli(d, "asset info --json hello.caf");
     assert_eq!(c, 0);
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["metadata"]["glyph_count"], 5);
@@ -95,10 +76,10 @@ fn build_converts_ttf_with_a_sidecar() {
         "charset = \"48-57\"\nfont_size = 16\n",
     )
     .unwrap();
-    let (c, out, e) = run(d, &["asset", "build", "src", "out"]);
+    let (c, out, e) = cli(d, "asset build src out");
     assert_eq!(c, 0, "{out}{e}");
     assert!(out.contains("font 10 glyphs"), "{out}");
-    let (c, out, _) = run(d, &["asset", "info", "--json", "out/DejaVuSans.caf"]);
+    let (c, out, _) = cli(d, "asset info --json out/DejaVuSans.caf");
     assert_eq!(c, 0);
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["metadata"]["glyph_count"], 10);
@@ -112,7 +93,7 @@ fn font_unhappy_paths() {
     // A truncated font: exit 1, the file named, nothing written.
     let bytes = std::fs::read(&font).unwrap();
     std::fs::write(d.join("cut.ttf"), &bytes[..2000]).unwrap();
-    let (c, _, e) = run(d, &["asset", "convert", "cut.ttf", "cut.caf"]);
+    let (c, _, e) = cli(d, "asset convert cut.ttf cut.caf");
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("cut.ttf") && e.contains("font"), "{e}");
     assert!(!d.join("cut.caf").exists());
@@ -134,35 +115,15 @@ fn font_unhappy_paths() {
     }
     assert!(!d.join("x.caf").exists());
     // Out-of-range sizes and a bad format name.
-    let (c, _, e) = run(
-        d,
-        &["asset", "convert", "DejaVuSans.ttf", "x.caf", "--size", "1"],
-    );
+    let (c, _, e) = cli(d, "asset convert DejaVuSans.ttf x.caf --size 1");
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("font size"), "{e}");
-    let (c, _, e) = run(
-        d,
-        &[
-            "asset",
-            "convert",
-            "DejaVuSans.ttf",
-            "x.caf",
-            "--font-format",
-            "psdf",
-        ],
-    );
+    let (c, _, e) = cli(d, "asset convert DejaVuSans.ttf x.caf --font-format psdf");
     assert_eq!(c, 2, "{e}");
     // A missing charset file.
-    let (c, _, e) = run(
+    let (c, _, e) = cli(
         d,
-        &[
-            "asset",
-            "convert",
-            "DejaVuSans.ttf",
-            "x.caf",
-            "--charset-file",
-            "nope.txt",
-        ],
+        "asset convert DejaVuSans.ttf x.caf --charset-file nope.txt",
     );
     assert_ne!(c, 0);
     assert!(e.contains("nope.txt"), "{e}");

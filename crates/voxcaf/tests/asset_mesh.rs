@@ -2,7 +2,7 @@
 //! sub-mesh table in `asset info`, and the refusals (Draco, an unknown mode).
 
 mod common;
-use common::run;
+use common::{cli, run};
 
 use std::path::PathBuf;
 
@@ -25,23 +25,10 @@ fn gltf_convert_info_and_refusals() {
     let d = t.path();
     std::fs::write(d.join("t.glb"), caf_import::samples::triangle_glb()).unwrap();
 
-    let (c, _, e) = run(
-        d,
-        &[
-            "asset",
-            "convert",
-            "t.glb",
-            "t.caf",
-            "--mesh-nodes",
-            "bogus",
-        ],
-    );
+    let (c, _, e) = cli(d, "asset convert t.glb t.caf --mesh-nodes bogus");
     assert_eq!(c, 2, "{e}");
     assert!(e.contains("expected flatten or keep"), "{e}");
-    let (c, o, e) = run(
-        d,
-        &["asset", "convert", "t.glb", "t.caf", "--mesh-nodes", "keep"],
-    );
+    let (c, o, e) = cli(d, "asset convert t.glb t.caf --mesh-nodes keep");
     assert_eq!(c, 0, "{e}");
     assert!(o.contains("1 sub-mesh"), "{o}");
 
@@ -51,13 +38,13 @@ fn gltf_convert_info_and_refusals() {
     let f = feature.to_str().unwrap();
     let (c, _, e) = run(d, &["asset", "convert", f, "f.caf"]);
     assert_eq!(c, 0, "{e}");
-    let (c, o, e) = run(d, &["asset", "info", "f.caf"]);
+    let (c, o, e) = cli(d, "asset info f.caf");
     assert_eq!(c, 0, "{e}");
     assert!(
         o.contains("1 sub-mesh(es): indices 0..24 material 0"),
         "{o}"
     );
-    let (c, o, e) = run(d, &["asset", "info", "--json", "f.caf"]);
+    let (c, o, e) = cli(d, "asset info --json f.caf");
     assert_eq!(c, 0, "{e}");
     assert!(
         o.contains("\"material\":0") || o.contains("\"material\": 0"),

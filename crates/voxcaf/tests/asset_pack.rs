@@ -2,7 +2,7 @@
 //! `asset extract` (one member or all) on packs, with their unhappy paths.
 
 mod common;
-use common::run;
+use common::{cli, run};
 
 use std::path::Path;
 
@@ -52,10 +52,7 @@ fn build_pack(d: &Path) {
     wav(&d.join("src/a.wav"), 1000);
     wav(&d.join("src/sub/b.wav"), 3000);
     tga(&d.join("src/tex/hero.tga"), 8, 4);
-    let (c, out, e) = run(
-        d,
-        &["asset", "build", "src", "out", "--pack", "game.cafpack"],
-    );
+    let (c, out, e) = cli(d, "asset build src out --pack game.cafpack");
     assert_eq!(c, 0, "{out}{e}");
     assert!(out.contains("game.cafpack (3 assets"), "{out}");
 }
@@ -66,24 +63,13 @@ fn build_pack_is_pack_dir_of_the_build() {
     let d = t.path();
     build_pack(d);
     // One code path: the same bytes as pack-dir of the build output.
-    assert_eq!(run(d, &["asset", "pack-dir", "out", "again.cafpack"]).0, 0);
+    assert_eq!(cli(d, "asset pack-dir out again.cafpack").0, 0);
     assert_eq!(
         std::fs::read(d.join("game.cafpack")).unwrap(),
         std::fs::read(d.join("again.cafpack")).unwrap()
     );
     // JSON names the pack.
-    let (c, out, _) = run(
-        d,
-        &[
-            "asset",
-            "build",
-            "src",
-            "out",
-            "--pack",
-            "game.cafpack",
-            "--json",
-        ],
-    );
+    let (c, out, _) = cli(d, "asset build src out --pack game.cafpack --json");
     assert_eq!(c, 0);
     let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(j["pack"]["assets"], 3, "{j}");
@@ -100,19 +86,9 @@ fn build_pack_is_pack_dir_of_the_build() {
         assert_eq!(c, 2, "{bad}: {e}");
     }
     std::fs::write(d.join("notes.cafpack"), "mine").unwrap();
-    assert_eq!(
-        run(
-            d,
-            &["asset", "build", "src", "out", "--pack", "notes.cafpack"]
-        )
-        .0,
-        2
-    );
+    assert_eq!(cli(d, "asset build src out --pack notes.cafpack").0, 2);
     std::fs::write(d.join("src/broken.png"), b"not a png").unwrap();
-    let (c, _, e) = run(
-        d,
-        &["asset", "build", "src", "out", "--pack", "fail.cafpack"],
-    );
+    let (c, _, e) = cli(d, "asset build src out --pack fail.cafpack");
     assert_eq!(c, 1);
     assert!(e.contains("not packed"), "{e}");
     assert!(!d.join("fail.cafpack").exists());
@@ -123,29 +99,19 @@ fn check_and_extract_packs() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path();
     build_pack(d);
-    let (c, out, e) = run(d, &["asset", "check", "--typed", "game.cafpack"]);
+    let (c, out, e) = cli(d, "asset check --typed game.cafpack");
     assert_eq!(c, 0, "{out}{e}");
     assert!(out.contains("game.cafpack:sub/b.caf"), "{out}");
     assert!(out.contains("3 of 3 file(s) valid"), "{out}");
-    let (c, out, _) = run(d, &["asset", "check", "--json", "game.cafpack"]);
+    let (c, out, _) = cli(d, "asset check --json game.cafpack");
     assert_eq!(c, 0);
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j.as_array().unwrap().len(), 3);
 
     // One member: whole, or its payload.
-    let (c, _, e) = run(
+    let (c, _, e) = cli(
         d,
-        &[
-            "asset",
-            "extract",
-            "game.cafpack",
-            "--member",
-            "tex/hero.caf",
-            "--out",
-            "x/hero.caf",
-            "--payload",
-            "x/hero.rgba",
-        ],
+        "asset extract game.cafpack --member tex/hero.caf --out x/hero.caf --payload x/hero.rgba",
     );
     assert_eq!(c, 0, "{e}");
     assert_eq!(
@@ -155,10 +121,7 @@ fn check_and_extract_packs() {
     let rgba = std::fs::read(d.join("x/hero.rgba")).unwrap();
     assert_eq!(&rgba[..4], &[0, 0, 7, 255]);
     // All members.
-    let (c, _, e) = run(
-        d,
-        &["asset", "extract", "game.cafpack", "--all", "unpacked"],
-    );
+    let (c, _, e) = cli(d, "asset extract game.cafpack --all unpacked");
     assert_eq!(c, 0, "{e}");
     for m in ["a.caf", "sub/b.caf", "tex/hero.caf"] {
         assert_eq!(
@@ -174,73 +137,25 @@ fn check_and_extract_packs() {
 
 /// What `asset extract` refuses on [`build_pack`]'s pack in `d`, writing nothing.
 fn extract_refusals(d: &Path) {
-    let (c, _, e) = run(d, &["asset", "extract", "game.cafpack", "--payload", "p"]);
+    let (c, _, e) = cli(d, "asset extract game.cafpack --payload p");
     assert_eq!(c, 2, "a pack needs --member or --all: {e}");
     assert!(e.contains("--member"), "{e}");
-    let (c, _, e) = run(
+    let (c, _, e) = cli(
         d,
-        &[
-            "asset",
-            "extract",
-            "game.cafpack",
-            "--member",
-            "nope.caf",
-            "--out",
-            "n.caf",
-        ],
+        "asset extract game.cafpack --member nope.caf --out n.caf",
     );
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("nope.caf"), "{e}");
     assert!(!d.join("n.caf").exists());
-    let (c, _, e) = run(
-        d,
-        &[
-            "asset",
-            "extract",
-            "out/a.caf",
-            "--member",
-            "a.caf",
-            "--out",
-            "y.caf",
-        ],
-    );
+    let (c, _, e) = cli(d, "asset extract out/a.caf --member a.caf --out y.caf");
     assert_eq!(c, 2, "--member on a .caf: {e}");
-    let (c, _, _) = run(
-        d,
-        &[
-            "asset",
-            "extract",
-            "game.cafpack",
-            "--all",
-            "u2",
-            "--member",
-            "a.caf",
-        ],
-    );
+    let (c, _, _) = cli(d, "asset extract game.cafpack --all u2 --member a.caf");
     assert_eq!(c, 2, "--all and --member conflict");
     // An existing file that is not an asset is kept without --force.
     std::fs::write(d.join("unpacked/a.caf"), "notes").unwrap();
+    assert_eq!(cli(d, "asset extract game.cafpack --all unpacked").0, 2);
     assert_eq!(
-        run(
-            d,
-            &["asset", "extract", "game.cafpack", "--all", "unpacked"]
-        )
-        .0,
-        2
-    );
-    assert_eq!(
-        run(
-            d,
-            &[
-                "asset",
-                "extract",
-                "game.cafpack",
-                "--all",
-                "unpacked",
-                "--force"
-            ]
-        )
-        .0,
+        cli(d, "asset extract game.cafpack --all unpacked --force").0,
         0
     );
     // A link inside the folder pointing elsewhere would let a member escape: refused, and
@@ -250,7 +165,7 @@ fn extract_refusals(d: &Path) {
         std::fs::create_dir_all(d.join("elsewhere")).unwrap();
         std::fs::create_dir_all(d.join("u3")).unwrap();
         std::os::unix::fs::symlink(d.join("elsewhere"), d.join("u3/tex")).unwrap();
-        let (c, _, e) = run(d, &["asset", "extract", "game.cafpack", "--all", "u3"]);
+        let (c, _, e) = cli(d, "asset extract game.cafpack --all u3");
         assert_eq!(c, 1, "{e}");
         assert!(e.contains("outside"), "{e}");
         assert!(!d.join("elsewhere/hero.caf").exists());
@@ -266,21 +181,13 @@ fn damaged_members_and_index(d: &Path) {
     let mut b = std::fs::read(d.join("game.cafpack")).unwrap();
     b[(e.offset + e.size - 10) as usize] ^= 1;
     std::fs::write(d.join("bad.cafpack"), &b).unwrap();
-    let (c, out, _) = run(d, &["asset", "check", "bad.cafpack"]);
+    let (c, out, _) = cli(d, "asset check bad.cafpack");
     assert_eq!(c, 1);
     assert!(out.contains("FAIL  bad.cafpack:sub/b.caf"), "{out}");
     assert!(out.contains("2 of 3 file(s) valid"), "{out}");
-    let (c, _, e) = run(
+    let (c, _, e) = cli(
         d,
-        &[
-            "asset",
-            "extract",
-            "bad.cafpack",
-            "--member",
-            "sub/b.caf",
-            "--out",
-            "b.caf",
-        ],
+        "asset extract bad.cafpack --member sub/b.caf --out b.caf",
     );
     assert_eq!(c, 1, "{e}");
     assert!(!d.join("b.caf").exists());
@@ -288,7 +195,7 @@ fn damaged_members_and_index(d: &Path) {
     let n = b.len();
     b[n - 2] ^= 1;
     std::fs::write(d.join("bad2.cafpack"), &b).unwrap();
-    let (c, out, _) = run(d, &["asset", "check", "bad2.cafpack"]);
+    let (c, out, _) = cli(d, "asset check bad2.cafpack");
     assert_eq!(c, 1);
     assert!(out.contains("FAIL  bad2.cafpack ["), "{out}");
 }

@@ -2,7 +2,7 @@
 //! format and the level byte ranges, and the refusals.
 
 mod common;
-use common::run;
+use common::{cli, run};
 
 use std::path::Path;
 
@@ -15,21 +15,10 @@ fn convert_gpu_format_bc7_and_info_shows_levels() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     write_png(&d.join("hero.png"), 8, 8);
-    let (code, out, err) = run(
-        d,
-        &[
-            "asset",
-            "convert",
-            "hero.png",
-            "hero.caf",
-            "--mips",
-            "--gpu-format",
-            "bc7",
-        ],
-    );
+    let (code, out, err) = cli(d, "asset convert hero.png hero.caf --mips --gpu-format bc7");
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("BC7_RGBA_UNORM_SRGB"), "{out}");
-    let (code, out, err) = run(d, &["asset", "info", "hero.caf"]);
+    let (code, out, err) = cli(d, "asset info hero.caf");
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains(
@@ -37,7 +26,7 @@ fn convert_gpu_format_bc7_and_info_shows_levels() {
         ),
         "{out}"
     );
-    let (code, out, _) = run(d, &["asset", "info", "--json", "hero.caf"]);
+    let (code, out, _) = cli(d, "asset info --json hero.caf");
     assert_eq!(code, 0);
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["decoded"]["format"], 57);
@@ -88,7 +77,7 @@ fn convert_gpu_format_astc4x4_info_and_export_back_to_png() {
     let (code, out, err) = convert("hero.caf", &[]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("ASTC_4x4_UNORM_SRGB"), "{out}");
-    let (code, out, err) = run(d, &["asset", "info", "hero.caf"]);
+    let (code, out, err) = cli(d, "asset info hero.caf");
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains(
@@ -96,7 +85,7 @@ fn convert_gpu_format_astc4x4_info_and_export_back_to_png() {
         ),
         "{out}"
     );
-    let (code, out, _) = run(d, &["asset", "info", "--json", "hero.caf"]);
+    let (code, out, _) = cli(d, "asset info --json hero.caf");
     assert_eq!(code, 0);
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["decoded"]["format"], 77);
@@ -104,11 +93,11 @@ fn convert_gpu_format_astc4x4_info_and_export_back_to_png() {
     // Linear data gets the UNORM code.
     let (code, out, err) = convert("lin.caf", &["--linear"]);
     assert_eq!(code, 0, "{out}{err}");
-    let (_, out, _) = run(d, &["asset", "info", "lin.caf"]);
+    let (_, out, _) = cli(d, "asset info lin.caf");
     assert!(out.contains("ASTC_4x4_UNORM, 4 level(s)"), "{out}");
 
     // Back to PNG: every level decoded to RGBA8, level 0 close to the source.
-    let (code, out, err) = run(d, &["asset", "export", "hero.caf", "out/hero.png"]);
+    let (code, out, err) = cli(d, "asset export hero.caf out/hero.png");
     assert_eq!(code, 0, "{out}{err}");
     for (i, dims) in [(10, 6), (5, 3), (2, 1), (1, 1)].into_iter().enumerate() {
         let img = image::open(d.join(format!("out/hero-mip{i}.png"))).unwrap();
@@ -124,9 +113,9 @@ fn convert_gpu_format_astc4x4_info_and_export_back_to_png() {
     std::fs::create_dir(&src).unwrap();
     std::fs::copy(d.join("hero.png"), src.join("hero.png")).unwrap();
     std::fs::write(src.join("hero.png.toml"), "gpu_format = \"astc4x4\"\n").unwrap();
-    let (code, out, err) = run(d, &["asset", "build", "src", "build"]);
+    let (code, out, err) = cli(d, "asset build src build");
     assert_eq!(code, 0, "{out}{err}");
-    let (_, out, _) = run(d, &["asset", "info", "build/hero.caf"]);
+    let (_, out, _) = cli(d, "asset info build/hero.caf");
     assert!(out.contains("ASTC_4x4_UNORM_SRGB, 1 level(s)"), "{out}");
 }
 
@@ -135,36 +124,17 @@ fn gpu_format_unhappy_paths() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     write_png(&d.join("hero.png"), 4, 4);
-    let (code, _, err) = run(
-        d,
-        &[
-            "asset",
-            "convert",
-            "hero.png",
-            "a.caf",
-            "--gpu-format",
-            "bc9",
-        ],
-    );
+    let (code, _, err) = cli(d, "asset convert hero.png a.caf --gpu-format bc9");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("unknown GPU format"), "{err}");
-    let (code, _, err) = run(
+    let (code, _, err) = cli(
         d,
-        &[
-            "asset",
-            "convert",
-            "hero.png",
-            "b.caf",
-            "--gpu-format",
-            "bc7",
-            "--profile",
-            "original",
-        ],
+        "asset convert hero.png b.caf --gpu-format bc7 --profile original",
     );
     assert_ne!(code, 0);
     assert!(err.contains("original profile"), "{err}");
     assert!(!d.join("b.caf").exists());
-    let (code, out, _) = run(d, &["asset", "convert", "--help"]);
+    let (code, out, _) = cli(d, "asset convert --help");
     assert_eq!(code, 0);
     assert!(out.contains("--gpu-format"), "{out}");
     assert!(out.contains("astc4x4"), "{out}");

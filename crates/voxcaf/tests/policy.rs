@@ -1,13 +1,12 @@
 //! Issue 11, items 1, 2, 4 and 7, run as a user would: the output policy, `-`, exit codes with
 //! the JSON error shape, and folders for `info`. Each test checks the file system afterwards.
 
+mod common;
+use common::voxcaf;
+
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-fn voxcaf() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-}
+use std::process::Stdio;
 
 /// Runs `voxcaf ARGS` in `dir` with `stdin` fed in; returns (status, stdout bytes, stderr).
 fn run_in(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {

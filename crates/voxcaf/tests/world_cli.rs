@@ -1,23 +1,12 @@
 //! `voxcaf world ...` and `voxcaf demo` run as a user would run them.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
+use common::{output, voxcaf};
 
-fn voxcaf() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-}
+use std::path::PathBuf;
 
 fn golden() -> Option<PathBuf> {
     voxcaf_golden::with_worlds()
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let out = cmd.output().expect("run voxcaf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]
@@ -27,7 +16,7 @@ fn dump_equals_golden_dump_for_every_world() {
         for e in std::fs::read_dir(g.join("vwr").join(sub)).unwrap() {
             let p = e.unwrap().path();
             if p.extension().is_some_and(|x| x == "vwr") {
-                let (code, out, _) = run(voxcaf().args(["world", "dump"]).arg(&p));
+                let (code, out, _) = output(voxcaf().args(["world", "dump"]).arg(&p));
                 assert_eq!(code, 0, "{}", p.display());
                 assert_eq!(
                     out,
@@ -45,7 +34,7 @@ fn dump_of_a_bad_file_prints_error_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.vwr");
     std::fs::write(&bad, b"VWR1\x01 not really").unwrap();
-    let (code, out, _) = run(voxcaf().args(["world", "dump"]).arg(&bad));
+    let (code, out, _) = output(voxcaf().args(["world", "dump"]).arg(&bad));
     assert_eq!(code, 1);
     assert!(out.starts_with("ERROR: "), "{out}");
     assert_eq!(out.lines().count(), 1);
@@ -54,9 +43,11 @@ fn dump_of_a_bad_file_prints_error_and_exits_1() {
 #[test]
 fn info_json_has_the_documented_fields() {
     let Some(g) = golden() else { return };
-    let (code, out, _) = run(voxcaf()
-        .args(["world", "info", "--json"])
-        .arg(g.join("vwr/edge/edge-spawn.vwr")));
+    let (code, out, _) = output(
+        voxcaf()
+            .args(["world", "info", "--json"])
+            .arg(g.join("vwr/edge/edge-spawn.vwr")),
+    );
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["chunks_per_axis"], 10);
@@ -67,9 +58,11 @@ fn info_json_has_the_documented_fields() {
     assert_eq!(v["non_air_blocks"], 1);
     assert_eq!(v["metadata_records"], 0);
     assert_eq!(v["file_size"], 20196);
-    let (_, out, _) = run(voxcaf()
-        .args(["world", "info", "--json"])
-        .arg(g.join("vwr/edge/edge-empty-1.vwr")));
+    let (_, out, _) = output(
+        voxcaf()
+            .args(["world", "info", "--json"])
+            .arg(g.join("vwr/edge/edge-empty-1.vwr")),
+    );
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(v["spawn"].is_null());
 }
@@ -83,19 +76,19 @@ fn check_reports_each_file_and_fails_on_any_bad_one() {
     bytes[4] = 1; // v1 world header
     let bad = dir.path().join("v1.vwr");
     std::fs::write(&bad, &bytes).unwrap();
-    let (code, out, _) = run(voxcaf().args(["world", "check"]).arg(&good));
+    let (code, out, _) = output(voxcaf().args(["world", "check"]).arg(&good));
     assert_eq!(code, 0, "{out}");
-    let (code, out, _) = run(voxcaf().args(["world", "check"]).arg(&good).arg(&bad));
+    let (code, out, _) = output(voxcaf().args(["world", "check"]).arg(&good).arg(&bad));
     assert_eq!(code, 1);
     assert!(out.contains("OK"), "{out}");
     assert!(out.contains("FAIL") && out.contains("version 1"), "{out}");
     // --strict flags what the original tolerates: unused palette entries.
     let odd = g.join("vwr/edge/edge-overwritten-to-air.vwr");
-    assert_eq!(run(voxcaf().args(["world", "check"]).arg(&odd)).0, 0);
-    let (code, out, _) = run(voxcaf().args(["world", "check", "--strict"]).arg(&odd));
+    assert_eq!(output(voxcaf().args(["world", "check"]).arg(&odd)).0, 0);
+    let (code, out, _) = output(voxcaf().args(["world", "check", "--strict"]).arg(&odd));
     assert_eq!(code, 1);
     assert!(out.contains("unused palette"), "{out}");
-    let (_, out, _) = run(voxcaf().args(["world", "check", "--json"]).arg(&bad));
+    let (_, out, _) = output(voxcaf().args(["world", "check", "--json"]).arg(&bad));
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["ok"], false);
 }
@@ -107,38 +100,40 @@ fn resave_is_byte_identical_and_new_writes_an_empty_world() {
     let src = g.join("vwr/random/random-3.vwr");
     let out = dir.path().join("copy.vwr");
     assert_eq!(
-        run(voxcaf().args(["world", "resave"]).arg(&src).arg(&out)).0,
+        output(voxcaf().args(["world", "resave"]).arg(&src).arg(&out)).0,
         0
     );
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&src).unwrap());
     let empty = dir.path().join("empty.vwr");
     assert_eq!(
-        run(voxcaf().args(["world", "new", "--chunks", "2"]).arg(&empty)).0,
+        output(voxcaf().args(["world", "new", "--chunks", "2"]).arg(&empty)).0,
         0
     );
     assert_eq!(
         std::fs::read(&empty).unwrap(),
         std::fs::read(g.join("vwr/edge/edge-empty-2.vwr")).unwrap()
     );
-    let (code, _, err) = run(voxcaf().args(["world", "new"]).arg(&empty));
+    let (code, _, err) = output(voxcaf().args(["world", "new"]).arg(&empty));
     // Issue 11 item 4: a refused output is a usage error (was 1).
     assert_eq!(code, 2, "refuses to overwrite");
     assert!(err.contains("--force"), "{err}");
-    let (code, _, _) = run(voxcaf()
-        .args(["world", "new", "--chunks", "0"])
-        .arg(dir.path().join("x.vwr")));
+    let (code, _, _) = output(
+        voxcaf()
+            .args(["world", "new", "--chunks", "0"])
+            .arg(dir.path().join("x.vwr")),
+    );
     assert_eq!(
         code, 2,
         "a bad --chunks is a usage error (issue 11 item 4; was 1)"
     );
-    let (code, _, _) = run(voxcaf().args(["world", "frobnicate"]));
+    let (code, _, _) = output(voxcaf().args(["world", "frobnicate"]));
     assert_eq!(code, 2, "usage error");
 }
 
 #[test]
 fn demo_runs_and_leaves_verified_files() {
     let dir = tempfile::tempdir().unwrap();
-    let (code, out, err) = run(voxcaf().arg("demo").arg(dir.path()));
+    let (code, out, err) = output(voxcaf().arg("demo").arg(dir.path()));
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
     assert!(out.contains("round trip verified"), "{out}");
     assert!(out.contains("voxcaf world serve "), "{out}");
@@ -162,7 +157,7 @@ fn demo_runs_and_leaves_verified_files() {
     let png = std::fs::read(dir.path().join("showcase-iso.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     // A second run into the same folder works too (the asset build skips unchanged sources).
-    let (code, out, err) = run(voxcaf().arg("demo").arg(dir.path()));
+    let (code, out, err) = output(voxcaf().arg("demo").arg(dir.path()));
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
 }
 
@@ -170,9 +165,11 @@ fn demo_runs_and_leaves_verified_files() {
 fn check_walks_folders() {
     let Some(g) = golden() else { return };
     // Every golden world below the folder is checked, as if named one by one.
-    let (code, out, err) = run(voxcaf()
-        .args(["world", "check"])
-        .arg(g.join("vwr/worlds3d")));
+    let (code, out, err) = output(
+        voxcaf()
+            .args(["world", "check"])
+            .arg(g.join("vwr/worlds3d")),
+    );
     let files = std::fs::read_dir(g.join("vwr/worlds3d"))
         .unwrap()
         .filter(|e| {
@@ -198,16 +195,16 @@ fn check_walks_folders() {
     std::fs::write(dir.path().join("a.caf"), &good).unwrap();
     std::fs::write(dir.path().join("sub/b.caf"), &good).unwrap();
     std::fs::write(dir.path().join("notes.txt"), b"not an asset").unwrap();
-    let (code, out, _) = run(voxcaf().args(["asset", "check"]).arg(dir.path()));
+    let (code, out, _) = output(voxcaf().args(["asset", "check"]).arg(dir.path()));
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("2 of 2 file(s) valid"), "{out}");
     std::fs::write(dir.path().join("sub/c.caf"), &good[..good.len() - 1]).unwrap();
-    let (code, out, _) = run(voxcaf().args(["asset", "check"]).arg(dir.path()));
+    let (code, out, _) = output(voxcaf().args(["asset", "check"]).arg(dir.path()));
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("2 of 3 file(s) valid"), "{out}");
     // An empty folder is an error, not a silent success.
     let empty = tempfile::tempdir().unwrap();
-    let (code, _, err) = run(voxcaf().args(["world", "check"]).arg(empty.path()));
+    let (code, _, err) = output(voxcaf().args(["world", "check"]).arg(empty.path()));
     assert_eq!(code, 1);
     assert!(err.contains("holds no .vwr file"), "{err}");
 }

@@ -1,22 +1,12 @@
 //! `voxcaf world edit` and `voxcaf world layer` run as a user would run them.
 
+mod common;
+use common::{output, voxcaf};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use vwr::{Block, World};
-
-fn voxcaf() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let out = cmd.output().expect("run voxcaf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A directory with an empty default world `level.vwr` and a floor in it.
 fn setup() -> (tempfile::TempDir, PathBuf) {
@@ -59,11 +49,13 @@ fn a_script_edits_in_place_and_keeps_a_backup() {
          undo\n\
          redo\n",
     );
-    let (code, out, err) = run(voxcaf()
-        .args(["world", "edit"])
-        .arg(&file)
-        .arg("--script")
-        .arg(&script));
+    let (code, out, err) = output(
+        voxcaf()
+            .args(["world", "edit"])
+            .arg(&file)
+            .arg("--script")
+            .arg(&script),
+    );
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("script.txt:2: walls"), "{out}");
     assert!(
@@ -102,15 +94,17 @@ fn operations_as_arguments_and_output_file() {
     let (dir, file) = setup();
     let before = std::fs::read(&file).unwrap();
     let out_file = dir.path().join("out.vwr");
-    let (code, out, err) = run(voxcaf()
-        .args(["world", "edit"])
-        .arg(&file)
-        .args([
-            "box 0 1 0 9 1 9 brickwall; place 3 2 3 35:2",
-            "brush cube 50 50 50 1 raw:560",
-        ])
-        .arg("-o")
-        .arg(&out_file));
+    let (code, out, err) = output(
+        voxcaf()
+            .args(["world", "edit"])
+            .arg(&file)
+            .args([
+                "box 0 1 0 9 1 9 brickwall; place 3 2 3 35:2",
+                "brush cube 50 50 50 1 raw:560",
+            ])
+            .arg("-o")
+            .arg(&out_file),
+    );
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.contains("argument 1.1: box")
@@ -138,11 +132,13 @@ fn a_script_with_a_bad_line_changes_nothing_on_disk() {
         dir.path(),
         "box 0 1 0 99 1 99 brickwall\nbox 0 0 0 5 5 rockpile\nplace 1 1 1 nosuchblock\nsky 3\n",
     );
-    let (code, out, err) = run(voxcaf()
-        .args(["world", "edit"])
-        .arg(&file)
-        .arg("-s")
-        .arg(&script));
+    let (code, out, err) = output(
+        voxcaf()
+            .args(["world", "edit"])
+            .arg(&file)
+            .arg("-s")
+            .arg(&script),
+    );
     assert_eq!(code, 1, "{out}{err}");
     assert!(err.contains("script.txt:2:"), "{err}");
     assert!(
@@ -158,13 +154,15 @@ fn a_script_with_a_bad_line_changes_nothing_on_disk() {
     assert!(!dir.path().join("level.vwr.bak").exists());
     // The same with -o: no output file appears.
     let out_file = dir.path().join("out.vwr");
-    let (code, _, _) = run(voxcaf()
-        .args(["world", "edit"])
-        .arg(&file)
-        .arg("-s")
-        .arg(&script)
-        .arg("-o")
-        .arg(&out_file));
+    let (code, _, _) = output(
+        voxcaf()
+            .args(["world", "edit"])
+            .arg(&file)
+            .arg("-s")
+            .arg(&script)
+            .arg("-o")
+            .arg(&out_file),
+    );
     assert_eq!(code, 1);
     assert!(!out_file.exists());
 }
@@ -187,11 +185,13 @@ fn an_operation_refused_at_apply_time_changes_nothing_on_disk() {
         ("spawn 0 100 0\n", "outside the world"),
     ] {
         let s = write_script(dir.path(), script);
-        let (code, out, err) = run(voxcaf()
-            .args(["world", "edit"])
-            .arg(&file)
-            .arg("-s")
-            .arg(&s));
+        let (code, out, err) = output(
+            voxcaf()
+                .args(["world", "edit"])
+                .arg(&file)
+                .arg("-s")
+                .arg(&s),
+        );
         assert_eq!(code, 1, "{script}: {out}{err}");
         assert!(err.contains(why), "{script}: {err}");
         assert!(err.contains("nothing was written"), "{err}");
@@ -231,14 +231,16 @@ fn script_from_stdin_dry_run_and_json() {
 #[test]
 fn no_change_writes_nothing() {
     let (dir, file) = setup();
-    let (code, out, _) = run(voxcaf()
-        .args(["world", "edit"])
-        .arg(&file)
-        .arg("box 0 0 0 99 0 99 rockpile"));
+    let (code, out, _) = output(
+        voxcaf()
+            .args(["world", "edit"])
+            .arg(&file)
+            .arg("box 0 0 0 99 0 99 rockpile"),
+    );
     assert_eq!(code, 0);
     assert!(out.contains("no change"), "{out}");
     assert!(!dir.path().join("level.vwr.bak").exists());
-    let (code, _, err) = run(voxcaf().args(["world", "edit"]).arg(&file));
+    let (code, _, err) = output(voxcaf().args(["world", "edit"]).arg(&file));
     // Issue 11 item 4: a command line without operations is a usage error (was 1).
     assert_eq!(code, 2, "no operations is a usage error: {err}");
 }
@@ -246,16 +248,18 @@ fn no_change_writes_nothing() {
 #[test]
 fn layer_view() {
     let (_dir, file) = setup();
-    let (code, _, _) = run(voxcaf().args(["world", "edit"]).arg(&file).args([
+    let (code, _, _) = output(voxcaf().args(["world", "edit"]).arg(&file).args([
         "place 2 0 1 brickwall",
         "object add 5 4.5 0 1",
         "spawn 1 0 1",
     ]));
     assert_eq!(code, 0);
-    let (code, out, err) = run(voxcaf()
-        .args(["world", "layer"])
-        .arg(&file)
-        .args(["0", "--region", "0,0,11,2", "--grid"]));
+    let (code, out, err) = output(
+        voxcaf()
+            .args(["world", "layer"])
+            .arg(&file)
+            .args(["0", "--region", "0,0,11,2", "--grid"]),
+    );
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "layer y=0  x 0..11  z 0..2");
@@ -264,16 +268,18 @@ fn layer_view() {
         lines[6].contains("A 35:0 RockPile") && lines[6].contains("B 261:0 BrickWall"),
         "{out}"
     );
-    let (code, out, _) = run(voxcaf()
-        .args(["world", "layer"])
-        .arg(&file)
-        .args(["0", "--json", "--chunks", "--region", "0,0,3,3"]));
+    let (code, out, _) = output(
+        voxcaf()
+            .args(["world", "layer"])
+            .arg(&file)
+            .args(["0", "--json", "--chunks", "--region", "0,0,3,3"]),
+    );
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["rows"][1][2], 261 << 4);
     assert_eq!(v["width"], 4);
     assert_eq!(v["chunks"][0]["pos"], serde_json::json!([0, 0, 0]));
-    let (code, _, err) = run(voxcaf().args(["world", "layer"]).arg(&file).arg("100"));
+    let (code, _, err) = output(voxcaf().args(["world", "layer"]).arg(&file).arg("100"));
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("outside the world"), "{err}");
 }

@@ -1,15 +1,14 @@
 //! `voxcaf world ray|sweep|objects|play` run as a user would run them: the JSON contract of
 //! issue 14, the text output, and the unhappy paths (usage errors exit 2, bad input exits 1).
 
+mod common;
+use common::voxcaf;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde_json::Value;
 use vwr::{Block, MoveObject, World};
-
-fn voxcaf() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-}
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = voxcaf().args(args).output().expect("run voxcaf");

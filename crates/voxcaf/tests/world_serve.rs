@@ -2,6 +2,9 @@
 //! edit` (byte-identical files), a killed server's journal recovered on the next start, and
 //! the unhappy paths of the command line.
 
+mod common;
+use common::voxcaf;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -9,10 +12,6 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use vwr::{Block, World};
-
-fn voxcaf() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-}
 
 fn setup(dir: &Path, name: &str) -> PathBuf {
     let file = dir.join(name);

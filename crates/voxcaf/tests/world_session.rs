@@ -2,12 +2,10 @@
 //! writes one small commit, `world history` / `world revert` round trip, a second writer is
 //! refused naming the first, and a file changed on disk is not overwritten.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
+use common::voxcaf;
 
-fn voxcaf() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-}
+use std::path::Path;
 
 fn run(args: &[&str], dir: &Path) -> (i32, String, String) {
     let out = voxcaf()

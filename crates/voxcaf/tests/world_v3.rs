@@ -1,28 +1,18 @@
 //! `voxcaf world new --size`, `convert`, `get`, and `info`/`dump`/`check` on v3 files, run as a
 //! user would run them.
 
+mod common;
+use common::{output, voxcaf};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn voxcaf() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let out = cmd.output().expect("run voxcaf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn golden_world(name: &str) -> Option<PathBuf> {
     voxcaf_golden::with_worlds().map(|g| g.join("vwr/worlds3d").join(name))
 }
 
 fn ok(cmd: &mut Command) -> String {
-    let (code, out, err) = run(cmd);
+    let (code, out, err) = output(cmd);
     assert_eq!(code, 0, "stdout: {out}\nstderr: {err}");
     out
 }
@@ -146,7 +136,7 @@ fn get_reads_v2_files_and_the_edited_golden_block() {
 }
 
 fn fails(cmd: &mut Command, code: i32, needle: &str) {
-    let (c, out, err) = run(cmd);
+    let (c, out, err) = output(cmd);
     assert_eq!(c, code, "stdout: {out}\nstderr: {err}");
     assert!(
         err.contains(needle) || out.contains(needle),

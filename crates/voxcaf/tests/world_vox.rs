@@ -1,21 +1,11 @@
 //! `voxcaf world convert` between .vox and .vwr, run as a user would run it: the happy paths,
 //! the round trip, and the unhappy paths (usage errors exit 2, bad input exits 1).
 
+mod common;
+use common::{output, voxcaf};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-fn voxcaf() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_voxcaf"))
-}
-
-fn run(cmd: &mut Command) -> (i32, String, String) {
-    let out = cmd.output().expect("run voxcaf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use std::process::Stdio;
 
 fn corpus(name: &str) -> Option<PathBuf> {
     let p = voxcaf_golden::root().join("../corpus/vox").join(name);
@@ -29,7 +19,7 @@ fn corpus(name: &str) -> Option<PathBuf> {
 }
 
 fn convert(args: &[&Path]) -> (i32, String, String) {
-    run(voxcaf().args(["world", "convert"]).args(args))
+    output(voxcaf().args(["world", "convert"]).args(args))
 }
 
 fn blocks(p: &Path) -> Vec<([i32; 3], vwr::Block)> {
@@ -71,18 +61,20 @@ fn json_origin_palette_and_stdin() {
     let pal = dir.path().join("p.toml");
     std::fs::write(&pal, "[palette]\n").unwrap();
     let out = dir.path().join("o.vwr");
-    let (code, text, err) = run(voxcaf()
-        .args([
-            "world",
-            "convert",
-            "--json",
-            "--origin",
-            "3,0,4",
-            "--palette",
-        ])
-        .arg(&pal)
-        .arg(&model)
-        .arg(&out));
+    let (code, text, err) = output(
+        voxcaf()
+            .args([
+                "world",
+                "convert",
+                "--json",
+                "--origin",
+                "3,0,4",
+                "--palette",
+            ])
+            .arg(&pal)
+            .arg(&model)
+            .arg(&out),
+    );
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
     assert_eq!(v["ok"], true);
@@ -144,20 +136,24 @@ fn unhappy_paths_exit_2_for_usage_and_1_for_bad_input() {
         ),
         (vec![PathBuf::from("-"), PathBuf::from("-")], "both be `-`"),
     ] {
-        let (code, _, err) = run(voxcaf().args(["world", "convert"]).args(&args));
+        let (code, _, err) = output(voxcaf().args(["world", "convert"]).args(&args));
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");
     }
-    let (code, _, err) = run(voxcaf()
-        .args(["world", "convert", "--origin", "1,2"])
-        .arg(d.join("a.vox"))
-        .arg(d.join("b.vwr")));
+    let (code, _, err) = output(
+        voxcaf()
+            .args(["world", "convert", "--origin", "1,2"])
+            .arg(d.join("a.vox"))
+            .arg(d.join("b.vwr")),
+    );
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("X,Y,Z"), "{err}");
-    let (code, _, err) = run(voxcaf()
-        .args(["world", "convert", "--origin", "1,2,3"])
-        .arg(&world)
-        .arg(d.join("b.vox")));
+    let (code, _, err) = output(
+        voxcaf()
+            .args(["world", "convert", "--origin", "1,2,3"])
+            .arg(&world)
+            .arg(d.join("b.vox")),
+    );
     assert_eq!(code, 2, "{err}");
     // A foreign existing output needs --force.
     let foreign = d.join("keep.vox");
@@ -167,10 +163,12 @@ fn unhappy_paths_exit_2_for_usage_and_1_for_bad_input() {
     assert!(err.contains("--force"), "{err}");
     assert_eq!(std::fs::read(&foreign).unwrap(), b"not a vox");
     // JSON error shape.
-    let (code, out, _) = run(voxcaf()
-        .args(["world", "convert", "--json"])
-        .arg(&world)
-        .arg(&foreign));
+    let (code, out, _) = output(
+        voxcaf()
+            .args(["world", "convert", "--json"])
+            .arg(&world)
+            .arg(&foreign),
+    );
     assert_eq!(code, 2);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["error"]["kind"], "usage");
@@ -188,11 +186,13 @@ fn unhappy_paths_exit_2_for_usage_and_1_for_bad_input() {
     assert!(!out.exists());
     let pal = d.join("bad.toml");
     std::fs::write(&pal, "[palette]\n1 = \"no such block\"\n").unwrap();
-    let (code, _, err) = run(voxcaf()
-        .args(["world", "convert", "--palette"])
-        .arg(&pal)
-        .arg(&world)
-        .arg(d.join("x.vox")));
+    let (code, _, err) = output(
+        voxcaf()
+            .args(["world", "convert", "--palette"])
+            .arg(&pal)
+            .arg(&world)
+            .arg(d.join("x.vox")),
+    );
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("bad.toml") && err.contains("unknown block"),
@@ -234,7 +234,7 @@ fn move_objects_are_warned_about_on_stderr() {
 
 #[test]
 fn help_has_examples() {
-    let (code, out, _) = run(voxcaf().args(["world", "convert", "--help"]));
+    let (code, out, _) = output(voxcaf().args(["world", "convert", "--help"]));
     assert_eq!(code, 0);
     assert!(out.contains("Examples:") && out.contains("voxcaf world convert castle.vox"));
 }
