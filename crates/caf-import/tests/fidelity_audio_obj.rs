@@ -4,26 +4,12 @@
 
 use std::io::Cursor;
 use std::num::{NonZeroU32, NonZeroU8};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use caf::{Asset, AudioView, MeshView};
 use caf_import::{convert, ImportError, Settings};
 
-/// A corpus file, or `None` (skip) unless the golden data is required.
-fn corpus(rel: &str) -> Option<PathBuf> {
-    let path = voxcaf_golden::root().join("../corpus").join(rel);
-    if path.is_file() {
-        Some(path)
-    } else if voxcaf_golden::required() {
-        panic!("corpus file not found at {}", path.display());
-    } else {
-        eprintln!(
-            "note: corpus file not found at {}; skipping",
-            path.display()
-        );
-        None
-    }
-}
+use voxcaf_golden::corpus;
 
 fn convert_file(path: &Path) -> Result<caf_import::Converted, ImportError> {
     let bytes = std::fs::read(path).unwrap();

@@ -417,15 +417,7 @@ fn meshopt_is_refused_by_name() {
 
 /// `../shared/corpus/mesh/NAME`, or `None` (skip) unless the golden data is required.
 fn corpus(name: &str) -> Option<PathBuf> {
-    let p = voxcaf_golden::root().join("../corpus/mesh").join(name);
-    if p.exists() {
-        Some(p)
-    } else if voxcaf_golden::required() {
-        panic!("corpus file {} missing", p.display());
-    } else {
-        eprintln!("note: corpus file {} missing; skipping", p.display());
-        None
-    }
+    voxcaf_golden::corpus(&format!("mesh/{name}"))
 }
 
 #[test]

@@ -10,15 +10,7 @@ type Res = Result<(), Box<dyn std::error::Error>>;
 
 /// The corpus folder, or `None` (skip) unless the golden data is required.
 fn corpus() -> Option<PathBuf> {
-    let dir = voxcaf_golden::root().join("../corpus/shader");
-    if dir.is_dir() {
-        Some(dir)
-    } else if voxcaf_golden::required() {
-        panic!("corpus not found at {}", dir.display());
-    } else {
-        eprintln!("note: corpus not found at {}; skipping", dir.display());
-        None
-    }
+    voxcaf_golden::corpus("shader")
 }
 
 fn words(bytes: &[u8]) -> Vec<u32> {

@@ -55,6 +55,17 @@ pub fn caf() -> Option<PathBuf> {
     }
 }
 
+/// `../corpus/REL` beside the golden folder (real files from other projects: `REL` names a file
+/// or a folder, e.g. `mesh/Box.glb` or `vox`), when it exists.
+pub fn corpus(rel: &str) -> Option<PathBuf> {
+    let path = root().join("../corpus").join(rel);
+    if path.exists() {
+        Some(path)
+    } else {
+        missing(&path)
+    }
+}
+
 /// A small deterministic PRNG for tests and benchmarks (xorshift64*), so they need no seed
 /// files. A seed of 0 would stay 0: callers pass an odd seed or use [`Rng::new`].
 #[derive(Clone, Debug)]

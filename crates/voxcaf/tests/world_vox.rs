@@ -7,15 +7,9 @@ use common::{output, voxcaf};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
+/// `../shared/corpus/vox/NAME`, or `None` (skip) unless the golden data is required.
 fn corpus(name: &str) -> Option<PathBuf> {
-    let p = voxcaf_golden::root().join("../corpus/vox").join(name);
-    if p.is_file() {
-        Some(p)
-    } else if voxcaf_golden::required() {
-        panic!("missing corpus file {}", p.display());
-    } else {
-        None
-    }
+    voxcaf_golden::corpus(&format!("vox/{name}"))
 }
 
 fn convert(args: &[&Path]) -> (i32, String, String) {

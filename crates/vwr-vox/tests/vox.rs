@@ -37,15 +37,7 @@ fn blocks(world: &World) -> BTreeMap<[i32; 3], Block> {
 
 /// The corpus folder, or `None` (skip) unless the golden data is required.
 fn corpus_vox() -> Option<PathBuf> {
-    let dir = voxcaf_golden::root().join("../corpus/vox");
-    if dir.is_dir() {
-        Some(dir)
-    } else if voxcaf_golden::required() {
-        panic!("corpus not found at {}", dir.display());
-    } else {
-        eprintln!("note: corpus not found at {}; skipping", dir.display());
-        None
-    }
+    voxcaf_golden::corpus("vox")
 }
 
 /// An independent placement: floats, `dot_vox`'s own rotation decoding, the model centre at
