@@ -3,7 +3,7 @@
 //! including the unhappy paths (missing, wrong and malformed keys, damaged files).
 
 mod common;
-use common::{run, run_env};
+use common::{cli, run, run_env};
 
 use std::path::Path;
 
@@ -35,7 +35,7 @@ fn keygen_convert_check_info_extract_with_keys() {
     let d = t.path();
     wav(&d.join("a.wav"), 150_000);
 
-    let (c, _, e) = run(d, &["asset", "keygen", "k.key"]);
+    let (c, _, e) = cli(d, "asset keygen k.key");
     assert_eq!(c, 0, "{e}");
     let text = std::fs::read_to_string(d.join("k.key")).unwrap();
     assert_eq!(text.trim().len(), 64);
@@ -49,27 +49,15 @@ fn keygen_convert_check_info_extract_with_keys() {
         assert_eq!(mode & 0o777, 0o600);
     }
     // An existing file is kept unless --force.
-    assert_eq!(run(d, &["asset", "keygen", "k.key"]).0, 2);
+    assert_eq!(cli(d, "asset keygen k.key").0, 2);
     assert_eq!(std::fs::read_to_string(d.join("k.key")).unwrap(), text);
-    assert_eq!(run(d, &["asset", "keygen", "other.key"]).0, 0);
+    assert_eq!(cli(d, "asset keygen other.key").0, 0);
 
     // Plain reference, then compressed + encrypted.
-    assert_eq!(run(d, &["asset", "convert", "a.wav", "plain.caf"]).0, 0);
-    let (c, _, e) = run(
+    assert_eq!(cli(d, "asset convert a.wav plain.caf").0, 0);
+    let (c, _, e) = cli(
         d,
-        &[
-            "asset",
-            "convert",
-            "a.wav",
-            "enc.caf",
-            "--compress",
-            "zstd",
-            "--level",
-            "9",
-            "--encrypt",
-            "--key-file",
-            "k.key",
-        ],
+        "asset convert a.wav enc.caf --compress zstd --level 9 --encrypt --key-file k.key",
     );
     assert_eq!(c, 0, "{e}");
     let plain = std::fs::read(d.join("plain.caf")).unwrap();
@@ -77,35 +65,20 @@ fn keygen_convert_check_info_extract_with_keys() {
     assert!(enc.len() < plain.len());
     assert_eq!(enc[10] & 0x3, 0x3, "COMPRESSED|ENCRYPTED");
     // Reproducible: the same input and key give the same bytes.
-    run(
+    cli(
         d,
-        &[
-            "asset",
-            "convert",
-            "a.wav",
-            "enc2.caf",
-            "--compress",
-            "zstd",
-            "--level",
-            "9",
-            "--encrypt",
-            "--key-file",
-            "k.key",
-        ],
+        "asset convert a.wav enc2.caf --compress zstd --level 9 --encrypt --key-file k.key",
     );
     assert_eq!(std::fs::read(d.join("enc2.caf")).unwrap(), enc);
 
     // check: no key, wrong key, right key (file and environment).
-    let (c, out, _) = run(d, &["asset", "check", "enc.caf"]);
+    let (c, out, _) = cli(d, "asset check enc.caf");
     assert_eq!(c, 1);
     assert!(out.contains("[key required]"), "{out}");
-    let (c, out, _) = run(d, &["asset", "check", "--key-file", "other.key", "enc.caf"]);
+    let (c, out, _) = cli(d, "asset check --key-file other.key enc.caf");
     assert_eq!(c, 1);
     assert!(out.contains("[wrong key]"), "{out}");
-    assert_eq!(
-        run(d, &["asset", "check", "--key-file", "k.key", "enc.caf"]).0,
-        0
-    );
+    assert_eq!(cli(d, "asset check --key-file k.key enc.caf").0, 0);
     assert_eq!(
         run_env(d, &["asset", "check", "--typed", "enc.caf"], Some(&text)).0,
         0
@@ -113,19 +86,16 @@ fn keygen_convert_check_info_extract_with_keys() {
     let (c, _, e) = run_env(d, &["asset", "check", "enc.caf"], Some("xyz"));
     assert_eq!(c, 2, "a malformed VOXCAF_KEY is a usage error");
     assert!(e.contains("VOXCAF_KEY"), "{e}");
-    let (c, _, e) = run(
-        d,
-        &["asset", "check", "--key-file", "missing.key", "enc.caf"],
-    );
+    let (c, _, e) = cli(d, "asset check --key-file missing.key enc.caf");
     assert_eq!(c, 1, "{e}");
     assert!(e.contains("missing.key"));
 
     // info shows the encoding; JSON has it too.
-    let (c, out, _) = run(d, &["asset", "info", "--key-file", "k.key", "enc.caf"]);
+    let (c, out, _) = cli(d, "asset info --key-file k.key enc.caf");
     assert_eq!(c, 0);
     assert!(out.contains("encoding      zstd, encrypted"), "{out}");
     assert!(out.contains("decoded       150000 frames"), "{out}");
-    let (c, out, _) = run(d, &["asset", "info", "--json", "enc.caf"]);
+    let (c, out, _) = cli(d, "asset info --json enc.caf");
     assert_eq!(c, 0);
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["encoding"]["codec"], "zstd");
@@ -133,24 +103,13 @@ fn keygen_convert_check_info_extract_with_keys() {
     assert_eq!(j["encoding"]["plain_size"], 300_000);
 
     // extract always writes the plain payload, equal to the plain conversion's.
-    let (c, _, e) = run(
-        d,
-        &[
-            "asset",
-            "extract",
-            "--key-file",
-            "k.key",
-            "enc.caf",
-            "--payload",
-            "p.bin",
-        ],
-    );
+    let (c, _, e) = cli(d, "asset extract --key-file k.key enc.caf --payload p.bin");
     assert_eq!(c, 0, "{e}");
     assert_eq!(
         std::fs::read(d.join("p.bin")).unwrap(),
         &plain[48..plain.len() - 4]
     );
-    let (c, _, _) = run(d, &["asset", "extract", "enc.caf", "--payload", "q.bin"]);
+    let (c, _, _) = cli(d, "asset extract enc.caf --payload q.bin");
     assert_eq!(c, 1);
     assert!(!d.join("q.bin").exists(), "no output without the key");
 
@@ -159,21 +118,10 @@ fn keygen_convert_check_info_extract_with_keys() {
     let n = bad.len();
     bad[n - 100] ^= 0x40;
     std::fs::write(d.join("bad.caf"), &bad).unwrap();
-    let (c, out, _) = run(d, &["asset", "check", "--key-file", "k.key", "bad.caf"]);
+    let (c, out, _) = cli(d, "asset check --key-file k.key bad.caf");
     assert_eq!(c, 1);
     assert!(out.contains("FAIL"), "{out}");
-    let (c, _, _) = run(
-        d,
-        &[
-            "asset",
-            "extract",
-            "--key-file",
-            "k.key",
-            "bad.caf",
-            "--payload",
-            "r.bin",
-        ],
-    );
+    let (c, _, _) = cli(d, "asset extract --key-file k.key bad.caf --payload r.bin");
     assert_eq!(c, 1);
     assert!(!d.join("r.bin").exists());
 }
@@ -196,68 +144,20 @@ fn compress_flags_and_usage_errors() {
         "--compress none writes the original layout"
     );
     // Unhappy paths: unknown codec, --encrypt without a key, --key-file without --encrypt.
-    assert_eq!(
-        run(
-            d,
-            &["asset", "convert", "a.wav", "x.caf", "--compress", "brotli"]
-        )
-        .0,
-        2
-    );
+    assert_eq!(cli(d, "asset convert a.wav x.caf --compress brotli").0, 2);
     // --cipher needs --encrypt, and a known name.
-    let (c, _, e) = run(
-        d,
-        &[
-            "asset",
-            "convert",
-            "a.wav",
-            "x.caf",
-            "--cipher",
-            "aes-256-gcm",
-        ],
-    );
+    let (c, _, e) = cli(d, "asset convert a.wav x.caf --cipher aes-256-gcm");
     assert_eq!(c, 2);
     assert!(e.contains("--encrypt"), "{e}");
-    let (c, _, e) = run(
-        d,
-        &[
-            "asset",
-            "convert",
-            "a.wav",
-            "x.caf",
-            "--encrypt",
-            "--cipher",
-            "des",
-        ],
-    );
+    let (c, _, e) = cli(d, "asset convert a.wav x.caf --encrypt --cipher des");
     assert_eq!(c, 2);
     assert!(e.contains("xchacha20-poly1305 or aes-256-gcm"), "{e}");
-    let (c, _, e) = run(d, &["asset", "convert", "a.wav", "x.caf", "--encrypt"]);
+    let (c, _, e) = cli(d, "asset convert a.wav x.caf --encrypt");
     assert_eq!(c, 2);
     assert!(e.contains("--key-file") && e.contains("VOXCAF_KEY"), "{e}");
+    assert_eq!(cli(d, "asset convert a.wav x.caf --key-file k").0, 2);
     assert_eq!(
-        run(
-            d,
-            &["asset", "convert", "a.wav", "x.caf", "--key-file", "k"]
-        )
-        .0,
-        2
-    );
-    assert_eq!(
-        run(
-            d,
-            &[
-                "asset",
-                "convert",
-                "a.wav",
-                "x.caf",
-                "--compress",
-                "zstd",
-                "--level",
-                "99"
-            ]
-        )
-        .0,
+        cli(d, "asset convert a.wav x.caf --compress zstd --level 99").0,
         1
     );
     assert!(!d.join("x.caf").exists());
@@ -275,20 +175,10 @@ fn build_with_compress_sidecar_and_encryption() {
         "compress = \"lz4\"\ncipher = \"aes-256-gcm\"\n",
     )
     .unwrap();
-    assert_eq!(run(d, &["asset", "keygen", "k.key"]).0, 0);
-    let (c, _, e) = run(
+    assert_eq!(cli(d, "asset keygen k.key").0, 0);
+    let (c, _, e) = cli(
         d,
-        &[
-            "asset",
-            "build",
-            "src",
-            "out",
-            "--compress",
-            "zstd",
-            "--encrypt",
-            "--key-file",
-            "k.key",
-        ],
+        "asset build src out --compress zstd --encrypt --key-file k.key",
     );
     assert_eq!(c, 0, "{e}");
     let a = std::fs::read(d.join("out/a.caf")).unwrap();
@@ -305,10 +195,7 @@ fn build_with_compress_sidecar_and_encryption() {
         (1, 2),
         "XChaCha20-Poly1305, and AES-256-GCM from the sidecar"
     );
-    assert_eq!(
-        run(d, &["asset", "check", "--key-file", "k.key", "out"]).0,
-        0
-    );
+    assert_eq!(cli(d, "asset check --key-file k.key out").0, 0);
     let manifest = std::fs::read_to_string(d.join("out/manifest.json")).unwrap();
     let key = std::fs::read_to_string(d.join("k.key")).unwrap();
     assert!(
@@ -316,75 +203,30 @@ fn build_with_compress_sidecar_and_encryption() {
         "the key never lands in the manifest"
     );
     // A rebuild with the same key skips everything; with another key it converts again.
-    let (_, out, _) = run(
+    let (_, out, _) = cli(
         d,
-        &[
-            "asset",
-            "build",
-            "src",
-            "out",
-            "--compress",
-            "zstd",
-            "--encrypt",
-            "--key-file",
-            "k.key",
-            "--json",
-        ],
+        "asset build src out --compress zstd --encrypt --key-file k.key --json",
     );
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["converted"], 0, "{j}");
-    assert_eq!(run(d, &["asset", "keygen", "k2.key"]).0, 0);
-    let (_, out, _) = run(
+    assert_eq!(cli(d, "asset keygen k2.key").0, 0);
+    let (_, out, _) = cli(
         d,
-        &[
-            "asset",
-            "build",
-            "src",
-            "out",
-            "--compress",
-            "zstd",
-            "--encrypt",
-            "--key-file",
-            "k2.key",
-            "--json",
-        ],
+        "asset build src out --compress zstd --encrypt --key-file k2.key --json",
     );
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["converted"], 2, "{j}");
     // --cipher for the whole build: only a.wav changes (b.wav's sidecar already chose it).
-    let (c, out, e) = run(
-        d,
-        &[
-            "asset",
-            "build",
-            "src",
-            "out",
-            "--compress",
-            "zstd",
-            "--encrypt",
-            "--key-file",
-            "k2.key",
-            "--cipher",
-            "aes-256-gcm",
-            "--json",
-        ],
-    );
+    let (c, out, e) = cli(d, "asset build src out --compress zstd --encrypt --key-file k2.key --cipher aes-256-gcm --json");
     assert_eq!(c, 0, "{e}");
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["converted"], 1, "{j}");
     let a = std::fs::read(d.join("out/a.caf")).unwrap();
     assert_eq!(cipher(&a), 2);
-    let (c, out, _) = run(d, &["asset", "info", "--key-file", "k2.key", "out/a.caf"]);
+    let (c, out, _) = cli(d, "asset info --key-file k2.key out/a.caf");
     assert_eq!(c, 0);
     assert!(out.contains("encrypted (AES-256-GCM)"), "{out}");
-    assert_eq!(
-        run(
-            d,
-            &["asset", "check", "--typed", "--key-file", "k2.key", "out"]
-        )
-        .0,
-        0
-    );
+    assert_eq!(cli(d, "asset check --typed --key-file k2.key out").0, 0);
 }
 
 #[test]
@@ -394,20 +236,17 @@ fn pack_dir_and_list() {
     std::fs::create_dir_all(d.join("src/sub")).unwrap();
     wav(&d.join("src/a.wav"), 1000);
     wav(&d.join("src/sub/b.wav"), 2000);
-    assert_eq!(
-        run(d, &["asset", "build", "src", "out", "--compress", "lz4"]).0,
-        0
-    );
-    let (c, out, e) = run(d, &["asset", "pack-dir", "out", "game.cafpack"]);
+    assert_eq!(cli(d, "asset build src out --compress lz4").0, 0);
+    let (c, out, e) = cli(d, "asset pack-dir out game.cafpack");
     assert_eq!(c, 0, "{e}");
     assert!(out.contains("2 assets"), "{out}");
-    let (c, out, _) = run(d, &["asset", "list", "game.cafpack"]);
+    let (c, out, _) = cli(d, "asset list game.cafpack");
     assert_eq!(c, 0);
     assert!(
         out.contains("a.caf\taudio") && out.contains("sub/b.caf\taudio"),
         "{out}"
     );
-    let (c, out, _) = run(d, &["asset", "list", "--json", "game.cafpack"]);
+    let (c, out, _) = cli(d, "asset list --json game.cafpack");
     assert_eq!(c, 0);
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j.as_array().unwrap().len(), 2);
@@ -419,21 +258,21 @@ fn pack_dir_and_list() {
     );
     // Unhappy paths: output inside the folder, wrong extension, existing pack kept without
     // --force only if it is not a pack, missing folder, a damaged pack.
-    assert_eq!(run(d, &["asset", "pack-dir", "out", "out/x.cafpack"]).0, 2);
-    assert_eq!(run(d, &["asset", "pack-dir", "out", "x.zip"]).0, 2);
+    assert_eq!(cli(d, "asset pack-dir out out/x.cafpack").0, 2);
+    assert_eq!(cli(d, "asset pack-dir out x.zip").0, 2);
     assert_eq!(
-        run(d, &["asset", "pack-dir", "out", "game.cafpack"]).0,
+        cli(d, "asset pack-dir out game.cafpack").0,
         0,
         "a pack is replaced"
     );
     std::fs::write(d.join("notes.cafpack"), "mine").unwrap();
-    assert_eq!(run(d, &["asset", "pack-dir", "out", "notes.cafpack"]).0, 2);
-    assert_eq!(run(d, &["asset", "pack-dir", "missing", "y.cafpack"]).0, 2);
+    assert_eq!(cli(d, "asset pack-dir out notes.cafpack").0, 2);
+    assert_eq!(cli(d, "asset pack-dir missing y.cafpack").0, 2);
     let mut b = std::fs::read(d.join("game.cafpack")).unwrap();
     let n = b.len();
     b[n - 3] ^= 1;
     std::fs::write(d.join("bad.cafpack"), &b).unwrap();
-    let (c, _, e) = run(d, &["asset", "list", "bad.cafpack"]);
+    let (c, _, e) = cli(d, "asset list bad.cafpack");
     assert_eq!(c, 1);
     assert!(e.contains("bad.cafpack"), "{e}");
 }
