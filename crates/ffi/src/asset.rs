@@ -256,12 +256,7 @@ pub unsafe extern "C" fn voxcaf_asset_metadata(
     data: *mut *const u8,
     len: *mut usize,
 ) -> i32 {
-    guard(|| {
-        let m = self::asset(asset)?.asset.metadata();
-        ptr::check_out(len, "len")?;
-        ptr::out(data, m.as_ptr(), "data")?;
-        ptr::out(len, m.len(), "len")
-    })
+    guard(|| ptr::out_bytes(data, len, self::asset(asset)?.asset.metadata()))
 }
 
 /// The raw payload bytes (aligned as `payload_alignment` says).
@@ -273,12 +268,7 @@ pub unsafe extern "C" fn voxcaf_asset_payload(
     data: *mut *const u8,
     len: *mut usize,
 ) -> i32 {
-    guard(|| {
-        let p = self::asset(asset)?.asset.payload();
-        ptr::check_out(len, "len")?;
-        ptr::out(data, p.as_ptr(), "data")?;
-        ptr::out(len, p.len(), "len")
-    })
+    guard(|| ptr::out_bytes(data, len, self::asset(asset)?.asset.payload()))
 }
 
 /// The texture view (`VOXCAF_ERR_WRONG_TYPE` for another type; metadata and payload size

@@ -68,6 +68,31 @@ pub(crate) fn check_out<T>(p: *mut T, what: &str) -> Result<(), Fail> {
     }
 }
 
+/// Lends a byte range through two out-pointers (`*data`, `*len`); neither is written unless
+/// both are non-NULL.
+pub(crate) fn out_bytes(data: *mut *const u8, len: *mut usize, bytes: &[u8]) -> Result<(), Fail> {
+    check_out(len, "len")?;
+    out(data, bytes.as_ptr(), "data")?;
+    out(len, bytes.len(), "len")
+}
+
+/// The C API's list convention: `*count` receives how many items there are, and the first
+/// `cap` of them are written to `dst` (`cap = 0` sizes the array), each through `convert`.
+pub(crate) fn out_list<I, T>(
+    dst: *mut T,
+    cap: usize,
+    count: *mut usize,
+    items: &[I],
+    convert: impl Fn(&I) -> T,
+) -> Result<(), Fail> {
+    check_out(count, "count")?;
+    let dst = slice_mut(dst, cap.min(items.len()), "out")?;
+    for (d, item) in dst.iter_mut().zip(items) {
+        *d = convert(item);
+    }
+    out(count, items.len(), "count")
+}
+
 /// Borrows a handle.
 pub(crate) fn handle<'a, T>(p: *const T, what: &str) -> Result<&'a T, Fail> {
     // SAFETY: the caller's contract: NULL or a live handle this library returned.

@@ -562,15 +562,10 @@ pub unsafe extern "C" fn voxcaf_world_move_objects(
 ) -> i32 {
     guard(|| {
         let list = self::world(world)?.move_objects()?;
-        ptr::check_out(count, "count")?;
-        let dst = ptr::slice_mut(out, cap.min(list.len()), "out")?;
-        for (d, (cell, m)) in dst.iter_mut().zip(&list) {
-            *d = VoxcafPlacedMoveObject {
-                cell: *cell,
-                object: m.into(),
-            };
-        }
-        ptr::out(count, list.len(), "count")
+        ptr::out_list(out, cap, count, &list, |(cell, m)| VoxcafPlacedMoveObject {
+            cell: *cell,
+            object: m.into(),
+        })
     })
 }
 
@@ -585,15 +580,21 @@ pub unsafe extern "C" fn voxcaf_world_remove_move_object(
     z: i32,
 ) -> i32 {
     guard(|| {
-        if world_mut(world)?.remove_move_object([x, y, z]) {
-            Ok(())
-        } else {
-            Err(Fail::new(
-                VOXCAF_ERR_NOT_FOUND,
-                format!("no MoveObject at ({x}, {y}, {z})"),
-            ))
-        }
+        let removed = world_mut(world)?.remove_move_object([x, y, z]);
+        found(removed, "MoveObject", [x, y, z])
     })
+}
+
+/// `Ok` when a removal found what it removed, else `VOXCAF_ERR_NOT_FOUND` naming the cell.
+fn found(removed: bool, what: &str, [x, y, z]: [i32; 3]) -> Result<(), Fail> {
+    if removed {
+        Ok(())
+    } else {
+        Err(Fail::new(
+            VOXCAF_ERR_NOT_FOUND,
+            format!("no {what} at ({x}, {y}, {z})"),
+        ))
+    }
 }
 
 /// Places a BigDecor with `icon` at a cell.
@@ -622,15 +623,10 @@ pub unsafe extern "C" fn voxcaf_world_big_decors(
 ) -> i32 {
     guard(|| {
         let list = self::world(world)?.big_decors()?;
-        ptr::check_out(count, "count")?;
-        let dst = ptr::slice_mut(out, cap.min(list.len()), "out")?;
-        for (d, (cell, icon)) in dst.iter_mut().zip(&list) {
-            *d = VoxcafBigDecor {
-                cell: *cell,
-                icon: *icon,
-            };
-        }
-        ptr::out(count, list.len(), "count")
+        ptr::out_list(out, cap, count, &list, |(cell, icon)| VoxcafBigDecor {
+            cell: *cell,
+            icon: *icon,
+        })
     })
 }
 
@@ -645,14 +641,8 @@ pub unsafe extern "C" fn voxcaf_world_remove_big_decor(
     z: i32,
 ) -> i32 {
     guard(|| {
-        if world_mut(world)?.remove_big_decor([x, y, z]) {
-            Ok(())
-        } else {
-            Err(Fail::new(
-                VOXCAF_ERR_NOT_FOUND,
-                format!("no BigDecor at ({x}, {y}, {z})"),
-            ))
-        }
+        let removed = world_mut(world)?.remove_big_decor([x, y, z]);
+        found(removed, "BigDecor", [x, y, z])
     })
 }
 
