@@ -26,6 +26,8 @@
 //! from criterion's own median and mean estimates of this run
 //! (`<target>/criterion/**/new/estimates.json`, only files written by this process), which
 //! time one job for seconds after another. Then the quad count of every mesher.
+// criterion_main! defines an undocumented `pub fn main`.
+#![allow(missing_docs)]
 
 use std::collections::BTreeSet;
 

@@ -5,6 +5,8 @@
 //! Needs the release binary: `cargo build --release -p voxcaf` first (the bench says so and
 //! measures nothing without it). Each edit run alternates two scripts, so that every run writes
 //! a commit (an edit that changes nothing writes nothing).
+// criterion_main! defines an undocumented `pub fn main`.
+#![allow(missing_docs)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

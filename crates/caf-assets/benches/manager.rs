@@ -10,6 +10,8 @@
 //!   every file as a `Texture` (read, CRCs, type and view checks) and waiting for all.
 //!
 //! Run with `cargo bench -p caf-assets`.
+// criterion_main! defines an undocumented `pub fn main`.
+#![allow(missing_docs)]
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -94,6 +94,7 @@
 
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
+#![deny(clippy::unwrap_used)]
 
 // The crate map. Public types are re-exported below; the modules follow the seams:
 mod builder; // AssetManagerBuilder: configuration, starting the pool and the watcher

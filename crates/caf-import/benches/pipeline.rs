@@ -6,6 +6,8 @@
 //! performance goals in `bench/benches/mesh.rs`.
 //!
 //! `cargo bench -p caf-import --bench pipeline`
+// criterion_main! defines an undocumented `pub fn main`.
+#![allow(missing_docs)]
 
 use std::path::Path;
 use std::time::Duration;

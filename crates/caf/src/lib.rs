@@ -44,6 +44,7 @@
 
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
+#![deny(clippy::unwrap_used)]
 
 mod anim;
 mod block;

@@ -1,5 +1,7 @@
 //! Memory bounds of encoded payloads, measured with a tracking allocator: bombs are refused
 //! without large allocations, and streaming holds a few blocks whatever the payload's size.
+// `unsafe` here: a counting global allocator (`GlobalAlloc` is an unsafe trait).
+#![allow(unsafe_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,6 +17,8 @@ use caf::{
 struct Tracking;
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
+// SAFETY: every method forwards to the system allocator with the caller's arguments
+// unchanged; the counters are only statistics.
 unsafe impl GlobalAlloc for Tracking {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
         let now = LIVE.fetch_add(l.size(), Ordering::Relaxed) + l.size();

@@ -36,9 +36,12 @@
 //! }
 //! ```
 
+// The C API is unsafe by nature: every entry takes raw pointers (crates/ffi/src/ptr.rs).
+#![allow(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 #![allow(clippy::missing_safety_doc)] // each function documents its pointer contract in prose
+#![deny(clippy::unwrap_used)]
 
 mod asset;
 mod error;

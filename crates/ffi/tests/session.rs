@@ -1,5 +1,7 @@
 //! The C API's save over an existing world goes through the world session: a v3 file stays
 //! v3 and gains one commit; a v2 file keeps `FILE.bak`.
+// `unsafe` here: it calls the C API, whose entries take raw pointers.
+#![allow(unsafe_code)]
 
 use std::ffi::CString;
 use std::ptr;

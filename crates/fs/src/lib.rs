@@ -36,6 +36,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 #![forbid(unsafe_code)]
+#![deny(clippy::unwrap_used)]
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};

@@ -46,6 +46,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#![deny(clippy::unwrap_used)]
+
 use std::borrow::Cow;
 
 pub use gltf::json;

@@ -10,6 +10,7 @@
 //! unchecked speed.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![deny(clippy::unwrap_used)]
 
 /// The corners of a triangle soup: three per triangle, in order.
 struct Soup<'a> {

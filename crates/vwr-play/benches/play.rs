@@ -7,6 +7,8 @@
 //!   20 sub-steps with an overlap test each (`substeps_20`).
 //! - `triggers`: trigger queries of 10 000 player boxes (goal: < 1 ms per frame) against the
 //!   same queries reading blocks through `World::get_block` and the registry (`world_get_block`).
+// criterion_main! defines an undocumented `pub fn main`.
+#![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use voxcaf_golden::Rng;

@@ -11,6 +11,8 @@
 //!   the 100³ world999.
 //!
 //! Run: `cargo bench -p vwr --bench v3`.
+// criterion_main! defines an undocumented `pub fn main`.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -11,6 +11,8 @@
 //! `../shared/golden`; its rows are skipped without it). Reference figures of the original C++
 //! library on its own machine: random get 13.8 M/s, random set 11.4 M/s, per-block fill of
 //! 100³ ~1430 ms.
+// criterion_main! defines an undocumented `pub fn main`.
+#![allow(missing_docs)]
 
 use std::hint::black_box;
 use std::time::Duration;

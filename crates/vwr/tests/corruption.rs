@@ -1,5 +1,7 @@
 //! Corruption sweep: damaged golden files load as `Ok` or a typed `Err`, never panic, and never
 //! allocate more than the file could describe.
+// `unsafe` here: a counting global allocator (`GlobalAlloc` is an unsafe trait).
+#![allow(unsafe_code)]
 
 mod common;
 
@@ -16,6 +18,8 @@ use zerocopy::FromBytes;
 /// the file drives an allocation larger than the file itself.
 struct Tracking;
 static LARGEST: AtomicUsize = AtomicUsize::new(0);
+// SAFETY: every method forwards to the system allocator with the caller's arguments
+// unchanged; the counters are only statistics.
 unsafe impl GlobalAlloc for Tracking {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
         LARGEST.fetch_max(l.size(), Ordering::Relaxed);
