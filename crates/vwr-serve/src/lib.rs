@@ -29,11 +29,13 @@
 //! # Ok::<(), vwr_serve::ServeError>(())
 //! ```
 //!
-//! The same [`Session`] can be driven without a server, which is how the API is tested.
+//! The same [`Session`] can be driven without a server, which is how the API is tested. Its
+//! methods answer typed values ([`answer`]); only the HTTP layer turns them into JSON.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod answer;
 mod error;
 pub mod play;
 mod server;

@@ -15,7 +15,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::error::{Result, ServeError};
 use crate::session::{Session, SessionOptions};
@@ -152,8 +152,10 @@ pub fn start(file: &Path, opts: ServerOptions) -> Result<RunningServer> {
                     loop {
                         tick.tick().await;
                         // An autosave that fails is retried on the next tick; the page shows
-                        // the journal state through the summary.
-                        let _ = autosave_state.session().autosave();
+                        // the journal state through the summary. Writing the journal (and
+                        // waiting for the session's lock) happens on the blocking pool.
+                        let st = autosave_state.clone();
+                        let _ = tokio::task::spawn_blocking(move || st.session().autosave()).await;
                     }
                 });
                 axum::serve(listener, app)
@@ -247,9 +249,39 @@ fn router(state: Arc<AppState>, max_body: usize) -> Router {
         .with_state(state)
 }
 
-fn error(status: StatusCode, kind: &str, message: impl Into<String>) -> Response {
-    let body = json!({"ok": false, "error": {"kind": kind, "message": message.into()}});
-    (status, Json(body)).into_response()
+/// The JSON body of a refused request: `{"ok": false, "error": {...}}`.
+#[derive(Serialize)]
+struct Failure {
+    ok: bool,
+    error: FailureInfo,
+}
+
+#[derive(Serialize)]
+struct FailureInfo {
+    kind: &'static str,
+    message: String,
+    /// The script's refused lines (script errors only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lines: Option<Vec<LineFailure>>,
+}
+
+#[derive(Serialize)]
+struct LineFailure {
+    line: Option<usize>,
+    message: String,
+}
+
+fn failure(status: StatusCode, error: FailureInfo) -> Response {
+    (status, Json(Failure { ok: false, error })).into_response()
+}
+
+fn error(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Response {
+    let error = FailureInfo {
+        kind,
+        message: message.into(),
+        lines: None,
+    };
+    failure(status, error)
 }
 
 impl IntoResponse for ServeError {
@@ -264,15 +296,24 @@ impl IntoResponse for ServeError {
             ServeError::FillLimit { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             _ => StatusCode::BAD_REQUEST,
         };
-        let mut body =
-            json!({"ok": false, "error": {"kind": self.kind(), "message": self.to_string()}});
-        if let ServeError::Script { errors } = &self {
-            body["error"]["lines"] = errors
-                .iter()
-                .map(|e| json!({"line": e.line(), "message": e.to_string()}))
-                .collect();
-        }
-        (status, Json(body)).into_response()
+        let lines = match &self {
+            ServeError::Script { errors } => Some(
+                errors
+                    .iter()
+                    .map(|e| LineFailure {
+                        line: e.line(),
+                        message: e.to_string(),
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        };
+        let error = FailureInfo {
+            kind: self.kind(),
+            message: self.to_string(),
+            lines,
+        };
+        failure(status, error)
     }
 }
 
@@ -415,7 +456,8 @@ async fn ops(State(st): State<Arc<AppState>>, body: Bytes) -> Response {
     result(on_session(st, move |s| s.apply_script(&text)).await)
 }
 
-fn result(r: Result<Value>) -> Response {
+/// A session's answer as JSON, or its error with the error's status.
+fn result<T: Serialize>(r: Result<T>) -> Response {
     match r {
         Ok(v) => Json(v).into_response(),
         Err(e) => e.into_response(),

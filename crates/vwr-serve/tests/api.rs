@@ -365,3 +365,44 @@ fn play_test_walks_the_edited_level() {
     assert_eq!(c.get("/api/world").json()["undo_depth"], 1);
     s.shutdown().unwrap();
 }
+
+#[test]
+fn the_session_answers_typed_values_that_serialize_to_the_http_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let (s, c) = serve(&file);
+    // What the HTTP layer sends is the session's typed answer, serialized.
+    let summary = s.with_session(|s| s.summary());
+    assert_eq!(
+        serde_json::to_value(&summary).unwrap(),
+        c.get("/api/world").json()
+    );
+    assert_eq!(summary.objects[0].object_type, 1);
+    assert_eq!(summary.objects[0].end, [20.0, 6.0, 20.0]);
+    let a = s
+        .with_session(|s| s.apply_script("place 1 1 1 35\ncopy 0 0 0 1 1 1"))
+        .unwrap();
+    assert_eq!(a.ops.len(), 2);
+    assert_eq!(a.ops[0].change.cells, 1);
+    assert!(a.ops[1]
+        .note
+        .as_deref()
+        .unwrap()
+        .starts_with("copied 2x2x2"));
+    assert_eq!((a.state.undo_depth, a.state.world.undo_depth), (1, 1));
+    // The common fields of an edit sit beside the request's own ones, as the page reads them.
+    let v = serde_json::to_value(&a).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["ops"][0]["label"], a.ops[0].change.label.as_str());
+    assert_eq!(
+        v["changed_chunks"],
+        serde_json::json!(a.state.changed_chunks)
+    );
+    let u = s.with_session(|s| s.undo());
+    assert!(u.change.is_some());
+    assert_eq!((u.state.undo_depth, u.state.redo_depth), (0, 1));
+    let none = s.with_session(|s| s.undo());
+    assert!(none.change.is_none());
+    assert!(serde_json::to_value(&none).unwrap()["change"].is_null());
+    s.shutdown().unwrap();
+}
