@@ -184,11 +184,55 @@ fn world_summary_layer_map_blocks_and_chunk_stats() {
     assert!(list
         .iter()
         .any(|x| x["pos"] == serde_json::json!([0, 0, 0]) && x["uniform"] == false));
-    // The page itself, with its script inlined.
+    s.shutdown().unwrap();
+}
+
+#[test]
+fn the_page_is_es_modules_served_under_the_token_with_a_strict_csp() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let (s, c) = serve(&file);
     let page = c.get("/");
     assert_eq!(page.status, 200);
+    let csp = page.header("content-security-policy").unwrap().to_string();
+    assert!(csp.contains("script-src 'self';"), "{csp}");
+    assert!(!csp.contains("unsafe-inline"), "{csp}");
     let html = String::from_utf8(page.body).unwrap();
-    assert!(html.contains("webgl2") && !html.contains("/*APP_JS*/"));
+    let base = format!("/page/{}/", c.token);
+    let entry = format!(r#"<script type="module" src="{base}main.js"></script>"#);
+    assert!(html.contains(&entry), "{html}");
+    assert!(!html.contains("/*BASE*/") && !html.contains("<script>"));
+    // Every file of assets/ is served as it is, with its type; the browser fetches them (and
+    // the modules' relative imports) without a header: the token is in the path.
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let mut modules = 0;
+    for e in std::fs::read_dir(&assets).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        if name == "index.html" {
+            continue;
+        }
+        let r = request(c.addr, "GET", &format!("{base}{name}"), &[], b"");
+        assert_eq!(r.status, 200, "{name}");
+        assert_eq!(r.body, std::fs::read(assets.join(&name)).unwrap(), "{name}");
+        let ty = r.header("content-type").unwrap();
+        if name.ends_with(".js") {
+            assert_eq!(ty, "text/javascript; charset=utf-8", "{name}");
+            modules += 1;
+            // Its imports are files of the page.
+            let text = String::from_utf8(r.body).unwrap();
+            for import in text.split("from './").skip(1) {
+                let target = &import[..import.find('\'').unwrap()];
+                assert!(assets.join(target).is_file(), "{name} imports {target}");
+            }
+        } else {
+            assert!(ty.starts_with("text/css"), "{name}: {ty}");
+        }
+    }
+    assert!(modules >= 8, "the page is split into modules: {modules}");
+    let get = |path: &str| request(c.addr, "GET", path, &[], b"").status;
+    assert_eq!(get("/page/0123/main.js"), 401, "a wrong token in the path");
+    assert_eq!(get(&format!("{base}nothing.js")), 404);
+    assert_eq!(get(&format!("{base}..%2Fsrc%2Flib.rs")), 404);
     s.shutdown().unwrap();
 }
 
