@@ -10,11 +10,17 @@ const VOLUME = 1000;
 /** The key of a chunk position in maps: 'x,y,z'. */
 export const chunkKey = (pos) => pos.join(',');
 
+// Throws unless `n` bytes follow `off`.
+function need(buf, off, n) {
+  if (off + n > buf.byteLength) throw new Error(`chunk answer cut short at byte ${off}`);
+}
+
 // One pass: null when it draws nothing; else its vertex and index arrays.
 function decodePart(buf, dv, off) {
+  need(buf, off, 8);
   const nv = dv.getUint32(off, true), ni = dv.getUint32(off + 4, true); off += 8;
+  need(buf, off, nv * 20 + ni * 4);
   const end = off + nv * 20 + ni * 4;
-  if (end > buf.byteLength) throw new Error(`chunk answer cut short at byte ${off}`);
   if (nv === 0 || ni === 0) return { off: end, part: null };
   const positions = new Float32Array(buf, off, nv * 3); off += nv * 12;
   const normals = new Int8Array(buf, off, nv * 4); off += nv * 4;
@@ -37,10 +43,11 @@ export function decodeChunks(buf) {
   const chunks = [];
   let off = 12;
   for (let i = 0; i < count; i++) {
-    if (off + 16 > buf.byteLength) throw new Error(`chunk answer cut short at byte ${off}`);
+    need(buf, off, 16);
     const pos = [dv.getUint32(off, true), dv.getUint32(off + 4, true), dv.getUint32(off + 8, true)];
     const flags = dv.getUint32(off + 12, true); off += 16;
     let blocks = null;
+    if (flags & 1) need(buf, off, VOLUME * 2);
     if (flags & 1) { blocks = new Uint16Array(buf.slice(off, off + VOLUME * 2)); off += VOLUME * 2; }
     const parts = [];
     for (let k = 0; k < 2; k++) {
