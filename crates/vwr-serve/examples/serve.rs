@@ -18,11 +18,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     })?;
     println!(
         "applied {} operations; {} chunks changed",
-        answer["ops"].as_array().map_or(0, Vec::len),
-        answer["changed_chunks"].as_array().map_or(0, Vec::len)
+        answer.ops.len(),
+        answer.state.changed_chunks.len()
     );
     let saved = server.with_session(|s| s.save())?;
-    println!("saved: {saved}");
+    println!("saved: {}", serde_json::to_string(&saved)?);
     if std::env::args().any(|a| a == "--wait") {
         println!("serving; press Enter to stop");
         let mut line = String::new();

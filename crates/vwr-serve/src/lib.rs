@@ -12,7 +12,8 @@
 //! ([`play`]) runs `vwr-play`'s level loop on the world as edited, stepped by the page.
 //!
 //! Security: loopback by default, a random session token required on every request (the
-//! `token` query parameter or an `X-Voxcaf-Token` header; 401 without it), foreign `Origin`
+//! `token` query parameter, an `X-Voxcaf-Token` header, or the path `/page/TOKEN/` of the
+//! page's ES modules and style sheet; 401 without it), foreign `Origin`
 //! and `Host` headers refused (403), request bodies and flood fills bounded, and only the
 //! opened file, its `.bak`, its lock and its journal are ever written (and a file the user
 //! names in a save-as, beside it).
@@ -29,12 +30,14 @@
 //! # Ok::<(), vwr_serve::ServeError>(())
 //! ```
 //!
-//! The same [`Session`] can be driven without a server, which is how the API is tested.
+//! The same [`Session`] can be driven without a server, which is how the API is tested. Its
+//! methods answer typed values ([`answer`]); only the HTTP layer turns them into JSON.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 #![deny(clippy::unwrap_used)]
 
+pub mod answer;
 mod error;
 pub mod play;
 mod server;

@@ -1,8 +1,9 @@
 //! Play-test mode: the `vwr-play` level loop run by the server on the edited world, stepped
 //! by the page (`POST /api/play/step`), so a designer walks the level between edits.
 
-use serde_json::{json, Value};
 use vwr_play::{Event, Game, Input, Level};
+
+use crate::answer::{BoxInfo, PlayEvent, PlayObject, PlayState, Success};
 
 /// Most ticks one step request may play (10 s at 20 ticks per second).
 pub const MAX_STEP_TICKS: u32 = 200;
@@ -24,7 +25,7 @@ impl PlayTest {
 
     /// Plays `ticks` ticks holding `keys` (`-`, or buttons joined by `+`: `left`, `right`,
     /// `forward`, `back`, `jump`, or `l r f b j`); returns the state and the events.
-    pub fn step(&mut self, keys: &str, ticks: u32) -> Result<Value, String> {
+    pub fn step(&mut self, keys: &str, ticks: u32) -> Result<PlayState, String> {
         let input = Input::parse(keys).ok_or_else(|| {
             format!(
                 "unknown buttons {keys:?}: use - or left, right, forward, back, jump joined by +"
@@ -37,46 +38,52 @@ impl PlayTest {
         }
         let mut events = Vec::new();
         for _ in 0..ticks {
-            events.extend(self.game.step(input).iter().map(event_json));
+            events.extend(self.game.step(input).iter().map(event));
         }
         Ok(self.state(events))
     }
 
-    /// The state as JSON: tick, player box, velocity, objects, events of the last step.
-    pub fn state(&self, events: Vec<Value>) -> Value {
+    /// The state: tick, player box, velocity, objects, and `events` (those of the last step).
+    pub fn state(&self, events: Vec<PlayEvent>) -> PlayState {
         let g = &self.game;
         let p = g.player();
         let tick = g.tick();
-        let objects: Vec<Value> = g
+        let objects = g
             .level()
             .objects
             .list()
             .iter()
             .map(|o| {
                 let b = o.aabb(tick);
-                json!({
-                    "kind": o.kind.as_str(),
-                    "min": b.min,
-                    "max": b.max,
-                    "collected": g.is_collected(o.index),
-                })
+                PlayObject {
+                    kind: o.kind.as_str(),
+                    min: b.min,
+                    max: b.max,
+                    collected: g.is_collected(o.index),
+                }
             })
             .collect();
-        json!({
-            "ok": true,
-            "tick": tick,
-            "player": {"min": p.min, "max": p.max},
-            "velocity": g.velocity(),
-            "on_ground": g.on_ground(),
-            "complete": g.is_complete(),
-            "deaths": g.deaths(),
-            "collected": g.collected_count(),
-            "objects": objects,
-            "events": events,
-        })
+        PlayState {
+            ok: Success,
+            tick,
+            player: BoxInfo {
+                min: p.min,
+                max: p.max,
+            },
+            velocity: g.velocity(),
+            on_ground: g.on_ground(),
+            complete: g.is_complete(),
+            deaths: g.deaths(),
+            collected: g.collected_count(),
+            objects,
+            events,
+        }
     }
 }
 
-fn event_json(e: &Event) -> Value {
-    json!({"name": e.name(), "tick": e.tick()})
+fn event(e: &Event) -> PlayEvent {
+    PlayEvent {
+        name: e.name(),
+        tick: e.tick(),
+    }
 }

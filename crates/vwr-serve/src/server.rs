@@ -4,26 +4,49 @@
 use std::net::SocketAddr;
 
 use crate::SaveMode;
-use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::error::{Result, ServeError};
 use crate::session::{Session, SessionOptions};
 
-/// The page, its script and its style sheet, embedded in the binary.
+/// The page, embedded in the binary. Its modules and style sheet are served under
+/// `/page/TOKEN/` (see [`PAGE_FILES`]), so that the browser's requests for them, relative
+/// module imports included, carry the session token.
 const INDEX_HTML: &str = include_str!("../assets/index.html");
-const APP_JS: &str = include_str!("../assets/app.js");
-const STYLE_CSS: &str = include_str!("../assets/style.css");
+
+/// The page's files besides `index.html`: name, content type, text. The ES modules import
+/// each other by relative URL; `main.js` is the entry point.
+const PAGE_FILES: &[(&str, &str, &str)] = &[
+    ("style.css", CSS, include_str!("../assets/style.css")),
+    ("main.js", JS, include_str!("../assets/main.js")),
+    ("state.js", JS, include_str!("../assets/state.js")),
+    ("dom.js", JS, include_str!("../assets/dom.js")),
+    ("api.js", JS, include_str!("../assets/api.js")),
+    ("wire.js", JS, include_str!("../assets/wire.js")),
+    ("pick.js", JS, include_str!("../assets/pick.js")),
+    ("camera.js", JS, include_str!("../assets/camera.js")),
+    ("render.js", JS, include_str!("../assets/render.js")),
+    ("ui.js", JS, include_str!("../assets/ui.js")),
+    ("tools.js", JS, include_str!("../assets/tools.js")),
+    ("actions.js", JS, include_str!("../assets/actions.js")),
+    ("playtest.js", JS, include_str!("../assets/playtest.js")),
+];
+const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+
+/// The page's Content-Security-Policy: its own scripts and style sheet only (no inline
+/// script or style), requests to this server only.
+const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:";
 
 /// How a server is set up.
 #[derive(Clone, Debug)]
@@ -93,7 +116,7 @@ fn random_token() -> Result<String> {
 
 /// Opens `file` and starts serving it on a background runtime. Returns once the socket is
 /// listening.
-pub fn start(file: &Path, opts: ServerOptions) -> Result<RunningServer> {
+pub fn start(file: &std::path::Path, opts: ServerOptions) -> Result<RunningServer> {
     let session = Session::open(file, opts.session)?;
     let token = match opts.token.clone() {
         Some(t) => t,
@@ -152,8 +175,10 @@ pub fn start(file: &Path, opts: ServerOptions) -> Result<RunningServer> {
                     loop {
                         tick.tick().await;
                         // An autosave that fails is retried on the next tick; the page shows
-                        // the journal state through the summary.
-                        let _ = autosave_state.session().autosave();
+                        // the journal state through the summary. Writing the journal (and
+                        // waiting for the session's lock) happens on the blocking pool.
+                        let st = autosave_state.clone();
+                        let _ = tokio::task::spawn_blocking(move || st.session().autosave()).await;
                     }
                 });
                 axum::serve(listener, app)
@@ -227,6 +252,7 @@ impl RunningServer {
 fn router(state: Arc<AppState>, max_body: usize) -> Router {
     Router::new()
         .route("/", get(index))
+        .route("/page/{token}/{file}", get(page_file))
         .route("/api/world", get(world))
         .route("/api/blocks", get(blocks))
         .route("/api/chunks", get(chunks))
@@ -247,9 +273,39 @@ fn router(state: Arc<AppState>, max_body: usize) -> Router {
         .with_state(state)
 }
 
-fn error(status: StatusCode, kind: &str, message: impl Into<String>) -> Response {
-    let body = json!({"ok": false, "error": {"kind": kind, "message": message.into()}});
-    (status, Json(body)).into_response()
+/// The JSON body of a refused request: `{"ok": false, "error": {...}}`.
+#[derive(Serialize)]
+struct Failure {
+    ok: bool,
+    error: FailureInfo,
+}
+
+#[derive(Serialize)]
+struct FailureInfo {
+    kind: &'static str,
+    message: String,
+    /// The script's refused lines (script errors only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lines: Option<Vec<LineFailure>>,
+}
+
+#[derive(Serialize)]
+struct LineFailure {
+    line: Option<usize>,
+    message: String,
+}
+
+fn failure(status: StatusCode, error: FailureInfo) -> Response {
+    (status, Json(Failure { ok: false, error })).into_response()
+}
+
+fn error(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Response {
+    let error = FailureInfo {
+        kind,
+        message: message.into(),
+        lines: None,
+    };
+    failure(status, error)
 }
 
 impl IntoResponse for ServeError {
@@ -264,15 +320,24 @@ impl IntoResponse for ServeError {
             ServeError::FillLimit { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             _ => StatusCode::BAD_REQUEST,
         };
-        let mut body =
-            json!({"ok": false, "error": {"kind": self.kind(), "message": self.to_string()}});
-        if let ServeError::Script { errors } = &self {
-            body["error"]["lines"] = errors
-                .iter()
-                .map(|e| json!({"line": e.line(), "message": e.to_string()}))
-                .collect();
-        }
-        (status, Json(body)).into_response()
+        let lines = match &self {
+            ServeError::Script { errors } => Some(
+                errors
+                    .iter()
+                    .map(|e| LineFailure {
+                        line: e.line(),
+                        message: e.to_string(),
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        };
+        let error = FailureInfo {
+            kind: self.kind(),
+            message: self.to_string(),
+            lines,
+        };
+        failure(status, error)
     }
 }
 
@@ -285,10 +350,14 @@ fn same_token(a: &str, b: &str) -> bool {
             == 0
 }
 
-/// The token of a request: the `X-Voxcaf-Token` header or the `token` query parameter.
+/// The token of a request: the `X-Voxcaf-Token` header, the `token` query parameter, or the
+/// path of the page's files (`/page/TOKEN/FILE`).
 fn request_token(req: &Request) -> Option<String> {
     if let Some(h) = req.headers().get("x-voxcaf-token") {
         return h.to_str().ok().map(str::to_string);
+    }
+    if let Some(rest) = req.uri().path().strip_prefix("/page/") {
+        return rest.split_once('/').map(|(t, _)| t.to_string());
     }
     let q = req.uri().query()?;
     q.split('&').find_map(|kv| {
@@ -342,18 +411,34 @@ fn no_store(mut r: Response) -> Response {
     r
 }
 
-async fn index() -> Response {
-    let html = INDEX_HTML
-        .replace("/*STYLE_CSS*/", STYLE_CSS)
-        .replace("/*APP_JS*/", APP_JS);
+async fn index(State(st): State<Arc<AppState>>) -> Response {
+    let html = INDEX_HTML.replace("/*BASE*/", &format!("/page/{}/", st.token));
     let mut r = ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response();
     r.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:",
-        ),
+        HeaderValue::from_static(PAGE_CSP),
     );
     no_store(r)
+}
+
+/// One of the page's modules or its style sheet (the guard has checked the token in the
+/// path).
+async fn page_file(Path((_, name)): Path<(String, String)>) -> Response {
+    match PAGE_FILES.iter().find(|(n, _, _)| *n == name) {
+        Some((_, content_type, text)) => {
+            let mut r = ([(header::CONTENT_TYPE, *content_type)], *text).into_response();
+            r.headers_mut().insert(
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            );
+            no_store(r)
+        }
+        None => error(
+            StatusCode::NOT_FOUND,
+            "not-found",
+            format!("the page has no file {name:?}"),
+        ),
+    }
 }
 
 /// Runs `f` on the session on the blocking pool: meshing, saving and long scripts never stall
@@ -415,7 +500,8 @@ async fn ops(State(st): State<Arc<AppState>>, body: Bytes) -> Response {
     result(on_session(st, move |s| s.apply_script(&text)).await)
 }
 
-fn result(r: Result<Value>) -> Response {
+/// A session's answer as JSON, or its error with the error's status.
+fn result<T: Serialize>(r: Result<T>) -> Response {
     match r {
         Ok(v) => Json(v).into_response(),
         Err(e) => e.into_response(),

@@ -7,13 +7,17 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Value};
 use vwr::{Block, World, WorldSession, CHUNK_SIZE, CHUNK_VOLUME};
 use vwr_blocks::Registry;
 use vwr_edit::script::{apply_ops, parse_text, Applied, Effect, Op};
 use vwr_edit::{all_chunk_stats, Change, Editor, Layer};
 use vwr_mesh::{MeshCache, MeshOptions};
 
+use crate::answer::{
+    BlockInfo, BlockList, ChangeInfo, ChunkStatInfo, ChunkStatsAnswer, DecorInfo, DiscardAnswer,
+    EditState, HistoryAnswer, LayerAnswer, ObjectInfo, OpInfo, PlayState, PlayStopped,
+    RecoverAnswer, RecoveryInfo, ReloadAnswer, SaveAnswer, ScriptAnswer, Success, WorldSummary,
+};
 use crate::error::{Result, ServeError};
 use crate::wire;
 
@@ -212,63 +216,49 @@ impl Session {
         fnv(&self.world().to_bytes()) != self.saved_hash
     }
 
-    /// The JSON summary of `GET /api/world`.
-    pub fn summary(&self) -> Value {
+    /// The summary of `GET /api/world`.
+    pub fn summary(&self) -> WorldSummary {
         let w = self.world();
-        let objects: Vec<Value> = w
+        let objects = w
             .move_objects()
             .unwrap_or_default()
-            .into_iter()
-            .map(|(p, m)| {
-                json!({
-                    "pos": p,
-                    "type": m.object_type,
-                    "name": vwr::MoveObject::type_name(m.object_type),
-                    "start": m.pos_start,
-                    "end": m.pos_end,
-                    "speed": m.speed,
-                    "advance": m.step_advance_ticks,
-                    "recede": m.step_recede_ticks,
-                    "stop_start": m.time_stop_start_ticks,
-                    "stop_end": m.time_stop_end_ticks,
-                    "icon": m.visual_icon,
-                })
-            })
+            .iter()
+            .map(|(p, m)| ObjectInfo::of(*p, m))
             .collect();
-        let decors: Vec<Value> = w
+        let decors = w
             .big_decors()
             .unwrap_or_default()
             .into_iter()
-            .map(|(p, icon)| json!({"pos": p, "icon": icon}))
+            .map(|(pos, icon)| DecorInfo { pos, icon })
             .collect();
         let h = self.editor.history();
-        json!({
-            "ok": true,
-            "file": self.path.display().to_string(),
-            "block_dims": w.block_dims(),
-            "chunk_dims": w.chunk_dims(),
-            "chunk_size": CHUNK_SIZE,
-            "epoch": self.epoch,
-            "spawn": w.spawn(),
-            "sky_region": w.sky_region(),
-            "mission": w.mission_number(),
-            "objects": objects,
-            "decors": decors,
-            "undo": h.undo_changes().last().map(|c| c.label.clone()),
-            "redo": h.redo_changes().last().map(|c| c.label.clone()),
-            "undo_depth": h.undo_depth(),
-            "redo_depth": h.redo_depth(),
-            "recovery": self.recovery.as_ref().map(|r| json!({
-                "journal": r.path.display().to_string(),
-                "bytes": r.bytes,
-                "modified_unix": r.modified_unix,
-            })),
-        })
+        WorldSummary {
+            ok: Success,
+            file: self.path.display().to_string(),
+            block_dims: w.block_dims(),
+            chunk_dims: w.chunk_dims(),
+            chunk_size: CHUNK_SIZE,
+            epoch: self.epoch,
+            spawn: w.spawn(),
+            sky_region: w.sky_region(),
+            mission: w.mission_number(),
+            objects,
+            decors,
+            undo: h.undo_changes().last().map(|c| c.label.clone()),
+            redo: h.redo_changes().last().map(|c| c.label.clone()),
+            undo_depth: h.undo_depth(),
+            redo_depth: h.redo_depth(),
+            recovery: self.recovery.as_ref().map(|r| RecoveryInfo {
+                journal: r.path.display().to_string(),
+                bytes: r.bytes,
+                modified_unix: r.modified_unix,
+            }),
+        }
     }
 
-    /// The block registry as JSON: every type with a registry name (not `tileN`) and every
-    /// type the world uses, with name, render kind and colour.
-    pub fn blocks(&self) -> Value {
+    /// The block registry: every type with a registry name (not `tileN`) and every type the
+    /// world uses, with name, render kind and colour.
+    pub fn blocks(&self) -> BlockList {
         let mut used = std::collections::BTreeSet::new();
         for (_, c) in self.world().chunks() {
             for b in c.palette() {
@@ -276,16 +266,14 @@ impl Session {
             }
         }
         let r = self.registry;
-        let list: Vec<Value> = (0..vwr_blocks::TYPE_COUNT as u16)
+        let blocks = (0..vwr_blocks::TYPE_COUNT as u16)
             .filter(|&t| !r.name(t).starts_with("tile") || used.contains(&t))
-            .map(|t| {
-                json!({
-                    "type": t,
-                    "name": r.name(t),
-                    "kind": r.kind(t).as_str(),
-                    "color": r.color(t),
-                    "used": used.contains(&t),
-                })
+            .map(|t| BlockInfo {
+                block_type: t,
+                name: r.name(t).to_string(),
+                kind: r.kind(t).as_str(),
+                color: r.color(t),
+                used: used.contains(&t),
             })
             .collect();
         // MoveObject types with a name, once each (the names the script language accepts).
@@ -296,13 +284,17 @@ impl Session {
                 object_types.push((shown.to_string(), t));
             }
         }
-        json!({"ok": true, "blocks": list, "object_types": object_types})
+        BlockList {
+            ok: Success,
+            blocks,
+            object_types,
+        }
     }
 
     /// Applies an edit script (the `voxcaf world edit` language, several lines allowed),
     /// all-or-nothing: if any line is malformed or refused, the world and history are left as
     /// they were. Answers what each operation did and which chunks changed.
-    pub fn apply_script(&mut self, text: &str) -> Result<Value> {
+    pub fn apply_script(&mut self, text: &str) -> Result<ScriptAnswer> {
         let ops = parse_text("request", text).map_err(|errors| ServeError::Script { errors })?;
         if ops.is_empty() {
             return Err(ServeError::EmptyScript);
@@ -322,28 +314,28 @@ impl Session {
             }
         }
         let applied = self.apply_as_one_step(&ops)?;
-        let ops_json: Vec<Value> = applied
+        let ops = applied
             .iter()
-            .map(|a| {
-                let mut v = change_json(&a.change);
-                v["note"] = match a.effect {
-                    Effect::Undone => json!("undone"),
-                    Effect::Redone => json!("redone"),
-                    Effect::Copied { size, records } => {
-                        json!(format!(
-                            "copied {}x{}x{} cells, {records} metadata records",
-                            size[0], size[1], size[2]
-                        ))
-                    }
-                    _ => Value::Null,
-                };
-                v
+            .map(|a| OpInfo {
+                change: ChangeInfo::from(&a.change),
+                note: match a.effect {
+                    Effect::Undone => Some("undone".to_string()),
+                    Effect::Redone => Some("redone".to_string()),
+                    Effect::Copied { size, records } => Some(format!(
+                        "copied {}x{}x{} cells, {records} metadata records",
+                        size[0], size[1], size[2]
+                    )),
+                    _ => None,
+                },
             })
             .collect();
         if applied.iter().any(|a| !a.change.is_empty()) {
             self.gen += 1;
         }
-        Ok(self.answer(json!({ "ops": ops_json })))
+        Ok(ScriptAnswer {
+            ops,
+            state: self.edit_state(),
+        })
     }
 
     /// Applies one request's operations as one undo step, all or nothing. A request that
@@ -365,39 +357,42 @@ impl Session {
     }
 
     /// Undoes the newest command (`"change": null` when there is nothing to undo).
-    pub fn undo(&mut self) -> Value {
+    pub fn undo(&mut self) -> HistoryAnswer {
         let c = self.editor.undo();
         self.after_history(c)
     }
 
     /// Redoes the last undone command (`"change": null` when there is nothing to redo).
-    pub fn redo(&mut self) -> Value {
+    pub fn redo(&mut self) -> HistoryAnswer {
         let c = self.editor.redo();
         self.after_history(c)
     }
 
-    fn after_history(&mut self, c: Option<Change>) -> Value {
+    fn after_history(&mut self, c: Option<Change>) -> HistoryAnswer {
         if c.is_some() {
             self.gen += 1;
         }
-        let change = c.as_ref().map(change_json);
-        self.answer(json!({ "change": change }))
+        HistoryAnswer {
+            change: c.as_ref().map(ChangeInfo::from),
+            state: self.edit_state(),
+        }
     }
 
-    /// Brings the meshes up to date and adds the common fields of an edit answer.
-    fn answer(&mut self, mut v: Value) -> Value {
-        let changed = self.update_meshes();
+    /// Brings the meshes up to date; the common fields of an edit answer.
+    fn edit_state(&mut self) -> EditState {
+        let changed_chunks = self.update_meshes();
         let h = self.editor.history();
-        v["ok"] = json!(true);
-        v["epoch"] = json!(self.epoch);
-        v["changed_chunks"] = json!(changed);
-        v["undo_depth"] = json!(h.undo_depth());
-        v["redo_depth"] = json!(h.redo_depth());
-        // Steps dropped from the oldest end to honour the history's bounds: the page says so.
-        v["history_dropped"] = json!(h.dropped());
-        // The summary too, so the page needs no second request to show objects and history.
-        v["world"] = self.summary();
-        v
+        EditState {
+            ok: Success,
+            epoch: self.epoch,
+            changed_chunks,
+            undo_depth: h.undo_depth(),
+            redo_depth: h.redo_depth(),
+            // Steps dropped from the oldest end to honour the history's bounds: the page says so.
+            history_dropped: h.dropped(),
+            // The summary too, so the page needs no second request to show objects and history.
+            world: self.summary(),
+        }
     }
 
     /// Rebuilds the meshes an edit can have changed; returns the chunks that changed.
@@ -448,7 +443,7 @@ impl Session {
     }
 
     /// The layer map of `GET /api/layer`: one Y level as rows of raw block values.
-    pub fn layer(&self, y: i32) -> Result<Value> {
+    pub fn layer(&self, y: i32) -> Result<LayerAnswer> {
         let height = self.world().block_dims()[1];
         if y < 0 || y >= height as i32 {
             return Err(ServeError::LayerOutside { y, height });
@@ -459,39 +454,44 @@ impl Session {
             .chunks(l.width.max(1) as usize)
             .map(|r| r.iter().map(|b| b.raw()).collect())
             .collect();
-        Ok(json!({
-            "ok": true, "y": l.y, "x0": l.x0, "z0": l.z0, "width": l.width, "depth": l.depth,
-            "rows": rows, "objects": l.objects, "decors": l.decors, "spawn": l.spawn,
-        }))
+        Ok(LayerAnswer {
+            ok: Success,
+            y: l.y,
+            x0: l.x0,
+            z0: l.z0,
+            width: l.width,
+            depth: l.depth,
+            rows,
+            objects: l.objects,
+            decors: l.decors,
+            spawn: l.spawn,
+        })
     }
 
     /// The chunk debug view of `GET /api/chunk-stats`: storage of every allocated chunk.
-    pub fn chunk_stats(&self) -> Value {
-        let list: Vec<Value> = all_chunk_stats(self.world())
+    pub fn chunk_stats(&self) -> ChunkStatsAnswer {
+        let chunks = all_chunk_stats(self.world())
             .iter()
             .filter(|c| c.allocated)
-            .map(|c| {
-                json!({
-                    "pos": c.pos, "empty": c.empty, "uniform": c.uniform, "bits": c.bits,
-                    "palette": c.palette_len, "live_palette": c.live_palette,
-                    "non_air": c.non_air, "records": c.records, "bytes": c.payload_bytes,
-                })
-            })
+            .map(ChunkStatInfo::from)
             .collect();
-        json!({"ok": true, "chunks": list})
+        ChunkStatsAnswer {
+            ok: Success,
+            chunks,
+        }
     }
 
     /// Saves in the file's own format (v3: an incremental commit; v2: an atomic rewrite keeping
     /// `FILE.bak`) and removes the autosave journal. Saving an unchanged world writes nothing.
     /// A file changed on disk since it was opened is not overwritten: the error is
     /// [`ServeError::Conflict`], and [`SaveMode`] says what to do instead.
-    pub fn save(&mut self) -> Result<Value> {
+    pub fn save(&mut self) -> Result<SaveAnswer> {
         self.save_with(SaveMode::Normal)
     }
 
     /// [`Session::save`], or the answers to a conflict: overwrite, or save as a new file beside
     /// the opened one (which the session then edits).
-    pub fn save_with(&mut self, mode: SaveMode) -> Result<Value> {
+    pub fn save_with(&mut self, mode: SaveMode) -> Result<SaveAnswer> {
         let report = match mode {
             SaveMode::Normal => {
                 let world = self.editor.world();
@@ -509,16 +509,16 @@ impl Session {
             self.remove_journal()?;
         }
         self.journal_gen = self.gen;
-        Ok(json!({
-            "ok": true,
-            "file": self.path.display().to_string(),
-            "written": report.written,
-            "backup": report.backup.map(|b| b.display().to_string()),
-            "bytes": report.file_size,
-            "bytes_written": report.bytes_written,
-            "commit": report.generation,
-            "incremental": report.incremental,
-        }))
+        Ok(SaveAnswer {
+            ok: Success,
+            file: self.path.display().to_string(),
+            written: report.written,
+            backup: report.backup.map(|b| b.display().to_string()),
+            bytes: report.file_size,
+            bytes_written: report.bytes_written,
+            commit: report.generation,
+            incremental: report.incremental,
+        })
     }
 
     /// Saves over a file that changed on disk: the file is opened again (its lock is ours
@@ -572,7 +572,7 @@ impl Session {
     }
 
     /// Drops the edits and the undo history and edits the file as it is on disk now.
-    pub fn reload(&mut self) -> Result<Value> {
+    pub fn reload(&mut self) -> Result<ReloadAnswer> {
         let err = |e| ServeError::world(&self.path, e);
         let mut world = self.file.reopen().map_err(err)?;
         self.file.load_all(&mut world).map_err(err)?;
@@ -581,7 +581,10 @@ impl Session {
         self.gen += 1;
         self.journal_gen = self.gen;
         self.remove_journal()?;
-        Ok(self.answer(json!({ "reloaded": self.path.display().to_string() })))
+        Ok(ReloadAnswer {
+            reloaded: self.path.display().to_string(),
+            state: self.edit_state(),
+        })
     }
 
     fn remove_journal(&self) -> Result<()> {
@@ -614,7 +617,7 @@ impl Session {
 
     /// Takes the world of the waiting journal as the edited world (unsaved; the undo history
     /// starts afresh, and undoing is not possible past the recovery).
-    pub fn recover(&mut self) -> Result<Value> {
+    pub fn recover(&mut self) -> Result<RecoverAnswer> {
         let r = self.recovery.take().ok_or(ServeError::NoJournal)?;
         let bytes = std::fs::read(&r.path).map_err(|e| ServeError::io(&r.path, e))?;
         let world = match World::from_bytes(&bytes) {
@@ -631,11 +634,14 @@ impl Session {
         self.gen += 1;
         // The journal now describes this session's world; it is rewritten on the next autosave.
         self.journal_gen = self.gen;
-        Ok(self.answer(json!({ "recovered": r.path.display().to_string() })))
+        Ok(RecoverAnswer {
+            recovered: r.path.display().to_string(),
+            state: self.edit_state(),
+        })
     }
 
     /// Deletes the waiting journal and keeps editing the file as it is on disk.
-    pub fn discard_recovery(&mut self) -> Result<Value> {
+    pub fn discard_recovery(&mut self) -> Result<DiscardAnswer> {
         let r = self.recovery.take().ok_or(ServeError::NoJournal)?;
         match std::fs::remove_file(&r.path) {
             Ok(()) => {}
@@ -644,14 +650,17 @@ impl Session {
         }
         // Edits made before the decision still need a journal.
         self.journal_gen = self.gen.wrapping_sub(1);
-        Ok(json!({"ok": true, "discarded": r.path.display().to_string()}))
+        Ok(DiscardAnswer {
+            ok: Success,
+            discarded: r.path.display().to_string(),
+        })
     }
 }
 
 impl Session {
     /// Starts a play test of the world as edited (from its spawn point), replacing any
     /// running one.
-    pub fn play_start(&mut self) -> Result<Value> {
+    pub fn play_start(&mut self) -> Result<PlayState> {
         let p = crate::play::PlayTest::new(self.world(), self.registry)
             .map_err(|message| ServeError::Play { message })?;
         let v = p.state(Vec::new());
@@ -661,7 +670,7 @@ impl Session {
 
     /// Plays `ticks` ticks of the running play test holding `keys` (see
     /// [`crate::play::PlayTest::step`]).
-    pub fn play_step(&mut self, keys: &str, ticks: u32) -> Result<Value> {
+    pub fn play_step(&mut self, keys: &str, ticks: u32) -> Result<PlayState> {
         let p = self.play.as_mut().ok_or(ServeError::Play {
             message: "no play test is running: POST /api/play/start first".into(),
         })?;
@@ -670,19 +679,10 @@ impl Session {
     }
 
     /// Ends the play test.
-    pub fn play_stop(&mut self) -> Value {
-        json!({"ok": true, "stopped": self.play.take().is_some()})
+    pub fn play_stop(&mut self) -> PlayStopped {
+        PlayStopped {
+            ok: Success,
+            stopped: self.play.take().is_some(),
+        }
     }
-}
-
-/// The JSON of one command's change.
-fn change_json(c: &Change) -> Value {
-    json!({
-        "label": c.label,
-        "cells": c.cells,
-        "chunks": c.chunks,
-        "records_added": c.records_added,
-        "records_removed": c.records_removed,
-        "fields": c.fields,
-    })
 }

@@ -28,6 +28,14 @@ pub const MAGIC: &[u8; 4] = b"VXM1";
 /// Shade factors of the four AO levels (0 darkest … 3 open), in 1/255.
 const AO_SHADE: [u32; 4] = [140, 180, 220, 255];
 
+/// The colour a vertex is sent with: its block colour (sRGB, alpha) shaded by its ambient
+/// occlusion level (0 darkest … 3 open; higher levels count as 3), alpha kept.
+pub fn vertex_color(color: [u8; 4], ao: u8) -> [u8; 4] {
+    let s = AO_SHADE[usize::from(ao.min(3))];
+    let shade = |x: u8| (u32::from(x) * s / 255) as u8;
+    [shade(color[0]), shade(color[1]), shade(color[2]), color[3]]
+}
+
 /// Starts an answer.
 pub(crate) fn begin(out: &mut Vec<u8>, epoch: u32, count: u32) {
     out.extend_from_slice(MAGIC);
@@ -78,9 +86,7 @@ fn push_part(out: &mut Vec<u8>, p: &MeshPart) {
         out.extend_from_slice(&[v[0] as i8 as u8, v[1] as i8 as u8, v[2] as i8 as u8, 0]);
     }
     for (c, ao) in p.colors.iter().zip(&p.ao) {
-        let s = AO_SHADE[usize::from((*ao).min(3))];
-        let shade = |x: u8| (u32::from(x) * s / 255) as u8;
-        out.extend_from_slice(&[shade(c[0]), shade(c[1]), shade(c[2]), c[3]]);
+        out.extend_from_slice(&vertex_color(*c, *ao));
     }
     for i in &p.indices {
         out.extend_from_slice(&i.to_le_bytes());

@@ -184,11 +184,55 @@ fn world_summary_layer_map_blocks_and_chunk_stats() {
     assert!(list
         .iter()
         .any(|x| x["pos"] == serde_json::json!([0, 0, 0]) && x["uniform"] == false));
-    // The page itself, with its script inlined.
+    s.shutdown().unwrap();
+}
+
+#[test]
+fn the_page_is_es_modules_served_under_the_token_with_a_strict_csp() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let (s, c) = serve(&file);
     let page = c.get("/");
     assert_eq!(page.status, 200);
+    let csp = page.header("content-security-policy").unwrap().to_string();
+    assert!(csp.contains("script-src 'self';"), "{csp}");
+    assert!(!csp.contains("unsafe-inline"), "{csp}");
     let html = String::from_utf8(page.body).unwrap();
-    assert!(html.contains("webgl2") && !html.contains("/*APP_JS*/"));
+    let base = format!("/page/{}/", c.token);
+    let entry = format!(r#"<script type="module" src="{base}main.js"></script>"#);
+    assert!(html.contains(&entry), "{html}");
+    assert!(!html.contains("/*BASE*/") && !html.contains("<script>"));
+    // Every file of assets/ is served as it is, with its type; the browser fetches them (and
+    // the modules' relative imports) without a header: the token is in the path.
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    let mut modules = 0;
+    for e in std::fs::read_dir(&assets).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        if name == "index.html" {
+            continue;
+        }
+        let r = request(c.addr, "GET", &format!("{base}{name}"), &[], b"");
+        assert_eq!(r.status, 200, "{name}");
+        assert_eq!(r.body, std::fs::read(assets.join(&name)).unwrap(), "{name}");
+        let ty = r.header("content-type").unwrap();
+        if name.ends_with(".js") {
+            assert_eq!(ty, "text/javascript; charset=utf-8", "{name}");
+            modules += 1;
+            // Its imports are files of the page.
+            let text = String::from_utf8(r.body).unwrap();
+            for import in text.split("from './").skip(1) {
+                let target = &import[..import.find('\'').unwrap()];
+                assert!(assets.join(target).is_file(), "{name} imports {target}");
+            }
+        } else {
+            assert!(ty.starts_with("text/css"), "{name}: {ty}");
+        }
+    }
+    assert!(modules >= 8, "the page is split into modules: {modules}");
+    let get = |path: &str| request(c.addr, "GET", path, &[], b"").status;
+    assert_eq!(get("/page/0123/main.js"), 401, "a wrong token in the path");
+    assert_eq!(get(&format!("{base}nothing.js")), 404);
+    assert_eq!(get(&format!("{base}..%2Fsrc%2Flib.rs")), 404);
     s.shutdown().unwrap();
 }
 
@@ -363,5 +407,46 @@ fn play_test_walks_the_edited_level() {
     assert_eq!(c.ok("/api/play/stop", "")["stopped"], true);
     // Playing never edits the world.
     assert_eq!(c.get("/api/world").json()["undo_depth"], 1);
+    s.shutdown().unwrap();
+}
+
+#[test]
+fn the_session_answers_typed_values_that_serialize_to_the_http_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let (s, c) = serve(&file);
+    // What the HTTP layer sends is the session's typed answer, serialized.
+    let summary = s.with_session(|s| s.summary());
+    assert_eq!(
+        serde_json::to_value(&summary).unwrap(),
+        c.get("/api/world").json()
+    );
+    assert_eq!(summary.objects[0].object_type, 1);
+    assert_eq!(summary.objects[0].end, [20.0, 6.0, 20.0]);
+    let a = s
+        .with_session(|s| s.apply_script("place 1 1 1 35\ncopy 0 0 0 1 1 1"))
+        .unwrap();
+    assert_eq!(a.ops.len(), 2);
+    assert_eq!(a.ops[0].change.cells, 1);
+    assert!(a.ops[1]
+        .note
+        .as_deref()
+        .unwrap()
+        .starts_with("copied 2x2x2"));
+    assert_eq!((a.state.undo_depth, a.state.world.undo_depth), (1, 1));
+    // The common fields of an edit sit beside the request's own ones, as the page reads them.
+    let v = serde_json::to_value(&a).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["ops"][0]["label"], a.ops[0].change.label.as_str());
+    assert_eq!(
+        v["changed_chunks"],
+        serde_json::json!(a.state.changed_chunks)
+    );
+    let u = s.with_session(|s| s.undo());
+    assert!(u.change.is_some());
+    assert_eq!((u.state.undo_depth, u.state.redo_depth), (0, 1));
+    let none = s.with_session(|s| s.undo());
+    assert!(none.change.is_none());
+    assert!(serde_json::to_value(&none).unwrap()["change"].is_null());
     s.shutdown().unwrap();
 }

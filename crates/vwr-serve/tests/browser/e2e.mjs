@@ -241,6 +241,8 @@ try {
   // The refused save is expected here: the page reports it, then asks.
   if (scenario === 'conflict') out.errors = out.errors.filter((e) => !/changed on disk/.test(e));
   out.logs = logs.slice(-20);
+  // An uncaught exception in the page (a module that fails to load, a broken handler) fails too.
+  out.errors.push(...logs.filter((l) => l.startsWith('pageerror: ')));
   out.ok = out.errors.length === 0;
 } catch (e) {
   out.error = String(e && e.stack || e);

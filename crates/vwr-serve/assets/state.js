@@ -1,0 +1,37 @@
+// The page's state, in one object shared by the modules (they keep no mutable variables of
+// their own), and the figures the browser tests read.
+
+/** Blocks along each side of a chunk. */
+export const CS = 10;
+
+/** Everything the page remembers between events. */
+export const state = {
+  world: null,          // the summary of /api/world (or of the last edit answer)
+  blockInfo: new Map(), // type -> {type, name, color, kind, used}
+  paletteList: [],      // the palette's blocks, used ones first
+  block: 35,            // the current block type
+  tool: 'place',
+  epoch: 0,             // the newest mesh epoch received
+  chunks: new Map(),    // 'x,y,z' -> {pos, blocks: Uint16Array|null, parts: [opaque, transparent]}
+  selection: null,      // {a, b}
+  clip: null,           // {a, b, cut}
+  selectedObj: null,    // [x, y, z] anchor of the selected MoveObject
+  movingObj: false,     // the next click with the object tool moves the selected one
+  hover: null,          // the pick under the mouse
+  drag: null,           // {a, b} while box/select dragging
+  mouse: null,          // the button held and where it went down
+  layerOn: false,
+  layerY: 1,
+  chunksOn: false,
+  chunkStats: [],
+  historyDropped: 0,    // undo steps the server dropped from the oldest end so far
+  play: null,           // {state, keys: Set, timer, busy, saved} while play-testing
+  dirty: true,          // the view needs drawing
+  toastTimer: 0,
+  frameWaiters: [],     // resolved with the time of the next drawn frame
+  // The orbit camera: looks at `target` from `dist` away.
+  cam: { target: [50, 10, 50], yaw: 0.8, pitch: 0.6, dist: 150, fov: 0.9 },
+};
+
+/** Timings and errors, for the browser tests (window.voxcafStats). */
+export const stats = { openMs: null, edits: [], errors: [] };
