@@ -20,6 +20,8 @@ mod demo;
 mod inputs;
 mod keys;
 mod lists;
+#[allow(unsafe_code)]
+mod oom;
 mod output;
 #[allow(unsafe_code)]
 mod sigpipe;
@@ -30,6 +32,10 @@ mod world_mesh;
 mod world_play;
 mod world_serve;
 mod world_vox;
+
+/// A failed allocation ends the command with a message and exit 1 (`oom.rs`), not an abort.
+#[global_allocator]
+static ALLOCATOR: oom::Allocator = oom::Allocator;
 
 #[derive(Parser)]
 #[command(
@@ -110,6 +116,13 @@ fn main() -> ExitCode {
     let _ = voxcaf_fs::signals::install();
     let cli = Cli::parse();
     let json = cli.cmd.json();
+    // The subcommand's words (`world mesh`), for the out-of-memory message.
+    let words: Vec<String> = std::env::args()
+        .skip(1)
+        .take_while(|a| !a.starts_with('-'))
+        .take(2)
+        .collect();
+    oom::describe(format!("voxcaf {}", words.join(" ")), json);
     let result = match cli.cmd {
         Cmd::World { cmd } => match cmd {
             WorldCmd::Core(c) => world::run(c),
