@@ -50,6 +50,7 @@ fn save_options(format: FormatArg, codec: CodecArg, level: i32, tool: &str) -> S
         },
         level,
         commit: vwr::CommitInfo::now(tool),
+        ..SaveOptions::default()
     }
 }
 
