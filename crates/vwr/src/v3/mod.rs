@@ -21,6 +21,7 @@ pub(crate) use read::*;
 pub(crate) use stats::{file_bytes_of, stats_of};
 pub use stats::{CodecStats, FileBytes};
 
+pub(crate) use crate::store::{delinear, linear};
 use crate::world::World;
 
 /// Which header version a save writes.
@@ -145,13 +146,4 @@ impl SaveOptions {
             Format::Auto => !world.fits_v2(),
         }
     }
-}
-
-pub(crate) fn linear(dims: [u32; 3], p: [u32; 3]) -> u32 {
-    (p[0] as u64 + dims[0] as u64 * (p[1] as u64 + dims[1] as u64 * p[2] as u64)) as u32
-}
-
-pub(crate) fn delinear(dims: [u32; 3], i: u32) -> [u32; 3] {
-    let (dx, dy) = (dims[0], dims[1]);
-    [i % dx, (i / dx) % dy, i / (dx * dy)]
 }
