@@ -274,3 +274,52 @@ fn info_accounts_for_history_dead_bytes_and_a_torn_tail() {
     assert_eq!(torn.tail, 100);
     assert_eq!(torn.history, two.history);
 }
+
+fn crc(b: &[u8]) -> [u8; 4] {
+    crc32fast::hash(b).to_le_bytes()
+}
+
+/// The same world as a v3 file written before commit records (header flag `HISTORY` clear,
+/// no record in the root index), from a fresh plain-page file with one commit in slot A.
+fn without_history(bytes: &[u8]) -> Vec<u8> {
+    let at = u64::from_le_bytes(bytes[28..36].try_into().unwrap()) as usize;
+    let mut root = bytes[at..at + 56].to_vec();
+    root.extend_from_slice(&bytes[at + 56 + 64..bytes.len() - 4]);
+    let end = (at + root.len() + 4) as u64;
+    root[40..48].copy_from_slice(&end.to_le_bytes()); // dataEnd
+    let mut out = bytes[..at].to_vec();
+    out[6] &= !1; // HISTORY
+    let h = crc(&out[..16]);
+    out[16..20].copy_from_slice(&h);
+    let size = (root.len() + 4) as u32;
+    out[36..40].copy_from_slice(&size.to_le_bytes()); // slot A's indexSize
+    let s = crc(&out[24..40]);
+    out[40..44].copy_from_slice(&s);
+    let r = crc(&root);
+    out.extend_from_slice(&root);
+    out.extend_from_slice(&r);
+    out
+}
+
+#[test]
+fn a_file_without_history_is_upgraded_to_compact_pages_on_its_first_save() {
+    let mut w = mixed_world();
+    let plain = w.to_bytes_with(&opts(Codec::Auto, PageForm::Plain)).unwrap();
+    let old = without_history(&plain);
+    assert_eq!(u16::from_le_bytes([old[6], old[7]]), 0);
+    assert!(World::from_bytes(&old).unwrap() == w);
+    let b = accounted(&old);
+    assert_eq!((b.commit_record, b.dead, b.tail), (0, 0, 0), "{b:?}");
+    let (_d, path) = temp("old.vwr");
+    std::fs::write(&path, &old).unwrap();
+    let (mut s, mut edited) = WorldSession::open(&path, SessionOptions::tool("t")).unwrap();
+    s.load_all(&mut edited).unwrap();
+    edited.set_block([3, 25, 3], Block(61)).unwrap();
+    w.set_block([3, 25, 3], Block(61)).unwrap();
+    let r = s.save(&edited).unwrap();
+    assert!(!r.incremental, "{r:?}");
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(u16::from_le_bytes([bytes[6], bytes[7]]), 3, "HISTORY and COMPACT");
+    assert!(World::from_bytes(&bytes).unwrap() == w);
+    accounted(&bytes);
+}
