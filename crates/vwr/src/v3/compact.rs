@@ -356,6 +356,61 @@ mod tests {
         assert_eq!(decode_page(&b, 0, 128, 0).unwrap(), wide);
     }
 
+    /// Valid entries of page 2 from random choices: (gap, kind, block or size, group step).
+    fn entries_of(spec: &[(u8, u8, u32, bool)]) -> Vec<ChunkEntryV3> {
+        let (mut i, mut out) = (256u32, Vec::new());
+        let (mut group, mut at) = (0u64, 0u32);
+        for &(gap, kind, v, next_group) in spec {
+            i += u32::from(gap % 3);
+            if i >= 384 {
+                break;
+            }
+            let enc = 1 + kind % 2;
+            out.push(match kind % 4 {
+                0 => e(i, ENCODING_UNIFORM, STORAGE_INLINE, 0, 0, 1 + v % 3, 0),
+                1 => e(i, enc, STORAGE_RAW, u64::from(v) << 9, v, 0, v ^ 7),
+                2 => e(i, enc, STORAGE_ZSTD, u64::from(v) * 3, v % 999 + 1, v, v),
+                _ => {
+                    if next_group {
+                        (group, at) = (group + 1, 0);
+                    }
+                    let size = v % 5000 + 1;
+                    at += size;
+                    e(i, enc, STORAGE_GROUP, group, size, at - size, v)
+                }
+            });
+            i += 1;
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn random_pages_round_trip(
+            spec in proptest::collection::vec(
+                (proptest::prelude::any::<u8>(), 0u8..8, proptest::prelude::any::<u32>(),
+                 proptest::prelude::any::<bool>()),
+                1..140,
+            )
+        ) {
+            let es = entries_of(&spec);
+            let b = encode_page(&es, 2);
+            proptest::prop_assert!(b.len() <= es.as_bytes().len());
+            proptest::prop_assert_eq!(decode_page(&b, 2, es.len(), 0).unwrap(), es);
+        }
+
+        #[test]
+        fn random_bytes_decode_to_an_error_or_exactly_count_entries(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+            count in 1usize..=128,
+        ) {
+            if let Ok(es) = decode_page(&bytes, 2, count, 0) {
+                proptest::prop_assert_eq!(es.len(), count);
+                proptest::prop_assert!(es.iter().all(|e| e.chunk_index.get() / PAGE_ENTRIES == 2));
+            }
+        }
+    }
+
     fn fails(bytes: &[u8], count: usize, what: &str) {
         match decode_page(bytes, 3, count, 5000) {
             Err(VwrError::BadV3 { offset, .. }) => {
