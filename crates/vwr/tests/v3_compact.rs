@@ -304,7 +304,9 @@ fn without_history(bytes: &[u8]) -> Vec<u8> {
 #[test]
 fn a_file_without_history_is_upgraded_to_compact_pages_on_its_first_save() {
     let mut w = mixed_world();
-    let plain = w.to_bytes_with(&opts(Codec::Auto, PageForm::Plain)).unwrap();
+    let plain = w
+        .to_bytes_with(&opts(Codec::Auto, PageForm::Plain))
+        .unwrap();
     let old = without_history(&plain);
     assert_eq!(u16::from_le_bytes([old[6], old[7]]), 0);
     assert!(World::from_bytes(&old).unwrap() == w);
@@ -319,7 +321,11 @@ fn a_file_without_history_is_upgraded_to_compact_pages_on_its_first_save() {
     let r = s.save(&edited).unwrap();
     assert!(!r.incremental, "{r:?}");
     let bytes = std::fs::read(&path).unwrap();
-    assert_eq!(u16::from_le_bytes([bytes[6], bytes[7]]), 3, "HISTORY and COMPACT");
+    assert_eq!(
+        u16::from_le_bytes([bytes[6], bytes[7]]),
+        3,
+        "HISTORY and COMPACT"
+    );
     assert!(World::from_bytes(&bytes).unwrap() == w);
     accounted(&bytes);
 }
