@@ -29,7 +29,11 @@ pub fn vwr_v3_load(data: &[u8]) {
     let _ = vwr::codec_stats(data);
     if let Ok(Some(b)) = vwr::file_bytes(data) {
         let sum: u64 = b.parts().iter().map(|p| p.1).sum();
-        assert_eq!(sum, data.len() as u64, "world info parts sum to the file size");
+        assert_eq!(
+            sum,
+            data.len() as u64,
+            "world info parts sum to the file size"
+        );
     }
     if let Ok((world, _oddities)) = vwr::read_world_checked(data) {
         let codec = [
