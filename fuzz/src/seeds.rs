@@ -146,7 +146,8 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
             v
         }
         "vwr_v3_load" => {
-            // Golden worlds in every codec, a non-cubic world, and a file with two commits.
+            // Golden worlds in every codec and both page forms, a non-cubic world, and a file with
+            // two commits.
             let mut v = Vec::new();
             let codecs = [
                 vwr::Codec::Auto,
@@ -159,6 +160,12 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
                     for c in codecs {
                         v.extend(w.to_bytes_with(&vwr::SaveOptions::v3(c)).ok());
                     }
+                    // The plain entry pages too (new files have compact ones).
+                    let plain = vwr::SaveOptions {
+                        pages: vwr::PageForm::Plain,
+                        ..vwr::SaveOptions::v3(vwr::Codec::Auto)
+                    };
+                    v.extend(w.to_bytes_with(&plain).ok());
                 }
             }
             if let Ok(mut w) = vwr::World::with_chunk_dims([3, 1, 2]) {

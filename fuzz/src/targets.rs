@@ -24,9 +24,17 @@ pub fn vwr_load(data: &[u8]) {
 
 /// `.vwr` v3 reader (docs/format/vwr-v3.md): `Ok` or a typed error, no allocation sized by the
 /// file; what loads re-saves as v3 with the codec the first byte picks and reloads equal, and
-/// the codec statistics of the commit never panic.
+/// the codec statistics of the commit never panic; the byte accounting sums to the file size.
 pub fn vwr_v3_load(data: &[u8]) {
     let _ = vwr::codec_stats(data);
+    if let Ok(Some(b)) = vwr::file_bytes(data) {
+        let sum: u64 = b.parts().iter().map(|p| p.1).sum();
+        assert_eq!(
+            sum,
+            data.len() as u64,
+            "world info parts sum to the file size"
+        );
+    }
     if let Ok((world, _oddities)) = vwr::read_world_checked(data) {
         let codec = [
             vwr::Codec::Auto,

@@ -50,6 +50,7 @@ fn save_options(format: FormatArg, codec: CodecArg, level: i32, tool: &str) -> S
         },
         level,
         commit: vwr::CommitInfo::now(tool),
+        ..SaveOptions::default()
     }
 }
 
@@ -540,6 +541,10 @@ fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
     let spawn = world.spawn();
     let version = vwr::world_version(&bytes).unwrap_or(0);
     let codec = vwr::codec_stats(&bytes).map_err(|e| crate::output::failed(path, e))?;
+    // v3: every byte of the file in one part (vwr-v3.md §12).
+    let parts = vwr::file_bytes(&bytes)
+        .map_err(|e| crate::output::failed(path, e))?
+        .map(|b| b.parts());
     if as_json {
         let v = json!({
             "ok": true,
@@ -571,6 +576,7 @@ fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
             "metadata_records": s.metadata_records,
             "metadata_by_type": s.records_by_type.iter().map(|(k, v)| (k.to_string(), json!(*v))).collect::<serde_json::Map<_, _>>(),
             "file_size": file_size,
+            "file_bytes": parts.map(|p| p.iter().map(|(k, v)| (k.replace(' ', "_"), json!(*v))).collect::<serde_json::Map<_, _>>()),
         });
         if pretty {
             println!("{}", serde_json::to_string_pretty(&v)?);
@@ -650,13 +656,10 @@ fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
                 v2 as f64 / file_size.max(1) as f64
             );
         }
-        if file_size > c.live_bytes {
-            let _ = writeln!(
-                o,
-                "  superseded      {} bytes (reclaimed by the next compaction)",
-                file_size - c.live_bytes
-            );
-        }
+    }
+    if let Some(p) = parts {
+        let each: Vec<String> = p.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let _ = writeln!(o, "  file bytes      {}", each.join(", "));
     }
     let _ = writeln!(o, "  file size       {file_size} bytes");
     print!("{o}");

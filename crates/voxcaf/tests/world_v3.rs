@@ -266,3 +266,47 @@ fn a_tight_vox_import_saves_a_non_cubic_world_as_v3() {
     }
     assert!(w.count_non_air() > 0);
 }
+
+#[test]
+fn info_accounts_for_every_byte_of_a_v3_file() {
+    let d = tempfile::tempdir().unwrap();
+    let w = d.path().join("w.vwr");
+    ok(voxcaf()
+        .args(["world", "new"])
+        .arg(&w)
+        .args(["--size", "200x40x100"]));
+    ok(voxcaf()
+        .args(["world", "edit"])
+        .arg(&w)
+        .arg("place 1 10 1 35"));
+    ok(voxcaf()
+        .args(["world", "edit"])
+        .arg(&w)
+        .arg("place 150 20 90 36"));
+    let size = std::fs::metadata(&w).unwrap().len();
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(voxcaf().args(["world", "info", "--json"]).arg(&w))).unwrap();
+    let parts = j["file_bytes"].as_object().unwrap();
+    let sum: u64 = parts.values().map(|v| v.as_u64().unwrap()).sum();
+    assert_eq!(sum, size, "{parts:?}");
+    assert_eq!(j["file_size"].as_u64(), Some(size));
+    assert_eq!(parts["header"], 64);
+    assert!(parts["entry_pages"].as_u64().unwrap() > 0, "{parts:?}");
+    assert!(parts["history"].as_u64().unwrap() > 0, "{parts:?}");
+    let text = ok(voxcaf().args(["world", "info"]).arg(&w));
+    let line = text.lines().find(|l| l.contains("file bytes")).unwrap();
+    let listed: u64 = line
+        .split(", ")
+        .map(|p| p.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(listed, size, "{line}");
+    // v2 files have no v3 parts.
+    let v2 = d.path().join("v2.vwr");
+    ok(voxcaf()
+        .args(["world", "new"])
+        .arg(&v2)
+        .args(["--size", "50x50x50"]));
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(voxcaf().args(["world", "info", "--json"]).arg(&v2))).unwrap();
+    assert!(j["file_bytes"].is_null());
+}

@@ -100,7 +100,7 @@ pub(crate) fn plan_commit(
         let mut entries = Vec::new();
         if k < old.pages.len() && old.pages[k].page.get() == page {
             entries = read_page(k)?;
-            live -= (entries.len() * size_of::<ChunkEntryV3>()) as u64;
+            live = live.saturating_sub(v3::stored_len(&old.pages[k], old.compact));
             k += 1;
         }
         let gone = |e: &ChunkEntryV3| {
@@ -124,16 +124,12 @@ pub(crate) fn plan_commit(
         if entries.is_empty() {
             continue;
         }
-        let bytes = entries.as_bytes();
-        pages.push(PageEntry {
-            page: U32::new(page),
-            count: U32::new(entries.len() as u32),
-            offset: U64::new(base + body.data.len() as u64),
-            crc: U32::new(crc32fast::hash(bytes)),
-            reserved: U32::ZERO,
-        });
+        // Rewritten pages keep the file's form (vwr-v3.md §9).
+        let bytes = v3::page_bytes(&entries, page, old.compact);
+        let at = base + body.data.len() as u64;
+        pages.push(v3::page_entry(page, entries.len(), &bytes, at, old.compact));
         live += bytes.len() as u64;
-        body.data.extend_from_slice(bytes);
+        body.data.extend_from_slice(&bytes);
     }
     pages.extend_from_slice(&old.pages[k..]);
     let generation = old.generation + 1;
@@ -306,7 +302,9 @@ pub(crate) fn compact_chain<S: Source + ?Sized>(
         .as_ref()
         .map(CommitInfo::of)
         .unwrap_or_default();
-    let mut bytes = v3::full_file(&world, codec, level, first.generation, &info);
+    // A compaction keeps the file's page form (vwr-v3.md §9).
+    let how = (codec, level, v3::PageForm::of(first.compact));
+    let mut bytes = v3::full_file(&world, how, first.generation, &info);
     let (mut prev_src, mut prev_entries) = (first.clone(), entries0);
     for ix in &chain[1..] {
         let entries = v3::all_entries(src, dims, ix)?;

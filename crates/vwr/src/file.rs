@@ -18,7 +18,7 @@ use crate::layout::{
     ChunkEntryV3, ChunkTableEntry, CommitSlot, ENTRY_EMPTY, STORAGE_GROUP, WORLD_HEADER_SIZE,
     WORLD_VERSION_V3,
 };
-use crate::v3::{self, Codec, CodecStats, Commit, Header, Index, SaveOptions, Source};
+use crate::v3::{self, Codec, CodecStats, Commit, FileBytes, Header, Index, SaveOptions, Source};
 use crate::world::World;
 use crate::Oddity;
 
@@ -384,6 +384,7 @@ impl WorldFile {
                     dims: self.dims,
                     slots: [CommitSlot::new_zeroed(); 2],
                     history: true,
+                    compact: index.compact,
                 };
                 v3::chain(&self.src, &h, index, limit)
             }
@@ -453,13 +454,8 @@ impl World {
     /// Serialises the world in the format and codec `options` ask for.
     pub fn to_bytes_with(&self, options: &SaveOptions) -> Result<Vec<u8>> {
         if options.writes_v3(self) {
-            Ok(v3::full_file(
-                self,
-                options.codec,
-                options.level,
-                1,
-                &options.commit,
-            ))
+            let how = (options.codec, options.level, options.pages);
+            Ok(v3::full_file(self, how, 1, &options.commit))
         } else if self.fits_v2() {
             Ok(write_world_v2(self))
         } else {
@@ -519,4 +515,30 @@ pub fn codec_stats(bytes: &[u8]) -> Result<Option<CodecStats>> {
     let (ix, _) = v3::choose_commit(bytes, &h)?;
     let entries = v3::all_entries(bytes, h.dims, &ix)?;
     Ok(Some(v3::stats_of(&ix, &entries)))
+}
+
+/// Where every byte of a v3 file goes (header, root index, entry pages, payloads, history,
+/// dead bytes; the parts sum to the file size); `None` for v2 files.
+pub fn file_bytes(bytes: &[u8]) -> Result<Option<FileBytes>> {
+    if world_version(bytes) != Some(WORLD_VERSION_V3) {
+        return Ok(None);
+    }
+    let h = v3::parse_header(bytes)?;
+    let (ix, _) = v3::choose_commit(bytes, &h)?;
+    let entries = v3::all_entries(bytes, h.dims, &ix)?;
+    let (chain, _) = v3::chain(bytes, &h, &ix, usize::MAX);
+    let older: Vec<(Index, Option<Vec<ChunkEntryV3>>)> = chain
+        .into_iter()
+        .skip(1)
+        .map(|old| {
+            let es = v3::all_entries(bytes, h.dims, &old).ok();
+            (old, es)
+        })
+        .collect();
+    Ok(Some(v3::file_bytes_of(
+        bytes.len() as u64,
+        &ix,
+        &entries,
+        &older,
+    )))
 }

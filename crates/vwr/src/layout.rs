@@ -329,7 +329,7 @@ pub struct WorldHeaderV3 {
     pub version: u8,
     /// Always 10.
     pub chunk_size: u8,
-    /// Feature bits: [`FLAG_HISTORY`]; the others are reserved and must be 0.
+    /// Feature bits: [`FLAG_HISTORY`], [`FLAG_COMPACT`]; the others are reserved and must be 0.
     pub flags: U16,
     /// Chunks along x, y and z (each 1..=65535).
     pub chunks: [U16; 3],
@@ -381,6 +381,8 @@ pub const INDEX_MAGIC: &[u8; 4] = b"VWX1";
 
 /// Header flag: every root index carries a [`CommitRecord`] (vwr-v3.md §11).
 pub const FLAG_HISTORY: u16 = 1;
+/// Header flag: every entry page is in the compact form (vwr-v3.md §4.2).
+pub const FLAG_COMPACT: u16 = 2;
 
 /// Commit kind: an incremental save.
 pub const COMMIT_SAVE: u8 = 0;
@@ -449,16 +451,21 @@ pub struct PageEntry {
     pub page: U32,
     /// Entries in the page, 1..=[`PAGE_ENTRIES`].
     pub count: U32,
-    /// File offset of the page's entries.
+    /// File offset of the page's stored bytes.
     pub offset: U64,
-    /// CRC-32 of the page's `28·count` bytes.
+    /// CRC-32 of the page's stored bytes.
     pub crc: U32,
-    /// Must be 0.
-    pub reserved: U32,
+    /// Files with [`FLAG_COMPACT`]: the page's stored bytes (1..=`28·count`); otherwise 0 (the
+    /// page is `28·count` bytes).
+    pub stored_size: U32,
 }
 const _: () = assert!(size_of::<PageEntry>() == 24);
 /// Chunk indices covered by one entry page.
 pub const PAGE_ENTRIES: u32 = 128;
+/// Compact page item tag: a run of uniform inline entries (vwr-v3.md §4.2).
+pub const ITEM_RUN: u8 = 0x00;
+/// Compact page item form (tag's low nibble): a group entry following the previous one.
+pub const ITEM_FOLLOWING: u8 = 4;
 
 /// One stored chunk of a v3 index (vwr-v3.md §5).
 #[derive(

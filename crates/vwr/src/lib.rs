@@ -57,14 +57,16 @@ pub use chunk::{
 };
 pub use codec::{chunk_payload_size, read_world, write_world, Oddity};
 pub use error::{ChunkFault, RecordError, RecordFault, Result, TableFault, V3Fault, VwrError};
-pub use file::{codec_stats, read_world_checked, world_version, WorldFile, DEFAULT_CACHE_CHUNKS};
+pub use file::{
+    codec_stats, file_bytes, read_world_checked, world_version, WorldFile, DEFAULT_CACHE_CHUNKS,
+};
 pub use records::{
     record_type_name, MoveObject, META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION,
     MOVE_OBJECT_NAMES,
 };
 pub use session::{backup_path, SaveReport, SessionOptions, WorldSession, DEFAULT_KEEP};
 pub use v3::{
-    read_world_v3, write_world_v3, Codec, CodecStats, Commit, CommitInfo, CommitKind, Format,
-    SaveOptions, DEFAULT_ZSTD_LEVEL,
+    read_world_v3, write_world_v3, Codec, CodecStats, Commit, CommitInfo, CommitKind, FileBytes,
+    Format, PageForm, SaveOptions, DEFAULT_ZSTD_LEVEL,
 };
 pub use world::{World, DEFAULT_CHUNKS_PER_AXIS, MAX_CHUNKS_PER_AXIS, MAX_CHUNK_COUNT};

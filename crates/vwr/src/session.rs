@@ -454,7 +454,9 @@ impl WorldSession {
         full.set_spawn_unchecked(world.spawn());
         let generation = self.file.index().map_or(1, |ix| ix.generation + 1);
         let (codec, level) = (self.opts.codec, self.opts.level);
-        let bytes = v3::full_file(&full, codec, level, generation, &self.info());
+        // The rewrite writes compact pages (vwr-v3.md §9).
+        let how = (codec, level, v3::PageForm::Compact);
+        let bytes = v3::full_file(&full, how, generation, &self.info());
         let report = self.write_whole(&bytes, full.non_empty_chunks().count() as u64)?;
         self.remember(world);
         Ok(report)

@@ -18,7 +18,6 @@
 use crate::block::Block;
 use crate::chunk::{local_index, Chunk, CHUNK_SIZE};
 use crate::fast::FastTable;
-use crate::v3::delinear;
 
 /// log2 of the slots in a full page.
 const PAGE_BITS: u32 = 9;
@@ -381,6 +380,18 @@ impl CellIndex {
         let s = a.get(p[0] as usize)? + b.get(p[1] as usize)? + c.get(p[2] as usize)?;
         Some((s as u32 as usize, (s >> 32) as usize))
     }
+}
+
+/// The chunk index of chunk position `p` in a grid of `dims` chunks: x fastest, then y, then z
+/// (v2's file order and v3's `chunkIndex`, vwr-v3.md §4).
+pub(crate) fn linear(dims: [u32; 3], p: [u32; 3]) -> u32 {
+    (p[0] as u64 + dims[0] as u64 * (p[1] as u64 + dims[1] as u64 * p[2] as u64)) as u32
+}
+
+/// The chunk position of chunk index `i` in a grid of `dims` chunks (inverse of [`linear`]).
+pub(crate) fn delinear(dims: [u32; 3], i: u32) -> [u32; 3] {
+    let (dx, dy) = (dims[0], dims[1]);
+    [i % dx, (i / dx) % dy, i / (dx * dy)]
 }
 
 #[cfg(test)]

@@ -248,12 +248,13 @@ pub(crate) fn encode_body(
 
 /// Splits `entries` (increasing chunk index) into pages of [`PAGE_ENTRIES`] chunk indices. A page
 /// whose entries equal those of a page in `old` keeps that page's location; the others are
-/// appended to `data`, which starts at file offset `base`.
+/// appended to `data`, which starts at file offset `base`, compact (vwr-v3.md §4.2) or plain.
 pub(crate) fn write_pages(
     entries: &[ChunkEntryV3],
     old: &[(PageEntry, &[ChunkEntryV3])],
     base: u64,
     data: &mut Vec<u8>,
+    compact: bool,
 ) -> Vec<PageEntry> {
     let mut pages = Vec::new();
     let mut rest = entries;
@@ -274,15 +275,9 @@ pub(crate) fn write_pages(
             .filter(|(pe, es)| pe.page.get() == page && *es == these)
             .map(|(pe, _)| *pe);
         pages.push(reused.unwrap_or_else(|| {
-            let bytes = these.as_bytes();
-            let pe = PageEntry {
-                page: U32::new(page),
-                count: U32::new(n as u32),
-                offset: U64::new(base + data.len() as u64),
-                crc: U32::new(crc32fast::hash(bytes)),
-                reserved: U32::ZERO,
-            };
-            data.extend_from_slice(bytes);
+            let bytes = page_bytes(these, page, compact);
+            let pe = page_entry(page, n, &bytes, base + data.len() as u64, compact);
+            data.extend_from_slice(&bytes);
             pe
         }));
     }
@@ -363,12 +358,13 @@ pub(crate) fn commit_slot(generation: u32, offset: u64, size: u32) -> CommitSlot
     s
 }
 
-pub(crate) fn header_v3(dims: [u32; 3], slots: [CommitSlot; 2]) -> WorldHeaderV3 {
+/// A v3 header with commit records and, if `compact`, compact entry pages.
+pub(crate) fn header_v3(dims: [u32; 3], slots: [CommitSlot; 2], compact: bool) -> WorldHeaderV3 {
     let mut h = WorldHeaderV3 {
         magic: *WORLD_MAGIC,
         version: WORLD_VERSION_V3,
         chunk_size: crate::chunk::CHUNK_SIZE as u8,
-        flags: U16::new(FLAG_HISTORY),
+        flags: U16::new(FLAG_HISTORY | if compact { FLAG_COMPACT } else { 0 }),
         chunks: dims.map(|d| U16::new(d as u16)),
         reserved: U16::ZERO,
         header_crc: U32::ZERO,
@@ -384,12 +380,10 @@ pub(crate) fn live_bytes(
     groups: &[GroupEntry],
     entries: &[ChunkEntryV3],
     pages: &[PageEntry],
+    compact: bool,
 ) -> u64 {
     WORLD_HEADER_V3_SIZE as u64
-        + pages
-            .iter()
-            .map(|p| size_of::<ChunkEntryV3>() as u64 * u64::from(p.count.get()))
-            .sum::<u64>()
+        + pages.iter().map(|p| stored_len(p, compact)).sum::<u64>()
         + groups
             .iter()
             .map(|g| g.stored_size.get() as u64)
@@ -401,20 +395,25 @@ pub(crate) fn live_bytes(
             .sum::<u64>()
 }
 
-/// Serialises a world as a fresh v3 file (one commit, generation 1).
+/// Serialises a world as a fresh v3 file (one commit, generation 1, compact entry pages).
 pub fn write_world_v3(world: &World, codec: Codec, level: i32) -> Vec<u8> {
-    full_file(world, codec, level, 1, &CommitInfo::default())
+    full_file(
+        world,
+        (codec, level, PageForm::Compact),
+        1,
+        &CommitInfo::default(),
+    )
 }
 
 /// A fresh v3 file whose one commit has `generation` and the time and tool of `info`
 /// (kind `write`, no previous commit).
 pub(crate) fn full_file(
     world: &World,
-    codec: Codec,
-    level: i32,
+    (codec, level, form): (Codec, i32, PageForm),
     generation: u32,
     info: &CommitInfo,
 ) -> Vec<u8> {
+    let compact = form == PageForm::Compact;
     let dims = world.chunk_dims();
     let chunks: Vec<(u32, &Chunk)> = world
         .non_empty_chunks()
@@ -422,9 +421,9 @@ pub(crate) fn full_file(
         .collect();
     let base = WORLD_HEADER_V3_SIZE as u64;
     let mut body = encode_body(&chunks, codec, level, base, 0);
-    let pages = write_pages(&body.entries, &[], base, &mut body.data);
+    let pages = write_pages(&body.entries, &[], base, &mut body.data, compact);
     let index_at = base + body.data.len() as u64;
-    let live = live_bytes(&body.groups, &body.entries, &pages);
+    let live = live_bytes(&body.groups, &body.entries, &pages, compact);
     let size = index_size(body.groups.len() as u64, pages.len() as u64);
     let record = info.record(COMMIT_WRITE, None, index_at + size, chunks.len() as u64);
     let fields = RootFields::of(world);
@@ -439,7 +438,7 @@ pub(crate) fn full_file(
     );
     let empty = CommitSlot::new_zeroed();
     let slot = commit_slot(generation, index_at, index.len() as u32);
-    let header = header_v3(dims, [slot, empty]);
+    let header = header_v3(dims, [slot, empty], compact);
     let mut out = Vec::with_capacity(index_at as usize + index.len());
     out.extend_from_slice(header.as_bytes());
     out.extend_from_slice(&body.data);

@@ -161,7 +161,7 @@ pub(crate) fn chain<S: Source + ?Sized>(
             u64::from(r.prev_size.get()),
             r.prev_generation.get(),
         );
-        match parse_root(src, h.dims, h.history, o, s, g) {
+        match parse_root(src, h, o, s, g) {
             Ok(ix) => out.push(ix),
             Err(e) => return (out, Some(e)),
         }

@@ -5,20 +5,23 @@
 //! file handle and the incremental save are in [`crate::file`].
 
 mod checks;
+mod compact;
 mod encode;
 mod history;
 mod read;
 mod stats;
 
+pub(crate) use compact::{page_bytes, page_entry, stored_len};
 pub use encode::write_world_v3;
 pub(crate) use encode::*;
 pub(crate) use history::chain;
 pub use history::{Commit, CommitInfo, CommitKind};
 pub use read::read_world_v3;
 pub(crate) use read::*;
-pub(crate) use stats::stats_of;
-pub use stats::CodecStats;
+pub(crate) use stats::{file_bytes_of, stats_of};
+pub use stats::{CodecStats, FileBytes};
 
+pub(crate) use crate::store::{delinear, linear};
 use crate::world::World;
 
 /// Which header version a save writes.
@@ -60,6 +63,27 @@ impl std::str::FromStr for Codec {
     }
 }
 
+/// How a v3 file stores its entry pages (vwr-v3.md §4.1, §4.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PageForm {
+    /// Compact pages (header flag `COMPACT`): runs of uniform chunks, variable-length fields.
+    #[default]
+    Compact,
+    /// 28 bytes an entry, readable by readers that predate compact pages.
+    Plain,
+}
+
+impl PageForm {
+    /// The form of a file whose header has (`true`) or lacks the `COMPACT` flag.
+    pub(crate) fn of(compact: bool) -> PageForm {
+        if compact {
+            PageForm::Compact
+        } else {
+            PageForm::Plain
+        }
+    }
+}
+
 /// Default zstd level.
 pub const DEFAULT_ZSTD_LEVEL: i32 = 3;
 /// Chunks whose payload is smaller than this go into groups under [`Codec::Auto`].
@@ -79,6 +103,8 @@ pub struct SaveOptions {
     /// v3: the tool and time the file's first commit records (default: none, so that the
     /// same world always gives the same bytes).
     pub commit: CommitInfo,
+    /// v3: the entry page form (default compact).
+    pub pages: PageForm,
 }
 
 impl Default for SaveOptions {
@@ -88,6 +114,7 @@ impl Default for SaveOptions {
             codec: Codec::Auto,
             level: DEFAULT_ZSTD_LEVEL,
             commit: CommitInfo::default(),
+            pages: PageForm::Compact,
         }
     }
 }
@@ -119,13 +146,4 @@ impl SaveOptions {
             Format::Auto => !world.fits_v2(),
         }
     }
-}
-
-pub(crate) fn linear(dims: [u32; 3], p: [u32; 3]) -> u32 {
-    (p[0] as u64 + dims[0] as u64 * (p[1] as u64 + dims[1] as u64 * p[2] as u64)) as u32
-}
-
-pub(crate) fn delinear(dims: [u32; 3], i: u32) -> [u32; 3] {
-    let (dx, dy) = (dims[0], dims[1]);
-    [i % dx, (i / dx) % dy, i / (dx * dy)]
 }

@@ -14,7 +14,8 @@ use crate::error::{Result, V3Fault, VwrError};
 use crate::layout::*;
 use crate::world::World;
 
-use super::checks::{check_groups, check_pages, check_record, in_data};
+use super::checks::{bad, check_entries, check_groups, check_pages, check_record};
+use super::compact::{decode_page, stored_len};
 use super::*;
 
 fn rle_decode(p: &[u8], pos: [u16; 3], base: u64) -> Result<Chunk> {
@@ -164,14 +165,8 @@ pub(crate) struct Header {
     pub slots: [CommitSlot; 2],
     /// [`FLAG_HISTORY`]: every root index carries a commit record.
     pub history: bool,
-}
-
-pub(super) fn bad(offset: u64, what: impl Into<String>, reason: V3Fault) -> VwrError {
-    VwrError::BadV3 {
-        offset,
-        what: what.into(),
-        reason,
-    }
+    /// [`FLAG_COMPACT`]: every entry page is compact (vwr-v3.md §4.2).
+    pub compact: bool,
 }
 
 pub(crate) fn parse_header(bytes: &[u8]) -> Result<Header> {
@@ -208,12 +203,12 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Header> {
     if h.chunk_size != 10 {
         return Err(field(5, "chunkSize", h.chunk_size.into(), "must be 10"));
     }
-    if h.flags.get() & !FLAG_HISTORY != 0 {
+    if h.flags.get() & !(FLAG_HISTORY | FLAG_COMPACT) != 0 {
         return Err(field(
             6,
             "flags",
             h.flags.get().into(),
-            "only bit 0 (history) is defined in v3",
+            "only bits 0 (history) and 1 (compact pages) are defined in v3",
         ));
     }
     if h.reserved.get() != 0 || h.reserved2.get() != 0 {
@@ -237,6 +232,7 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Header> {
         dims,
         slots: h.slots,
         history: h.flags.get() & FLAG_HISTORY != 0,
+        compact: h.flags.get() & FLAG_COMPACT != 0,
     })
 }
 
@@ -257,6 +253,8 @@ pub(crate) struct Index {
     pub slot: usize,
     /// The commit record (files with [`FLAG_HISTORY`]).
     pub record: Option<CommitRecord>,
+    /// The file's entry pages are compact ([`FLAG_COMPACT`]).
+    pub compact: bool,
 }
 
 fn parse_index<S: Source + ?Sized>(src: &S, h: &Header, k: usize) -> Result<Index> {
@@ -286,13 +284,12 @@ fn parse_index<S: Source + ?Sized>(src: &S, h: &Header, k: usize) -> Result<Inde
     }
     let offset = slot.index_offset.get();
     let size = u64::from(slot.index_size.get());
-    let mut ix =
-        parse_root(src, h.dims, h.history, offset, size, generation).map_err(|e| match e {
-            VwrError::BadV3 {
-                offset: 0, reason, ..
-            } => bad(so, what, reason),
-            e => e,
-        })?;
+    let mut ix = parse_root(src, h, offset, size, generation).map_err(|e| match e {
+        VwrError::BadV3 {
+            offset: 0, reason, ..
+        } => bad(so, what, reason),
+        e => e,
+    })?;
     ix.slot = k;
     Ok(ix)
 }
@@ -301,12 +298,12 @@ fn parse_index<S: Source + ?Sized>(src: &S, h: &Header, k: usize) -> Result<Inde
 /// range outside the file is reported at offset 0 for the caller to place.
 pub(crate) fn parse_root<S: Source + ?Sized>(
     src: &S,
-    dims: [u32; 3],
-    history: bool,
+    hd: &Header,
     offset: u64,
     size: u64,
     generation: u32,
 ) -> Result<Index> {
+    let (dims, history) = (hd.dims, hd.history);
     let file = src.len();
     if offset < WORLD_HEADER_V3_SIZE as u64 || offset.checked_add(size).is_none_or(|e| e > file) {
         let reason = V3Fault::OutOfRange {
@@ -424,7 +421,7 @@ pub(crate) fn parse_root<S: Source + ?Sized>(
     let goff = offset + size_of::<IndexHeader>() as u64 + record_size;
     check_groups(groups, goff, offset)?;
     let poff = goff + std::mem::size_of_val(groups) as u64;
-    let total = check_pages(pages, poff, offset, chunk_count)?;
+    let total = check_pages(pages, poff, offset, chunk_count, hd.compact)?;
     if total != entries_n {
         return Err(field(
             8,
@@ -446,6 +443,7 @@ pub(crate) fn parse_root<S: Source + ?Sized>(
         pages: pages.to_vec(),
         slot: 0,
         record,
+        compact: hd.compact,
     })
 }
 
@@ -459,10 +457,9 @@ pub(crate) fn read_page<S: Source + ?Sized>(
     let pe = &ix.pages[n];
     let count = pe.count.get() as usize;
     let off = pe.offset.get();
-    // Bounded: the range was checked against the file when the index was parsed.
-    let bytes = src
-        .read_at(off, count * size_of::<ChunkEntryV3>())
-        .map_err(VwrError::Write)?;
+    // Bounded: at most 28·128 bytes, inside the file (checked when the index was parsed).
+    let len = stored_len(pe, ix.compact) as usize;
+    let bytes = src.read_at(off, len).map_err(VwrError::Write)?;
     let computed = crc32fast::hash(&bytes);
     if computed != pe.crc.get() {
         let stored = pe.crc.get();
@@ -472,88 +469,23 @@ pub(crate) fn read_page<S: Source + ?Sized>(
             V3Fault::Crc { stored, computed },
         ));
     }
-    let (entries, _) =
-        <[ChunkEntryV3]>::ref_from_prefix_with_elems(&bytes, count).expect("size checked");
+    let entries = if ix.compact {
+        decode_page(&bytes, pe.page.get(), count, off)?
+    } else {
+        let (es, _) =
+            <[ChunkEntryV3]>::ref_from_prefix_with_elems(&bytes, count).expect("size checked");
+        es.to_vec()
+    };
     let chunk_count: u64 = dims.iter().map(|&d| d as u64).product();
-    let limit = ix.offset;
-    let page = pe.page.get();
-    let mut prev: Option<u32> = None;
-    for (k, e) in entries.iter().enumerate() {
-        let at = off + (k * size_of::<ChunkEntryV3>()) as u64;
-        let what = || format!("chunk entry {k} of page {page}");
-        let f = |field: &'static str, value: u64, rule: &'static str| {
-            bad(at, what(), V3Fault::Field { field, value, rule })
-        };
-        let i = e.chunk_index.get();
-        if u64::from(i) >= chunk_count || i / PAGE_ENTRIES != page {
-            return Err(f("chunkIndex", i.into(), "outside the world or its page"));
-        }
-        if prev.is_some_and(|p| i <= p) {
-            return Err(f(
-                "chunkIndex",
-                i.into(),
-                "entries must be in strictly increasing order",
-            ));
-        }
-        prev = Some(i);
-        if e.reserved.get() != 0 {
-            return Err(f("reserved", e.reserved.get().into(), "must be 0"));
-        }
-        let (loc, size, value) = (e.location.get(), u64::from(e.size.get()), e.value.get());
-        let range = |offset: u64, size: u64, limit: u64| {
-            bad(
-                at,
-                what(),
-                V3Fault::OutOfRange {
-                    offset,
-                    size,
-                    limit,
-                },
-            )
-        };
-        match (e.encoding, e.storage) {
-            (ENCODING_UNIFORM, STORAGE_INLINE) => {
-                if loc != 0 || size != 0 || value > 0xFFFF || e.crc.get() != 0 {
-                    let rule = "a uniform entry holds one 16-bit block and nothing else";
-                    return Err(f("value", value.into(), rule));
-                }
-                if value == 0 {
-                    return Err(f("value", 0, "an all-air chunk has no entry"));
-                }
-            }
-            (ENCODING_PACKED | ENCODING_RLE, STORAGE_RAW) => {
-                if !in_data(loc, size, limit) || value != 0 {
-                    return Err(range(loc, size, limit));
-                }
-            }
-            (ENCODING_PACKED | ENCODING_RLE, STORAGE_ZSTD) => {
-                if !in_data(loc, size, limit) {
-                    return Err(range(loc, size, limit));
-                }
-                if value == 0 || value > MAX_PAYLOAD {
-                    return Err(f(
-                        "value",
-                        value.into(),
-                        "decompressed size must be 1..=4 MiB",
-                    ));
-                }
-            }
-            (ENCODING_PACKED | ENCODING_RLE, STORAGE_GROUP) => {
-                let Some(g) = ix.groups.get(loc.min(usize::MAX as u64) as usize) else {
-                    return Err(f("location", loc, "group number out of range"));
-                };
-                let raw = u64::from(g.raw_size.get());
-                if size == 0 || u64::from(value) + size > raw {
-                    return Err(range(value.into(), size, raw));
-                }
-            }
-            (enc, sto) => {
-                let v = (u64::from(enc) << 8) | u64::from(sto);
-                return Err(f("encoding/storage", v, "not a valid combination"));
-            }
-        }
-    }
-    Ok(entries.to_vec())
+    check_entries(
+        &entries,
+        &ix.groups,
+        ix.offset,
+        chunk_count,
+        pe,
+        !ix.compact,
+    )?;
+    Ok(entries)
 }
 
 /// Entry pages from which [`all_entries`] reads in parallel.
