@@ -682,7 +682,7 @@ fn dump(path: &Path) -> Result<u8> {
         .and_then(|b| World::from_bytes(&b).map_err(|e| e.to_string()))
     {
         Ok(world) => {
-            out.write_all(vwr::dump::dump(&world).as_bytes())?;
+            vwr::dump::write_dump_to(&world, &mut out)?;
             out.flush()?;
             Ok(0)
         }

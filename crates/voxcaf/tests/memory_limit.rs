@@ -50,6 +50,14 @@ fn every_world_command_completes_or_refuses_under_512_mib_on_the_largest_world()
         &["world", "mesh", "big.vwr", "-o", "m.glb"],
         &["world", "history", "big.vwr"],
         &["world", "convert", "big.vwr", "c.vwr"],
+        &["world", "dump", "big.vwr"],
+        &[
+            "world",
+            "edit",
+            "big.vwr",
+            "--dry-run",
+            "box 0 0 0 655349 0 655349 35",
+        ],
     ];
     for args in commands {
         let (code, out, err) = limited(d, args);
