@@ -589,6 +589,27 @@ impl Registry {
         ((n as usize) < TYPE_COUNT).then_some(n)
     }
 
+    /// The registry's name nearest to a name that [`id_by_name`](Self::id_by_name) does not
+    /// know, for a "did you mean" hint: the closest by edit distance (after the same
+    /// normalisation), when it is at most a third of the name's length away (at least one edit).
+    ///
+    /// ```
+    /// let r = vwr_blocks::Registry::default();
+    /// assert_eq!(r.suggest_name("rockpil").as_deref(), Some("RockPile"));
+    /// assert_eq!(r.suggest_name("brik_wall").as_deref(), Some("BrickWall"));
+    /// assert_eq!(r.suggest_name("zzzzzzzz"), None);
+    /// ```
+    pub fn suggest_name(&self, name: &str) -> Option<String> {
+        let key = normalize_name(name);
+        let limit = (key.chars().count() / 3).max(1);
+        let (distance, id, _) = self
+            .by_name
+            .iter()
+            .map(|(candidate, &id)| (strsim::damerau_levenshtein(&key, candidate), id, candidate))
+            .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.2.cmp(b.2)))?;
+        (distance <= limit).then(|| self.name(id).to_string())
+    }
+
     /// Replaces the information of one type.
     pub fn set(&mut self, block_type: u16, info: BlockInfo) {
         let t = (block_type & 0xFFF) as usize;

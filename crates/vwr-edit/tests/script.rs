@@ -276,3 +276,17 @@ fn a_utf8_byte_order_mark_is_not_an_operation() {
     assert_eq!(ops.len(), 2);
     assert_eq!(ops[0].op, Op::Place([1, 1, 1], Block::make(35, 0).unwrap()));
 }
+
+#[test]
+fn a_misspelt_block_name_gets_a_did_you_mean() {
+    let e = parse_block("rockpil").unwrap_err().to_string();
+    assert!(e.contains("did you mean RockPile?"), "{e}");
+    let e = parse_block("brickwal:2").unwrap_err().to_string();
+    assert!(e.contains("did you mean BrickWall?"), "{e}");
+    // Nothing near: no guess.
+    let e = parse_block("qqqqqqqq").unwrap_err().to_string();
+    assert!(!e.contains("did you mean"), "{e}");
+    // The whole operation's message carries it too.
+    let e = parse_op("box 0 0 0 1 1 1 rockpil").unwrap_err().to_string();
+    assert!(e.contains("did you mean RockPile?"), "{e}");
+}

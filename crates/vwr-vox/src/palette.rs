@@ -154,7 +154,10 @@ fn parse_block(s: &str, registry: &Registry) -> std::result::Result<Block, Strin
     };
     let t = registry
         .id_by_name(name)
-        .ok_or_else(|| format!("unknown block {name:?}"))?;
+        .ok_or_else(|| match registry.suggest_name(name) {
+            Some(near) => format!("unknown block {name:?}; did you mean {near}?"),
+            None => format!("unknown block {name:?}"),
+        })?;
     if t == 0 {
         return Err("air cannot be a palette entry".into());
     }

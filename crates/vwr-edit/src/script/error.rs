@@ -11,12 +11,16 @@ use crate::EditError;
 pub enum BlockSyntaxError {
     /// Neither a number, a raw value, `air` nor a registry name.
     #[error(
-        "unknown block {text:?} (use type[:meta] like 35 or 35:2, a raw value like 0x0230 or \
-         raw:560, or a name like rockpile)"
+        "unknown block {text:?}{} (use type[:meta] like 35 or 35:2, a raw value like 0x0230 or \
+         raw:560, or a name like rockpile)",
+        did_you_mean(.suggestion)
     )]
     Unknown {
         /// The word as written.
         text: String,
+        /// The registry's nearest name, when one is close
+        /// ([`Registry::suggest_name`](vwr_blocks::Registry::suggest_name)).
+        suggestion: Option<String>,
     },
     /// The part after `:` is not a number.
     #[error("bad metadata {meta:?} in block {text:?} (0..=15)")]
@@ -35,6 +39,14 @@ pub enum BlockSyntaxError {
         #[source]
         source: VwrError,
     },
+}
+
+/// ", did you mean NAME?" for a suggestion, or nothing.
+fn did_you_mean(suggestion: &Option<String>) -> String {
+    suggestion
+        .as_ref()
+        .map(|name| format!("; did you mean {name}?"))
+        .unwrap_or_default()
 }
 
 /// What is wrong with one operation.

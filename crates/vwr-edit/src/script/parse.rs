@@ -97,7 +97,10 @@ fn parse_u16(s: &str) -> Option<u16> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse_block(s: &str) -> Result<Block, BlockSyntaxError> {
-    let bad = || BlockSyntaxError::Unknown { text: s.into() };
+    let bad = || BlockSyntaxError::Unknown {
+        text: s.into(),
+        suggestion: None,
+    };
     if let Some(r) = s.strip_prefix("raw:") {
         return parse_u16(r).map(Block::from_raw).ok_or_else(bad);
     }
@@ -122,7 +125,10 @@ pub fn parse_block(s: &str) -> Result<Block, BlockSyntaxError> {
     } else if let Some(t) = vwr_blocks::default_registry().id_by_name(head) {
         t
     } else {
-        return Err(bad());
+        return Err(BlockSyntaxError::Unknown {
+            text: s.into(),
+            suggestion: vwr_blocks::default_registry().suggest_name(head),
+        });
     };
     Block::make(t, meta).map_err(|source| BlockSyntaxError::OutOfRange {
         text: s.into(),
