@@ -334,8 +334,16 @@ fn keygen(file: &Path, force: bool) -> Result<u8> {
     const KEY: o::Kind = o::Kind {
         name: "a key file",
         exts: &[],
-        magic: Some(b""),
+        magic: None,
     };
+    // A key is never replaced by accident: the assets encrypted with it would be lost.
+    if !force && file.is_file() {
+        return Err(o::usage(
+            Some(file),
+            "already exists; a new key there would leave the assets encrypted with the old one \
+             unreadable: pass --force to replace it, or name another file",
+        ));
+    }
     o::check_file(file, &[], &KEY, force, false)?;
     let key = caf::Key::generate().map_err(|e| o::failed(file, e))?;
     o::create_parent(file)?;

@@ -22,9 +22,9 @@ pub fn load(key_file: Option<&Path>, required: bool) -> Result<Option<Key>> {
                 "the key cannot come from standard input; name a key file",
             ));
         }
-        return Key::read_file(p)
-            .map(Some)
-            .map_err(|e| output::failed(p, e));
+        let key = Key::read_file(p).map_err(|e| output::failed(p, e))?;
+        warn_if_shared(p);
+        return Ok(Some(key));
     }
     match std::env::var(ENV) {
         Ok(text) => Key::from_hex(&text)
@@ -43,4 +43,26 @@ pub fn load(key_file: Option<&Path>, required: bool) -> Result<Option<Key>> {
         )),
         Err(std::env::VarError::NotPresent) => Ok(None),
     }
+}
+
+/// Warns, as ssh does for private keys, when a key file can be read or written by users other
+/// than its owner (Unix permissions; nothing elsewhere).
+fn warn_if_shared(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(meta) = std::fs::metadata(path) {
+            let mode = meta.permissions().mode() & 0o777;
+            if mode & 0o077 != 0 {
+                eprintln!(
+                    "warning: {}: the key file is accessible to other users (mode {mode:03o}); \
+                     anyone who can read it can read and forge your assets: chmod 600 {}",
+                    path.display(),
+                    path.display()
+                );
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
 }
