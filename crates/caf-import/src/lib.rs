@@ -38,7 +38,6 @@
 pub mod animation;
 pub mod audio;
 pub mod batch;
-pub mod demo;
 mod error;
 pub mod export;
 pub mod font;

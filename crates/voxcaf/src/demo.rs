@@ -34,7 +34,7 @@ pub fn run(a: DemoArgs) -> Result<u8> {
     println!();
     edit_section(&dir)?;
     println!();
-    println!("{}", caf_import::demo::roundtrip(&dir)?);
+    println!("{}", voxcaf_demo::assets::roundtrip(&dir)?);
     println!();
     println!(
         "{}",
