@@ -1,14 +1,17 @@
-//! Configuration of an [`AssetManager`]: worker count, byte budget, hot reload, key, packs.
+//! Configuration of an [`AssetManager`](crate::AssetManager): worker count, byte budget, hot
+//! reload, key, packs; and starting what it configures. `manager` assembles the result
+//! ([`AssetManagerBuilder::build`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::AssetError;
-use crate::manager::{AssetManager, Inner};
+use crate::inner::Inner;
 use crate::watch::HotReload;
 
-/// Configures an [`AssetManager`]. Start with [`AssetManager::builder`].
+/// Configures an [`AssetManager`](crate::AssetManager). Start with
+/// [`AssetManager::builder`](crate::AssetManager::builder).
 #[derive(Debug, Clone)]
 pub struct AssetManagerBuilder {
     base: PathBuf,
@@ -21,7 +24,8 @@ pub struct AssetManagerBuilder {
 }
 
 impl AssetManagerBuilder {
-    /// A builder for a manager over `base` with the defaults; see [`AssetManager::builder`].
+    /// A builder for a manager over `base` with the defaults; see
+    /// [`AssetManager::builder`](crate::AssetManager::builder).
     pub(crate) fn new(base: PathBuf) -> Self {
         AssetManagerBuilder {
             base,
@@ -102,9 +106,10 @@ impl AssetManagerBuilder {
         self
     }
 
-    /// Creates the manager: opens the base directory, starts the loader threads and, with hot
-    /// reload, the watcher.
-    pub fn build(self) -> Result<AssetManager, AssetError> {
+    /// What [`build`](Self::build) assembles into a manager: opens the base directory and the
+    /// packs, starts the loader threads and, with hot reload, the watcher. Returns the shared
+    /// state, the number of workers and the watcher.
+    pub(crate) fn start(self) -> Result<(Arc<Inner>, usize, Option<HotReload>), AssetError> {
         let base = self
             .base
             .canonicalize()
@@ -148,10 +153,6 @@ impl AssetManagerBuilder {
         } else {
             None
         };
-        Ok(AssetManager {
-            inner,
-            workers,
-            watcher,
-        })
+        Ok((inner, workers, watcher))
     }
 }

@@ -1,6 +1,6 @@
 //! The crate's error type.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use caf::{AssetType, CafError};
 
@@ -88,6 +88,14 @@ pub enum AssetError {
 }
 
 impl AssetError {
+    /// The error for `path`, refused by normalisation for `reason`.
+    pub(crate) fn invalid_path(path: &Path, reason: &'static str) -> AssetError {
+        AssetError::InvalidPath {
+            path: path.display().to_string(),
+            reason,
+        }
+    }
+
     /// The asset this error is about, when it concerns one asset.
     pub fn asset_path(&self) -> Option<&AssetPath> {
         match self {

@@ -1,69 +1,22 @@
-//! Typed handles, the guards they hand out, and the queue on which a dropped last handle
-//! reports its entry.
+//! Typed handles and the guards they hand out.
 //!
 //! As in `bevy_asset`, dropping a handle only records that work is due: the drop decrements
-//! the entry's count and, for the last handle, sends the entry on the [`ReleaseQueue`]. The
+//! the entry's count and, for the last handle, sends the entry on its release queue
+//! (`slot::ReleaseQueue`). The
 //! manager applies the queue (LRU bookkeeping, eviction, freeing the buffers) on its own side,
 //! at its next call or when a worker finishes a load, so a drop never takes the cache lock or
 //! frees a large buffer on the dropping thread.
 
 use std::fmt;
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use caf::{Asset, LoadedAsset};
 
 use crate::kind::AssetKind;
-use crate::manager::lock;
 use crate::path::AssetPath;
 use crate::slot::Slot;
-
-/// Entries whose last handle dropped, waiting for the manager to apply them.
-pub(crate) struct ReleaseQueue {
-    /// `Sender` is `Sync`: any thread sends without a lock.
-    tx: Sender<Weak<Slot>>,
-    rx: Mutex<Receiver<Weak<Slot>>>,
-    /// Messages sent and not yet taken: lets the manager skip the receiver lock when idle.
-    /// Raised before each send, so taking never lowers it below zero.
-    queued: AtomicUsize,
-}
-
-impl ReleaseQueue {
-    pub(crate) fn new() -> ReleaseQueue {
-        let (tx, rx) = mpsc::channel();
-        ReleaseQueue {
-            tx,
-            rx: Mutex::new(rx),
-            queued: AtomicUsize::new(0),
-        }
-    }
-
-    /// Records that `slot` lost its last handle. A weak reference, so that a queue nobody
-    /// drains (the manager is gone) keeps no entry alive.
-    fn send(&self, slot: &Arc<Slot>) {
-        self.queued.fetch_add(1, Ordering::AcqRel);
-        // The receiver lives as long as the queue, so sending cannot fail; if it ever did,
-        // the entry would merely wait for the next budget pass or `collect_garbage`.
-        let _ = self.tx.send(Arc::downgrade(slot));
-    }
-
-    /// Number of releases sent and not yet taken.
-    pub(crate) fn len(&self) -> usize {
-        self.queued.load(Ordering::Acquire)
-    }
-
-    /// Takes every queued release (cheap when there is none).
-    pub(crate) fn take(&self) -> Vec<Weak<Slot>> {
-        if self.len() == 0 {
-            return Vec::new();
-        }
-        let taken: Vec<Weak<Slot>> = lock(&self.rx).try_iter().collect();
-        self.queued.fetch_sub(taken.len(), Ordering::AcqRel);
-        taken
-    }
-}
 
 /// A typed, reference-counted handle to a cache entry. Cloning is cheap (an atomic increment).
 /// Dropping the last handle of an entry only queues a note for the manager (no lock, no

@@ -1,70 +1,68 @@
 //! Typed requests: marker types naming what a handle expects a file to contain.
 
-use std::any::Any;
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
-use std::sync::Arc;
 
 use caf::{
     Asset, AssetType, AudioMetadata, AudioView, CafError, FontTables, FontView, LoadedAsset,
     MeshMetadata, MeshView, ShaderMetadata, ShaderView, TextureMetadata, TextureView, Vertex,
 };
 
-use crate::error::AssetError;
-use crate::path::AssetPath;
-
-/// The kinds of request a handle can make. Entries are keyed by path *and* kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    /// A [`Texture`] request (header type 1).
-    Texture,
-    /// An [`Audio`] request (header type 2).
-    Audio,
-    /// A [`Mesh`] request (header type 3).
-    Mesh,
-    /// A [`Shader`] request (header type 6).
-    Shader,
-    /// A [`Font`] request (header type 8).
-    Font,
-    /// A [`Raw`] request: any header type, untyped access.
-    Raw,
-}
-
-impl Kind {
-    /// Every kind, in declaration order.
-    pub const ALL: [Kind; 6] = [
-        Kind::Texture,
-        Kind::Audio,
-        Kind::Mesh,
-        Kind::Shader,
-        Kind::Font,
-        Kind::Raw,
-    ];
-
-    /// The header type a file must have to satisfy this kind; `None` for [`Kind::Raw`].
-    pub fn asset_type(self) -> Option<AssetType> {
-        match self {
-            Kind::Texture => Some(AssetType::TEXTURE),
-            Kind::Audio => Some(AssetType::AUDIO),
-            Kind::Mesh => Some(AssetType::MESH),
-            Kind::Shader => Some(AssetType::SHADER),
-            Kind::Font => Some(AssetType::FONT),
-            Kind::Raw => None,
+/// Defines the kinds, one entry each: the [`Kind`] variant and its name and header type, the
+/// marker type, and its [`AssetKind`] implementation (layout type, view type, the check and
+/// the view). Adding a kind is adding an entry.
+macro_rules! kinds {
+    ($(
+        $(#[$marker_doc:meta])*
+        $marker:ident: $name:literal, $asset_type:expr, #[doc = $kind_doc:literal] {
+            type Layout = $layout:ty;
+            type View<$a:lifetime> = $view:ty;
+            fn layout($check_asset:ident) $check:block
+            fn view($view_asset:ident, $view_layout:pat_param) $build:block
         }
-    }
-
-    /// Lower-case name (`"texture"`, ..., `"raw"`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Texture => "texture",
-            Kind::Audio => "audio",
-            Kind::Mesh => "mesh",
-            Kind::Shader => "shader",
-            Kind::Font => "font",
-            Kind::Raw => "raw",
+    )*) => {
+        /// The kinds of request a handle can make. Entries are keyed by path *and* kind.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Kind {
+            $(#[doc = $kind_doc] $marker,)*
         }
-    }
+
+        impl Kind {
+            /// Every kind, in declaration order.
+            pub const ALL: [Kind; [$(Kind::$marker),*].len()] = [$(Kind::$marker),*];
+
+            /// The header type a file must have to satisfy this kind; `None` for [`Kind::Raw`].
+            pub fn asset_type(self) -> Option<AssetType> {
+                match self {
+                    $(Kind::$marker => $asset_type,)*
+                }
+            }
+
+            /// Lower-case name (`"texture"`, ..., `"raw"`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Kind::$marker => $name,)*
+                }
+            }
+        }
+
+        $(
+            $(#[$marker_doc])*
+            #[derive(Debug)]
+            pub enum $marker {}
+
+            impl sealed::Sealed for $marker {}
+
+            impl AssetKind for $marker {
+                const KIND: Kind = Kind::$marker;
+                type Layout = $layout;
+                type View<$a> = $view;
+                fn layout($check_asset: &LoadedAsset) -> Result<$layout, CafError> $check
+                fn view<$a>($view_asset: &$a LoadedAsset, $view_layout: &$a $layout) -> $view $build
+            }
+        )*
+    };
 }
 
 impl fmt::Display for Kind {
@@ -84,8 +82,9 @@ mod sealed {
 /// A kind names the header type it accepts, the [`Layout`](AssetKind::Layout) its check keeps
 /// and the typed view it hands out. The manager runs the check ([`AssetKind::layout`]) once
 /// per load, on the worker thread, so a loaded entry always has a valid layout and a file of
-/// another type is a [`AssetError::WrongType`] failure. [`AssetKind::view`] then only
-/// re-slices the buffer with that layout: no check runs on access.
+/// another type is a [`AssetError::WrongType`](crate::AssetError::WrongType) failure.
+/// [`AssetKind::view`] then only re-slices the buffer with that layout: no check runs on
+/// access.
 ///
 /// The trait is sealed; the kinds are [`Texture`], [`Audio`], [`Mesh`], [`Shader`], [`Font`]
 /// and [`Raw`].
@@ -104,114 +103,96 @@ pub trait AssetKind: sealed::Sealed + Send + Sync + 'static {
     fn view<'a>(asset: &'a LoadedAsset, layout: &'a Self::Layout) -> Self::View<'a>;
 }
 
-/// Requests a texture ([`TextureRef`]).
-#[derive(Debug)]
-pub enum Texture {}
-/// Requests audio ([`caf::AudioView`]).
-#[derive(Debug)]
-pub enum Audio {}
-/// Requests a mesh ([`caf::MeshView`]).
-#[derive(Debug)]
-pub enum Mesh {}
-/// Requests a shader ([`caf::ShaderView`]).
-#[derive(Debug)]
-pub enum Shader {}
-/// Requests a font ([`caf::FontView`]: glyphs, kerning, atlas).
-#[derive(Debug)]
-pub enum Font {}
-/// Requests any file as an untyped [`caf::Asset`] (header, metadata and payload slices).
-#[derive(Debug)]
-pub enum Raw {}
-
-impl sealed::Sealed for Texture {}
-impl sealed::Sealed for Audio {}
-impl sealed::Sealed for Mesh {}
-impl sealed::Sealed for Shader {}
-impl sealed::Sealed for Font {}
-impl sealed::Sealed for Raw {}
-
-impl AssetKind for Texture {
-    const KIND: Kind = Kind::Texture;
-    type Layout = TextureLayout;
-    type View<'a> = TextureRef<'a>;
-    fn layout(asset: &LoadedAsset) -> Result<TextureLayout, CafError> {
-        TextureLayout::new(asset)
-    }
-    fn view<'a>(asset: &'a LoadedAsset, layout: &'a TextureLayout) -> TextureRef<'a> {
-        TextureRef {
-            meta: layout.meta,
-            channels: layout.channels,
-            srgb: layout.srgb,
-            payload: asset.payload(),
-            levels: &layout.levels,
+kinds! {
+    /// Requests a texture ([`TextureRef`]).
+    Texture: "texture", Some(AssetType::TEXTURE),
+    #[doc = "A [`Texture`] request (header type 1)."] {
+        type Layout = TextureLayout;
+        type View<'a> = TextureRef<'a>;
+        fn layout(asset) {
+            TextureLayout::new(asset)
+        }
+        fn view(asset, layout) {
+            TextureRef {
+                meta: layout.meta,
+                channels: layout.channels,
+                srgb: layout.srgb,
+                payload: asset.payload(),
+                levels: &layout.levels,
+            }
         }
     }
-}
 
-impl AssetKind for Audio {
-    const KIND: Kind = Kind::Audio;
-    type Layout = AudioMetadata;
-    type View<'a> = AudioView<'a>;
-    fn layout(asset: &LoadedAsset) -> Result<AudioMetadata, CafError> {
-        AudioView::from_asset(&asset.asset()).map(|v| v.meta)
-    }
-    fn view<'a>(asset: &'a LoadedAsset, meta: &'a AudioMetadata) -> AudioView<'a> {
-        // `from_asset` checked that the payload is exactly the samples the metadata implies.
-        AudioView {
-            meta: *meta,
-            data: asset.payload(),
+    /// Requests audio ([`caf::AudioView`]).
+    Audio: "audio", Some(AssetType::AUDIO),
+    #[doc = "An [`Audio`] request (header type 2)."] {
+        type Layout = AudioMetadata;
+        type View<'a> = AudioView<'a>;
+        fn layout(asset) {
+            AudioView::from_asset(&asset.asset()).map(|v| v.meta)
+        }
+        fn view(asset, meta) {
+            // `from_asset` checked that the payload is exactly the samples the metadata implies.
+            AudioView {
+                meta: *meta,
+                data: asset.payload(),
+            }
         }
     }
-}
 
-impl AssetKind for Mesh {
-    const KIND: Kind = Kind::Mesh;
-    type Layout = MeshLayout;
-    type View<'a> = MeshView<'a>;
-    fn layout(asset: &LoadedAsset) -> Result<MeshLayout, CafError> {
-        MeshLayout::new(asset)
-    }
-    fn view<'a>(asset: &'a LoadedAsset, layout: &'a MeshLayout) -> MeshView<'a> {
-        layout.view(asset.payload())
-    }
-}
-
-impl AssetKind for Shader {
-    const KIND: Kind = Kind::Shader;
-    type Layout = ShaderMetadata;
-    type View<'a> = ShaderView<'a>;
-    fn layout(asset: &LoadedAsset) -> Result<ShaderMetadata, CafError> {
-        ShaderView::from_asset(&asset.asset()).map(|v| v.meta)
-    }
-    fn view<'a>(asset: &'a LoadedAsset, meta: &'a ShaderMetadata) -> ShaderView<'a> {
-        ShaderView {
-            meta: *meta,
-            bytecode: asset.payload(),
+    /// Requests a mesh ([`caf::MeshView`]).
+    Mesh: "mesh", Some(AssetType::MESH),
+    #[doc = "A [`Mesh`] request (header type 3)."] {
+        type Layout = MeshLayout;
+        type View<'a> = MeshView<'a>;
+        fn layout(asset) {
+            MeshLayout::new(asset)
+        }
+        fn view(asset, layout) {
+            layout.view(asset.payload())
         }
     }
-}
 
-impl AssetKind for Font {
-    const KIND: Kind = Kind::Font;
-    type Layout = FontTables;
-    type View<'a> = FontView<'a>;
-    fn layout(asset: &LoadedAsset) -> Result<FontTables, CafError> {
-        FontTables::from_asset(&asset.asset())
+    /// Requests a shader ([`caf::ShaderView`]).
+    Shader: "shader", Some(AssetType::SHADER),
+    #[doc = "A [`Shader`] request (header type 6)."] {
+        type Layout = ShaderMetadata;
+        type View<'a> = ShaderView<'a>;
+        fn layout(asset) {
+            ShaderView::from_asset(&asset.asset()).map(|v| v.meta)
+        }
+        fn view(asset, meta) {
+            ShaderView {
+                meta: *meta,
+                bytecode: asset.payload(),
+            }
+        }
     }
-    fn view<'a>(asset: &'a LoadedAsset, tables: &'a FontTables) -> FontView<'a> {
-        FontView::from_tables(tables, asset.payload())
-    }
-}
 
-impl AssetKind for Raw {
-    const KIND: Kind = Kind::Raw;
-    type Layout = ();
-    type View<'a> = Asset<'a>;
-    fn layout(_: &LoadedAsset) -> Result<(), CafError> {
-        Ok(())
+    /// Requests a font ([`caf::FontView`]: glyphs, kerning, atlas).
+    Font: "font", Some(AssetType::FONT),
+    #[doc = "A [`Font`] request (header type 8)."] {
+        type Layout = FontTables;
+        type View<'a> = FontView<'a>;
+        fn layout(asset) {
+            FontTables::from_asset(&asset.asset())
+        }
+        fn view(asset, tables) {
+            FontView::from_tables(tables, asset.payload())
+        }
     }
-    fn view<'a>(asset: &'a LoadedAsset, _: &'a ()) -> Asset<'a> {
-        asset.asset()
+
+    /// Requests any file as an untyped [`caf::Asset`] (header, metadata and payload slices).
+    Raw: "raw", None,
+    #[doc = "A [`Raw`] request: any header type, untyped access."] {
+        type Layout = ();
+        type View<'a> = Asset<'a>;
+        fn layout(_asset) {
+            Ok(())
+        }
+        fn view(asset, _) {
+            asset.asset()
+        }
     }
 }
 
@@ -402,34 +383,3 @@ impl MeshLayout {
         }
     }
 }
-
-/// A type-erased layout, as stored in an entry that has no type parameter.
-pub(crate) type ErasedLayout = Arc<dyn Any + Send + Sync>;
-
-/// The check run on the worker thread for a request of kind `T`: header type, then the typed
-/// layout. Stored in each entry as a function pointer so entries need no type parameter.
-pub(crate) fn validate<T: AssetKind>(
-    path: &AssetPath,
-    asset: &LoadedAsset,
-) -> Result<ErasedLayout, AssetError> {
-    let found = asset.header().asset_type;
-    if let Some(expected) = T::KIND.asset_type() {
-        if found != expected {
-            return Err(AssetError::WrongType {
-                path: path.clone(),
-                expected: T::KIND,
-                found,
-            });
-        }
-    }
-    match T::layout(asset) {
-        Ok(layout) => Ok(Arc::new(layout)),
-        Err(source) => Err(AssetError::BadContent {
-            path: path.clone(),
-            kind: T::KIND,
-            source,
-        }),
-    }
-}
-
-pub(crate) type Validator = fn(&AssetPath, &LoadedAsset) -> Result<ErasedLayout, AssetError>;

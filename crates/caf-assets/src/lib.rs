@@ -97,16 +97,21 @@
 #![deny(clippy::unwrap_used)]
 
 // The crate map. Public types are re-exported below; the modules follow the seams:
+// (from the top: each module uses only modules listed after it, `sync` at the bottom)
 mod builder; // AssetManagerBuilder: configuration, starting the pool and the watcher
-mod cache; // entries by key, byte budget, LRU of unreferenced entries, eviction, GC, Stats
+mod cache; // entries by key, LRU of unreferenced entries, Stats
 mod error; // AssetError
-mod handle; // Handle, AssetGuard, and the queue on which dropped last handles report
-mod kind; // AssetKind markers, their checked layouts and views
-mod loader; // load jobs on the pool, reload requests, AssetEvent
-mod manager; // AssetManager: the public API over the shared state
+mod event; // AssetEvent
+mod handle; // Handle, AssetGuard
+mod inner; // the state shared by the manager, its load jobs and its watcher
+mod kind; // AssetKind markers (one table of kinds), their checked layouts and views
+mod loader; // load jobs on the pool, reload requests
+mod manager; // AssetManager: the public API over the shared state, on top
 mod path; // AssetPath normalisation
-mod slot; // one entry's state machine: Status, EntryInfo
-mod watch; // hot reload: notify watcher and debouncer
+mod slot; // one entry's state machine (Status, EntryInfo), its typed check, release queue
+mod sync;
+mod upkeep; // applying released handles, byte budget, eviction, GC, Stats
+mod watch; // hot reload: notify watcher and debouncer // lock: the one way the crate takes a lock
 
 #[cfg(test)]
 mod release_tests; // drops are applied by the manager, not the dropping thread
@@ -114,11 +119,11 @@ mod release_tests; // drops are applied by the manager, not the dropping thread
 pub use builder::AssetManagerBuilder;
 pub use cache::Stats;
 pub use error::AssetError;
+pub use event::AssetEvent;
 pub use handle::{AssetGuard, Handle};
 pub use kind::{
     AssetKind, Audio, Font, Kind, Mesh, MeshLayout, Raw, Shader, Texture, TextureLayout, TextureRef,
 };
-pub use loader::AssetEvent;
 pub use manager::AssetManager;
 pub use path::AssetPath;
 pub use slot::{EntryInfo, Status};

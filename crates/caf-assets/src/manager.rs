@@ -1,98 +1,25 @@
-//! The public manager: its builder, the shared state behind it, and the API that hands out
-//! handles and guards. Entries and their states live in `slot`, the budget and eviction in
-//! `cache`, load jobs in `loader`, handles and guards in `handle`.
+//! The public manager: the API that hands out handles and guards, on top of the crate. The
+//! shared state behind it is in `inner`, entries and their states in `slot`, the cache in
+//! `cache` and its upkeep (budget, eviction) in `upkeep`, load jobs in `loader`, handles and
+//! guards in `handle`, its configuration in `builder`.
 
-use std::collections::VecDeque;
 use std::fmt;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::builder::AssetManagerBuilder;
-use crate::cache::{Cache, Stats};
+use crate::cache::Stats;
 use crate::error::AssetError;
-use crate::handle::{AssetGuard, Handle, ReleaseQueue};
-use crate::kind::{validate, AssetKind};
-use crate::loader::AssetEvent;
+use crate::event::AssetEvent;
+use crate::handle::{AssetGuard, Handle};
+use crate::inner::Inner;
+use crate::kind::AssetKind;
 use crate::path::AssetPath;
-use crate::slot::{EntryInfo, Key, Reason, Slot, Status};
+use crate::slot::{validate, EntryInfo, Key, Reason, Slot, Status};
+use crate::sync::lock;
 use crate::watch::HotReload;
-
-/// Locks a mutex, ignoring poisoning: every critical section here leaves the state consistent
-/// at each step, so a panic elsewhere (in user code holding nothing of ours) cannot break it.
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// The state shared by the manager, its load jobs and its watcher.
-pub(crate) struct Inner {
-    pub(crate) base: PathBuf,
-    pub(crate) alt_base: PathBuf,
-    pub(crate) pool: rayon::ThreadPool,
-    pub(crate) cache: Mutex<Cache>,
-    /// Where dropped last handles report; applied by [`Inner::maintain`].
-    pub(crate) releases: Arc<ReleaseQueue>,
-    pub(crate) budget: Option<u64>,
-    /// Key of ENCRYPTED assets.
-    pub(crate) key: Option<caf::Key>,
-    /// Mounted packs, searched (newest first) for paths with no loose file.
-    pub(crate) packs: caf::pack::PackSet,
-    /// Sum of `file_size` of the current versions of attached slots. Changed only while holding
-    /// the slot's state lock, together with the slot's `data`.
-    pub(crate) bytes: AtomicU64,
-    pub(crate) tick: AtomicU64,
-    pub(crate) pending: AtomicUsize,
-    pub(crate) hits: AtomicU64,
-    pub(crate) misses: AtomicU64,
-    pub(crate) evictions: AtomicU64,
-    pub(crate) collected: AtomicU64,
-    pub(crate) reloads: AtomicU64,
-    pub(crate) reload_failures: AtomicU64,
-    pub(crate) validations: AtomicU64,
-    pub(crate) events: Mutex<VecDeque<AssetEvent>>,
-    pub(crate) events_cv: Condvar,
-}
-
-impl Inner {
-    pub(crate) fn new(
-        base: PathBuf,
-        alt_base: PathBuf,
-        pool: rayon::ThreadPool,
-        budget: Option<u64>,
-        key: Option<caf::Key>,
-        packs: caf::pack::PackSet,
-    ) -> Inner {
-        Inner {
-            base,
-            alt_base,
-            pool,
-            cache: Mutex::new(Cache::new()),
-            releases: Arc::new(ReleaseQueue::new()),
-            budget,
-            key,
-            packs,
-            bytes: AtomicU64::new(0),
-            tick: AtomicU64::new(0),
-            pending: AtomicUsize::new(0),
-            hits: AtomicU64::new(0),
-            misses: AtomicU64::new(0),
-            evictions: AtomicU64::new(0),
-            collected: AtomicU64::new(0),
-            reloads: AtomicU64::new(0),
-            reload_failures: AtomicU64::new(0),
-            validations: AtomicU64::new(0),
-            events: Mutex::new(VecDeque::new()),
-            events_cv: Condvar::new(),
-        }
-    }
-
-    /// Marks the slot as used now (unique, increasing ticks order the LRU).
-    fn touch(&self, slot: &Slot) {
-        let t = self.tick.fetch_add(1, Ordering::Relaxed);
-        slot.last_used.store(t, Ordering::Relaxed);
-    }
-}
 
 /// Loads `.caf` assets from a base directory on a pool of worker threads, caches them,
 /// de-duplicates requests and (optionally) hot-reloads changed files.
@@ -118,6 +45,19 @@ impl fmt::Debug for AssetManager {
             .field("budget", &self.inner.budget)
             .field("hot_reload", &self.watcher.is_some())
             .finish()
+    }
+}
+
+impl AssetManagerBuilder {
+    /// Creates the manager: opens the base directory, starts the loader threads and, with hot
+    /// reload, the watcher.
+    pub fn build(self) -> Result<AssetManager, AssetError> {
+        let (inner, workers, watcher) = self.start()?;
+        Ok(AssetManager {
+            inner,
+            workers,
+            watcher,
+        })
     }
 }
 
@@ -149,7 +89,9 @@ impl AssetManager {
 
     /// Normalises a path the way entries are keyed.
     pub fn normalise(&self, path: impl AsRef<Path>) -> Result<AssetPath, AssetError> {
-        AssetPath::normalise(path.as_ref(), &self.inner.base, &self.inner.alt_base)
+        let path = path.as_ref();
+        AssetPath::normalise(path, &self.inner.base, &self.inner.alt_base)
+            .map_err(|reason| AssetError::invalid_path(path, reason))
     }
 
     /// Requests `path` as a `T` and returns at once. The load runs on a worker thread; watch

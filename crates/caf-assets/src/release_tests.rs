@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use caf::{AssetType, TextureMetadata};
 
-use crate::manager::lock;
+use crate::sync::lock;
 use crate::{AssetManager, Texture};
 
 /// A 4 MiB texture file; returns its size.

@@ -1,18 +1,21 @@
 //! One cache entry and its state machine: unloaded, loading, loaded (possibly reloading), or
-//! failed. Shared by the cache map, every handle of the entry and the loader jobs.
+//! failed. Shared by the cache map, every handle of the entry and the loader jobs. With it,
+//! the typed check an entry runs on its loads ([`validate`]) and the queue on which its last
+//! handle reports being dropped ([`ReleaseQueue`]).
 
+use std::any::Any;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex, Weak};
 
 use caf::{AssetType, LoadedAsset};
 
 use crate::error::AssetError;
-use crate::handle::ReleaseQueue;
-use crate::kind::{ErasedLayout, Kind, Validator};
-use crate::manager::lock;
+use crate::kind::{AssetKind, Kind};
 use crate::path::AssetPath;
+use crate::sync::lock;
 
 /// Where an entry is in its life.
 #[derive(Clone, Debug)]
@@ -217,3 +220,79 @@ impl Slot {
         }
     }
 }
+
+/// Entries whose last handle dropped, waiting for the manager to apply them.
+pub(crate) struct ReleaseQueue {
+    /// `Sender` is `Sync`: any thread sends without a lock.
+    tx: Sender<Weak<Slot>>,
+    rx: Mutex<Receiver<Weak<Slot>>>,
+    /// Messages sent and not yet taken: lets the manager skip the receiver lock when idle.
+    /// Raised before each send, so taking never lowers it below zero.
+    queued: AtomicUsize,
+}
+
+impl ReleaseQueue {
+    pub(crate) fn new() -> ReleaseQueue {
+        let (tx, rx) = mpsc::channel();
+        ReleaseQueue {
+            tx,
+            rx: Mutex::new(rx),
+            queued: AtomicUsize::new(0),
+        }
+    }
+
+    /// Records that `slot` lost its last handle. A weak reference, so that a queue nobody
+    /// drains (the manager is gone) keeps no entry alive.
+    pub(crate) fn send(&self, slot: &Arc<Slot>) {
+        self.queued.fetch_add(1, Ordering::AcqRel);
+        // The receiver lives as long as the queue, so sending cannot fail; if it ever did,
+        // the entry would merely wait for the next budget pass or `collect_garbage`.
+        let _ = self.tx.send(Arc::downgrade(slot));
+    }
+
+    /// Number of releases sent and not yet taken.
+    pub(crate) fn len(&self) -> usize {
+        self.queued.load(Ordering::Acquire)
+    }
+
+    /// Takes every queued release (cheap when there is none).
+    pub(crate) fn take(&self) -> Vec<Weak<Slot>> {
+        if self.len() == 0 {
+            return Vec::new();
+        }
+        let taken: Vec<Weak<Slot>> = lock(&self.rx).try_iter().collect();
+        self.queued.fetch_sub(taken.len(), Ordering::AcqRel);
+        taken
+    }
+}
+
+/// A type-erased layout, as stored in an entry that has no type parameter.
+pub(crate) type ErasedLayout = Arc<dyn Any + Send + Sync>;
+
+/// The check run on the worker thread for a request of kind `T`: header type, then the typed
+/// layout. Stored in each entry as a function pointer so entries need no type parameter.
+pub(crate) fn validate<T: AssetKind>(
+    path: &AssetPath,
+    asset: &LoadedAsset,
+) -> Result<ErasedLayout, AssetError> {
+    let found = asset.header().asset_type;
+    if let Some(expected) = T::KIND.asset_type() {
+        if found != expected {
+            return Err(AssetError::WrongType {
+                path: path.clone(),
+                expected: T::KIND,
+                found,
+            });
+        }
+    }
+    match T::layout(asset) {
+        Ok(layout) => Ok(Arc::new(layout)),
+        Err(source) => Err(AssetError::BadContent {
+            path: path.clone(),
+            kind: T::KIND,
+            source,
+        }),
+    }
+}
+
+pub(crate) type Validator = fn(&AssetPath, &LoadedAsset) -> Result<ErasedLayout, AssetError>;

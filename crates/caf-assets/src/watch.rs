@@ -15,8 +15,9 @@ use notify::event::{AccessKind, AccessMode, EventKind, ModifyKind};
 use notify::{RecommendedWatcher, RecursiveMode, Watcher};
 
 use crate::error::AssetError;
-use crate::manager::{lock, Inner};
+use crate::inner::Inner;
 use crate::path::AssetPath;
+use crate::sync::lock;
 
 #[derive(Default)]
 struct Pending {

@@ -24,73 +24,10 @@ use std::path::Path;
 use glam::{Mat3, Mat4, Vec3};
 
 use crate::error::{ImportError, Result};
-use crate::mesh::{catch, gltf_load, Builder, MeshData, Soup, SoupExtra, MAX_ELEMENTS};
+use crate::gltf_read::{catch, gltf_load, read_positions};
+pub use crate::gltf_read::{DRACO, MESHOPT};
+use crate::mesh_build::{Builder, MeshData, Soup, SoupExtra, MAX_ELEMENTS};
 use crate::settings::MeshNodes;
-
-/// The Draco geometry compression extension.
-pub const DRACO: &str = "KHR_draco_mesh_compression";
-/// The meshoptimizer buffer compression extension.
-pub const MESHOPT: &str = "EXT_meshopt_compression";
-
-fn compressed(ext: &str, what: &str) -> ImportError {
-    let kind = if ext == DRACO {
-        "Draco-compressed geometry"
-    } else {
-        "meshopt-compressed buffers"
-    };
-    ImportError::unsupported(
-        "glTF",
-        format!(
-            "{what} uses {kind} ({ext}), which voxcaf cannot decode; \
-             write the file without it (e.g. `gltf-transform copy` or Blender's exporter \
-             with compression off)"
-        ),
-    )
-}
-
-/// Refuse a file whose geometry cannot be read: one that requires Draco or meshopt, or a
-/// primitive whose accessors hold no data because its geometry is only present in Draco form
-/// (accessors without a buffer view, in a file that uses Draco).
-pub(crate) fn check_document(doc: &gltf::Document) -> Result<()> {
-    if let Some(ext) = doc
-        .extensions_required()
-        .find(|e| *e == DRACO || *e == MESHOPT)
-    {
-        return Err(compressed(ext, "the file requires and"));
-    }
-    if !doc.extensions_used().any(|e| e == DRACO) {
-        return Ok(());
-    }
-    for mesh in doc.meshes() {
-        for prim in mesh.primitives() {
-            let empty = prim
-                .attributes()
-                .map(|(_, a)| a)
-                .chain(prim.indices())
-                .any(|a| a.view().is_none() && a.sparse().is_none());
-            if empty {
-                return Err(compressed(
-                    DRACO,
-                    &format!("mesh {} primitive {}", mesh.index(), prim.index()),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The error for buffers that failed to load: named after meshopt when the file uses it (its
-/// fallback buffers may have no data at all).
-pub(crate) fn buffer_error(doc: &gltf::Document, e: gltf::Error) -> ImportError {
-    if doc.extensions_used().any(|x| x == MESHOPT) {
-        compressed(
-            MESHOPT,
-            &format!("a buffer could not be loaded ({e}); the file"),
-        )
-    } else {
-        ImportError::malformed("glTF", e.to_string())
-    }
-}
 
 /// One mesh placed in the scene.
 struct Instance {
@@ -455,7 +392,7 @@ fn primitive_soup(
         return Ok(None);
     }
     let reader = prim.reader(|b| buffers.get(b.index()).map(|d| &d.0[..]));
-    let positions = crate::mesh::read_positions(&reader, mi, pi)?;
+    let positions = read_positions(&reader, mi, pi)?;
     let n = positions.len();
     let check = |len: usize, what: &str| {
         if len != n {

@@ -39,17 +39,19 @@
 pub mod animation;
 pub mod audio;
 pub mod batch;
-pub mod demo;
 mod error;
 pub mod export;
 pub mod font;
+mod gltf_read;
 pub mod gltf_scene;
 pub mod mesh;
+mod mesh_build;
 mod obj;
 pub mod samples;
 mod settings;
 pub mod shader;
 pub mod texture;
+mod texture_data;
 pub mod texture_decode;
 pub mod texture_gpu;
 

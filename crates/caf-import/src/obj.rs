@@ -21,7 +21,7 @@
 //! Every error names its line (1-based).
 
 use crate::error::{ImportError, Result};
-use crate::mesh::MAX_ELEMENTS;
+use crate::mesh_build::MAX_ELEMENTS;
 
 const FMT: &str = "OBJ";
 

@@ -20,7 +20,7 @@ use caf::TextureFormat;
 
 use crate::error::{ImportError, Result};
 use crate::settings::GpuFormat;
-use crate::texture::{level_sizes, TextureData, MAX_DECODED_BYTES, MAX_DIMENSION};
+use crate::texture_data::{level_sizes, TextureData, MAX_DECODED_BYTES, MAX_DIMENSION};
 
 /// The 12 bytes every KTX2 file starts with.
 pub const KTX2_IDENTIFIER: &[u8; 12] = b"\xABKTX 20\xBB\r\n\x1A\n";

@@ -34,7 +34,7 @@ pub fn run(a: DemoArgs) -> Result<u8> {
     println!();
     edit_section(&dir)?;
     println!();
-    println!("{}", caf_import::demo::roundtrip(&dir)?);
+    println!("{}", voxcaf_demo::assets::roundtrip(&dir)?);
     println!();
     println!(
         "{}",
@@ -54,7 +54,7 @@ fn edit_section(dir: &Path) -> Result<()> {
     );
     print!("{report}");
     let v3 = dir.join("pool-v3.vwr");
-    let d = vwr::samples::session_round_trip(&pool, &v3)?;
+    let d = voxcaf_demo::world::session_round_trip(&pool, &v3)?;
     println!(
         "  {} ({} bytes, v3): one block edited through a world session ({} chunk loaded, {} bytes committed), then reverted; {} commits in its history (`voxcaf world history {}`)",
         v3.display(),

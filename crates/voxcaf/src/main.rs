@@ -26,6 +26,7 @@ mod output;
 #[allow(unsafe_code)]
 mod sigpipe;
 mod world;
+mod world_args;
 mod world_edit;
 mod world_history;
 mod world_mesh;

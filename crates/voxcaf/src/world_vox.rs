@@ -11,7 +11,7 @@ use vwr::World;
 use vwr_vox::{ExportOptions, ImportOptions, PaletteMap, VoxWarning, WorldSize};
 
 use crate::output as o;
-use crate::world::ConvertArgs;
+use crate::world_args::{ConvertArgs, FormatArg};
 
 /// A MagicaVoxel file.
 pub const VOX: o::Kind = o::Kind {
@@ -19,10 +19,6 @@ pub const VOX: o::Kind = o::Kind {
     exts: &["vox"],
     magic: Some(b"VOX "),
 };
-
-pub(crate) fn parse_origin(s: &str) -> Result<[i32; 3], String> {
-    crate::lists::numbers(s, &[','], "X,Y,Z block coordinates, e.g. 10,0,10")
-}
 
 fn ext_is(p: &Path, ext: &str) -> bool {
     p.extension()
@@ -74,10 +70,7 @@ fn known_direction(a: &ConvertArgs) -> Option<Direction> {
     let (input, output) = (&a.input, &a.output);
     if ext_is(input, "vox") || ext_is(output, "vwr") {
         Some(Direction::Import)
-    } else if ext_is(input, "vwr")
-        || ext_is(output, "vox")
-        || matches!(a.format, crate::world::FormatArg::Vox)
-    {
+    } else if ext_is(input, "vwr") || ext_is(output, "vox") || matches!(a.format, FormatArg::Vox) {
         Some(Direction::Export)
     } else {
         None
@@ -134,7 +127,6 @@ fn check_output(a: &ConvertArgs, known: Option<Direction>) -> Result<()> {
 
 /// `--format`, `--origin` and `--tight` against the direction.
 fn check_flags(a: &ConvertArgs, known: Option<Direction>) -> Result<()> {
-    use crate::world::FormatArg;
     match (known, a.format) {
         (Some(Direction::Import), FormatArg::Vox) => {
             return Err(o::usage(

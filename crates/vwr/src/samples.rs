@@ -1,4 +1,5 @@
-//! Sample worlds and the round-trip check the demo and the examples use.
+//! Sample worlds and the round-trip check the demo and the examples use (the demo's edit
+//! session round trip is in the `voxcaf-demo` crate).
 //!
 //! ```
 //! let world = vwr::samples::showcase()?;
@@ -202,54 +203,4 @@ mod tests {
         let e = round_trip(&w, &dir.path().join("missing/dir/s.vwr")).unwrap_err();
         assert!(matches!(e, RoundTripError::Vwr(VwrError::Io { .. })), "{e}");
     }
-}
-
-/// What [`session_round_trip`] did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SessionDemo {
-    /// Bytes of the v3 file as first written.
-    pub file_bytes: u64,
-    /// Chunks the edit session decoded.
-    pub chunks_loaded: u64,
-    /// Bytes the one-block save appended (and its commit slot).
-    pub commit_bytes: u64,
-    /// Commits in the file's history afterwards (write, save, revert).
-    pub commits: usize,
-}
-
-/// Saves `world` as v3 at `path`, edits one block through a [`crate::WorldSession`] (one
-/// chunk loaded, one small commit), reverts the edit, and checks that the file holds `world`
-/// again: the demo of the one edit path.
-pub fn session_round_trip(world: &World, path: &Path) -> Result<SessionDemo> {
-    let opts = crate::SaveOptions {
-        commit: crate::CommitInfo::now("voxcaf demo"),
-        ..crate::SaveOptions::v3(crate::Codec::Auto)
-    };
-    world.save_with(path, &opts)?;
-    let file_bytes = std::fs::metadata(path).map_or(0, |m| m.len());
-    let tool = crate::SessionOptions::tool("voxcaf demo");
-    let (mut session, mut edited) = crate::WorldSession::open(path, tool.clone())?;
-    let at = world.block_dims().map(|d| (d / 2) as i32);
-    let chunks_loaded = session.load_box(&mut edited, at, at)?;
-    let other = if edited.get_block(at) == Block::AIR {
-        Block::make(35, 0)?
-    } else {
-        Block::AIR
-    };
-    edited.set_block(at, other)?;
-    let saved = session.save(&edited)?;
-    session.revert(None)?;
-    let commits = session.file().history(usize::MAX).0.len();
-    drop(session);
-    if World::load(path)? != *world {
-        return Err(VwrError::Unrepresentable(
-            "the reverted world differs from the saved one".into(),
-        ));
-    }
-    Ok(SessionDemo {
-        file_bytes,
-        chunks_loaded,
-        commit_bytes: saved.bytes_written,
-        commits,
-    })
 }

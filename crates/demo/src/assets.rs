@@ -4,7 +4,7 @@
 //!
 //! ```
 //! let dir = tempfile::tempdir()?;
-//! let report = caf_import::demo::roundtrip(dir.path())?;
+//! let report = voxcaf_demo::assets::roundtrip(dir.path())?;
 //! assert_eq!((report.mip_levels, report.vertices, report.indices), (7, 24, 36));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -15,8 +15,7 @@ use std::time::{Duration, Instant};
 
 use caf::{AssetType, CafError, LoadedAsset, MeshEncodeError, MeshView, TextureView};
 
-use crate::error::ImportError;
-use crate::{samples, texture, Converted};
+use caf_import::{samples, texture, Converted, ImportError};
 
 /// Width and height of the demo texture.
 pub const TEXTURE_SIZE: u32 = 64;
@@ -25,6 +24,15 @@ pub const TEXTURE_SIZE: u32 = 64;
 #[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum DemoError {
+    /// The output folder could not be created.
+    #[error("I/O error on {}: {source}", path.display())]
+    Io {
+        /// The folder.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
     /// Building or writing an asset failed.
     #[error(transparent)]
     Import(#[from] ImportError),
@@ -107,7 +115,10 @@ impl fmt::Display for DemoReport {
 /// (created if missing), reload both through [`LoadedAsset::open`] and their typed views, and
 /// check that every level, vertex and index reads back as written.
 pub fn roundtrip(dir: &Path) -> Result<DemoReport, DemoError> {
-    std::fs::create_dir_all(dir).map_err(|e| ImportError::io(dir, e))?;
+    std::fs::create_dir_all(dir).map_err(|source| DemoError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     let (w, h) = (TEXTURE_SIZE, TEXTURE_SIZE);
     let base = samples::checker_rgba(w, h);
     let (payload, levels) = texture::box_chain(w, h, 4, &base)?;

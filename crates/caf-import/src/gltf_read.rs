@@ -1,0 +1,148 @@
+//! Reading a glTF / GLB document, shared by the mesh importers (both profiles) and the
+//! animation importer: parsing, refusing geometry that cannot be read (Draco, meshopt),
+//! loading the buffers, the POSITION stream of a primitive, and [`catch`] for readers that
+//! give up with a panic.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{ImportError, Result};
+use crate::mesh_build::MAX_ELEMENTS;
+
+/// The Draco geometry compression extension.
+pub const DRACO: &str = "KHR_draco_mesh_compression";
+/// The meshoptimizer buffer compression extension.
+pub const MESHOPT: &str = "EXT_meshopt_compression";
+
+fn compressed(ext: &str, what: &str) -> ImportError {
+    let kind = if ext == DRACO {
+        "Draco-compressed geometry"
+    } else {
+        "meshopt-compressed buffers"
+    };
+    ImportError::unsupported(
+        "glTF",
+        format!(
+            "{what} uses {kind} ({ext}), which voxcaf cannot decode; \
+             write the file without it (e.g. `gltf-transform copy` or Blender's exporter \
+             with compression off)"
+        ),
+    )
+}
+
+/// Refuse a file whose geometry cannot be read: one that requires Draco or meshopt, or a
+/// primitive whose accessors hold no data because its geometry is only present in Draco form
+/// (accessors without a buffer view, in a file that uses Draco).
+pub(crate) fn check_document(doc: &gltf::Document) -> Result<()> {
+    if let Some(ext) = doc
+        .extensions_required()
+        .find(|e| *e == DRACO || *e == MESHOPT)
+    {
+        return Err(compressed(ext, "the file requires and"));
+    }
+    if !doc.extensions_used().any(|e| e == DRACO) {
+        return Ok(());
+    }
+    for mesh in doc.meshes() {
+        for prim in mesh.primitives() {
+            let empty = prim
+                .attributes()
+                .map(|(_, a)| a)
+                .chain(prim.indices())
+                .any(|a| a.view().is_none() && a.sparse().is_none());
+            if empty {
+                return Err(compressed(
+                    DRACO,
+                    &format!("mesh {} primitive {}", mesh.index(), prim.index()),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The error for buffers that failed to load: named after meshopt when the file uses it (its
+/// fallback buffers may have no data at all).
+pub(crate) fn buffer_error(doc: &gltf::Document, e: gltf::Error) -> ImportError {
+    if doc.extensions_used().any(|x| x == MESHOPT) {
+        compressed(
+            MESHOPT,
+            &format!("a buffer could not be loaded ({e}); the file"),
+        )
+    } else {
+        ImportError::malformed("glTF", e.to_string())
+    }
+}
+
+fn gltf_err(e: gltf::Error) -> ImportError {
+    ImportError::malformed("glTF", e.to_string())
+}
+
+/// Parse a glTF/GLB and load its buffers. `base` resolves external buffer files.
+pub(crate) fn gltf_load(
+    bytes: &[u8],
+    base: Option<&Path>,
+) -> Result<(gltf::Document, Vec<gltf::buffer::Data>, Vec<PathBuf>)> {
+    // Extensions whose data cannot be read are named before validation, which would only
+    // report their accessors as "missing data".
+    let g = gltf::Gltf::from_slice_without_validation(bytes).map_err(gltf_err)?;
+    check_document(&g.document)?;
+    let doc = gltf::Document::from_json(g.document.into_json()).map_err(gltf_err)?;
+    let mut deps = Vec::new();
+    for b in doc.buffers() {
+        if let gltf::buffer::Source::Uri(uri) = b.source() {
+            if !uri.starts_with("data:") {
+                match base {
+                    Some(dir) => deps.push(dir.join(uri)),
+                    None => {
+                        return Err(ImportError::unsupported(
+                            "glTF",
+                            format!("external buffer {uri:?} needs the file's folder"),
+                        ))
+                    }
+                }
+            }
+        }
+    }
+    let buffers = gltf::import_buffers(&doc, base, g.blob).map_err(|e| buffer_error(&doc, e))?;
+    Ok((doc, buffers, deps))
+}
+
+pub(crate) fn catch<T>(what: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    // The gltf and OBJ readers index with arithmetic that can overflow on crafted files; treat
+    // a panic there as malformed input instead of taking the process down.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(ImportError::malformed(
+            what,
+            "inconsistent accessor or buffer data (the reader gave up)",
+        ))
+    })
+}
+
+/// The POSITION stream of primitive `pi` of mesh `mi`: required, and at most `MAX_ELEMENTS`
+/// vertices.
+pub(crate) fn read_positions<'a, 's, F>(
+    reader: &gltf::mesh::Reader<'a, 's, F>,
+    mi: usize,
+    pi: usize,
+) -> Result<Vec<[f32; 3]>>
+where
+    F: Clone + Fn(gltf::Buffer<'a>) -> Option<&'s [u8]>,
+{
+    let positions: Vec<[f32; 3]> = reader
+        .read_positions()
+        .ok_or_else(|| {
+            ImportError::malformed(
+                "glTF",
+                format!("mesh {mi} primitive {pi}: no POSITION data"),
+            )
+        })?
+        .collect();
+    if positions.len() > MAX_ELEMENTS {
+        return Err(ImportError::LimitExceeded {
+            what: "glTF vertices",
+            value: positions.len() as u64,
+            limit: MAX_ELEMENTS as u64,
+        });
+    }
+    Ok(positions)
+}

@@ -1,0 +1,107 @@
+//! The arguments the world commands share: `--format` and `--codec` and the save options
+//! they make, and the arguments of `world convert`, which `world_vox` reads too.
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use vwr::{Codec, Format, SaveOptions};
+
+/// `--format` values.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FormatArg {
+    /// v2 when the world fits it (cubic, at most 255 chunks per axis), else v3.
+    Auto,
+    /// The original format.
+    V2,
+    /// Header v3 (docs/format/vwr-v3.md).
+    V3,
+    /// MagicaVoxel .vox (`world convert` only; what a `-` output gets from a .vwr input).
+    Vox,
+}
+
+/// `--codec` values (v3 only).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum CodecArg {
+    /// Smaller of packed and RLE per chunk, small chunks in zstd groups.
+    Auto,
+    /// The v2 bit-packed payload, uncompressed.
+    Packed,
+    /// Run-length payload, uncompressed.
+    Rle,
+    /// One zstd frame per chunk.
+    Zstd,
+}
+
+pub(crate) fn save_options(
+    format: FormatArg,
+    codec: CodecArg,
+    level: i32,
+    tool: &str,
+) -> SaveOptions {
+    SaveOptions {
+        format: match format {
+            FormatArg::Auto | FormatArg::Vox => Format::Auto,
+            FormatArg::V2 => Format::V2,
+            FormatArg::V3 => Format::V3,
+        },
+        codec: match codec {
+            CodecArg::Auto => Codec::Auto,
+            CodecArg::Packed => Codec::Packed,
+            CodecArg::Rle => Codec::Rle,
+            CodecArg::Zstd => Codec::Zstd,
+        },
+        level,
+        commit: vwr::CommitInfo::now(tool),
+        ..SaveOptions::default()
+    }
+}
+
+/// Arguments of `voxcaf world convert`.
+#[derive(clap::Args)]
+pub struct ConvertArgs {
+    /// Input: .vwr (v2 or v3) or .vox (`-` reads standard input; the kind is then told by its
+    /// magic).
+    pub input: PathBuf,
+    /// Output: .vwr or .vox (`-` writes standard output; missing folders are created).
+    pub output: PathBuf,
+    /// Output format: v2 when the world fits it, else v3; `vox` writes MagicaVoxel (the
+    /// default for a .vox output name).
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+    /// v3 chunk codec.
+    #[arg(long, value_enum, default_value_t = CodecArg::Auto)]
+    pub codec: CodecArg,
+    /// zstd level for the zstd and auto codecs (1..=22).
+    #[arg(long, default_value_t = vwr::DEFAULT_ZSTD_LEVEL,
+          value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub level: i32,
+    /// .vox palette mapping (TOML): MagicaVoxel palette indices to block types, used both ways.
+    #[arg(long, value_name = "FILE.toml")]
+    pub palette: Option<PathBuf>,
+    /// .vox import: where the scene's lowest corner lands, in blocks (default 0,0,0, or where a
+    /// voxcaf export had it).
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_origin,
+          allow_hyphen_values = true)]
+    pub origin: Option<[i32; 3]>,
+    /// .vox import: the smallest world per axis instead of the smallest cube (saved as v3).
+    #[arg(long)]
+    pub tight: bool,
+    /// Overwrite an existing output that is not of the output's kind.
+    #[arg(long)]
+    pub force: bool,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl ConvertArgs {
+    /// The .vwr save options the flags ask for.
+    pub fn save_options(&self) -> SaveOptions {
+        save_options(self.format, self.codec, self.level, "voxcaf world convert")
+    }
+}
+
+/// Parses `--origin X,Y,Z` (block coordinates).
+fn parse_origin(s: &str) -> Result<[i32; 3], String> {
+    crate::lists::numbers(s, &[','], "X,Y,Z block coordinates, e.g. 10,0,10")
+}
