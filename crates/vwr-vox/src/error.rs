@@ -10,6 +10,17 @@ pub enum VoxError {
         /// What the reader said.
         reason: &'static str,
     },
+    /// A chunk of the file's structure is damaged: its sizes do not fit, or its content does
+    /// not match its own counts.
+    #[error("not a readable MagicaVoxel .vox file: chunk {id} at byte {offset}: {reason}")]
+    Chunk {
+        /// The chunk id (`XYZI`, `SIZE`, ...).
+        id: String,
+        /// Byte offset of the chunk header in the file.
+        offset: u64,
+        /// What does not fit.
+        reason: String,
+    },
     /// A scene-graph node refers to a node that does not exist.
     #[error("scene node {node}: child {child} does not exist ({count} nodes)")]
     MissingNode {

@@ -71,6 +71,7 @@ pub struct Imported {
 /// [`ImportOptions::palette`], else through the mapping a voxcaf export recorded, else to
 /// the registry type of nearest colour.
 pub fn import(bytes: &[u8], options: &ImportOptions) -> Result<Imported> {
+    crate::chunks::check(bytes)?;
     // dot_vox promises not to panic; should it, the input is reported as malformed.
     let data = std::panic::catch_unwind(|| dot_vox::load_bytes(bytes))
         .map_err(|_| VoxError::Parse {

@@ -37,6 +37,7 @@
 #![warn(missing_docs)]
 #![deny(clippy::unwrap_used)]
 
+mod chunks;
 mod error;
 mod export;
 mod import;

@@ -676,8 +676,9 @@ fn one_voxel_scene(frame: &[(&str, &str)], child: u32, model: u32) -> DotVoxData
 
 #[test]
 fn malformed_scenes_are_typed_errors() {
+    // The version is there, the MAIN chunk's header is cut short.
     let e = import(b"VOX nonsense", &ImportOptions::default()).unwrap_err();
-    assert!(matches!(e, VoxError::Parse { .. }), "{e}");
+    assert!(matches!(e, VoxError::Chunk { offset: 8, .. }), "{e}");
     let e = import(
         &write(&one_voxel_scene(&[("_r", "3")], 1, 0)),
         &Default::default(),
@@ -775,4 +776,38 @@ mod property {
             assert_same_world(&world, &back.world);
         }
     }
+}
+
+#[test]
+fn a_corrupted_voxel_count_is_an_error_naming_the_chunk() -> Res {
+    let Some(dir) = corpus_vox() else {
+        return Ok(());
+    };
+    let good = std::fs::read(dir.join("chr_sol.vox"))?;
+    let at = good
+        .windows(4)
+        .position(|w| w == b"XYZI")
+        .ok_or("no XYZI chunk")?;
+    let count = u32::from_le_bytes(good[at + 12..at + 16].try_into()?);
+    // More voxels than the chunk holds, fewer, and a high bit set: each was a silent empty or
+    // short model before (dot_vox stops at the chunk it cannot parse).
+    for bad_count in [count + 1000, count - 5, count ^ (1 << 20)] {
+        let mut bytes = good.clone();
+        bytes[at + 12..at + 16].copy_from_slice(&bad_count.to_le_bytes());
+        let e = import(&bytes, &ImportOptions::default()).unwrap_err();
+        assert!(
+            matches!(&e, VoxError::Chunk { id, offset, .. } if id == "XYZI" && *offset == at as u64),
+            "{e}"
+        );
+        assert!(
+            e.to_string().contains(&format!("{bad_count} voxels need")),
+            "{e}"
+        );
+    }
+    // A chunk whose size runs past its parent.
+    let mut bytes = good.clone();
+    bytes[at + 4..at + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+    let e = import(&bytes, &ImportOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("past the end"), "{e}");
+    Ok(())
 }
