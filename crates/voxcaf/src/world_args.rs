@@ -86,6 +86,10 @@ pub struct ConvertArgs {
     /// .vox import: the smallest world per axis instead of the smallest cube (saved as v3).
     #[arg(long)]
     pub tight: bool,
+    /// .vox import: the animation frame to import (0, the first, by default; a note says so
+    /// when the file has several).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub frame: u32,
     /// Overwrite an existing output that is not of the output's kind.
     #[arg(long)]
     pub force: bool,

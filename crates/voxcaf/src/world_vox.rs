@@ -179,6 +179,7 @@ fn import_vox(
     let opts = ImportOptions {
         palette,
         origin: a.origin,
+        frame: a.frame,
         size: if a.tight {
             WorldSize::Tight
         } else {

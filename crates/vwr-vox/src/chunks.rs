@@ -39,8 +39,8 @@ pub(crate) fn check(bytes: &[u8]) -> Result<()> {
         ));
     }
     let mut at = start;
-    // Each model is a SIZE chunk followed by its XYZI chunk.
-    let (mut sizes, mut voxel_chunks) = (0usize, 0usize);
+    // Each model is a SIZE chunk directly followed by its XYZI chunk.
+    let mut open_size: Option<usize> = None;
     while at < end {
         let (id, content, children) = header(bytes, at)?;
         let next = at + HEADER + content + children;
@@ -52,25 +52,41 @@ pub(crate) fn check(bytes: &[u8]) -> Result<()> {
             ));
         }
         check_content(at, id, &bytes[at + HEADER..at + HEADER + content])?;
-        match &id {
-            b"SIZE" => sizes += 1,
-            b"XYZI" => voxel_chunks += 1,
-            _ => {}
-        }
-        if voxel_chunks > sizes || sizes > voxel_chunks + 1 {
-            return Err(bad(
-                at,
-                id,
-                format!("{sizes} SIZE chunks and {voxel_chunks} XYZI chunks so far: each model is a SIZE chunk and then its XYZI chunk"),
-            ));
+        match (open_size, &id) {
+            (Some(_), b"XYZI") => open_size = None,
+            (None, b"SIZE") => open_size = Some(at),
+            (None, b"XYZI") => {
+                return Err(bad(
+                    at,
+                    id,
+                    "voxels without a SIZE chunk before them".into(),
+                ));
+            }
+            (Some(size_at), _) => {
+                let hint = if &id == b"TDCZ" {
+                    " (Teardown's compressed voxels, which this reader does not support)"
+                } else {
+                    ""
+                };
+                return Err(bad(
+                    at,
+                    id,
+                    format!(
+                        "the model's SIZE chunk at byte {size_at} is followed by {}, not by its \
+                         XYZI chunk{hint}",
+                        name(id)
+                    ),
+                ));
+            }
+            (None, _) => {}
         }
         at = next;
     }
-    if sizes != voxel_chunks {
+    if let Some(size_at) = open_size {
         return Err(VoxError::Chunk {
-            id: "MAIN".into(),
-            offset: 8,
-            reason: format!("{sizes} models have a SIZE chunk but {voxel_chunks} an XYZI chunk"),
+            id: "SIZE".into(),
+            offset: size_at as u64,
+            reason: "the last model has no XYZI chunk".into(),
         });
     }
     Ok(())

@@ -21,6 +21,14 @@ pub enum VoxError {
         /// What does not fit.
         reason: String,
     },
+    /// The animation frame asked for is not in the file.
+    #[error("frame {frame} does not exist: the file has {frames} frames (0..={})", frames - 1)]
+    NoSuchFrame {
+        /// The frame asked for.
+        frame: u32,
+        /// Frames in the file.
+        frames: usize,
+    },
     /// A scene-graph node refers to a node that does not exist.
     #[error("scene node {node}: child {child} does not exist ({count} nodes)")]
     MissingNode {

@@ -36,6 +36,10 @@ pub struct ImportOptions {
     /// Largest world allowed, in blocks per axis (the scene, or a size recorded in the file,
     /// beyond it is an error, not an allocation).
     pub max_blocks_per_axis: u32,
+    /// The animation frame to import (0, the first, by default): in a scene graph the keyframe
+    /// in effect at this frame (`_f`) of each animated node; in a file without a scene graph
+    /// whose models are frames (older MagicaVoxel), that model.
+    pub frame: u32,
 }
 
 impl Default for ImportOptions {
@@ -45,6 +49,7 @@ impl Default for ImportOptions {
             origin: None,
             size: WorldSize::Cubic,
             max_blocks_per_axis: 255 * CHUNK_SIZE as u32,
+            frame: 0,
         }
     }
 }
@@ -80,14 +85,15 @@ pub fn import(bytes: &[u8], options: &ImportOptions) -> Result<Imported> {
         .map_err(|reason| VoxError::Parse { reason })?;
     let mut warnings = Vec::new();
     let recorded = Recorded::read(&data)?;
-    let placed = instances(&data, &mut warnings)?;
+    let placed = instances(&data, options.frame, &mut warnings)?;
 
     let mut used_models = vec![false; data.models.len()];
     for p in &placed {
         used_models[p.model] = true;
     }
     let unplaced = used_models.iter().filter(|u| !**u).count();
-    if unplaced > 0 {
+    // (Without a scene graph the models left out are the other frames, said once already.)
+    if unplaced > 0 && !data.scenes.is_empty() {
         warnings.push(VoxWarning::UnplacedModels { count: unplaced });
     }
 

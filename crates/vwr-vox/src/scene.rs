@@ -84,10 +84,31 @@ pub(crate) struct Instance {
 /// MagicaVoxel) places each model at the origin unrotated.
 pub(crate) fn instances(
     data: &DotVoxData,
+    frame: u32,
     warnings: &mut Vec<VoxWarning>,
 ) -> Result<Vec<Instance>> {
     if data.scenes.is_empty() {
-        return Ok((0..data.models.len())
+        // Without a scene graph, several models are the frames of an animation (MagicaVoxel
+        // before 0.99 wrote them so, with a PACK chunk): one of them is the model.
+        let models = data.models.len();
+        let chosen: Vec<usize> = if models > 1 {
+            let index = frame as usize;
+            if index >= models {
+                return Err(VoxError::NoSuchFrame {
+                    frame,
+                    frames: models,
+                });
+            }
+            warnings.push(VoxWarning::FrameChosen {
+                frame,
+                frames: models,
+            });
+            vec![index]
+        } else {
+            (0..models).collect()
+        };
+        return Ok(chosen
+            .into_iter()
             .map(|m| {
                 // Without a scene, voxel v sits at v: undo the centring of `2v + 1 - size`.
                 let s = &data.models[m].size;
@@ -145,7 +166,7 @@ pub(crate) fn instances(
                     });
                 }
                 let mut local = Affine::IDENTITY;
-                if let Some(frame) = frames.first() {
+                if let Some(frame) = keyframe(frames, |f| &f.attributes, frame) {
                     if let Some(r) = frame.attributes.get("_r") {
                         local.r = r
                             .trim()
@@ -187,7 +208,7 @@ pub(crate) fn instances(
                         frames: models.len(),
                     });
                 }
-                if let Some(m) = models.first() {
+                if let Some(m) = keyframe(models, |m| &m.attributes, frame) {
                     if m.model_id as usize >= data.models.len() {
                         return Err(VoxError::MissingModel {
                             node: id,
@@ -204,6 +225,22 @@ pub(crate) fn instances(
         }
     }
     Ok(out)
+}
+
+/// The keyframe in effect at `frame`: the last whose `_f` (0 when absent) is at most `frame`,
+/// else the first.
+fn keyframe<T>(frames: &[T], attributes: impl Fn(&T) -> &dot_vox::Dict, frame: u32) -> Option<&T> {
+    let at = |f: &T| {
+        attributes(f)
+            .get("_f")
+            .and_then(|v| v.trim().parse::<u32>().ok())
+            .unwrap_or(0)
+    };
+    frames
+        .iter()
+        .filter(|f| at(f) <= frame)
+        .max_by_key(|f| at(f))
+        .or_else(|| frames.first())
 }
 
 #[cfg(test)]

@@ -6,7 +6,15 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum VoxWarning {
-    /// A transform or shape node has several animation frames; only the first is used.
+    /// A file without a scene graph holds several models, the frames of an animation; one is
+    /// imported ([`ImportOptions::frame`](crate::ImportOptions::frame)).
+    FrameChosen {
+        /// The frame imported.
+        frame: u32,
+        /// Frames in the file.
+        frames: usize,
+    },
+    /// A transform or shape node has several animation frames; only the chosen one is used.
     AnimationIgnored {
         /// The scene node.
         node: u32,
@@ -47,9 +55,15 @@ pub enum VoxWarning {
 impl fmt::Display for VoxWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            VoxWarning::FrameChosen { frame, frames } => write!(
+                f,
+                "the file is an animation of {frames} frames (models without a scene graph); \
+                 frame {frame} is imported (choose another with --frame N)"
+            ),
             VoxWarning::AnimationIgnored { node, frames } => write!(
                 f,
-                "scene node {node} has {frames} animation frames; only the first is imported"
+                "scene node {node} has {frames} animation frames; only the chosen frame is \
+                 imported (--frame N, default 0)"
             ),
             VoxWarning::HiddenSkipped { node } => {
                 write!(
