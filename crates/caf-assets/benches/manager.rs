@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use caf::{AssetType, AssetWriter, LoadedAsset, TextureMetadata};
+use caf::{texture::TextureMetadata, AssetType, AssetWriter, LoadedAsset};
 use caf_assets::{AssetManager, Texture};
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 

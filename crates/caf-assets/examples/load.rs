@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use caf::{AssetType, AssetWriter, TextureMetadata};
+use caf::{texture::TextureMetadata, AssetType, AssetWriter};
 use caf_assets::{AssetManager, Raw, Status, Texture};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

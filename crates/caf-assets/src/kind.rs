@@ -7,8 +7,9 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use caf::{
-    Asset, AssetType, AudioMetadata, AudioView, CafError, FontTables, FontView, LoadedAsset,
-    MeshMetadata, MeshView, ShaderMetadata, ShaderView, TextureMetadata, TextureView, Vertex,
+    audio::AudioMetadata, audio::AudioView, font::FontTables, font::FontView, mesh::MeshMetadata,
+    mesh::MeshView, mesh::Vertex, shader::ShaderMetadata, shader::ShaderView,
+    texture::TextureMetadata, texture::TextureView, Asset, AssetType, CafError, LoadedAsset,
 };
 
 use crate::error::AssetError;
@@ -107,16 +108,16 @@ pub trait AssetKind: sealed::Sealed + Send + Sync + 'static {
 /// Requests a texture ([`TextureRef`]).
 #[derive(Debug)]
 pub enum Texture {}
-/// Requests audio ([`caf::AudioView`]).
+/// Requests audio ([`caf::audio::AudioView`]).
 #[derive(Debug)]
 pub enum Audio {}
-/// Requests a mesh ([`caf::MeshView`]).
+/// Requests a mesh ([`caf::mesh::MeshView`]).
 #[derive(Debug)]
 pub enum Mesh {}
-/// Requests a shader ([`caf::ShaderView`]).
+/// Requests a shader ([`caf::shader::ShaderView`]).
 #[derive(Debug)]
 pub enum Shader {}
-/// Requests a font ([`caf::FontView`]: glyphs, kerning, atlas).
+/// Requests a font ([`caf::font::FontView`]: glyphs, kerning, atlas).
 #[derive(Debug)]
 pub enum Font {}
 /// Requests any file as an untyped [`caf::Asset`] (header, metadata and payload slices).
@@ -248,7 +249,7 @@ impl TextureLayout {
     }
 }
 
-/// A texture: one slice per mip level, largest first. The same data as [`caf::TextureView`],
+/// A texture: one slice per mip level, largest first. The same data as [`caf::texture::TextureView`],
 /// built from the [`TextureLayout`] checked when the asset loaded.
 #[derive(Clone, Copy, Debug)]
 pub struct TextureRef<'a> {
@@ -299,7 +300,7 @@ impl<'a> TextureRef<'a> {
 #[derive(Clone, Debug)]
 pub struct MeshLayout {
     meta: MeshMetadata,
-    ext: Option<caf::MeshExt>,
+    ext: Option<caf::mesh::MeshExt>,
     vertex_bytes: usize,
     index_bytes: usize,
     color_bytes: usize,
@@ -379,8 +380,8 @@ impl MeshLayout {
                 (
                     caf::cast_or_copy(vb),
                     caf::cast_or_copy(ib),
-                    has(caf::MeshExtHeader::COLOR0).then(|| caf::cast_or_copy(cb)),
-                    has(caf::MeshExtHeader::UV1).then(|| caf::cast_or_copy(ub)),
+                    has(caf::mesh::MeshExtHeader::COLOR0).then(|| caf::cast_or_copy(cb)),
+                    has(caf::mesh::MeshExtHeader::UV1).then(|| caf::cast_or_copy(ub)),
                 )
             }
         };

@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use caf::{AssetType, AssetWriter, TextureMetadata};
+//! use caf::{AssetType, AssetWriter, texture::TextureMetadata};
 //! use caf_assets::{AssetEvent, AssetManager, Audio, Status, Texture};
 //!
 //! # let dir = tempfile::tempdir()?;

@@ -35,7 +35,7 @@ pub(crate) struct Inner {
     pub(crate) releases: Arc<ReleaseQueue>,
     pub(crate) budget: Option<u64>,
     /// Key of ENCRYPTED assets.
-    pub(crate) key: Option<caf::Key>,
+    pub(crate) key: Option<caf::encoded::Key>,
     /// Mounted packs, searched (newest first) for paths with no loose file.
     pub(crate) packs: caf::pack::PackSet,
     /// Sum of `file_size` of the current versions of attached slots. Changed only while holding
@@ -60,7 +60,7 @@ impl Inner {
         alt_base: PathBuf,
         pool: rayon::ThreadPool,
         budget: Option<u64>,
-        key: Option<caf::Key>,
+        key: Option<caf::encoded::Key>,
         packs: caf::pack::PackSet,
     ) -> Inner {
         Inner {
@@ -162,7 +162,7 @@ impl AssetManager {
         self.request::<T>(path.as_ref(), false)
     }
 
-    /// Opens `path` for streaming instead of loading it whole: a [`caf::StreamReader`] over the
+    /// Opens `path` for streaming instead of loading it whole: a [`caf::encoded::StreamReader`] over the
     /// file (or the member of a mounted pack, see
     /// [`AssetManagerBuilder::mount_pack`](crate::AssetManagerBuilder::mount_pack)) that yields the plain payload block by block (decoded and decrypted with the
     /// manager's key), checking each block and, at the end of a full read, the whole file.
@@ -172,8 +172,8 @@ impl AssetManager {
     /// ```
     /// # let dir = tempfile::tempdir()?;
     /// let samples = vec![0u8; 200_000];
-    /// let file = caf::encode_asset(caf::AssetType::AUDIO, caf::CafFlags::STREAMED, &[], &samples,
-    ///     &caf::Encoding::default())?;
+    /// let file = caf::encoded::encode_asset(caf::AssetType::AUDIO, caf::CafFlags::STREAMED, &[], &samples,
+    ///     &caf::encoded::Encoding::default())?;
     /// std::fs::write(dir.path().join("music.caf"), file)?;
     /// let m = caf_assets::AssetManager::new(dir.path())?;
     /// let mut s = m.stream("music.caf")?;
@@ -187,7 +187,8 @@ impl AssetManager {
     pub fn stream(
         &self,
         path: impl AsRef<Path>,
-    ) -> Result<caf::StreamReader<std::io::BufReader<caf::pack::FileRange>>, AssetError> {
+    ) -> Result<caf::encoded::StreamReader<std::io::BufReader<caf::pack::FileRange>>, AssetError>
+    {
         let apath = self.normalise(path)?;
         let file = self.inner.base.join(apath.as_str());
         let load = |source| AssetError::Load {
@@ -213,7 +214,7 @@ impl AssetManager {
             }),
         }
         .map_err(load)?;
-        caf::StreamReader::new(
+        caf::encoded::StreamReader::new(
             std::io::BufReader::with_capacity(1 << 16, range),
             self.inner.key.as_ref(),
         )

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use caf::{AssetType, TextureMetadata};
+use caf::{texture::TextureMetadata, AssetType};
 
 use crate::manager::lock;
 use crate::{AssetManager, Texture};

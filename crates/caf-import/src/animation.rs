@@ -3,7 +3,7 @@
 //! Every glTF animation becomes one clip; each (node, path) channel is evaluated as glTF
 //! defines it (LINEAR lerp / slerp, STEP, CUBICSPLINE Hermite; rotations normalised) at the
 //! clip's frame times, `anim_rate` frames per second at least, and handed to
-//! [`caf::encode_animation`] with its measured resampling error (the spec's e_r).
+//! [`caf::animation::encode_animation`] with its measured resampling error (the spec's e_r).
 //!
 //! ```
 //! use caf_import::{convert, samples, AssetKind, Settings};
@@ -13,7 +13,7 @@
 //! let settings = Settings { kind: Some(AssetKind::Animation), ..Settings::default() };
 //! let anim = convert(&glb, Path::new("hero.glb"), &settings)?;
 //! let file = anim.to_caf_bytes();
-//! let view = caf::AnimationView::from_asset(&caf::Asset::parse(&file)?)?;
+//! let view = caf::animation::AnimationView::from_asset(&caf::Asset::parse(&file)?)?;
 //! assert_eq!(view.clip_count(), 2);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -228,7 +228,7 @@ fn read_curve(
     buffers: &[gltf::buffer::Data],
     ai: usize,
     ci: usize,
-) -> Result<Option<(caf::ChannelPath, Curve)>> {
+) -> Result<Option<(caf::animation::ChannelPath, Curve)>> {
     use gltf::animation::util::ReadOutputs;
     use gltf::animation::Interpolation;
     let at = |what: &str| malformed(format!("animation {ai} channel {ci}: {what}"));
@@ -259,19 +259,22 @@ fn read_curve(
         .read_inputs()
         .ok_or_else(|| at("the input accessor has no data"))?
         .collect();
-    let (path, raw): (caf::ChannelPath, Vec<[f32; 4]>) = match reader
+    let (path, raw): (caf::animation::ChannelPath, Vec<[f32; 4]>) = match reader
         .read_outputs()
         .ok_or_else(|| at("the output accessor has no data"))?
     {
         ReadOutputs::Translations(it) => (
-            caf::ChannelPath::Translation,
+            caf::animation::ChannelPath::Translation,
             it.map(|v| [v[0], v[1], v[2], 0.0]).collect(),
         ),
         ReadOutputs::Scales(it) => (
-            caf::ChannelPath::Scale,
+            caf::animation::ChannelPath::Scale,
             it.map(|v| [v[0], v[1], v[2], 0.0]).collect(),
         ),
-        ReadOutputs::Rotations(r) => (caf::ChannelPath::Rotation, r.into_f32().collect()),
+        ReadOutputs::Rotations(r) => (
+            caf::animation::ChannelPath::Rotation,
+            r.into_f32().collect(),
+        ),
         ReadOutputs::MorphTargetWeights(_) => return Ok(None),
     };
     if times.is_empty() || times.len() != keys || raw.len() != outputs {
@@ -301,7 +304,7 @@ fn read_curve(
     if let Some(k) = raw.iter().position(|v| !v.iter().all(|x| x.is_finite())) {
         return Err(at(&format!("output value {k} is not finite")));
     }
-    let rotation = path == caf::ChannelPath::Rotation;
+    let rotation = path == caf::animation::ChannelPath::Rotation;
     let f64s: Vec<[f64; 4]> = raw.iter().map(|v| v.map(f64::from)).collect();
     let (values, in_tan, out_tan) = if interp == Interp::Cubic {
         let mut v = Vec::with_capacity(keys);
@@ -398,7 +401,7 @@ pub fn convert_animation(
     settings: &Settings,
 ) -> Result<AnimationData> {
     let rate = settings.anim_rate.unwrap_or(DEFAULT_RATE);
-    if !(1..=caf::AnimationMetadata::MAX_RATE as u32).contains(&rate) {
+    if !(1..=caf::animation::AnimationMetadata::MAX_RATE as u32).contains(&rate) {
         return Err(ImportError::InvalidArgument(format!(
             "animation rate {rate} Hz (expected 1 to 1000)"
         )));
@@ -445,22 +448,22 @@ pub fn convert_animation(
                 ));
                 continue;
             }
-            if curves.len() > caf::AnimationMetadata::MAX_CHANNELS as usize {
+            if curves.len() > caf::animation::AnimationMetadata::MAX_CHANNELS as usize {
                 return Err(ImportError::LimitExceeded {
                     what: "animation channels",
                     value: curves.len() as u64,
-                    limit: caf::AnimationMetadata::MAX_CHANNELS.into(),
+                    limit: caf::animation::AnimationMetadata::MAX_CHANNELS.into(),
                 });
             }
             let duration = curves
                 .iter()
                 .map(|(_, _, c)| c.times[c.times.len() - 1] as f32)
                 .fold(0.0f32, f32::max);
-            let n = caf::AnimationMetadata::frames(duration, rate as f32).ok_or(
+            let n = caf::animation::AnimationMetadata::frames(duration, rate as f32).ok_or(
                 ImportError::LimitExceeded {
                     what: "animation clip frames",
                     value: (f64::from(duration) * f64::from(rate)).ceil() as u64 + 1,
-                    limit: caf::AnimationMetadata::MAX_FRAMES.into(),
+                    limit: caf::animation::AnimationMetadata::MAX_FRAMES.into(),
                 },
             )?;
             total_frames += u64::from(n) * curves.len() as u64;
@@ -475,12 +478,12 @@ pub fn convert_animation(
                 .iter()
                 .map(|(node, path, curve)| {
                     let (frames, resample_error) = resample(curve, duration, n);
-                    caf::ChannelData {
+                    caf::animation::ChannelData {
                         node: *node as u32,
                         joint: joint_of
                             .get(node)
                             .copied()
-                            .unwrap_or(caf::SubMeshEntry::NONE),
+                            .unwrap_or(caf::mesh::SubMeshEntry::NONE),
                         path: *path,
                         step: curve.interp == Interp::Step,
                         frames,
@@ -488,7 +491,7 @@ pub fn convert_animation(
                     }
                 })
                 .collect();
-            clips.push(caf::ClipData {
+            clips.push(caf::animation::ClipData {
                 name: anim.name().unwrap_or_default().to_string(),
                 duration,
                 channels,
@@ -502,17 +505,21 @@ pub fn convert_animation(
         }
         let channels = clips.iter().map(|c| c.channels.len()).sum();
         let (metadata, payload) =
-            caf::encode_animation(rate as f32, &clips).map_err(|e| match e {
-                caf::AnimationEncodeError::ClipCount { count } => ImportError::LimitExceeded {
-                    what: "animation clips",
-                    value: count as u64,
-                    limit: caf::AnimationMetadata::MAX_CLIPS.into(),
-                },
-                caf::AnimationEncodeError::ChannelCount { count } => ImportError::LimitExceeded {
-                    what: "animation channels",
-                    value: count as u64,
-                    limit: caf::AnimationMetadata::MAX_CHANNELS.into(),
-                },
+            caf::animation::encode_animation(rate as f32, &clips).map_err(|e| match e {
+                caf::animation::AnimationEncodeError::ClipCount { count } => {
+                    ImportError::LimitExceeded {
+                        what: "animation clips",
+                        value: count as u64,
+                        limit: caf::animation::AnimationMetadata::MAX_CLIPS.into(),
+                    }
+                }
+                caf::animation::AnimationEncodeError::ChannelCount { count } => {
+                    ImportError::LimitExceeded {
+                        what: "animation channels",
+                        value: count as u64,
+                        limit: caf::animation::AnimationMetadata::MAX_CHANNELS.into(),
+                    }
+                }
                 other => malformed(other.to_string()),
             })?;
         Ok(AnimationData {

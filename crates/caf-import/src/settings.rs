@@ -204,14 +204,14 @@ impl GpuFormat {
 
     /// The format code written (the `_UNORM` one; the writer picks the `_SRGB` twin for sRGB
     /// data).
-    pub fn code(self) -> caf::TextureFormat {
+    pub fn code(self) -> caf::texture::TextureFormat {
         match self {
-            GpuFormat::Rgba8 => caf::TextureFormat::RGBA8_LEGACY,
-            GpuFormat::Bc1 => caf::TextureFormat::BC1_RGBA_UNORM,
-            GpuFormat::Bc3 => caf::TextureFormat::BC3_RGBA_UNORM,
-            GpuFormat::Bc5 => caf::TextureFormat::BC5_RG_UNORM,
-            GpuFormat::Bc7 => caf::TextureFormat::BC7_RGBA_UNORM,
-            GpuFormat::Astc4x4 => caf::TextureFormat::ASTC_4X4_UNORM,
+            GpuFormat::Rgba8 => caf::texture::TextureFormat::RGBA8_LEGACY,
+            GpuFormat::Bc1 => caf::texture::TextureFormat::BC1_RGBA_UNORM,
+            GpuFormat::Bc3 => caf::texture::TextureFormat::BC3_RGBA_UNORM,
+            GpuFormat::Bc5 => caf::texture::TextureFormat::BC5_RG_UNORM,
+            GpuFormat::Bc7 => caf::texture::TextureFormat::BC7_RGBA_UNORM,
+            GpuFormat::Astc4x4 => caf::texture::TextureFormat::ASTC_4X4_UNORM,
         }
     }
 }
@@ -407,12 +407,12 @@ pub enum FontFormat {
 }
 
 impl FontFormat {
-    /// The `caf::FontFormat` code written to the metadata.
-    pub fn code(self) -> caf::FontFormat {
+    /// The `caf::font::FontFormat` code written to the metadata.
+    pub fn code(self) -> caf::font::FontFormat {
         match self {
-            FontFormat::Sdf => caf::FontFormat::SDF,
-            FontFormat::Msdf => caf::FontFormat::MSDF,
-            FontFormat::Mtsdf => caf::FontFormat::MTSDF,
+            FontFormat::Sdf => caf::font::FontFormat::SDF,
+            FontFormat::Msdf => caf::font::FontFormat::MSDF,
+            FontFormat::Mtsdf => caf::font::FontFormat::MTSDF,
         }
     }
 
@@ -467,11 +467,11 @@ pub enum Compress {
 
 impl Compress {
     /// The block codec.
-    pub fn codec(self) -> caf::Codec {
+    pub fn codec(self) -> caf::encoded::Codec {
         match self {
-            Compress::None => caf::Codec::None,
-            Compress::Zstd => caf::Codec::Zstd,
-            Compress::Lz4 => caf::Codec::Lz4,
+            Compress::None => caf::encoded::Codec::None,
+            Compress::Zstd => caf::encoded::Codec::Zstd,
+            Compress::Lz4 => caf::encoded::Codec::Lz4,
         }
     }
 
@@ -501,11 +501,11 @@ impl fmt::Display for Compress {
     }
 }
 
-/// The cipher of encrypted payloads (`cipher` setting), named as [`caf::Cipher`] names them
+/// The cipher of encrypted payloads (`cipher` setting), named as [`caf::encoded::Cipher`] names them
 /// (`xchacha20-poly1305`, the default, or `aes-256-gcm`). Only encrypted builds use it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
-pub struct CipherSetting(pub caf::Cipher);
+pub struct CipherSetting(pub caf::encoded::Cipher);
 
 impl CipherSetting {
     /// True for the default cipher.
@@ -588,8 +588,8 @@ impl Settings {
     /// a key the nonce salt is derived from the key and the content, so equal inputs give
     /// byte-identical files (builds stay reproducible) while different contents never share a
     /// salt.
-    pub fn encoding(&self, key: Option<&caf::Key>) -> caf::Encoding {
-        caf::Encoding {
+    pub fn encoding(&self, key: Option<&caf::encoded::Key>) -> caf::encoded::Encoding {
+        caf::encoded::Encoding {
             codec: self.compress.codec(),
             level: self.level.unwrap_or(3),
             key: key.cloned(),
@@ -597,7 +597,7 @@ impl Settings {
             // The default profile lays plain payloads out aligned (CAF.md's payloadAlignment);
             // the original profile stays byte-identical to the original tools.
             align_payload: self.profile == Profile::Default,
-            ..caf::Encoding::default()
+            ..caf::encoded::Encoding::default()
         }
     }
 

@@ -45,7 +45,7 @@ pub struct TextureData {
     pub levels: u32,
     /// The format code (the `_UNORM` one; [`Converted::from_texture`](crate::Converted::from_texture)
     /// writes the `_SRGB` twin when `srgb` is set).
-    pub format: caf::TextureFormat,
+    pub format: caf::texture::TextureFormat,
     /// Whether the SRGB flag is set.
     pub srgb: bool,
     /// Every level back to back, largest first.
@@ -201,7 +201,7 @@ pub fn build_source(src: SourceImage, settings: &Settings) -> Result<TextureData
                 width: w,
                 height: h,
                 levels: chain.len() as u32,
-                format: caf::TextureFormat::R16G16B16A16_UNORM,
+                format: caf::texture::TextureFormat::R16G16B16A16_UNORM,
                 srgb,
                 payload,
             })
@@ -221,7 +221,7 @@ pub fn build_source(src: SourceImage, settings: &Settings) -> Result<TextureData
                 width: w,
                 height: h,
                 levels: chain.len() as u32,
-                format: caf::TextureFormat::R16G16B16A16_FLOAT,
+                format: caf::texture::TextureFormat::R16G16B16A16_FLOAT,
                 // Float data is linear light.
                 srgb: false,
                 payload,

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use caf::{Asset, FontView};
+use caf::{font::FontView, Asset};
 use caf_import::font::Charset;
 use caf_import::{convert, FontFormat, ImportError, Settings, SettingsOverride};
 use fdsm_ttf_parser::ttf_parser::Face;

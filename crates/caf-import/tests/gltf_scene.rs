@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use caf::{Asset, MeshView, SubMeshEntry};
+use caf::{mesh::MeshView, mesh::SubMeshEntry, Asset};
 use caf_import::{convert, convert_file, MeshNodes, Profile, Settings};
 use serde_json::{json, Value};
 

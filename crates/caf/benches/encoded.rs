@@ -18,8 +18,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use caf::{
-    block_index, decode_payload, encode_asset, Asset, AssetType, CafFlags, Cipher, Codec,
-    DecodeOptions, Encoding, Key, PayloadDecoder, StreamReader,
+    encoded::block_index, encoded::decode_payload, encoded::encode_asset, encoded::Cipher,
+    encoded::Codec, encoded::DecodeOptions, encoded::Encoding, encoded::Key,
+    encoded::PayloadDecoder, encoded::StreamReader, Asset, AssetType, CafFlags,
 };
 use criterion::{Criterion, Throughput};
 

@@ -4,7 +4,8 @@
 //! `cargo run -p caf --example texture [OUT.caf]`
 
 use caf::{
-    AssetType, AssetWriter, CafFlags, Description, LoadedAsset, TextureMetadata, TextureView,
+    texture::TextureMetadata, texture::TextureView, AssetType, AssetWriter, CafFlags, Description,
+    LoadedAsset,
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

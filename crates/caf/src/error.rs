@@ -3,7 +3,7 @@
 use std::mem::offset_of;
 use std::path::PathBuf;
 
-use crate::header::{AssetType, RawHeader, FOOTER_SIZE, HEADER_SIZE};
+use crate::container::header::{AssetType, RawHeader, FOOTER_SIZE, HEADER_SIZE};
 
 /// The category of a [`CafError`], for callers that react by kind rather than by check (retry,
 /// report a damaged file, report a bug in the caller, ...).
@@ -58,7 +58,7 @@ pub enum CafError {
     #[error(
         "bad magic at offset {}: {found:#010x}, expected {:#010x} (not a .caf container)",
         offset_of!(RawHeader, magic),
-        crate::header::MAGIC
+        crate::container::header::MAGIC
     )]
     BadMagic {
         /// The u32 found at offset 0.
@@ -68,7 +68,7 @@ pub enum CafError {
     #[error(
         "unsupported version {major}.{minor} at offset {}: only major version {} is readable",
         offset_of!(RawHeader, version_major),
-        crate::header::VERSION_MAJOR
+        crate::container::header::VERSION_MAJOR
     )]
     UnsupportedVersion {
         /// versionMajor found.
@@ -163,7 +163,7 @@ pub enum CafError {
         /// The type being read.
         ty: AssetType,
         /// The header flags.
-        flags: crate::header::CafFlags,
+        flags: crate::container::header::CafFlags,
     },
     /// The payload's inner structure (scene sections, prefab entities, mesh indices) is broken.
     #[error("malformed {ty} payload at payload offset {offset}: {what}")]
@@ -412,7 +412,7 @@ impl From<std::io::Error> for CafError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::header::CafFlags;
+    use crate::container::header::CafFlags;
 
     /// One of every variant, with its expected kind.
     fn all() -> Vec<(CafError, ErrorKind)> {

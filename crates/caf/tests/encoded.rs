@@ -5,9 +5,10 @@
 mod common;
 
 use caf::{
-    decode_asset, decode_payload, encode_asset, Asset, AssetType, CafError, CafFlags, Cipher,
-    Codec, DecodeOptions, Encoding, ErrorKind, Key, StreamReader, TextureView, ENTRY_SIZE,
-    INDEX_HEADER_SIZE,
+    encoded::decode_asset, encoded::decode_payload, encoded::encode_asset, encoded::Cipher,
+    encoded::Codec, encoded::DecodeOptions, encoded::Encoding, encoded::Key, encoded::StreamReader,
+    encoded::ENTRY_SIZE, encoded::INDEX_HEADER_SIZE, texture::TextureView, Asset, AssetType,
+    CafError, CafFlags, ErrorKind,
 };
 use common::{golden_caf, lcg_bytes, manifest};
 
@@ -87,7 +88,7 @@ fn every_golden_asset_round_trips_with_every_codec_and_key() {
         let Ok(a) = Asset::parse(&bytes) else {
             continue; // the overflow file the original wrongly accepts
         };
-        if caf::is_encoded(a.header.flags) {
+        if caf::encoded::is_encoded(a.header.flags) {
             // Old files with COMPRESSED/ENCRYPTED set on a plain payload (flags 0xFFFF) are
             // refused by the decoder, not re-encoded.
             assert!(
@@ -147,7 +148,7 @@ fn every_golden_asset_round_trips_with_every_codec_and_key() {
 
 #[test]
 fn typed_views_refuse_encoded_assets_and_accept_them_decoded() {
-    let meta = caf::TextureMetadata {
+    let meta = caf::texture::TextureMetadata {
         width: 64,
         height: 64,
         format: 0,

@@ -6,9 +6,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use caf::{
-    decode_payload, encode_asset, Asset, AssetType, BlockEntry, BlockIndexHeader, CafError,
-    CafFlags, Codec, DecodeOptions, Encoding, Key, StreamReader, BLOCK_MAGIC, BLOCK_VERSION,
-    ENTRY_SIZE, INDEX_HEADER_SIZE,
+    encoded::decode_payload, encoded::encode_asset, encoded::BlockEntry, encoded::BlockIndexHeader,
+    encoded::Codec, encoded::DecodeOptions, encoded::Encoding, encoded::Key, encoded::StreamReader,
+    encoded::BLOCK_MAGIC, encoded::BLOCK_VERSION, encoded::ENTRY_SIZE, encoded::INDEX_HEADER_SIZE,
+    Asset, AssetType, CafError, CafFlags,
 };
 
 /// Tracks live bytes and their peak.

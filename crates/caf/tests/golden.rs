@@ -3,8 +3,9 @@
 mod common;
 
 use caf::{
-    crc32, validate_header, Asset, AssetType, AssetWriter, AudioMetadata, CafError, CafFlags,
-    LoadMode, LoadedAsset, MeshMetadata, ShaderMetadata, TextureMetadata,
+    audio::AudioMetadata, crc32, mesh::MeshMetadata, shader::ShaderMetadata,
+    texture::TextureMetadata, validate_header, Asset, AssetType, AssetWriter, CafError, CafFlags,
+    LoadMode, LoadedAsset,
 };
 use common::{golden_caf, lcg_bytes, manifest};
 

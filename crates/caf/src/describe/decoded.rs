@@ -3,14 +3,15 @@
 
 use std::fmt;
 
-use crate::anim::AnimationView;
+use crate::animation::AnimationView;
+use crate::container::header::AssetType;
+use crate::container::load::Asset;
 use crate::error::CafError;
-use crate::format::TextureFormat;
-use crate::header::AssetType;
-use crate::load::Asset;
-use crate::meta::{ChannelEntry, ShaderStage, SubMeshEntry};
-use crate::view::{
-    scene_component, AudioView, FontView, MeshView, PrefabView, SceneView, ShaderView, TextureView,
+use crate::texture::TextureFormat;
+use crate::{animation::ChannelEntry, mesh::SubMeshEntry, shader::ShaderStage};
+use crate::{
+    audio::AudioView, font::FontView, mesh::MeshView, prefab::PrefabView, scene::scene_component,
+    scene::SceneView, shader::ShaderView, texture::TextureView,
 };
 
 /// One section of a decoded scene.
@@ -67,7 +68,7 @@ pub enum Decoded {
         /// "JOINTS_0", "WEIGHTS_0").
         streams: Vec<&'static str>,
         /// The skeleton of a skinned mesh: joint names ("" for none) and parent indices
-        /// ([`crate::JointEntry::ROOT`] for a root).
+        /// ([`crate::mesh::JointEntry::ROOT`] for a root).
         joints: Vec<(String, u32)>,
     },
     /// A shader.
@@ -339,7 +340,7 @@ impl fmt::Display for Decoded {
                             } else {
                                 format!("\"{name}\"")
                             };
-                            if *parent == crate::meta::JointEntry::ROOT {
+                            if *parent == crate::mesh::JointEntry::ROOT {
                                 name
                             } else {
                                 format!("{name}<-{parent}")

@@ -2,12 +2,13 @@
 
 use std::fmt;
 
-use crate::header::AssetType;
-use crate::meta::{
-    AnimationMetadata, AudioMetadata, FontFormat, FontMetadata, MeshMetadata, SceneMetadata,
-    ShaderMetadata, ShaderStage, TextureMetadata,
+use crate::container::header::AssetType;
+use crate::mesh::MeshExt;
+use crate::{
+    animation::AnimationMetadata, audio::AudioMetadata, font::FontFormat, font::FontMetadata,
+    mesh::MeshMetadata, scene::SceneMetadata, shader::ShaderMetadata, shader::ShaderStage,
+    texture::TextureMetadata,
 };
-use crate::view::MeshExt;
 
 /// One field of decoded metadata.
 #[derive(Clone, Copy, PartialEq, Debug)]

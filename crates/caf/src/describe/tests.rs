@@ -1,6 +1,6 @@
 use super::*;
-use crate::format::TextureFormat;
-use crate::{CafFlags, TextureMetadata};
+use crate::texture::TextureFormat;
+use crate::{texture::TextureMetadata, CafFlags};
 
 fn texture_file() -> Vec<u8> {
     let meta = TextureMetadata {

@@ -3,13 +3,13 @@
 
 use std::io::{Read, Seek, SeekFrom};
 
-use crate::block::{
+use crate::container::crc::{crc32, crc32_combine};
+use crate::container::header::{CafHeader, FOOTER_SIZE, HEADER_SIZE};
+use crate::encoded::{
     is_encoded, parse_entries, parse_index_header, BlockDecoder, BlockEntry, BlockIndexHeader, Key,
     PayloadDecoder, DEFAULT_BLOCK_SIZE, INDEX_HEADER_SIZE,
 };
-use crate::crc::{crc32, crc32_combine};
 use crate::error::CafError;
-use crate::header::{CafHeader, FOOTER_SIZE, HEADER_SIZE};
 
 /// Largest metadata a streaming reader accepts (16 MiB): it is held in memory.
 pub const MAX_STREAM_METADATA: u64 = 16 << 20;
@@ -35,10 +35,10 @@ enum Mode {
 /// and two blocks.
 ///
 /// ```
-/// use caf::{AssetType, CafFlags, Encoding, StreamReader};
+/// use caf::{AssetType, CafFlags, encoded::Encoding, encoded::StreamReader};
 ///
 /// let plain: Vec<u8> = (0..300_000u32).map(|i| (i / 7) as u8).collect();
-/// let file = caf::encode_asset(AssetType::AUDIO, CafFlags::STREAMED, &[], &plain, &Encoding::default())?;
+/// let file = caf::encoded::encode_asset(AssetType::AUDIO, CafFlags::STREAMED, &[], &plain, &Encoding::default())?;
 /// let mut r = StreamReader::new(&file[..], None)?;
 /// let mut back = Vec::new();
 /// while let Some(block) = r.next_block()? {
@@ -97,7 +97,7 @@ impl<R: Read> StreamReader<R> {
         let mut hb = [0u8; HEADER_SIZE];
         reader.read_exact(&mut hb).map_err(|e| short(e, 0))?;
         let header = CafHeader::from_bytes(&hb);
-        crate::load::validate_header_bytes(&hb)?;
+        crate::container::load::validate_header_bytes(&hb)?;
         header.total_file_size().ok_or(CafError::SizeOverflow {
             metadata_size: header.metadata_size,
             data_size: header.data_size,
@@ -112,7 +112,7 @@ impl<R: Read> StreamReader<R> {
         reader
             .read_exact(&mut metadata)
             .map_err(|e| short(e, HEADER_SIZE as u64))?;
-        let head_crc = crate::crc::crc32_continue(crc32(&hb), &metadata);
+        let head_crc = crate::container::crc::crc32_continue(crc32(&hb), &metadata);
         let mut pos = (HEADER_SIZE + metadata.len()) as u64;
         let mut payload_crc = crc32fast::Hasher::new();
         let mode = if is_encoded(header.flags) {
@@ -291,7 +291,7 @@ impl<R: Read> StreamReader<R> {
         self.reader
             .read_exact(&mut fb)
             .map_err(|e| short(e, self.pos))?;
-        let check = crate::load::CrcCheck {
+        let check = crate::container::load::CrcCheck {
             payload_stored: self.header.crc32,
             payload_computed: payload,
             footer_stored: u32::from_le_bytes(fb),

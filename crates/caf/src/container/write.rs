@@ -5,9 +5,11 @@ use std::path::Path;
 
 use zerocopy::IntoBytes;
 
-use crate::crc::{crc32, crc32_combine, crc32_continue};
+use crate::container::crc::{crc32, crc32_combine, crc32_continue};
+use crate::container::header::{
+    AssetType, CafFlags, CafHeader, RawFooter, FOOTER_SIZE, HEADER_SIZE,
+};
 use crate::error::CafError;
-use crate::header::{AssetType, CafFlags, CafHeader, RawFooter, FOOTER_SIZE, HEADER_SIZE};
 
 /// Payload of an [`AssetWriter`] held in memory (set with [`AssetWriter::payload`]; empty by
 /// default).
@@ -42,7 +44,7 @@ impl<R> std::fmt::Debug for ReaderPayload<R> {
 /// writer, or a path (atomically).
 ///
 /// ```
-/// use caf::{AssetType, AssetWriter, CafFlags, TextureMetadata};
+/// use caf::{AssetType, AssetWriter, CafFlags, texture::TextureMetadata};
 ///
 /// let meta = TextureMetadata { width: 2, height: 2, format: 0, mip_levels: 1, reserved: 0 };
 /// let writer = AssetWriter::new(AssetType::TEXTURE)
@@ -223,10 +225,10 @@ impl<P> AssetWriter<'_, P> {
     /// original loader ignores the metadata size, so it reads padded files too.
     pub fn align_payload(mut self) -> Self {
         let size = match self.asset_type {
-            AssetType::TEXTURE => crate::TextureMetadata::SIZE,
-            AssetType::AUDIO => crate::AudioMetadata::SIZE,
-            AssetType::MESH => crate::MeshMetadata::SIZE,
-            AssetType::SHADER => crate::ShaderMetadata::SIZE,
+            AssetType::TEXTURE => crate::texture::TextureMetadata::SIZE,
+            AssetType::AUDIO => crate::audio::AudioMetadata::SIZE,
+            AssetType::MESH => crate::mesh::MeshMetadata::SIZE,
+            AssetType::SHADER => crate::shader::ShaderMetadata::SIZE,
             _ => return self,
         };
         // The plain struct, or (meshes) the struct with its extension and sub-mesh table; any

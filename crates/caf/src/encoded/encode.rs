@@ -7,10 +7,10 @@ use super::{
     BlockEntry, BlockIndexHeader, Cipher, Codec, BLOCK_MAGIC, BLOCK_VERSION, DEFAULT_BLOCK_SIZE,
     ENTRY_SIZE, INDEX_HEADER_SIZE, INDEX_TAG_COUNTER, MAX_BLOCK_SIZE, MIN_BLOCK_SIZE, TAG_SIZE,
 };
-use crate::crc::crc32;
+use crate::container::crc::crc32;
+use crate::container::header::{AssetType, CafFlags, CafHeader};
+use crate::container::write::AssetWriter;
 use crate::error::CafError;
-use crate::header::{AssetType, CafFlags, CafHeader};
-use crate::write::AssetWriter;
 
 /// How [`encode_asset`] encodes a payload.
 #[derive(Clone, Debug)]

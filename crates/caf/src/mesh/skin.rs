@@ -1,16 +1,16 @@
 //! Skins of extended meshes (docs/format/caf-assets-ext.md section 2): the skeleton stored in
 //! the metadata after the sub-mesh table, and the checks every reader and the encoder share.
 
+use crate::container::header::AssetType;
 use crate::error::CafError;
-use crate::header::AssetType;
-use crate::meta::{JointEntry, SkinHeader};
+use crate::{mesh::JointEntry, mesh::SkinHeader};
 
 /// One joint of a [`Skin`], decoded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Joint {
     /// Parent joint index, [`JointEntry::ROOT`] for a root joint.
     pub parent: u32,
-    /// The joint's glTF node index ([`crate::SubMeshEntry::NONE`] when not from glTF).
+    /// The joint's glTF node index ([`crate::mesh::SubMeshEntry::NONE`] when not from glTF).
     pub node: u32,
     /// The joint's name ("" for none).
     pub name: String,

@@ -3,7 +3,7 @@
 //! checked view ([`AnimationView`]) with its sampler.
 //!
 //! ```
-//! use caf::{encode_animation, AnimationView, ChannelData, ChannelPath, ChannelValue, ClipData};
+//! use caf::{animation::encode_animation, animation::AnimationView, animation::ChannelData, animation::ChannelPath, animation::ChannelValue, animation::ClipData};
 //!
 //! // A one-second clip at 2 Hz (3 frames): node 0 moves along x.
 //! let clip = ClipData {
@@ -30,7 +30,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::meta::{AnimationMetadata, ChannelEntry};
+use crate::container::header::AssetType;
+use crate::container::layout::layout;
+use crate::container::metadata::codec;
 
 mod encode;
 
@@ -40,6 +42,146 @@ mod view;
 
 pub use encode::encode_animation;
 pub use view::AnimationView;
+
+layout! {
+    /// Animation metadata header (32 bytes, docs/format/caf-assets-ext.md section 3),
+    /// followed by the clip table, the channel table and the name block.
+    #[derive(Clone, Copy, PartialEq, Debug, Default)]
+    pub struct AnimationMetadata (RawAnimationMetadata, 32 bytes) {
+        /// Bytes "ANIM".
+        pub magic: [u8; 4],
+        /// 1.
+        pub version: u16,
+        /// 0.
+        pub flags: u16,
+        /// Number of [`ClipEntry`]s.
+        pub clip_count: u32,
+        /// Number of [`ChannelEntry`]s over all clips.
+        pub channel_count: u32,
+        /// Frames per second the clips were resampled at (a floor, see the spec).
+        pub sample_rate: f32,
+        /// Bytes of the name block at the end of the metadata.
+        pub names_size: u32,
+        /// Reserved, 0.
+        pub reserved: [u32; 2],
+    }
+}
+codec!(
+    AnimationMetadata,
+    RawAnimationMetadata,
+    AssetType::ANIMATION
+);
+
+impl AnimationMetadata {
+    /// The magic bytes.
+    pub const MAGIC: [u8; 4] = *b"ANIM";
+    /// The only version defined.
+    pub const VERSION: u16 = 1;
+    /// Most clips in one asset.
+    pub const MAX_CLIPS: u32 = 4096;
+    /// Most channels in one asset.
+    pub const MAX_CHANNELS: u32 = 65536;
+    /// Most frames in one clip.
+    pub const MAX_FRAMES: u32 = 1 << 20;
+    /// Largest name block.
+    pub const MAX_NAMES: u32 = 1 << 20;
+    /// Highest sample rate, frames per second.
+    pub const MAX_RATE: f32 = 1000.0;
+
+    /// Frames of a clip of `duration` seconds at `rate` frames per second: 1 for a zero
+    /// duration, else `ceil(duration x rate) + 1` (in f64); `None` when not finite, negative
+    /// or over [`Self::MAX_FRAMES`].
+    pub fn frames(duration: f32, rate: f32) -> Option<u32> {
+        if !(duration.is_finite() && duration >= 0.0 && rate.is_finite() && rate > 0.0) {
+            return None;
+        }
+        if duration == 0.0 {
+            return Some(1);
+        }
+        let n = (f64::from(duration) * f64::from(rate)).ceil() + 1.0;
+        (n <= f64::from(Self::MAX_FRAMES)).then_some(n as u32)
+    }
+}
+
+layout! {
+    /// One clip (24 bytes): its channel range, frame count, duration and name.
+    #[derive(Clone, Copy, PartialEq, Debug, Default)]
+    pub struct ClipEntry (RawClipEntry, 24 bytes) {
+        /// First entry of the clip in the channel table.
+        pub first_channel: u32,
+        /// Number of channels.
+        pub channel_count: u32,
+        /// Frames per (non-constant) channel: [`AnimationMetadata::frames`].
+        pub frame_count: u32,
+        /// Seconds.
+        pub duration: f32,
+        /// Start of the name in the name block.
+        pub name_offset: u32,
+        /// Length of the name in bytes (0 = none).
+        pub name_length: u32,
+    }
+}
+codec!(ClipEntry, RawClipEntry, AssetType::ANIMATION);
+
+layout! {
+    /// One animated property of one node (48 bytes).
+    #[derive(Clone, Copy, PartialEq, Debug, Default)]
+    pub struct ChannelEntry (RawChannelEntry, 48 bytes) {
+        /// The glTF node animated.
+        pub node: u32,
+        /// The node's index in the skin's joint list, [`SubMeshEntry::NONE`](crate::mesh::SubMeshEntry::NONE) when no joint.
+        pub joint: u32,
+        /// [`ChannelEntry::TRANSLATION`], [`ChannelEntry::ROTATION`] or [`ChannelEntry::SCALE`].
+        pub path: u8,
+        /// [`ChannelEntry::LINEAR`] or [`ChannelEntry::STEP`].
+        pub interpolation: u8,
+        /// Reserved, 0.
+        pub reserved: u16,
+        /// The clip's frame count, or 1 for a constant channel.
+        pub frame_count: u32,
+        /// Byte offset of the values in the payload.
+        pub data_offset: u32,
+        /// Smallest value per component (T / S; 0 for R).
+        pub min: [f32; 3],
+        /// Largest value per component (T / S; 0 for R).
+        pub max: [f32; 3],
+        /// Largest deviation from the source curve (T / S: per component; R: radians).
+        pub error_bound: f32,
+    }
+}
+codec!(ChannelEntry, RawChannelEntry, AssetType::ANIMATION);
+
+impl ChannelEntry {
+    /// Path: translation.
+    pub const TRANSLATION: u8 = 0;
+    /// Path: rotation.
+    pub const ROTATION: u8 = 1;
+    /// Path: scale.
+    pub const SCALE: u8 = 2;
+    /// Interpolation between frames: linear (nlerp for rotations).
+    pub const LINEAR: u8 = 0;
+    /// Interpolation between frames: hold the previous frame.
+    pub const STEP: u8 = 1;
+
+    /// 16-bit values per frame: 4 for rotations, 3 otherwise.
+    pub fn components(&self) -> usize {
+        if self.path == Self::ROTATION {
+            4
+        } else {
+            3
+        }
+    }
+
+    /// "translation", "rotation", "scale", or `None`.
+    pub fn path_name(&self) -> Option<&'static str> {
+        match self.path {
+            Self::TRANSLATION => Some("translation"),
+            Self::ROTATION => Some("rotation"),
+            Self::SCALE => Some("scale"),
+            _ => None,
+        }
+    }
+}
 
 /// What a channel animates.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -89,7 +231,7 @@ pub enum ChannelValue {
 pub struct ChannelData {
     /// The glTF node animated.
     pub node: u32,
-    /// Its joint index in the skin, [`crate::SubMeshEntry::NONE`] when no joint.
+    /// Its joint index in the skin, [`crate::mesh::SubMeshEntry::NONE`] when no joint.
     pub joint: u32,
     /// What is animated.
     pub path: ChannelPath,

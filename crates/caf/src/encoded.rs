@@ -4,21 +4,24 @@
 //! [`BlockEntry`] per block) followed by independently decodable blocks of about
 //! [`DEFAULT_BLOCK_SIZE`] plain bytes each: compressed with zstd or LZ4, then encrypted with
 //! XChaCha20-Poly1305 or AES-256-GCM ([`Cipher`]). The container (header, metadata, both CRCs)
-//! is unchanged.
+//! is unchanged. [`StreamReader`] reads a payload, encoded or plain, block by block in bounded
+//! memory.
 
-use crate::layout::layout;
+use crate::container::layout::layout;
 
 mod decode;
 
 mod encode;
 mod index;
 mod seal;
+mod stream;
 
 pub(crate) use decode::BlockDecoder;
 pub use decode::{decode_asset, decode_payload, DecodeOptions, PayloadDecoder};
 pub use encode::{encode_asset, encode_payload, Encoding};
 pub use index::{block_index, is_encoded, parse_entries, parse_index_header, plain_size};
 pub use seal::Key;
+pub use stream::{StreamReader, MAX_STREAM_METADATA};
 
 /// Magic of the block index (`"CAFB"`).
 pub const BLOCK_MAGIC: [u8; 4] = *b"CAFB";
@@ -31,7 +34,7 @@ pub const MIN_BLOCK_SIZE: u32 = 4 << 10;
 /// Largest block size (16 MiB).
 pub const MAX_BLOCK_SIZE: u32 = 16 << 20;
 /// Default limit of [`decode_payload`] on the plain size (4 GiB): larger payloads are refused
-/// before allocating and must be streamed ([`crate::StreamReader`]).
+/// before allocating and must be streamed ([`crate::encoded::StreamReader`]).
 pub const DEFAULT_MAX_PLAIN_SIZE: u64 = 4 << 30;
 /// Most zero bytes allowed between the entries and the first block.
 pub const MAX_INDEX_PADDING: u32 = 4096;

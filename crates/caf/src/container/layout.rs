@@ -91,7 +91,7 @@ macro_rules! layout {
         )]
         pub(crate) struct $raw {
             $(
-                pub(crate) $field: <$ty as $crate::layout::LeField>::Le,
+                pub(crate) $field: <$ty as $crate::container::layout::LeField>::Le,
             )*
         }
 
@@ -105,7 +105,7 @@ macro_rules! layout {
         impl From<$raw> for $name {
             fn from(raw: $raw) -> $name {
                 $name {
-                    $($field: $crate::layout::LeField::from_le(raw.$field),)*
+                    $($field: $crate::container::layout::LeField::from_le(raw.$field),)*
                 }
             }
         }
@@ -113,7 +113,7 @@ macro_rules! layout {
         impl From<&$name> for $raw {
             fn from(v: &$name) -> $raw {
                 $raw {
-                    $($field: $crate::layout::LeField::to_le(v.$field),)*
+                    $($field: $crate::container::layout::LeField::to_le(v.$field),)*
                 }
             }
         }

@@ -8,14 +8,14 @@ use super::{
     BlockEntry, BlockIndexHeader, Codec, DEFAULT_MAX_PLAIN_SIZE, INDEX_HEADER_SIZE,
     INDEX_TAG_COUNTER, TAG_SIZE,
 };
-use crate::crc::crc32;
+use crate::container::crc::crc32;
+use crate::container::header::{CafFlags, CafHeader, FOOTER_SIZE, HEADER_SIZE};
+use crate::container::load::{Asset, LoadedAsset};
 use crate::error::CafError;
-use crate::header::{CafFlags, CafHeader, FOOTER_SIZE, HEADER_SIZE};
-use crate::load::{Asset, LoadedAsset};
 
 /// The per-asset part of block decoding: the index header and the cipher (its key checked).
 /// The reusable part (codec context, scratch) is a [`DecodeContext`], so that one context
-/// serves every block of every asset a [`PayloadDecoder`] or [`crate::StreamReader`] decodes.
+/// serves every block of every asset a [`PayloadDecoder`] or [`crate::encoded::StreamReader`] decodes.
 pub(crate) struct BlockDecoder {
     header: BlockIndexHeader,
     header_bytes: [u8; INDEX_HEADER_SIZE],
@@ -209,14 +209,14 @@ impl<'k> DecodeOptions<'k> {
 /// assets, output written straight into the caller's buffer (no zero-fill of reused memory,
 /// no copy of decrypted blocks), each block's plain CRC computed right after the block is
 /// decoded, while it is still in cache. What a game streaming many assets keeps per thread;
-/// [`decode_payload`], [`decode_asset`] and [`crate::StreamReader`] go through the same
+/// [`decode_payload`], [`decode_asset`] and [`crate::encoded::StreamReader`] go through the same
 /// block decoder.
 ///
 /// An error in one asset (corrupt block, wrong key, ...) leaves the decoder ready for the
 /// next one; the output buffer's content is then unspecified.
 ///
 /// ```
-/// use caf::{encode_asset, Asset, AssetType, CafFlags, Codec, DecodeOptions, Encoding, PayloadDecoder};
+/// use caf::{encoded::encode_asset, Asset, AssetType, CafFlags, encoded::Codec, encoded::DecodeOptions, encoded::Encoding, encoded::PayloadDecoder};
 ///
 /// let mut dec = PayloadDecoder::new();
 /// let mut plain = Vec::new(); // reused: grows to the largest payload, never zeroed again
@@ -400,7 +400,8 @@ impl PayloadDecoder {
             h.crc32 = plain_crc;
             head[..HEADER_SIZE].copy_from_slice(&h.to_bytes());
             head[HEADER_SIZE..].copy_from_slice(asset.metadata);
-            let footer_crc = crate::crc::crc32_combine(crc32(head), plain_crc, plain_len as u64);
+            let footer_crc =
+                crate::container::crc::crc32_combine(crc32(head), plain_crc, plain_len as u64);
             footer.copy_from_slice(&footer_crc.to_le_bytes());
             Ok(())
         })
@@ -427,7 +428,7 @@ impl PayloadDecoder {
         out[..HEADER_SIZE].copy_from_slice(&h.to_bytes());
         out[HEADER_SIZE..front].copy_from_slice(asset.metadata);
         let head = crc32(&out[..front]);
-        let footer = crate::crc::crc32_combine(head, plain_crc, plain_len);
+        let footer = crate::container::crc::crc32_combine(head, plain_crc, plain_len);
         out.extend_from_slice(&footer.to_le_bytes());
         Ok(out)
     }

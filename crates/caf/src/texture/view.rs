@@ -1,11 +1,11 @@
 //! The texture view: every stored mip level of any texture format.
 
-use super::{expect_type, payload_size};
+use crate::container::header::{AssetType, CafFlags};
+use crate::container::load::Asset;
+use crate::container::view::{expect_type, payload_size};
 use crate::error::CafError;
-use crate::format::{FormatClass, FormatInfo, FormatRefusal, TextureFormat};
-use crate::header::{AssetType, CafFlags};
-use crate::load::Asset;
-use crate::meta::TextureMetadata;
+use crate::texture::TextureMetadata;
+use crate::texture::{FormatClass, FormatInfo, FormatRefusal, TextureFormat};
 use std::ops::Range;
 
 /// Number of levels in a full chain down to 1x1.

@@ -1,4 +1,4 @@
-//! The one mesh payload encoder: the inverse of [`MeshView`](crate::MeshView).
+//! The one mesh payload encoder: the inverse of [`MeshView`](crate::mesh::MeshView).
 //!
 //! A Mesh payload (CAF.md section 4) is `vertex_count` 48-byte [`Vertex`] records followed by
 //! `index_count` u32 indices, all little-endian. Every writer of mesh assets (the importer, the
@@ -7,8 +7,8 @@
 
 use std::borrow::Borrow;
 
-use crate::meta::{MeshExtHeader, MeshMetadata, SubMeshEntry, Vertex};
-use crate::skin::{weights_fault, Skin};
+use crate::{mesh::weights_fault, mesh::Skin};
+use crate::{mesh::MeshExtHeader, mesh::MeshMetadata, mesh::SubMeshEntry, mesh::Vertex};
 
 /// Why a mesh cannot be encoded as a `.caf` Mesh payload.
 #[non_exhaustive]
@@ -119,11 +119,11 @@ pub(crate) fn bounds(positions: impl Iterator<Item = [f32; 3]>) -> ([f32; 3], [f
 ///
 /// `vertices` may yield `Vertex` or `&Vertex`; the counts in the metadata are the numbers of
 /// items actually written. `sub_mesh_count` is stored as given (the format keeps no sub-mesh
-/// table). Every index must be below the vertex count, as [`MeshView`](crate::MeshView)
+/// table). Every index must be below the vertex count, as [`MeshView`](crate::mesh::MeshView)
 /// requires.
 ///
 /// ```
-/// use caf::{encode_mesh, Asset, AssetType, CafFlags, MeshView, Vertex};
+/// use caf::{mesh::encode_mesh, Asset, AssetType, CafFlags, mesh::MeshView, mesh::Vertex};
 ///
 /// let verts = [Vertex::default(); 3];
 /// let (meta, payload) = encode_mesh(&verts, &[0, 1, 2], 1)?;
@@ -215,7 +215,7 @@ pub struct SkinStreams<'a> {
 /// second UV set. Returns the metadata bytes and the payload.
 ///
 /// ```
-/// use caf::{encode_mesh_ext, Asset, AssetType, MeshExtras, MeshView, SubMeshEntry, Vertex};
+/// use caf::{mesh::encode_mesh_ext, Asset, AssetType, mesh::MeshExtras, mesh::MeshView, mesh::SubMeshEntry, mesh::Vertex};
 ///
 /// let verts = [Vertex::default(); 3];
 /// let subs = [SubMeshEntry { first_index: 0, index_count: 3, material: 2, ..Default::default() }];
@@ -336,7 +336,7 @@ fn check_stream(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Asset, AssetType, MeshView};
+    use crate::{mesh::MeshView, Asset, AssetType};
 
     fn sample() -> (Vec<Vertex>, Vec<u32>) {
         let verts: Vec<Vertex> = (0..5)
@@ -543,19 +543,19 @@ mod tests {
     }
 
     fn two_joint_skin() -> Skin {
-        let joint = |parent, name: &str, y: f32| crate::Joint {
+        let joint = |parent, name: &str, y: f32| crate::mesh::Joint {
             parent,
             node: if name == "hip" { 0 } else { 1 },
             name: name.into(),
             translation: [0.0, y, 0.0],
             rotation: [0.0, 0.0, 0.0, 1.0],
             scale: [1.0; 3],
-            inverse_bind: crate::IDENTITY,
+            inverse_bind: crate::mesh::IDENTITY,
         };
         Skin {
-            root_matrix: crate::IDENTITY,
+            root_matrix: crate::mesh::IDENTITY,
             joints: vec![
-                joint(crate::JointEntry::ROOT, "hip", 0.0),
+                joint(crate::mesh::JointEntry::ROOT, "hip", 0.0),
                 joint(0, "knee", 1.0),
             ],
         }

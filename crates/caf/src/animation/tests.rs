@@ -1,7 +1,7 @@
 use super::*;
+use crate::container::header::AssetType;
+use crate::container::load::Asset;
 use crate::error::CafError;
-use crate::header::AssetType;
-use crate::load::Asset;
 use crate::AssetWriter;
 
 fn clips() -> Vec<ClipData> {
@@ -32,7 +32,7 @@ fn clips() -> Vec<ClipData> {
                 },
                 ChannelData {
                     node: 4,
-                    joint: crate::SubMeshEntry::NONE,
+                    joint: crate::mesh::SubMeshEntry::NONE,
                     path: ChannelPath::Scale,
                     step: true,
                     frames: vec![[2.0, 2.0, 2.0, 0.0]],

@@ -9,11 +9,11 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-use crate::crc::{crc32, crc32_combine, crc32_continue};
+use crate::container::crc::{crc32, crc32_combine, crc32_continue};
 use crate::error::CafError;
 use zerocopy::FromBytes;
 
-use crate::header::{
+use crate::container::header::{
     CafHeader, RawFooter, FOOTER_SIZE, HEADER_SIZE, MAX_PAYLOAD_ALIGNMENT, MIN_FILE_SIZE,
 };
 
@@ -365,7 +365,7 @@ enum Storage {
         buf: memmap2::MmapMut,
         start: usize,
     },
-    Mapped(crate::mmap::Map),
+    Mapped(crate::container::mmap::Map),
 }
 
 /// Files at least this large are read into anonymous huge-page memory (32 MiB). Smaller ones go
@@ -510,7 +510,7 @@ impl LoadedAsset {
         if mode == LoadMode::Map
             || (mode == LoadMode::Auto && len64 >= MAP_THRESHOLD && map_aligned)
         {
-            let map = crate::mmap::Map::open(&f).map_err(err)?;
+            let map = crate::container::mmap::Map::open(&f).map_err(err)?;
             if map.len() != len {
                 return Err(CafError::SizeMismatch {
                     expected: len64,

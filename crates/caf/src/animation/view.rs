@@ -3,11 +3,14 @@
 use std::collections::HashSet;
 
 use super::ChannelValue;
+use crate::container::header::AssetType;
+use crate::container::load::Asset;
+use crate::container::view::expect_type;
 use crate::error::CafError;
-use crate::header::AssetType;
-use crate::load::Asset;
-use crate::meta::{strip_alignment_padding, AnimationMetadata, ChannelEntry, ClipEntry};
-use crate::view::expect_type;
+use crate::{
+    animation::AnimationMetadata, animation::ChannelEntry, animation::ClipEntry,
+    strip_alignment_padding,
+};
 
 /// A checked Animation asset: its clip and channel tables (owned) and the quantised values
 /// (borrowed), with a sampler that dequantises and interpolates as the spec says.

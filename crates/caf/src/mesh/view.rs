@@ -2,14 +2,15 @@
 
 use std::borrow::Cow;
 
-use super::{cast_or_copy, expect_type, payload_size};
+use crate::container::header::AssetType;
+use crate::container::load::Asset;
+use crate::container::view::{cast_or_copy, expect_type, payload_size};
 use crate::error::CafError;
-use crate::header::AssetType;
-use crate::load::Asset;
-use crate::meta::{
-    strip_alignment_padding, MeshExtHeader, MeshMetadata, SkinHeader, SubMeshEntry, Vertex,
+use crate::{mesh::weights_fault, mesh::Skin};
+use crate::{
+    mesh::MeshExtHeader, mesh::MeshMetadata, mesh::SkinHeader, mesh::SubMeshEntry, mesh::Vertex,
+    strip_alignment_padding,
 };
-use crate::skin::{weights_fault, Skin};
 
 /// The parts of an extended mesh's metadata after the original 16 bytes
 /// (docs/format/caf-assets-ext.md section 1).
@@ -188,7 +189,7 @@ pub struct MeshView<'a> {
     /// JOINTS_0 of a skinned mesh, one per vertex, each checked to name a joint.
     pub joints: Option<Cow<'a, [[u16; 4]]>>,
     /// WEIGHTS_0 of a skinned mesh, one per vertex, each checked to be in [0, 1] and to sum
-    /// to 1 within [`crate::WEIGHT_SUM_TOLERANCE`].
+    /// to 1 within [`crate::mesh::WEIGHT_SUM_TOLERANCE`].
     pub weights: Option<Cow<'a, [[f32; 4]]>>,
 }
 
@@ -267,7 +268,7 @@ impl<'a> MeshView<'a> {
         match &self.ext {
             Some(e) => e.sub_meshes.clone(),
             None => {
-                let (bounds_min, bounds_max) = crate::mesh_encode::bounds(
+                let (bounds_min, bounds_max) = crate::mesh::bounds(
                     self.indices
                         .iter()
                         .map(|&i| self.vertices[i as usize].position),

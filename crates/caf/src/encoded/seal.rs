@@ -10,8 +10,8 @@ use super::{
     BlockEntry, Cipher, RawBlockEntry, AES_FILE_KEY_INFO, BLOCK_AAD_HEADER, ENTRY_AAD,
     INDEX_AAD_HEADER, INDEX_HEADER_SIZE, KEY_CHECK_AAD, KEY_CHECK_NONCE, KEY_SIZE, TAG_SIZE,
 };
+use crate::container::header::{CafHeader, HEADER_SIZE};
 use crate::error::CafError;
-use crate::header::{CafHeader, HEADER_SIZE};
 
 /// A cipher keyed for one file: seals and opens blocks and the index tag by counter (the
 /// block index, or [`INDEX_TAG_COUNTER`](super::INDEX_TAG_COUNTER)).

@@ -8,10 +8,10 @@ use super::{
     BLOCK_VERSION, ENTRY_SIZE, INDEX_CRC_HEADER, INDEX_HEADER_SIZE, MAX_BLOCK_SIZE,
     MAX_INDEX_PADDING, MIN_BLOCK_SIZE, TAG_SIZE,
 };
-use crate::crc::{crc32, crc32_continue};
+use crate::container::crc::{crc32, crc32_continue};
+use crate::container::header::CafFlags;
+use crate::container::load::Asset;
 use crate::error::CafError;
-use crate::header::CafFlags;
-use crate::load::Asset;
 
 /// The most stored bytes a block of `block_size` plain bytes may take.
 fn stored_bound(block_size: u32, encrypted: bool) -> u64 {

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use zerocopy::little_endian::{U16, U32};
 
-use crate::layout::{layout, LeField};
+use crate::container::layout::{layout, LeField};
 
 /// Size of the fixed header at the start of every file (32).
 pub const HEADER_SIZE: usize = CafHeader::SIZE;
@@ -127,7 +127,7 @@ impl CafFlags {
     pub const SRGB: CafFlags = CafFlags(0x4);
     /// Texture payload holds more than one mip level.
     pub const MIPCHAIN: CafFlags = CafFlags(0x8);
-    /// Asset meant to be read block by block ([`crate::StreamReader`]); no layout change.
+    /// Asset meant to be read block by block ([`crate::encoded::StreamReader`]); no layout change.
     pub const STREAMED: CafFlags = CafFlags(0x10);
 
     /// All bits that have a name.

@@ -1,31 +1,65 @@
-//! The scene and prefab views: sections of components and entities, read through a
-//! bounds-checked cursor.
+//! Scene assets (CAF.md section 4.5): the metadata, the archetype descriptor of the design,
+//! and the view over the payload's component sections, read through a bounds-checked cursor.
 
 use zerocopy::little_endian::U32;
 use zerocopy::FromBytes;
 
-use super::expect_type;
+use crate::container::header::AssetType;
+use crate::container::layout::layout;
+use crate::container::load::Asset;
+use crate::container::metadata::codec;
+use crate::container::view::expect_type;
 use crate::error::CafError;
-use crate::header::AssetType;
-use crate::load::Asset;
-use crate::meta::{ArchetypeDesc, SceneMetadata};
+
+layout! {
+    /// Scene metadata (20 bytes; in the design followed by `archetype_count` [`ArchetypeDesc`]s,
+    /// which the original's runtime writer never emits).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+    pub struct SceneMetadata (RawSceneMetadata, 20 bytes) {
+        /// Entities in the saved world.
+        pub entity_count: u32,
+        /// The original writes the number of payload sections here.
+        pub archetype_count: u32,
+        /// Relative to the metadata start; 0 = none.
+        pub string_table_offset: u32,
+        /// Relative to the metadata start; 0 = none.
+        pub asset_ref_table_offset: u32,
+        /// Reserved, 0.
+        pub reserved: u32,
+    }
+}
+codec!(SceneMetadata, RawSceneMetadata, AssetType::SCENE);
+
+layout! {
+    /// One archetype descriptor of the scene design (12 bytes).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+    pub struct ArchetypeDesc (RawArchetypeDesc, 12 bytes) {
+        /// Bit set of component types.
+        pub component_mask: u32,
+        /// Entities in this archetype.
+        pub entity_count: u32,
+        /// Offset into the payload.
+        pub data_offset: u32,
+    }
+}
+codec!(ArchetypeDesc, RawArchetypeDesc, AssetType::SCENE);
 
 /// Bounds-checked little-endian reader over a payload.
-struct Cursor<'a> {
-    data: &'a [u8],
-    pos: usize,
-    ty: AssetType,
+pub(crate) struct Cursor<'a> {
+    pub(crate) data: &'a [u8],
+    pub(crate) pos: usize,
+    pub(crate) ty: AssetType,
 }
 
 impl<'a> Cursor<'a> {
-    fn err(&self, what: String) -> CafError {
+    pub(crate) fn err(&self, what: String) -> CafError {
         CafError::Malformed {
             ty: self.ty,
             offset: self.pos as u64,
             what,
         }
     }
-    fn bytes(&mut self, n: u64, what: &str) -> Result<&'a [u8], CafError> {
+    pub(crate) fn bytes(&mut self, n: u64, what: &str) -> Result<&'a [u8], CafError> {
         let left = (self.data.len() - self.pos) as u64;
         if n > left {
             return Err(self.err(format!("{what} needs {n} bytes, only {left} left")));
@@ -34,13 +68,13 @@ impl<'a> Cursor<'a> {
         self.pos += n as usize;
         Ok(s)
     }
-    fn u32(&mut self, what: &str) -> Result<u32, CafError> {
+    pub(crate) fn u32(&mut self, what: &str) -> Result<u32, CafError> {
         let b = self.bytes(4, what)?;
         // `bytes` returned exactly 4 bytes, so the cast cannot fail; the fallback keeps the
         // path free of panics.
         Ok(U32::read_from_bytes(b).map_or(0, U32::get))
     }
-    fn at_end(&self) -> bool {
+    pub(crate) fn at_end(&self) -> bool {
         self.pos == self.data.len()
     }
 }
@@ -235,109 +269,5 @@ impl<'a> SceneView<'a> {
     /// Number of sections.
     pub fn section_count(&self) -> usize {
         self.sections.len()
-    }
-}
-
-/// Prefab component type ids written by the original's prefab serializer.
-pub mod prefab_component {
-    /// Position3D: 3 × f32.
-    pub const POSITION_3D: u32 = 15;
-    /// Rotation3D: quaternion 4 × f32.
-    pub const ROTATION_3D: u32 = 16;
-    /// Scale3D: 3 × f32.
-    pub const SCALE_3D: u32 = 17;
-}
-
-/// One component of a prefab entity.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PrefabComponent<'a> {
-    /// Component type id (see [`prefab_component`]).
-    pub type_id: u32,
-    /// Raw component bytes.
-    pub data: &'a [u8],
-}
-
-/// One prefab entity.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PrefabEntity<'a> {
-    /// Name bytes (no terminator; UTF-8 in practice, see [`PrefabEntity::name_str`]).
-    pub name: &'a [u8],
-    /// Components in stored order.
-    pub components: Vec<PrefabComponent<'a>>,
-    /// Child entity ids.
-    pub children: Vec<u32>,
-}
-
-impl PrefabEntity<'_> {
-    /// The name as text, when it is valid UTF-8.
-    pub fn name_str(&self) -> Option<&str> {
-        std::str::from_utf8(self.name).ok()
-    }
-}
-
-/// A prefab: no metadata, a payload of entities.
-#[derive(Clone, Debug)]
-pub struct PrefabView<'a> {
-    entities: Vec<PrefabEntity<'a>>,
-}
-
-impl<'a> PrefabView<'a> {
-    /// Check and parse a prefab asset (the whole payload must be consumed).
-    pub fn from_asset(a: &Asset<'a>) -> Result<Self, CafError> {
-        let ty = AssetType::PREFAB;
-        expect_type(a, ty)?;
-        if !a.metadata.is_empty() {
-            return Err(CafError::MetadataSize {
-                ty,
-                expected: 0,
-                actual: a.metadata.len() as u64,
-            });
-        }
-        let mut c = Cursor {
-            data: a.payload,
-            pos: 0,
-            ty,
-        };
-        let count = c.u32("entity count")?;
-        let mut entities = Vec::new();
-        for e in 0..count {
-            let name_len = c.u32(&format!("entity {e} name length"))?;
-            let name = c.bytes(name_len.into(), &format!("entity {e} name"))?;
-            let ncomp = c.u32(&format!("entity {e} component count"))?;
-            let mut components = Vec::new();
-            for k in 0..ncomp {
-                let type_id = c.u32(&format!("entity {e} component {k} type"))?;
-                let size = c.u32(&format!("entity {e} component {k} size"))?;
-                let data = c.bytes(size.into(), &format!("entity {e} component {k} data"))?;
-                components.push(PrefabComponent { type_id, data });
-            }
-            let nchild = c.u32(&format!("entity {e} child count"))?;
-            let ids = c.bytes(u64::from(nchild) * 4, &format!("entity {e} child ids"))?;
-            let children = <[U32]>::ref_from_bytes(ids)
-                .map(|v| v.iter().map(|c| c.get()).collect())
-                .unwrap_or_default();
-            entities.push(PrefabEntity {
-                name,
-                components,
-                children,
-            });
-        }
-        if !c.at_end() {
-            return Err(c.err(format!(
-                "{} bytes after the last entity",
-                a.payload.len() - c.pos
-            )));
-        }
-        Ok(PrefabView { entities })
-    }
-
-    /// The entities in stored order.
-    pub fn entities(&self) -> impl Iterator<Item = &PrefabEntity<'a>> + '_ {
-        self.entities.iter()
-    }
-
-    /// Number of entities.
-    pub fn entity_count(&self) -> usize {
-        self.entities.len()
     }
 }
