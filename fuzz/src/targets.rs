@@ -2,10 +2,13 @@
 
 use std::path::Path;
 
-use caf::{
-    Asset, AssetType, audio::AudioView, CafFlags, LoadedAsset, mesh::MeshView, prefab::PrefabView, scene::SceneView,
-    shader::ShaderView, texture::TextureView,
-};
+use caf::audio::AudioView;
+use caf::mesh::MeshView;
+use caf::prefab::PrefabView;
+use caf::scene::SceneView;
+use caf::shader::ShaderView;
+use caf::texture::TextureView;
+use caf::{Asset, AssetType, CafFlags, LoadedAsset};
 use caf_import::Settings;
 
 /// `.vwr` loader: `Ok` or a typed error; what loads re-saves to bytes that load to the same

@@ -6,11 +6,12 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
-use caf::{
-    audio::AudioMetadata, audio::AudioView, font::FontTables, font::FontView, mesh::MeshMetadata,
-    mesh::MeshView, mesh::Vertex, shader::ShaderMetadata, shader::ShaderView,
-    texture::TextureMetadata, texture::TextureView, Asset, AssetType, CafError, LoadedAsset,
-};
+use caf::audio::{AudioMetadata, AudioView};
+use caf::font::{FontTables, FontView};
+use caf::mesh::{MeshMetadata, MeshView, Vertex};
+use caf::shader::{ShaderMetadata, ShaderView};
+use caf::texture::{TextureMetadata, TextureView};
+use caf::{Asset, AssetType, CafError, LoadedAsset};
 
 use crate::error::AssetError;
 use crate::path::AssetPath;

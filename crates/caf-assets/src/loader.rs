@@ -4,7 +4,8 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use caf::{encoded::PayloadDecoder, CafError, LoadMode, LoadedAsset};
+use caf::encoded::PayloadDecoder;
+use caf::{CafError, LoadMode, LoadedAsset};
 
 use crate::error::AssetError;
 use crate::kind::Kind;

@@ -6,7 +6,8 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use caf::{texture::TextureMetadata, AssetType};
+use caf::texture::TextureMetadata;
+use caf::AssetType;
 
 use crate::manager::lock;
 use crate::{AssetManager, Texture};

@@ -2,10 +2,11 @@
 
 mod common;
 
-use caf::{
-    audio::AudioView, mesh::MeshMetadata, mesh::MeshView, mesh::Vertex, shader::ShaderMetadata,
-    shader::ShaderView, texture::TextureMetadata, texture::TextureView, AssetType, CafFlags,
-};
+use caf::audio::AudioView;
+use caf::mesh::{MeshMetadata, MeshView, Vertex};
+use caf::shader::{ShaderMetadata, ShaderView};
+use caf::texture::{TextureMetadata, TextureView};
+use caf::{AssetType, CafFlags};
 use caf_assets::{AssetError, AssetManager, Audio, Font, Mesh, Raw, Shader, Status, Texture};
 use common::*;
 

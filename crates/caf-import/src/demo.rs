@@ -13,9 +13,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use caf::{
-    mesh::MeshEncodeError, mesh::MeshView, texture::TextureView, AssetType, CafError, LoadedAsset,
-};
+use caf::mesh::{MeshEncodeError, MeshView};
+use caf::texture::TextureView;
+use caf::{AssetType, CafError, LoadedAsset};
 
 use crate::error::ImportError;
 use crate::{samples, texture, Converted};

@@ -10,7 +10,7 @@
 //!
 //! Other codes (BC6H, ASTC HDR, integer, snorm and packed formats) are refused by name.
 
-use caf::{texture::FormatClass, texture::TextureFormat};
+use caf::texture::{FormatClass, TextureFormat};
 use image::DynamicImage;
 
 use crate::error::{ImportError, Result};

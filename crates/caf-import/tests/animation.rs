@@ -4,10 +4,9 @@
 
 use std::path::Path;
 
-use caf::{
-    animation::AnimationView, animation::ChannelEntry, animation::ChannelValue, mesh::MeshView,
-    Asset,
-};
+use caf::animation::{AnimationView, ChannelEntry, ChannelValue};
+use caf::mesh::MeshView;
+use caf::Asset;
 use caf_import::samples::{self, AnimatedOptions};
 use caf_import::{convert, AssetKind, ImportError, Settings};
 use glam::DQuat;

@@ -3,9 +3,11 @@
 use std::io::Cursor;
 use std::path::Path;
 
-use caf::{
-    audio::AudioView, mesh::MeshView, shader::ShaderView, texture::TextureView, Asset, CafFlags,
-};
+use caf::audio::AudioView;
+use caf::mesh::MeshView;
+use caf::shader::ShaderView;
+use caf::texture::TextureView;
+use caf::{Asset, CafFlags};
 use caf_import::{
     convert, encode_raw_texture, samples, shader, texture, AudioBits, ImportError, MipFilter,
     Settings, Stage,

@@ -6,7 +6,9 @@
 
 use std::path::Path;
 
-use caf::{animation::AnimationView, animation::ChannelValue, mesh::MeshView, Asset};
+use caf::animation::{AnimationView, ChannelValue};
+use caf::mesh::MeshView;
+use caf::Asset;
 use caf_import::export::{export, ExportError, ExportOptions};
 use caf_import::samples::{self, AnimatedOptions};
 use caf_import::{convert, AssetKind, Settings};

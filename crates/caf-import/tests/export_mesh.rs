@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use caf::{mesh::MeshView, mesh::SubMeshEntry};
+use caf::mesh::{MeshView, SubMeshEntry};
 use caf_import::export::{export, gltf::MAX_PLACEHOLDERS, write_files, ExportError, ExportOptions};
 use caf_import::{convert, convert_file, samples, MeshNodes, Profile, Settings};
 

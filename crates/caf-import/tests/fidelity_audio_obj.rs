@@ -6,7 +6,9 @@ use std::io::Cursor;
 use std::num::{NonZeroU32, NonZeroU8};
 use std::path::{Path, PathBuf};
 
-use caf::{audio::AudioView, mesh::MeshView, Asset};
+use caf::audio::AudioView;
+use caf::mesh::MeshView;
+use caf::Asset;
 use caf_import::{convert, ImportError, Settings};
 
 /// A corpus file, or `None` (skip) unless the golden data is required.

@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use caf::{texture::TextureFormat, texture::TextureView, Asset, CafFlags};
+use caf::texture::{TextureFormat, TextureView};
+use caf::{Asset, CafFlags};
 use caf_import::texture_decode::decode_level;
 use caf_import::{convert, GpuFormat, ImportError, Settings};
 

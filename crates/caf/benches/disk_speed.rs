@@ -19,10 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use caf::{
-    texture::TextureMetadata, texture::TextureView, AssetType, AssetWriter, CafFlags, LoadMode,
-    LoadedAsset,
-};
+use caf::texture::{TextureMetadata, TextureView};
+use caf::{AssetType, AssetWriter, CafFlags, LoadMode, LoadedAsset};
 use criterion::{Criterion, Throughput};
 
 /// Texture-like RGBA: smooth gradients with a little noise (PNG compresses it about as well as

@@ -17,11 +17,11 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use caf::{
-    encoded::block_index, encoded::decode_payload, encoded::encode_asset, encoded::Cipher,
-    encoded::Codec, encoded::DecodeOptions, encoded::Encoding, encoded::Key,
-    encoded::PayloadDecoder, encoded::StreamReader, Asset, AssetType, CafFlags,
+use caf::encoded::{
+    block_index, decode_payload, encode_asset, Cipher, Codec, DecodeOptions, Encoding, Key,
+    PayloadDecoder, StreamReader,
 };
+use caf::{Asset, AssetType, CafFlags};
 use criterion::{Criterion, Throughput};
 
 fn texture_like(n: usize) -> Vec<u8> {

@@ -9,9 +9,8 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use caf::{
-    texture::TextureMetadata, texture::TextureView, AssetType, AssetWriter, LoadMode, LoadedAsset,
-};
+use caf::texture::{TextureMetadata, TextureView};
+use caf::{AssetType, AssetWriter, LoadMode, LoadedAsset};
 use criterion::{Criterion, Throughput};
 
 struct Files {

@@ -3,10 +3,8 @@
 //!
 //! `cargo run -p caf --example texture [OUT.caf]`
 
-use caf::{
-    texture::TextureMetadata, texture::TextureView, AssetType, AssetWriter, CafFlags, Description,
-    LoadedAsset,
-};
+use caf::texture::{TextureMetadata, TextureView};
+use caf::{AssetType, AssetWriter, CafFlags, Description, LoadedAsset};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args_os()

@@ -3,7 +3,7 @@
 //! checked view ([`AnimationView`]) with its sampler.
 //!
 //! ```
-//! use caf::{animation::encode_animation, animation::AnimationView, animation::ChannelData, animation::ChannelPath, animation::ChannelValue, animation::ClipData};
+//! use caf::animation::{encode_animation, AnimationView, ChannelData, ChannelPath, ChannelValue, ClipData};
 //!
 //! // A one-second clip at 2 Hz (3 frames): node 0 moves along x.
 //! let clip = ClipData {

@@ -9,7 +9,8 @@
 //! of a full check.
 //!
 //! ```
-//! use caf::{describe::Description, AssetType, mesh::MeshMetadata};
+//! use caf::mesh::MeshMetadata;
+//! use caf::{describe::Description, AssetType};
 //!
 //! let bytes = caf::AssetWriter::new(AssetType::MESH)
 //!     .metadata(&MeshMetadata::default().to_bytes())

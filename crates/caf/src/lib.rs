@@ -3,7 +3,8 @@
 //! once.
 //!
 //! ```
-//! use caf::{Asset, AssetType, AssetWriter, CafFlags, texture::TextureMetadata, texture::TextureView};
+//! use caf::texture::{TextureMetadata, TextureView};
+//! use caf::{Asset, AssetType, AssetWriter, CafFlags};
 //!
 //! let meta = TextureMetadata { width: 2, height: 2, format: 0, mip_levels: 1, reserved: 0 };
 //! let pixels = [255u8; 16]; // 2x2 RGBA8

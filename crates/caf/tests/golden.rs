@@ -2,10 +2,13 @@
 
 mod common;
 
+use caf::audio::AudioMetadata;
+use caf::mesh::MeshMetadata;
+use caf::shader::ShaderMetadata;
+use caf::texture::TextureMetadata;
 use caf::{
-    audio::AudioMetadata, crc32, mesh::MeshMetadata, shader::ShaderMetadata,
-    texture::TextureMetadata, validate_header, Asset, AssetType, AssetWriter, CafError, CafFlags,
-    LoadMode, LoadedAsset,
+    crc32, validate_header, Asset, AssetType, AssetWriter, CafError, CafFlags, LoadMode,
+    LoadedAsset,
 };
 use common::{golden_caf, lcg_bytes, manifest};
 

@@ -3,10 +3,11 @@
 use std::ffi::c_char;
 use std::sync::OnceLock;
 
-use caf::{
-    audio::AudioView, mesh::MeshView, mesh::Vertex, shader::ShaderView, texture::TextureView,
-    AssetType, AssetWriter, CafFlags, CafHeader, LoadedAsset,
-};
+use caf::audio::AudioView;
+use caf::mesh::{MeshView, Vertex};
+use caf::shader::ShaderView;
+use caf::texture::TextureView;
+use caf::{AssetType, AssetWriter, CafFlags, CafHeader, LoadedAsset};
 
 use crate::error::*;
 use crate::ptr;

@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use super::{AnimationEncodeError, ChannelPath, ClipData};
-use crate::{animation::AnimationMetadata, animation::ChannelEntry, animation::ClipEntry};
+use crate::animation::{AnimationMetadata, ChannelEntry, ClipEntry};
 
 /// The f32 at or above `v` (v finite and >= 0).
 fn round_up(v: f64) -> f32 {

@@ -3,14 +3,12 @@
 use std::collections::HashSet;
 
 use super::ChannelValue;
+use crate::animation::{AnimationMetadata, ChannelEntry, ClipEntry};
 use crate::container::header::AssetType;
 use crate::container::load::Asset;
 use crate::container::view::expect_type;
 use crate::error::CafError;
-use crate::{
-    animation::AnimationMetadata, animation::ChannelEntry, animation::ClipEntry,
-    strip_alignment_padding,
-};
+use crate::strip_alignment_padding;
 
 /// A checked Animation asset: its clip and channel tables (owned) and the quantised values
 /// (borrowed), with a sampler that dequantises and interpolates as the spec says.

@@ -44,7 +44,8 @@ impl<R> std::fmt::Debug for ReaderPayload<R> {
 /// writer, or a path (atomically).
 ///
 /// ```
-/// use caf::{AssetType, AssetWriter, CafFlags, texture::TextureMetadata};
+/// use caf::texture::TextureMetadata;
+/// use caf::{AssetType, AssetWriter, CafFlags};
 ///
 /// let meta = TextureMetadata { width: 2, height: 2, format: 0, mip_levels: 1, reserved: 0 };
 /// let writer = AssetWriter::new(AssetType::TEXTURE)

@@ -4,15 +4,20 @@
 use std::fmt;
 
 use crate::animation::AnimationView;
+use crate::animation::ChannelEntry;
+use crate::audio::AudioView;
 use crate::container::header::AssetType;
 use crate::container::load::Asset;
 use crate::error::CafError;
+use crate::font::FontView;
+use crate::mesh::MeshView;
+use crate::mesh::SubMeshEntry;
+use crate::prefab::PrefabView;
+use crate::scene::{scene_component, SceneView};
+use crate::shader::ShaderStage;
+use crate::shader::ShaderView;
 use crate::texture::TextureFormat;
-use crate::{animation::ChannelEntry, mesh::SubMeshEntry, shader::ShaderStage};
-use crate::{
-    audio::AudioView, font::FontView, mesh::MeshView, prefab::PrefabView, scene::scene_component,
-    scene::SceneView, shader::ShaderView, texture::TextureView,
-};
+use crate::texture::TextureView;
 
 /// One section of a decoded scene.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

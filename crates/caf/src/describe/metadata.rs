@@ -2,13 +2,15 @@
 
 use std::fmt;
 
+use crate::animation::AnimationMetadata;
+use crate::audio::AudioMetadata;
 use crate::container::header::AssetType;
+use crate::font::{FontFormat, FontMetadata};
 use crate::mesh::MeshExt;
-use crate::{
-    animation::AnimationMetadata, audio::AudioMetadata, font::FontFormat, font::FontMetadata,
-    mesh::MeshMetadata, scene::SceneMetadata, shader::ShaderMetadata, shader::ShaderStage,
-    texture::TextureMetadata,
-};
+use crate::mesh::MeshMetadata;
+use crate::scene::SceneMetadata;
+use crate::shader::{ShaderMetadata, ShaderStage};
+use crate::texture::TextureMetadata;
 
 /// One field of decoded metadata.
 #[derive(Clone, Copy, PartialEq, Debug)]

@@ -6,7 +6,7 @@ use crate::container::header::AssetType;
 use crate::container::load::Asset;
 use crate::container::view::{expect_type, payload_size};
 use crate::error::CafError;
-use crate::{font::FontFormat, font::FontMetadata, font::GlyphRecord, font::KerningRecord};
+use crate::font::{FontFormat, FontMetadata, GlyphRecord, KerningRecord};
 
 /// Largest atlas side a font asset may declare (`docs/format/caf-font.md` section 3).
 pub const MAX_FONT_ATLAS_SIDE: u32 = 16384;

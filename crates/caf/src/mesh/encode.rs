@@ -7,8 +7,8 @@
 
 use std::borrow::Borrow;
 
-use crate::{mesh::weights_fault, mesh::Skin};
-use crate::{mesh::MeshExtHeader, mesh::MeshMetadata, mesh::SubMeshEntry, mesh::Vertex};
+use crate::mesh::{weights_fault, Skin};
+use crate::mesh::{MeshExtHeader, MeshMetadata, SubMeshEntry, Vertex};
 
 /// Why a mesh cannot be encoded as a `.caf` Mesh payload.
 #[non_exhaustive]
@@ -123,7 +123,8 @@ pub(crate) fn bounds(positions: impl Iterator<Item = [f32; 3]>) -> ([f32; 3], [f
 /// requires.
 ///
 /// ```
-/// use caf::{mesh::encode_mesh, Asset, AssetType, CafFlags, mesh::MeshView, mesh::Vertex};
+/// use caf::mesh::{encode_mesh, MeshView, Vertex};
+/// use caf::{Asset, AssetType, CafFlags};
 ///
 /// let verts = [Vertex::default(); 3];
 /// let (meta, payload) = encode_mesh(&verts, &[0, 1, 2], 1)?;
@@ -215,7 +216,8 @@ pub struct SkinStreams<'a> {
 /// second UV set. Returns the metadata bytes and the payload.
 ///
 /// ```
-/// use caf::{mesh::encode_mesh_ext, Asset, AssetType, mesh::MeshExtras, mesh::MeshView, mesh::SubMeshEntry, mesh::Vertex};
+/// use caf::mesh::{encode_mesh_ext, MeshExtras, MeshView, SubMeshEntry, Vertex};
+/// use caf::{Asset, AssetType};
 ///
 /// let verts = [Vertex::default(); 3];
 /// let subs = [SubMeshEntry { first_index: 0, index_count: 3, material: 2, ..Default::default() }];
@@ -336,7 +338,8 @@ fn check_stream(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{mesh::MeshView, Asset, AssetType};
+    use crate::mesh::MeshView;
+    use crate::{Asset, AssetType};
 
     fn sample() -> (Vec<Vertex>, Vec<u32>) {
         let verts: Vec<Vertex> = (0..5)

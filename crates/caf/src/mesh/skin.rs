@@ -3,7 +3,7 @@
 
 use crate::container::header::AssetType;
 use crate::error::CafError;
-use crate::{mesh::JointEntry, mesh::SkinHeader};
+use crate::mesh::{JointEntry, SkinHeader};
 
 /// One joint of a [`Skin`], decoded.
 #[derive(Clone, Debug, PartialEq)]

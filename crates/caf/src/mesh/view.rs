@@ -6,11 +6,9 @@ use crate::container::header::AssetType;
 use crate::container::load::Asset;
 use crate::container::view::{cast_or_copy, expect_type, payload_size};
 use crate::error::CafError;
-use crate::{mesh::weights_fault, mesh::Skin};
-use crate::{
-    mesh::MeshExtHeader, mesh::MeshMetadata, mesh::SkinHeader, mesh::SubMeshEntry, mesh::Vertex,
-    strip_alignment_padding,
-};
+use crate::mesh::{weights_fault, Skin};
+use crate::mesh::{MeshExtHeader, MeshMetadata, SkinHeader, SubMeshEntry, Vertex};
+use crate::strip_alignment_padding;
 
 /// The parts of an extended mesh's metadata after the original 16 bytes
 /// (docs/format/caf-assets-ext.md section 1).
