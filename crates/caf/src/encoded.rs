@@ -8,10 +8,14 @@
 //! memory.
 
 use crate::container::layout::layout;
+use crate::error::CafError;
 
+mod codec;
 mod decode;
 
 mod encode;
+#[cfg(test)]
+mod feature_tests;
 mod index;
 mod seal;
 mod stream;
@@ -43,9 +47,12 @@ pub const TAG_SIZE: usize = 16;
 /// Bytes of a key.
 pub const KEY_SIZE: usize = 32;
 
+#[cfg(feature = "crypto")]
 const KEY_CHECK_AAD: &[u8] = b"voxcaf key check v1";
+#[cfg(feature = "crypto")]
 const KEY_CHECK_NONCE: [u8; 24] = [0xFF; 24];
 const INDEX_TAG_COUNTER: u64 = u64::MAX;
+#[cfg(feature = "crypto")]
 /// HKDF-SHA256 `info` of cipher 2's file key (spec section 1a).
 const AES_FILE_KEY_INFO: &[u8] = b"voxcaf caf cipher 2 aes-256-gcm v1";
 
@@ -150,6 +157,37 @@ impl Codec {
             Codec::Lz4 => "lz4",
         }
     }
+
+    /// The cargo feature of this crate the codec needs (`"zstd"` or `"lz4"`), `None` for
+    /// [`Codec::None`].
+    pub fn feature(self) -> Option<&'static str> {
+        match self {
+            Codec::None => None,
+            Codec::Zstd => Some("zstd"),
+            Codec::Lz4 => Some("lz4"),
+        }
+    }
+
+    /// True when this build encodes and decodes the codec (its feature is on).
+    pub fn is_available(self) -> bool {
+        match self {
+            Codec::None => true,
+            Codec::Zstd => cfg!(feature = "zstd"),
+            Codec::Lz4 => cfg!(feature = "lz4"),
+        }
+    }
+
+    /// [`CafError::FeatureDisabled`] unless [`is_available`](Codec::is_available).
+    pub(crate) fn require(self) -> Result<(), CafError> {
+        match self.feature() {
+            Some(feature) if !self.is_available() => Err(CafError::FeatureDisabled {
+                kind: "codec",
+                name: self.name(),
+                feature,
+            }),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl std::fmt::Display for Codec {
@@ -206,6 +244,33 @@ impl Cipher {
         match self {
             Cipher::XChaCha20Poly1305 => "xchacha20-poly1305",
             Cipher::Aes256Gcm => "aes-256-gcm",
+        }
+    }
+
+    /// The cargo feature of this crate every cipher needs: `"crypto"`.
+    pub fn feature(self) -> &'static str {
+        "crypto"
+    }
+
+    /// True when this build encrypts and decrypts with the cipher (the `crypto` feature is on).
+    pub fn is_available(self) -> bool {
+        cfg!(feature = "crypto")
+    }
+
+    /// [`CafError::FeatureDisabled`] unless [`is_available`](Cipher::is_available).
+    pub(crate) fn require(self) -> Result<(), CafError> {
+        if self.is_available() {
+            return Ok(());
+        }
+        Err(self.missing())
+    }
+
+    /// The [`CafError::FeatureDisabled`] of this cipher.
+    pub(crate) fn missing(self) -> CafError {
+        CafError::FeatureDisabled {
+            kind: "cipher",
+            name: self.name(),
+            feature: self.feature(),
         }
     }
 

@@ -199,6 +199,17 @@ pub enum CafError {
         /// The value found.
         value: u64,
     },
+    /// The payload's codec or cipher needs a cargo feature of this crate that the build leaves
+    /// out (a build with `default-features = false`).
+    #[error("{kind} {name} needs the `{feature}` feature of caf, which this build leaves out")]
+    FeatureDisabled {
+        /// `"codec"` or `"cipher"`.
+        kind: &'static str,
+        /// The codec's or cipher's name (`"zstd"`, `"aes-256-gcm"`, ...).
+        name: &'static str,
+        /// The cargo feature it needs (`"zstd"`, `"lz4"` or `"crypto"`).
+        feature: &'static str,
+    },
     /// The block index does not hash to its stored CRC.
     #[error(
         "block index CRC mismatch: stored {stored:#010x}, the index hashes to {computed:#010x}"
@@ -339,7 +350,9 @@ impl CafError {
             | CafError::Truncated { .. }
             | CafError::BadPack { .. } => ErrorKind::Malformed,
             CafError::BadPackPath { .. } => ErrorKind::Misuse,
-            CafError::UnsupportedEncoding { .. } => ErrorKind::Unsupported,
+            CafError::UnsupportedEncoding { .. } | CafError::FeatureDisabled { .. } => {
+                ErrorKind::Unsupported
+            }
             CafError::KeyRequired | CafError::WrongKey | CafError::BadKey { .. } => ErrorKind::Key,
             CafError::PlainTooLarge { .. } => ErrorKind::LimitExceeded,
             CafError::BadEncoding { .. } => ErrorKind::Misuse,
@@ -377,6 +390,7 @@ impl CafError {
             CafError::OutputSize { .. } => "output size",
             CafError::BadBlockIndex { .. } => "block index",
             CafError::UnsupportedEncoding { .. } => "unsupported encoding",
+            CafError::FeatureDisabled { .. } => "feature disabled",
             CafError::IndexCrcMismatch { .. } => "index crc",
             CafError::KeyRequired => "key required",
             CafError::WrongKey => "wrong key",
@@ -528,6 +542,14 @@ mod tests {
                 CafError::UnsupportedEncoding {
                     what: "codec",
                     value: 9,
+                },
+                ErrorKind::Unsupported,
+            ),
+            (
+                CafError::FeatureDisabled {
+                    kind: "codec",
+                    name: "zstd",
+                    feature: "zstd",
                 },
                 ErrorKind::Unsupported,
             ),

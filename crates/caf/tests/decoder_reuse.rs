@@ -3,12 +3,15 @@
 //! (corrupt block, wrong or missing key, bomb, wrong output length) leaves the decoder ready
 //! for the next one.
 
-use caf::{
-    encoded::decode_asset, encoded::decode_payload, encoded::encode_asset, encoded::plain_size,
-    encoded::Codec, encoded::DecodeOptions, encoded::Encoding, encoded::Key,
-    encoded::PayloadDecoder, encoded::StreamReader, texture::TextureMetadata, texture::TextureView,
-    Asset, AssetType, CafError, CafFlags, LoadedAsset,
+// Every test here encodes or decodes with the default codecs and ciphers.
+#![cfg(all(feature = "zstd", feature = "lz4", feature = "crypto"))]
+
+use caf::encoded::{
+    decode_asset, decode_payload, encode_asset, plain_size, Codec, DecodeOptions, Encoding, Key,
+    PayloadDecoder, StreamReader,
 };
+use caf::texture::{TextureMetadata, TextureView};
+use caf::{Asset, AssetType, CafError, CafFlags, LoadedAsset};
 use voxcaf_golden::Rng;
 
 /// Texture-like bytes (compressible, not trivial) of length `n`, different per `seed`.

@@ -2,14 +2,17 @@
 //! assets with every codec, with and without a key; every bit flip and truncation detected;
 //! tampering with recomputed CRCs caught by authentication; wrong and missing keys; streaming.
 
+// Every test here encodes or decodes with the default codecs and ciphers.
+#![cfg(all(feature = "zstd", feature = "lz4", feature = "crypto"))]
+
 mod common;
 
-use caf::{
-    encoded::decode_asset, encoded::decode_payload, encoded::encode_asset, encoded::Cipher,
-    encoded::Codec, encoded::DecodeOptions, encoded::Encoding, encoded::Key, encoded::StreamReader,
-    encoded::ENTRY_SIZE, encoded::INDEX_HEADER_SIZE, texture::TextureView, Asset, AssetType,
-    CafError, CafFlags, ErrorKind,
+use caf::encoded::{
+    decode_asset, decode_payload, encode_asset, Cipher, Codec, DecodeOptions, Encoding, Key,
+    StreamReader, ENTRY_SIZE, INDEX_HEADER_SIZE,
 };
+use caf::texture::TextureView;
+use caf::{Asset, AssetType, CafError, CafFlags, ErrorKind};
 use common::{golden_caf, lcg_bytes, manifest};
 
 fn key(seed: u8) -> Key {

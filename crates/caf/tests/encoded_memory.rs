@@ -1,16 +1,18 @@
 //! Memory bounds of encoded payloads, measured with a tracking allocator: bombs are refused
 //! without large allocations, and streaming holds a few blocks whatever the payload's size.
 
+// Every test here encodes or decodes with the default codecs and ciphers.
+#![cfg(all(feature = "zstd", feature = "lz4", feature = "crypto"))]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use caf::{
-    encoded::decode_payload, encoded::encode_asset, encoded::BlockEntry, encoded::BlockIndexHeader,
-    encoded::Codec, encoded::DecodeOptions, encoded::Encoding, encoded::Key, encoded::StreamReader,
-    encoded::BLOCK_MAGIC, encoded::BLOCK_VERSION, encoded::ENTRY_SIZE, encoded::INDEX_HEADER_SIZE,
-    Asset, AssetType, CafError, CafFlags,
+use caf::encoded::{
+    decode_payload, encode_asset, BlockEntry, BlockIndexHeader, Codec, DecodeOptions, Encoding,
+    Key, StreamReader, BLOCK_MAGIC, BLOCK_VERSION, ENTRY_SIZE, INDEX_HEADER_SIZE,
 };
+use caf::{Asset, AssetType, CafError, CafFlags};
 
 /// Tracks live bytes and their peak.
 struct Tracking;

@@ -2,6 +2,7 @@
 //! reusable codec context, and [`PayloadDecoder`] with the one-shot [`decode_payload`] and
 //! [`decode_asset`].
 
+use super::codec::{decompress, ZstdContext};
 use super::index::{block_index, is_encoded};
 use super::seal::{block_aad, index_aad, Key, Sealer};
 use super::{
@@ -28,17 +29,8 @@ pub(crate) struct BlockDecoder {
 /// one block or asset leaves it ready for the next.
 #[derive(Default)]
 pub(crate) struct DecodeContext {
-    zstd: Option<zstd::bulk::Decompressor<'static>>,
+    zstd: ZstdContext,
     scratch: Vec<u8>,
-}
-
-impl DecodeContext {
-    fn ensure_zstd(&mut self) -> Result<(), CafError> {
-        if self.zstd.is_none() {
-            self.zstd = Some(zstd::bulk::Decompressor::new().map_err(|e| CafError::io(None, e))?);
-        }
-        Ok(())
-    }
 }
 
 impl BlockDecoder {
@@ -50,10 +42,14 @@ impl BlockDecoder {
         metadata: &[u8],
         key: Option<&Key>,
     ) -> Result<BlockDecoder, CafError> {
+        header.codec().require()?;
+        if let Some(kind) = header.cipher() {
+            kind.require()?;
+        }
         let header_bytes = header.to_bytes();
         let cipher = if header.is_encrypted() {
             let key = key.ok_or(CafError::KeyRequired)?;
-            if key.check_value() != header.key_check {
+            if key.check_value()? != header.key_check {
                 return Err(CafError::WrongKey);
             }
             let kind = header.cipher().ok_or(CafError::UnsupportedEncoding {
@@ -140,25 +136,7 @@ impl BlockDecoder {
                 }
                 out.copy_from_slice(body);
             }
-            Codec::Zstd => {
-                let z = ctx
-                    .zstd
-                    .as_mut()
-                    .ok_or(block_decode(i, "no zstd context"))?;
-                let n = z.decompress_to_buffer(body, out).map_err(|_| {
-                    block_decode(i, "zstd data is corrupt or larger than the block")
-                })?;
-                if n != out.len() {
-                    return Err(block_decode(i, "zstd data is shorter than the block"));
-                }
-            }
-            Codec::Lz4 => {
-                let n = lz4_flex::block::decompress_into(body, out)
-                    .map_err(|_| block_decode(i, "LZ4 data is corrupt or larger than the block"))?;
-                if n != out.len() {
-                    return Err(block_decode(i, "LZ4 data is shorter than the block"));
-                }
-            }
+            Codec::Zstd | Codec::Lz4 => decompress(codec, &mut ctx.zstd, i, body, out)?,
         }
         Ok(())
     }
@@ -167,7 +145,7 @@ impl BlockDecoder {
     /// context, not per asset).
     pub(crate) fn prepare(&self, ctx: &mut DecodeContext) -> Result<(), CafError> {
         if self.header.codec() == Codec::Zstd {
-            ctx.ensure_zstd()?;
+            ctx.zstd.ensure()?;
         }
         Ok(())
     }
@@ -216,8 +194,11 @@ impl<'k> DecodeOptions<'k> {
 /// next one; the output buffer's content is then unspecified.
 ///
 /// ```
-/// use caf::{encoded::encode_asset, Asset, AssetType, CafFlags, encoded::Codec, encoded::DecodeOptions, encoded::Encoding, encoded::PayloadDecoder};
+/// use caf::encoded::{encode_asset, Codec, DecodeOptions, Encoding, PayloadDecoder};
+/// use caf::{Asset, AssetType, CafFlags};
 ///
+/// # #[cfg(all(feature = "zstd", feature = "lz4"))]
+/// # fn main() -> Result<(), caf::CafError> {
 /// let mut dec = PayloadDecoder::new();
 /// let mut plain = Vec::new(); // reused: grows to the largest payload, never zeroed again
 /// for (i, codec) in [Codec::Zstd, Codec::Lz4, Codec::Zstd].into_iter().enumerate() {
@@ -227,7 +208,10 @@ impl<'k> DecodeOptions<'k> {
 ///     dec.decode_into(&Asset::parse(&file)?, &DecodeOptions::default(), &mut plain)?;
 ///     assert_eq!(plain, data);
 /// }
-/// # Ok::<(), caf::CafError>(())
+/// # Ok(())
+/// # }
+/// # #[cfg(not(all(feature = "zstd", feature = "lz4")))]
+/// # fn main() {}
 /// ```
 #[derive(Default)]
 pub struct PayloadDecoder {
@@ -237,7 +221,7 @@ pub struct PayloadDecoder {
 impl std::fmt::Debug for PayloadDecoder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PayloadDecoder")
-            .field("zstd_context", &self.ctx.zstd.is_some())
+            .field("zstd_context", &self.ctx.zstd.is_ready())
             .field("scratch", &self.ctx.scratch.len())
             .finish()
     }

@@ -1,8 +1,9 @@
 //! Writing encoded payloads: the [`Encoding`] asked for, block compression, sealing and the
 //! block index.
 
+use super::codec::{check_level, compress};
 use super::index::index_crc;
-use super::seal::{block_aad, index_aad, Key, Sealer};
+use super::seal::{block_aad, index_aad, random_salt, Key, Sealer};
 use super::{
     BlockEntry, BlockIndexHeader, Cipher, Codec, BLOCK_MAGIC, BLOCK_VERSION, DEFAULT_BLOCK_SIZE,
     ENTRY_SIZE, INDEX_HEADER_SIZE, INDEX_TAG_COUNTER, MAX_BLOCK_SIZE, MIN_BLOCK_SIZE, TAG_SIZE,
@@ -70,23 +71,6 @@ impl Encoding {
     }
 }
 
-fn compress_block(
-    codec: Codec,
-    level: i32,
-    plain: &[u8],
-    out: &mut Vec<u8>,
-) -> Result<(), CafError> {
-    match codec {
-        Codec::None => out.extend_from_slice(plain),
-        Codec::Zstd => {
-            let c = zstd::bulk::compress(plain, level).map_err(|e| CafError::io(None, e))?;
-            out.extend_from_slice(&c);
-        }
-        Codec::Lz4 => out.extend_from_slice(&lz4_flex::block::compress(plain)),
-    }
-    Ok(())
-}
-
 /// Encode `plain` as an encoded payload for an asset of this type, flags and metadata; returns
 /// the header flags (the given ones plus COMPRESSED / ENCRYPTED as the encoding asks) and the
 /// stored payload. A plain encoding ([`Encoding::is_plain`]) returns the payload unchanged.
@@ -108,10 +92,9 @@ pub fn encode_payload(
             what: "block size must be a power of two from 4 KiB to 16 MiB",
         });
     }
-    if enc.codec == Codec::Zstd && !zstd::compression_level_range().contains(&enc.level) {
-        return Err(CafError::BadEncoding {
-            what: "zstd level out of range (1 to 22, or negative for faster modes)",
-        });
+    check_level(enc.codec, enc.level)?;
+    if enc.key.is_some() {
+        enc.cipher.require()?;
     }
     let count = plain.len().div_ceil(bs as usize);
     let block_count = u32::try_from(count).map_err(|_| CafError::TooLarge {
@@ -124,7 +107,7 @@ pub fn encode_payload(
     let mut blocks = Vec::with_capacity(plain.len() / 2 + 64);
     let mut ends = Vec::with_capacity(count);
     for chunk in plain.chunks(bs as usize) {
-        compress_block(enc.codec, enc.level, chunk, &mut blocks)?;
+        compress(enc.codec, enc.level, chunk, &mut blocks)?;
         blocks.resize(blocks.len() + tag, 0); // room for the tag
         ends.push(blocks.len());
     }
@@ -171,11 +154,9 @@ pub fn encode_payload(
     if let Some(key) = &enc.key {
         match enc.salt {
             Some(s) => header.salt = s,
-            None => {
-                getrandom::fill(&mut header.salt).map_err(|e| CafError::Random(e.to_string()))?
-            }
+            None => header.salt = random_salt()?,
         }
-        header.key_check = key.check_value();
+        header.key_check = key.check_value()?;
         let sealer = Sealer::new(key, enc.cipher, &header.salt)?;
         let hb = header.to_bytes();
         let mut start = 0usize;

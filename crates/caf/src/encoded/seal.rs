@@ -1,25 +1,36 @@
 //! The ciphers of encrypted payloads: the 32-byte [`Key`], the per-file sealer of blocks and of
 //! the index tag, their nonces and the associated data each tag authenticates.
+//!
+//! The ciphers need the `crypto` feature. Without it, [`Sealer`] has no value ([`Sealer::new`]
+//! refuses) and neither has a key check value, so an encrypted payload is refused with
+//! [`CafError::FeatureDisabled`]; keys can still be read and written.
 
+#[cfg(feature = "crypto")]
 use aes_gcm::Aes256Gcm;
+#[cfg(feature = "crypto")]
 use chacha20poly1305::aead::{AeadInPlace, KeyInit};
+#[cfg(feature = "crypto")]
 use chacha20poly1305::{Tag, XChaCha20Poly1305, XNonce};
 use zerocopy::IntoBytes;
 
 use super::{
-    BlockEntry, Cipher, RawBlockEntry, AES_FILE_KEY_INFO, BLOCK_AAD_HEADER, ENTRY_AAD,
-    INDEX_AAD_HEADER, INDEX_HEADER_SIZE, KEY_CHECK_AAD, KEY_CHECK_NONCE, KEY_SIZE, TAG_SIZE,
+    BlockEntry, Cipher, RawBlockEntry, BLOCK_AAD_HEADER, ENTRY_AAD, INDEX_AAD_HEADER,
+    INDEX_HEADER_SIZE, KEY_SIZE, TAG_SIZE,
 };
+#[cfg(feature = "crypto")]
+use super::{AES_FILE_KEY_INFO, KEY_CHECK_AAD, KEY_CHECK_NONCE};
 use crate::container::header::{CafHeader, HEADER_SIZE};
 use crate::error::CafError;
 
 /// A cipher keyed for one file: seals and opens blocks and the index tag by counter (the
 /// block index, or [`INDEX_TAG_COUNTER`](super::INDEX_TAG_COUNTER)).
+#[cfg(feature = "crypto")]
 pub(super) enum Sealer {
     XChaCha(XChaCha20Poly1305, [u8; 16]),
     Aes(Box<Aes256Gcm>),
 }
 
+#[cfg(feature = "crypto")]
 impl Sealer {
     pub(super) fn new(key: &Key, cipher: Cipher, salt: &[u8; 16]) -> Result<Sealer, CafError> {
         Ok(match cipher {
@@ -80,6 +91,39 @@ impl Sealer {
     }
 }
 
+/// Without the `crypto` feature no sealer exists: [`Sealer::new`] refuses.
+#[cfg(not(feature = "crypto"))]
+pub(super) enum Sealer {}
+
+#[cfg(not(feature = "crypto"))]
+impl Sealer {
+    pub(super) fn new(_key: &Key, cipher: Cipher, _salt: &[u8; 16]) -> Result<Sealer, CafError> {
+        Err(cipher.missing())
+    }
+
+    pub(super) fn seal(&self, _: u64, _: &[u8], _: &mut [u8]) -> Result<[u8; TAG_SIZE], ()> {
+        match *self {}
+    }
+
+    pub(super) fn open(&self, _: u64, _: &[u8], _: &mut [u8], _: &[u8]) -> Result<(), ()> {
+        match *self {}
+    }
+}
+
+/// A fresh 16-byte salt from the operating system's random generator.
+#[cfg(feature = "crypto")]
+pub(super) fn random_salt() -> Result<[u8; 16], CafError> {
+    let mut salt = [0u8; 16];
+    getrandom::fill(&mut salt).map_err(|e| CafError::Random(e.to_string()))?;
+    Ok(salt)
+}
+
+/// Without the `crypto` feature there is no random generator: refused.
+#[cfg(not(feature = "crypto"))]
+pub(super) fn random_salt() -> Result<[u8; 16], CafError> {
+    Err(Cipher::default().missing())
+}
+
 /// A 32-byte key of either [`Cipher`]. Its `Debug` form never shows the bytes.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Key([u8; KEY_SIZE]);
@@ -96,7 +140,8 @@ impl Key {
         Key(bytes)
     }
 
-    /// A fresh key from the operating system's random generator.
+    /// A fresh key from the operating system's random generator (needs the `crypto` feature).
+    #[cfg(feature = "crypto")]
     pub fn generate() -> Result<Key, CafError> {
         let mut k = [0u8; KEY_SIZE];
         getrandom::fill(&mut k).map_err(|e| CafError::Random(e.to_string()))?;
@@ -154,17 +199,31 @@ impl Key {
     }
 
     /// A public 16-byte fingerprint of the key: the key check value stored in every file it
-    /// encrypts. Tools compare fingerprints to tell keys apart without revealing them.
+    /// encrypts. Tools compare fingerprints to tell keys apart without revealing them (needs
+    /// the `crypto` feature).
+    #[cfg(feature = "crypto")]
     pub fn fingerprint(&self) -> [u8; 16] {
-        self.check_value()
+        self.tag_of_nothing()
     }
 
+    #[cfg(feature = "crypto")]
     fn cipher(&self) -> XChaCha20Poly1305 {
         XChaCha20Poly1305::new(chacha20poly1305::Key::from_slice(&self.0))
     }
 
     /// The key check value stored in encrypted files.
-    pub(super) fn check_value(&self) -> [u8; 16] {
+    pub(super) fn check_value(&self) -> Result<[u8; 16], CafError> {
+        #[cfg(feature = "crypto")]
+        return Ok(self.tag_of_nothing());
+        // The key check is an XChaCha20-Poly1305 tag whatever the file's cipher.
+        #[cfg(not(feature = "crypto"))]
+        Err(Cipher::XChaCha20Poly1305.missing())
+    }
+
+    /// The XChaCha20-Poly1305 tag of the empty message under the key check nonce and associated
+    /// data: the key check value.
+    #[cfg(feature = "crypto")]
+    fn tag_of_nothing(&self) -> [u8; 16] {
         let tag = self
             .cipher()
             .encrypt_in_place_detached(XNonce::from_slice(&KEY_CHECK_NONCE), KEY_CHECK_AAD, &mut [])
@@ -174,6 +233,7 @@ impl Key {
     }
 }
 
+#[cfg(feature = "crypto")]
 fn block_nonce(salt: &[u8; 16], counter: u64) -> XNonce {
     let mut n = [0u8; 24];
     n[..16].copy_from_slice(salt);

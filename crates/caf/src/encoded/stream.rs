@@ -35,17 +35,23 @@ enum Mode {
 /// and two blocks.
 ///
 /// ```
-/// use caf::{AssetType, CafFlags, encoded::Encoding, encoded::StreamReader};
+/// use caf::encoded::{encode_asset, Encoding, StreamReader};
+/// use caf::{AssetType, CafFlags};
 ///
+/// # #[cfg(feature = "zstd")]
+/// # fn main() -> Result<(), caf::CafError> {
 /// let plain: Vec<u8> = (0..300_000u32).map(|i| (i / 7) as u8).collect();
-/// let file = caf::encoded::encode_asset(AssetType::AUDIO, CafFlags::STREAMED, &[], &plain, &Encoding::default())?;
+/// let file = encode_asset(AssetType::AUDIO, CafFlags::STREAMED, &[], &plain, &Encoding::default())?;
 /// let mut r = StreamReader::new(&file[..], None)?;
 /// let mut back = Vec::new();
 /// while let Some(block) = r.next_block()? {
 ///     back.extend_from_slice(block);
 /// }
 /// assert_eq!(back, plain);
-/// # Ok::<(), caf::CafError>(())
+/// # Ok(())
+/// # }
+/// # #[cfg(not(feature = "zstd"))]
+/// # fn main() {}
 /// ```
 pub struct StreamReader<R> {
     reader: R,
