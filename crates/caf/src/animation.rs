@@ -32,7 +32,8 @@
 
 use crate::container::header::AssetType;
 use crate::container::layout::layout;
-use crate::container::metadata::codec;
+use crate::container::metadata::{codec, ExtHeader};
+use crate::error::CafError;
 
 mod encode;
 
@@ -71,6 +72,32 @@ codec!(
     RawAnimationMetadata,
     AssetType::ANIMATION
 );
+
+impl ExtHeader for AnimationMetadata {
+    const TYPE: AssetType = AssetType::ANIMATION;
+    const SIZE: usize = Self::SIZE;
+    const MAGIC: [u8; 4] = Self::MAGIC;
+    const MAGIC_FIELD: &'static str = "magic";
+    const MAGIC_REASON: &'static str = "an animation starts with \"ANIM\"";
+    const VERSION_FIELD: &'static str = "version";
+
+    fn decode(b: &[u8]) -> Result<Self, CafError> {
+        Self::from_bytes(b)
+    }
+    fn magic(&self) -> [u8; 4] {
+        self.magic
+    }
+    fn version(&self) -> Option<(u64, u64)> {
+        Some((self.version.into(), Self::VERSION.into()))
+    }
+    fn fields_fault(&self) -> Option<(&'static str, u64, &'static str)> {
+        (self.flags != 0 || self.reserved != [0; 2]).then_some((
+            "flags",
+            self.flags.into(),
+            "flags and reserved must be 0",
+        ))
+    }
+}
 
 impl AnimationMetadata {
     /// The magic bytes.

@@ -6,6 +6,7 @@ use super::ChannelValue;
 use crate::animation::{AnimationMetadata, ChannelEntry, ClipEntry};
 use crate::container::header::AssetType;
 use crate::container::load::Asset;
+use crate::container::metadata::ext_header;
 use crate::container::view::expect_type;
 use crate::error::CafError;
 use crate::strip_alignment_padding;
@@ -225,36 +226,7 @@ fn value_of(path: u8, v: [f32; 4]) -> ChannelValue {
 /// The metadata header of an animation (`b` its whole metadata) with its counts, rate and name
 /// block size checked.
 fn check_header(b: &[u8]) -> Result<AnimationMetadata, CafError> {
-    let ty = AssetType::ANIMATION;
-    let head = b
-        .get(..AnimationMetadata::SIZE)
-        .ok_or(CafError::MetadataSize {
-            ty,
-            expected: AnimationMetadata::SIZE as u64,
-            actual: b.len() as u64,
-        })?;
-    let meta = AnimationMetadata::from_bytes(head)?;
-    if meta.magic != AnimationMetadata::MAGIC {
-        return Err(bad(
-            "magic",
-            u32::from_le_bytes(meta.magic).into(),
-            "an animation starts with \"ANIM\"",
-        ));
-    }
-    if meta.version != AnimationMetadata::VERSION {
-        return Err(bad(
-            "version",
-            meta.version.into(),
-            "only version 1 is defined",
-        ));
-    }
-    if meta.flags != 0 || meta.reserved != [0; 2] {
-        return Err(bad(
-            "flags",
-            meta.flags.into(),
-            "flags and reserved must be 0",
-        ));
-    }
+    let meta: AnimationMetadata = ext_header(b)?;
     if meta.clip_count == 0 || meta.clip_count > AnimationMetadata::MAX_CLIPS {
         return Err(bad(
             "clip_count",

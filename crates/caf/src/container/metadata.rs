@@ -69,6 +69,65 @@ macro_rules! codec {
 
 pub(crate) use codec;
 
+/// A header that opens an extension's metadata (the extended mesh's `MSHX`, the skin's `SKIN`,
+/// the animation's `ANIM`): magic bytes, an optional version, then fields of its own. Checked
+/// by [`ext_header`], the one check all three share.
+pub(crate) trait ExtHeader: Sized {
+    /// The asset type named in errors.
+    const TYPE: AssetType;
+    /// Encoded size in bytes.
+    const SIZE: usize;
+    /// The magic bytes the header starts with.
+    const MAGIC: [u8; 4];
+    /// The field named when the magic is wrong (`"ext.magic"`, ...).
+    const MAGIC_FIELD: &'static str;
+    /// Why a wrong magic is refused (`"a skin starts with \"SKIN\""`, ...).
+    const MAGIC_REASON: &'static str;
+    /// The field named when the version is wrong.
+    const VERSION_FIELD: &'static str;
+
+    /// Decode exactly [`Self::SIZE`] bytes.
+    fn decode(b: &[u8]) -> Result<Self, CafError>;
+    /// The magic bytes read.
+    fn magic(&self) -> [u8; 4];
+    /// The version read and the only one defined, or `None` for a header without a version.
+    fn version(&self) -> Option<(u64, u64)>;
+    /// The first of the header's own field checks (stream bits, flags, reserved fields) that
+    /// fails, as (field, value, reason).
+    fn fields_fault(&self) -> Option<(&'static str, u64, &'static str)>;
+}
+
+/// The extension header `H` at the start of `b`, checked in order: `b` holds it (else
+/// [`CafError::MetadataSize`]), its magic, its version (only version 1 is defined) and its own
+/// fields ([`CafError::BadMetadata`] naming the field).
+pub(crate) fn ext_header<H: ExtHeader>(b: &[u8]) -> Result<H, CafError> {
+    let bad = |field: &'static str, value: u64, reason: &'static str| CafError::BadMetadata {
+        ty: H::TYPE,
+        field,
+        value,
+        reason,
+    };
+    let head = b.get(..H::SIZE).ok_or(CafError::MetadataSize {
+        ty: H::TYPE,
+        expected: H::SIZE as u64,
+        actual: b.len() as u64,
+    })?;
+    let h = H::decode(head)?;
+    if h.magic() != H::MAGIC {
+        let found = u32::from_le_bytes(h.magic());
+        return Err(bad(H::MAGIC_FIELD, found.into(), H::MAGIC_REASON));
+    }
+    if let Some((found, defined)) = h.version() {
+        if found != defined {
+            return Err(bad(H::VERSION_FIELD, found, "only version 1 is defined"));
+        }
+    }
+    match h.fields_fault() {
+        Some((field, value, reason)) => Err(bad(field, value, reason)),
+        None => Ok(h),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,5 +228,75 @@ mod tests {
         assert_eq!(ShaderMetadata::from_metadata(&b).unwrap(), s);
         b.resize(16, 0); // 32 + 16 is 16-aligned but not 32-aligned
         assert!(ShaderMetadata::from_metadata(&b).is_err());
+    }
+
+    /// The field an extension header check refuses `b` for, or `"ok"`.
+    fn refused_field<H: ExtHeader>(b: &[u8]) -> &'static str {
+        match ext_header::<H>(b) {
+            Ok(_) => "ok",
+            Err(CafError::BadMetadata { field, .. }) => field,
+            Err(CafError::MetadataSize { .. }) => "size",
+            Err(_) => "other error",
+        }
+    }
+
+    #[test]
+    fn ext_header_checks_size_magic_version_then_own_fields() {
+        use crate::animation::AnimationMetadata;
+        use crate::mesh::{MeshExtHeader, SkinHeader};
+
+        let mesh = MeshExtHeader::new(MeshExtHeader::COLOR0);
+        let mut bytes = mesh.to_bytes().to_vec();
+        assert_eq!(refused_field::<MeshExtHeader>(&bytes), "ok");
+        bytes.push(9); // what follows the header is not its business
+        assert_eq!(refused_field::<MeshExtHeader>(&bytes), "ok");
+        assert_eq!(refused_field::<MeshExtHeader>(&bytes[..31]), "size");
+        let m = |f: fn(&mut MeshExtHeader)| {
+            let mut h = mesh;
+            f(&mut h);
+            refused_field::<MeshExtHeader>(&h.to_bytes())
+        };
+        // Each case also breaks every later check: the first failing check is reported.
+        assert_eq!(
+            m(|h| (h.magic, h.version, h.reserved0) = (*b"MSHY", 2, 1)),
+            "ext.magic"
+        );
+        assert_eq!(m(|h| (h.version, h.streams) = (2, 1 << 31)), "ext.version");
+        assert_eq!(
+            m(|h| (h.streams, h.reserved0) = (1 << 31, 1)),
+            "ext.streams"
+        );
+        assert_eq!(m(|h| h.reserved = [0, 0, 0, 1]), "ext.reserved");
+
+        let skin = SkinHeader {
+            magic: SkinHeader::MAGIC,
+            joint_count: 1,
+            ..SkinHeader::default()
+        };
+        let s = |f: fn(&mut SkinHeader)| {
+            let mut h = skin;
+            f(&mut h);
+            refused_field::<SkinHeader>(&h.to_bytes())
+        };
+        assert_eq!(s(|_| ()), "ok");
+        assert_eq!(s(|h| (h.magic, h.reserved) = (*b"SKIM", 1)), "skin.magic");
+        assert_eq!(s(|h| h.reserved = 1), "skin.reserved");
+        assert_eq!(refused_field::<SkinHeader>(&[0; 79]), "size");
+
+        let anim = AnimationMetadata {
+            magic: AnimationMetadata::MAGIC,
+            version: AnimationMetadata::VERSION,
+            ..AnimationMetadata::default()
+        };
+        let a = |f: fn(&mut AnimationMetadata)| {
+            let mut h = anim;
+            f(&mut h);
+            refused_field::<AnimationMetadata>(&h.to_bytes())
+        };
+        assert_eq!(a(|_| ()), "ok");
+        assert_eq!(a(|h| (h.magic, h.version) = (*b"ANIN", 0)), "magic");
+        assert_eq!(a(|h| (h.version, h.flags) = (2, 1)), "version");
+        assert_eq!(a(|h| h.flags = 1), "flags");
+        assert_eq!(a(|h| h.reserved = [0, 3]), "flags");
     }
 }

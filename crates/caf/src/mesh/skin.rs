@@ -2,6 +2,7 @@
 //! the metadata after the sub-mesh table, and the checks every reader and the encoder share.
 
 use crate::container::header::AssetType;
+use crate::container::metadata::ext_header;
 use crate::error::CafError;
 use crate::mesh::{JointEntry, SkinHeader};
 
@@ -171,22 +172,7 @@ impl Skin {
     /// The size in bytes of the skin starting at `b` (its header's counts), or the error for
     /// a missing or bad header.
     pub(crate) fn size_at(b: &[u8]) -> Result<u64, CafError> {
-        let h = b.get(..SkinHeader::SIZE).ok_or(CafError::MetadataSize {
-            ty: AssetType::MESH,
-            expected: SkinHeader::SIZE as u64,
-            actual: b.len() as u64,
-        })?;
-        let h = SkinHeader::from_bytes(h)?;
-        if h.magic != SkinHeader::MAGIC {
-            return Err(bad(
-                "skin.magic",
-                u32::from_le_bytes(h.magic).into(),
-                "a skin starts with \"SKIN\"",
-            ));
-        }
-        if h.reserved != 0 {
-            return Err(bad("skin.reserved", h.reserved.into(), "must be 0"));
-        }
+        let h: SkinHeader = ext_header(b)?;
         if h.joint_count == 0 || h.joint_count > SkinHeader::MAX_JOINTS {
             return Err(bad(
                 "skin.joint_count",

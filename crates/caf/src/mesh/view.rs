@@ -4,6 +4,7 @@ use std::borrow::Cow;
 
 use crate::container::header::AssetType;
 use crate::container::load::Asset;
+use crate::container::metadata::ext_header;
 use crate::container::view::{cast_or_copy, expect_type, payload_size};
 use crate::error::CafError;
 use crate::mesh::{weights_fault, Skin};
@@ -34,7 +35,10 @@ impl MeshExt {
         }
         let base = MeshMetadata::SIZE + MeshExtHeader::SIZE;
         let (meta, header) = match (b.get(..MeshMetadata::SIZE), b.get(MeshMetadata::SIZE..base)) {
-            (Some(m), Some(h)) => (MeshMetadata::from_bytes(m)?, MeshExtHeader::from_bytes(h)?),
+            (Some(m), Some(h)) => (
+                MeshMetadata::from_bytes(m)?,
+                ext_header::<MeshExtHeader>(h)?,
+            ),
             _ => {
                 return Err(CafError::MetadataSize {
                     ty,
@@ -49,30 +53,6 @@ impl MeshExt {
             value,
             reason,
         };
-        if header.magic != MeshExtHeader::MAGIC {
-            return Err(bad(
-                "ext.magic",
-                u32::from_le_bytes(header.magic).into(),
-                "an extended mesh header starts with \"MSHX\"",
-            ));
-        }
-        if header.version != MeshExtHeader::VERSION {
-            return Err(bad(
-                "ext.version",
-                header.version.into(),
-                "only version 1 is defined",
-            ));
-        }
-        if header.streams & !MeshExtHeader::KNOWN_STREAMS != 0 {
-            return Err(bad(
-                "ext.streams",
-                header.streams.into(),
-                "unknown stream bits",
-            ));
-        }
-        if header.reserved0 != 0 || header.reserved != [0; 4] {
-            return Err(bad("ext.reserved", 0, "reserved bytes must be zero"));
-        }
         let table_end = base as u64 + u64::from(meta.sub_mesh_count) * SubMeshEntry::SIZE as u64;
         let has_skin = header.streams & MeshExtHeader::SKIN != 0;
         let expected = if has_skin {
