@@ -21,6 +21,8 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use caf::animation::normalize_quaternion;
+
 use crate::error::{ImportError, Result};
 use crate::mesh::{catch, gltf_load};
 use crate::settings::Settings;
@@ -77,21 +79,12 @@ fn norm4(q: [f64; 4]) -> f64 {
     q.iter().map(|v| v * v).sum::<f64>().sqrt()
 }
 
-fn unit4(q: [f64; 4]) -> [f64; 4] {
-    let n = norm4(q);
-    if n > 0.0 {
-        q.map(|v| v / n)
-    } else {
-        [0.0, 0.0, 0.0, 1.0]
-    }
-}
-
 fn dot4(a: [f64; 4], b: [f64; 4]) -> f64 {
     (0..4).map(|i| a[i] * b[i]).sum()
 }
 
 fn slerp(a: [f64; 4], b: [f64; 4], s: f64) -> [f64; 4] {
-    let (a, mut b) = (unit4(a), unit4(b));
+    let (a, mut b) = (normalize_quaternion(a), normalize_quaternion(b));
     let mut d = dot4(a, b);
     if d < 0.0 {
         b = b.map(|v| -v);
@@ -102,7 +95,7 @@ fn slerp(a: [f64; 4], b: [f64; 4], s: f64) -> [f64; 4] {
         for i in 0..4 {
             r[i] = a[i] + (b[i] - a[i]) * s;
         }
-        return unit4(r);
+        return normalize_quaternion(r);
     }
     let th = d.min(1.0).acos();
     let (wa, wb) = (((1.0 - s) * th).sin() / th.sin(), (s * th).sin() / th.sin());
@@ -110,7 +103,7 @@ fn slerp(a: [f64; 4], b: [f64; 4], s: f64) -> [f64; 4] {
     for i in 0..4 {
         r[i] = wa * a[i] + wb * b[i];
     }
-    unit4(r)
+    normalize_quaternion(r)
 }
 
 /// The rotation angle (radians) between two unit quaternions.
@@ -129,7 +122,13 @@ impl Curve {
     /// The value at `t` as glTF defines it (held before the first and after the last key).
     fn eval(&self, t: f64) -> [f64; 4] {
         let n = self.times.len();
-        let fix = |v: [f64; 4]| if self.rotation { unit4(v) } else { v };
+        let fix = |v: [f64; 4]| {
+            if self.rotation {
+                normalize_quaternion(v)
+            } else {
+                v
+            }
+        };
         if t <= self.times[0] {
             return fix(self.values[0]);
         }
@@ -212,7 +211,7 @@ fn reconstruct(
         r[i] = a[i] + (b[i] - a[i]) * f;
     }
     if rotation {
-        unit4(r)
+        normalize_quaternion(r)
     } else {
         r
     }
@@ -369,7 +368,7 @@ fn resample(curve: &Curve, duration: f32, n: u32) -> (Vec<[f32; 4]>, f64) {
         let c = curve.eval(t);
         let r = reconstruct(&frames, h, d, t, false, curve.rotation);
         if curve.rotation {
-            rotation_angle(unit4(c), r)
+            rotation_angle(normalize_quaternion(c), r)
         } else {
             (0..3).map(|i| (c[i] - r[i]).abs()).fold(0.0, f64::max)
         }

@@ -210,6 +210,29 @@ impl ChannelEntry {
     }
 }
 
+/// The identity rotation `[x, y, z, w] = [0, 0, 0, 1]`.
+pub const IDENTITY_QUATERNION: [f64; 4] = [0.0, 0.0, 0.0, 1.0];
+
+/// `q` (`[x, y, z, w]`) scaled to unit length, or [`IDENTITY_QUATERNION`] when its length is
+/// zero or not finite (a zero, NaN or infinite component): the one quaternion normaliser of the
+/// encoder, the view's sampler and `caf_import`'s glTF resampling.
+///
+/// ```
+/// use caf::animation::{normalize_quaternion, IDENTITY_QUATERNION};
+///
+/// assert_eq!(normalize_quaternion([0.0, 0.0, 3.0, 4.0]), [0.0, 0.0, 0.6, 0.8]);
+/// assert_eq!(normalize_quaternion([0.0; 4]), IDENTITY_QUATERNION);
+/// assert_eq!(normalize_quaternion([f64::NAN, 0.0, 0.0, 1.0]), IDENTITY_QUATERNION);
+/// ```
+pub fn normalize_quaternion(q: [f64; 4]) -> [f64; 4] {
+    let n = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+    if n.is_finite() && n > 0.0 {
+        q.map(|v| v / n)
+    } else {
+        IDENTITY_QUATERNION
+    }
+}
+
 /// What a channel animates.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum ChannelPath {

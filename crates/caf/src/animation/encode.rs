@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use super::{AnimationEncodeError, ChannelPath, ClipData};
+use super::{normalize_quaternion, AnimationEncodeError, ChannelPath, ClipData};
 use crate::animation::{AnimationMetadata, ChannelEntry, ClipEntry};
 
 /// The f32 at or above `v` (v finite and >= 0).
@@ -13,12 +13,6 @@ fn round_up(v: f64) -> f32 {
     } else {
         f32::from_bits(f.to_bits() + 1)
     }
-}
-
-/// Normalise a quaternion in f64.
-fn unit4(q: [f64; 4]) -> [f64; 4] {
-    let n = q.iter().map(|v| v * v).sum::<f64>().sqrt();
-    q.map(|v| v / n)
 }
 
 /// Encode clips as Animation metadata and payload (docs/format/caf-assets-ext.md section 3):
@@ -163,7 +157,7 @@ fn quantise_rotations(frames: &[[f32; 4]], payload: &mut Vec<u8>) -> Result<f64,
         if !(norm.is_finite() && norm > 0.0) {
             return Err(fi);
         }
-        let mut q = unit4(q);
+        let mut q = normalize_quaternion(q);
         if let Some(p) = prev {
             let dot: f64 = (0..4).map(|i| p[i] * q[i]).sum();
             if dot < 0.0 {

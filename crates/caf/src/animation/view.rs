@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use super::ChannelValue;
+use super::{normalize_quaternion, ChannelValue};
 use crate::animation::{AnimationMetadata, ChannelEntry, ClipEntry};
 use crate::container::header::AssetType;
 use crate::container::load::Asset;
@@ -210,13 +210,7 @@ impl<'a> AnimationView<'a> {
 fn value_of(path: u8, v: [f32; 4]) -> ChannelValue {
     match path {
         ChannelEntry::ROTATION => {
-            let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-            let q = if n > 0.0 {
-                v.map(|x| x / n)
-            } else {
-                [0.0, 0.0, 0.0, 1.0]
-            };
-            ChannelValue::Rotation(q)
+            ChannelValue::Rotation(normalize_quaternion(v.map(f64::from)).map(|x| x as f32))
         }
         ChannelEntry::SCALE => ChannelValue::Scale([v[0], v[1], v[2]]),
         _ => ChannelValue::Translation([v[0], v[1], v[2]]),
