@@ -179,11 +179,11 @@ layout! {
 codec!(ChannelEntry, RawChannelEntry, AssetType::ANIMATION);
 
 impl ChannelEntry {
-    /// Path: translation.
+    /// Path: translation ([`ChannelPath::Translation`]).
     pub const TRANSLATION: u8 = 0;
-    /// Path: rotation.
+    /// Path: rotation ([`ChannelPath::Rotation`]).
     pub const ROTATION: u8 = 1;
-    /// Path: scale.
+    /// Path: scale ([`ChannelPath::Scale`]).
     pub const SCALE: u8 = 2;
     /// Interpolation between frames: linear (nlerp for rotations).
     pub const LINEAR: u8 = 0;
@@ -201,12 +201,7 @@ impl ChannelEntry {
 
     /// "translation", "rotation", "scale", or `None`.
     pub fn path_name(&self) -> Option<&'static str> {
-        match self.path {
-            Self::TRANSLATION => Some("translation"),
-            Self::ROTATION => Some("rotation"),
-            Self::SCALE => Some("scale"),
-            _ => None,
-        }
+        ChannelPath::from_code(self.path).map(ChannelPath::name)
     }
 }
 
@@ -233,35 +228,16 @@ pub fn normalize_quaternion(q: [f64; 4]) -> [f64; 4] {
     }
 }
 
-/// What a channel animates.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum ChannelPath {
-    /// Translation x, y, z.
-    Translation,
-    /// Rotation, unit quaternion x, y, z, w.
-    Rotation,
-    /// Scale x, y, z.
-    Scale,
-}
-
-impl ChannelPath {
-    /// The stored code ([`ChannelEntry::path`]).
-    pub fn code(self) -> u8 {
-        match self {
-            ChannelPath::Translation => ChannelEntry::TRANSLATION,
-            ChannelPath::Rotation => ChannelEntry::ROTATION,
-            ChannelPath::Scale => ChannelEntry::SCALE,
-        }
-    }
-
-    /// The path of a stored code.
-    pub fn from_code(c: u8) -> Option<ChannelPath> {
-        match c {
-            ChannelEntry::TRANSLATION => Some(ChannelPath::Translation),
-            ChannelEntry::ROTATION => Some(ChannelPath::Rotation),
-            ChannelEntry::SCALE => Some(ChannelPath::Scale),
-            _ => None,
-        }
+voxcaf_names::names! {
+    /// What a channel animates, with its stored code ([`ChannelEntry::path`]).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    pub enum ChannelPath: u8 as "channel path" {
+        /// Translation x, y, z (code 0).
+        Translation = 0 => "translation",
+        /// Rotation, unit quaternion x, y, z, w (code 1).
+        Rotation = 1 => "rotation",
+        /// Scale x, y, z (code 2).
+        Scale = 2 => "scale",
     }
 }
 

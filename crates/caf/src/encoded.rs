@@ -117,47 +117,21 @@ const INDEX_CRC_HEADER: usize = std::mem::offset_of!(RawBlockIndexHeader, index_
 /// Entry bytes that are authenticated (offset and stored size; the CRC is of the ciphertext).
 const ENTRY_AAD: usize = std::mem::offset_of!(RawBlockEntry, stored_crc32);
 
-/// Compression of the blocks.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
-pub enum Codec {
-    /// Blocks stored as they are (code 0): only useful with encryption.
-    None,
-    /// One zstd frame per block (code 1), the default.
-    #[default]
-    Zstd,
-    /// One raw LZ4 block per block (code 2), for the fastest decoding.
-    Lz4,
+voxcaf_names::names! {
+    /// Compression of the blocks.
+    #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+    pub enum Codec: u8 as "codec" {
+        /// Blocks stored as they are (code 0): only useful with encryption.
+        None = 0 => "none",
+        /// One zstd frame per block (code 1), the default.
+        #[default]
+        Zstd = 1 => "zstd",
+        /// One raw LZ4 block per block (code 2), for the fastest decoding.
+        Lz4 = 2 => "lz4",
+    }
 }
 
 impl Codec {
-    /// The on-disk code.
-    pub fn code(self) -> u8 {
-        match self {
-            Codec::None => 0,
-            Codec::Zstd => 1,
-            Codec::Lz4 => 2,
-        }
-    }
-
-    /// The codec of an on-disk code.
-    pub fn from_code(code: u8) -> Option<Codec> {
-        match code {
-            0 => Some(Codec::None),
-            1 => Some(Codec::Zstd),
-            2 => Some(Codec::Lz4),
-            _ => None,
-        }
-    }
-
-    /// `none`, `zstd` or `lz4`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Codec::None => "none",
-            Codec::Zstd => "zstd",
-            Codec::Lz4 => "lz4",
-        }
-    }
-
     /// The cargo feature of this crate the codec needs (`"zstd"` or `"lz4"`), `None` for
     /// [`Codec::None`].
     pub fn feature(self) -> Option<&'static str> {
@@ -190,63 +164,22 @@ impl Codec {
     }
 }
 
-impl std::fmt::Display for Codec {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+voxcaf_names::names! {
+    /// The authenticated encryption of the blocks of an encrypted payload.
+    #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+    pub enum Cipher: u8 as "cipher" {
+        /// XChaCha20-Poly1305 (code 1), the default: fast and constant-time on every CPU.
+        #[default]
+        XChaCha20Poly1305 = 1 => "xchacha20-poly1305" | "xchacha20poly1305" | "xchacha",
+        /// AES-256-GCM (code 2) under a per-file key: faster to decrypt on x86-64 with AES-NI. On
+        /// aarch64 the `aes` crate uses the ARMv8 AES instructions only when built with
+        /// `RUSTFLAGS="--cfg aes_armv8"`; without it, its constant-time software AES is slower
+        /// than XChaCha20-Poly1305.
+        Aes256Gcm = 2 => "aes-256-gcm" | "aes256gcm" | "aes",
     }
-}
-
-impl std::str::FromStr for Codec {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Codec, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "none" => Ok(Codec::None),
-            "zstd" => Ok(Codec::Zstd),
-            "lz4" => Ok(Codec::Lz4),
-            _ => Err(format!("unknown codec '{s}': use zstd, lz4 or none")),
-        }
-    }
-}
-
-/// The authenticated encryption of the blocks of an encrypted payload.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
-pub enum Cipher {
-    /// XChaCha20-Poly1305 (code 1), the default: fast and constant-time on every CPU.
-    #[default]
-    XChaCha20Poly1305,
-    /// AES-256-GCM (code 2) under a per-file key: faster to decrypt on x86-64 with AES-NI. On
-    /// aarch64 the `aes` crate uses the ARMv8 AES instructions only when built with
-    /// `RUSTFLAGS="--cfg aes_armv8"`; without it, its constant-time software AES is slower than
-    /// XChaCha20-Poly1305.
-    Aes256Gcm,
 }
 
 impl Cipher {
-    /// The on-disk code.
-    pub fn code(self) -> u8 {
-        match self {
-            Cipher::XChaCha20Poly1305 => 1,
-            Cipher::Aes256Gcm => 2,
-        }
-    }
-
-    /// The cipher of an on-disk code (0, no cipher, is `None` too).
-    pub fn from_code(code: u8) -> Option<Cipher> {
-        match code {
-            1 => Some(Cipher::XChaCha20Poly1305),
-            2 => Some(Cipher::Aes256Gcm),
-            _ => None,
-        }
-    }
-
-    /// `xchacha20-poly1305` or `aes-256-gcm`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Cipher::XChaCha20Poly1305 => "xchacha20-poly1305",
-            Cipher::Aes256Gcm => "aes-256-gcm",
-        }
-    }
-
     /// The cargo feature of this crate every cipher needs: `"crypto"`.
     pub fn feature(self) -> &'static str {
         "crypto"
@@ -279,25 +212,6 @@ impl Cipher {
         match self {
             Cipher::XChaCha20Poly1305 => "XChaCha20-Poly1305",
             Cipher::Aes256Gcm => "AES-256-GCM",
-        }
-    }
-}
-
-impl std::fmt::Display for Cipher {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Cipher {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Cipher, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "xchacha20-poly1305" | "xchacha20poly1305" | "xchacha" => Ok(Cipher::XChaCha20Poly1305),
-            "aes-256-gcm" | "aes256gcm" | "aes" => Ok(Cipher::Aes256Gcm),
-            _ => Err(format!(
-                "unknown cipher '{s}': use xchacha20-poly1305 or aes-256-gcm"
-            )),
         }
     }
 }

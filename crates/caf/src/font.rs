@@ -49,34 +49,26 @@ impl FontMetadata {
     pub const VERSION: u16 = 1;
 }
 
-/// Pixel formats of a font atlas ([`FontMetadata::format`]).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct FontFormat(pub u16);
+voxcaf_names::names! {
+    /// Pixel formats of a font atlas ([`FontMetadata::format`]).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    pub struct FontFormat(pub u16) as "font format", unknown "format" {
+        /// Single-channel signed distance field, 1 byte per pixel.
+        SDF = 1 => "sdf",
+        /// Multi-channel signed distance field, RGB, 3 bytes per pixel.
+        MSDF = 2 => "msdf",
+        /// MSDF in RGB plus the true distance in alpha, 4 bytes per pixel.
+        MTSDF = 3 => "mtsdf",
+    }
+}
 
 impl FontFormat {
-    /// Single-channel signed distance field, 1 byte per pixel.
-    pub const SDF: FontFormat = FontFormat(1);
-    /// Multi-channel signed distance field, RGB, 3 bytes per pixel.
-    pub const MSDF: FontFormat = FontFormat(2);
-    /// MSDF in RGB plus the true distance in alpha, 4 bytes per pixel.
-    pub const MTSDF: FontFormat = FontFormat(3);
-
     /// Bytes per atlas pixel, or `None` for an undefined code.
     pub fn channels(self) -> Option<u32> {
         match self {
             FontFormat::SDF => Some(1),
             FontFormat::MSDF => Some(3),
             FontFormat::MTSDF => Some(4),
-            _ => None,
-        }
-    }
-
-    /// `"sdf"`, `"msdf"`, `"mtsdf"`, or `None`.
-    pub fn name(self) -> Option<&'static str> {
-        match self {
-            FontFormat::SDF => Some("sdf"),
-            FontFormat::MSDF => Some("msdf"),
-            FontFormat::MTSDF => Some("mtsdf"),
             _ => None,
         }
     }

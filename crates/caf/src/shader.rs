@@ -9,26 +9,16 @@ use crate::container::metadata::codec;
 use crate::container::view::expect_type;
 use crate::error::CafError;
 
-/// Shader stage codes for [`ShaderMetadata::stage`].
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct ShaderStage(pub u32);
-
-impl ShaderStage {
-    /// Vertex shader (0).
-    pub const VERTEX: ShaderStage = ShaderStage(0);
-    /// Fragment shader (1).
-    pub const FRAGMENT: ShaderStage = ShaderStage(1);
-    /// Compute shader (2).
-    pub const COMPUTE: ShaderStage = ShaderStage(2);
-
-    /// `"vertex"`, `"fragment"`, `"compute"`, or `None`.
-    pub fn name(self) -> Option<&'static str> {
-        match self {
-            ShaderStage::VERTEX => Some("vertex"),
-            ShaderStage::FRAGMENT => Some("fragment"),
-            ShaderStage::COMPUTE => Some("compute"),
-            _ => None,
-        }
+voxcaf_names::names! {
+    /// Shader stage codes for [`ShaderMetadata::stage`].
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+    pub struct ShaderStage(pub u32) as "shader stage", unknown "stage" {
+        /// Vertex shader (0).
+        VERTEX = 0 => "vertex",
+        /// Fragment shader (1).
+        FRAGMENT = 1 => "fragment",
+        /// Compute shader (2).
+        COMPUTE = 2 => "compute",
     }
 }
 

@@ -310,12 +310,19 @@ fn normalize_quaternion_is_the_identity_for_zero_and_non_finite_lengths() {
     ] {
         assert_eq!(normalize_quaternion(q), IDENTITY_QUATERNION, "{q:?}");
     }
-    for q in [[1.0, 2.0, -3.0, 4.0], [0.0, 0.0, 0.0, -2.0], [1e-150, 0.0, 0.0, 0.0]] {
+    for q in [
+        [1.0, 2.0, -3.0, 4.0],
+        [0.0, 0.0, 0.0, -2.0],
+        [1e-150, 0.0, 0.0, 0.0],
+    ] {
         let u = normalize_quaternion(q);
         let n = u.iter().map(|v| v * v).sum::<f64>().sqrt();
         assert!((n - 1.0).abs() < 1e-12, "{q:?} -> {u:?}");
         // Same direction: every component keeps its sign and ratio.
         let k = q[3].abs().max(q[0].abs()) / u[3].abs().max(u[0].abs());
-        assert!(u.iter().zip(q).all(|(a, b)| (a * k - b).abs() <= 1e-9 * k), "{q:?}");
+        assert!(
+            u.iter().zip(q).all(|(a, b)| (a * k - b).abs() <= 1e-9 * k),
+            "{q:?}"
+        );
     }
 }

@@ -24,58 +24,32 @@ pub const VERSION_MINOR: u16 = 0;
 /// The largest alignment any asset type asks for; owned loads align payloads to this.
 pub const MAX_PAYLOAD_ALIGNMENT: usize = 32;
 
-/// Asset type code (header offset 8). An open code: values without a name survive unchanged.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Default)]
-pub struct AssetType(pub u16);
+voxcaf_names::names! {
+    /// Asset type code (header offset 8). An open code: values without a name survive unchanged.
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Default)]
+    pub struct AssetType(pub u16) as "asset type", unknown "type" {
+        /// No particular type (0).
+        UNKNOWN = 0 => "unknown",
+        /// Texture: pixel levels, largest first (1).
+        TEXTURE = 1 => "texture",
+        /// Audio: interleaved PCM (2).
+        AUDIO = 2 => "audio",
+        /// Mesh: vertices then u32 indices (3).
+        MESH = 3 => "mesh",
+        /// Prefab: an entity tree (4).
+        PREFAB = 4 => "prefab",
+        /// Scene: component sections (5).
+        SCENE = 5 => "scene",
+        /// Shader: SPIR-V bytecode (6).
+        SHADER = 6 => "shader",
+        /// Animation (7); no payload convention defined yet.
+        ANIMATION = 7 => "animation",
+        /// Font (8); no payload convention defined yet.
+        FONT = 8 => "font",
+    }
+}
 
 impl AssetType {
-    /// No particular type (0).
-    pub const UNKNOWN: AssetType = AssetType(0);
-    /// Texture: pixel levels, largest first (1).
-    pub const TEXTURE: AssetType = AssetType(1);
-    /// Audio: interleaved PCM (2).
-    pub const AUDIO: AssetType = AssetType(2);
-    /// Mesh: vertices then u32 indices (3).
-    pub const MESH: AssetType = AssetType(3);
-    /// Prefab: an entity tree (4).
-    pub const PREFAB: AssetType = AssetType(4);
-    /// Scene: component sections (5).
-    pub const SCENE: AssetType = AssetType(5);
-    /// Shader: SPIR-V bytecode (6).
-    pub const SHADER: AssetType = AssetType(6);
-    /// Animation (7); no payload convention defined yet.
-    pub const ANIMATION: AssetType = AssetType(7);
-    /// Font (8); no payload convention defined yet.
-    pub const FONT: AssetType = AssetType(8);
-
-    const NAMES: [(&'static str, AssetType); 9] = [
-        ("unknown", AssetType::UNKNOWN),
-        ("texture", AssetType::TEXTURE),
-        ("audio", AssetType::AUDIO),
-        ("mesh", AssetType::MESH),
-        ("prefab", AssetType::PREFAB),
-        ("scene", AssetType::SCENE),
-        ("shader", AssetType::SHADER),
-        ("animation", AssetType::ANIMATION),
-        ("font", AssetType::FONT),
-    ];
-
-    /// Lower-case name of a known type (`"texture"`, ...), `None` for codes without a name.
-    pub fn name(self) -> Option<&'static str> {
-        Self::NAMES
-            .iter()
-            .find(|(_, t)| *t == self)
-            .map(|(n, _)| *n)
-    }
-
-    /// The type with this name (case-insensitive), e.g. `"Texture"`.
-    pub fn from_name(s: &str) -> Option<AssetType> {
-        Self::NAMES
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(s.trim()))
-            .map(|(_, t)| *t)
-    }
-
     /// Alignment the loader gives the payload in memory: 32 for Mesh and Shader, 16 otherwise.
     /// The file itself has no padding.
     pub fn payload_alignment(self) -> usize {
@@ -83,31 +57,6 @@ impl AssetType {
             AssetType::MESH | AssetType::SHADER => 32,
             _ => 16,
         }
-    }
-}
-
-impl fmt::Display for AssetType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.name() {
-            Some(n) => f.write_str(n),
-            None => write!(f, "type {}", self.0),
-        }
-    }
-}
-
-impl FromStr for AssetType {
-    type Err = String;
-    /// A name (`texture`) or a number (`1`, `0x1`).
-    fn from_str(s: &str) -> Result<Self, String> {
-        if let Some(t) = AssetType::from_name(s) {
-            return Ok(t);
-        }
-        parse_u16(s).map(AssetType).ok_or_else(|| {
-            format!(
-                "unknown asset type '{s}': use a name ({}) or a number 0..=65535",
-                AssetType::NAMES.map(|(n, _)| n).join(", ")
-            )
-        })
     }
 }
 
