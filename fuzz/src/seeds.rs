@@ -198,23 +198,23 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
             // Every sample conversion encoded with each codec (and the fuzz key), in small
             // blocks so that seeds have several.
             let key =
-                (target == "caf_encrypted").then(|| caf::Key::from_bytes(crate::targets::FUZZ_KEY));
+                (target == "caf_encrypted").then(|| caf::encoded::Key::from_bytes(crate::targets::FUZZ_KEY));
             let mut v = Vec::new();
             for bytes in sample_cafs() {
                 let Ok(a) = caf::Asset::parse(&bytes) else {
                     continue;
                 };
-                for codec in [caf::Codec::Zstd, caf::Codec::Lz4, caf::Codec::None] {
-                    let enc = caf::Encoding {
+                for codec in [caf::encoded::Codec::Zstd, caf::encoded::Codec::Lz4, caf::encoded::Codec::None] {
+                    let enc = caf::encoded::Encoding {
                         codec,
                         key: key.clone(),
-                        block_size: caf::MIN_BLOCK_SIZE,
-                        ..caf::Encoding::default()
+                        block_size: caf::encoded::MIN_BLOCK_SIZE,
+                        ..caf::encoded::Encoding::default()
                     };
                     if enc.is_plain() {
                         continue;
                     }
-                    if let Ok(f) = caf::encode_asset(
+                    if let Ok(f) = caf::encoded::encode_asset(
                         a.header.asset_type,
                         a.header.flags,
                         a.metadata,

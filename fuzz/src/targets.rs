@@ -2,10 +2,13 @@
 
 use std::path::Path;
 
-use caf::{
-    Asset, AssetType, AudioView, CafFlags, LoadedAsset, MeshView, PrefabView, SceneView,
-    ShaderView, TextureView,
-};
+use caf::audio::AudioView;
+use caf::mesh::MeshView;
+use caf::prefab::PrefabView;
+use caf::scene::SceneView;
+use caf::shader::ShaderView;
+use caf::texture::TextureView;
+use caf::{Asset, AssetType, CafFlags, LoadedAsset};
 use caf_import::Settings;
 
 /// `.vwr` loader: `Ok` or a typed error; what loads re-saves to bytes that load to the same
@@ -70,7 +73,7 @@ fn views(a: &Asset<'_>) {
         }
     }
     let _ = PrefabView::from_asset(a).map(|p| p.entities().count());
-    if let Ok(v) = caf::AnimationView::from_asset(a) {
+    if let Ok(v) = caf::animation::AnimationView::from_asset(a) {
         for c in 0..v.clip_count() {
             for k in 0..v.channels(c).len() {
                 for t in [-1.0, 0.0, 0.37, 1e9] {
@@ -145,19 +148,19 @@ pub fn caf_describe(data: &[u8]) {
 pub const FUZZ_KEY: [u8; 32] = [0x5A; 32];
 
 /// Whole and streamed decoding of one file agree: both fail, or both give the same bytes.
-fn decode_both(data: &[u8], key: Option<&caf::Key>) {
-    let opts = caf::DecodeOptions {
+fn decode_both(data: &[u8], key: Option<&caf::encoded::Key>) {
+    let opts = caf::encoded::DecodeOptions {
         key,
         // Bombs must be refused or stream in bounded memory; the harness's 2 GiB malloc limit
         // catches a decoder that trusts a size field.
         max_plain_size: 64 << 20,
     };
     let whole = Asset::parse(data).and_then(|a| {
-        let _ = caf::block_index(&a);
-        caf::decode_payload(&a, &opts)
+        let _ = caf::encoded::block_index(&a);
+        caf::encoded::decode_payload(&a, &opts)
     });
     let mut streamed = Vec::new();
-    let s = caf::StreamReader::new(data, key).and_then(|r| {
+    let s = caf::encoded::StreamReader::new(data, key).and_then(|r| {
         r.for_each_block(|b| {
             if streamed.len() < 64 << 20 {
                 streamed.extend_from_slice(b);
@@ -171,9 +174,9 @@ fn decode_both(data: &[u8], key: Option<&caf::Key>) {
         }
     }
     if let Ok(a) = Asset::parse(data) {
-        if let Ok(plain) = caf::decode_asset(&a, &opts) {
+        if let Ok(plain) = caf::encoded::decode_asset(&a, &opts) {
             let p = Asset::parse(&plain).expect("a decoded asset is a valid plain file");
-            assert!(!caf::is_encoded(p.header.flags));
+            assert!(!caf::encoded::is_encoded(p.header.flags));
             views(&p);
         }
     }
@@ -186,17 +189,17 @@ fn decode_both(data: &[u8], key: Option<&caf::Key>) {
 fn with_fixed_crcs(data: &[u8]) -> Option<Vec<u8>> {
     let a = Asset::parse_layout(data).ok()?.0;
     let mut p = a.payload.to_vec();
-    let hdr = caf::INDEX_HEADER_SIZE;
+    let hdr = caf::encoded::INDEX_HEADER_SIZE;
     if p.len() < hdr {
         return None;
     }
     let count = u32::from_le_bytes(p[12..16].try_into().ok()?) as usize;
-    let entries_end = hdr.checked_add(count.checked_mul(caf::ENTRY_SIZE)?)?;
+    let entries_end = hdr.checked_add(count.checked_mul(caf::encoded::ENTRY_SIZE)?)?;
     if entries_end > p.len() {
         return None;
     }
     for i in 0..count {
-        let at = hdr + i * caf::ENTRY_SIZE;
+        let at = hdr + i * caf::encoded::ENTRY_SIZE;
         let off = u64::from_le_bytes(p[at..at + 8].try_into().ok()?) as usize;
         let len = u32::from_le_bytes(p[at + 8..at + 12].try_into().ok()?) as usize;
         if let Some(block) = off.checked_add(len).and_then(|end| p.get(off..end)) {
@@ -234,7 +237,7 @@ pub fn caf_encoded(data: &[u8]) {
 
 /// ENCRYPTED payloads with the harness's fixed key (`FUZZ_KEY`), as `caf_encoded`.
 pub fn caf_encrypted(data: &[u8]) {
-    let key = caf::Key::from_bytes(FUZZ_KEY);
+    let key = caf::encoded::Key::from_bytes(FUZZ_KEY);
     decode_both(data, Some(&key));
     if let Some(fixed) = with_fixed_crcs(data) {
         decode_both(&fixed, Some(&key));

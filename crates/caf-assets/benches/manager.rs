@@ -16,7 +16,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use caf::{AssetType, AssetWriter, LoadedAsset, TextureMetadata};
+use caf::texture::TextureMetadata;
+use caf::{AssetType, AssetWriter, LoadedAsset};
 use caf_assets::{AssetManager, Texture};
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 

@@ -6,7 +6,8 @@
 
 use std::time::Duration;
 
-use caf::{AssetType, AssetWriter, TextureMetadata};
+use caf::texture::TextureMetadata;
+use caf::{AssetType, AssetWriter};
 use caf_assets::{AssetManager, Raw, Status, Texture};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

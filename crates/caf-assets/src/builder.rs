@@ -19,7 +19,7 @@ pub struct AssetManagerBuilder {
     budget: Option<u64>,
     hot_reload: bool,
     debounce: Duration,
-    key: Option<caf::Key>,
+    key: Option<caf::encoded::Key>,
     packs: Vec<PathBuf>,
 }
 
@@ -71,7 +71,7 @@ impl AssetManagerBuilder {
 
     /// The key of ENCRYPTED assets (default: none; they then fail to load with "key
     /// required"). COMPRESSED assets need no key: every load decodes them.
-    pub fn key(mut self, key: caf::Key) -> Self {
+    pub fn key(mut self, key: caf::encoded::Key) -> Self {
         self.key = Some(key);
         self
     }

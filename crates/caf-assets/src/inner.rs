@@ -20,7 +20,7 @@ pub(crate) struct Inner {
     pub(crate) releases: Arc<ReleaseQueue>,
     pub(crate) budget: Option<u64>,
     /// Key of ENCRYPTED assets.
-    pub(crate) key: Option<caf::Key>,
+    pub(crate) key: Option<caf::encoded::Key>,
     /// Mounted packs, searched (newest first) for paths with no loose file.
     pub(crate) packs: caf::pack::PackSet,
     /// Sum of `file_size` of the current versions of attached slots. Changed only while holding
@@ -45,7 +45,7 @@ impl Inner {
         alt_base: PathBuf,
         pool: rayon::ThreadPool,
         budget: Option<u64>,
-        key: Option<caf::Key>,
+        key: Option<caf::encoded::Key>,
         packs: caf::pack::PackSet,
     ) -> Inner {
         Inner {

@@ -4,10 +4,12 @@ use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
-use caf::{
-    Asset, AssetType, AudioMetadata, AudioView, CafError, FontTables, FontView, LoadedAsset,
-    MeshMetadata, MeshView, ShaderMetadata, ShaderView, TextureMetadata, TextureView, Vertex,
-};
+use caf::audio::{AudioMetadata, AudioView};
+use caf::font::{FontTables, FontView};
+use caf::mesh::{MeshMetadata, MeshView, Vertex};
+use caf::shader::{ShaderMetadata, ShaderView};
+use caf::texture::{TextureMetadata, TextureView};
+use caf::{Asset, AssetType, CafError, LoadedAsset};
 
 /// Defines the kinds, one entry each: the [`Kind`] variant and its name and header type, the
 /// marker type, and its [`AssetKind`] implementation (layout type, view type, the check and
@@ -123,7 +125,7 @@ kinds! {
         }
     }
 
-    /// Requests audio ([`caf::AudioView`]).
+    /// Requests audio ([`caf::audio::AudioView`]).
     Audio: "audio", Some(AssetType::AUDIO),
     #[doc = "An [`Audio`] request (header type 2)."] {
         type Layout = AudioMetadata;
@@ -140,7 +142,7 @@ kinds! {
         }
     }
 
-    /// Requests a mesh ([`caf::MeshView`]).
+    /// Requests a mesh ([`caf::mesh::MeshView`]).
     Mesh: "mesh", Some(AssetType::MESH),
     #[doc = "A [`Mesh`] request (header type 3)."] {
         type Layout = MeshLayout;
@@ -153,7 +155,7 @@ kinds! {
         }
     }
 
-    /// Requests a shader ([`caf::ShaderView`]).
+    /// Requests a shader ([`caf::shader::ShaderView`]).
     Shader: "shader", Some(AssetType::SHADER),
     #[doc = "A [`Shader`] request (header type 6)."] {
         type Layout = ShaderMetadata;
@@ -169,7 +171,7 @@ kinds! {
         }
     }
 
-    /// Requests a font ([`caf::FontView`]: glyphs, kerning, atlas).
+    /// Requests a font ([`caf::font::FontView`]: glyphs, kerning, atlas).
     Font: "font", Some(AssetType::FONT),
     #[doc = "A [`Font`] request (header type 8)."] {
         type Layout = FontTables;
@@ -229,7 +231,7 @@ impl TextureLayout {
     }
 }
 
-/// A texture: one slice per mip level, largest first. The same data as [`caf::TextureView`],
+/// A texture: one slice per mip level, largest first. The same data as [`caf::texture::TextureView`],
 /// built from the [`TextureLayout`] checked when the asset loaded.
 #[derive(Clone, Copy, Debug)]
 pub struct TextureRef<'a> {
@@ -280,7 +282,7 @@ impl<'a> TextureRef<'a> {
 #[derive(Clone, Debug)]
 pub struct MeshLayout {
     meta: MeshMetadata,
-    ext: Option<caf::MeshExt>,
+    ext: Option<caf::mesh::MeshExt>,
     vertex_bytes: usize,
     index_bytes: usize,
     color_bytes: usize,
@@ -360,8 +362,8 @@ impl MeshLayout {
                 (
                     caf::cast_or_copy(vb),
                     caf::cast_or_copy(ib),
-                    has(caf::MeshExtHeader::COLOR0).then(|| caf::cast_or_copy(cb)),
-                    has(caf::MeshExtHeader::UV1).then(|| caf::cast_or_copy(ub)),
+                    has(caf::mesh::MeshExtHeader::COLOR0).then(|| caf::cast_or_copy(cb)),
+                    has(caf::mesh::MeshExtHeader::UV1).then(|| caf::cast_or_copy(ub)),
                 )
             }
         };

@@ -4,7 +4,8 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use caf::{AssetType, AssetWriter, TextureMetadata};
+//! use caf::texture::TextureMetadata;
+//! use caf::{AssetType, AssetWriter};
 //! use caf_assets::{AssetEvent, AssetManager, Audio, Status, Texture};
 //!
 //! # let dir = tempfile::tempdir()?;

@@ -4,7 +4,8 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use caf::{CafError, LoadMode, LoadedAsset, PayloadDecoder};
+use caf::encoded::PayloadDecoder;
+use caf::{CafError, LoadMode, LoadedAsset};
 
 use crate::error::AssetError;
 use crate::event::AssetEvent;
@@ -55,8 +56,8 @@ impl Inner {
         .map_err(load_err)?;
         // COMPRESSED / ENCRYPTED payloads are decoded (every block checked) into a plain
         // asset, so handles and views never see encoded bytes.
-        let asset = if caf::is_encoded(asset.header().flags) {
-            let opts = caf::DecodeOptions::with_key(self.key.as_ref());
+        let asset = if caf::encoded::is_encoded(asset.header().flags) {
+            let opts = caf::encoded::DecodeOptions::with_key(self.key.as_ref());
             // One decoder per worker thread: its zstd context serves every asset the worker
             // decodes (a failed asset leaves it usable).
             DECODER

@@ -104,7 +104,7 @@ impl AssetManager {
         self.request::<T>(path.as_ref(), false)
     }
 
-    /// Opens `path` for streaming instead of loading it whole: a [`caf::StreamReader`] over the
+    /// Opens `path` for streaming instead of loading it whole: a [`caf::encoded::StreamReader`] over the
     /// file (or the member of a mounted pack, see
     /// [`AssetManagerBuilder::mount_pack`](crate::AssetManagerBuilder::mount_pack)) that yields the plain payload block by block (decoded and decrypted with the
     /// manager's key), checking each block and, at the end of a full read, the whole file.
@@ -114,8 +114,8 @@ impl AssetManager {
     /// ```
     /// # let dir = tempfile::tempdir()?;
     /// let samples = vec![0u8; 200_000];
-    /// let file = caf::encode_asset(caf::AssetType::AUDIO, caf::CafFlags::STREAMED, &[], &samples,
-    ///     &caf::Encoding::default())?;
+    /// let file = caf::encoded::encode_asset(caf::AssetType::AUDIO, caf::CafFlags::STREAMED, &[], &samples,
+    ///     &caf::encoded::Encoding::default())?;
     /// std::fs::write(dir.path().join("music.caf"), file)?;
     /// let m = caf_assets::AssetManager::new(dir.path())?;
     /// let mut s = m.stream("music.caf")?;
@@ -129,7 +129,8 @@ impl AssetManager {
     pub fn stream(
         &self,
         path: impl AsRef<Path>,
-    ) -> Result<caf::StreamReader<std::io::BufReader<caf::pack::FileRange>>, AssetError> {
+    ) -> Result<caf::encoded::StreamReader<std::io::BufReader<caf::pack::FileRange>>, AssetError>
+    {
         let apath = self.normalise(path)?;
         let file = self.inner.base.join(apath.as_str());
         let load = |source| AssetError::Load {
@@ -155,7 +156,7 @@ impl AssetManager {
             }),
         }
         .map_err(load)?;
-        caf::StreamReader::new(
+        caf::encoded::StreamReader::new(
             std::io::BufReader::with_capacity(1 << 16, range),
             self.inner.key.as_ref(),
         )

@@ -6,7 +6,8 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use caf::{AssetType, TextureMetadata};
+use caf::texture::TextureMetadata;
+use caf::AssetType;
 
 use crate::sync::lock;
 use crate::{AssetManager, Texture};

@@ -477,19 +477,19 @@ fn compressed_and_encrypted_assets_load_decoded() {
     let dir = tempfile::tempdir().unwrap();
     let plain = texture_bytes(3000, 7);
     let a = caf::Asset::parse(&plain).unwrap();
-    let key = caf::Key::from_bytes([9; 32]);
+    let key = caf::encoded::Key::from_bytes([9; 32]);
     for (name, enc) in [
-        ("zstd.caf", caf::Encoding::default()),
+        ("zstd.caf", caf::encoded::Encoding::default()),
         (
             "lz4-enc.caf",
-            caf::Encoding {
-                codec: caf::Codec::Lz4,
+            caf::encoded::Encoding {
+                codec: caf::encoded::Codec::Lz4,
                 key: Some(key.clone()),
-                ..caf::Encoding::default()
+                ..caf::encoded::Encoding::default()
             },
         ),
     ] {
-        let f = caf::encode_asset(
+        let f = caf::encoded::encode_asset(
             a.header.asset_type,
             a.header.flags,
             a.metadata,
@@ -508,7 +508,7 @@ fn compressed_and_encrypted_assets_load_decoded() {
         let h = m.load_sync::<Texture>(name).unwrap();
         let g = m.get(&h).unwrap();
         assert_eq!(g.loaded().payload(), a.payload, "{name}");
-        assert!(!caf::is_encoded(g.loaded().header().flags));
+        assert!(!caf::encoded::is_encoded(g.loaded().header().flags));
     }
     // Without the key the encrypted asset fails with a clear error; the compressed one loads.
     let m = AssetManager::builder(dir.path())
@@ -534,12 +534,12 @@ fn streamed_audio_is_read_block_by_block() {
     let dir = tempfile::tempdir().unwrap();
     let plain = audio_bytes(100_000, 3);
     let a = caf::Asset::parse(&plain).unwrap();
-    let key = caf::Key::from_bytes([4; 32]);
-    let enc = caf::Encoding {
+    let key = caf::encoded::Key::from_bytes([4; 32]);
+    let enc = caf::encoded::Encoding {
         key: Some(key.clone()),
-        ..caf::Encoding::default()
+        ..caf::encoded::Encoding::default()
     };
-    let f = caf::encode_asset(
+    let f = caf::encoded::encode_asset(
         AssetType::AUDIO,
         caf::CafFlags::STREAMED,
         a.metadata,
@@ -555,7 +555,7 @@ fn streamed_audio_is_read_block_by_block() {
     let mut back = Vec::new();
     let mut blocks = 0;
     while let Some(b) = s.next_block().unwrap() {
-        assert!(b.len() <= caf::DEFAULT_BLOCK_SIZE as usize);
+        assert!(b.len() <= caf::encoded::DEFAULT_BLOCK_SIZE as usize);
         back.extend_from_slice(b);
         blocks += 1;
     }

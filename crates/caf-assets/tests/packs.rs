@@ -166,19 +166,19 @@ fn pack_members_stream_block_by_block() {
     let game = dir.path().join("game");
     std::fs::create_dir(&game).unwrap();
     let pcm: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
-    let meta = caf::AudioMetadata {
+    let meta = caf::audio::AudioMetadata {
         sample_rate: 48_000,
         channels: 1,
         bits_per_sample: 16,
         sample_count: 150_000,
         reserved: 0,
     };
-    let music = caf::encode_asset(
+    let music = caf::encoded::encode_asset(
         caf::AssetType::AUDIO,
         caf::CafFlags::STREAMED,
         &meta.to_bytes(),
         &pcm,
-        &caf::Encoding::default(),
+        &caf::encoded::Encoding::default(),
     )
     .unwrap();
     let p = dir.path().join("p.cafpack");

@@ -2,10 +2,11 @@
 
 mod common;
 
-use caf::{
-    AssetType, AudioView, CafFlags, MeshMetadata, MeshView, ShaderMetadata, ShaderView,
-    TextureMetadata, TextureView, Vertex,
-};
+use caf::audio::AudioView;
+use caf::mesh::{MeshMetadata, MeshView, Vertex};
+use caf::shader::{ShaderMetadata, ShaderView};
+use caf::texture::{TextureMetadata, TextureView};
+use caf::{AssetType, CafFlags};
 use caf_assets::{AssetError, AssetManager, Audio, Font, Mesh, Raw, Shader, Status, Texture};
 use common::*;
 
@@ -184,7 +185,7 @@ fn invalid_content_is_still_a_failed_load_checked_once() {
 /// A two-glyph SDF font ('A' with a 2x2 rectangle, space without one), one kerning pair,
 /// a 4x2 atlas whose bytes are their own index.
 fn font_bytes(kern_right: u32) -> Vec<u8> {
-    let meta = caf::FontMetadata {
+    let meta = caf::font::FontMetadata {
         version: 1,
         format: 1,
         atlas_width: 4,
@@ -200,12 +201,12 @@ fn font_bytes(kern_right: u32) -> Vec<u8> {
         reserved: 0,
     };
     let glyphs = [
-        caf::GlyphRecord {
+        caf::font::GlyphRecord {
             codepoint: 32,
             advance: 0.3,
             ..Default::default()
         },
-        caf::GlyphRecord {
+        caf::font::GlyphRecord {
             codepoint: 65,
             atlas_x: 1,
             atlas_y: 0,
@@ -218,7 +219,7 @@ fn font_bytes(kern_right: u32) -> Vec<u8> {
             advance: 0.6,
         },
     ];
-    let kern = caf::KerningRecord {
+    let kern = caf::font::KerningRecord {
         left: 65,
         right: kern_right,
         adjust: -0.05,
@@ -248,7 +249,7 @@ fn font_kind_loads_a_checked_font_view() {
     let f = m.load_sync::<Font>("f.caf").unwrap();
     let g = m.get(&f).unwrap();
     let ours = g.view();
-    let theirs = caf::FontView::from_asset(&g.asset()).unwrap();
+    let theirs = caf::font::FontView::from_asset(&g.asset()).unwrap();
     assert_eq!(ours.tables(), theirs.tables());
     assert_eq!(ours.atlas(), theirs.atlas());
     assert_eq!(ours.atlas(), &[0, 1, 2, 3, 4, 5, 6, 7]);

@@ -63,7 +63,7 @@ fn texture(c: &mut Criterion) {
         b.iter(|| {
             let a = caf::LoadedAsset::open(&caf_path).unwrap();
             let asset = a.asset();
-            let view = caf::TextureView::from_asset(&asset).unwrap();
+            let view = caf::texture::TextureView::from_asset(&asset).unwrap();
             black_box(view.level_count());
         })
     });

@@ -3,7 +3,7 @@
 //! Every glTF animation becomes one clip; each (node, path) channel is evaluated as glTF
 //! defines it (LINEAR lerp / slerp, STEP, CUBICSPLINE Hermite; rotations normalised) at the
 //! clip's frame times, `anim_rate` frames per second at least, and handed to
-//! [`caf::encode_animation`] with its measured resampling error (the spec's e_r).
+//! [`caf::animation::encode_animation`] with its measured resampling error (the spec's e_r).
 //!
 //! ```
 //! use caf_import::{convert, samples, AssetKind, Settings};
@@ -13,13 +13,15 @@
 //! let settings = Settings { kind: Some(AssetKind::Animation), ..Settings::default() };
 //! let anim = convert(&glb, Path::new("hero.glb"), &settings)?;
 //! let file = anim.to_caf_bytes();
-//! let view = caf::AnimationView::from_asset(&caf::Asset::parse(&file)?)?;
+//! let view = caf::animation::AnimationView::from_asset(&caf::Asset::parse(&file)?)?;
 //! assert_eq!(view.clip_count(), 2);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+
+use caf::animation::normalize_quaternion;
 
 use crate::error::{ImportError, Result};
 use crate::mesh::{catch, gltf_load};
@@ -77,21 +79,12 @@ fn norm4(q: [f64; 4]) -> f64 {
     q.iter().map(|v| v * v).sum::<f64>().sqrt()
 }
 
-fn unit4(q: [f64; 4]) -> [f64; 4] {
-    let n = norm4(q);
-    if n > 0.0 {
-        q.map(|v| v / n)
-    } else {
-        [0.0, 0.0, 0.0, 1.0]
-    }
-}
-
 fn dot4(a: [f64; 4], b: [f64; 4]) -> f64 {
     (0..4).map(|i| a[i] * b[i]).sum()
 }
 
 fn slerp(a: [f64; 4], b: [f64; 4], s: f64) -> [f64; 4] {
-    let (a, mut b) = (unit4(a), unit4(b));
+    let (a, mut b) = (normalize_quaternion(a), normalize_quaternion(b));
     let mut d = dot4(a, b);
     if d < 0.0 {
         b = b.map(|v| -v);
@@ -102,7 +95,7 @@ fn slerp(a: [f64; 4], b: [f64; 4], s: f64) -> [f64; 4] {
         for i in 0..4 {
             r[i] = a[i] + (b[i] - a[i]) * s;
         }
-        return unit4(r);
+        return normalize_quaternion(r);
     }
     let th = d.min(1.0).acos();
     let (wa, wb) = (((1.0 - s) * th).sin() / th.sin(), (s * th).sin() / th.sin());
@@ -110,7 +103,7 @@ fn slerp(a: [f64; 4], b: [f64; 4], s: f64) -> [f64; 4] {
     for i in 0..4 {
         r[i] = wa * a[i] + wb * b[i];
     }
-    unit4(r)
+    normalize_quaternion(r)
 }
 
 /// The rotation angle (radians) between two unit quaternions.
@@ -129,7 +122,13 @@ impl Curve {
     /// The value at `t` as glTF defines it (held before the first and after the last key).
     fn eval(&self, t: f64) -> [f64; 4] {
         let n = self.times.len();
-        let fix = |v: [f64; 4]| if self.rotation { unit4(v) } else { v };
+        let fix = |v: [f64; 4]| {
+            if self.rotation {
+                normalize_quaternion(v)
+            } else {
+                v
+            }
+        };
         if t <= self.times[0] {
             return fix(self.values[0]);
         }
@@ -212,7 +211,7 @@ fn reconstruct(
         r[i] = a[i] + (b[i] - a[i]) * f;
     }
     if rotation {
-        unit4(r)
+        normalize_quaternion(r)
     } else {
         r
     }
@@ -228,7 +227,7 @@ fn read_curve(
     buffers: &[gltf::buffer::Data],
     ai: usize,
     ci: usize,
-) -> Result<Option<(caf::ChannelPath, Curve)>> {
+) -> Result<Option<(caf::animation::ChannelPath, Curve)>> {
     use gltf::animation::util::ReadOutputs;
     use gltf::animation::Interpolation;
     let at = |what: &str| malformed(format!("animation {ai} channel {ci}: {what}"));
@@ -259,19 +258,22 @@ fn read_curve(
         .read_inputs()
         .ok_or_else(|| at("the input accessor has no data"))?
         .collect();
-    let (path, raw): (caf::ChannelPath, Vec<[f32; 4]>) = match reader
+    let (path, raw): (caf::animation::ChannelPath, Vec<[f32; 4]>) = match reader
         .read_outputs()
         .ok_or_else(|| at("the output accessor has no data"))?
     {
         ReadOutputs::Translations(it) => (
-            caf::ChannelPath::Translation,
+            caf::animation::ChannelPath::Translation,
             it.map(|v| [v[0], v[1], v[2], 0.0]).collect(),
         ),
         ReadOutputs::Scales(it) => (
-            caf::ChannelPath::Scale,
+            caf::animation::ChannelPath::Scale,
             it.map(|v| [v[0], v[1], v[2], 0.0]).collect(),
         ),
-        ReadOutputs::Rotations(r) => (caf::ChannelPath::Rotation, r.into_f32().collect()),
+        ReadOutputs::Rotations(r) => (
+            caf::animation::ChannelPath::Rotation,
+            r.into_f32().collect(),
+        ),
         ReadOutputs::MorphTargetWeights(_) => return Ok(None),
     };
     if times.is_empty() || times.len() != keys || raw.len() != outputs {
@@ -301,7 +303,7 @@ fn read_curve(
     if let Some(k) = raw.iter().position(|v| !v.iter().all(|x| x.is_finite())) {
         return Err(at(&format!("output value {k} is not finite")));
     }
-    let rotation = path == caf::ChannelPath::Rotation;
+    let rotation = path == caf::animation::ChannelPath::Rotation;
     let f64s: Vec<[f64; 4]> = raw.iter().map(|v| v.map(f64::from)).collect();
     let (values, in_tan, out_tan) = if interp == Interp::Cubic {
         let mut v = Vec::with_capacity(keys);
@@ -366,7 +368,7 @@ fn resample(curve: &Curve, duration: f32, n: u32) -> (Vec<[f32; 4]>, f64) {
         let c = curve.eval(t);
         let r = reconstruct(&frames, h, d, t, false, curve.rotation);
         if curve.rotation {
-            rotation_angle(unit4(c), r)
+            rotation_angle(normalize_quaternion(c), r)
         } else {
             (0..3).map(|i| (c[i] - r[i]).abs()).fold(0.0, f64::max)
         }
@@ -398,7 +400,7 @@ pub fn convert_animation(
     settings: &Settings,
 ) -> Result<AnimationData> {
     let rate = settings.anim_rate.unwrap_or(DEFAULT_RATE);
-    if !(1..=caf::AnimationMetadata::MAX_RATE as u32).contains(&rate) {
+    if !(1..=caf::animation::AnimationMetadata::MAX_RATE as u32).contains(&rate) {
         return Err(ImportError::InvalidArgument(format!(
             "animation rate {rate} Hz (expected 1 to 1000)"
         )));
@@ -445,22 +447,22 @@ pub fn convert_animation(
                 ));
                 continue;
             }
-            if curves.len() > caf::AnimationMetadata::MAX_CHANNELS as usize {
+            if curves.len() > caf::animation::AnimationMetadata::MAX_CHANNELS as usize {
                 return Err(ImportError::LimitExceeded {
                     what: "animation channels",
                     value: curves.len() as u64,
-                    limit: caf::AnimationMetadata::MAX_CHANNELS.into(),
+                    limit: caf::animation::AnimationMetadata::MAX_CHANNELS.into(),
                 });
             }
             let duration = curves
                 .iter()
                 .map(|(_, _, c)| c.times[c.times.len() - 1] as f32)
                 .fold(0.0f32, f32::max);
-            let n = caf::AnimationMetadata::frames(duration, rate as f32).ok_or(
+            let n = caf::animation::AnimationMetadata::frames(duration, rate as f32).ok_or(
                 ImportError::LimitExceeded {
                     what: "animation clip frames",
                     value: (f64::from(duration) * f64::from(rate)).ceil() as u64 + 1,
-                    limit: caf::AnimationMetadata::MAX_FRAMES.into(),
+                    limit: caf::animation::AnimationMetadata::MAX_FRAMES.into(),
                 },
             )?;
             total_frames += u64::from(n) * curves.len() as u64;
@@ -475,12 +477,12 @@ pub fn convert_animation(
                 .iter()
                 .map(|(node, path, curve)| {
                     let (frames, resample_error) = resample(curve, duration, n);
-                    caf::ChannelData {
+                    caf::animation::ChannelData {
                         node: *node as u32,
                         joint: joint_of
                             .get(node)
                             .copied()
-                            .unwrap_or(caf::SubMeshEntry::NONE),
+                            .unwrap_or(caf::mesh::SubMeshEntry::NONE),
                         path: *path,
                         step: curve.interp == Interp::Step,
                         frames,
@@ -488,7 +490,7 @@ pub fn convert_animation(
                     }
                 })
                 .collect();
-            clips.push(caf::ClipData {
+            clips.push(caf::animation::ClipData {
                 name: anim.name().unwrap_or_default().to_string(),
                 duration,
                 channels,
@@ -502,17 +504,21 @@ pub fn convert_animation(
         }
         let channels = clips.iter().map(|c| c.channels.len()).sum();
         let (metadata, payload) =
-            caf::encode_animation(rate as f32, &clips).map_err(|e| match e {
-                caf::AnimationEncodeError::ClipCount { count } => ImportError::LimitExceeded {
-                    what: "animation clips",
-                    value: count as u64,
-                    limit: caf::AnimationMetadata::MAX_CLIPS.into(),
-                },
-                caf::AnimationEncodeError::ChannelCount { count } => ImportError::LimitExceeded {
-                    what: "animation channels",
-                    value: count as u64,
-                    limit: caf::AnimationMetadata::MAX_CHANNELS.into(),
-                },
+            caf::animation::encode_animation(rate as f32, &clips).map_err(|e| match e {
+                caf::animation::AnimationEncodeError::ClipCount { count } => {
+                    ImportError::LimitExceeded {
+                        what: "animation clips",
+                        value: count as u64,
+                        limit: caf::animation::AnimationMetadata::MAX_CLIPS.into(),
+                    }
+                }
+                caf::animation::AnimationEncodeError::ChannelCount { count } => {
+                    ImportError::LimitExceeded {
+                        what: "animation channels",
+                        value: count as u64,
+                        limit: caf::animation::AnimationMetadata::MAX_CHANNELS.into(),
+                    }
+                }
                 other => malformed(other.to_string()),
             })?;
         Ok(AnimationData {

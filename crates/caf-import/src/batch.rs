@@ -45,7 +45,7 @@ pub struct BuildOptions {
     pub force: bool,
     /// Encrypt every asset with this key (ENCRYPTED). The manifest records only the key's
     /// public fingerprint (in the settings hash), never the key.
-    pub key: Option<caf::Key>,
+    pub key: Option<caf::encoded::Key>,
 }
 
 /// One asset in the manifest.
@@ -250,7 +250,7 @@ pub fn settings_hash(settings: &Settings) -> String {
 
 /// The settings hash of an encrypted build: [`settings_hash`] plus the key's public
 /// fingerprint, so that a build with another key (or none) converts everything again.
-pub fn keyed_settings_hash(settings: &Settings, key: &caf::Key) -> String {
+pub fn keyed_settings_hash(settings: &Settings, key: &caf::encoded::Key) -> String {
     let mut h = blake3::Hasher::new();
     h.update(settings_hash(settings).as_bytes());
     h.update(b"\0voxcaf-key\0");

@@ -15,7 +15,7 @@
 //! let font = convert(&ttf, Path::new("DejaVuSans.ttf"), &settings)?;
 //! let file = font.to_caf_bytes();
 //! let asset = caf::Asset::parse(&file)?;
-//! let view = caf::FontView::from_asset(&asset)?;
+//! let view = caf::font::FontView::from_asset(&asset)?;
 //! assert!(view.kerning('A', 'V') < 0.0);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -44,7 +44,7 @@ pub const FONT_SIZE_RANGE: std::ops::RangeInclusive<u32> = 4..=512;
 /// Accepted distance ranges in pixels.
 pub const SDF_RANGE_RANGE: std::ops::RangeInclusive<u32> = 1..=64;
 /// Most codepoints a character set may name (the format's glyph limit).
-pub const MAX_CHARSET: u64 = caf::MAX_FONT_GLYPHS as u64;
+pub const MAX_CHARSET: u64 = caf::font::MAX_FONT_GLYPHS as u64;
 /// Kerning is looked up for every ordered pair of glyphs up to this many glyphs; a larger
 /// set is converted without kerning (and says so in a warning).
 pub const MAX_KERNED_GLYPHS: usize = 4096;
@@ -227,7 +227,7 @@ impl Glyph {
 #[derive(Clone, Debug)]
 pub struct FontData {
     /// The metadata.
-    pub meta: caf::FontMetadata,
+    pub meta: caf::font::FontMetadata,
     /// Glyph table, kerning table and atlas pixels.
     pub payload: Vec<u8>,
     /// Requested characters the font has no glyph for, in order.
@@ -310,7 +310,7 @@ fn render_glyph(
 /// right in rows of a power-of-two width; returns the atlas size. Positions are written
 /// into the glyphs.
 fn pack(glyphs: &mut [Glyph]) -> Result<(u32, u32)> {
-    let max = u64::from(caf::MAX_FONT_ATLAS_SIDE);
+    let max = u64::from(caf::font::MAX_FONT_ATLAS_SIDE);
     let area: u64 = glyphs
         .iter()
         .map(|g| {
@@ -533,16 +533,16 @@ pub fn convert_font(bytes: &[u8], settings: &Settings) -> Result<FontData> {
         Vec::new()
     };
 
-    if kerning.len() as u64 > u64::from(caf::MAX_FONT_KERNING) {
+    if kerning.len() as u64 > u64::from(caf::font::MAX_FONT_KERNING) {
         return Err(ImportError::LimitExceeded {
             what: "kerning pairs",
             value: kerning.len() as u64,
-            limit: caf::MAX_FONT_KERNING.into(),
+            limit: caf::font::MAX_FONT_KERNING.into(),
         });
     }
     let payload = font_payload(&glyphs, &kerning, (aw, ah), channels, em);
-    let meta = caf::FontMetadata {
-        version: caf::FontMetadata::VERSION,
+    let meta = caf::font::FontMetadata {
+        version: caf::font::FontMetadata::VERSION,
         format: format.code().0,
         atlas_width: aw,
         atlas_height: ah,
@@ -576,7 +576,7 @@ fn plan_glyphs(
     scale: f64,
     margin: i64,
 ) -> Result<Vec<GlyphPlan>> {
-    let max_side = i64::from(caf::MAX_FONT_ATLAS_SIDE);
+    let max_side = i64::from(caf::font::MAX_FONT_ATLAS_SIDE);
     let mut plans = Vec::with_capacity(found.len());
     let mut area = 0u64;
     for &(c, gid) in found {
@@ -596,7 +596,7 @@ fn plan_glyphs(
         }
         plans.push((c, gid, bounds));
     }
-    let max_area = u64::from(caf::MAX_FONT_ATLAS_SIDE).pow(2);
+    let max_area = u64::from(caf::font::MAX_FONT_ATLAS_SIDE).pow(2);
     if area > max_area {
         return Err(ImportError::LimitExceeded {
             what: "glyph area of the atlas (pixels)",
@@ -613,7 +613,7 @@ fn kerning_pairs(
     face: &Face<'_>,
     found: &[(char, GlyphId)],
     upm_f: f64,
-) -> Vec<caf::KerningRecord> {
+) -> Vec<caf::font::KerningRecord> {
     let mut kerning = Vec::new();
     let lookups = gpos_kern_lookups(face);
     let has_kern = face.tables().kern.is_some();
@@ -627,7 +627,7 @@ fn kerning_pairs(
                 }
             });
             if let Some(v) = v.filter(|&v| v != 0) {
-                kerning.push(caf::KerningRecord {
+                kerning.push(caf::font::KerningRecord {
                     left: lc as u32,
                     right: rc as u32,
                     adjust: (f64::from(v) / upm_f) as f32,
@@ -642,22 +642,22 @@ fn kerning_pairs(
 /// `size` atlas with every glyph's pixels at its packed position.
 fn font_payload(
     glyphs: &[Glyph],
-    kerning: &[caf::KerningRecord],
+    kerning: &[caf::font::KerningRecord],
     (aw, ah): (u32, u32),
     channels: usize,
     em: u32,
 ) -> Vec<u8> {
     let atlas_len = aw as usize * ah as usize * channels;
     let mut payload = Vec::with_capacity(
-        glyphs.len() * caf::GlyphRecord::SIZE
-            + kerning.len() * caf::KerningRecord::SIZE
+        glyphs.len() * caf::font::GlyphRecord::SIZE
+            + kerning.len() * caf::font::KerningRecord::SIZE
             + atlas_len,
     );
     let emf = f64::from(em);
     for g in glyphs {
         let (w, h) = g.size();
         let [l, b, r, t] = g.bounds.unwrap_or([0; 4]);
-        let rec = caf::GlyphRecord {
+        let rec = caf::font::GlyphRecord {
             codepoint: g.cp,
             atlas_x: g.pos.0 as u16,
             atlas_y: g.pos.1 as u16,

@@ -195,7 +195,7 @@ pub(crate) fn build_skin(
     doc: &gltf::Document,
     buffers: &[gltf::buffer::Data],
     si: usize,
-) -> Result<caf::Skin> {
+) -> Result<caf::mesh::Skin> {
     let Some(skin) = doc.skins().nth(si) else {
         return Err(ImportError::malformed("glTF", format!("no skin {si}")));
     };
@@ -206,11 +206,11 @@ pub(crate) fn build_skin(
             format!("skin {si} has no joints"),
         ));
     }
-    if joints.len() > caf::SkinHeader::MAX_JOINTS as usize {
+    if joints.len() > caf::mesh::SkinHeader::MAX_JOINTS as usize {
         return Err(ImportError::LimitExceeded {
             what: "skin joints",
             value: joints.len() as u64,
-            limit: caf::SkinHeader::MAX_JOINTS.into(),
+            limit: caf::mesh::SkinHeader::MAX_JOINTS.into(),
         });
     }
     let index_of: HashMap<usize, u32> = joints
@@ -287,12 +287,12 @@ pub(crate) fn build_skin(
                     }
                     Some(_) => {}
                 }
-                caf::JointEntry::ROOT
+                caf::mesh::JointEntry::ROOT
             }
         };
         let (translation, rotation, scale) = node.transform().decomposed();
         let ibm: [f32; 16] = Mat4::from_cols_array_2d(&ibms[j]).to_cols_array();
-        out.push(caf::Joint {
+        out.push(caf::mesh::Joint {
             parent,
             node: n as u32,
             name: node.name().unwrap_or_default().to_string(),
@@ -304,9 +304,9 @@ pub(crate) fn build_skin(
     }
     let root_matrix = match root_parent.flatten() {
         Some(p) => world_of(doc, &parent_of, p).to_cols_array(),
-        None => caf::IDENTITY,
+        None => caf::mesh::IDENTITY,
     };
-    let skin = caf::Skin {
+    let skin = caf::mesh::Skin {
         root_matrix,
         joints: out,
     };
@@ -565,10 +565,12 @@ pub fn gltf_default(bytes: &[u8], base: Option<&Path>, nodes: MeshNodes) -> Resu
                 let material = prim
                     .material()
                     .index()
-                    .map_or(caf::SubMeshEntry::NONE, |m| m as u32);
+                    .map_or(caf::mesh::SubMeshEntry::NONE, |m| m as u32);
                 let node = match nodes {
-                    MeshNodes::Flatten => caf::SubMeshEntry::NONE,
-                    MeshNodes::Keep => inst.node.map_or(caf::SubMeshEntry::NONE, |n| n as u32),
+                    MeshNodes::Flatten => caf::mesh::SubMeshEntry::NONE,
+                    MeshNodes::Keep => inst
+                        .node
+                        .map_or(caf::mesh::SubMeshEntry::NONE, |n| n as u32),
                 };
                 let key = (material, node);
                 extra.group = Some(key);

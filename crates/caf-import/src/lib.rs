@@ -22,7 +22,7 @@
 //! let tex = convert(&png, Path::new("hero.png"), &settings)?;
 //! let file = tex.to_caf_bytes();
 //! let asset = caf::Asset::parse(&file)?;
-//! let view = caf::TextureView::from_asset(&asset)?;
+//! let view = caf::texture::TextureView::from_asset(&asset)?;
 //! assert_eq!((view.meta.width, view.meta.height, view.level_count()), (8, 4, 4));
 //! assert!(asset.header.flags.contains(caf::CafFlags::SRGB | caf::CafFlags::MIPCHAIN));
 //!
@@ -107,7 +107,7 @@ impl Converted {
     /// encoding without `align_payload` (the original profile). With `align_payload` (the
     /// default profile) a plain payload starts aligned in the file (metadata padded). An encrypted file's nonce salt is derived from the key and the content
     /// (a keyed BLAKE3 hash), so equal inputs give equal files.
-    pub fn to_caf_bytes_encoded(&self, enc: &caf::Encoding) -> Result<Vec<u8>> {
+    pub fn to_caf_bytes_encoded(&self, enc: &caf::encoded::Encoding) -> Result<Vec<u8>> {
         if enc.is_plain() && !enc.align_payload {
             return Ok(self.to_caf_bytes());
         }
@@ -127,7 +127,7 @@ impl Converted {
             salt.copy_from_slice(&h.finalize().as_bytes()[..16]);
             enc.salt = Some(salt);
         }
-        Ok(caf::encode_asset(
+        Ok(caf::encoded::encode_asset(
             self.asset_type(),
             self.flags,
             &self.metadata,
@@ -156,7 +156,7 @@ impl Converted {
             flags |= caf::CafFlags::MIPCHAIN;
         }
         let format = t.format.with_srgb(t.srgb);
-        let meta = caf::TextureMetadata {
+        let meta = caf::texture::TextureMetadata {
             width: t.width,
             height: t.height,
             format: format.0,
@@ -198,7 +198,7 @@ impl Converted {
 
     /// Wrap audio.
     pub fn from_audio(a: audio::AudioData) -> Converted {
-        let meta = caf::AudioMetadata {
+        let meta = caf::audio::AudioMetadata {
             sample_rate: a.sample_rate,
             channels: a.channels,
             bits_per_sample: a.bits,
@@ -225,16 +225,16 @@ impl Converted {
         }
     }
 
-    /// Wrap a mesh; its payload comes from [`caf::encode_mesh`], or from
-    /// [`caf::encode_mesh_ext`] (docs/format/caf-assets-ext.md) when the mesh has more than one
+    /// Wrap a mesh; its payload comes from [`caf::mesh::encode_mesh`], or from
+    /// [`caf::mesh::encode_mesh_ext`] (docs/format/caf-assets-ext.md) when the mesh has more than one
     /// sub-mesh, a material or node in its table, vertex colours or a second UV set. Fails when
     /// the mesh has more vertices or indices than the u32 counts of the format hold, or an
     /// index names no vertex.
     pub fn from_mesh(m: mesh::MeshData) -> Result<Converted> {
-        let vertices: Vec<caf::Vertex> = m
+        let vertices: Vec<caf::mesh::Vertex> = m
             .vertices
             .iter()
-            .map(|v| caf::Vertex {
+            .map(|v| caf::mesh::Vertex {
                 position: [v[0], v[1], v[2]],
                 normal: [v[3], v[4], v[5]],
                 uv: [v[6], v[7]],
@@ -243,18 +243,19 @@ impl Converted {
             .collect();
         let extended = m.table.len() > 1
             || m.table.iter().any(|e| {
-                e.material != caf::SubMeshEntry::NONE || e.node != caf::SubMeshEntry::NONE
+                e.material != caf::mesh::SubMeshEntry::NONE
+                    || e.node != caf::mesh::SubMeshEntry::NONE
             })
             || m.colors.is_some()
             || m.uv1.is_some()
             || m.skin.is_some();
         let map_err = |e| match e {
-            caf::MeshEncodeError::TooManyVertices { count } => ImportError::LimitExceeded {
+            caf::mesh::MeshEncodeError::TooManyVertices { count } => ImportError::LimitExceeded {
                 what: "mesh vertex count",
                 value: count,
                 limit: u32::MAX.into(),
             },
-            caf::MeshEncodeError::TooManyIndices { count } => ImportError::LimitExceeded {
+            caf::mesh::MeshEncodeError::TooManyIndices { count } => ImportError::LimitExceeded {
                 what: "mesh index count",
                 value: count,
                 limit: u32::MAX.into(),
@@ -263,23 +264,23 @@ impl Converted {
         };
         let (metadata, payload) = if extended {
             let skin = match (&m.skin, &m.joints, &m.weights) {
-                (Some(skin), Some(joints), Some(weights)) => Some(caf::SkinStreams {
+                (Some(skin), Some(joints), Some(weights)) => Some(caf::mesh::SkinStreams {
                     skin,
                     joints,
                     weights,
                 }),
                 _ => None,
             };
-            let extras = caf::MeshExtras {
+            let extras = caf::mesh::MeshExtras {
                 sub_meshes: &m.table,
                 colors: m.colors.as_deref(),
                 uv1: m.uv1.as_deref(),
                 skin,
             };
-            caf::encode_mesh_ext(&vertices, &m.indices, &extras).map_err(map_err)?
+            caf::mesh::encode_mesh_ext(&vertices, &m.indices, &extras).map_err(map_err)?
         } else {
             let (meta, payload) =
-                caf::encode_mesh(&vertices, &m.indices, m.sub_meshes).map_err(map_err)?;
+                caf::mesh::encode_mesh(&vertices, &m.indices, m.sub_meshes).map_err(map_err)?;
             (meta.to_bytes().to_vec(), payload)
         };
         let mut streams: String = [
@@ -314,7 +315,7 @@ impl Converted {
 
     /// Wrap a shader.
     pub fn from_shader(s: shader::ShaderData) -> Converted {
-        let meta = caf::ShaderMetadata {
+        let meta = caf::shader::ShaderMetadata {
             stage: s.stage.code(),
             reserved: 0,
         };
@@ -345,7 +346,7 @@ impl Converted {
             m.kerning_count,
             m.atlas_width,
             m.atlas_height,
-            caf::FontFormat(m.format).name().unwrap_or("?"),
+            caf::font::FontFormat(m.format).name().unwrap_or("?"),
             m.em_size,
             m.distance_range
         );
@@ -529,7 +530,7 @@ pub fn encode_raw_texture(
         width,
         height,
         levels,
-        format: caf::TextureFormat::RGBA8_LEGACY,
+        format: caf::texture::TextureFormat::RGBA8_LEGACY,
         srgb: false,
         payload,
     }))

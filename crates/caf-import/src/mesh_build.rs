@@ -25,13 +25,13 @@ pub struct MeshData {
     pub sub_meshes: u32,
     /// The sub-mesh table (default profile; empty for the original profile). Bounds are
     /// filled in when the mesh is encoded.
-    pub table: Vec<caf::SubMeshEntry>,
+    pub table: Vec<caf::mesh::SubMeshEntry>,
     /// COLOR_0 per vertex, when any source primitive has it.
     pub colors: Option<Vec<[f32; 4]>>,
     /// TEXCOORD_1 per vertex, when any source primitive has it.
     pub uv1: Option<Vec<[f32; 2]>>,
     /// The skeleton of a skinned glTF scene (docs/format/caf-assets-ext.md section 2).
-    pub skin: Option<caf::Skin>,
+    pub skin: Option<caf::mesh::Skin>,
     /// JOINTS_0 per vertex of a skinned mesh.
     pub joints: Option<Vec<[u16; 4]>>,
     /// WEIGHTS_0 per vertex of a skinned mesh (renormalised).
@@ -171,7 +171,7 @@ pub(crate) struct Builder {
     any_skin: bool,
     indices: Vec<u32>,
     lookup: HashMap<[u32; 26], u32>,
-    table: Vec<(Option<(u32, u32)>, caf::SubMeshEntry)>,
+    table: Vec<(Option<(u32, u32)>, caf::mesh::SubMeshEntry)>,
 }
 
 impl Builder {
@@ -309,10 +309,10 @@ impl Builder {
             _ => {
                 let (material, node) = extra
                     .group
-                    .unwrap_or((caf::SubMeshEntry::NONE, caf::SubMeshEntry::NONE));
+                    .unwrap_or((caf::mesh::SubMeshEntry::NONE, caf::mesh::SubMeshEntry::NONE));
                 self.table.push((
                     extra.group,
-                    caf::SubMeshEntry {
+                    caf::mesh::SubMeshEntry {
                         first_index,
                         index_count: n as u32,
                         material,

@@ -48,7 +48,7 @@ pub fn checker_rgba(width: u32, height: u32) -> Vec<u8> {
 
 /// A unit cube centred on the origin as mesh data: 24 vertices (4 per face, with normals,
 /// UVs and tangents) and 36 indices, two triangles per face.
-pub fn cube_mesh() -> (Vec<caf::Vertex>, Vec<u32>) {
+pub fn cube_mesh() -> (Vec<caf::mesh::Vertex>, Vec<u32>) {
     let mut v = Vec::with_capacity(24);
     let mut idx = Vec::with_capacity(36);
     // (normal, up, tangent) per face.
@@ -64,7 +64,7 @@ pub fn cube_mesh() -> (Vec<caf::Vertex>, Vec<u32>) {
         let base = v.len() as u32;
         for (su, sv) in [(-1.0f32, -1.0f32), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
             let p = [0, 1, 2].map(|i| 0.5 * (n[i] + su * t[i] + sv * u[i]));
-            v.push(caf::Vertex {
+            v.push(caf::mesh::Vertex {
                 position: p,
                 normal: n,
                 uv: [(su + 1.0) / 2.0, (sv + 1.0) / 2.0],

@@ -1,45 +1,36 @@
 //! Conversion settings, their text forms and sidecar files.
+//!
+//! Each settings enum is declared once with [`voxcaf_names::names!`]: its values, names and
+//! aliases give `name`, `Display` and `FromStr` (any ASCII case; the error lists the names).
 
-use std::fmt;
 use std::path::Path;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ImportError, Result};
 
-/// The kind of asset a source becomes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AssetKind {
-    /// Pixels (RGBA8, optionally with a mip chain).
-    Texture,
-    /// Interleaved PCM.
-    Audio,
-    /// 48-byte vertices and u32 indices.
-    Mesh,
-    /// SPIR-V bytecode.
-    Shader,
-    /// A distance-field glyph atlas with metrics and kerning (TTF/OTF).
-    Font,
-    /// The animations of a glTF / GLB as resampled, quantised clips (chosen only with
-    /// `--type animation` / `type = "animation"`: a `.glb` alone is a mesh).
-    Animation,
+voxcaf_names::names! {
+    /// The kind of asset a source becomes.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum AssetKind as "asset type" {
+        /// Pixels (RGBA8, optionally with a mip chain).
+        Texture => "texture",
+        /// Interleaved PCM.
+        Audio => "audio",
+        /// 48-byte vertices and u32 indices.
+        Mesh => "mesh",
+        /// SPIR-V bytecode.
+        Shader => "shader",
+        /// A distance-field glyph atlas with metrics and kerning (TTF/OTF).
+        Font => "font",
+        /// The animations of a glTF / GLB as resampled, quantised clips (chosen only with
+        /// `--type animation` / `type = "animation"`: a `.glb` alone is a mesh).
+        Animation => "animation",
+    }
 }
 
 impl AssetKind {
-    /// Lower-case name ("texture", ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            AssetKind::Texture => "texture",
-            AssetKind::Audio => "audio",
-            AssetKind::Mesh => "mesh",
-            AssetKind::Shader => "shader",
-            AssetKind::Font => "font",
-            AssetKind::Animation => "animation",
-        }
-    }
-
     /// The CAF asset type this kind is written as.
     pub fn asset_type(self) -> caf::AssetType {
         match self {
@@ -68,217 +59,88 @@ impl AssetKind {
     }
 }
 
-impl fmt::Display for AssetKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+voxcaf_names::names! {
+    /// Which converter behaviour to follow.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Profile as "profile" {
+        /// voxcaf's converters: indexed meshes with generated normals and MikkTSpace tangents,
+        /// linear-light mips, every common WAV form, OGG/FLAC/MP3, SPIR-V validation.
+        #[default]
+        Default => "default",
+        /// Byte-for-byte the original C++ converters' output: stb-style forced-RGBA textures
+        /// (16-bit samples truncated by `>> 8`), 16-bit PCM WAV only, de-indexed OBJ with zero
+        /// tangents, the original's glTF rules.
+        Original => "original",
     }
 }
 
-impl FromStr for AssetKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "texture" => Ok(AssetKind::Texture),
-            "audio" => Ok(AssetKind::Audio),
-            "mesh" => Ok(AssetKind::Mesh),
-            "shader" => Ok(AssetKind::Shader),
-            "font" => Ok(AssetKind::Font),
-            "animation" => Ok(AssetKind::Animation),
-            _ => Err(format!(
-                "unknown asset type {s:?} (expected texture, audio, mesh, shader, font or animation)"
-            )),
-        }
+voxcaf_names::names! {
+    /// How each mip level is computed from the previous one.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum MipFilter as "mip filter" {
+        /// The original's 2×2 integer-floor average; an odd last row/column is dropped.
+        Box => "box",
+        /// Area-weighted average covering every source texel; for sRGB data it averages in
+        /// linear light with alpha weighting, then re-encodes with rounding.
+        #[default]
+        Linear => "linear",
     }
 }
 
-/// Which converter behaviour to follow.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Profile {
-    /// voxcaf's converters: indexed meshes with generated normals and MikkTSpace tangents,
-    /// linear-light mips, every common WAV form, OGG/FLAC/MP3, SPIR-V validation.
-    #[default]
-    Default,
-    /// Byte-for-byte the original C++ converters' output: stb-style forced-RGBA textures
-    /// (16-bit samples truncated by `>> 8`), 16-bit PCM WAV only, de-indexed OBJ with zero
-    /// tangents, the original's glTF rules.
-    Original,
-}
-
-impl FromStr for Profile {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "default" => Ok(Profile::Default),
-            "original" => Ok(Profile::Original),
-            _ => Err(format!(
-                "unknown profile {s:?} (expected default or original)"
-            )),
-        }
+voxcaf_names::names! {
+    /// The GPU format a texture is stored in (`--gpu-format`, sidecar key `gpu_format`); see
+    /// `docs/format/caf-textures.md`. Unset keeps the source's precision (8-bit sources as
+    /// format 0, 16-bit as R16G16B16A16_UNORM, float as R16G16B16A16_FLOAT). `ALL` is in the
+    /// order of `--help`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum GpuFormat as "GPU format" {
+        /// Plain 8-bit RGBA (format 0); 16-bit and float sources are reduced to 8 bits.
+        Rgba8 => "rgba8",
+        /// BC1 (4 bits per texel, 1-bit alpha).
+        Bc1 => "bc1",
+        /// BC3 (8 bits per texel, interpolated alpha).
+        Bc3 => "bc3",
+        /// BC5 (red and green only, for normal maps).
+        Bc5 => "bc5",
+        /// BC7 (8 bits per texel, best quality of the BC formats).
+        Bc7 => "bc7",
+        /// ASTC 4×4 LDR (8 bits per texel, RGBA), by ARM's astc-encoder.
+        Astc4x4 => "astc4x4",
     }
-}
-
-impl fmt::Display for Profile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Profile::Default => "default",
-            Profile::Original => "original",
-        })
-    }
-}
-
-/// How each mip level is computed from the previous one.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MipFilter {
-    /// The original's 2×2 integer-floor average; an odd last row/column is dropped.
-    Box,
-    /// Area-weighted average covering every source texel; for sRGB data it averages in
-    /// linear light with alpha weighting, then re-encodes with rounding.
-    #[default]
-    Linear,
-}
-
-impl FromStr for MipFilter {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "box" => Ok(MipFilter::Box),
-            "linear" => Ok(MipFilter::Linear),
-            _ => Err(format!("unknown mip filter {s:?} (expected box or linear)")),
-        }
-    }
-}
-
-impl fmt::Display for MipFilter {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            MipFilter::Box => "box",
-            MipFilter::Linear => "linear",
-        })
-    }
-}
-
-/// The GPU format a texture is stored in (`--gpu-format`, sidecar key `gpu_format`); see
-/// `docs/format/caf-textures.md`. Unset keeps the source's precision (8-bit sources as
-/// format 0, 16-bit as R16G16B16A16_UNORM, float as R16G16B16A16_FLOAT).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GpuFormat {
-    /// Plain 8-bit RGBA (format 0); 16-bit and float sources are reduced to 8 bits.
-    Rgba8,
-    /// BC1 (4 bits per texel, 1-bit alpha).
-    Bc1,
-    /// BC3 (8 bits per texel, interpolated alpha).
-    Bc3,
-    /// BC5 (red and green only, for normal maps).
-    Bc5,
-    /// BC7 (8 bits per texel, best quality of the BC formats).
-    Bc7,
-    /// ASTC 4×4 LDR (8 bits per texel, RGBA), by ARM's astc-encoder.
-    Astc4x4,
 }
 
 impl GpuFormat {
-    /// Every value, in the order of `--help`.
-    pub const ALL: [GpuFormat; 6] = [
-        GpuFormat::Rgba8,
-        GpuFormat::Bc1,
-        GpuFormat::Bc3,
-        GpuFormat::Bc5,
-        GpuFormat::Bc7,
-        GpuFormat::Astc4x4,
-    ];
-
-    /// The text form (`"bc7"`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            GpuFormat::Rgba8 => "rgba8",
-            GpuFormat::Bc1 => "bc1",
-            GpuFormat::Bc3 => "bc3",
-            GpuFormat::Bc5 => "bc5",
-            GpuFormat::Bc7 => "bc7",
-            GpuFormat::Astc4x4 => "astc4x4",
-        }
-    }
-
     /// The format code written (the `_UNORM` one; the writer picks the `_SRGB` twin for sRGB
     /// data).
-    pub fn code(self) -> caf::TextureFormat {
+    pub fn code(self) -> caf::texture::TextureFormat {
         match self {
-            GpuFormat::Rgba8 => caf::TextureFormat::RGBA8_LEGACY,
-            GpuFormat::Bc1 => caf::TextureFormat::BC1_RGBA_UNORM,
-            GpuFormat::Bc3 => caf::TextureFormat::BC3_RGBA_UNORM,
-            GpuFormat::Bc5 => caf::TextureFormat::BC5_RG_UNORM,
-            GpuFormat::Bc7 => caf::TextureFormat::BC7_RGBA_UNORM,
-            GpuFormat::Astc4x4 => caf::TextureFormat::ASTC_4X4_UNORM,
+            GpuFormat::Rgba8 => caf::texture::TextureFormat::RGBA8_LEGACY,
+            GpuFormat::Bc1 => caf::texture::TextureFormat::BC1_RGBA_UNORM,
+            GpuFormat::Bc3 => caf::texture::TextureFormat::BC3_RGBA_UNORM,
+            GpuFormat::Bc5 => caf::texture::TextureFormat::BC5_RG_UNORM,
+            GpuFormat::Bc7 => caf::texture::TextureFormat::BC7_RGBA_UNORM,
+            GpuFormat::Astc4x4 => caf::texture::TextureFormat::ASTC_4X4_UNORM,
         }
     }
 }
 
-impl FromStr for GpuFormat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let l = s.to_ascii_lowercase();
-        GpuFormat::ALL
-            .into_iter()
-            .find(|g| g.name() == l)
-            .ok_or_else(|| {
-                format!("unknown GPU format {s:?} (expected rgba8, bc1, bc3, bc5, bc7 or astc4x4)")
-            })
-    }
-}
-
-impl fmt::Display for GpuFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Bits per sample of converted audio.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum AudioBits {
-    /// Signed 8-bit.
-    B8,
-    /// Signed 16-bit (the default, what the original writes).
-    #[default]
-    B16,
-    /// Signed 32-bit.
-    B32,
-    /// Keep the source depth: 8 stays 8, 16 stays 16, 24/32-bit and float become 32.
-    Source,
-}
-
-impl AudioBits {
-    /// The text form: "8", "16", "32" or "source".
-    pub fn name(self) -> &'static str {
-        match self {
-            AudioBits::B8 => "8",
-            AudioBits::B16 => "16",
-            AudioBits::B32 => "32",
-            AudioBits::Source => "source",
-        }
-    }
-}
-
-impl FromStr for AudioBits {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "8" => Ok(AudioBits::B8),
-            "16" => Ok(AudioBits::B16),
-            "32" => Ok(AudioBits::B32),
-            "source" | "keep" => Ok(AudioBits::Source),
-            _ => Err(format!(
-                "unknown bit depth {s:?} (expected 8, 16, 32 or source)"
-            )),
-        }
-    }
-}
-
-impl fmt::Display for AudioBits {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+voxcaf_names::names! {
+    /// Bits per sample of converted audio; the text form is "8", "16", "32" or "source"
+    /// ("keep" is read too).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+    pub enum AudioBits as "bit depth" {
+        /// Signed 8-bit.
+        B8 => "8",
+        /// Signed 16-bit (the default, what the original writes).
+        #[default]
+        B16 => "16",
+        /// Signed 32-bit.
+        B32 => "32",
+        /// Keep the source depth: 8 stays 8, 16 stays 16, 24/32-bit and float become 32.
+        Source => "source" | "keep",
     }
 }
 
@@ -309,68 +171,32 @@ impl<'de> Deserialize<'de> for AudioBits {
     }
 }
 
-/// Shader pipeline stage, as stored in ShaderMetadata.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Stage {
-    /// stage 0.
-    Vertex,
-    /// stage 1.
-    Fragment,
-    /// stage 2.
-    Compute,
-}
-
-impl Stage {
-    /// The ShaderMetadata code: 0 vertex, 1 fragment, 2 compute.
-    pub fn code(self) -> u32 {
-        match self {
-            Stage::Vertex => 0,
-            Stage::Fragment => 1,
-            Stage::Compute => 2,
-        }
-    }
-
-    /// Lower-case name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Stage::Vertex => "vertex",
-            Stage::Fragment => "fragment",
-            Stage::Compute => "compute",
-        }
+voxcaf_names::names! {
+    /// Shader pipeline stage, with its ShaderMetadata code (0 vertex, 1 fragment, 2 compute).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Stage: u32 as "shader stage" {
+        /// stage 0.
+        Vertex = 0 => "vertex" | "vert" | "vs",
+        /// stage 1.
+        Fragment = 1 => "fragment" | "frag" | "fs" | "pixel",
+        /// stage 2.
+        Compute = 2 => "compute" | "comp" | "cs",
     }
 }
 
-impl FromStr for Stage {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "vertex" | "vert" | "vs" => Ok(Stage::Vertex),
-            "fragment" | "frag" | "fs" | "pixel" => Ok(Stage::Fragment),
-            "compute" | "comp" | "cs" => Ok(Stage::Compute),
-            _ => Err(format!(
-                "unknown shader stage {s:?} (expected vertex, fragment or compute)"
-            )),
-        }
+voxcaf_names::names! {
+    /// How a glTF scene's nodes become sub-meshes (`mesh_nodes` setting, default profile). Node
+    /// transforms are applied either way.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum MeshNodes as "mesh node mode" {
+        /// One sub-mesh per material: the scene's primitives, in world space, merged by material.
+        #[default]
+        Flatten => "flatten",
+        /// One sub-mesh per node and material, each recording its node index.
+        Keep => "keep",
     }
-}
-
-impl fmt::Display for Stage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// How a glTF scene's nodes become sub-meshes (`mesh_nodes` setting, default profile). Node
-/// transforms are applied either way.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MeshNodes {
-    /// One sub-mesh per material: the scene's primitives, in world space, merged by material.
-    #[default]
-    Flatten,
-    /// One sub-mesh per node and material, each recording its node index.
-    Keep,
 }
 
 impl MeshNodes {
@@ -380,39 +206,28 @@ impl MeshNodes {
     }
 }
 
-impl FromStr for MeshNodes {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "flatten" => Ok(MeshNodes::Flatten),
-            "keep" => Ok(MeshNodes::Keep),
-            _ => Err(format!(
-                "unknown mesh node mode {s:?} (expected flatten or keep)"
-            )),
-        }
+voxcaf_names::names! {
+    /// The distance field a font atlas stores (`font_format` setting).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum FontFormat as "font format" {
+        /// Single-channel signed distance field, R8 (the default).
+        #[default]
+        Sdf => "sdf",
+        /// Multi-channel signed distance field, RGB8 (sharp corners; median of the channels).
+        Msdf => "msdf",
+        /// MSDF in RGB plus the true distance in alpha, RGBA8.
+        Mtsdf => "mtsdf",
     }
 }
 
-/// The distance field a font atlas stores (`font_format` setting).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FontFormat {
-    /// Single-channel signed distance field, R8 (the default).
-    #[default]
-    Sdf,
-    /// Multi-channel signed distance field, RGB8 (sharp corners; median of the channels).
-    Msdf,
-    /// MSDF in RGB plus the true distance in alpha, RGBA8.
-    Mtsdf,
-}
-
 impl FontFormat {
-    /// The `caf::FontFormat` code written to the metadata.
-    pub fn code(self) -> caf::FontFormat {
+    /// The `caf::font::FontFormat` code written to the metadata.
+    pub fn code(self) -> caf::font::FontFormat {
         match self {
-            FontFormat::Sdf => caf::FontFormat::SDF,
-            FontFormat::Msdf => caf::FontFormat::MSDF,
-            FontFormat::Mtsdf => caf::FontFormat::MTSDF,
+            FontFormat::Sdf => caf::font::FontFormat::SDF,
+            FontFormat::Msdf => caf::font::FontFormat::MSDF,
+            FontFormat::Mtsdf => caf::font::FontFormat::MTSDF,
         }
     }
 
@@ -422,56 +237,30 @@ impl FontFormat {
     }
 }
 
-impl FromStr for FontFormat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "sdf" => Ok(FontFormat::Sdf),
-            "msdf" => Ok(FontFormat::Msdf),
-            "mtsdf" => Ok(FontFormat::Mtsdf),
-            _ => Err(format!(
-                "unknown font format {s:?} (expected sdf, msdf or mtsdf)"
-            )),
-        }
+voxcaf_names::names! {
+    /// Compression of a `.caf` payload (`compress` setting): stored plain (the default, readable
+    /// by the original engine), zstd blocks, or LZ4 blocks for the fastest decoding. Named as
+    /// [`caf::encoded::Codec`] names them.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Compress as "compression" {
+        /// Plain payload.
+        #[default]
+        None => "none",
+        /// zstd blocks (COMPRESSED).
+        Zstd => "zstd",
+        /// LZ4 blocks (COMPRESSED).
+        Lz4 => "lz4",
     }
-}
-
-impl fmt::Display for MeshNodes {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            MeshNodes::Flatten => "flatten",
-            MeshNodes::Keep => "keep",
-        })
-    }
-}
-
-impl fmt::Display for FontFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.code().name().unwrap_or("sdf"))
-    }
-}
-
-/// Compression of a `.caf` payload (`compress` setting): stored plain (the default, readable by
-/// the original engine), zstd blocks, or LZ4 blocks for the fastest decoding.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Compress {
-    /// Plain payload.
-    #[default]
-    None,
-    /// zstd blocks (COMPRESSED).
-    Zstd,
-    /// LZ4 blocks (COMPRESSED).
-    Lz4,
 }
 
 impl Compress {
     /// The block codec.
-    pub fn codec(self) -> caf::Codec {
+    pub fn codec(self) -> caf::encoded::Codec {
         match self {
-            Compress::None => caf::Codec::None,
-            Compress::Zstd => caf::Codec::Zstd,
-            Compress::Lz4 => caf::Codec::Lz4,
+            Compress::None => caf::encoded::Codec::None,
+            Compress::Zstd => caf::encoded::Codec::Zstd,
+            Compress::Lz4 => caf::encoded::Codec::Lz4,
         }
     }
 
@@ -481,31 +270,11 @@ impl Compress {
     }
 }
 
-impl FromStr for Compress {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "none" => Ok(Compress::None),
-            "zstd" => Ok(Compress::Zstd),
-            "lz4" => Ok(Compress::Lz4),
-            _ => Err(format!(
-                "unknown compression {s:?} (expected zstd, lz4 or none)"
-            )),
-        }
-    }
-}
-
-impl fmt::Display for Compress {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.codec().name())
-    }
-}
-
-/// The cipher of encrypted payloads (`cipher` setting), named as [`caf::Cipher`] names them
+/// The cipher of encrypted payloads (`cipher` setting), named as [`caf::encoded::Cipher`] names them
 /// (`xchacha20-poly1305`, the default, or `aes-256-gcm`). Only encrypted builds use it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
-pub struct CipherSetting(pub caf::Cipher);
+pub struct CipherSetting(pub caf::encoded::Cipher);
 
 impl CipherSetting {
     /// True for the default cipher.
@@ -588,8 +357,8 @@ impl Settings {
     /// a key the nonce salt is derived from the key and the content, so equal inputs give
     /// byte-identical files (builds stay reproducible) while different contents never share a
     /// salt.
-    pub fn encoding(&self, key: Option<&caf::Key>) -> caf::Encoding {
-        caf::Encoding {
+    pub fn encoding(&self, key: Option<&caf::encoded::Key>) -> caf::encoded::Encoding {
+        caf::encoded::Encoding {
             codec: self.compress.codec(),
             level: self.level.unwrap_or(3),
             key: key.cloned(),
@@ -597,7 +366,7 @@ impl Settings {
             // The default profile lays plain payloads out aligned (CAF.md's payloadAlignment);
             // the original profile stays byte-identical to the original tools.
             align_payload: self.profile == Profile::Default,
-            ..caf::Encoding::default()
+            ..caf::encoded::Encoding::default()
         }
     }
 

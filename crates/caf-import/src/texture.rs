@@ -165,7 +165,7 @@ pub fn build_source(src: SourceImage, settings: &Settings) -> Result<TextureData
                 width: w,
                 height: h,
                 levels: chain.len() as u32,
-                format: caf::TextureFormat::R16G16B16A16_UNORM,
+                format: caf::texture::TextureFormat::R16G16B16A16_UNORM,
                 srgb,
                 payload,
             })
@@ -185,7 +185,7 @@ pub fn build_source(src: SourceImage, settings: &Settings) -> Result<TextureData
                 width: w,
                 height: h,
                 levels: chain.len() as u32,
-                format: caf::TextureFormat::R16G16B16A16_FLOAT,
+                format: caf::texture::TextureFormat::R16G16B16A16_FLOAT,
                 // Float data is linear light.
                 srgb: false,
                 payload,

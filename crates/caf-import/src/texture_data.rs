@@ -18,7 +18,7 @@ pub struct TextureData {
     pub levels: u32,
     /// The format code (the `_UNORM` one; [`Converted::from_texture`](crate::Converted::from_texture)
     /// writes the `_SRGB` twin when `srgb` is set).
-    pub format: caf::TextureFormat,
+    pub format: caf::texture::TextureFormat,
     /// Whether the SRGB flag is set.
     pub srgb: bool,
     /// Every level back to back, largest first.

@@ -10,7 +10,7 @@
 //!
 //! Other codes (BC6H, ASTC HDR, integer, snorm and packed formats) are refused by name.
 
-use caf::{FormatClass, TextureFormat};
+use caf::texture::{FormatClass, TextureFormat};
 use image::DynamicImage;
 
 use crate::error::{ImportError, Result};
@@ -24,7 +24,7 @@ fn unsupported(format: TextureFormat) -> ImportError {
 
 /// Decode one stored level of `width × height` texels in `format` to an image. `channels`
 /// is the texel size for format 0 (the view's inferred channel count) and ignored otherwise.
-/// `data` must be exactly the level's bytes (`caf::TextureView::level`).
+/// `data` must be exactly the level's bytes (`caf::texture::TextureView::level`).
 pub fn decode_level(
     format: TextureFormat,
     channels: u32,
@@ -144,7 +144,7 @@ pub fn decode_level(
 }
 
 /// Decode every level of a texture view, largest first.
-pub fn decode_view(view: &caf::TextureView<'_>) -> Result<Vec<DynamicImage>> {
+pub fn decode_view(view: &caf::texture::TextureView<'_>) -> Result<Vec<DynamicImage>> {
     (0..view.level_count())
         .map(|i| {
             let (w, h) = view.level_dims(i).unwrap_or((0, 0));

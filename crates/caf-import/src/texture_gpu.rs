@@ -16,7 +16,7 @@
 //! `thorough` gains about half a dB for 1.7–5 times the time; `fast` loses up to 14 dB on
 //! hard edges (the checker).
 
-use caf::TextureFormat;
+use caf::texture::TextureFormat;
 
 use crate::error::{ImportError, Result};
 use crate::settings::GpuFormat;

@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use caf::{AnimationView, Asset, ChannelEntry, ChannelValue, MeshView};
+use caf::animation::{AnimationView, ChannelEntry, ChannelValue};
+use caf::mesh::MeshView;
+use caf::Asset;
 use caf_import::samples::{self, AnimatedOptions};
 use caf_import::{convert, AssetKind, ImportError, Settings};
 use glam::DQuat;
@@ -240,7 +242,7 @@ fn clips_channels_and_joints_are_as_in_the_source() {
     assert_eq!(walk.duration, 1.6);
     assert_eq!(
         walk.frame_count,
-        caf::AnimationMetadata::frames(1.6, 30.0).unwrap()
+        caf::animation::AnimationMetadata::frames(1.6, 30.0).unwrap()
     );
     assert_eq!(view.clip(1).unwrap().duration, 2.0);
     let described: Vec<(u32, u32, u8, u8)> = view
@@ -278,7 +280,7 @@ fn clips_channels_and_joints_are_as_in_the_source() {
     assert!(v
         .all_channels()
         .iter()
-        .all(|c| c.joint == caf::SubMeshEntry::NONE));
+        .all(|c| c.joint == caf::mesh::SubMeshEntry::NONE));
     // `asset info` describes the clips.
     let text = caf::describe::Description::from_bytes(&file).to_string();
     assert!(text.contains("2 clip(s) at 30 Hz"), "{text}");
@@ -294,11 +296,11 @@ fn skinned_mesh_keeps_joints_weights_and_skeleton() {
     let skin = view.skin().expect("skinned");
     let names: Vec<&str> = skin.joints.iter().map(|j| j.name.as_str()).collect();
     assert_eq!(names, ["hip", "knee"]);
-    assert_eq!(skin.joints[0].parent, caf::JointEntry::ROOT);
+    assert_eq!(skin.joints[0].parent, caf::mesh::JointEntry::ROOT);
     assert_eq!(skin.joints[1].parent, 0);
     assert_eq!(skin.joints[1].translation, [0.0, 1.0, 0.0]);
     assert_eq!(skin.joints[1].inverse_bind[13], -1.0);
-    assert_eq!(skin.root_matrix, caf::IDENTITY);
+    assert_eq!(skin.root_matrix, caf::mesh::IDENTITY);
     // Independent read of the source: each stored vertex's joints and weights are those of a
     // source vertex at the same position.
     let (doc, buffers, _) = gltf::import_slice(&glb).unwrap();

@@ -153,7 +153,12 @@ fn build_end_to_end() {
     let nb = std::fs::read(out.join(&normal.output)).unwrap();
     let na = caf::Asset::parse(&nb).unwrap();
     assert_eq!(na.header.flags, caf::CafFlags::MIPCHAIN);
-    assert_eq!(caf::TextureView::from_asset(&na).unwrap().level_count(), 4);
+    assert_eq!(
+        caf::texture::TextureView::from_asset(&na)
+            .unwrap()
+            .level_count(),
+        4
+    );
     let hb = std::fs::read(out.join("textures/hero.caf")).unwrap();
     assert_eq!(
         caf::Asset::parse(&hb).unwrap().header.flags,

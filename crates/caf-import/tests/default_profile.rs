@@ -3,7 +3,11 @@
 use std::io::Cursor;
 use std::path::Path;
 
-use caf::{Asset, AudioView, CafFlags, MeshView, ShaderView, TextureView};
+use caf::audio::AudioView;
+use caf::mesh::MeshView;
+use caf::shader::ShaderView;
+use caf::texture::TextureView;
+use caf::{Asset, CafFlags};
 use caf_import::{
     convert, encode_raw_texture, samples, shader, texture, AudioBits, ImportError, MipFilter,
     Settings, Stage,
@@ -164,7 +168,7 @@ fn wav(
     out.into_inner()
 }
 
-fn audio(file: &[u8]) -> (caf::AudioMetadata, Vec<u8>) {
+fn audio(file: &[u8]) -> (caf::audio::AudioMetadata, Vec<u8>) {
     let asset = Asset::parse(file).unwrap();
     let v = AudioView::from_asset(&asset).unwrap();
     (v.meta, v.data.to_vec())
@@ -311,7 +315,7 @@ fn compressed_audio_garbage_is_rejected() {
     }
 }
 
-fn mesh(file: &[u8]) -> (caf::MeshMetadata, Vec<caf::Vertex>, Vec<u32>) {
+fn mesh(file: &[u8]) -> (caf::mesh::MeshMetadata, Vec<caf::mesh::Vertex>, Vec<u32>) {
     let asset = Asset::parse(file).unwrap();
     let m = MeshView::from_asset(&asset).unwrap();
     (m.meta, m.vertices.to_vec(), m.indices.to_vec())

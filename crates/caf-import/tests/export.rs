@@ -24,7 +24,7 @@ fn texture_every_level_round_trips_through_png() -> Res {
     };
     let caf = convert(&src, Path::new("g.png"), &settings)?.to_caf_bytes();
     let asset = caf::Asset::parse(&caf)?;
-    let view = caf::TextureView::from_asset(&asset)?;
+    let view = caf::texture::TextureView::from_asset(&asset)?;
     let files = export(caf.clone(), Path::new("out/g.png"), &opts())?;
     assert_eq!(files.len(), view.level_count());
     assert_eq!(view.level_count(), 4);
@@ -176,7 +176,7 @@ fn corpus_spirv_export_equals_the_input() -> Res {
 /// An encrypted asset needs its key; with it, the export is the plain one.
 #[test]
 fn encrypted_asset_needs_the_key() -> Res {
-    let key = caf::Key::from_bytes([7; 32]);
+    let key = caf::encoded::Key::from_bytes([7; 32]);
     let c = convert(
         &samples::wav_i16(8000, 1, 100),
         Path::new("a.wav"),

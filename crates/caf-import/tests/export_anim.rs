@@ -6,7 +6,9 @@
 
 use std::path::Path;
 
-use caf::{AnimationView, Asset, ChannelValue, MeshView};
+use caf::animation::{AnimationView, ChannelValue};
+use caf::mesh::MeshView;
+use caf::Asset;
 use caf_import::export::{export, ExportError, ExportOptions};
 use caf_import::samples::{self, AnimatedOptions};
 use caf_import::{convert, AssetKind, Settings};
@@ -79,7 +81,7 @@ fn skin_and_clips_read_back_as_stored() -> Res {
             .nodes()
             .find(|p| p.children().any(|c| c.index() == node.index()));
         match j.parent {
-            caf::JointEntry::ROOT => assert!(parent.is_none(), "root joint {i} in the scene"),
+            caf::mesh::JointEntry::ROOT => assert!(parent.is_none(), "root joint {i} in the scene"),
             p => assert_eq!(parent.map(|p| p.index()), Some(joints[p as usize].index())),
         }
     }
@@ -109,7 +111,7 @@ fn skin_and_clips_read_back_as_stored() -> Res {
                 gc.target().node().index(),
                 joints[ch.joint as usize].index()
             );
-            let want_step = ch.interpolation == caf::ChannelEntry::STEP;
+            let want_step = ch.interpolation == caf::animation::ChannelEntry::STEP;
             assert_eq!(
                 gc.sampler().interpolation() == gltf::animation::Interpolation::Step,
                 want_step
@@ -208,7 +210,7 @@ fn export_converts_back_to_the_same_skin_and_curves() -> Res {
                     values(a1.sample(c, i, t).unwrap()),
                     values(a2.sample(c, j, t).unwrap()),
                 );
-                let err = if ch1.path == caf::ChannelEntry::ROTATION {
+                let err = if ch1.path == caf::animation::ChannelEntry::ROTATION {
                     angle(&v1, &v2)
                 } else {
                     v1.iter()

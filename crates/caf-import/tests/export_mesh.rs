@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use caf::{MeshView, SubMeshEntry};
+use caf::mesh::{MeshView, SubMeshEntry};
 use caf_import::export::{export, gltf::MAX_PLACEHOLDERS, write_files, ExportError, ExportOptions};
 use caf_import::{convert, convert_file, samples, MeshNodes, Profile, Settings};
 
@@ -238,11 +238,11 @@ fn zero_tangents_are_left_out() -> Res {
 }
 
 /// A mesh asset written directly: `vertices`, `indices` and a sub-mesh table.
-fn mesh_caf(vertices: &[caf::Vertex], indices: &[u32], table: &[SubMeshEntry]) -> Vec<u8> {
-    let (meta, payload) = caf::encode_mesh_ext(
+fn mesh_caf(vertices: &[caf::mesh::Vertex], indices: &[u32], table: &[SubMeshEntry]) -> Vec<u8> {
+    let (meta, payload) = caf::mesh::encode_mesh_ext(
         vertices,
         indices,
-        &caf::MeshExtras {
+        &caf::mesh::MeshExtras {
             sub_meshes: table,
             colors: None,
             uv1: None,
@@ -320,7 +320,7 @@ fn unhappy_paths() -> Res {
         "{e}"
     );
 
-    let (meta, payload) = caf::encode_mesh(&cube, &[], 0)?;
+    let (meta, payload) = caf::mesh::encode_mesh(&cube, &[], 0)?;
     let empty = caf::AssetWriter::new(caf::AssetType::MESH)
         .metadata(&meta.to_bytes())
         .payload(&payload)
@@ -329,8 +329,8 @@ fn unhappy_paths() -> Res {
     assert!(matches!(e, ExportError::EmptyMesh), "{e}");
 
     // An index past the vertices, with the CRCs made right again: the view refuses it.
-    let (meta, mut payload) = caf::encode_mesh(&cube, &idx, 1)?;
-    let at = cube.len() * caf::Vertex::SIZE + 4 * 5;
+    let (meta, mut payload) = caf::mesh::encode_mesh(&cube, &idx, 1)?;
+    let at = cube.len() * caf::mesh::Vertex::SIZE + 4 * 5;
     payload[at..at + 4].copy_from_slice(&99u32.to_le_bytes());
     let bad = caf::AssetWriter::new(caf::AssetType::MESH)
         .metadata(&meta.to_bytes())

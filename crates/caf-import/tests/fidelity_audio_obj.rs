@@ -6,7 +6,9 @@ use std::io::Cursor;
 use std::num::{NonZeroU32, NonZeroU8};
 use std::path::Path;
 
-use caf::{Asset, AudioView, MeshView};
+use caf::audio::AudioView;
+use caf::mesh::MeshView;
+use caf::Asset;
 use caf_import::{convert, ImportError, Settings};
 
 use voxcaf_golden::corpus;
@@ -16,7 +18,7 @@ fn convert_file(path: &Path) -> Result<caf_import::Converted, ImportError> {
     convert(&bytes, path, &Settings::default())
 }
 
-fn audio(c: &caf_import::Converted) -> (caf::AudioMetadata, Vec<i16>) {
+fn audio(c: &caf_import::Converted) -> (caf::audio::AudioMetadata, Vec<i16>) {
     let bytes = c.to_caf_bytes();
     let asset = Asset::parse(&bytes).unwrap();
     let v = AudioView::from_asset(&asset).unwrap();
@@ -157,7 +159,7 @@ fn vorbis_output_has_the_frame_count_libvorbis_decodes() {
     }
 }
 
-fn mesh(c: &caf_import::Converted) -> (caf::MeshMetadata, Vec<caf::Vertex>, Vec<u32>) {
+fn mesh(c: &caf_import::Converted) -> (caf::mesh::MeshMetadata, Vec<caf::mesh::Vertex>, Vec<u32>) {
     let bytes = c.to_caf_bytes();
     let asset = Asset::parse(&bytes).unwrap();
     let m = MeshView::from_asset(&asset).unwrap();
@@ -198,7 +200,7 @@ fn obj_corner_without_vt_gets_zero_uv() {
     let (meta, verts, idx) = mesh(&convert_file(&path).unwrap());
     assert_eq!(meta.index_count, 36);
     // The last face, `f 5 1 3`: positions 5, 1, 3 of the file.
-    let last: Vec<&caf::Vertex> = idx[33..].iter().map(|&i| &verts[i as usize]).collect();
+    let last: Vec<&caf::mesh::Vertex> = idx[33..].iter().map(|&i| &verts[i as usize]).collect();
     assert_eq!(
         last.iter().map(|v| v.position).collect::<Vec<_>>(),
         [[-0.5, 0.5, -0.5], [-0.5, -0.5, 0.5], [-0.5, 0.5, 0.5]]

@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use caf::{Asset, FontView};
+use caf::font::FontView;
+use caf::Asset;
 use caf_import::font::Charset;
 use caf_import::{convert, FontFormat, ImportError, Settings, SettingsOverride};
 use fdsm_ttf_parser::ttf_parser::Face;

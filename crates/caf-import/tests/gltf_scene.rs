@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use caf::{Asset, MeshView, SubMeshEntry};
+use caf::mesh::{MeshView, SubMeshEntry};
+use caf::Asset;
 use caf_import::{convert, convert_file, MeshNodes, Profile, Settings};
 use serde_json::{json, Value};
 

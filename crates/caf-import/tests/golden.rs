@@ -182,7 +182,7 @@ fn we_accept_more_than_the_original() {
     ] {
         let bytes = orig(&g, input).unwrap_or_else(|e| panic!("{input}: {e}"));
         let asset = caf::Asset::parse(&bytes).unwrap();
-        let view = caf::AudioView::from_asset(&asset).unwrap();
+        let view = caf::audio::AudioView::from_asset(&asset).unwrap();
         assert_eq!(view.meta.bits_per_sample, 16);
         let src = read(&g.join("inputs").join(input));
         let mut reader = hound::WavReader::new(std::io::Cursor::new(&src)).unwrap();
@@ -212,7 +212,7 @@ fn we_accept_more_than_the_original() {
         let c = default(&g, input).unwrap_or_else(|e| panic!("{input}: {e}"));
         let bytes = c.to_caf_bytes();
         let asset = caf::Asset::parse(&bytes).unwrap();
-        let view = caf::AudioView::from_asset(&asset).unwrap();
+        let view = caf::audio::AudioView::from_asset(&asset).unwrap();
         assert_eq!(view.meta.bits_per_sample, 16, "{input}");
         if let Some(frames) = frames {
             assert_eq!(view.meta.sample_count, frames, "{input}");
@@ -239,8 +239,11 @@ fn default_profile_differs_where_it_should() {
     );
     let bytes = d.to_caf_bytes();
     let asset = caf::Asset::parse(&bytes).unwrap();
-    let view = caf::TextureView::from_asset(&asset).unwrap();
-    assert_eq!(view.format_code(), caf::TextureFormat::R16G16B16A16_UNORM);
+    let view = caf::texture::TextureView::from_asset(&asset).unwrap();
+    assert_eq!(
+        view.format_code(),
+        caf::texture::TextureFormat::R16G16B16A16_UNORM
+    );
     let o = orig(&g, "png/rgba16_1x1.png").unwrap();
     assert_eq!(&o[56..60], &[0x00, 0x10, 0xFF, 0x7F]);
     // The default profile marks colour textures sRGB; the original never does.
@@ -259,6 +262,6 @@ fn default_profile_differs_where_it_should() {
     let d = default(&g, "obj/cube.obj").unwrap();
     let bytes = d.to_caf_bytes();
     let asset = caf::Asset::parse(&bytes).unwrap();
-    let mesh = caf::MeshView::from_asset(&asset).unwrap();
+    let mesh = caf::mesh::MeshView::from_asset(&asset).unwrap();
     assert_eq!((mesh.meta.vertex_count, mesh.meta.index_count), (24, 36));
 }

@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use caf::{Asset, CafFlags, TextureFormat, TextureView};
+use caf::texture::{TextureFormat, TextureView};
+use caf::{Asset, CafFlags};
 use caf_import::texture_decode::decode_level;
 use caf_import::{convert, GpuFormat, ImportError, Settings};
 

@@ -46,7 +46,7 @@ proptest! {
             let c = convert(&wav, Path::new("a.wav"), &Settings { profile, ..Settings::default() }).unwrap();
             let back: Vec<i16> = c.payload.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
             prop_assert_eq!(&back, &s);
-            let meta = caf::AudioMetadata::from_bytes(&c.metadata).unwrap();
+            let meta = caf::audio::AudioMetadata::from_bytes(&c.metadata).unwrap();
             prop_assert_eq!((meta.sample_rate, meta.channels, meta.sample_count), (rate, channels, frames as u32));
         }
     }
@@ -67,11 +67,11 @@ proptest! {
             }
         }
         let c = convert(obj.as_bytes(), Path::new("g.obj"), &Settings::default()).unwrap();
-        let meta = caf::MeshMetadata::from_bytes(&c.metadata).unwrap();
+        let meta = caf::mesh::MeshMetadata::from_bytes(&c.metadata).unwrap();
         prop_assert_eq!(meta.vertex_count as usize, (n + 1) * (n + 1));
         prop_assert_eq!(meta.index_count as usize, n * n * 6);
         let o = convert(obj.as_bytes(), Path::new("g.obj"), &Settings::original()).unwrap();
-        let om = caf::MeshMetadata::from_bytes(&o.metadata).unwrap();
+        let om = caf::mesh::MeshMetadata::from_bytes(&o.metadata).unwrap();
         prop_assert_eq!(om.vertex_count as usize, n * n * 6);
     }
 }

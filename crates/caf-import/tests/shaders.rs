@@ -28,7 +28,7 @@ fn convert_corpus(name: &str, stage: Stage) -> Option<caf_import::Converted> {
     shader::validate_spirv(&c.payload).unwrap_or_else(|e| panic!("{name}: {e}"));
     let asset_bytes = c.to_caf_bytes();
     let asset = caf::Asset::parse(&asset_bytes).unwrap();
-    let view = caf::ShaderView::from_asset(&asset).unwrap();
+    let view = caf::shader::ShaderView::from_asset(&asset).unwrap();
     assert_eq!(view.meta.stage, stage.code(), "{name}");
     assert!(view.is_spirv());
     Some(c)

@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use caf::{AssetType, AssetWriter, CafFlags, LoadMode, LoadedAsset, TextureMetadata, TextureView};
+use caf::texture::{TextureMetadata, TextureView};
+use caf::{AssetType, AssetWriter, CafFlags, LoadMode, LoadedAsset};
 use criterion::{Criterion, Throughput};
 
 /// Texture-like RGBA: smooth gradients with a little noise (PNG compresses it about as well as

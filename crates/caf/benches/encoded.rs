@@ -17,10 +17,11 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use caf::{
-    block_index, decode_payload, encode_asset, Asset, AssetType, CafFlags, Cipher, Codec,
-    DecodeOptions, Encoding, Key, PayloadDecoder, StreamReader,
+use caf::encoded::{
+    block_index, decode_payload, encode_asset, Cipher, Codec, DecodeOptions, Encoding, Key,
+    PayloadDecoder, StreamReader,
 };
+use caf::{Asset, AssetType, CafFlags};
 use criterion::{Criterion, Throughput};
 
 fn texture_like(n: usize) -> Vec<u8> {

@@ -9,7 +9,8 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use caf::{AssetType, AssetWriter, LoadMode, LoadedAsset, TextureMetadata, TextureView};
+use caf::texture::{TextureMetadata, TextureView};
+use caf::{AssetType, AssetWriter, LoadMode, LoadedAsset};
 use criterion::{Criterion, Throughput};
 
 struct Files {

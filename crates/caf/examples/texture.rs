@@ -3,9 +3,8 @@
 //!
 //! `cargo run -p caf --example texture [OUT.caf]`
 
-use caf::{
-    AssetType, AssetWriter, CafFlags, Description, LoadedAsset, TextureMetadata, TextureView,
-};
+use caf::texture::{TextureMetadata, TextureView};
+use caf::{AssetType, AssetWriter, CafFlags, Description, LoadedAsset};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args_os()

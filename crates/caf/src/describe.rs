@@ -9,7 +9,8 @@
 //! of a full check.
 //!
 //! ```
-//! use caf::{describe::Description, AssetType, MeshMetadata};
+//! use caf::mesh::MeshMetadata;
+//! use caf::{describe::Description, AssetType};
 //!
 //! let bytes = caf::AssetWriter::new(AssetType::MESH)
 //!     .metadata(&MeshMetadata::default().to_bytes())
@@ -33,10 +34,10 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::block::{block_index, decode_asset, is_encoded, BlockIndexHeader, DecodeOptions, Key};
+use crate::container::header::{AssetType, CafHeader, HEADER_SIZE};
+use crate::container::load::{Asset, CrcCheck, LoadedAsset};
+use crate::encoded::{block_index, decode_asset, is_encoded, BlockIndexHeader, DecodeOptions, Key};
 use crate::error::CafError;
-use crate::header::{AssetType, CafHeader, HEADER_SIZE};
-use crate::load::{Asset, CrcCheck, LoadedAsset};
 
 mod decoded;
 
@@ -74,7 +75,7 @@ pub struct Layout {
 /// COMPRESSED / ENCRYPTED extension may carry those flags on a plain payload; without the
 /// magic they are judged as containers only (their payload cannot be decoded).
 fn has_block_index(a: &Asset<'_>) -> bool {
-    a.payload.starts_with(&crate::block::BLOCK_MAGIC)
+    a.payload.starts_with(&crate::encoded::BLOCK_MAGIC)
 }
 
 /// Everything that can be said about one file's bytes, valid or not.
@@ -319,7 +320,7 @@ fn file_has_block_index(path: &Path) -> bool {
         f.read_exact(&mut m)?;
         Ok(m)
     };
-    read().is_ok_and(|m| m == crate::block::BLOCK_MAGIC)
+    read().is_ok_and(|m| m == crate::encoded::BLOCK_MAGIC)
 }
 
 impl Verdict {
@@ -330,11 +331,11 @@ impl Verdict {
     }
 
     /// [`Verdict::check_file`] with the key of encrypted assets. A COMPRESSED or ENCRYPTED
-    /// file is streamed ([`crate::StreamReader`]): every block, the plain CRC and both
+    /// file is streamed ([`crate::encoded::StreamReader`]): every block, the plain CRC and both
     /// container CRCs are checked with memory for a few blocks, whatever the payload's size
     /// (with `typed` it is decoded whole to run the typed view).
     pub fn check_file_with_key(path: &Path, typed: bool, key: Option<&Key>) -> Verdict {
-        let header = match crate::load::validate_header(path) {
+        let header = match crate::container::load::validate_header(path) {
             Ok(h) => h,
             Err(e) => return Verdict::Invalid(e),
         };
@@ -343,8 +344,11 @@ impl Verdict {
                 .map_err(|e| CafError::io(Some(path), e))
                 .and_then(|f| {
                     let len = f.metadata().map_err(|e| CafError::io(Some(path), e))?.len();
-                    crate::StreamReader::new(std::io::BufReader::with_capacity(1 << 20, f), key)?
-                        .for_each_block(|_| Ok(()))?;
+                    crate::encoded::StreamReader::new(
+                        std::io::BufReader::with_capacity(1 << 20, f),
+                        key,
+                    )?
+                    .for_each_block(|_| Ok(()))?;
                     Ok(len)
                 });
             return match r {
@@ -358,7 +362,7 @@ impl Verdict {
         if !typed {
             // Container checks only (encoded payloads were handled above): one streaming pass
             // through a small buffer, at the speed of the read itself.
-            return match crate::load::verify_file(path) {
+            return match crate::container::load::verify_file(path) {
                 Ok((h, file_size)) => Verdict::Valid {
                     asset_type: h.asset_type,
                     file_size,

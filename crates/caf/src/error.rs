@@ -3,7 +3,7 @@
 use std::mem::offset_of;
 use std::path::PathBuf;
 
-use crate::header::{AssetType, RawHeader, FOOTER_SIZE, HEADER_SIZE};
+use crate::container::header::{AssetType, RawHeader, FOOTER_SIZE, HEADER_SIZE};
 
 /// The category of a [`CafError`], for callers that react by kind rather than by check (retry,
 /// report a damaged file, report a bug in the caller, ...).
@@ -58,7 +58,7 @@ pub enum CafError {
     #[error(
         "bad magic at offset {}: {found:#010x}, expected {:#010x} (not a .caf container)",
         offset_of!(RawHeader, magic),
-        crate::header::MAGIC
+        crate::container::header::MAGIC
     )]
     BadMagic {
         /// The u32 found at offset 0.
@@ -68,7 +68,7 @@ pub enum CafError {
     #[error(
         "unsupported version {major}.{minor} at offset {}: only major version {} is readable",
         offset_of!(RawHeader, version_major),
-        crate::header::VERSION_MAJOR
+        crate::container::header::VERSION_MAJOR
     )]
     UnsupportedVersion {
         /// versionMajor found.
@@ -163,7 +163,7 @@ pub enum CafError {
         /// The type being read.
         ty: AssetType,
         /// The header flags.
-        flags: crate::header::CafFlags,
+        flags: crate::container::header::CafFlags,
     },
     /// The payload's inner structure (scene sections, prefab entities, mesh indices) is broken.
     #[error("malformed {ty} payload at payload offset {offset}: {what}")]
@@ -198,6 +198,17 @@ pub enum CafError {
         what: &'static str,
         /// The value found.
         value: u64,
+    },
+    /// The payload's codec or cipher needs a cargo feature of this crate that the build leaves
+    /// out (a build with `default-features = false`).
+    #[error("{kind} {name} needs the `{feature}` feature of caf, which this build leaves out")]
+    FeatureDisabled {
+        /// `"codec"` or `"cipher"`.
+        kind: &'static str,
+        /// The codec's or cipher's name (`"zstd"`, `"aes-256-gcm"`, ...).
+        name: &'static str,
+        /// The cargo feature it needs (`"zstd"`, `"lz4"` or `"crypto"`).
+        feature: &'static str,
     },
     /// The block index does not hash to its stored CRC.
     #[error(
@@ -339,7 +350,9 @@ impl CafError {
             | CafError::Truncated { .. }
             | CafError::BadPack { .. } => ErrorKind::Malformed,
             CafError::BadPackPath { .. } => ErrorKind::Misuse,
-            CafError::UnsupportedEncoding { .. } => ErrorKind::Unsupported,
+            CafError::UnsupportedEncoding { .. } | CafError::FeatureDisabled { .. } => {
+                ErrorKind::Unsupported
+            }
             CafError::KeyRequired | CafError::WrongKey | CafError::BadKey { .. } => ErrorKind::Key,
             CafError::PlainTooLarge { .. } => ErrorKind::LimitExceeded,
             CafError::BadEncoding { .. } => ErrorKind::Misuse,
@@ -377,6 +390,7 @@ impl CafError {
             CafError::OutputSize { .. } => "output size",
             CafError::BadBlockIndex { .. } => "block index",
             CafError::UnsupportedEncoding { .. } => "unsupported encoding",
+            CafError::FeatureDisabled { .. } => "feature disabled",
             CafError::IndexCrcMismatch { .. } => "index crc",
             CafError::KeyRequired => "key required",
             CafError::WrongKey => "wrong key",
@@ -412,7 +426,7 @@ impl From<std::io::Error> for CafError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::header::CafFlags;
+    use crate::container::header::CafFlags;
 
     /// One of every variant, with its expected kind.
     fn all() -> Vec<(CafError, ErrorKind)> {
@@ -528,6 +542,14 @@ mod tests {
                 CafError::UnsupportedEncoding {
                     what: "codec",
                     value: 9,
+                },
+                ErrorKind::Unsupported,
+            ),
+            (
+                CafError::FeatureDisabled {
+                    kind: "codec",
+                    name: "zstd",
+                    feature: "zstd",
                 },
                 ErrorKind::Unsupported,
             ),

@@ -3,7 +3,8 @@
 //! once.
 //!
 //! ```
-//! use caf::{Asset, AssetType, AssetWriter, CafFlags, TextureMetadata, TextureView};
+//! use caf::texture::{TextureMetadata, TextureView};
+//! use caf::{Asset, AssetType, AssetWriter, CafFlags};
 //!
 //! let meta = TextureMetadata { width: 2, height: 2, format: 0, mip_levels: 1, reserved: 0 };
 //! let pixels = [255u8; 16]; // 2x2 RGBA8
@@ -35,9 +36,13 @@
 //! struct and a raw zerocopy image with little-endian fields, converted into each other by one
 //! function each way; no field offset is computed by hand.
 //!
-//! Mesh payloads are encoded by [`encode_mesh`], the inverse of [`MeshView`]. Reports on files,
-//! damaged ones included, come from [`describe`] ([`Description`], [`Verdict`]); its JSON form
-//! needs the `json` cargo feature.
+//! The root holds the container every asset shares. Each asset type has its module with its
+//! metadata layout, its typed view and its encoder where it has one: [`texture`] (with the
+//! texture formats), [`audio`], [`mesh`] (with skins and [`mesh::encode_mesh`], the inverse of
+//! [`mesh::MeshView`]), [`shader`], [`scene`], [`prefab`], [`font`] and [`animation`].
+//! Compressed and encrypted payloads, and streaming, are in [`encoded`]; many assets in one
+//! file in [`pack`]. Reports on files, damaged ones included, come from [`describe`]
+//! ([`Description`], [`Verdict`]); its JSON form needs the `json` cargo feature.
 //!
 //! The byte-level contract is CAF.md of the voxcaf project; files are interchangeable with the
 //! original Caffeine engine, except that crafted headers whose size sum overflows are refused.
@@ -46,59 +51,32 @@
 #![deny(unsafe_code)]
 #![deny(clippy::unwrap_used)]
 
-mod anim;
-mod block;
-mod crc;
+mod container;
 pub mod describe;
+pub mod encoded;
 mod error;
-mod format;
-mod header;
-mod layout;
-mod load;
-mod mesh_encode;
-mod meta;
-#[allow(unsafe_code)]
-mod mmap;
 pub mod pack;
-mod skin;
-mod stream;
-mod view;
-mod write;
 
-pub use anim::{
-    encode_animation, AnimationEncodeError, AnimationView, ChannelData, ChannelPath, ChannelValue,
-    ClipData,
-};
-pub use block::{
-    block_index, decode_asset, decode_payload, encode_asset, encode_payload, is_encoded,
-    plain_size, BlockEntry, BlockIndexHeader, Cipher, Codec, DecodeOptions, Encoding, Key,
-    PayloadDecoder, BLOCK_MAGIC, BLOCK_VERSION, DEFAULT_BLOCK_SIZE, DEFAULT_MAX_PLAIN_SIZE,
-    ENTRY_SIZE, INDEX_HEADER_SIZE, KEY_SIZE, MAX_BLOCK_SIZE, MIN_BLOCK_SIZE,
-};
-pub use crc::{crc32, crc32_combine, crc32_continue};
-pub use describe::{Description, Verdict};
-pub use error::{CafError, ErrorKind};
-pub use format::{FormatClass, FormatInfo, FormatRefusal, TextureFormat};
-pub use header::{
+pub mod animation;
+pub mod audio;
+pub mod font;
+pub mod mesh;
+pub mod prefab;
+pub mod scene;
+pub mod shader;
+pub mod texture;
+
+pub use container::crc::{crc32, crc32_combine, crc32_continue};
+pub use container::header::{
     AssetType, CafFlags, CafHeader, FOOTER_SIZE, HEADER_SIZE, MAGIC, MAX_PAYLOAD_ALIGNMENT,
     MIN_FILE_SIZE, VERSION_MAJOR, VERSION_MINOR,
 };
-pub use load::{
+pub use container::load::{
     validate_header, validate_header_bytes, verify_file, Asset, CrcCheck, LoadMode, LoadedAsset,
     MAP_THRESHOLD, PARALLEL_VERIFY_MIN,
 };
-pub use mesh_encode::{encode_mesh, encode_mesh_ext, MeshEncodeError, MeshExtras, SkinStreams};
-pub use meta::{
-    strip_alignment_padding, AnimationMetadata, ArchetypeDesc, AudioMetadata, ChannelEntry,
-    ClipEntry, FontFormat, FontMetadata, GlyphRecord, JointEntry, KerningRecord, MeshExtHeader,
-    MeshMetadata, SceneMetadata, ShaderMetadata, ShaderStage, SkinHeader, SubMeshEntry,
-    TextureMetadata, Vertex,
-};
-pub use skin::{Joint, Skin, IDENTITY, WEIGHT_SUM_TOLERANCE};
-pub use stream::{StreamReader, MAX_STREAM_METADATA};
-pub use view::{
-    cast_or_copy, prefab_component, scene_component, AudioView, FontTables, FontView, MeshExt,
-    MeshView, PrefabComponent, PrefabEntity, PrefabView, SceneEntry, SceneSection, SceneView,
-    ShaderView, TextureView, MAX_FONT_ATLAS_SIDE, MAX_FONT_GLYPHS, MAX_FONT_KERNING,
-};
-pub use write::{AssetWriter, ReaderPayload, SlicePayload};
+pub use container::metadata::strip_alignment_padding;
+pub use container::view::cast_or_copy;
+pub use container::write::{AssetWriter, ReaderPayload, SlicePayload};
+pub use describe::{Description, Verdict};
+pub use error::{CafError, ErrorKind};

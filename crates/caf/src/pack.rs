@@ -7,11 +7,11 @@ use std::path::Path;
 
 use zerocopy::FromBytes;
 
-use crate::crc::crc32;
+use crate::container::crc::crc32;
+use crate::container::header::{AssetType, HEADER_SIZE, MAX_PAYLOAD_ALIGNMENT};
+use crate::container::layout::layout;
+use crate::container::load::{Asset, LoadedAsset};
 use crate::error::CafError;
-use crate::header::{AssetType, HEADER_SIZE, MAX_PAYLOAD_ALIGNMENT};
-use crate::layout::layout;
-use crate::load::{Asset, LoadedAsset};
 
 /// Magic of a pack (`"CAFPACK\0"`).
 pub const PACK_MAGIC: [u8; 8] = *b"CAFPACK\0";
@@ -504,7 +504,7 @@ pub fn check_pack_bytes(bytes: &[u8]) -> Result<Vec<(String, PackEntry)>, CafErr
 }
 
 /// A byte range of a file read as a file of its own (positions are relative to the range's
-/// start, and reads end at its end): a pack member handed to [`crate::StreamReader`], or a
+/// start, and reads end at its end): a pack member handed to [`crate::encoded::StreamReader`], or a
 /// whole loose file. Reads are positional, so several ranges of one pack (sharing its open
 /// file) can be read at once.
 #[derive(Debug)]
@@ -594,7 +594,7 @@ impl Seek for FileRange {
 }
 
 impl Pack {
-    /// A reader over the member `path` (for [`crate::StreamReader`]: streaming a member reads
+    /// A reader over the member `path` (for [`crate::encoded::StreamReader`]: streaming a member reads
     /// a few blocks at a time, whatever its size); `None` when the pack has no such path.
     pub fn open_member(&self, path: &str) -> Result<Option<FileRange>, CafError> {
         let Some(e) = self.find(path) else {
@@ -626,7 +626,7 @@ impl Pack {
     pub fn check_members(
         &self,
         typed: bool,
-        key: Option<&crate::Key>,
+        key: Option<&crate::encoded::Key>,
     ) -> Vec<(&str, crate::Verdict)> {
         use crate::Verdict;
         self.entries
@@ -634,7 +634,7 @@ impl Pack {
             .map(|e| {
                 let v = match self.load_entry(e) {
                     Err(err) => Verdict::Invalid(err),
-                    Ok(l) if typed || crate::is_encoded(l.header().flags) => {
+                    Ok(l) if typed || crate::encoded::is_encoded(l.header().flags) => {
                         Verdict::check_bytes_with_key(l.bytes(), typed, key)
                     }
                     Ok(l) => Verdict::Valid {

@@ -5,6 +5,12 @@
 
 mod common;
 
+use caf::audio::AudioView;
+use caf::mesh::MeshView;
+use caf::prefab::PrefabView;
+use caf::scene::SceneView;
+use caf::shader::ShaderView;
+use caf::texture::TextureView;
 use caf::*;
 use common::{golden_caf, Rng};
 

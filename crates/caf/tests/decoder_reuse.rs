@@ -3,11 +3,15 @@
 //! (corrupt block, wrong or missing key, bomb, wrong output length) leaves the decoder ready
 //! for the next one.
 
-use caf::{
-    decode_asset, decode_payload, encode_asset, plain_size, Asset, AssetType, CafError, CafFlags,
-    Codec, DecodeOptions, Encoding, Key, LoadedAsset, PayloadDecoder, StreamReader,
-    TextureMetadata, TextureView,
+// Every test here encodes or decodes with the default codecs and ciphers.
+#![cfg(all(feature = "zstd", feature = "lz4", feature = "crypto"))]
+
+use caf::encoded::{
+    decode_asset, decode_payload, encode_asset, plain_size, Codec, DecodeOptions, Encoding, Key,
+    PayloadDecoder, StreamReader,
 };
+use caf::texture::{TextureMetadata, TextureView};
+use caf::{Asset, AssetType, CafError, CafFlags, LoadedAsset};
 use voxcaf_golden::Rng;
 
 /// Texture-like bytes (compressible, not trivial) of length `n`, different per `seed`.
@@ -106,12 +110,12 @@ fn a_failed_asset_leaves_the_decoder_usable() {
     let mut failures = 0;
     for (i, c) in cases.iter().enumerate() {
         let a = Asset::parse(&c.file).expect("parse");
-        let encoded = caf::is_encoded(a.header.flags);
+        let encoded = caf::encoded::is_encoded(a.header.flags);
         if encoded && !c.plain.is_empty() {
             // A flipped byte in the last stored block, with every CRC that would catch it
             // before the block decoder rewritten (as an attacker would).
             let mut bad = c.file.clone();
-            let (_, entries) = caf::block_index(&a).unwrap();
+            let (_, entries) = caf::encoded::block_index(&a).unwrap();
             let e = entries.last().unwrap();
             let at = a.payload_offset() + e.offset as usize + e.stored_size as usize / 2;
             bad[at] ^= 0x5A;
@@ -119,8 +123,9 @@ fn a_failed_asset_leaves_the_decoder_usable() {
                 &bad[a.payload_offset() + e.offset as usize
                     ..a.payload_offset() + (e.offset + u64::from(e.stored_size)) as usize],
             );
-            let ent =
-                a.payload_offset() + caf::INDEX_HEADER_SIZE + (entries.len() - 1) * caf::ENTRY_SIZE;
+            let ent = a.payload_offset()
+                + caf::encoded::INDEX_HEADER_SIZE
+                + (entries.len() - 1) * caf::encoded::ENTRY_SIZE;
             bad[ent + 12..ent + 16].copy_from_slice(&stored_crc.to_le_bytes());
             rewrite_index_and_file_crcs(&mut bad);
             let b = Asset::parse(&bad).expect("outer CRCs rewritten");
@@ -170,10 +175,10 @@ fn rewrite_index_and_file_crcs(b: &mut [u8]) {
     let p0 = a.payload_offset();
     let p_len = a.payload.len();
     let count = u32::from_le_bytes(b[p0 + 12..p0 + 16].try_into().unwrap()) as usize;
-    let entries_end = p0 + caf::INDEX_HEADER_SIZE + count * caf::ENTRY_SIZE;
+    let entries_end = p0 + caf::encoded::INDEX_HEADER_SIZE + count * caf::encoded::ENTRY_SIZE;
     let icrc = caf::crc32_continue(
         caf::crc32(&b[p0..p0 + 84]),
-        &b[p0 + caf::INDEX_HEADER_SIZE..entries_end],
+        &b[p0 + caf::encoded::INDEX_HEADER_SIZE..entries_end],
     );
     b[p0 + 84..p0 + 88].copy_from_slice(&icrc.to_le_bytes());
     let pcrc = caf::crc32(&b[p0..p0 + p_len]);
@@ -207,7 +212,7 @@ fn a_bomb_then_a_good_asset() {
     )
     .unwrap();
     let a = Asset::parse(&victim).unwrap();
-    let (h, entries) = caf::block_index(&a).unwrap();
+    let (h, entries) = caf::encoded::block_index(&a).unwrap();
     let p0 = a.payload_offset();
     let mut payload = victim[p0..p0 + h.data_offset as usize].to_vec();
     let first = &entries[0];
@@ -215,17 +220,18 @@ fn a_bomb_then_a_good_asset() {
         &victim[p0 + (first.offset + u64::from(first.stored_size)) as usize..victim.len() - 4];
     let delta = bomb.len() as i64 - i64::from(first.stored_size);
     // Entry 0: the bomb's size and CRC; entry 1 moves by the size difference.
-    let e0 = caf::INDEX_HEADER_SIZE;
+    let e0 = caf::encoded::INDEX_HEADER_SIZE;
     payload[e0 + 8..e0 + 12].copy_from_slice(&(bomb.len() as u32).to_le_bytes());
     payload[e0 + 12..e0 + 16].copy_from_slice(&caf::crc32(&bomb).to_le_bytes());
-    let e1 = e0 + caf::ENTRY_SIZE;
+    let e1 = e0 + caf::encoded::ENTRY_SIZE;
     let off1 = (entries[1].offset as i64 + delta) as u64;
     payload[e1..e1 + 8].copy_from_slice(&off1.to_le_bytes());
     payload.extend_from_slice(&bomb);
     payload.extend_from_slice(rest);
     let icrc = caf::crc32_continue(
         caf::crc32(&payload[..84]),
-        &payload[caf::INDEX_HEADER_SIZE..caf::INDEX_HEADER_SIZE + 2 * caf::ENTRY_SIZE],
+        &payload[caf::encoded::INDEX_HEADER_SIZE
+            ..caf::encoded::INDEX_HEADER_SIZE + 2 * caf::encoded::ENTRY_SIZE],
     );
     payload[84..88].copy_from_slice(&icrc.to_le_bytes());
     let bombed = caf::AssetWriter::new(AssetType::AUDIO)
@@ -309,7 +315,7 @@ fn decode_loaded_gives_an_aligned_verified_texture() {
         let l = PayloadDecoder::new()
             .decode_loaded(&src.asset(), &DecodeOptions::default())
             .unwrap();
-        assert!(!caf::is_encoded(l.header().flags));
+        assert!(!caf::encoded::is_encoded(l.header().flags));
         let align = AssetType::TEXTURE.payload_alignment();
         assert_eq!(l.payload().as_ptr() as usize % align, 0);
         let reparsed = Asset::parse(l.bytes()).expect("CRCs of the built file");

@@ -2,16 +2,18 @@
 //! without large allocations, and streaming holds a few blocks whatever the payload's size.
 // `unsafe` here: a counting global allocator (`GlobalAlloc` is an unsafe trait).
 #![allow(unsafe_code)]
+// Every test here encodes or decodes with the default codecs and ciphers.
+#![cfg(all(feature = "zstd", feature = "lz4", feature = "crypto"))]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use caf::{
-    decode_payload, encode_asset, Asset, AssetType, BlockEntry, BlockIndexHeader, CafError,
-    CafFlags, Codec, DecodeOptions, Encoding, Key, StreamReader, BLOCK_MAGIC, BLOCK_VERSION,
-    ENTRY_SIZE, INDEX_HEADER_SIZE,
+use caf::encoded::{
+    decode_payload, encode_asset, BlockEntry, BlockIndexHeader, Codec, DecodeOptions, Encoding,
+    Key, StreamReader, BLOCK_MAGIC, BLOCK_VERSION, ENTRY_SIZE, INDEX_HEADER_SIZE,
 };
+use caf::{Asset, AssetType, CafError, CafFlags};
 
 /// Tracks live bytes and their peak.
 struct Tracking;

@@ -2,9 +2,13 @@
 
 mod common;
 
+use caf::audio::AudioMetadata;
+use caf::mesh::MeshMetadata;
+use caf::shader::ShaderMetadata;
+use caf::texture::TextureMetadata;
 use caf::{
-    crc32, validate_header, Asset, AssetType, AssetWriter, AudioMetadata, CafError, CafFlags,
-    LoadMode, LoadedAsset, MeshMetadata, ShaderMetadata, TextureMetadata,
+    crc32, validate_header, Asset, AssetType, AssetWriter, CafError, CafFlags, LoadMode,
+    LoadedAsset,
 };
 use common::{golden_caf, lcg_bytes, manifest};
 

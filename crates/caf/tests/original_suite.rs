@@ -1,6 +1,11 @@
 //! The original engine's 27 test cases (tests/test_caf.cpp), re-expressed, plus the case its
 //! suite misnames: a metadata byte flip that only the footer CRC catches.
 
+use caf::audio::AudioMetadata;
+use caf::mesh::{MeshMetadata, Vertex};
+use caf::scene::{ArchetypeDesc, SceneMetadata};
+use caf::shader::ShaderMetadata;
+use caf::texture::TextureMetadata;
 use caf::*;
 
 fn sample() -> (TextureMetadata, Vec<u8>) {

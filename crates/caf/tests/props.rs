@@ -1,5 +1,6 @@
 //! Property tests: random assets round-trip; any single-bit flip of a valid file is rejected.
 
+use caf::texture::TextureMetadata;
 use caf::*;
 use proptest::prelude::*;
 

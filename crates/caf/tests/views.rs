@@ -6,6 +6,12 @@ mod common;
 use std::borrow::Cow;
 use std::path::Path;
 
+use caf::audio::{AudioMetadata, AudioView};
+use caf::mesh::{MeshMetadata, MeshView, Vertex};
+use caf::prefab::{prefab_component, PrefabView};
+use caf::scene::{ArchetypeDesc, SceneMetadata, SceneView};
+use caf::shader::{ShaderMetadata, ShaderStage, ShaderView};
+use caf::texture::{TextureMetadata, TextureView};
 use caf::*;
 use common::{golden_caf, lcg_bytes, lcg_i16};
 

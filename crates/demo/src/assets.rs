@@ -13,7 +13,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use caf::{AssetType, CafError, LoadedAsset, MeshEncodeError, MeshView, TextureView};
+use caf::mesh::{MeshEncodeError, MeshView};
+use caf::texture::TextureView;
+use caf::{AssetType, CafError, LoadedAsset};
 
 use caf_import::{samples, texture, Converted, ImportError};
 
@@ -126,7 +128,7 @@ pub fn roundtrip(dir: &Path) -> Result<DemoReport, DemoError> {
         width: w,
         height: h,
         levels,
-        format: caf::TextureFormat::RGBA8_LEGACY,
+        format: caf::texture::TextureFormat::RGBA8_LEGACY,
         srgb: true,
         payload,
     });
@@ -134,7 +136,7 @@ pub fn roundtrip(dir: &Path) -> Result<DemoReport, DemoError> {
     tex.write(&tex_path)?;
 
     let (verts, idx) = samples::cube_mesh();
-    let (mmeta, mesh_payload) = caf::encode_mesh(&verts, &idx, 1)?;
+    let (mmeta, mesh_payload) = caf::mesh::encode_mesh(&verts, &idx, 1)?;
     let mesh_path = dir.join("demo_cube.caf");
     caf::AssetWriter::new(AssetType::MESH)
         .metadata(&mmeta.to_bytes())

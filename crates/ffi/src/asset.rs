@@ -3,10 +3,11 @@
 use std::ffi::c_char;
 use std::sync::OnceLock;
 
-use caf::{
-    AssetType, AssetWriter, AudioView, CafFlags, CafHeader, LoadedAsset, MeshView, ShaderView,
-    TextureView, Vertex,
-};
+use caf::audio::AudioView;
+use caf::mesh::{MeshView, Vertex};
+use caf::shader::ShaderView;
+use caf::texture::TextureView;
+use caf::{AssetType, AssetWriter, CafFlags, CafHeader, LoadedAsset};
 
 use crate::error::*;
 use crate::ptr;
@@ -390,7 +391,7 @@ pub unsafe extern "C" fn voxcaf_asset_mesh(
             out,
             VoxcafMeshInfo {
                 sub_mesh_count,
-                // `VoxcafVertex` and `caf::Vertex` are both `repr(C)` with the same fields.
+                // `VoxcafVertex` and `caf::mesh::Vertex` are both `repr(C)` with the same fields.
                 vertices: v.cast(),
                 vertex_count: m.vertices.len(),
                 indices: i,
@@ -558,12 +559,12 @@ const _: () = assert!(
         && VOXCAF_CAF_FOOTER_SIZE == caf::FOOTER_SIZE
         && VOXCAF_CAF_VERSION_MAJOR == caf::VERSION_MAJOR
         && VOXCAF_CAF_VERSION_MINOR == caf::VERSION_MINOR
-        && VOXCAF_TEXTURE_METADATA_SIZE == caf::TextureMetadata::SIZE
-        && VOXCAF_AUDIO_METADATA_SIZE == caf::AudioMetadata::SIZE
-        && VOXCAF_MESH_METADATA_SIZE == caf::MeshMetadata::SIZE
-        && VOXCAF_SHADER_METADATA_SIZE == caf::ShaderMetadata::SIZE
-        && VOXCAF_SCENE_METADATA_SIZE == caf::SceneMetadata::SIZE
-        && VOXCAF_ARCHETYPE_DESC_SIZE == caf::ArchetypeDesc::SIZE
+        && VOXCAF_TEXTURE_METADATA_SIZE == caf::texture::TextureMetadata::SIZE
+        && VOXCAF_AUDIO_METADATA_SIZE == caf::audio::AudioMetadata::SIZE
+        && VOXCAF_MESH_METADATA_SIZE == caf::mesh::MeshMetadata::SIZE
+        && VOXCAF_SHADER_METADATA_SIZE == caf::shader::ShaderMetadata::SIZE
+        && VOXCAF_SCENE_METADATA_SIZE == caf::scene::SceneMetadata::SIZE
+        && VOXCAF_ARCHETYPE_DESC_SIZE == caf::scene::ArchetypeDesc::SIZE
         && VOXCAF_FLAG_SRGB == caf::CafFlags::SRGB.0
         && VOXCAF_FLAG_MIPCHAIN == caf::CafFlags::MIPCHAIN.0
         && VOXCAF_ASSET_SHADER == caf::AssetType::SHADER.0

@@ -266,7 +266,7 @@ pub fn run(cmd: AssetCmd) -> Result<u8> {
 }
 
 /// Describe one file with [`caf::describe`]; the CLI only reads, prints and sets the exit code.
-fn info(path: &Path, as_json: bool, pretty: bool, key: Option<&caf::Key>) -> Result<u8> {
+fn info(path: &Path, as_json: bool, pretty: bool, key: Option<&caf::encoded::Key>) -> Result<u8> {
     let bytes = crate::output::read_input(path)?;
     let d = Description::from_bytes_with_key(&bytes, key);
     if as_json {
@@ -283,7 +283,12 @@ fn info(path: &Path, as_json: bool, pretty: bool, key: Option<&caf::Key>) -> Res
     Ok(if d.is_valid() { 0 } else { 1 })
 }
 
-fn check(files: &[PathBuf], typed: bool, as_json: bool, key: Option<&caf::Key>) -> Result<u8> {
+fn check(
+    files: &[PathBuf],
+    typed: bool,
+    as_json: bool,
+    key: Option<&caf::encoded::Key>,
+) -> Result<u8> {
     let mut out = Vec::new();
     let (mut total, mut bad) = (0usize, 0usize);
     let mut report = |name: String, v: Verdict| {
@@ -345,7 +350,7 @@ fn keygen(file: &Path, force: bool) -> Result<u8> {
         ));
     }
     o::check_file(file, &[], &KEY, force, false)?;
-    let key = caf::Key::generate().map_err(|e| o::failed(file, e))?;
+    let key = caf::encoded::Key::generate().map_err(|e| o::failed(file, e))?;
     o::create_parent(file)?;
     let mut f = voxcaf_fs::AtomicFile::create(file).map_err(|e| o::failed(file, e))?;
     #[cfg(unix)]

@@ -126,7 +126,7 @@ pub struct SettingsArgs {
     /// `aes-256-gcm` (faster to decrypt on x86-64 with AES-NI). A
     /// sidecar's `cipher` key overrides it per asset.
     #[arg(long, value_name = "CIPHER", requires = "encrypt")]
-    cipher: Option<caf::Cipher>,
+    cipher: Option<caf::encoded::Cipher>,
     /// glTF: `flatten` (one sub-mesh per material, the default) or `keep` (one sub-mesh per
     /// node and material). Node transforms are applied either way. Sidecar key `mesh_nodes`.
     #[arg(long, value_name = "MODE", default_value = "flatten")]
@@ -168,7 +168,7 @@ pub struct EncryptArgs {
 }
 
 impl EncryptArgs {
-    fn key(&self) -> Result<Option<caf::Key>> {
+    fn key(&self) -> Result<Option<caf::encoded::Key>> {
         if !self.encrypt {
             return Ok(None);
         }

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use anyhow::Result;
-use caf::Key;
+use caf::encoded::Key;
 
 use crate::output;
 

@@ -77,7 +77,7 @@ fn build_pack_is_pack_dir_of_the_build() {
     let hero = caf::LoadedAsset::open(&d.join("out/tex/hero.caf")).unwrap();
     assert_eq!(hero.metadata().len(), 32);
     assert_eq!((32 + hero.metadata().len()) % 16, 0);
-    assert!(caf::TextureView::from_asset(&hero.asset()).is_ok());
+    assert!(caf::texture::TextureView::from_asset(&hero.asset()).is_ok());
 
     // Unhappy paths: the pack inside the output or source folder, a non-pack name, an
     // existing file that is not a pack; a build with failures writes no pack.

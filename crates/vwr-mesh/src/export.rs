@@ -377,7 +377,7 @@ fn tangents(part: &MeshPart) -> Vec<[f32; 4]> {
 pub fn caf_mesh(
     mesh: &WorldMesh,
     registry: &Registry,
-) -> Result<(caf::MeshMetadata, Vec<u8>, ExportStats), MeshError> {
+) -> Result<(caf::mesh::MeshMetadata, Vec<u8>, ExportStats), MeshError> {
     let b = MeshBuffers::from_world(mesh, registry);
     let mut all = b.opaque.clone();
     all.append(&b.transparent);
@@ -388,20 +388,22 @@ pub fn caf_mesh(
         .zip(&all.normals)
         .zip(&all.uvs)
         .zip(&tan)
-        .map(|(((&position, &normal), &uv), &tangent)| caf::Vertex {
-            position,
-            normal,
-            uv,
-            tangent,
-        });
+        .map(
+            |(((&position, &normal), &uv), &tangent)| caf::mesh::Vertex {
+                position,
+                normal,
+                uv,
+                tangent,
+            },
+        );
     let sub_meshes = (!b.opaque.is_empty()) as u32 + (!b.transparent.is_empty()) as u32;
     let (meta, payload) =
-        caf::encode_mesh(vertices, &all.indices, sub_meshes).map_err(|e| match e {
-            caf::MeshEncodeError::TooManyVertices { count } => MeshError::TooLarge {
+        caf::mesh::encode_mesh(vertices, &all.indices, sub_meshes).map_err(|e| match e {
+            caf::mesh::MeshEncodeError::TooManyVertices { count } => MeshError::TooLarge {
                 format: "caf",
                 what: format!("{count} vertices"),
             },
-            caf::MeshEncodeError::TooManyIndices { count } => MeshError::TooLarge {
+            caf::mesh::MeshEncodeError::TooManyIndices { count } => MeshError::TooLarge {
                 format: "caf",
                 what: format!("{count} indices"),
             },

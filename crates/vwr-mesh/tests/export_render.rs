@@ -144,7 +144,7 @@ fn caf_mesh_loads_through_typed_view() {
     let loaded = caf::LoadedAsset::open(&path).unwrap();
     assert_eq!(loaded.header().asset_type, caf::AssetType::MESH);
     let asset = loaded.asset();
-    let view = caf::MeshView::from_asset(&asset).unwrap();
+    let view = caf::mesh::MeshView::from_asset(&asset).unwrap();
     assert_eq!(view.meta.vertex_count as usize, b.vertex_count());
     assert_eq!(view.meta.index_count as usize, b.triangle_count() * 3);
     assert_eq!(view.meta.sub_mesh_count, 2);

@@ -4,7 +4,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use caf::{AssetType, AssetWriter, AudioMetadata, TextureMetadata};
+use caf::audio::AudioMetadata;
+use caf::texture::TextureMetadata;
+use caf::{AssetType, AssetWriter};
 
 /// Upper bound for every wait in the tests. Waits end as soon as their condition holds; this
 /// only limits how long a broken build hangs.

@@ -7,7 +7,7 @@ use super::{ExportError, ExportFile, Result};
 
 /// The WAV file of an audio asset, at `out`.
 pub fn export(asset: &caf::Asset<'_>, out: &Path) -> Result<Vec<ExportFile>> {
-    let view = caf::AudioView::from_asset(asset)?;
+    let view = caf::audio::AudioView::from_asset(asset)?;
     let m = view.meta;
     let spec = hound::WavSpec {
         channels: m.channels,

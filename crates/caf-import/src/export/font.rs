@@ -10,7 +10,7 @@
 //! let s = Settings { charset: Some("65-90".into()), ..Settings::default() };
 //! let file = convert(&ttf, std::path::Path::new("f.ttf"), &s)?.to_caf_bytes();
 //! let asset = caf::Asset::parse(&file)?;
-//! let view = caf::FontView::from_asset(&asset)?;
+//! let view = caf::font::FontView::from_asset(&asset)?;
 //! let (png, json) = export::font::export_font(&view)?;
 //! assert!(png.starts_with(b"\x89PNG"));
 //! assert_eq!(json["glyphs"].as_array().map(Vec::len), Some(26));
@@ -26,7 +26,7 @@ use super::{ExportError, ExportFile};
 use crate::error::{ImportError, Result};
 
 /// The atlas as PNG bytes and the metrics as a JSON value.
-pub fn export_font(view: &caf::FontView<'_>) -> Result<(Vec<u8>, Value)> {
+pub fn export_font(view: &caf::font::FontView<'_>) -> Result<(Vec<u8>, Value)> {
     let m = &view.meta;
     let color = match view.channels() {
         1 => image::ExtendedColorType::L8,
@@ -88,7 +88,7 @@ pub fn export_font(view: &caf::FontView<'_>) -> Result<(Vec<u8>, Value)> {
 /// The export of a font asset: the atlas PNG at `out` and the JSON beside it (`out` with
 /// extension `.json`).
 pub fn export(asset: &caf::Asset<'_>, out: &Path) -> super::Result<Vec<ExportFile>> {
-    let view = caf::FontView::from_asset(asset)?;
+    let view = caf::font::FontView::from_asset(asset)?;
     let (png, doc) = export_font(&view).map_err(|e| ExportError::Encode {
         format: "PNG",
         message: e.to_string(),

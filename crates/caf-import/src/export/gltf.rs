@@ -75,14 +75,14 @@ impl Container {
 #[derive(Clone, Debug, Default)]
 pub struct GltfParts<'a> {
     /// The mesh, with its sub-mesh table, colours, second UV set and skin.
-    pub mesh: Option<caf::MeshView<'a>>,
+    pub mesh: Option<caf::mesh::MeshView<'a>>,
     /// Animation clips, targeting the mesh's joints where they name them.
-    pub animation: Option<caf::AnimationView<'a>>,
+    pub animation: Option<caf::animation::AnimationView<'a>>,
 }
 
 impl<'a> GltfParts<'a> {
     /// Parts holding one mesh.
-    pub fn mesh(mesh: caf::MeshView<'a>) -> GltfParts<'a> {
+    pub fn mesh(mesh: caf::mesh::MeshView<'a>) -> GltfParts<'a> {
         GltfParts {
             mesh: Some(mesh),
             animation: None,
@@ -120,9 +120,9 @@ pub fn export(
     animation: Option<&caf::Asset<'_>>,
     out: &Path,
 ) -> Result<Vec<ExportFile>> {
-    let mesh = caf::MeshView::from_asset(asset)?;
+    let mesh = caf::mesh::MeshView::from_asset(asset)?;
     let animation = animation
-        .map(caf::AnimationView::from_asset)
+        .map(caf::animation::AnimationView::from_asset)
         .transpose()
         .map_err(ExportError::AnimationInput)?;
     files(
@@ -137,7 +137,7 @@ pub fn export(
 /// The files of a glTF export of an Animation asset alone at `out`: its clips, targeting one
 /// empty node per animated glTF node.
 pub fn export_animation(asset: &caf::Asset<'_>, out: &Path) -> Result<Vec<ExportFile>> {
-    let animation = caf::AnimationView::from_asset(asset)?;
+    let animation = caf::animation::AnimationView::from_asset(asset)?;
     files(
         &GltfParts {
             mesh: None,
@@ -291,7 +291,7 @@ fn all_unit(v: impl Iterator<Item = [f32; 3]>) -> bool {
 fn mesh_nodes(
     root: &mut json::Root,
     bin: &mut BinBuilder,
-    mesh: &caf::MeshView<'_>,
+    mesh: &caf::mesh::MeshView<'_>,
     summary: &mut Summary,
 ) -> Result<Vec<json::Index<json::Node>>> {
     use json::accessor::{ComponentType as C, Type as T};
@@ -347,14 +347,16 @@ fn mesh_nodes(
         .collect();
     summary.primitives = primitives.len();
 
-    let per_node = table.iter().any(|e| e.node != caf::SubMeshEntry::NONE);
+    let per_node = table
+        .iter()
+        .any(|e| e.node != caf::mesh::SubMeshEntry::NONE);
     let groups: Vec<(String, Vec<json::mesh::Primitive>)> = if per_node {
         table
             .iter()
             .zip(primitives)
             .enumerate()
             .map(|(i, (e, p))| {
-                let name = if e.node == caf::SubMeshEntry::NONE {
+                let name = if e.node == caf::mesh::SubMeshEntry::NONE {
                     format!("sub-mesh {i}")
                 } else {
                     format!("node {}", e.node)
@@ -387,15 +389,15 @@ fn mesh_nodes(
 
 /// The primitives to write, one per sub-mesh: an extended mesh's stored table or one primitive
 /// of all the indices, each cut to whole triangles, the empty ones left out.
-fn sub_mesh_table(mesh: &caf::MeshView<'_>) -> Result<Vec<caf::SubMeshEntry>> {
+fn sub_mesh_table(mesh: &caf::mesh::MeshView<'_>) -> Result<Vec<caf::mesh::SubMeshEntry>> {
     let mut table = mesh.sub_meshes();
     if table.is_empty() {
         // An extended mesh may store an empty table: its indices are one primitive then.
-        table.push(caf::SubMeshEntry {
+        table.push(caf::mesh::SubMeshEntry {
             first_index: 0,
             index_count: mesh.meta.index_count,
-            material: caf::SubMeshEntry::NONE,
-            node: caf::SubMeshEntry::NONE,
+            material: caf::mesh::SubMeshEntry::NONE,
+            node: caf::mesh::SubMeshEntry::NONE,
             ..Default::default()
         });
     }
@@ -418,7 +420,7 @@ fn sub_mesh_table(mesh: &caf::MeshView<'_>) -> Result<Vec<caf::SubMeshEntry>> {
 fn vertex_attributes(
     root: &mut json::Root,
     bin: &mut BinBuilder,
-    mesh: &caf::MeshView<'_>,
+    mesh: &caf::mesh::MeshView<'_>,
     summary: &mut Summary,
 ) -> std::collections::BTreeMap<
     json::validation::Checked<json::mesh::Semantic>,
@@ -562,7 +564,7 @@ struct Skeleton {
 fn skin_nodes(
     root: &mut json::Root,
     bin: &mut BinBuilder,
-    skin: &caf::Skin,
+    skin: &caf::mesh::Skin,
 ) -> (Skeleton, Vec<json::Index<json::Node>>) {
     use json::accessor::{ComponentType as C, Type as T};
     let base = root.nodes.len();
@@ -571,7 +573,7 @@ fn skin_nodes(
     let mut children = vec![Vec::new(); skin.joints.len()];
     let mut roots = Vec::new();
     for (i, j) in skin.joints.iter().enumerate() {
-        if j.parent == caf::JointEntry::ROOT {
+        if j.parent == caf::mesh::JointEntry::ROOT {
             roots.push(index(i));
         } else {
             children[j.parent as usize].push(index(i));
@@ -597,7 +599,7 @@ fn skin_nodes(
             })
         })
         .collect();
-    let (scene, skeleton) = if skin.root_matrix == caf::IDENTITY {
+    let (scene, skeleton) = if skin.root_matrix == caf::mesh::IDENTITY {
         let skeleton = (roots.len() == 1).then(|| roots[0]);
         (roots, skeleton)
     } else {
@@ -628,22 +630,22 @@ fn skin_nodes(
 fn animations(
     root: &mut json::Root,
     bin: &mut BinBuilder,
-    anim: &caf::AnimationView<'_>,
-    skeleton: Option<&(Skeleton, &caf::Skin)>,
+    anim: &caf::animation::AnimationView<'_>,
+    skeleton: Option<&(Skeleton, &caf::mesh::Skin)>,
     summary: &mut Summary,
 ) -> Vec<json::Index<json::Node>> {
     use json::accessor::{ComponentType as C, Type as T};
     use json::animation::{Interpolation, Property};
     let mut made: std::collections::BTreeMap<u32, json::Index<json::Node>> = Default::default();
-    let mut target = |root: &mut json::Root, ch: &caf::ChannelEntry| {
+    let mut target = |root: &mut json::Root, ch: &caf::animation::ChannelEntry| {
         if let Some((sk, skin)) = skeleton {
-            let by_joint = (ch.joint != caf::SubMeshEntry::NONE)
+            let by_joint = (ch.joint != caf::mesh::SubMeshEntry::NONE)
                 .then(|| sk.joints.get(ch.joint as usize))
                 .flatten();
             let by_node = || {
                 skin.joints
                     .iter()
-                    .position(|j| j.node == ch.node && j.node != caf::SubMeshEntry::NONE)
+                    .position(|j| j.node == ch.node && j.node != caf::mesh::SubMeshEntry::NONE)
                     .map(|i| &sk.joints[i])
             };
             if let Some(&n) = by_joint.or_else(by_node) {
@@ -687,16 +689,17 @@ fn animations(
             let mut values = Vec::with_capacity(frames * 4);
             for k in 0..frames {
                 match anim.frame_value(c, i, k) {
-                    Some(caf::ChannelValue::Rotation(q)) => values.extend(q),
-                    Some(caf::ChannelValue::Translation(v) | caf::ChannelValue::Scale(v)) => {
-                        values.extend(v)
-                    }
+                    Some(caf::animation::ChannelValue::Rotation(q)) => values.extend(q),
+                    Some(
+                        caf::animation::ChannelValue::Translation(v)
+                        | caf::animation::ChannelValue::Scale(v),
+                    ) => values.extend(v),
                     None => {}
                 }
             }
             let (ty, path) = match ch.path {
-                caf::ChannelEntry::ROTATION => (T::Vec4, Property::Rotation),
-                caf::ChannelEntry::SCALE => (T::Vec3, Property::Scale),
+                caf::animation::ChannelEntry::ROTATION => (T::Vec4, Property::Rotation),
+                caf::animation::ChannelEntry::SCALE => (T::Vec3, Property::Scale),
                 _ => (T::Vec3, Property::Translation),
             };
             let bytes: Vec<u8> = values.iter().flat_map(|x| x.to_le_bytes()).collect();
@@ -706,7 +709,7 @@ fn animations(
                 extensions: Default::default(),
                 extras: Default::default(),
                 input,
-                interpolation: Valid(if ch.interpolation == caf::ChannelEntry::STEP {
+                interpolation: Valid(if ch.interpolation == caf::animation::ChannelEntry::STEP {
                     Interpolation::Step
                 } else {
                     Interpolation::Linear
@@ -744,12 +747,12 @@ fn animations(
 /// material.
 fn placeholder_materials(
     root: &mut json::Root,
-    table: &[caf::SubMeshEntry],
+    table: &[caf::mesh::SubMeshEntry],
 ) -> HashMap<u32, json::Index<json::Material>> {
     let used: Vec<u32> = table
         .iter()
         .map(|e| e.material)
-        .filter(|&m| m != caf::SubMeshEntry::NONE)
+        .filter(|&m| m != caf::mesh::SubMeshEntry::NONE)
         .collect();
     let placeholder =
         |root: &mut json::Root, name: String| voxcaf_gltf::plain_material(root, &name, false);

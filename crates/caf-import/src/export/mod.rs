@@ -122,7 +122,7 @@ pub struct ExportOptions<'k> {
     /// Textures: export only this mip level, to `OUT` itself.
     pub level: Option<u32>,
     /// The key of an encrypted asset (and of an encrypted `animation`).
-    pub key: Option<&'k caf::Key>,
+    pub key: Option<&'k caf::encoded::Key>,
     /// Meshes: the bytes of an Animation `.caf` whose clips join the glTF, on the mesh's
     /// joints.
     pub animation: Option<&'k [u8]>,
@@ -180,9 +180,11 @@ pub fn export(caf_bytes: Vec<u8>, out: &Path, opts: &ExportOptions<'_>) -> Resul
 /// A verified asset, its payload decoded when COMPRESSED or ENCRYPTED.
 fn load(caf_bytes: Vec<u8>, opts: &ExportOptions<'_>) -> Result<caf::LoadedAsset> {
     let loaded = caf::LoadedAsset::from_vec(caf_bytes)?;
-    Ok(if caf::is_encoded(loaded.header().flags) {
-        caf::PayloadDecoder::new()
-            .decode_loaded(&loaded.asset(), &caf::DecodeOptions::with_key(opts.key))?
+    Ok(if caf::encoded::is_encoded(loaded.header().flags) {
+        caf::encoded::PayloadDecoder::new().decode_loaded(
+            &loaded.asset(),
+            &caf::encoded::DecodeOptions::with_key(opts.key),
+        )?
     } else {
         loaded
     })

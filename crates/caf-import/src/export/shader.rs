@@ -7,7 +7,7 @@ use super::{ExportError, ExportFile, Result};
 /// The SPIR-V at `out` and its disassembly beside it (`out` with extension `.spvasm`). The
 /// bytes are validated first; a shader asset that does not hold valid SPIR-V is refused.
 pub fn export(asset: &caf::Asset<'_>, out: &Path) -> Result<Vec<ExportFile>> {
-    let view = caf::ShaderView::from_asset(asset)?;
+    let view = caf::shader::ShaderView::from_asset(asset)?;
     let asm = out.with_extension("spvasm");
     if asm == out {
         return Err(ExportError::BadOutput {

@@ -15,7 +15,7 @@ use super::{sibling, ExportError, ExportFile, Result};
 
 /// The PNG files of a texture: every level as `OUT-mipN.png`, or `level` alone as `OUT`.
 pub fn export(asset: &caf::Asset<'_>, out: &Path, level: Option<u32>) -> Result<Vec<ExportFile>> {
-    let view = caf::TextureView::from_asset(asset)?;
+    let view = caf::texture::TextureView::from_asset(asset)?;
     let count = view.level_count();
     let levels: Vec<usize> = match level {
         Some(l) if (l as usize) < count => vec![l as usize],
@@ -28,7 +28,7 @@ pub fn export(asset: &caf::Asset<'_>, out: &Path, level: Option<u32>) -> Result<
             let (w, h) = view.level_dims(i).unwrap_or((0, 0));
             let pixels = view.level(i).unwrap_or_default();
             let format = view.format_code();
-            let (bytes, name, ext) = if format == caf::TextureFormat::RGBA8_LEGACY {
+            let (bytes, name, ext) = if format == caf::texture::TextureFormat::RGBA8_LEGACY {
                 let (bytes, name) = encode_png(pixels, w, h, view.channels)?;
                 (bytes, name, "png")
             } else {
@@ -50,7 +50,7 @@ pub fn export(asset: &caf::Asset<'_>, out: &Path, level: Option<u32>) -> Result<
 /// A level of any other format, decoded to an image: PNG bytes (8 or 16 bits) or OpenEXR
 /// bytes for float data, with a description and the file extension.
 fn encode_decoded(
-    format: caf::TextureFormat,
+    format: caf::texture::TextureFormat,
     channels: u32,
     width: u32,
     height: u32,

@@ -3,15 +3,21 @@
 
 use std::fmt;
 
-use crate::anim::AnimationView;
+use crate::animation::AnimationView;
+use crate::animation::ChannelEntry;
+use crate::audio::AudioView;
+use crate::container::header::AssetType;
+use crate::container::load::Asset;
 use crate::error::CafError;
-use crate::format::TextureFormat;
-use crate::header::AssetType;
-use crate::load::Asset;
-use crate::meta::{ChannelEntry, ShaderStage, SubMeshEntry};
-use crate::view::{
-    scene_component, AudioView, FontView, MeshView, PrefabView, SceneView, ShaderView, TextureView,
-};
+use crate::font::FontView;
+use crate::mesh::MeshView;
+use crate::mesh::SubMeshEntry;
+use crate::prefab::PrefabView;
+use crate::scene::{scene_component, SceneView};
+use crate::shader::ShaderStage;
+use crate::shader::ShaderView;
+use crate::texture::TextureFormat;
+use crate::texture::TextureView;
 
 /// One section of a decoded scene.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -67,7 +73,7 @@ pub enum Decoded {
         /// "JOINTS_0", "WEIGHTS_0").
         streams: Vec<&'static str>,
         /// The skeleton of a skinned mesh: joint names ("" for none) and parent indices
-        /// ([`crate::JointEntry::ROOT`] for a root).
+        /// ([`crate::mesh::JointEntry::ROOT`] for a root).
         joints: Vec<(String, u32)>,
     },
     /// A shader.
@@ -339,7 +345,7 @@ impl fmt::Display for Decoded {
                             } else {
                                 format!("\"{name}\"")
                             };
-                            if *parent == crate::meta::JointEntry::ROOT {
+                            if *parent == crate::mesh::JointEntry::ROOT {
                                 name
                             } else {
                                 format!("{name}<-{parent}")

@@ -54,14 +54,14 @@ impl Decoded {
                 streams,
                 joints,
             } => {
-                let none = |v: u32| (v != crate::meta::SubMeshEntry::NONE).then_some(v);
+                let none = |v: u32| (v != crate::mesh::SubMeshEntry::NONE).then_some(v);
                 let subs: Vec<Value> = sub_meshes
                     .iter()
                     .map(|s| json!({"first_index": s.first_index, "index_count": s.index_count, "material": none(s.material), "node": none(s.node), "bounds_min": s.bounds_min, "bounds_max": s.bounds_max}))
                     .collect();
                 let joints: Vec<Value> = joints
                     .iter()
-                    .map(|(name, parent)| json!({"name": name, "parent": (*parent != crate::meta::JointEntry::ROOT).then_some(*parent)}))
+                    .map(|(name, parent)| json!({"name": name, "parent": (*parent != crate::mesh::JointEntry::ROOT).then_some(*parent)}))
                     .collect();
                 json!({"vertices": vertices, "indices": indices, "streams": streams, "sub_meshes": subs, "joints": joints})
             }
@@ -75,7 +75,7 @@ impl Decoded {
             Decoded::Scene { sections } => {
                 let secs: Vec<Value> = sections
                     .iter()
-                    .map(|x| json!({"type_id": x.type_id, "component": crate::view::scene_component::name(x.type_id), "count": x.count}))
+                    .map(|x| json!({"type_id": x.type_id, "component": crate::scene::scene_component::name(x.type_id), "count": x.count}))
                     .collect();
                 json!({ "sections": secs })
             }

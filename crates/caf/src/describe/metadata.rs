@@ -2,12 +2,15 @@
 
 use std::fmt;
 
-use crate::header::AssetType;
-use crate::meta::{
-    AnimationMetadata, AudioMetadata, FontFormat, FontMetadata, MeshMetadata, SceneMetadata,
-    ShaderMetadata, ShaderStage, TextureMetadata,
-};
-use crate::view::MeshExt;
+use crate::animation::AnimationMetadata;
+use crate::audio::AudioMetadata;
+use crate::container::header::AssetType;
+use crate::font::{FontFormat, FontMetadata};
+use crate::mesh::MeshExt;
+use crate::mesh::MeshMetadata;
+use crate::scene::SceneMetadata;
+use crate::shader::{ShaderMetadata, ShaderStage};
+use crate::texture::TextureMetadata;
 
 /// One field of decoded metadata.
 #[derive(Clone, Copy, PartialEq, Debug)]

@@ -1,6 +1,7 @@
 use super::*;
-use crate::format::TextureFormat;
-use crate::{CafFlags, TextureMetadata};
+use crate::texture::TextureFormat;
+use crate::texture::TextureMetadata;
+use crate::CafFlags;
 
 fn texture_file() -> Vec<u8> {
     let meta = TextureMetadata {

@@ -56,7 +56,7 @@ pub(super) fn extract(file: &Path, what: &Extracted<'_>) -> Result<u8> {
     } else {
         caf::validate_header(file)
             .ok()
-            .filter(|h| caf::is_encoded(h.flags))
+            .filter(|h| caf::encoded::is_encoded(h.flags))
     };
     if encoded.is_some() {
         return extract_streamed(file, metadata, payload, key.as_ref());
@@ -73,13 +73,13 @@ fn write_parts(
     l: LoadedAsset,
     metadata: Option<&Path>,
     payload: Option<&Path>,
-    key: Option<&caf::Key>,
+    key: Option<&caf::encoded::Key>,
 ) -> Result<u8> {
     use crate::output as o;
-    let l = if caf::is_encoded(l.header().flags) {
+    let l = if caf::encoded::is_encoded(l.header().flags) {
         // Standard input or a pack member: decode in memory.
-        caf::PayloadDecoder::new()
-            .decode_loaded(&l.asset(), &caf::DecodeOptions::with_key(key))
+        caf::encoded::PayloadDecoder::new()
+            .decode_loaded(&l.asset(), &caf::encoded::DecodeOptions::with_key(key))
             .map_err(|e| o::failed(file, e))?
     } else {
         l
@@ -207,12 +207,12 @@ fn extract_streamed(
     file: &Path,
     metadata: Option<&Path>,
     payload: Option<&Path>,
-    key: Option<&caf::Key>,
+    key: Option<&caf::encoded::Key>,
 ) -> Result<u8> {
     use crate::output as o;
-    let open = || -> Result<caf::StreamReader<std::io::BufReader<std::fs::File>>> {
+    let open = || -> Result<caf::encoded::StreamReader<std::io::BufReader<std::fs::File>>> {
         let f = std::fs::File::open(file).map_err(|e| o::failed(file, e))?;
-        caf::StreamReader::new(std::io::BufReader::with_capacity(1 << 20, f), key)
+        caf::encoded::StreamReader::new(std::io::BufReader::with_capacity(1 << 20, f), key)
             .map_err(|e| o::failed(file, e))
     };
     if let Some(d) = metadata {

@@ -1,5 +1,5 @@
 use super::*;
-use caf::TextureMetadata;
+use caf::texture::TextureMetadata;
 use clap::Parser;
 
 #[derive(Parser)]
@@ -122,7 +122,7 @@ fn pack_repack_extract_info_check() {
 #[test]
 fn info_json_has_the_documented_fields() {
     let bytes = caf::AssetWriter::new(AssetType::MESH)
-        .metadata(&caf::MeshMetadata::default().to_bytes())
+        .metadata(&caf::mesh::MeshMetadata::default().to_bytes())
         .to_vec();
     let j = Description::from_bytes(&bytes).to_json("m.caf");
     for k in [
@@ -159,10 +159,10 @@ fn check_agrees_with_the_golden_verdicts() {
     // extension existed) are valid containers; with a key the payload check fails, by name.
     let claims: Vec<&PathBuf> = good
         .iter()
-        .filter(|f| caf::validate_header(f).is_ok_and(|h| caf::is_encoded(h.flags)))
+        .filter(|f| caf::validate_header(f).is_ok_and(|h| caf::encoded::is_encoded(h.flags)))
         .collect();
     assert_eq!(claims.len(), 5, "{claims:?}");
-    let key = caf::Key::from_bytes([1; 32]);
+    let key = caf::encoded::Key::from_bytes([1; 32]);
     for f in claims {
         match Verdict::check_file_with_key(f, false, Some(&key)) {
             Verdict::Invalid(e) => assert_eq!(e.check_name(), "block index", "{}", f.display()),
