@@ -4,7 +4,7 @@
 //! `--level` out of range or on audio, existing outputs, a damaged file).
 
 mod common;
-use common::{cli, run};
+use common::{cli, cli_err, run};
 
 use std::path::Path;
 
@@ -107,9 +107,7 @@ fn mesh_to_glb_and_gltf_and_back() {
 
     // Exporting again over the same files needs --force (the .bin too).
     std::fs::remove_file(p.join("out/cubes.gltf")).unwrap();
-    let (c, _, e) = cli(p, "asset export cubes.caf out/cubes.gltf");
-    assert_eq!(c, 2, "{e}");
-    assert!(e.contains("cubes.bin"), "{e}");
+    cli_err(p, "asset export cubes.caf out/cubes.gltf", 2, "cubes.bin");
     assert!(!p.join("out/cubes.gltf").exists());
     ok(
         p,
@@ -152,18 +150,17 @@ fn unhappy_paths() {
             "scene.caf",
         ],
     );
-    let (c, _, e) = cli(p, "asset export scene.caf scene.glb");
-    assert_eq!(c, 1, "{e}");
-    assert!(e.contains("cannot export scene"), "{e}");
+    cli_err(
+        p,
+        "asset export scene.caf scene.glb",
+        1,
+        "cannot export scene",
+    );
     assert!(!p.join("scene.glb").exists());
 
     // --level on audio is a usage error; a level the texture lacks is bad input.
-    let (c, _, e) = cli(p, "asset export jump.caf j.wav --level 0");
-    assert_eq!(c, 2, "{e}");
-    assert!(e.contains("--level"), "{e}");
-    let (c, _, e) = cli(p, "asset export hero.caf h.png --level 3");
-    assert_eq!(c, 1, "{e}");
-    assert!(e.contains("no level 3"), "{e}");
+    cli_err(p, "asset export jump.caf j.wav --level 0", 2, "--level");
+    cli_err(p, "asset export hero.caf h.png --level 3", 1, "no level 3");
     assert!(!p.join("h.png").exists());
 
     // An existing output is only replaced with --force.
@@ -179,9 +176,7 @@ fn unhappy_paths() {
     let n = bytes.len();
     bytes[n - 8] ^= 0xff;
     std::fs::write(p.join("bad.caf"), bytes).unwrap();
-    let (c, _, e) = cli(p, "asset export bad.caf bad.wav");
-    assert_eq!(c, 1, "{e}");
-    assert!(e.contains("bad.caf"), "{e}");
+    cli_err(p, "asset export bad.caf bad.wav", 1, "bad.caf");
     assert!(!p.join("bad.wav").exists());
 }
 
@@ -203,9 +198,7 @@ fn encrypted_asset_with_key_file() {
             "game.key",
         ],
     );
-    let (c, _, e) = cli(p, "asset export enc.caf out.wav");
-    assert_eq!(c, 1, "{e}");
-    assert!(e.contains("key"), "{e}");
+    cli_err(p, "asset export enc.caf out.wav", 1, "key");
     ok(
         p,
         &[

@@ -2,7 +2,7 @@
 //! format and the level byte ranges, and the refusals.
 
 mod common;
-use common::{cli, run};
+use common::{cli, cli_err, cli_ok, run};
 
 use std::path::Path;
 
@@ -15,19 +15,16 @@ fn convert_gpu_format_bc7_and_info_shows_levels() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     write_png(&d.join("hero.png"), 8, 8);
-    let (code, out, err) = cli(d, "asset convert hero.png hero.caf --mips --gpu-format bc7");
-    assert_eq!(code, 0, "{out}{err}");
+    let out = cli_ok(d, "asset convert hero.png hero.caf --mips --gpu-format bc7");
     assert!(out.contains("BC7_RGBA_UNORM_SRGB"), "{out}");
-    let (code, out, err) = cli(d, "asset info hero.caf");
-    assert_eq!(code, 0, "{out}{err}");
+    let out = cli_ok(d, "asset info hero.caf");
     assert!(
         out.contains(
             "BC7_RGBA_UNORM_SRGB, 4 level(s): 8x8 bytes [0, 64) + 4x4 bytes [64, 80) + 2x2 bytes [80, 96) + 1x1 bytes [96, 112)"
         ),
         "{out}"
     );
-    let (code, out, _) = cli(d, "asset info --json hero.caf");
-    assert_eq!(code, 0);
+    let out = cli_ok(d, "asset info --json hero.caf");
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["decoded"]["format"], 57);
     assert_eq!(j["decoded"]["level_ranges"][1], serde_json::json!([64, 80]));
@@ -77,16 +74,14 @@ fn convert_gpu_format_astc4x4_info_and_export_back_to_png() {
     let (code, out, err) = convert("hero.caf", &[]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("ASTC_4x4_UNORM_SRGB"), "{out}");
-    let (code, out, err) = cli(d, "asset info hero.caf");
-    assert_eq!(code, 0, "{out}{err}");
+    let out = cli_ok(d, "asset info hero.caf");
     assert!(
         out.contains(
             "ASTC_4x4_UNORM_SRGB, 4 level(s): 10x6 bytes [0, 96) + 5x3 bytes [96, 128) + 2x1 bytes [128, 144) + 1x1 bytes [144, 160)"
         ),
         "{out}"
     );
-    let (code, out, _) = cli(d, "asset info --json hero.caf");
-    assert_eq!(code, 0);
+    let out = cli_ok(d, "asset info --json hero.caf");
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["decoded"]["format"], 77);
 
@@ -97,8 +92,7 @@ fn convert_gpu_format_astc4x4_info_and_export_back_to_png() {
     assert!(out.contains("ASTC_4x4_UNORM, 4 level(s)"), "{out}");
 
     // Back to PNG: every level decoded to RGBA8, level 0 close to the source.
-    let (code, out, err) = cli(d, "asset export hero.caf out/hero.png");
-    assert_eq!(code, 0, "{out}{err}");
+    cli_ok(d, "asset export hero.caf out/hero.png");
     for (i, dims) in [(10, 6), (5, 3), (2, 1), (1, 1)].into_iter().enumerate() {
         let img = image::open(d.join(format!("out/hero-mip{i}.png"))).unwrap();
         assert_eq!(img.color(), image::ColorType::Rgba8);
@@ -113,8 +107,7 @@ fn convert_gpu_format_astc4x4_info_and_export_back_to_png() {
     std::fs::create_dir(&src).unwrap();
     std::fs::copy(d.join("hero.png"), src.join("hero.png")).unwrap();
     std::fs::write(src.join("hero.png.toml"), "gpu_format = \"astc4x4\"\n").unwrap();
-    let (code, out, err) = cli(d, "asset build src build");
-    assert_eq!(code, 0, "{out}{err}");
+    cli_ok(d, "asset build src build");
     let (_, out, _) = cli(d, "asset info build/hero.caf");
     assert!(out.contains("ASTC_4x4_UNORM_SRGB, 1 level(s)"), "{out}");
 }
@@ -124,9 +117,12 @@ fn gpu_format_unhappy_paths() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     write_png(&d.join("hero.png"), 4, 4);
-    let (code, _, err) = cli(d, "asset convert hero.png a.caf --gpu-format bc9");
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("unknown GPU format"), "{err}");
+    cli_err(
+        d,
+        "asset convert hero.png a.caf --gpu-format bc9",
+        2,
+        "unknown GPU format",
+    );
     let (code, _, err) = cli(
         d,
         "asset convert hero.png b.caf --gpu-format bc7 --profile original",
@@ -134,8 +130,7 @@ fn gpu_format_unhappy_paths() {
     assert_ne!(code, 0);
     assert!(err.contains("original profile"), "{err}");
     assert!(!d.join("b.caf").exists());
-    let (code, out, _) = cli(d, "asset convert --help");
-    assert_eq!(code, 0);
+    let out = cli_ok(d, "asset convert --help");
     assert!(out.contains("--gpu-format"), "{out}");
     assert!(out.contains("astc4x4"), "{out}");
 }

@@ -45,3 +45,28 @@ pub fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
 pub fn cli(dir: &Path, line: &str) -> (i32, String, String) {
     run(dir, &line.split_whitespace().collect::<Vec<_>>())
 }
+
+/// Writes a 22050 Hz 16-bit mono WAV of `frames` frames, frame `i` being `sample(i)`, making
+/// its folder first.
+pub fn write_wav(path: &Path, frames: u32, sample: impl Fn(u32) -> i16) {
+    let samples: Vec<i16> = (0..frames).map(sample).collect();
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).unwrap();
+    }
+    std::fs::write(path, caf_import::samples::wav_from_i16(22050, 1, &samples)).unwrap();
+}
+
+/// [`cli`] that must exit 0: its stdout.
+pub fn cli_ok(dir: &Path, line: &str) -> String {
+    let (code, out, err) = cli(dir, line);
+    assert_eq!(code, 0, "{line}: {out}{err}");
+    out
+}
+
+/// [`cli`] that must exit with `code` and say `needle` on stderr: its stderr.
+pub fn cli_err(dir: &Path, line: &str, code: i32, needle: &str) -> String {
+    let (got, out, err) = cli(dir, line);
+    assert_eq!(got, code, "{line}: {out}{err}");
+    assert!(err.contains(needle), "{line}: {err}");
+    err
+}
