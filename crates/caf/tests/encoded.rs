@@ -9,7 +9,7 @@ use caf::{
     Codec, DecodeOptions, Encoding, ErrorKind, Key, StreamReader, TextureView, ENTRY_SIZE,
     INDEX_HEADER_SIZE,
 };
-use common::{golden_caf, lcg_bytes, manifest};
+use common::{fix_crcs, golden_caf, lcg_bytes, manifest};
 
 fn key(seed: u8) -> Key {
     Key::from_bytes([seed; 32])
@@ -47,26 +47,6 @@ fn sample(n: usize) -> Vec<u8> {
 fn decode(bytes: &[u8], key: Option<&Key>) -> Result<Vec<u8>, CafError> {
     let a = Asset::parse(bytes)?;
     decode_payload(&a, &DecodeOptions::with_key(key))
-}
-
-/// Rewrites the index CRC, the header payload CRC and the footer after a deliberate change, as
-/// an attacker would.
-fn fix_crcs(b: &mut [u8]) {
-    let a = Asset::parse_layout(b).unwrap().0;
-    let p0 = a.payload_offset();
-    let p_len = a.payload.len();
-    let count = u32::from_le_bytes(b[p0 + 12..p0 + 16].try_into().unwrap()) as usize;
-    let entries_end = p0 + INDEX_HEADER_SIZE + count * ENTRY_SIZE;
-    let icrc = caf::crc32_continue(
-        caf::crc32(&b[p0..p0 + 84]),
-        &b[p0 + INDEX_HEADER_SIZE..entries_end],
-    );
-    b[p0 + 84..p0 + 88].copy_from_slice(&icrc.to_le_bytes());
-    let pcrc = caf::crc32(&b[p0..p0 + p_len]);
-    b[12..16].copy_from_slice(&pcrc.to_le_bytes());
-    let n = b.len();
-    let fcrc = caf::crc32(&b[..n - 4]);
-    b[n - 4..].copy_from_slice(&fcrc.to_le_bytes());
 }
 
 fn entry(b: &[u8], i: usize) -> (usize, usize) {

@@ -1,6 +1,9 @@
 //! Memory bounds of encoded payloads, measured with a tracking allocator: bombs are refused
 //! without large allocations, and streaming holds a few blocks whatever the payload's size.
 
+mod common;
+use common::encode_audio;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -127,14 +130,7 @@ fn bombs_are_refused_without_large_allocations() {
 
     // A genuine but huge payload beyond the caller's limit is refused before allocating.
     let zeros = vec![0u8; 64 << 20];
-    let file = encode_asset(
-        AssetType::AUDIO,
-        CafFlags::NONE,
-        &[],
-        &zeros,
-        &Encoding::default(),
-    )
-    .unwrap();
+    let file = encode_audio(&zeros);
     drop(zeros);
     let a = Asset::parse(&file).unwrap();
     let opts = DecodeOptions {
