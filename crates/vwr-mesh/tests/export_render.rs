@@ -7,7 +7,7 @@ use vwr::World;
 use vwr_blocks::Registry;
 use vwr_mesh::{
     export, mesh_world, render, write_mesh, ExportOptions, MeshBuffers, MeshOptions, RenderOptions,
-    View,
+    View, WorldMesh,
 };
 
 fn small_world() -> World {
@@ -23,19 +23,18 @@ fn small_world() -> World {
     w
 }
 
+/// [`small_world`] meshed greedily, with or without ambient occlusion: the registry, the mesh
+/// and its buffers.
+fn small_mesh(ao: bool) -> (Registry, WorldMesh, MeshBuffers) {
+    let r = Registry::default();
+    let m = mesh_world(&small_world(), &r, MeshOptions { greedy: true, ao });
+    let b = MeshBuffers::from_world(&m, &r);
+    (r, m, b)
+}
+
 #[test]
 fn gltf_parses_back_with_right_counts() {
-    let w = small_world();
-    let r = Registry::default();
-    let m = mesh_world(
-        &w,
-        &r,
-        MeshOptions {
-            greedy: true,
-            ao: true,
-        },
-    );
-    let b = MeshBuffers::from_world(&m, &r);
+    let (r, m, b) = small_mesh(true);
     let dir = tempfile::tempdir().unwrap();
     for per_chunk in [false, true] {
         let path = dir
@@ -97,17 +96,7 @@ fn gltf_parses_back_with_right_counts() {
 
 #[test]
 fn obj_parses_back_with_tobj() {
-    let w = small_world();
-    let r = Registry::default();
-    let m = mesh_world(
-        &w,
-        &r,
-        MeshOptions {
-            greedy: true,
-            ao: false,
-        },
-    );
-    let b = MeshBuffers::from_world(&m, &r);
+    let (r, m, b) = small_mesh(false);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("w.obj");
     write_mesh(&path, &m, &r, ExportOptions::default()).unwrap();
@@ -127,17 +116,7 @@ fn obj_parses_back_with_tobj() {
 
 #[test]
 fn caf_mesh_loads_through_typed_view() {
-    let w = small_world();
-    let r = Registry::default();
-    let m = mesh_world(
-        &w,
-        &r,
-        MeshOptions {
-            greedy: true,
-            ao: true,
-        },
-    );
-    let b = MeshBuffers::from_world(&m, &r);
+    let (r, m, b) = small_mesh(true);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("w.caf");
     write_mesh(&path, &m, &r, ExportOptions::default()).unwrap();
