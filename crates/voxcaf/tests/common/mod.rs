@@ -2,6 +2,7 @@
 // Each test file is its own crate and uses a part of this module.
 #![allow(dead_code)]
 
+use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -13,6 +14,28 @@ pub fn voxcaf() -> Command {
 /// Runs `cmd` to its end: (exit code, stdout, stderr); -1 for a death by signal.
 pub fn output(cmd: &mut Command) -> (i32, String, String) {
     let out = cmd.output().expect("run voxcaf");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs `cmd` to its end with `stdin` fed to it: (exit code, stdout, stderr).
+pub fn output_with_stdin(cmd: &mut Command, stdin: &[u8]) -> (i32, String, String) {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run voxcaf");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(stdin)
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("wait for voxcaf");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -63,10 +86,20 @@ pub fn cli_ok(dir: &Path, line: &str) -> String {
     out
 }
 
-/// [`cli`] that must exit with `code` and say `needle` on stderr: its stderr.
-pub fn cli_err(dir: &Path, line: &str, code: i32, needle: &str) -> String {
-    let (got, out, err) = cli(dir, line);
-    assert_eq!(got, code, "{line}: {out}{err}");
-    assert!(err.contains(needle), "{line}: {err}");
+/// [`run`] that must exit with `code` and say `needle` on stderr: its stderr.
+pub fn run_err(dir: &Path, args: &[&str], code: i32, needle: &str) -> String {
+    let (got, out, err) = run(dir, args);
+    assert_eq!(got, code, "{args:?}: {out}{err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
     err
+}
+
+/// [`run_err`] with the arguments written as one command line (see [`cli`]).
+pub fn cli_err(dir: &Path, line: &str, code: i32, needle: &str) -> String {
+    run_err(
+        dir,
+        &line.split_whitespace().collect::<Vec<_>>(),
+        code,
+        needle,
+    )
 }
