@@ -2,10 +2,9 @@
 //! issue 14, the text output, and the unhappy paths (usage errors exit 2, bad input exits 1).
 
 mod common;
-use common::{output, voxcaf};
+use common::{output, output_with_stdin, voxcaf};
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
 use serde_json::Value;
 use vwr::{Block, MoveObject, World};
@@ -20,6 +19,13 @@ fn world(sub: &str, file: &str, rest: &str) -> (i32, String, String) {
     let mut args = vec!["world", sub, file];
     args.extend(rest.split_whitespace());
     run(&args)
+}
+
+/// [`world`] that must exit 0: its stdout.
+fn world_ok(sub: &str, file: &str, rest: &str) -> String {
+    let (code, out, err) = world(sub, file, rest);
+    assert_eq!(code, 0, "{sub} {rest}: {out}{err}");
+    out
 }
 
 /// Runs `voxcaf ARGS`: the exit code must be 0, the answer is the parsed output.
@@ -102,8 +108,7 @@ fn ray_prints_the_contract_keys() {
     let v = world_json("ray", f, "--from 3.5,5,3.5 --dir 0,1,0");
     assert_eq!(v, serde_json::json!({"hit": false}));
     // Text.
-    let (code, out, _) = world("ray", f, "--from 3.5,5,3.5 --dir 0,-1,0");
-    assert_eq!(code, 0);
+    let out = world_ok("ray", f, "--from 3.5,5,3.5 --dir 0,-1,0");
     assert!(
         out.contains("hit (3, 0, 3) RockPile") && out.contains("face +y"),
         "{out}"
@@ -184,12 +189,11 @@ fn sweep_prints_the_contract_keys() {
         serde_json::json!([19.5, 1.0, 4.0, 20.5, 2.0, 5.0])
     );
     assert_eq!(v["blocked"], serde_json::json!([]));
-    let (code, out, _) = world(
+    let out = world_ok(
         "sweep",
         f,
         "--box 15.2,3,4.2,15.8,4.8,4.8 --move 1000,-10,0",
     );
-    assert_eq!(code, 0);
     assert!(out.contains("blocked y, x; on the ground"), "{out}");
 }
 
@@ -207,8 +211,7 @@ fn objects_lists_positions_at_a_tick() {
     assert_eq!(enemy["moving"], true);
     assert_eq!(enemy["period_ticks"], 320.0);
     assert_eq!(v["decors"][0]["icon"], 66);
-    let (code, out, _) = world("objects", f, "");
-    assert_eq!(code, 0);
+    let out = world_ok("objects", f, "");
     assert!(
         out.contains("3 objects, 1 decor at tick 0") && out.contains("level exit"),
         "{out}"
@@ -252,22 +255,11 @@ fn play_runs_a_script_to_the_exit() {
     assert_eq!(died["cause"], "hazard");
     assert_eq!(died["cell"], serde_json::json!([5, 0, 15]));
     // Text, with the script from standard input.
-    let mut child = voxcaf()
-        .args(["world", "play", f, "--input", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"60 right\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success());
+    let (code, text, err) = output_with_stdin(
+        voxcaf().args(["world", "play", f, "--input", "-"]),
+        b"60 right\n",
+    );
+    assert_eq!(code, 0, "{err}");
     assert!(
         text.contains("reached the exit") && text.contains("level complete"),
         "{text}"
