@@ -170,6 +170,23 @@ fn audio(file: &[u8]) -> (caf::AudioMetadata, Vec<u8>) {
     (v.meta, v.data.to_vec())
 }
 
+/// (sample rate, channels, bits per sample, sample count) of an audio asset.
+fn audio_format(meta: &caf::AudioMetadata) -> (u32, u16, u16, u32) {
+    (
+        meta.sample_rate,
+        meta.channels,
+        meta.bits_per_sample,
+        meta.sample_count,
+    )
+}
+
+/// 16-bit little-endian PCM bytes as samples.
+fn pcm16(data: &[u8]) -> Vec<i16> {
+    data.chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect()
+}
+
 #[test]
 fn audio_round_trips_from_16_bit_exactly_and_others_within_precision() {
     // 16-bit stereo: exact.
@@ -180,19 +197,8 @@ fn audio_round_trips_from_16_bit_exactly_and_others_within_precision() {
         &Settings::default(),
     );
     let (meta, data) = audio(&file);
-    assert_eq!(
-        (
-            meta.sample_rate,
-            meta.channels,
-            meta.bits_per_sample,
-            meta.sample_count
-        ),
-        (44100, 2, 16, 500)
-    );
-    let back: Vec<i16> = data
-        .chunks_exact(2)
-        .map(|b| i16::from_le_bytes([b[0], b[1]]))
-        .collect();
+    assert_eq!(audio_format(&meta), (44100, 2, 16, 500));
+    let back = pcm16(&data);
     assert_eq!(back, src);
 
     // 24-bit (hound writes WAVE_FORMAT_EXTENSIBLE): 16-bit output within half an LSB,
@@ -291,10 +297,7 @@ fn wav_with_chunks_before_and_after_data_and_a_partial_frame() {
     file.extend_from_slice(&body);
     let (meta, out) = audio(&conv(&file, "x.wav", &Settings::default()));
     assert_eq!(meta.sample_count, 10);
-    let back: Vec<i16> = out
-        .chunks_exact(2)
-        .map(|b| i16::from_le_bytes([b[0], b[1]]))
-        .collect();
+    let back = pcm16(&out);
     assert_eq!(back, src);
 }
 
@@ -537,19 +540,8 @@ fn flac_decodes_through_symphonia_sample_exactly() {
     let src = samples::lcg_i16(11, 2 * 700);
     let flac = flac_verbatim(32000, 2, &src);
     let (meta, data) = audio(&conv(&flac, "song.flac", &Settings::default()));
-    assert_eq!(
-        (
-            meta.sample_rate,
-            meta.channels,
-            meta.bits_per_sample,
-            meta.sample_count
-        ),
-        (32000, 2, 16, 700)
-    );
-    let back: Vec<i16> = data
-        .chunks_exact(2)
-        .map(|b| i16::from_le_bytes([b[0], b[1]]))
-        .collect();
+    assert_eq!(audio_format(&meta), (32000, 2, 16, 700));
+    let back = pcm16(&data);
     assert_eq!(back, src);
     // The original profile converts only WAV.
     assert!(matches!(
