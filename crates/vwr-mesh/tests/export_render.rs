@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::path::PathBuf;
+
 use common::*;
 use vwr::World;
 use vwr_blocks::Registry;
@@ -30,6 +32,15 @@ fn small_mesh(ao: bool) -> (Registry, WorldMesh, MeshBuffers) {
     let m = mesh_world(&small_world(), &r, MeshOptions { greedy: true, ao });
     let b = MeshBuffers::from_world(&m, &r);
     (r, m, b)
+}
+
+/// Writes `m` with the default export options to `NAME` in a new temporary folder: the folder
+/// (keep it alive) and the file's path.
+fn export_default(r: &Registry, m: &WorldMesh, name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    write_mesh(&path, m, r, ExportOptions::default()).unwrap();
+    (dir, path)
 }
 
 #[test]
@@ -97,9 +108,7 @@ fn gltf_parses_back_with_right_counts() {
 #[test]
 fn obj_parses_back_with_tobj() {
     let (r, m, b) = small_mesh(false);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("w.obj");
-    write_mesh(&path, &m, &r, ExportOptions::default()).unwrap();
+    let (_dir, path) = export_default(&r, &m, "w.obj");
     let (models, _) = tobj::load_obj(
         &path,
         &tobj::LoadOptions {
@@ -117,9 +126,7 @@ fn obj_parses_back_with_tobj() {
 #[test]
 fn caf_mesh_loads_through_typed_view() {
     let (r, m, b) = small_mesh(true);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("w.caf");
-    write_mesh(&path, &m, &r, ExportOptions::default()).unwrap();
+    let (_dir, path) = export_default(&r, &m, "w.caf");
     let loaded = caf::LoadedAsset::open(&path).unwrap();
     assert_eq!(loaded.header().asset_type, caf::AssetType::MESH);
     let asset = loaded.asset();
