@@ -2,7 +2,7 @@
 //! animation --anim-rate`, a skinned mesh, `asset info` describing both, a sidecar, refusals.
 
 mod common;
-use common::{cli, cli_err, cli_ok};
+use common::{cli, cli_err, cli_json, cli_ok};
 
 use caf_import::samples::{animated_glb, AnimatedOptions};
 
@@ -30,8 +30,7 @@ fn animation_and_skin_convert_and_describe() {
     let o = cli_ok(d, "asset info hero.anim.caf");
     assert!(o.contains("2 clip(s) at 60 Hz"), "{o}");
     assert!(o.contains("\"wave\" 2.000 s, 121 frames"), "{o}");
-    let o = cli_ok(d, "asset info --json hero.anim.caf");
-    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    let v = cli_json(d, "asset info --json hero.anim.caf");
     assert_eq!(v["metadata"]["clip_count"], 2, "{o}");
 
     let o = cli_ok(d, "asset convert hero.glb hero.caf");

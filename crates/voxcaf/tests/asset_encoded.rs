@@ -3,7 +3,7 @@
 //! including the unhappy paths (missing, wrong and malformed keys, damaged files).
 
 mod common;
-use common::{cli, cli_err, cli_ok, run, run_env, write_wav};
+use common::{cli, cli_err, cli_json, cli_ok, run, run_env, write_wav};
 
 use std::path::Path;
 
@@ -78,8 +78,7 @@ fn keygen_convert_check_info_extract_with_keys() {
     let out = cli_ok(d, "asset info --key-file k.key enc.caf");
     assert!(out.contains("encoding      zstd, encrypted"), "{out}");
     assert!(out.contains("decoded       150000 frames"), "{out}");
-    let out = cli_ok(d, "asset info --json enc.caf");
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset info --json enc.caf");
     assert_eq!(j["encoding"]["codec"], "zstd");
     assert_eq!(j["encoding"]["encrypted"], true);
     assert_eq!(j["encoding"]["plain_size"], 300_000);
@@ -203,8 +202,7 @@ fn build_with_compress_sidecar_and_encryption() {
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["converted"], 2, "{j}");
     // --cipher for the whole build: only a.wav changes (b.wav's sidecar already chose it).
-    let out = cli_ok(d, "asset build src out --compress zstd --encrypt --key-file k2.key --cipher aes-256-gcm --json");
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset build src out --compress zstd --encrypt --key-file k2.key --cipher aes-256-gcm --json");
     assert_eq!(j["converted"], 1, "{j}");
     let a = std::fs::read(d.join("out/a.caf")).unwrap();
     assert_eq!(cipher(&a), 2);
@@ -228,8 +226,7 @@ fn pack_dir_and_list() {
         out.contains("a.caf\taudio") && out.contains("sub/b.caf\taudio"),
         "{out}"
     );
-    let out = cli_ok(d, "asset list --json game.cafpack");
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset list --json game.cafpack");
     assert_eq!(j.as_array().unwrap().len(), 2);
     // The packed bytes are the files'.
     let pack = caf::pack::Pack::open(&d.join("game.cafpack")).unwrap();

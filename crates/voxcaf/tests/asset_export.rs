@@ -16,6 +16,17 @@ fn ok(dir: &Path, args: &[&str]) -> String {
     o
 }
 
+/// Writes the source `name` in `dir` and converts it (with `extra` arguments) to the `.caf` of
+/// the same stem.
+fn convert_source(dir: &Path, name: &str, bytes: impl AsRef<[u8]>, extra: &[&str]) {
+    std::fs::write(dir.join(name), bytes).unwrap();
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let out = format!("{stem}.caf");
+    let mut args = vec!["asset", "convert", name, &out];
+    args.extend_from_slice(extra);
+    ok(dir, &args);
+}
+
 #[test]
 fn help_has_examples() {
     let dir = tempfile::tempdir().unwrap();
@@ -30,12 +41,9 @@ fn help_has_examples() {
 fn texture_levels_audio_and_shader() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
-    std::fs::write(p.join("hero.png"), samples::gradient_png(8, 4)).unwrap();
-    std::fs::write(p.join("jump.wav"), samples::wav_i16(11025, 1, 300)).unwrap();
-    std::fs::write(p.join("s.vert"), samples::VERTEX_GLSL).unwrap();
-    ok(p, &["asset", "convert", "hero.png", "hero.caf", "--mips"]);
-    ok(p, &["asset", "convert", "jump.wav", "jump.caf"]);
-    ok(p, &["asset", "convert", "s.vert", "s.caf"]);
+    convert_source(p, "hero.png", samples::gradient_png(8, 4), &["--mips"]);
+    convert_source(p, "jump.wav", samples::wav_i16(11025, 1, 300), &[]);
+    convert_source(p, "s.vert", samples::VERTEX_GLSL, &[]);
 
     let out = ok(p, &["asset", "export", "hero.caf", "out/hero.png"]);
     for i in 0..4 {
@@ -120,12 +128,9 @@ fn mesh_to_glb_and_gltf_and_back() {
 fn unhappy_paths() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
-    std::fs::write(p.join("hero.png"), samples::gradient_png(4, 4)).unwrap();
-    std::fs::write(p.join("jump.wav"), samples::wav_i16(8000, 1, 50)).unwrap();
-    std::fs::write(p.join("cube.obj"), samples::CUBE_OBJ).unwrap();
-    ok(p, &["asset", "convert", "hero.png", "hero.caf"]);
-    ok(p, &["asset", "convert", "jump.wav", "jump.caf"]);
-    ok(p, &["asset", "convert", "cube.obj", "cube.caf"]);
+    convert_source(p, "hero.png", samples::gradient_png(4, 4), &[]);
+    convert_source(p, "jump.wav", samples::wav_i16(8000, 1, 50), &[]);
+    convert_source(p, "cube.obj", samples::CUBE_OBJ, &[]);
 
     // A mesh goes to .glb or .gltf only: another extension is a usage error, nothing written.
     let (c, _, e) = cli(p, "asset export cube.caf cube.bin");

@@ -3,7 +3,7 @@
 //! `asset info` describing the result, `asset build` picking up `.ttf`, and the unhappy paths.
 
 mod common;
-use common::{cli, cli_err, cli_ok, run};
+use common::{cli, cli_err, cli_json, cli_ok, run};
 
 use std::path::Path;
 
@@ -31,8 +31,7 @@ fn convert_and_info_a_font() {
     assert_eq!(c, 0, "{e}");
     assert!(out.contains("font 52 glyphs"), "{out}");
     assert!(e.is_empty(), "no warnings expected: {e}");
-    let out = cli_ok(d, "asset info font.caf --json");
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset info font.caf --json");
     assert_eq!(j["type_name"], "font");
     assert_eq!(j["metadata"]["glyph_count"], 52);
     assert_eq!(j["metadata"]["em_size"], 24.0);
@@ -43,19 +42,17 @@ fn convert_and_info_a_font() {
 
     // A text file of characters, MSDF; a character the font lacks is a warning, not a failure.
     std::fs::write(d.join("chars.txt"), "Hello \u{10FFFD}\n").unwrap();
-    let out = cli_ok(
+    let j = cli_json(
         d,
         "asset convert DejaVuSans.ttf hello.caf --charset-file chars.txt --font-format msdf --json",
     );
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["type"], "font");
     assert_eq!(j["settings"]["charset"], "32,72,101,108,111,1114109");
     assert!(
         j["warnings"][0].as_str().unwrap().contains("U+10FFFD"),
         "{out}"
     );
-    let out = cli_ok(d, "asset info --json hello.caf");
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset info --json hello.caf");
     assert_eq!(j["metadata"]["glyph_count"], 5);
     assert_eq!(j["metadata"]["format_name"], "msdf");
 }
@@ -73,8 +70,7 @@ fn build_converts_ttf_with_a_sidecar() {
     .unwrap();
     let out = cli_ok(d, "asset build src out");
     assert!(out.contains("font 10 glyphs"), "{out}");
-    let out = cli_ok(d, "asset info --json out/DejaVuSans.caf");
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset info --json out/DejaVuSans.caf");
     assert_eq!(j["metadata"]["glyph_count"], 10);
 }
 

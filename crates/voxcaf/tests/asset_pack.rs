@@ -2,7 +2,7 @@
 //! `asset extract` (one member or all) on packs, with their unhappy paths.
 
 mod common;
-use common::{cli, cli_err, cli_ok, run, write_wav};
+use common::{cli, cli_err, cli_json, cli_ok, run, write_wav};
 
 use std::path::Path;
 
@@ -83,8 +83,7 @@ fn check_and_extract_packs() {
     let out = cli_ok(d, "asset check --typed game.cafpack");
     assert!(out.contains("game.cafpack:sub/b.caf"), "{out}");
     assert!(out.contains("3 of 3 file(s) valid"), "{out}");
-    let out = cli_ok(d, "asset check --json game.cafpack");
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset check --json game.cafpack");
     assert_eq!(j.as_array().unwrap().len(), 3);
 
     // One member: whole, or its payload.

@@ -2,7 +2,7 @@
 //! format and the level byte ranges, and the refusals.
 
 mod common;
-use common::{cli, cli_err, cli_ok, run};
+use common::{cli, cli_err, cli_json, cli_ok, run};
 
 use std::path::Path;
 
@@ -24,8 +24,7 @@ fn convert_gpu_format_bc7_and_info_shows_levels() {
         ),
         "{out}"
     );
-    let out = cli_ok(d, "asset info --json hero.caf");
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset info --json hero.caf");
     assert_eq!(j["decoded"]["format"], 57);
     assert_eq!(j["decoded"]["level_ranges"][1], serde_json::json!([64, 80]));
 }
@@ -81,8 +80,7 @@ fn convert_gpu_format_astc4x4_info_and_export_back_to_png() {
         ),
         "{out}"
     );
-    let out = cli_ok(d, "asset info --json hero.caf");
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset info --json hero.caf");
     assert_eq!(j["decoded"]["format"], 77);
 
     // Linear data gets the UNORM code.

@@ -103,3 +103,9 @@ pub fn cli_err(dir: &Path, line: &str, code: i32, needle: &str) -> String {
         needle,
     )
 }
+
+/// [`cli_ok`] of a command printing JSON: the parsed output.
+pub fn cli_json(dir: &Path, line: &str) -> serde_json::Value {
+    let out = cli_ok(dir, line);
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{line}: {e}: {out}"))
+}
