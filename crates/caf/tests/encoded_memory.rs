@@ -53,6 +53,17 @@ fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
 }
 
 /// A COMPRESSED (zstd) file built by hand around the given stored blocks, with every CRC right.
+/// Decodes `file` whole, which must fail at its first block: the peak of live bytes meanwhile.
+fn failing_decode_peak(file: &[u8]) -> usize {
+    let a = Asset::parse(file).unwrap();
+    let (r, peak) = peak_during(|| decode_payload(&a, &DecodeOptions::default()));
+    assert!(
+        matches!(r, Err(CafError::BlockDecode { block: 0, .. })),
+        "{r:?}"
+    );
+    peak
+}
+
 fn hand_built(block_size: u32, plain_size: u64, blocks: &[Vec<u8>], plain_crc: u32) -> Vec<u8> {
     let count = blocks.len();
     let data_offset = INDEX_HEADER_SIZE + count * ENTRY_SIZE;
@@ -102,12 +113,7 @@ fn bombs_are_refused_without_large_allocations() {
     let bomb_frame = zstd::bulk::compress(&vec![0u8; 256 << 20], 19).unwrap();
     assert!(bomb_frame.len() < 64 << 10);
     let file = hand_built(64 << 10, 64 << 10, std::slice::from_ref(&bomb_frame), 0);
-    let a = Asset::parse(&file).unwrap();
-    let (r, peak) = peak_during(|| decode_payload(&a, &DecodeOptions::default()));
-    assert!(
-        matches!(r, Err(CafError::BlockDecode { block: 0, .. })),
-        "{r:?}"
-    );
+    let peak = failing_decode_peak(&file);
     assert!(peak < 4 << 20, "peak {peak} bytes");
     let (r, peak) = peak_during(|| {
         StreamReader::new(&file[..], None).and_then(|r| r.for_each_block(|_| Ok(())))
@@ -120,12 +126,7 @@ fn bombs_are_refused_without_large_allocations() {
     let tiny = zstd::bulk::compress(&[1u8; 10], 1).unwrap();
     let blocks = vec![tiny; 256];
     let file = hand_built(16 << 20, (4u64 << 30) - 1, &blocks, 0);
-    let a = Asset::parse(&file).unwrap();
-    let (r, peak) = peak_during(|| decode_payload(&a, &DecodeOptions::default()));
-    assert!(
-        matches!(r, Err(CafError::BlockDecode { block: 0, .. })),
-        "{r:?}"
-    );
+    let peak = failing_decode_peak(&file);
     assert!(peak < 24 << 20, "peak {peak} bytes");
 
     // A genuine but huge payload beyond the caller's limit is refused before allocating.
