@@ -30,27 +30,14 @@ fn textures_decode_back_to_the_source_pixels() {
         let p = img.get_pixel(x, y);
         image::Rgba([p[0], p[1], p[2], 255])
     });
+    // (file name, the image encoded, the pixels expected back).
+    let case =
+        |name, img: &image::RgbaImage, format| (name, encode(img, format), img.as_raw().clone());
     let cases = [
-        (
-            "t.png",
-            encode(&img, image::ImageFormat::Png),
-            img.as_raw().clone(),
-        ),
-        (
-            "t.tga",
-            encode(&img, image::ImageFormat::Tga),
-            img.as_raw().clone(),
-        ),
-        (
-            "t.webp",
-            encode(&img, image::ImageFormat::WebP),
-            img.as_raw().clone(),
-        ),
-        (
-            "t.bmp",
-            encode(&opaque, image::ImageFormat::Bmp),
-            opaque.as_raw().clone(),
-        ),
+        case("t.png", &img, image::ImageFormat::Png),
+        case("t.tga", &img, image::ImageFormat::Tga),
+        case("t.webp", &img, image::ImageFormat::WebP),
+        case("t.bmp", &opaque, image::ImageFormat::Bmp),
     ];
     for (name, bytes, expect) in cases {
         let file = conv(&bytes, name, &Settings::default());
@@ -164,6 +151,14 @@ fn wav(
     out.into_inner()
 }
 
+/// The default settings with the audio sample size `b`.
+fn bits(b: AudioBits) -> Settings {
+    Settings {
+        bits: b,
+        ..Settings::default()
+    }
+}
+
 fn audio(file: &[u8]) -> (caf::AudioMetadata, Vec<u8>) {
     let asset = Asset::parse(file).unwrap();
     let v = AudioView::from_asset(&asset).unwrap();
@@ -222,14 +217,7 @@ fn audio_round_trips_from_16_bit_exactly_and_others_within_precision() {
         let v = i16::from_le_bytes([b[0], b[1]]) as i32;
         assert!((v * 256 - s).abs() <= 128, "{v} vs {s}");
     }
-    let (meta, data) = audio(&conv(
-        &w24,
-        "b.wav",
-        &Settings {
-            bits: AudioBits::Source,
-            ..Settings::default()
-        },
-    ));
+    let (meta, data) = audio(&conv(&w24, "b.wav", &bits(AudioBits::Source)));
     assert_eq!(meta.bits_per_sample, 32);
     for (b, &s) in data.chunks_exact(4).zip(&s24) {
         assert_eq!(i32::from_le_bytes([b[0], b[1], b[2], b[3]]), s << 8);
@@ -246,14 +234,7 @@ fn audio_round_trips_from_16_bit_exactly_and_others_within_precision() {
     let w8 = wav(spec, |w| {
         s8.iter().for_each(|&s| w.write_sample(s).unwrap())
     });
-    let (meta, data) = audio(&conv(
-        &w8,
-        "c.wav",
-        &Settings {
-            bits: AudioBits::B8,
-            ..Settings::default()
-        },
-    ));
+    let (meta, data) = audio(&conv(&w8, "c.wav", &bits(AudioBits::B8)));
     assert_eq!(meta.bits_per_sample, 8);
     assert_eq!(data.iter().map(|&b| b as i8).collect::<Vec<_>>(), s8);
 
