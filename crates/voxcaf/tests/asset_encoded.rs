@@ -3,7 +3,7 @@
 //! including the unhappy paths (missing, wrong and malformed keys, damaged files).
 
 mod common;
-use common::{cli, cli_err, cli_json, cli_ok, run, run_env, write_wav};
+use common::{cli, cli_err, cli_json, cli_ok, cli_out, run, run_env, write_wav};
 
 use std::path::Path;
 
@@ -53,11 +53,9 @@ fn keygen_convert_check_info_extract_with_keys() {
     assert_eq!(std::fs::read(d.join("enc2.caf")).unwrap(), enc);
 
     // check: no key, wrong key, right key (file and environment).
-    let (c, out, _) = cli(d, "asset check enc.caf");
-    assert_eq!(c, 1);
+    let out = cli_out(d, "asset check enc.caf", 1);
     assert!(out.contains("[key required]"), "{out}");
-    let (c, out, _) = cli(d, "asset check --key-file other.key enc.caf");
-    assert_eq!(c, 1);
+    let out = cli_out(d, "asset check --key-file other.key enc.caf", 1);
     assert!(out.contains("[wrong key]"), "{out}");
     assert_eq!(cli(d, "asset check --key-file k.key enc.caf").0, 0);
     assert_eq!(
@@ -89,8 +87,7 @@ fn keygen_convert_check_info_extract_with_keys() {
         std::fs::read(d.join("p.bin")).unwrap(),
         &plain[48..plain.len() - 4]
     );
-    let (c, _, _) = cli(d, "asset extract enc.caf --payload q.bin");
-    assert_eq!(c, 1);
+    cli_out(d, "asset extract enc.caf --payload q.bin", 1);
     assert!(!d.join("q.bin").exists(), "no output without the key");
 
     // A damaged block: check fails naming it, extract leaves no file.
@@ -98,11 +95,13 @@ fn keygen_convert_check_info_extract_with_keys() {
     let n = bad.len();
     bad[n - 100] ^= 0x40;
     std::fs::write(d.join("bad.caf"), &bad).unwrap();
-    let (c, out, _) = cli(d, "asset check --key-file k.key bad.caf");
-    assert_eq!(c, 1);
+    let out = cli_out(d, "asset check --key-file k.key bad.caf", 1);
     assert!(out.contains("FAIL"), "{out}");
-    let (c, _, _) = cli(d, "asset extract --key-file k.key bad.caf --payload r.bin");
-    assert_eq!(c, 1);
+    cli_out(
+        d,
+        "asset extract --key-file k.key bad.caf --payload r.bin",
+        1,
+    );
     assert!(!d.join("r.bin").exists());
 }
 
@@ -153,7 +152,6 @@ fn compress_flags_and_usage_errors() {
 fn build_with_compress_sidecar_and_encryption() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path();
-    std::fs::create_dir(d.join("src")).unwrap();
     wav(&d.join("src/a.wav"), 30_000);
     wav(&d.join("src/b.wav"), 30_000);
     std::fs::write(
@@ -215,7 +213,6 @@ fn build_with_compress_sidecar_and_encryption() {
 fn pack_dir_and_list() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path();
-    std::fs::create_dir_all(d.join("src/sub")).unwrap();
     wav(&d.join("src/a.wav"), 1000);
     wav(&d.join("src/sub/b.wav"), 2000);
     assert_eq!(cli(d, "asset build src out --compress lz4").0, 0);

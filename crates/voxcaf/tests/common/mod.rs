@@ -79,11 +79,16 @@ pub fn write_wav(path: &Path, frames: u32, sample: impl Fn(u32) -> i16) {
     std::fs::write(path, caf_import::samples::wav_from_i16(22050, 1, &samples)).unwrap();
 }
 
+/// [`cli`] that must exit with `code`: its stdout.
+pub fn cli_out(dir: &Path, line: &str, code: i32) -> String {
+    let (got, out, err) = cli(dir, line);
+    assert_eq!(got, code, "{line}: {out}{err}");
+    out
+}
+
 /// [`cli`] that must exit 0: its stdout.
 pub fn cli_ok(dir: &Path, line: &str) -> String {
-    let (code, out, err) = cli(dir, line);
-    assert_eq!(code, 0, "{line}: {out}{err}");
-    out
+    cli_out(dir, line, 0)
 }
 
 /// [`run`] that must exit with `code` and say `needle` on stderr: its stderr.
