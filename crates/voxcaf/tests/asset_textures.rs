@@ -2,7 +2,7 @@
 //! format and the level byte ranges, and the refusals.
 
 mod common;
-use common::{cli, cli_err, cli_json, cli_ok, run};
+use common::{cli, cli_err, cli_json, cli_ok};
 
 use std::path::Path;
 
@@ -10,20 +10,31 @@ fn write_png(path: &Path, w: u32, h: u32) {
     std::fs::write(path, caf_import::samples::gradient_png(w, h)).unwrap();
 }
 
+/// What `asset info` says of the 8x8 source converted to BC7 with mips.
+const BC7_LEVELS: &str =
+    "BC7_RGBA_UNORM_SRGB, 4 level(s): 8x8 bytes [0, 64) + 4x4 bytes [64, 80) + 2x2 bytes [80, 96) + 1x1 bytes [96, 112)";
+/// What `asset info` says of the 10x6 source converted to ASTC 4x4 with mips (padded blocks).
+const ASTC_LEVELS: &str =
+    "ASTC_4x4_UNORM_SRGB, 4 level(s): 10x6 bytes [0, 96) + 5x3 bytes [96, 128) + 2x1 bytes [128, 144) + 1x1 bytes [144, 160)";
+
+/// `asset convert hero.png OUT --mips --gpu-format GPU` in `dir` (GPU may carry more
+/// arguments): the summary names `format`, and `asset info OUT` says `info`.
+fn gpu_convert(dir: &Path, out: &str, gpu: &str, format: &str, info: &str) {
+    let said = cli_ok(
+        dir,
+        &format!("asset convert hero.png {out} --mips --gpu-format {gpu}"),
+    );
+    assert!(said.contains(format), "{said}");
+    let said = cli_ok(dir, &format!("asset info {out}"));
+    assert!(said.contains(info), "{said}");
+}
+
 #[test]
 fn convert_gpu_format_bc7_and_info_shows_levels() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     write_png(&d.join("hero.png"), 8, 8);
-    let out = cli_ok(d, "asset convert hero.png hero.caf --mips --gpu-format bc7");
-    assert!(out.contains("BC7_RGBA_UNORM_SRGB"), "{out}");
-    let out = cli_ok(d, "asset info hero.caf");
-    assert!(
-        out.contains(
-            "BC7_RGBA_UNORM_SRGB, 4 level(s): 8x8 bytes [0, 64) + 4x4 bytes [64, 80) + 2x2 bytes [80, 96) + 1x1 bytes [96, 112)"
-        ),
-        "{out}"
-    );
+    gpu_convert(d, "hero.caf", "bc7", "BC7_RGBA_UNORM_SRGB", BC7_LEVELS);
     let j = cli_json(d, "asset info --json hero.caf");
     assert_eq!(j["decoded"]["format"], 57);
     assert_eq!(j["decoded"]["level_ranges"][1], serde_json::json!([64, 80]));
@@ -57,37 +68,18 @@ fn convert_gpu_format_astc4x4_info_and_export_back_to_png() {
         caf_import::samples::png_rgba(w, h, &rgba),
     )
     .unwrap();
-    let convert = |out: &str, extra: &[&str]| {
-        let mut args = vec![
-            "asset",
-            "convert",
-            "hero.png",
-            out,
-            "--mips",
-            "--gpu-format",
-            "astc4x4",
-        ];
-        args.extend_from_slice(extra);
-        run(d, &args)
-    };
-    let (code, out, err) = convert("hero.caf", &[]);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("ASTC_4x4_UNORM_SRGB"), "{out}");
-    let out = cli_ok(d, "asset info hero.caf");
-    assert!(
-        out.contains(
-            "ASTC_4x4_UNORM_SRGB, 4 level(s): 10x6 bytes [0, 96) + 5x3 bytes [96, 128) + 2x1 bytes [128, 144) + 1x1 bytes [144, 160)"
-        ),
-        "{out}"
-    );
+    gpu_convert(d, "hero.caf", "astc4x4", "ASTC_4x4_UNORM_SRGB", ASTC_LEVELS);
     let j = cli_json(d, "asset info --json hero.caf");
     assert_eq!(j["decoded"]["format"], 77);
 
     // Linear data gets the UNORM code.
-    let (code, out, err) = convert("lin.caf", &["--linear"]);
-    assert_eq!(code, 0, "{out}{err}");
-    let (_, out, _) = cli(d, "asset info lin.caf");
-    assert!(out.contains("ASTC_4x4_UNORM, 4 level(s)"), "{out}");
+    gpu_convert(
+        d,
+        "lin.caf",
+        "astc4x4 --linear",
+        "ASTC_4x4_UNORM",
+        "ASTC_4x4_UNORM, 4 level(s)",
+    );
 
     // Back to PNG: every level decoded to RGBA8, level 0 close to the source.
     cli_ok(d, "asset export hero.caf out/hero.png");
