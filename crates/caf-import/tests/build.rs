@@ -66,6 +66,11 @@ fn opts(jobs: usize) -> BuildOptions {
     }
 }
 
+/// The sources the build failed on, in the manifest's order.
+fn failed_sources(m: &Manifest) -> Vec<&str> {
+    m.failures.iter().map(|f| f.source.as_str()).collect()
+}
+
 #[test]
 fn build_end_to_end() {
     let tmp = tempfile::tempdir().unwrap();
@@ -233,12 +238,7 @@ fn colliding_outputs_and_bad_sidecars_fail_alone() {
     write(&src, "data.bin", b"\x01\x02");
     write(&src, "data.bin.toml", b"type = \"texture\"\n");
     let r = build(&src, &out, &opts(2), &|_| {}).unwrap();
-    let failed: Vec<&str> = r
-        .manifest
-        .failures
-        .iter()
-        .map(|f| f.source.as_str())
-        .collect();
+    let failed = failed_sources(&r.manifest);
     assert_eq!(failed, ["cube.obj", "data.bin", "hero.wav"]);
     assert!(r.manifest.failures[0].error.contains("mipz"));
     assert!(r.manifest.failures[2].error.contains("hero.caf"));
@@ -285,12 +285,7 @@ fn every_file_left_alone_is_listed_with_its_reason() {
     assert!(readme.message.contains("\"txt\""), "{}", readme.message);
     // The sidecar of a used source (textures/normal.png.toml) is not listed; the broken
     // sidecar of data.bin is a failure naming it, like the broken PNG.
-    let failed: Vec<&str> = r
-        .manifest
-        .failures
-        .iter()
-        .map(|f| f.source.as_str())
-        .collect();
+    let failed = failed_sources(&r.manifest);
     assert_eq!(failed, ["broken/bad.png", "data.bin"]);
     assert!(r.manifest.failures[1].error.contains("data.bin.toml"));
     // The manifest on disk carries the list.

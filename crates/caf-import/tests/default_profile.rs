@@ -34,27 +34,14 @@ fn textures_decode_back_to_the_source_pixels() {
         let p = img.get_pixel(x, y);
         image::Rgba([p[0], p[1], p[2], 255])
     });
+    // (file name, the image encoded, the pixels expected back).
+    let case =
+        |name, img: &image::RgbaImage, format| (name, encode(img, format), img.as_raw().clone());
     let cases = [
-        (
-            "t.png",
-            encode(&img, image::ImageFormat::Png),
-            img.as_raw().clone(),
-        ),
-        (
-            "t.tga",
-            encode(&img, image::ImageFormat::Tga),
-            img.as_raw().clone(),
-        ),
-        (
-            "t.webp",
-            encode(&img, image::ImageFormat::WebP),
-            img.as_raw().clone(),
-        ),
-        (
-            "t.bmp",
-            encode(&opaque, image::ImageFormat::Bmp),
-            opaque.as_raw().clone(),
-        ),
+        case("t.png", &img, image::ImageFormat::Png),
+        case("t.tga", &img, image::ImageFormat::Tga),
+        case("t.webp", &img, image::ImageFormat::WebP),
+        case("t.bmp", &opaque, image::ImageFormat::Bmp),
     ];
     for (name, bytes, expect) in cases {
         let file = conv(&bytes, name, &Settings::default());
@@ -168,10 +155,35 @@ fn wav(
     out.into_inner()
 }
 
+/// The default settings with the audio sample size `b`.
+fn bits(b: AudioBits) -> Settings {
+    Settings {
+        bits: b,
+        ..Settings::default()
+    }
+}
+
 fn audio(file: &[u8]) -> (caf::audio::AudioMetadata, Vec<u8>) {
     let asset = Asset::parse(file).unwrap();
     let v = AudioView::from_asset(&asset).unwrap();
     (v.meta, v.data.to_vec())
+}
+
+/// (sample rate, channels, bits per sample, sample count) of an audio asset.
+fn audio_format(meta: &caf::audio::AudioMetadata) -> (u32, u16, u16, u32) {
+    (
+        meta.sample_rate,
+        meta.channels,
+        meta.bits_per_sample,
+        meta.sample_count,
+    )
+}
+
+/// 16-bit little-endian PCM bytes as samples.
+fn pcm16(data: &[u8]) -> Vec<i16> {
+    data.chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect()
 }
 
 #[test]
@@ -184,19 +196,8 @@ fn audio_round_trips_from_16_bit_exactly_and_others_within_precision() {
         &Settings::default(),
     );
     let (meta, data) = audio(&file);
-    assert_eq!(
-        (
-            meta.sample_rate,
-            meta.channels,
-            meta.bits_per_sample,
-            meta.sample_count
-        ),
-        (44100, 2, 16, 500)
-    );
-    let back: Vec<i16> = data
-        .chunks_exact(2)
-        .map(|b| i16::from_le_bytes([b[0], b[1]]))
-        .collect();
+    assert_eq!(audio_format(&meta), (44100, 2, 16, 500));
+    let back = pcm16(&data);
     assert_eq!(back, src);
 
     // 24-bit (hound writes WAVE_FORMAT_EXTENSIBLE): 16-bit output within half an LSB,
@@ -220,14 +221,7 @@ fn audio_round_trips_from_16_bit_exactly_and_others_within_precision() {
         let v = i16::from_le_bytes([b[0], b[1]]) as i32;
         assert!((v * 256 - s).abs() <= 128, "{v} vs {s}");
     }
-    let (meta, data) = audio(&conv(
-        &w24,
-        "b.wav",
-        &Settings {
-            bits: AudioBits::Source,
-            ..Settings::default()
-        },
-    ));
+    let (meta, data) = audio(&conv(&w24, "b.wav", &bits(AudioBits::Source)));
     assert_eq!(meta.bits_per_sample, 32);
     for (b, &s) in data.chunks_exact(4).zip(&s24) {
         assert_eq!(i32::from_le_bytes([b[0], b[1], b[2], b[3]]), s << 8);
@@ -244,14 +238,7 @@ fn audio_round_trips_from_16_bit_exactly_and_others_within_precision() {
     let w8 = wav(spec, |w| {
         s8.iter().for_each(|&s| w.write_sample(s).unwrap())
     });
-    let (meta, data) = audio(&conv(
-        &w8,
-        "c.wav",
-        &Settings {
-            bits: AudioBits::B8,
-            ..Settings::default()
-        },
-    ));
+    let (meta, data) = audio(&conv(&w8, "c.wav", &bits(AudioBits::B8)));
     assert_eq!(meta.bits_per_sample, 8);
     assert_eq!(data.iter().map(|&b| b as i8).collect::<Vec<_>>(), s8);
 
@@ -295,10 +282,7 @@ fn wav_with_chunks_before_and_after_data_and_a_partial_frame() {
     file.extend_from_slice(&body);
     let (meta, out) = audio(&conv(&file, "x.wav", &Settings::default()));
     assert_eq!(meta.sample_count, 10);
-    let back: Vec<i16> = out
-        .chunks_exact(2)
-        .map(|b| i16::from_le_bytes([b[0], b[1]]))
-        .collect();
+    let back = pcm16(&out);
     assert_eq!(back, src);
 }
 
@@ -541,19 +525,8 @@ fn flac_decodes_through_symphonia_sample_exactly() {
     let src = samples::lcg_i16(11, 2 * 700);
     let flac = flac_verbatim(32000, 2, &src);
     let (meta, data) = audio(&conv(&flac, "song.flac", &Settings::default()));
-    assert_eq!(
-        (
-            meta.sample_rate,
-            meta.channels,
-            meta.bits_per_sample,
-            meta.sample_count
-        ),
-        (32000, 2, 16, 700)
-    );
-    let back: Vec<i16> = data
-        .chunks_exact(2)
-        .map(|b| i16::from_le_bytes([b[0], b[1]]))
-        .collect();
+    assert_eq!(audio_format(&meta), (32000, 2, 16, 700));
+    let back = pcm16(&data);
     assert_eq!(back, src);
     // The original profile converts only WAV.
     assert!(matches!(

@@ -228,12 +228,8 @@ fn unsupported_kinds_and_options() -> Res {
         Path::new("a.wav"),
         &Settings::default(),
     )?;
-    let level = ExportOptions {
-        level: Some(0),
-        ..opts()
-    };
     assert!(matches!(
-        export(audio.to_caf_bytes(), Path::new("a.wav"), &level),
+        export(audio.to_caf_bytes(), Path::new("a.wav"), &level0),
         Err(ExportError::OptionNotApplicable { .. })
     ));
     // A damaged file is refused by the loader.

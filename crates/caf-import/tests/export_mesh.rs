@@ -23,6 +23,15 @@ fn settings(nodes: MeshNodes) -> Settings {
     }
 }
 
+/// `src` (named `name`) converted with `settings`, as `.caf` bytes.
+fn caf_of(
+    src: &[u8],
+    name: &str,
+    settings: &Settings,
+) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+    Ok(convert(src, Path::new(name), settings)?.to_caf_bytes())
+}
+
 fn view(caf: &[u8]) -> MeshView<'_> {
     MeshView::from_asset(&caf::Asset::parse(caf).unwrap()).unwrap()
 }
@@ -101,12 +110,11 @@ fn read_glb(glb: &[u8]) -> (gltf::Document, Vec<gltf::buffer::Data>) {
 /// material, the attributes as stored; converted again, the `.caf` is byte for byte the first.
 #[test]
 fn obj_cube_round_trips_through_glb() -> Res {
-    let caf = convert(
+    let caf = caf_of(
         samples::CUBE_OBJ.as_bytes(),
-        Path::new("cube.obj"),
+        "cube.obj",
         &Settings::default(),
-    )?
-    .to_caf_bytes();
+    )?;
     let v = view(&caf);
     assert!(v.ext.is_none());
     let glb = glb_of(&caf);
@@ -116,7 +124,7 @@ fn obj_cube_round_trips_through_glb() -> Res {
     assert_eq!(doc.nodes().count(), 1);
     assert_eq!(doc.default_scene().unwrap().nodes().count(), 1);
 
-    let again = convert(&glb, Path::new("m.glb"), &Settings::default())?.to_caf_bytes();
+    let again = caf_of(&glb, "m.glb", &Settings::default())?;
     assert_eq!(again, caf);
     Ok(())
 }
@@ -127,12 +135,11 @@ fn obj_cube_round_trips_through_glb() -> Res {
 /// again, the same `.caf`.
 #[test]
 fn extended_mesh_round_trips_through_glb() -> Res {
-    let caf = convert(
+    let caf = caf_of(
         &samples::two_cubes_glb(),
-        Path::new("cubes.glb"),
+        "cubes.glb",
         &settings(MeshNodes::Flatten),
-    )?
-    .to_caf_bytes();
+    )?;
     let v = view(&caf);
     let table = v.sub_meshes();
     assert_eq!(table.iter().map(|e| e.material).collect::<Vec<_>>(), [2, 1]);
@@ -148,7 +155,7 @@ fn extended_mesh_round_trips_through_glb() -> Res {
         .collect();
     assert_eq!(names, ["unused 0", "material 1", "material 2"]);
 
-    let again = convert(&glb, Path::new("m.glb"), &settings(MeshNodes::Flatten))?.to_caf_bytes();
+    let again = caf_of(&glb, "m.glb", &settings(MeshNodes::Flatten))?;
     assert_eq!(again, caf);
     Ok(())
 }
@@ -157,12 +164,11 @@ fn extended_mesh_round_trips_through_glb() -> Res {
 /// keep-nodes import of the export records the same table.
 #[test]
 fn kept_nodes_become_one_node_per_sub_mesh() -> Res {
-    let caf = convert(
+    let caf = caf_of(
         &samples::two_cubes_glb(),
-        Path::new("cubes.glb"),
+        "cubes.glb",
         &settings(MeshNodes::Keep),
-    )?
-    .to_caf_bytes();
+    )?;
     let v = view(&caf);
     let nodes: Vec<u32> = v.sub_meshes().iter().map(|e| e.node).collect();
     assert_eq!(nodes, [0, 1]);
@@ -177,7 +183,7 @@ fn kept_nodes_become_one_node_per_sub_mesh() -> Res {
         .all(|n| n.mesh().map(|m| m.primitives().count()) == Some(1)));
     assert_eq!(doc.default_scene().unwrap().nodes().count(), 2);
 
-    let again = convert(&glb, Path::new("m.glb"), &settings(MeshNodes::Keep))?.to_caf_bytes();
+    let again = caf_of(&glb, "m.glb", &settings(MeshNodes::Keep))?;
     assert_eq!(again, caf);
     Ok(())
 }
@@ -187,12 +193,11 @@ fn kept_nodes_become_one_node_per_sub_mesh() -> Res {
 /// converting the `.gltf` file gives the first `.caf` again.
 #[test]
 fn gltf_and_bin_written_beside_each_other() -> Res {
-    let caf = convert(
+    let caf = caf_of(
         &samples::two_cubes_glb(),
-        Path::new("cubes.glb"),
+        "cubes.glb",
         &settings(MeshNodes::Flatten),
-    )?
-    .to_caf_bytes();
+    )?;
     let dir = tempfile::tempdir()?;
     let out = dir.path().join("sub dir/my cubes.gltf");
     let files = export(caf.clone(), &out, &opts())?;
@@ -218,12 +223,7 @@ fn zero_tangents_are_left_out() -> Res {
         profile: Profile::Original,
         ..Settings::default()
     };
-    let caf = convert(
-        samples::CUBE_OBJ.as_bytes(),
-        Path::new("cube.obj"),
-        &original,
-    )?
-    .to_caf_bytes();
+    let caf = caf_of(samples::CUBE_OBJ.as_bytes(), "cube.obj", &original)?;
     let v = view(&caf);
     assert!(v.vertices.iter().all(|x| x.tangent == [0.0; 4]));
     let files = export(caf.clone(), Path::new("c.glb"), &opts())?;
@@ -390,12 +390,12 @@ fn random_obj_meshes_round_trip_bit_for_bit() -> Res {
     for seed in 0..24 {
         let groups = 1 + seed as usize % 2;
         let obj = random_obj(seed, groups);
-        let caf = convert(obj.as_bytes(), Path::new("r.obj"), &Settings::default())?.to_caf_bytes();
+        let caf = caf_of(obj.as_bytes(), "r.obj", &Settings::default())?;
         let v = view(&caf);
         let glb = glb_of(&caf);
         let (doc, buffers) = read_glb(&glb);
         assert_eq!(check_against(&doc, &buffers, &v), v.sub_meshes().len());
-        let again = convert(&glb, Path::new("r.glb"), &Settings::default())?.to_caf_bytes();
+        let again = caf_of(&glb, "r.glb", &Settings::default())?;
         let w = view(&again);
         assert_eq!(w.vertices, v.vertices, "seed {seed}");
         assert_eq!(w.indices, v.indices, "seed {seed}");

@@ -159,21 +159,22 @@ fn vorbis_output_has_the_frame_count_libvorbis_decodes() {
     }
 }
 
-fn mesh(c: &caf_import::Converted) -> (caf::mesh::MeshMetadata, Vec<caf::mesh::Vertex>, Vec<u32>) {
-    let bytes = c.to_caf_bytes();
+/// The corpus OBJ `rel` converted: its metadata, vertices and indices; `None` (skip) when the
+/// corpus is missing and not required.
+fn corpus_mesh(rel: &str) -> Option<(caf::mesh::MeshMetadata, Vec<caf::mesh::Vertex>, Vec<u32>)> {
+    let bytes = convert_file(&corpus(rel)?).unwrap().to_caf_bytes();
     let asset = Asset::parse(&bytes).unwrap();
     let m = MeshView::from_asset(&asset).unwrap();
-    (m.meta, m.vertices.to_vec(), m.indices.to_vec())
+    Some((m.meta, m.vertices.to_vec(), m.indices.to_vec()))
 }
 
 /// `v x y z w`: w is a weight for rational curves, not a divisor; the cube keeps its 0..2
 /// extent (tobj divided by w, giving coordinates up to 20).
 #[test]
 fn obj_vertex_w_component_is_not_a_divisor() {
-    let Some(path) = corpus("mesh/tinyobj-cube-vertex-w-component.obj") else {
+    let Some((meta, verts, idx)) = corpus_mesh("mesh/tinyobj-cube-vertex-w-component.obj") else {
         return;
     };
-    let (meta, verts, idx) = mesh(&convert_file(&path).unwrap());
     assert_eq!(meta.index_count, 36);
     assert_eq!(meta.sub_mesh_count, 6);
     let mut corners: Vec<[f32; 3]> = idx.iter().map(|&i| verts[i as usize].position).collect();
@@ -194,10 +195,9 @@ fn obj_vertex_w_component_is_not_a_divisor() {
 /// not another corner's coordinate (tobj repeated the previous corner's).
 #[test]
 fn obj_corner_without_vt_gets_zero_uv() {
-    let Some(path) = corpus("mesh/tinyobj-issue-161-inconsistent-f.obj") else {
+    let Some((meta, verts, idx)) = corpus_mesh("mesh/tinyobj-issue-161-inconsistent-f.obj") else {
         return;
     };
-    let (meta, verts, idx) = mesh(&convert_file(&path).unwrap());
     assert_eq!(meta.index_count, 36);
     // The last face, `f 5 1 3`: positions 5, 1, 3 of the file.
     let last: Vec<&caf::mesh::Vertex> = idx[33..].iter().map(|&i| &verts[i as usize]).collect();

@@ -71,22 +71,14 @@ fn default_charset_is_covered_and_metrics_match_ttf_parser() {
                     (if up { p.ceil() } else { p.floor() }) / m.em_size
                 };
                 let eps = 1e-5;
-                assert!(
-                    (g.plane_left + margin - px(b.x_min, false)).abs() < eps,
-                    "{ch:?}"
-                );
-                assert!(
-                    (g.plane_right - margin - px(b.x_max, true)).abs() < eps,
-                    "{ch:?}"
-                );
-                assert!(
-                    (g.plane_bottom + margin - px(b.y_min, false)).abs() < eps,
-                    "{ch:?}"
-                );
-                assert!(
-                    (g.plane_top - margin - px(b.y_max, true)).abs() < eps,
-                    "{ch:?}"
-                );
+                for (plane, outline) in [
+                    (g.plane_left + margin, px(b.x_min, false)),
+                    (g.plane_right - margin, px(b.x_max, true)),
+                    (g.plane_bottom + margin, px(b.y_min, false)),
+                    (g.plane_top - margin, px(b.y_max, true)),
+                ] {
+                    assert!((plane - outline).abs() < eps, "{ch:?}");
+                }
                 let w = (g.plane_right - g.plane_left) * m.em_size;
                 let h = (g.plane_top - g.plane_bottom) * m.em_size;
                 assert!((w - f32::from(g.atlas_width)).abs() < 1e-3, "{ch:?}");

@@ -54,6 +54,14 @@ fn psnr(a: &[u8], b: &[u8], channels: &[usize]) -> f64 {
     10.0 * (255.0f64 * 255.0 / (se / n)).log10()
 }
 
+/// `base` with the GPU format `f`.
+fn gpu(base: Settings, f: GpuFormat) -> Settings {
+    Settings {
+        gpu_format: Some(f),
+        ..base
+    }
+}
+
 fn convert_with(src: &[u8], name: &str, gpu: Option<GpuFormat>, srgb: Option<bool>) -> Vec<u8> {
     let settings = Settings {
         mips: true,
@@ -254,17 +262,11 @@ fn astc4x4_output_is_deterministic_and_follows_the_colour_space() {
 #[test]
 fn astc4x4_is_refused_where_it_cannot_apply() {
     let src = png(4, 4, &test_image(4, 4));
-    let original = Settings {
-        gpu_format: Some(GpuFormat::Astc4x4),
-        ..Settings::original()
-    };
+    let original = gpu(Settings::original(), GpuFormat::Astc4x4);
     let e = convert(&src, Path::new("t.png"), &original).unwrap_err();
     assert!(e.to_string().contains("original profile"), "{e}");
     let exr = exr_bytes(2, 2, &[0.5; 16]);
-    let astc = Settings {
-        gpu_format: Some(GpuFormat::Astc4x4),
-        ..Settings::default()
-    };
+    let astc = gpu(Settings::default(), GpuFormat::Astc4x4);
     let e = convert(&exr, Path::new("sky.exr"), &astc).unwrap_err();
     assert!(matches!(e, ImportError::Unsupported { .. }), "{e}");
     assert!(e.to_string().contains("astc4x4"), "{e}");
@@ -291,19 +293,13 @@ fn astc4x4_is_refused_where_it_cannot_apply() {
 #[test]
 fn gpu_format_is_refused_where_it_cannot_apply() {
     let src = png(4, 4, &test_image(4, 4));
-    let original = Settings {
-        gpu_format: Some(GpuFormat::Bc7),
-        ..Settings::original()
-    };
+    let original = gpu(Settings::original(), GpuFormat::Bc7);
     let e = convert(&src, Path::new("t.png"), &original).unwrap_err();
     assert!(matches!(e, ImportError::Unsupported { .. }), "{e}");
     assert!(e.to_string().contains("original profile"), "{e}");
     // Float sources have no block encoder here.
     let exr = exr_bytes(2, 2, &[0.5; 16]);
-    let bc7 = Settings {
-        gpu_format: Some(GpuFormat::Bc7),
-        ..Settings::default()
-    };
+    let bc7 = gpu(Settings::default(), GpuFormat::Bc7);
     let e = convert(&exr, Path::new("sky.exr"), &bc7).unwrap_err();
     assert!(e.to_string().contains("float"), "{e}");
 }
@@ -454,10 +450,7 @@ fn ktx2_unhappy_paths_are_typed_errors() {
     assert!(e.to_string().contains("Basis Universal"), "{e}");
     // Re-encoding is refused; truncated containers are malformed.
     let good = ktx2_file(145, 8, 8, 1, 0, &levels, &lens);
-    let bc1 = Settings {
-        gpu_format: Some(GpuFormat::Bc1),
-        ..Settings::default()
-    };
+    let bc1 = gpu(Settings::default(), GpuFormat::Bc1);
     assert!(convert(&good, Path::new("g.ktx2"), &bc1).is_err());
     for cut in [10, 80, 100, good.len() - 1] {
         let e = convert(&good[..cut], Path::new("g.ktx2"), &d).unwrap_err();

@@ -38,6 +38,11 @@ fn module(spirv: &[u8]) -> rspirv::dr::Module {
     rspirv::dr::load_words(words(spirv)).unwrap()
 }
 
+/// [`convert_corpus`]'s SPIR-V, loaded as a module.
+fn corpus_module(name: &str, stage: Stage) -> Option<rspirv::dr::Module> {
+    Some(module(&convert_corpus(name, stage)?.payload))
+}
+
 fn glsl(src: &str, name: &str) -> Result<shader::ShaderData, ImportError> {
     let ext = Path::new(name).extension().and_then(|e| e.to_str());
     shader::compile(src.as_bytes(), name, ext, None, None)
@@ -46,10 +51,9 @@ fn glsl(src: &str, name: &str) -> Result<shader::ShaderData, ImportError> {
 /// `uniform sampler2D` (a combined image sampler), naga's GLSL front end refused it.
 #[test]
 fn corpus_texture_frag_combined_image_sampler() {
-    let Some(c) = convert_corpus("sw-texture-texture.frag", Stage::Fragment) else {
+    let Some(m) = corpus_module("sw-texture-texture.frag", Stage::Fragment) else {
         return;
     };
-    let m = module(&c.payload);
     assert!(
         m.types_global_values
             .iter()
@@ -61,10 +65,9 @@ fn corpus_texture_frag_combined_image_sampler() {
 /// `out gl_PerVertex { vec4 gl_Position; };` redeclared.
 #[test]
 fn corpus_triangle_vert_gl_per_vertex() {
-    let Some(c) = convert_corpus("sw-triangle-triangle.vert", Stage::Vertex) else {
+    let Some(m) = corpus_module("sw-triangle-triangle.vert", Stage::Vertex) else {
         return;
     };
-    let m = module(&c.payload);
     assert!(
         m.annotations
             .iter()
@@ -81,10 +84,9 @@ fn corpus_triangle_vert_gl_per_vertex() {
 /// constant (SpecId 0, default 32).
 #[test]
 fn corpus_headless_comp_specialization_constant() {
-    let Some(c) = convert_corpus("sw-computeheadless-headless.comp", Stage::Compute) else {
+    let Some(m) = corpus_module("sw-computeheadless-headless.comp", Stage::Compute) else {
         return;
     };
-    let m = module(&c.payload);
     let spec_id = m
         .annotations
         .iter()

@@ -6,6 +6,9 @@
 // Every test here encodes or decodes with the default codecs and ciphers.
 #![cfg(all(feature = "zstd", feature = "lz4", feature = "crypto"))]
 
+mod common;
+use common::{encode_audio, fix_crcs};
+
 use caf::encoded::{
     decode_asset, decode_payload, encode_asset, plain_size, Codec, DecodeOptions, Encoding, Key,
     PayloadDecoder, StreamReader,
@@ -127,7 +130,7 @@ fn a_failed_asset_leaves_the_decoder_usable() {
                 + caf::encoded::INDEX_HEADER_SIZE
                 + (entries.len() - 1) * caf::encoded::ENTRY_SIZE;
             bad[ent + 12..ent + 16].copy_from_slice(&stored_crc.to_le_bytes());
-            rewrite_index_and_file_crcs(&mut bad);
+            fix_crcs(&mut bad);
             let b = Asset::parse(&bad).expect("outer CRCs rewritten");
             let r = dec.decode_into(&b, &DecodeOptions::with_key(c.key.as_ref()), &mut buf);
             assert!(
@@ -169,48 +172,15 @@ fn a_failed_asset_leaves_the_decoder_usable() {
     assert!(failures > 100, "{failures}");
 }
 
-/// Index CRC, header payload CRC and footer recomputed after a change.
-fn rewrite_index_and_file_crcs(b: &mut [u8]) {
-    let a = Asset::parse_layout(b).unwrap().0;
-    let p0 = a.payload_offset();
-    let p_len = a.payload.len();
-    let count = u32::from_le_bytes(b[p0 + 12..p0 + 16].try_into().unwrap()) as usize;
-    let entries_end = p0 + caf::encoded::INDEX_HEADER_SIZE + count * caf::encoded::ENTRY_SIZE;
-    let icrc = caf::crc32_continue(
-        caf::crc32(&b[p0..p0 + 84]),
-        &b[p0 + caf::encoded::INDEX_HEADER_SIZE..entries_end],
-    );
-    b[p0 + 84..p0 + 88].copy_from_slice(&icrc.to_le_bytes());
-    let pcrc = caf::crc32(&b[p0..p0 + p_len]);
-    b[12..16].copy_from_slice(&pcrc.to_le_bytes());
-    let n = b.len();
-    let fcrc = caf::crc32(&b[..n - 4]);
-    b[n - 4..].copy_from_slice(&fcrc.to_le_bytes());
-}
-
 /// A zstd bomb fails at its block; the same decoder then decodes a real zstd asset.
 #[test]
 fn a_bomb_then_a_good_asset() {
     let bomb = zstd::bulk::compress(&vec![0u8; 1 << 20], 19).unwrap();
     let good_plain = sample(5, 100_000);
-    let good = encode_asset(
-        AssetType::AUDIO,
-        CafFlags::NONE,
-        &[],
-        &good_plain,
-        &Encoding::default(),
-    )
-    .unwrap();
+    let good = encode_audio(&good_plain);
     // Replace the first block of a genuine 64 KiB-block asset by the bomb frame.
     let victim_plain = sample(6, 70_000);
-    let victim = encode_asset(
-        AssetType::AUDIO,
-        CafFlags::NONE,
-        &[],
-        &victim_plain,
-        &Encoding::default(),
-    )
-    .unwrap();
+    let victim = encode_audio(&victim_plain);
     let a = Asset::parse(&victim).unwrap();
     let (h, entries) = caf::encoded::block_index(&a).unwrap();
     let p0 = a.payload_offset();
@@ -266,14 +236,7 @@ fn a_bomb_then_a_good_asset() {
 #[test]
 fn highly_compressible_assets_decode_everywhere() {
     let zeros = vec![0u8; 3 << 20];
-    let file = encode_asset(
-        AssetType::AUDIO,
-        CafFlags::NONE,
-        &[],
-        &zeros,
-        &Encoding::default(),
-    )
-    .unwrap();
+    let file = encode_audio(&zeros);
     assert!(file.len() * 64 < zeros.len(), "{}", file.len());
     let a = Asset::parse(&file).unwrap();
     let mut dec = PayloadDecoder::new();

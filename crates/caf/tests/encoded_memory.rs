@@ -5,6 +5,9 @@
 // Every test here encodes or decodes with the default codecs and ciphers.
 #![cfg(all(feature = "zstd", feature = "lz4", feature = "crypto"))]
 
+mod common;
+use common::encode_audio;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -56,6 +59,17 @@ fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
 }
 
 /// A COMPRESSED (zstd) file built by hand around the given stored blocks, with every CRC right.
+/// Decodes `file` whole, which must fail at its first block: the peak of live bytes meanwhile.
+fn failing_decode_peak(file: &[u8]) -> usize {
+    let a = Asset::parse(file).unwrap();
+    let (r, peak) = peak_during(|| decode_payload(&a, &DecodeOptions::default()));
+    assert!(
+        matches!(r, Err(CafError::BlockDecode { block: 0, .. })),
+        "{r:?}"
+    );
+    peak
+}
+
 fn hand_built(block_size: u32, plain_size: u64, blocks: &[Vec<u8>], plain_crc: u32) -> Vec<u8> {
     let count = blocks.len();
     let data_offset = INDEX_HEADER_SIZE + count * ENTRY_SIZE;
@@ -105,12 +119,7 @@ fn bombs_are_refused_without_large_allocations() {
     let bomb_frame = zstd::bulk::compress(&vec![0u8; 256 << 20], 19).unwrap();
     assert!(bomb_frame.len() < 64 << 10);
     let file = hand_built(64 << 10, 64 << 10, std::slice::from_ref(&bomb_frame), 0);
-    let a = Asset::parse(&file).unwrap();
-    let (r, peak) = peak_during(|| decode_payload(&a, &DecodeOptions::default()));
-    assert!(
-        matches!(r, Err(CafError::BlockDecode { block: 0, .. })),
-        "{r:?}"
-    );
+    let peak = failing_decode_peak(&file);
     assert!(peak < 4 << 20, "peak {peak} bytes");
     let (r, peak) = peak_during(|| {
         StreamReader::new(&file[..], None).and_then(|r| r.for_each_block(|_| Ok(())))
@@ -123,24 +132,12 @@ fn bombs_are_refused_without_large_allocations() {
     let tiny = zstd::bulk::compress(&[1u8; 10], 1).unwrap();
     let blocks = vec![tiny; 256];
     let file = hand_built(16 << 20, (4u64 << 30) - 1, &blocks, 0);
-    let a = Asset::parse(&file).unwrap();
-    let (r, peak) = peak_during(|| decode_payload(&a, &DecodeOptions::default()));
-    assert!(
-        matches!(r, Err(CafError::BlockDecode { block: 0, .. })),
-        "{r:?}"
-    );
+    let peak = failing_decode_peak(&file);
     assert!(peak < 24 << 20, "peak {peak} bytes");
 
     // A genuine but huge payload beyond the caller's limit is refused before allocating.
     let zeros = vec![0u8; 64 << 20];
-    let file = encode_asset(
-        AssetType::AUDIO,
-        CafFlags::NONE,
-        &[],
-        &zeros,
-        &Encoding::default(),
-    )
-    .unwrap();
+    let file = encode_audio(&zeros);
     drop(zeros);
     let a = Asset::parse(&file).unwrap();
     let opts = DecodeOptions {

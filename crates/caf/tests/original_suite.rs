@@ -19,6 +19,14 @@ fn sample() -> (TextureMetadata, Vec<u8>) {
     (m, (0..64u8).collect())
 }
 
+/// The texture file of [`sample`]'s metadata and payload.
+fn sample_file(m: &TextureMetadata, p: &[u8]) -> Vec<u8> {
+    AssetWriter::new(AssetType::TEXTURE)
+        .metadata(&m.to_bytes())
+        .payload(p)
+        .to_vec()
+}
+
 #[test]
 fn t01_header_is_32_bytes() {
     assert_eq!(HEADER_SIZE, 32);
@@ -227,10 +235,7 @@ fn t21_crc_continue_from_zero_is_one_shot() {
 #[test]
 fn t22_writer_layout() {
     let (m, p) = sample();
-    let v = AssetWriter::new(AssetType::TEXTURE)
-        .metadata(&m.to_bytes())
-        .payload(&p)
-        .to_vec();
+    let v = sample_file(&m, &p);
     assert_eq!(v.len(), 32 + 24 + 64 + 4);
     let h = CafHeader::from_bytes(v[..32].try_into().unwrap());
     assert_eq!((h.metadata_size, h.data_size, h.crc32), (24, 64, crc32(&p)));
@@ -279,10 +284,7 @@ fn t24_flags_preserved() {
 #[test]
 fn t25_corrupt_header_crc_rejected() {
     let (m, p) = sample();
-    let mut v = AssetWriter::new(AssetType::TEXTURE)
-        .metadata(&m.to_bytes())
-        .payload(&p)
-        .to_vec();
+    let mut v = sample_file(&m, &p);
     v[12] ^= 0xFF;
     assert!(matches!(
         Asset::parse(&v),
@@ -293,10 +295,7 @@ fn t25_corrupt_header_crc_rejected() {
 #[test]
 fn t26_corrupt_payload_rejected() {
     let (m, p) = sample();
-    let mut v = AssetWriter::new(AssetType::TEXTURE)
-        .metadata(&m.to_bytes())
-        .payload(&p)
-        .to_vec();
+    let mut v = sample_file(&m, &p);
     v[60] ^= 0x08;
     match Asset::parse(&v) {
         Err(CafError::PayloadCrcMismatch { stored, computed }) => {
@@ -310,10 +309,7 @@ fn t26_corrupt_payload_rejected() {
 #[test]
 fn t27_corrupt_footer_rejected() {
     let (m, p) = sample();
-    let mut v = AssetWriter::new(AssetType::TEXTURE)
-        .metadata(&m.to_bytes())
-        .payload(&p)
-        .to_vec();
+    let mut v = sample_file(&m, &p);
     let n = v.len();
     v[n - 1] ^= 0x80;
     assert!(matches!(
@@ -327,10 +323,7 @@ fn t27_corrupt_footer_rejected() {
 #[test]
 fn metadata_byte_flip_caught_by_footer_crc() {
     let (m, p) = sample();
-    let mut v = AssetWriter::new(AssetType::TEXTURE)
-        .metadata(&m.to_bytes())
-        .payload(&p)
-        .to_vec();
+    let mut v = sample_file(&m, &p);
     v[32 + 12] ^= 0x01; // mipLevels 1 -> 0
     match Asset::parse(&v) {
         Err(CafError::FooterCrcMismatch { stored, computed }) => assert_ne!(stored, computed),

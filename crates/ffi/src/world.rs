@@ -44,37 +44,33 @@ pub struct VoxcafMoveObject {
     pub visual_icon: u16,
 }
 
-impl From<&MoveObject> for VoxcafMoveObject {
-    fn from(m: &MoveObject) -> Self {
-        VoxcafMoveObject {
-            object_type: m.object_type,
-            pos_start: m.pos_start,
-            pos_end: m.pos_end,
-            speed: m.speed,
-            step_advance_ticks: m.step_advance_ticks,
-            step_recede_ticks: m.step_recede_ticks,
-            time_stop_start_ticks: m.time_stop_start_ticks,
-            time_stop_end_ticks: m.time_stop_end_ticks,
-            visual_icon: m.visual_icon,
+/// `From` both ways between two structs with the same fields (a C mirror and its Rust type).
+macro_rules! mirror_from {
+    ($a:ident <-> $b:ident { $($field:ident),* $(,)? }) => {
+        impl From<&$a> for $b {
+            fn from(m: &$a) -> Self {
+                $b { $($field: m.$field),* }
+            }
         }
-    }
+        impl From<&$b> for $a {
+            fn from(m: &$b) -> Self {
+                $a { $($field: m.$field),* }
+            }
+        }
+    };
 }
 
-impl From<&VoxcafMoveObject> for MoveObject {
-    fn from(m: &VoxcafMoveObject) -> Self {
-        MoveObject {
-            object_type: m.object_type,
-            pos_start: m.pos_start,
-            pos_end: m.pos_end,
-            speed: m.speed,
-            step_advance_ticks: m.step_advance_ticks,
-            step_recede_ticks: m.step_recede_ticks,
-            time_stop_start_ticks: m.time_stop_start_ticks,
-            time_stop_end_ticks: m.time_stop_end_ticks,
-            visual_icon: m.visual_icon,
-        }
-    }
-}
+mirror_from!(MoveObject <-> VoxcafMoveObject {
+    object_type,
+    pos_start,
+    pos_end,
+    speed,
+    step_advance_ticks,
+    step_recede_ticks,
+    time_stop_start_ticks,
+    time_stop_end_ticks,
+    visual_icon,
+});
 
 /// A MoveObject with the cell that holds it.
 #[repr(C)]

@@ -358,24 +358,10 @@ fn render_with_spinner(
 pub fn demo_mesh(world: &World, dir: &Path, name: &str) -> Result<String> {
     let reg = Registry::default();
     let t = Instant::now();
-    let exposed = mesh_world(
-        world,
-        &reg,
-        MeshOptions {
-            greedy: false,
-            ao: true,
-        },
-    );
+    let exposed = mesh_world(world, &reg, MeshOptions::EXPOSED_AO);
     let t_exposed = t.elapsed().as_secs_f64() * 1e3;
     let t = Instant::now();
-    let greedy = mesh_world(
-        world,
-        &reg,
-        MeshOptions {
-            greedy: true,
-            ao: true,
-        },
-    );
+    let greedy = mesh_world(world, &reg, MeshOptions::GREEDY_AO);
     let t_greedy = t.elapsed().as_secs_f64() * 1e3;
     let glb = dir.join(format!("{name}.glb"));
     let stats = write_mesh(

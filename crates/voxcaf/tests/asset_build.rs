@@ -2,7 +2,7 @@
 //! their reason on stdout and in `--json`, and the summary counts them.
 
 mod common;
-use common::cli;
+use common::{cli, cli_out};
 
 #[test]
 fn build_lists_every_file_it_skipped_and_why() {
@@ -31,8 +31,7 @@ fn build_lists_every_file_it_skipped_and_why() {
         "{err}"
     );
 
-    let (c, out, _) = cli(d, "asset build --json src out");
-    assert_eq!(c, 1);
+    let out = cli_out(d, "asset build --json src out", 1);
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     let ignored: Vec<(String, String)> = v["ignored"]
         .as_array()

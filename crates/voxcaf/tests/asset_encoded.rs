@@ -3,30 +3,13 @@
 //! including the unhappy paths (missing, wrong and malformed keys, damaged files).
 
 mod common;
-use common::{cli, run, run_env};
+use common::{cli, cli_err, cli_json, cli_ok, cli_out, run, run_env, write_wav};
 
 use std::path::Path;
 
+/// A 16-bit mono WAV of `frames` frames.
 fn wav(path: &Path, frames: u32) {
-    let mut b = Vec::new();
-    let data = frames * 2;
-    b.extend_from_slice(b"RIFF");
-    b.extend_from_slice(&(36 + data).to_le_bytes());
-    b.extend_from_slice(b"WAVEfmt ");
-    b.extend_from_slice(&16u32.to_le_bytes());
-    b.extend_from_slice(&1u16.to_le_bytes()); // PCM
-    b.extend_from_slice(&1u16.to_le_bytes()); // mono
-    b.extend_from_slice(&22050u32.to_le_bytes());
-    b.extend_from_slice(&44100u32.to_le_bytes());
-    b.extend_from_slice(&2u16.to_le_bytes());
-    b.extend_from_slice(&16u16.to_le_bytes());
-    b.extend_from_slice(b"data");
-    b.extend_from_slice(&data.to_le_bytes());
-    for i in 0..frames {
-        let v = ((i % 100) as i16 - 50) * 300;
-        b.extend_from_slice(&v.to_le_bytes());
-    }
-    std::fs::write(path, b).unwrap();
+    write_wav(path, frames, |i| ((i % 100) as i16 - 50) * 300);
 }
 
 #[test]
@@ -35,8 +18,7 @@ fn keygen_convert_check_info_extract_with_keys() {
     let d = t.path();
     wav(&d.join("a.wav"), 150_000);
 
-    let (c, _, e) = cli(d, "asset keygen k.key");
-    assert_eq!(c, 0, "{e}");
+    cli_ok(d, "asset keygen k.key");
     let text = std::fs::read_to_string(d.join("k.key")).unwrap();
     assert_eq!(text.trim().len(), 64);
     #[cfg(unix)]
@@ -55,11 +37,10 @@ fn keygen_convert_check_info_extract_with_keys() {
 
     // Plain reference, then compressed + encrypted.
     assert_eq!(cli(d, "asset convert a.wav plain.caf").0, 0);
-    let (c, _, e) = cli(
+    cli_ok(
         d,
         "asset convert a.wav enc.caf --compress zstd --level 9 --encrypt --key-file k.key",
     );
-    assert_eq!(c, 0, "{e}");
     let plain = std::fs::read(d.join("plain.caf")).unwrap();
     let enc = std::fs::read(d.join("enc.caf")).unwrap();
     assert!(enc.len() < plain.len());
@@ -72,11 +53,9 @@ fn keygen_convert_check_info_extract_with_keys() {
     assert_eq!(std::fs::read(d.join("enc2.caf")).unwrap(), enc);
 
     // check: no key, wrong key, right key (file and environment).
-    let (c, out, _) = cli(d, "asset check enc.caf");
-    assert_eq!(c, 1);
+    let out = cli_out(d, "asset check enc.caf", 1);
     assert!(out.contains("[key required]"), "{out}");
-    let (c, out, _) = cli(d, "asset check --key-file other.key enc.caf");
-    assert_eq!(c, 1);
+    let out = cli_out(d, "asset check --key-file other.key enc.caf", 1);
     assert!(out.contains("[wrong key]"), "{out}");
     assert_eq!(cli(d, "asset check --key-file k.key enc.caf").0, 0);
     assert_eq!(
@@ -86,31 +65,29 @@ fn keygen_convert_check_info_extract_with_keys() {
     let (c, _, e) = run_env(d, &["asset", "check", "enc.caf"], Some("xyz"));
     assert_eq!(c, 2, "a malformed VOXCAF_KEY is a usage error");
     assert!(e.contains("VOXCAF_KEY"), "{e}");
-    let (c, _, e) = cli(d, "asset check --key-file missing.key enc.caf");
-    assert_eq!(c, 1, "{e}");
-    assert!(e.contains("missing.key"));
+    cli_err(
+        d,
+        "asset check --key-file missing.key enc.caf",
+        1,
+        "missing.key",
+    );
 
     // info shows the encoding; JSON has it too.
-    let (c, out, _) = cli(d, "asset info --key-file k.key enc.caf");
-    assert_eq!(c, 0);
+    let out = cli_ok(d, "asset info --key-file k.key enc.caf");
     assert!(out.contains("encoding      zstd, encrypted"), "{out}");
     assert!(out.contains("decoded       150000 frames"), "{out}");
-    let (c, out, _) = cli(d, "asset info --json enc.caf");
-    assert_eq!(c, 0);
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset info --json enc.caf");
     assert_eq!(j["encoding"]["codec"], "zstd");
     assert_eq!(j["encoding"]["encrypted"], true);
     assert_eq!(j["encoding"]["plain_size"], 300_000);
 
     // extract always writes the plain payload, equal to the plain conversion's.
-    let (c, _, e) = cli(d, "asset extract --key-file k.key enc.caf --payload p.bin");
-    assert_eq!(c, 0, "{e}");
+    cli_ok(d, "asset extract --key-file k.key enc.caf --payload p.bin");
     assert_eq!(
         std::fs::read(d.join("p.bin")).unwrap(),
         &plain[48..plain.len() - 4]
     );
-    let (c, _, _) = cli(d, "asset extract enc.caf --payload q.bin");
-    assert_eq!(c, 1);
+    cli_out(d, "asset extract enc.caf --payload q.bin", 1);
     assert!(!d.join("q.bin").exists(), "no output without the key");
 
     // A damaged block: check fails naming it, extract leaves no file.
@@ -118,11 +95,13 @@ fn keygen_convert_check_info_extract_with_keys() {
     let n = bad.len();
     bad[n - 100] ^= 0x40;
     std::fs::write(d.join("bad.caf"), &bad).unwrap();
-    let (c, out, _) = cli(d, "asset check --key-file k.key bad.caf");
-    assert_eq!(c, 1);
+    let out = cli_out(d, "asset check --key-file k.key bad.caf", 1);
     assert!(out.contains("FAIL"), "{out}");
-    let (c, _, _) = cli(d, "asset extract --key-file k.key bad.caf --payload r.bin");
-    assert_eq!(c, 1);
+    cli_out(
+        d,
+        "asset extract --key-file k.key bad.caf --payload r.bin",
+        1,
+    );
     assert!(!d.join("r.bin").exists());
 }
 
@@ -146,12 +125,18 @@ fn compress_flags_and_usage_errors() {
     // Unhappy paths: unknown codec, --encrypt without a key, --key-file without --encrypt.
     assert_eq!(cli(d, "asset convert a.wav x.caf --compress brotli").0, 2);
     // --cipher needs --encrypt, and a known name.
-    let (c, _, e) = cli(d, "asset convert a.wav x.caf --cipher aes-256-gcm");
-    assert_eq!(c, 2);
-    assert!(e.contains("--encrypt"), "{e}");
-    let (c, _, e) = cli(d, "asset convert a.wav x.caf --encrypt --cipher des");
-    assert_eq!(c, 2);
-    assert!(e.contains("xchacha20-poly1305 or aes-256-gcm"), "{e}");
+    cli_err(
+        d,
+        "asset convert a.wav x.caf --cipher aes-256-gcm",
+        2,
+        "--encrypt",
+    );
+    cli_err(
+        d,
+        "asset convert a.wav x.caf --encrypt --cipher des",
+        2,
+        "xchacha20-poly1305 or aes-256-gcm",
+    );
     let (c, _, e) = cli(d, "asset convert a.wav x.caf --encrypt");
     assert_eq!(c, 2);
     assert!(e.contains("--key-file") && e.contains("VOXCAF_KEY"), "{e}");
@@ -167,7 +152,6 @@ fn compress_flags_and_usage_errors() {
 fn build_with_compress_sidecar_and_encryption() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path();
-    std::fs::create_dir(d.join("src")).unwrap();
     wav(&d.join("src/a.wav"), 30_000);
     wav(&d.join("src/b.wav"), 30_000);
     std::fs::write(
@@ -176,11 +160,10 @@ fn build_with_compress_sidecar_and_encryption() {
     )
     .unwrap();
     assert_eq!(cli(d, "asset keygen k.key").0, 0);
-    let (c, _, e) = cli(
+    cli_ok(
         d,
         "asset build src out --compress zstd --encrypt --key-file k.key",
     );
-    assert_eq!(c, 0, "{e}");
     let a = std::fs::read(d.join("out/a.caf")).unwrap();
     let b = std::fs::read(d.join("out/b.caf")).unwrap();
     let codec = |f: &[u8]| f[32 + 16 + 6];
@@ -217,14 +200,11 @@ fn build_with_compress_sidecar_and_encryption() {
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["converted"], 2, "{j}");
     // --cipher for the whole build: only a.wav changes (b.wav's sidecar already chose it).
-    let (c, out, e) = cli(d, "asset build src out --compress zstd --encrypt --key-file k2.key --cipher aes-256-gcm --json");
-    assert_eq!(c, 0, "{e}");
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset build src out --compress zstd --encrypt --key-file k2.key --cipher aes-256-gcm --json");
     assert_eq!(j["converted"], 1, "{j}");
     let a = std::fs::read(d.join("out/a.caf")).unwrap();
     assert_eq!(cipher(&a), 2);
-    let (c, out, _) = cli(d, "asset info --key-file k2.key out/a.caf");
-    assert_eq!(c, 0);
+    let out = cli_ok(d, "asset info --key-file k2.key out/a.caf");
     assert!(out.contains("encrypted (AES-256-GCM)"), "{out}");
     assert_eq!(cli(d, "asset check --typed --key-file k2.key out").0, 0);
 }
@@ -233,22 +213,17 @@ fn build_with_compress_sidecar_and_encryption() {
 fn pack_dir_and_list() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path();
-    std::fs::create_dir_all(d.join("src/sub")).unwrap();
     wav(&d.join("src/a.wav"), 1000);
     wav(&d.join("src/sub/b.wav"), 2000);
     assert_eq!(cli(d, "asset build src out --compress lz4").0, 0);
-    let (c, out, e) = cli(d, "asset pack-dir out game.cafpack");
-    assert_eq!(c, 0, "{e}");
+    let out = cli_ok(d, "asset pack-dir out game.cafpack");
     assert!(out.contains("2 assets"), "{out}");
-    let (c, out, _) = cli(d, "asset list game.cafpack");
-    assert_eq!(c, 0);
+    let out = cli_ok(d, "asset list game.cafpack");
     assert!(
         out.contains("a.caf\taudio") && out.contains("sub/b.caf\taudio"),
         "{out}"
     );
-    let (c, out, _) = cli(d, "asset list --json game.cafpack");
-    assert_eq!(c, 0);
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset list --json game.cafpack");
     assert_eq!(j.as_array().unwrap().len(), 2);
     // The packed bytes are the files'.
     let pack = caf::pack::Pack::open(&d.join("game.cafpack")).unwrap();
@@ -272,7 +247,5 @@ fn pack_dir_and_list() {
     let n = b.len();
     b[n - 3] ^= 1;
     std::fs::write(d.join("bad.cafpack"), &b).unwrap();
-    let (c, _, e) = cli(d, "asset list bad.cafpack");
-    assert_eq!(c, 1);
-    assert!(e.contains("bad.cafpack"), "{e}");
+    cli_err(d, "asset list bad.cafpack", 1, "bad.cafpack");
 }

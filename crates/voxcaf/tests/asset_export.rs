@@ -4,7 +4,7 @@
 //! `--level` out of range or on audio, existing outputs, a damaged file).
 
 mod common;
-use common::{cli, run};
+use common::{cli, cli_err, run};
 
 use std::path::Path;
 
@@ -14,6 +14,17 @@ fn ok(dir: &Path, args: &[&str]) -> String {
     let (c, o, e) = run(dir, args);
     assert_eq!(c, 0, "{args:?}: {o}{e}");
     o
+}
+
+/// Writes the source `name` in `dir` and converts it (with `extra` arguments) to the `.caf` of
+/// the same stem.
+fn convert_source(dir: &Path, name: &str, bytes: impl AsRef<[u8]>, extra: &[&str]) {
+    std::fs::write(dir.join(name), bytes).unwrap();
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let out = format!("{stem}.caf");
+    let mut args = vec!["asset", "convert", name, &out];
+    args.extend_from_slice(extra);
+    ok(dir, &args);
 }
 
 #[test]
@@ -30,12 +41,9 @@ fn help_has_examples() {
 fn texture_levels_audio_and_shader() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
-    std::fs::write(p.join("hero.png"), samples::gradient_png(8, 4)).unwrap();
-    std::fs::write(p.join("jump.wav"), samples::wav_i16(11025, 1, 300)).unwrap();
-    std::fs::write(p.join("s.vert"), samples::VERTEX_GLSL).unwrap();
-    ok(p, &["asset", "convert", "hero.png", "hero.caf", "--mips"]);
-    ok(p, &["asset", "convert", "jump.wav", "jump.caf"]);
-    ok(p, &["asset", "convert", "s.vert", "s.caf"]);
+    convert_source(p, "hero.png", samples::gradient_png(8, 4), &["--mips"]);
+    convert_source(p, "jump.wav", samples::wav_i16(11025, 1, 300), &[]);
+    convert_source(p, "s.vert", samples::VERTEX_GLSL, &[]);
 
     let out = ok(p, &["asset", "export", "hero.caf", "out/hero.png"]);
     for i in 0..4 {
@@ -107,9 +115,7 @@ fn mesh_to_glb_and_gltf_and_back() {
 
     // Exporting again over the same files needs --force (the .bin too).
     std::fs::remove_file(p.join("out/cubes.gltf")).unwrap();
-    let (c, _, e) = cli(p, "asset export cubes.caf out/cubes.gltf");
-    assert_eq!(c, 2, "{e}");
-    assert!(e.contains("cubes.bin"), "{e}");
+    cli_err(p, "asset export cubes.caf out/cubes.gltf", 2, "cubes.bin");
     assert!(!p.join("out/cubes.gltf").exists());
     ok(
         p,
@@ -122,12 +128,9 @@ fn mesh_to_glb_and_gltf_and_back() {
 fn unhappy_paths() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
-    std::fs::write(p.join("hero.png"), samples::gradient_png(4, 4)).unwrap();
-    std::fs::write(p.join("jump.wav"), samples::wav_i16(8000, 1, 50)).unwrap();
-    std::fs::write(p.join("cube.obj"), samples::CUBE_OBJ).unwrap();
-    ok(p, &["asset", "convert", "hero.png", "hero.caf"]);
-    ok(p, &["asset", "convert", "jump.wav", "jump.caf"]);
-    ok(p, &["asset", "convert", "cube.obj", "cube.caf"]);
+    convert_source(p, "hero.png", samples::gradient_png(4, 4), &[]);
+    convert_source(p, "jump.wav", samples::wav_i16(8000, 1, 50), &[]);
+    convert_source(p, "cube.obj", samples::CUBE_OBJ, &[]);
 
     // A mesh goes to .glb or .gltf only: another extension is a usage error, nothing written.
     let (c, _, e) = cli(p, "asset export cube.caf cube.bin");
@@ -152,18 +155,17 @@ fn unhappy_paths() {
             "scene.caf",
         ],
     );
-    let (c, _, e) = cli(p, "asset export scene.caf scene.glb");
-    assert_eq!(c, 1, "{e}");
-    assert!(e.contains("cannot export scene"), "{e}");
+    cli_err(
+        p,
+        "asset export scene.caf scene.glb",
+        1,
+        "cannot export scene",
+    );
     assert!(!p.join("scene.glb").exists());
 
     // --level on audio is a usage error; a level the texture lacks is bad input.
-    let (c, _, e) = cli(p, "asset export jump.caf j.wav --level 0");
-    assert_eq!(c, 2, "{e}");
-    assert!(e.contains("--level"), "{e}");
-    let (c, _, e) = cli(p, "asset export hero.caf h.png --level 3");
-    assert_eq!(c, 1, "{e}");
-    assert!(e.contains("no level 3"), "{e}");
+    cli_err(p, "asset export jump.caf j.wav --level 0", 2, "--level");
+    cli_err(p, "asset export hero.caf h.png --level 3", 1, "no level 3");
     assert!(!p.join("h.png").exists());
 
     // An existing output is only replaced with --force.
@@ -179,9 +181,7 @@ fn unhappy_paths() {
     let n = bytes.len();
     bytes[n - 8] ^= 0xff;
     std::fs::write(p.join("bad.caf"), bytes).unwrap();
-    let (c, _, e) = cli(p, "asset export bad.caf bad.wav");
-    assert_eq!(c, 1, "{e}");
-    assert!(e.contains("bad.caf"), "{e}");
+    cli_err(p, "asset export bad.caf bad.wav", 1, "bad.caf");
     assert!(!p.join("bad.wav").exists());
 }
 
@@ -203,9 +203,7 @@ fn encrypted_asset_with_key_file() {
             "game.key",
         ],
     );
-    let (c, _, e) = cli(p, "asset export enc.caf out.wav");
-    assert_eq!(c, 1, "{e}");
-    assert!(e.contains("key"), "{e}");
+    cli_err(p, "asset export enc.caf out.wav", 1, "key");
     ok(
         p,
         &[

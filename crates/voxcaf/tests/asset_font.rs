@@ -3,7 +3,7 @@
 //! `asset info` describing the result, `asset build` picking up `.ttf`, and the unhappy paths.
 
 mod common;
-use common::{cli, run};
+use common::{cli, cli_err, cli_json, cli_ok, run};
 
 use std::path::Path;
 
@@ -31,36 +31,28 @@ fn convert_and_info_a_font() {
     assert_eq!(c, 0, "{e}");
     assert!(out.contains("font 52 glyphs"), "{out}");
     assert!(e.is_empty(), "no warnings expected: {e}");
-    let (c, out, e) = cli(d, "asset info font.caf --json");
-    assert_eq!(c, 0, "{e}");
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset info font.caf --json");
     assert_eq!(j["type_name"], "font");
     assert_eq!(j["metadata"]["glyph_count"], 52);
     assert_eq!(j["metadata"]["em_size"], 24.0);
     assert_eq!(j["metadata"]["format_name"], "sdf");
-    let (c, out, _) = cli(d, "asset info font.caf");
-    assert_eq!(c, 0);
+    let out = cli_ok(d, "asset info font.caf");
     assert!(out.contains("52 glyph(s) U+0041..U+007A"), "{out}");
-    let (c, out, e) = cli(d, "asset check --typed font.caf");
-    assert_eq!(c, 0, "{out}{e}");
+    cli_ok(d, "asset check --typed font.caf");
 
     // A text file of characters, MSDF; a character the font lacks is a warning, not a failure.
     std::fs::write(d.join("chars.txt"), "Hello \u{10FFFD}\n").unwrap();
-    let (c, out, e) = cli(
+    let j = cli_json(
         d,
         "asset convert DejaVuSans.ttf hello.caf --charset-file chars.txt --font-format msdf --json",
     );
-    assert_eq!(c, 0, "{e}");
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["type"], "font");
     assert_eq!(j["settings"]["charset"], "32,72,101,108,111,1114109");
     assert!(
         j["warnings"][0].as_str().unwrap().contains("U+10FFFD"),
         "{out}"
     );
-    let (c, out, _) = cli(d, "asset info --json hello.caf");
-    assert_eq!(c, 0);
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset info --json hello.caf");
     assert_eq!(j["metadata"]["glyph_count"], 5);
     assert_eq!(j["metadata"]["format_name"], "msdf");
 }
@@ -76,12 +68,9 @@ fn build_converts_ttf_with_a_sidecar() {
         "charset = \"48-57\"\nfont_size = 16\n",
     )
     .unwrap();
-    let (c, out, e) = cli(d, "asset build src out");
-    assert_eq!(c, 0, "{out}{e}");
+    let out = cli_ok(d, "asset build src out");
     assert!(out.contains("font 10 glyphs"), "{out}");
-    let (c, out, _) = cli(d, "asset info --json out/DejaVuSans.caf");
-    assert_eq!(c, 0);
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset info --json out/DejaVuSans.caf");
     assert_eq!(j["metadata"]["glyph_count"], 10);
 }
 
@@ -115,9 +104,12 @@ fn font_unhappy_paths() {
     }
     assert!(!d.join("x.caf").exists());
     // Out-of-range sizes and a bad format name.
-    let (c, _, e) = cli(d, "asset convert DejaVuSans.ttf x.caf --size 1");
-    assert_eq!(c, 1, "{e}");
-    assert!(e.contains("font size"), "{e}");
+    cli_err(
+        d,
+        "asset convert DejaVuSans.ttf x.caf --size 1",
+        1,
+        "font size",
+    );
     let (c, _, e) = cli(d, "asset convert DejaVuSans.ttf x.caf --font-format psdf");
     assert_eq!(c, 2, "{e}");
     // A missing charset file.

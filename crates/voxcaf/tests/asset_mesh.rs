@@ -2,7 +2,7 @@
 //! sub-mesh table in `asset info`, and the refusals (Draco, an unknown mode).
 
 mod common;
-use common::{cli, run};
+use common::{cli_err, cli_ok, run};
 
 use std::path::PathBuf;
 
@@ -17,11 +17,13 @@ fn gltf_convert_info_and_refusals() {
     let d = t.path();
     std::fs::write(d.join("t.glb"), caf_import::samples::triangle_glb()).unwrap();
 
-    let (c, _, e) = cli(d, "asset convert t.glb t.caf --mesh-nodes bogus");
-    assert_eq!(c, 2, "{e}");
-    assert!(e.contains("expected flatten or keep"), "{e}");
-    let (c, o, e) = cli(d, "asset convert t.glb t.caf --mesh-nodes keep");
-    assert_eq!(c, 0, "{e}");
+    cli_err(
+        d,
+        "asset convert t.glb t.caf --mesh-nodes bogus",
+        2,
+        "expected flatten or keep",
+    );
+    let o = cli_ok(d, "asset convert t.glb t.caf --mesh-nodes keep");
     assert!(o.contains("1 sub-mesh"), "{o}");
 
     let Some(feature) = corpus("FeatureIdAttribute.gltf") else {
@@ -30,14 +32,12 @@ fn gltf_convert_info_and_refusals() {
     let f = feature.to_str().unwrap();
     let (c, _, e) = run(d, &["asset", "convert", f, "f.caf"]);
     assert_eq!(c, 0, "{e}");
-    let (c, o, e) = cli(d, "asset info f.caf");
-    assert_eq!(c, 0, "{e}");
+    let o = cli_ok(d, "asset info f.caf");
     assert!(
         o.contains("1 sub-mesh(es): indices 0..24 material 0"),
         "{o}"
     );
-    let (c, o, e) = cli(d, "asset info --json f.caf");
-    assert_eq!(c, 0, "{e}");
+    let o = cli_ok(d, "asset info --json f.caf");
     assert!(
         o.contains("\"material\":0") || o.contains("\"material\": 0"),
         "{o}"

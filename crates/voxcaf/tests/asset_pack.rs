@@ -2,33 +2,13 @@
 //! `asset extract` (one member or all) on packs, with their unhappy paths.
 
 mod common;
-use common::{cli, run};
+use common::{cli, cli_err, cli_json, cli_ok, cli_out, run, write_wav};
 
 use std::path::Path;
 
 /// A 16-bit mono WAV of `frames` frames.
 fn wav(path: &Path, frames: u32) {
-    let mut b = Vec::new();
-    let data = frames * 2;
-    b.extend_from_slice(b"RIFF");
-    b.extend_from_slice(&(36 + data).to_le_bytes());
-    b.extend_from_slice(b"WAVEfmt ");
-    b.extend_from_slice(&16u32.to_le_bytes());
-    b.extend_from_slice(&1u16.to_le_bytes());
-    b.extend_from_slice(&1u16.to_le_bytes());
-    b.extend_from_slice(&22050u32.to_le_bytes());
-    b.extend_from_slice(&44100u32.to_le_bytes());
-    b.extend_from_slice(&2u16.to_le_bytes());
-    b.extend_from_slice(&16u16.to_le_bytes());
-    b.extend_from_slice(b"data");
-    b.extend_from_slice(&data.to_le_bytes());
-    for i in 0..frames {
-        b.extend_from_slice(&((i * 37 % 2000) as i16).to_le_bytes());
-    }
-    if let Some(p) = path.parent() {
-        std::fs::create_dir_all(p).unwrap();
-    }
-    std::fs::write(path, b).unwrap();
+    write_wav(path, frames, |i| (i * 37 % 2000) as i16);
 }
 
 /// A `w` x `h` uncompressed 32-bit TGA, top-left origin; pixel (x, y) is RGBA (x, y, 7, 255).
@@ -52,8 +32,7 @@ fn build_pack(d: &Path) {
     wav(&d.join("src/a.wav"), 1000);
     wav(&d.join("src/sub/b.wav"), 3000);
     tga(&d.join("src/tex/hero.tga"), 8, 4);
-    let (c, out, e) = cli(d, "asset build src out --pack game.cafpack");
-    assert_eq!(c, 0, "{out}{e}");
+    let out = cli_ok(d, "asset build src out --pack game.cafpack");
     assert!(out.contains("game.cafpack (3 assets"), "{out}");
 }
 
@@ -69,8 +48,7 @@ fn build_pack_is_pack_dir_of_the_build() {
         std::fs::read(d.join("again.cafpack")).unwrap()
     );
     // JSON names the pack.
-    let (c, out, _) = cli(d, "asset build src out --pack game.cafpack --json");
-    assert_eq!(c, 0);
+    let out = cli_ok(d, "asset build src out --pack game.cafpack --json");
     let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(j["pack"]["assets"], 3, "{j}");
     // The default profile aligns plain payloads in the file: the texture's metadata is padded.
@@ -88,9 +66,12 @@ fn build_pack_is_pack_dir_of_the_build() {
     std::fs::write(d.join("notes.cafpack"), "mine").unwrap();
     assert_eq!(cli(d, "asset build src out --pack notes.cafpack").0, 2);
     std::fs::write(d.join("src/broken.png"), b"not a png").unwrap();
-    let (c, _, e) = cli(d, "asset build src out --pack fail.cafpack");
-    assert_eq!(c, 1);
-    assert!(e.contains("not packed"), "{e}");
+    cli_err(
+        d,
+        "asset build src out --pack fail.cafpack",
+        1,
+        "not packed",
+    );
     assert!(!d.join("fail.cafpack").exists());
 }
 
@@ -99,21 +80,17 @@ fn check_and_extract_packs() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path();
     build_pack(d);
-    let (c, out, e) = cli(d, "asset check --typed game.cafpack");
-    assert_eq!(c, 0, "{out}{e}");
+    let out = cli_ok(d, "asset check --typed game.cafpack");
     assert!(out.contains("game.cafpack:sub/b.caf"), "{out}");
     assert!(out.contains("3 of 3 file(s) valid"), "{out}");
-    let (c, out, _) = cli(d, "asset check --json game.cafpack");
-    assert_eq!(c, 0);
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let j = cli_json(d, "asset check --json game.cafpack");
     assert_eq!(j.as_array().unwrap().len(), 3);
 
     // One member: whole, or its payload.
-    let (c, _, e) = cli(
+    cli_ok(
         d,
         "asset extract game.cafpack --member tex/hero.caf --out x/hero.caf --payload x/hero.rgba",
     );
-    assert_eq!(c, 0, "{e}");
     assert_eq!(
         std::fs::read(d.join("x/hero.caf")).unwrap(),
         std::fs::read(d.join("out/tex/hero.caf")).unwrap()
@@ -121,8 +98,7 @@ fn check_and_extract_packs() {
     let rgba = std::fs::read(d.join("x/hero.rgba")).unwrap();
     assert_eq!(&rgba[..4], &[0, 0, 7, 255]);
     // All members.
-    let (c, _, e) = cli(d, "asset extract game.cafpack --all unpacked");
-    assert_eq!(c, 0, "{e}");
+    cli_ok(d, "asset extract game.cafpack --all unpacked");
     for m in ["a.caf", "sub/b.caf", "tex/hero.caf"] {
         assert_eq!(
             std::fs::read(d.join("unpacked").join(m)).unwrap(),
@@ -137,15 +113,13 @@ fn check_and_extract_packs() {
 
 /// What `asset extract` refuses on [`build_pack`]'s pack in `d`, writing nothing.
 fn extract_refusals(d: &Path) {
-    let (c, _, e) = cli(d, "asset extract game.cafpack --payload p");
-    assert_eq!(c, 2, "a pack needs --member or --all: {e}");
-    assert!(e.contains("--member"), "{e}");
-    let (c, _, e) = cli(
+    cli_err(d, "asset extract game.cafpack --payload p", 2, "--member");
+    cli_err(
         d,
         "asset extract game.cafpack --member nope.caf --out n.caf",
+        1,
+        "nope.caf",
     );
-    assert_eq!(c, 1, "{e}");
-    assert!(e.contains("nope.caf"), "{e}");
     assert!(!d.join("n.caf").exists());
     let (c, _, e) = cli(d, "asset extract out/a.caf --member a.caf --out y.caf");
     assert_eq!(c, 2, "--member on a .caf: {e}");
@@ -165,9 +139,7 @@ fn extract_refusals(d: &Path) {
         std::fs::create_dir_all(d.join("elsewhere")).unwrap();
         std::fs::create_dir_all(d.join("u3")).unwrap();
         std::os::unix::fs::symlink(d.join("elsewhere"), d.join("u3/tex")).unwrap();
-        let (c, _, e) = cli(d, "asset extract game.cafpack --all u3");
-        assert_eq!(c, 1, "{e}");
-        assert!(e.contains("outside"), "{e}");
+        cli_err(d, "asset extract game.cafpack --all u3", 1, "outside");
         assert!(!d.join("elsewhere/hero.caf").exists());
         assert!(!d.join("u3/a.caf").exists(), "checked before writing");
     }
@@ -181,8 +153,7 @@ fn damaged_members_and_index(d: &Path) {
     let mut b = std::fs::read(d.join("game.cafpack")).unwrap();
     b[(e.offset + e.size - 10) as usize] ^= 1;
     std::fs::write(d.join("bad.cafpack"), &b).unwrap();
-    let (c, out, _) = cli(d, "asset check bad.cafpack");
-    assert_eq!(c, 1);
+    let out = cli_out(d, "asset check bad.cafpack", 1);
     assert!(out.contains("FAIL  bad.cafpack:sub/b.caf"), "{out}");
     assert!(out.contains("2 of 3 file(s) valid"), "{out}");
     let (c, _, e) = cli(
@@ -195,7 +166,6 @@ fn damaged_members_and_index(d: &Path) {
     let n = b.len();
     b[n - 2] ^= 1;
     std::fs::write(d.join("bad2.cafpack"), &b).unwrap();
-    let (c, out, _) = cli(d, "asset check bad2.cafpack");
-    assert_eq!(c, 1);
+    let out = cli_out(d, "asset check bad2.cafpack", 1);
     assert!(out.contains("FAIL  bad2.cafpack ["), "{out}");
 }

@@ -2,7 +2,7 @@
 //! format and the level byte ranges, and the refusals.
 
 mod common;
-use common::{cli, run};
+use common::{cli, cli_err, cli_json, cli_ok};
 
 use std::path::Path;
 
@@ -10,25 +10,32 @@ fn write_png(path: &Path, w: u32, h: u32) {
     std::fs::write(path, caf_import::samples::gradient_png(w, h)).unwrap();
 }
 
+/// What `asset info` says of the 8x8 source converted to BC7 with mips.
+const BC7_LEVELS: &str =
+    "BC7_RGBA_UNORM_SRGB, 4 level(s): 8x8 bytes [0, 64) + 4x4 bytes [64, 80) + 2x2 bytes [80, 96) + 1x1 bytes [96, 112)";
+/// What `asset info` says of the 10x6 source converted to ASTC 4x4 with mips (padded blocks).
+const ASTC_LEVELS: &str =
+    "ASTC_4x4_UNORM_SRGB, 4 level(s): 10x6 bytes [0, 96) + 5x3 bytes [96, 128) + 2x1 bytes [128, 144) + 1x1 bytes [144, 160)";
+
+/// `asset convert hero.png OUT --mips --gpu-format GPU` in `dir` (GPU may carry more
+/// arguments): the summary names `format`, and `asset info OUT` says `info`.
+fn gpu_convert(dir: &Path, out: &str, gpu: &str, format: &str, info: &str) {
+    let said = cli_ok(
+        dir,
+        &format!("asset convert hero.png {out} --mips --gpu-format {gpu}"),
+    );
+    assert!(said.contains(format), "{said}");
+    let said = cli_ok(dir, &format!("asset info {out}"));
+    assert!(said.contains(info), "{said}");
+}
+
 #[test]
 fn convert_gpu_format_bc7_and_info_shows_levels() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     write_png(&d.join("hero.png"), 8, 8);
-    let (code, out, err) = cli(d, "asset convert hero.png hero.caf --mips --gpu-format bc7");
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("BC7_RGBA_UNORM_SRGB"), "{out}");
-    let (code, out, err) = cli(d, "asset info hero.caf");
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(
-        out.contains(
-            "BC7_RGBA_UNORM_SRGB, 4 level(s): 8x8 bytes [0, 64) + 4x4 bytes [64, 80) + 2x2 bytes [80, 96) + 1x1 bytes [96, 112)"
-        ),
-        "{out}"
-    );
-    let (code, out, _) = cli(d, "asset info --json hero.caf");
-    assert_eq!(code, 0);
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    gpu_convert(d, "hero.caf", "bc7", "BC7_RGBA_UNORM_SRGB", BC7_LEVELS);
+    let j = cli_json(d, "asset info --json hero.caf");
     assert_eq!(j["decoded"]["format"], 57);
     assert_eq!(j["decoded"]["level_ranges"][1], serde_json::json!([64, 80]));
 }
@@ -61,44 +68,21 @@ fn convert_gpu_format_astc4x4_info_and_export_back_to_png() {
         caf_import::samples::png_rgba(w, h, &rgba),
     )
     .unwrap();
-    let convert = |out: &str, extra: &[&str]| {
-        let mut args = vec![
-            "asset",
-            "convert",
-            "hero.png",
-            out,
-            "--mips",
-            "--gpu-format",
-            "astc4x4",
-        ];
-        args.extend_from_slice(extra);
-        run(d, &args)
-    };
-    let (code, out, err) = convert("hero.caf", &[]);
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("ASTC_4x4_UNORM_SRGB"), "{out}");
-    let (code, out, err) = cli(d, "asset info hero.caf");
-    assert_eq!(code, 0, "{out}{err}");
-    assert!(
-        out.contains(
-            "ASTC_4x4_UNORM_SRGB, 4 level(s): 10x6 bytes [0, 96) + 5x3 bytes [96, 128) + 2x1 bytes [128, 144) + 1x1 bytes [144, 160)"
-        ),
-        "{out}"
-    );
-    let (code, out, _) = cli(d, "asset info --json hero.caf");
-    assert_eq!(code, 0);
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    gpu_convert(d, "hero.caf", "astc4x4", "ASTC_4x4_UNORM_SRGB", ASTC_LEVELS);
+    let j = cli_json(d, "asset info --json hero.caf");
     assert_eq!(j["decoded"]["format"], 77);
 
     // Linear data gets the UNORM code.
-    let (code, out, err) = convert("lin.caf", &["--linear"]);
-    assert_eq!(code, 0, "{out}{err}");
-    let (_, out, _) = cli(d, "asset info lin.caf");
-    assert!(out.contains("ASTC_4x4_UNORM, 4 level(s)"), "{out}");
+    gpu_convert(
+        d,
+        "lin.caf",
+        "astc4x4 --linear",
+        "ASTC_4x4_UNORM",
+        "ASTC_4x4_UNORM, 4 level(s)",
+    );
 
     // Back to PNG: every level decoded to RGBA8, level 0 close to the source.
-    let (code, out, err) = cli(d, "asset export hero.caf out/hero.png");
-    assert_eq!(code, 0, "{out}{err}");
+    cli_ok(d, "asset export hero.caf out/hero.png");
     for (i, dims) in [(10, 6), (5, 3), (2, 1), (1, 1)].into_iter().enumerate() {
         let img = image::open(d.join(format!("out/hero-mip{i}.png"))).unwrap();
         assert_eq!(img.color(), image::ColorType::Rgba8);
@@ -113,8 +97,7 @@ fn convert_gpu_format_astc4x4_info_and_export_back_to_png() {
     std::fs::create_dir(&src).unwrap();
     std::fs::copy(d.join("hero.png"), src.join("hero.png")).unwrap();
     std::fs::write(src.join("hero.png.toml"), "gpu_format = \"astc4x4\"\n").unwrap();
-    let (code, out, err) = cli(d, "asset build src build");
-    assert_eq!(code, 0, "{out}{err}");
+    cli_ok(d, "asset build src build");
     let (_, out, _) = cli(d, "asset info build/hero.caf");
     assert!(out.contains("ASTC_4x4_UNORM_SRGB, 1 level(s)"), "{out}");
 }
@@ -124,9 +107,12 @@ fn gpu_format_unhappy_paths() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     write_png(&d.join("hero.png"), 4, 4);
-    let (code, _, err) = cli(d, "asset convert hero.png a.caf --gpu-format bc9");
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("unknown GPU format"), "{err}");
+    cli_err(
+        d,
+        "asset convert hero.png a.caf --gpu-format bc9",
+        2,
+        "unknown GPU format",
+    );
     let (code, _, err) = cli(
         d,
         "asset convert hero.png b.caf --gpu-format bc7 --profile original",
@@ -134,8 +120,7 @@ fn gpu_format_unhappy_paths() {
     assert_ne!(code, 0);
     assert!(err.contains("original profile"), "{err}");
     assert!(!d.join("b.caf").exists());
-    let (code, out, _) = cli(d, "asset convert --help");
-    assert_eq!(code, 0);
+    let out = cli_ok(d, "asset convert --help");
     assert!(out.contains("--gpu-format"), "{out}");
     assert!(out.contains("astc4x4"), "{out}");
 }

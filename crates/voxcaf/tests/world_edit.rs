@@ -1,10 +1,9 @@
 //! `voxcaf world edit` and `voxcaf world layer` run as a user would run them.
 
 mod common;
-use common::{output, voxcaf};
+use common::{output, output_with_stdin, voxcaf};
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
 use vwr::{Block, World};
 
@@ -17,6 +16,16 @@ fn setup() -> (tempfile::TempDir, PathBuf) {
         .unwrap();
     w.save(&file).unwrap();
     (dir, file)
+}
+
+/// Runs `voxcaf world SUB FILE ARGS…`: (exit code, stdout, stderr).
+fn world(sub: &str, file: &Path, args: &[&str]) -> (i32, String, String) {
+    output(voxcaf().args(["world", sub]).arg(file).args(args))
+}
+
+/// A temporary path as an argument (temporary folders have UTF-8 names).
+fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
 }
 
 fn write_script(dir: &Path, text: &str) -> PathBuf {
@@ -49,13 +58,7 @@ fn a_script_edits_in_place_and_keeps_a_backup() {
          undo\n\
          redo\n",
     );
-    let (code, out, err) = output(
-        voxcaf()
-            .args(["world", "edit"])
-            .arg(&file)
-            .arg("--script")
-            .arg(&script),
-    );
+    let (code, out, err) = world("edit", &file, &["--script", path_str(&script)]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("script.txt:2: walls"), "{out}");
     assert!(
@@ -94,16 +97,15 @@ fn operations_as_arguments_and_output_file() {
     let (dir, file) = setup();
     let before = std::fs::read(&file).unwrap();
     let out_file = dir.path().join("out.vwr");
-    let (code, out, err) = output(
-        voxcaf()
-            .args(["world", "edit"])
-            .arg(&file)
-            .args([
-                "box 0 1 0 9 1 9 brickwall; place 3 2 3 35:2",
-                "brush cube 50 50 50 1 raw:560",
-            ])
-            .arg("-o")
-            .arg(&out_file),
+    let (code, out, err) = world(
+        "edit",
+        &file,
+        &[
+            "box 0 1 0 9 1 9 brickwall; place 3 2 3 35:2",
+            "brush cube 50 50 50 1 raw:560",
+            "-o",
+            path_str(&out_file),
+        ],
     );
     assert_eq!(code, 0, "{out}{err}");
     assert!(
@@ -132,13 +134,7 @@ fn a_script_with_a_bad_line_changes_nothing_on_disk() {
         dir.path(),
         "box 0 1 0 99 1 99 brickwall\nbox 0 0 0 5 5 rockpile\nplace 1 1 1 nosuchblock\nsky 3\n",
     );
-    let (code, out, err) = output(
-        voxcaf()
-            .args(["world", "edit"])
-            .arg(&file)
-            .arg("-s")
-            .arg(&script),
-    );
+    let (code, out, err) = world("edit", &file, &["-s", path_str(&script)]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(err.contains("script.txt:2:"), "{err}");
     assert!(
@@ -154,14 +150,10 @@ fn a_script_with_a_bad_line_changes_nothing_on_disk() {
     assert!(!dir.path().join("level.vwr.bak").exists());
     // The same with -o: no output file appears.
     let out_file = dir.path().join("out.vwr");
-    let (code, _, _) = output(
-        voxcaf()
-            .args(["world", "edit"])
-            .arg(&file)
-            .arg("-s")
-            .arg(&script)
-            .arg("-o")
-            .arg(&out_file),
+    let (code, _, _) = world(
+        "edit",
+        &file,
+        &["-s", path_str(&script), "-o", path_str(&out_file)],
     );
     assert_eq!(code, 1);
     assert!(!out_file.exists());
@@ -185,13 +177,7 @@ fn an_operation_refused_at_apply_time_changes_nothing_on_disk() {
         ("spawn 0 100 0\n", "outside the world"),
     ] {
         let s = write_script(dir.path(), script);
-        let (code, out, err) = output(
-            voxcaf()
-                .args(["world", "edit"])
-                .arg(&file)
-                .arg("-s")
-                .arg(&s),
-        );
+        let (code, out, err) = world("edit", &file, &["-s", path_str(&s)]);
         assert_eq!(code, 1, "{script}: {out}{err}");
         assert!(err.contains(why), "{script}: {err}");
         assert!(err.contains("nothing was written"), "{err}");
@@ -203,24 +189,15 @@ fn an_operation_refused_at_apply_time_changes_nothing_on_disk() {
 fn script_from_stdin_dry_run_and_json() {
     let (_dir, file) = setup();
     let before = std::fs::read(&file).unwrap();
-    let mut child = voxcaf()
-        .args(["world", "edit"])
-        .arg(&file)
-        .args(["--script", "-", "--dry-run", "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"box 0 1 0 9 1 9 35\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (code, out, err) = output_with_stdin(
+        voxcaf()
+            .args(["world", "edit"])
+            .arg(&file)
+            .args(["--script", "-", "--dry-run", "--json"]),
+        b"box 0 1 0 9 1 9 35\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["ops"][0]["cells"], 100);
     assert_eq!(v["ops"][0]["at"], "stdin:1");
     assert_eq!(v["changed"], true);
@@ -231,16 +208,11 @@ fn script_from_stdin_dry_run_and_json() {
 #[test]
 fn no_change_writes_nothing() {
     let (dir, file) = setup();
-    let (code, out, _) = output(
-        voxcaf()
-            .args(["world", "edit"])
-            .arg(&file)
-            .arg("box 0 0 0 99 0 99 rockpile"),
-    );
+    let (code, out, _) = world("edit", &file, &["box 0 0 0 99 0 99 rockpile"]);
     assert_eq!(code, 0);
     assert!(out.contains("no change"), "{out}");
     assert!(!dir.path().join("level.vwr.bak").exists());
-    let (code, _, err) = output(voxcaf().args(["world", "edit"]).arg(&file));
+    let (code, _, err) = world("edit", &file, &[]);
     // Issue 11 item 4: a command line without operations is a usage error (was 1).
     assert_eq!(code, 2, "no operations is a usage error: {err}");
 }
@@ -248,18 +220,17 @@ fn no_change_writes_nothing() {
 #[test]
 fn layer_view() {
     let (_dir, file) = setup();
-    let (code, _, _) = output(voxcaf().args(["world", "edit"]).arg(&file).args([
-        "place 2 0 1 brickwall",
-        "object add 5 4.5 0 1",
-        "spawn 1 0 1",
-    ]));
-    assert_eq!(code, 0);
-    let (code, out, err) = output(
-        voxcaf()
-            .args(["world", "layer"])
-            .arg(&file)
-            .args(["0", "--region", "0,0,11,2", "--grid"]),
+    let (code, _, _) = world(
+        "edit",
+        &file,
+        &[
+            "place 2 0 1 brickwall",
+            "object add 5 4.5 0 1",
+            "spawn 1 0 1",
+        ],
     );
+    assert_eq!(code, 0);
+    let (code, out, err) = world("layer", &file, &["0", "--region", "0,0,11,2", "--grid"]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "layer y=0  x 0..11  z 0..2");
@@ -268,18 +239,17 @@ fn layer_view() {
         lines[6].contains("A 35:0 RockPile") && lines[6].contains("B 261:0 BrickWall"),
         "{out}"
     );
-    let (code, out, _) = output(
-        voxcaf()
-            .args(["world", "layer"])
-            .arg(&file)
-            .args(["0", "--json", "--chunks", "--region", "0,0,3,3"]),
+    let (code, out, _) = world(
+        "layer",
+        &file,
+        &["0", "--json", "--chunks", "--region", "0,0,3,3"],
     );
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["rows"][1][2], 261 << 4);
     assert_eq!(v["width"], 4);
     assert_eq!(v["chunks"][0]["pos"], serde_json::json!([0, 0, 0]));
-    let (code, _, err) = output(voxcaf().args(["world", "layer"]).arg(&file).arg("100"));
+    let (code, _, err) = world("layer", &file, &["100"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("outside the world"), "{err}");
 }

@@ -2,27 +2,51 @@
 //! issue 14, the text output, and the unhappy paths (usage errors exit 2, bad input exits 1).
 
 mod common;
-use common::voxcaf;
+use common::{output, output_with_stdin, voxcaf};
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
 use serde_json::Value;
 use vwr::{Block, MoveObject, World};
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = voxcaf().args(args).output().expect("run voxcaf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    output(voxcaf().args(args))
 }
 
+/// Runs `voxcaf world SUB FILE REST…`, with REST split at whitespace (FILE stays one
+/// argument, whatever it holds).
+fn world(sub: &str, file: &str, rest: &str) -> (i32, String, String) {
+    let mut args = vec!["world", sub, file];
+    args.extend(rest.split_whitespace());
+    run(&args)
+}
+
+/// [`world`] that must exit 0: its stdout.
+fn world_ok(sub: &str, file: &str, rest: &str) -> String {
+    let (code, out, err) = world(sub, file, rest);
+    assert_eq!(code, 0, "{sub} {rest}: {out}{err}");
+    out
+}
+
+/// Runs `voxcaf ARGS`: the exit code must be 0, the answer is the parsed output.
 fn json(args: &[&str]) -> Value {
     let (code, out, err) = run(args);
     assert_eq!(code, 0, "{args:?}: {out}{err}");
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"))
+}
+
+/// [`json`] for `voxcaf world SUB FILE REST… --json`.
+fn world_json(sub: &str, file: &str, rest: &str) -> Value {
+    let mut args = vec!["world", sub, file];
+    args.extend(rest.split_whitespace());
+    args.push("--json");
+    json(&args)
+}
+
+/// The JSON error object a failing `--json` command printed on stdout.
+fn json_error(out: &str) -> Value {
+    let e: Value = serde_json::from_str(out).unwrap();
+    e["error"].clone()
 }
 
 /// A non-cubic 30 × 10 × 20 world: a floor, a wall at x = 20, lava at (5, 0, 15), an egg, a
@@ -60,16 +84,7 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 fn ray_prints_the_contract_keys() {
     let (_d, file) = setup();
     let f = file.to_str().unwrap();
-    let v = json(&[
-        "world",
-        "ray",
-        f,
-        "--from",
-        "3.5,5,3.5",
-        "--dir",
-        "0,-1,0",
-        "--json",
-    ]);
+    let v = world_json("ray", f, "--from 3.5,5,3.5 --dir 0,-1,0");
     assert_eq!(v["hit"], true);
     assert_eq!(v["cell"], serde_json::json!([3, 0, 3]));
     assert_eq!(v["face"], "+y");
@@ -77,62 +92,23 @@ fn ray_prints_the_contract_keys() {
     assert_eq!(v["distance"], 4.0);
     assert_eq!(v["block"], 35 << 4);
     // A negative direction given with `--dir=` or directly, into the wall.
-    let v = json(&[
-        "world",
-        "ray",
-        f,
-        "--from",
-        "25.5,2.5,4.5",
-        "--dir",
-        "-2,0,0",
-        "--json",
-    ]);
+    let v = world_json("ray", f, "--from 25.5,2.5,4.5 --dir -2,0,0");
     assert_eq!(v["cell"], serde_json::json!([20, 2, 4]));
     assert_eq!(v["face"], "+x");
     assert_eq!(v["distance"], 4.5);
     // Starting inside a solid block: distance 0, face null.
-    let v = json(&[
-        "world",
-        "ray",
-        f,
-        "--from",
-        "20.5,2.5,4.5",
-        "--dir",
-        "1,0,0",
-        "--json",
-    ]);
+    let v = world_json("ray", f, "--from 20.5,2.5,4.5 --dir 1,0,0");
     assert_eq!(
         (v["distance"].as_f64(), v["face"].is_null()),
         (Some(0.0), true)
     );
     // Nothing within --max, or nothing at all.
-    let v = json(&[
-        "world",
-        "ray",
-        f,
-        "--from",
-        "3.5,5,3.5",
-        "--dir",
-        "0,-1,0",
-        "--max",
-        "3.9",
-        "--json",
-    ]);
+    let v = world_json("ray", f, "--from 3.5,5,3.5 --dir 0,-1,0 --max 3.9");
     assert_eq!(v, serde_json::json!({"hit": false}));
-    let v = json(&[
-        "world",
-        "ray",
-        f,
-        "--from",
-        "3.5,5,3.5",
-        "--dir",
-        "0,1,0",
-        "--json",
-    ]);
+    let v = world_json("ray", f, "--from 3.5,5,3.5 --dir 0,1,0");
     assert_eq!(v, serde_json::json!({"hit": false}));
     // Text.
-    let (code, out, _) = run(&["world", "ray", f, "--from", "3.5,5,3.5", "--dir", "0,-1,0"]);
-    assert_eq!(code, 0);
+    let out = world_ok("ray", f, "--from 3.5,5,3.5 --dir 0,-1,0");
     assert!(
         out.contains("hit (3, 0, 3) RockPile") && out.contains("face +y"),
         "{out}"
@@ -180,27 +156,19 @@ fn registry_overrides_reach_the_commands() {
         "--json",
     ]);
     assert_eq!(code, 1);
-    let e: Value = serde_json::from_str(&out).unwrap();
-    assert!(
-        e["error"]["message"].as_str().unwrap().contains("boom"),
-        "{out}"
-    );
+    let e = json_error(&out);
+    assert!(e["message"].as_str().unwrap().contains("boom"), "{out}");
 }
 
 #[test]
 fn sweep_prints_the_contract_keys() {
     let (_d, file) = setup();
     let f = file.to_str().unwrap();
-    let v = json(&[
-        "world",
+    let v = world_json(
         "sweep",
         f,
-        "--box",
-        "15.2,3,4.2,15.8,4.8,4.8",
-        "--move",
-        "1000,-10,0",
-        "--json",
-    ]);
+        "--box 15.2,3,4.2,15.8,4.8,4.8 --move 1000,-10,0",
+    );
     let b: Vec<f64> = v["box"]
         .as_array()
         .unwrap()
@@ -214,32 +182,18 @@ fn sweep_prints_the_contract_keys() {
     assert_eq!(v["blocked"], serde_json::json!(["y", "x"]));
     assert_eq!(v["on_ground"], true);
     assert_eq!(v["start_overlaps"], false);
-    let v = json(&[
-        "world",
-        "sweep",
-        f,
-        "--box",
-        "19.5,1,4,20.5,2,5",
-        "--move",
-        "-3,0,0",
-        "--json",
-    ]);
+    let v = world_json("sweep", f, "--box 19.5,1,4,20.5,2,5 --move -3,0,0");
     assert_eq!(v["start_overlaps"], true);
     assert_eq!(
         v["box"],
         serde_json::json!([19.5, 1.0, 4.0, 20.5, 2.0, 5.0])
     );
     assert_eq!(v["blocked"], serde_json::json!([]));
-    let (code, out, _) = run(&[
-        "world",
+    let out = world_ok(
         "sweep",
         f,
-        "--box",
-        "15.2,3,4.2,15.8,4.8,4.8",
-        "--move",
-        "1000,-10,0",
-    ]);
-    assert_eq!(code, 0);
+        "--box 15.2,3,4.2,15.8,4.8,4.8 --move 1000,-10,0",
+    );
     assert!(out.contains("blocked y, x; on the ground"), "{out}");
 }
 
@@ -247,7 +201,7 @@ fn sweep_prints_the_contract_keys() {
 fn objects_lists_positions_at_a_tick() {
     let (_d, file) = setup();
     let f = file.to_str().unwrap();
-    let v = json(&["world", "objects", f, "--tick", "100", "--json"]);
+    let v = world_json("objects", f, "--tick 100");
     assert_eq!(v["tick"], 100);
     let list = v["objects"].as_array().unwrap();
     assert_eq!(list.len(), 3);
@@ -257,8 +211,7 @@ fn objects_lists_positions_at_a_tick() {
     assert_eq!(enemy["moving"], true);
     assert_eq!(enemy["period_ticks"], 320.0);
     assert_eq!(v["decors"][0]["icon"], 66);
-    let (code, out, _) = run(&["world", "objects", f]);
-    assert_eq!(code, 0);
+    let out = world_ok("objects", f, "");
     assert!(
         out.contains("3 objects, 1 decor at tick 0") && out.contains("level exit"),
         "{out}"
@@ -286,15 +239,9 @@ fn play_runs_a_script_to_the_exit() {
     assert_eq!(v["player"]["on_ground"], true);
     // Into the lava: dies, back to spawn, not complete; --ticks plays on idle.
     let lava = write(dir.path(), "lava.txt", "15 right\n70 forward\n");
+    let lava = lava.to_str().unwrap();
     let v = json(&[
-        "world",
-        "play",
-        f,
-        "--input",
-        lava.to_str().unwrap(),
-        "--ticks",
-        "100",
-        "--json",
+        "world", "play", f, "--input", lava, "--ticks", "100", "--json",
     ]);
     assert_eq!(v["complete"], false);
     assert_eq!(v["ticks"], 100);
@@ -308,22 +255,11 @@ fn play_runs_a_script_to_the_exit() {
     assert_eq!(died["cause"], "hazard");
     assert_eq!(died["cell"], serde_json::json!([5, 0, 15]));
     // Text, with the script from standard input.
-    let mut child = voxcaf()
-        .args(["world", "play", f, "--input", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"60 right\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success());
+    let (code, text, err) = output_with_stdin(
+        voxcaf().args(["world", "play", f, "--input", "-"]),
+        b"60 right\n",
+    );
+    assert_eq!(code, 0, "{err}");
     assert!(
         text.contains("reached the exit") && text.contains("level complete"),
         "{text}"
@@ -335,115 +271,52 @@ fn unhappy_paths() {
     let (dir, file) = setup();
     let f = file.to_str().unwrap();
     // Usage errors: exit 2.
-    for args in [
-        vec!["world", "ray", f, "--from", "1,2", "--dir", "0,-1,0"],
-        vec!["world", "ray", f, "--from", "1,2,x", "--dir", "0,-1,0"],
-        vec!["world", "ray", f, "--from", "1,2,3", "--dir", "0,0,0"],
-        vec![
-            "world", "ray", f, "--from", "1,2,3", "--dir", "0,-1,0", "--max", "-1",
-        ],
-        vec!["world", "ray", f, "--from", "1,2,inf", "--dir", "0,-1,0"],
-        vec!["world", "ray", f, "--dir", "0,-1,0"],
-        vec![
-            "world",
-            "sweep",
-            f,
-            "--box",
-            "1,1,1,0,2,2",
-            "--move",
-            "0,-1,0",
-        ],
-        vec![
-            "world",
-            "sweep",
-            f,
-            "--box",
-            "1,1,1,2,2",
-            "--move",
-            "0,-1,0",
-        ],
-        vec![
-            "world",
-            "sweep",
-            f,
-            "--box",
-            "0,1,0,1,2,1",
-            "--move",
-            "0,nan,0",
-        ],
-        vec!["world", "objects", f, "--tick", "-3"],
-        vec![
-            "world",
-            "play",
-            f,
-            "--input",
-            "x.txt",
-            "--ticks",
-            "99999999999",
-        ],
-        vec!["world", "play", "-", "--input", "-"],
+    for (sub, file, rest) in [
+        ("ray", f, "--from 1,2 --dir 0,-1,0"),
+        ("ray", f, "--from 1,2,x --dir 0,-1,0"),
+        ("ray", f, "--from 1,2,3 --dir 0,0,0"),
+        ("ray", f, "--from 1,2,3 --dir 0,-1,0 --max -1"),
+        ("ray", f, "--from 1,2,inf --dir 0,-1,0"),
+        ("ray", f, "--dir 0,-1,0"),
+        ("sweep", f, "--box 1,1,1,0,2,2 --move 0,-1,0"),
+        ("sweep", f, "--box 1,1,1,2,2 --move 0,-1,0"),
+        ("sweep", f, "--box 0,1,0,1,2,1 --move 0,nan,0"),
+        ("objects", f, "--tick -3"),
+        ("play", f, "--input x.txt --ticks 99999999999"),
+        ("play", "-", "--input -"),
     ] {
-        let (code, out, err) = run(&args);
-        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        let (code, out, err) = world(sub, file, rest);
+        assert_eq!(code, 2, "{sub} {file} {rest}: {out}{err}");
     }
     // A value that parses but is not finite is named as typed.
-    let (_, _, err) = run(&["world", "ray", f, "--from", "1,2,inf", "--dir", "0,-1,0"]);
+    let (_, _, err) = world("ray", f, "--from 1,2,inf --dir 0,-1,0");
     assert!(
         err.contains(r#""inf" in "1,2,inf" is not a finite number"#),
         "{err}"
     );
     // JSON usage error shape; argument errors come before reading the file.
-    let (code, out, _) = run(&[
-        "world",
-        "ray",
-        "missing.vwr",
-        "--from",
-        "1,2,3",
-        "--dir",
-        "0,0,0",
-        "--json",
-    ]);
+    let (code, out, _) = world("ray", "missing.vwr", "--from 1,2,3 --dir 0,0,0 --json");
     assert_eq!(code, 2);
-    let e: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(e["error"]["kind"], "usage");
-    assert!(
-        e["error"]["message"].as_str().unwrap().contains("zero"),
-        "{out}"
-    );
+    let e = json_error(&out);
+    assert_eq!(e["kind"], "usage");
+    assert!(e["message"].as_str().unwrap().contains("zero"), "{out}");
     // Bad input: exit 1, naming the file (and the line for scripts).
     let junk = write(dir.path(), "junk.vwr", "not a world");
-    let (code, _, err) = run(&[
-        "world",
-        "ray",
-        junk.to_str().unwrap(),
-        "--from",
-        "1,2,3",
-        "--dir",
-        "0,-1,0",
-    ]);
+    let (code, _, err) = world("ray", junk.to_str().unwrap(), "--from 1,2,3 --dir 0,-1,0");
     assert_eq!(code, 1);
     assert!(err.contains("junk.vwr"), "{err}");
-    let (code, _, err) = run(&["world", "objects", "missing.vwr"]);
+    let (code, _, err) = world("objects", "missing.vwr", "");
     assert_eq!(code, 1, "{err}");
     let bad = write(dir.path(), "bad.txt", "10 right\n5 fly\n");
-    let (code, out, _) = run(&[
-        "world",
-        "play",
-        f,
-        "--input",
-        bad.to_str().unwrap(),
-        "--json",
-    ]);
+    let bad = bad.to_str().unwrap();
+    let (code, out, _) = run(&["world", "play", f, "--input", bad, "--json"]);
     assert_eq!(code, 1);
-    let e: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(e["error"]["kind"], "input");
-    assert!(
-        e["error"]["file"].as_str().unwrap().ends_with("bad.txt"),
-        "{out}"
-    );
-    let msg = e["error"]["message"].as_str().unwrap();
+    let e = json_error(&out);
+    assert_eq!(e["kind"], "input");
+    assert!(e["file"].as_str().unwrap().ends_with("bad.txt"), "{out}");
+    let msg = e["message"].as_str().unwrap();
     assert!(msg.contains("line 2") && msg.contains("fly"), "{msg}");
-    let (code, _, err) = run(&["world", "play", f, "--input", "no-such-script.txt"]);
+    let (code, _, err) = world("play", f, "--input no-such-script.txt");
     assert_eq!(code, 1, "{err}");
     // --help has examples.
     for cmd in ["ray", "sweep", "objects", "play"] {

@@ -3,25 +3,12 @@
 //! refused naming the first, and a file changed on disk is not overwritten.
 
 mod common;
-use common::voxcaf;
+use common::{run, run_err, voxcaf};
 
 use std::path::Path;
 
-fn run(args: &[&str], dir: &Path) -> (i32, String, String) {
-    let out = voxcaf()
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run voxcaf");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 fn ok(args: &[&str], dir: &Path) -> String {
-    let (code, out, err) = run(args, dir);
+    let (code, out, err) = run(dir, args);
     assert_eq!(code, 0, "{args:?}\nstdout: {out}\nstderr: {err}");
     out
 }
@@ -114,17 +101,20 @@ fn history_and_revert_round_trip() {
     assert_eq!(ok(&["world", "dump", "t.vwr"], dir), before_second);
     ok(&["world", "revert", "t.vwr", "--to", "4"], dir);
     assert_ne!(ok(&["world", "dump", "t.vwr"], dir), before_second);
-    let (code, _, err) = run(&["world", "revert", "t.vwr", "--to", "77"], dir);
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("commit 77 is not in the file's history"),
-        "{err}"
+    run_err(
+        dir,
+        &["world", "revert", "t.vwr", "--to", "77"],
+        1,
+        "commit 77 is not in the file's history",
     );
     // A v2 world has no history, and says so.
     ok(&["world", "new", "v2.vwr", "--chunks", "2"], dir);
-    let (code, _, err) = run(&["world", "history", "v2.vwr"], dir);
-    assert_eq!(code, 1);
-    assert!(err.contains("no commit history (a v2 file)"), "{err}");
+    run_err(
+        dir,
+        &["world", "history", "v2.vwr"],
+        1,
+        "no commit history (a v2 file)",
+    );
 }
 
 #[test]
@@ -137,9 +127,12 @@ fn a_second_writer_is_refused_and_readers_are_not() {
         ..vwr::SessionOptions::tool("test")
     };
     let held = vwr::WorldSession::open(dir.join("t.vwr"), opts).unwrap();
-    let (code, _, err) = run(&["world", "edit", "t.vwr", "place 1 10 1 35"], dir);
-    assert_eq!(code, 1, "{err}");
-    assert!(err.contains("open for writing by process"), "{err}");
+    let err = run_err(
+        dir,
+        &["world", "edit", "t.vwr", "place 1 10 1 35"],
+        1,
+        "open for writing by process",
+    );
     assert!(err.contains("voxcaf world serve t.vwr"), "{err}");
     assert_eq!(
         err.matches("t.vwr:").count(),
@@ -177,9 +170,12 @@ fn an_edit_killed_before_its_commit_leaves_the_previous_commit() {
 #[test]
 fn world_new_format_vox_is_a_usage_error_not_a_vwr() {
     let d = tempfile::tempdir().unwrap();
-    let (code, _, err) = run(&["world", "new", "w.vwr", "--format", "vox"], d.path());
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("world convert"), "{err}");
+    run_err(
+        d.path(),
+        &["world", "new", "w.vwr", "--format", "vox"],
+        2,
+        "world convert",
+    );
     assert!(!d.path().join("w.vwr").exists());
 }
 
@@ -188,12 +184,12 @@ fn convert_codec_to_a_v2_output_is_refused_not_ignored() {
     let d = tempfile::tempdir().unwrap();
     let dir = d.path();
     ok(&["world", "new", "w.vwr", "--chunks", "2"], dir);
-    let (code, _, err) = run(
-        &["world", "convert", "w.vwr", "z.vwr", "--codec", "zstd"],
+    run_err(
         dir,
+        &["world", "convert", "w.vwr", "z.vwr", "--codec", "zstd"],
+        2,
+        "--format v3",
     );
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("--format v3"), "{err}");
     assert!(!dir.join("z.vwr").exists());
     ok(
         &[

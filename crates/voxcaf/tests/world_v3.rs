@@ -135,113 +135,67 @@ fn get_reads_v2_files_and_the_edited_golden_block() {
     assert_eq!(j["raw"], b.raw());
 }
 
-fn fails(cmd: &mut Command, code: i32, needle: &str) {
-    let (c, out, err) = output(cmd);
-    assert_eq!(c, code, "stdout: {out}\nstderr: {err}");
+/// Runs `voxcaf LINE` (split at whitespace) in `dir`: it must exit with `code` and say `needle`
+/// on stdout or stderr.
+fn fails(dir: &Path, line: &str, code: i32, needle: &str) {
+    let (c, out, err) = output(voxcaf().current_dir(dir).args(line.split_whitespace()));
+    assert_eq!(c, code, "{line}\nstdout: {out}\nstderr: {err}");
     assert!(
         err.contains(needle) || out.contains(needle),
-        "{needle:?} not in\nstdout: {out}\nstderr: {err}"
+        "{line}: {needle:?} not in\nstdout: {out}\nstderr: {err}"
     );
 }
 
 #[test]
 fn unhappy_paths_say_what_is_wrong() {
     let d = tempfile::tempdir().unwrap();
-    let p = |n: &str| d.path().join(n);
+    let dir = d.path();
     // A block position that is neither X Y Z nor X,Y,Z: a usage error naming the form.
-    ok(voxcaf().args(["world", "new"]).arg(p("e.vwr")));
-    for bad in [&["1,2"][..], &["1", "2"], &["1,2,x"], &["1,2,3,4"]] {
-        fails(
-            voxcaf().args(["world", "get"]).arg(p("e.vwr")).args(bad),
-            2,
-            if bad == ["1,2,x"] {
-                "\"x\" in \"1,2,x\" is not a whole number"
-            } else {
-                "X Y Z or X,Y,Z"
-            },
-        );
+    ok(voxcaf().current_dir(dir).args(["world", "new", "e.vwr"]));
+    for bad in ["1,2", "1 2", "1,2,3,4"] {
+        fails(dir, &format!("world get e.vwr {bad}"), 2, "X Y Z or X,Y,Z");
     }
-    fails(
-        voxcaf()
-            .args(["world", "new"])
-            .arg(p("a.vwr"))
-            .args(["--size", "1005x10x10"]),
-        2,
-        "not a positive multiple of 10",
-    );
-    fails(
-        voxcaf()
-            .args(["world", "new"])
-            .arg(p("a.vwr"))
-            .args(["--size", "10x10"]),
-        2,
-        "expected XxYxZ",
-    );
-    fails(
-        voxcaf()
-            .args(["world", "new"])
-            .arg(p("a.vwr"))
-            .args(["--size", "655360x10x10"]),
-        2,
-        "each axis must be 1..=65535",
-    );
-    fails(
-        voxcaf().args(["world", "new"]).arg(p("a.vwr")).args([
-            "--size",
-            "100x10x100",
-            "--format",
-            "v2",
-        ]),
-        2,
-        "does not fit v2",
-    );
+    let not_whole = "\"x\" in \"1,2,x\" is not a whole number";
+    fails(dir, "world get e.vwr 1,2,x", 2, not_whole);
     ok(voxcaf()
-        .args(["world", "new"])
-        .arg(p("flat.vwr"))
-        .args(["--size", "30x10x20"]));
-    fails(
-        voxcaf()
-            .args(["world", "convert"])
-            .arg(p("flat.vwr"))
-            .arg(p("flat2.vwr"))
-            .args(["--format", "v2"]),
-        2,
-        "does not fit v2",
-    );
-    fails(
-        voxcaf()
-            .args(["world", "convert"])
-            .arg(p("missing.vwr"))
-            .arg(p("x.vwr")),
-        1,
-        "missing.vwr",
-    );
-    fails(
-        voxcaf()
-            .args(["world", "convert"])
-            .arg(p("flat.vwr"))
-            .arg(p("x.vwr"))
-            .args(["--level", "40"]),
-        2,
-        "--level",
-    );
+        .current_dir(dir)
+        .args(["world", "new", "flat.vwr", "--size", "30x10x20"]));
     // A damaged v3 file: a clear error naming the file, for get, check and info.
-    let bad = p("bad.vwr");
-    let mut bytes = std::fs::read(p("flat.vwr")).unwrap();
+    let mut bytes = std::fs::read(dir.join("flat.vwr")).unwrap();
     let n = bytes.len();
     bytes[n - 3] ^= 0x40; // inside the index CRC
-    std::fs::write(&bad, &bytes).unwrap();
-    fails(
-        voxcaf()
-            .args(["world", "get"])
-            .arg(&bad)
-            .args(["0", "0", "0"]),
-        1,
-        "bad.vwr",
-    );
-    fails(voxcaf().args(["world", "check"]).arg(&bad), 1, "CRC");
-    fails(voxcaf().args(["world", "info"]).arg(&bad), 1, "bad.vwr");
-    assert!(Path::new(&bad).exists());
+    std::fs::write(dir.join("bad.vwr"), &bytes).unwrap();
+    for (line, code, needle) in [
+        (
+            "world new a.vwr --size 1005x10x10",
+            2,
+            "not a positive multiple of 10",
+        ),
+        ("world new a.vwr --size 10x10", 2, "expected XxYxZ"),
+        (
+            "world new a.vwr --size 655360x10x10",
+            2,
+            "each axis must be 1..=65535",
+        ),
+        (
+            "world new a.vwr --size 100x10x100 --format v2",
+            2,
+            "does not fit v2",
+        ),
+        (
+            "world convert flat.vwr flat2.vwr --format v2",
+            2,
+            "does not fit v2",
+        ),
+        ("world convert missing.vwr x.vwr", 1, "missing.vwr"),
+        ("world convert flat.vwr x.vwr --level 40", 2, "--level"),
+        ("world get bad.vwr 0 0 0", 1, "bad.vwr"),
+        ("world check bad.vwr", 1, "CRC"),
+        ("world info bad.vwr", 1, "bad.vwr"),
+    ] {
+        fails(dir, line, code, needle);
+    }
+    assert!(dir.join("bad.vwr").exists());
 }
 
 #[test]

@@ -9,6 +9,7 @@ use vwr::{
     META_MOVE_OBJECT, META_PLATE_ROTATION,
 };
 
+use crate::editor::in_chunk;
 use crate::error::{EditError, Result};
 use crate::history::Tx;
 
@@ -356,14 +357,7 @@ pub(crate) fn paste(
                             }
                             chunk
                                 .set(local_index(x as usize, y as usize, z as usize), b)
-                                .map_err(|e| match e {
-                                    vwr::VwrError::PaletteFull { pos: None } => {
-                                        vwr::VwrError::PaletteFull {
-                                            pos: Some([cx as u16, cy as u16, cz as u16]),
-                                        }
-                                    }
-                                    e => e,
-                                })?;
+                                .map_err(|e| in_chunk(e, [cx, cy, cz]))?;
                         }
                     }
                 }

@@ -136,20 +136,42 @@ impl Editor {
         history::run(&mut self.world, &mut self.history, label, f)
     }
 
+    /// [`Self::cmd`] for a command whose only answer is its [`Change`].
+    fn change<T>(
+        &mut self,
+        label: impl FnOnce() -> String,
+        f: impl FnOnce(&mut Tx<'_>) -> Result<T>,
+    ) -> Result<Change> {
+        Ok(self.cmd(label, f)?.1)
+    }
+
+    /// Removes the record of type `record_type` on a cell, as a command;
+    /// [`EditError::NothingThere`] (naming `what`) if there is none.
+    fn remove_record(
+        &mut self,
+        p: [i32; 3],
+        record_type: u16,
+        what: &'static str,
+        label: impl FnOnce() -> String,
+    ) -> Result<Change> {
+        self.change(label, |tx| {
+            match tx.remove_extra_metadata([p[0], p[1], p[2]], record_type) {
+                0 => Err(EditError::NothingThere { what, pos: p }),
+                _ => Ok(()),
+            }
+        })
+    }
+
     /// Places one block. Fails outside the world.
     pub fn place(&mut self, p: [i32; 3], block: Block) -> Result<Change> {
         let label = || format!("place {} at {}", block_label(block), p3(p));
-        Ok(self
-            .cmd(label, |tx| tx.set_block([p[0], p[1], p[2]], block))?
-            .1)
+        self.change(label, |tx| tx.set_block([p[0], p[1], p[2]], block))
     }
 
     /// Sets one cell to air (metadata records on the cell stay). Fails outside the world.
     pub fn erase(&mut self, p: [i32; 3]) -> Result<Change> {
         let label = || format!("erase {}", p3(p));
-        Ok(self
-            .cmd(label, |tx| tx.set_block([p[0], p[1], p[2]], Block::AIR))?
-            .1)
+        self.change(label, |tx| tx.set_block([p[0], p[1], p[2]], Block::AIR))
     }
 
     /// Fills the box between two corners (inclusive, any order, clamped to the world). Chunks
@@ -157,20 +179,20 @@ impl Editor {
     /// A box entirely outside the world changes nothing.
     pub fn fill_box(&mut self, a: [i32; 3], b: [i32; 3], block: Block) -> Result<Change> {
         let label = || format!("box {}..{} {}", p3(a), p3(b), block_label(block));
-        Ok(self.cmd(label, |tx| tx.fill_box(a, b, block))?.1)
+        self.change(label, |tx| tx.fill_box(a, b, block))
     }
 
     /// The six faces of the box between two corners (one cell thick). Faces that fall outside
     /// the world are not drawn (the box is not shrunk to the world first).
     pub fn hollow_box(&mut self, a: [i32; 3], b: [i32; 3], block: Block) -> Result<Change> {
         let label = || format!("hollow box {}..{} {}", p3(a), p3(b), block_label(block));
-        Ok(self.cmd(label, |tx| box_faces(tx, a, b, block, true))?.1)
+        self.change(label, |tx| box_faces(tx, a, b, block, true))
     }
 
     /// The four vertical faces of the box between two corners (no floor, no ceiling).
     pub fn walls(&mut self, a: [i32; 3], b: [i32; 3], block: Block) -> Result<Change> {
         let label = || format!("walls {}..{} {}", p3(a), p3(b), block_label(block));
-        Ok(self.cmd(label, |tx| box_faces(tx, a, b, block, false))?.1)
+        self.change(label, |tx| box_faces(tx, a, b, block, false))
     }
 
     /// Paints `brush` centred on `center` (clamped to the world; the centre may lie outside).
@@ -187,9 +209,7 @@ impl Editor {
                 block_label(block)
             )
         };
-        Ok(self
-            .cmd(label, |tx| paint_brush(tx, brush, center, block))?
-            .1)
+        self.change(label, |tx| paint_brush(tx, brush, center, block))
     }
 
     /// Flood fill from `seed`: the 6-connected region of cells holding the seed's value, inside
@@ -202,9 +222,7 @@ impl Editor {
         limits: FloodLimits,
     ) -> Result<Change> {
         let label = || format!("flood fill from {} with {}", p3(seed), block_label(block));
-        Ok(self
-            .cmd(label, |tx| flood::flood_fill(tx, seed, block, limits))?
-            .1)
+        self.change(label, |tx| flood::flood_fill(tx, seed, block, limits))
     }
 
     /// Replaces every `from` by `to` inside the box (the whole world when `None`).
@@ -221,7 +239,7 @@ impl Editor {
             }
             s
         };
-        Ok(self.cmd(label, |tx| replace_in(tx, from, to, region))?.1)
+        self.change(label, |tx| replace_in(tx, from, to, region))
     }
 
     /// Copies the box between two corners (clamped) into a clipboard. Not a command.
@@ -270,9 +288,7 @@ impl Editor {
             }
             s
         };
-        Ok(self
-            .cmd(label, |tx| clipboard::paste(tx, clip, origin, options))?
-            .1)
+        self.change(label, |tx| clipboard::paste(tx, clip, origin, options))
     }
 
     /// Places a MoveObject at its anchor `floor(pos_start)` (replacing one there); returns
@@ -285,17 +301,7 @@ impl Editor {
     /// Removes the MoveObject anchored on a cell; [`EditError::NothingThere`] if none.
     pub fn remove_move_object(&mut self, p: [i32; 3]) -> Result<Change> {
         let label = || format!("remove object at {}", p3(p));
-        Ok(self
-            .cmd(label, |tx| {
-                match tx.remove_extra_metadata([p[0], p[1], p[2]], META_MOVE_OBJECT) {
-                    0 => Err(EditError::NothingThere {
-                        what: "MoveObject",
-                        pos: p,
-                    }),
-                    _ => Ok(()),
-                }
-            })?
-            .1)
+        self.remove_record(p, META_MOVE_OBJECT, "MoveObject", label)
     }
 
     /// Moves the MoveObject anchored on `from` so that it starts at `to`; its end moves by the
@@ -322,49 +328,33 @@ impl Editor {
     /// Places a BigDecor icon (non-zero) on a cell, replacing one there.
     pub fn place_big_decor(&mut self, p: [i32; 3], icon: u16) -> Result<Change> {
         let label = || format!("decor {icon} at {}", p3(p));
-        Ok(self
-            .cmd(label, |tx| tx.place_big_decor([p[0], p[1], p[2]], icon))?
-            .1)
+        self.change(label, |tx| tx.place_big_decor([p[0], p[1], p[2]], icon))
     }
 
     /// Removes the BigDecor on a cell; [`EditError::NothingThere`] if none.
     pub fn remove_big_decor(&mut self, p: [i32; 3]) -> Result<Change> {
         let label = || format!("remove decor at {}", p3(p));
-        Ok(self
-            .cmd(label, |tx| {
-                match tx.remove_extra_metadata([p[0], p[1], p[2]], META_BIG_DECOR) {
-                    0 => Err(EditError::NothingThere {
-                        what: "BigDecor",
-                        pos: p,
-                    }),
-                    _ => Ok(()),
-                }
-            })?
-            .1)
+        self.remove_record(p, META_BIG_DECOR, "BigDecor", label)
     }
 
     /// Sets the plate rotation of a cell (`true` = rotated 90°).
     pub fn set_plate_rotation(&mut self, p: [i32; 3], rotated: bool) -> Result<Change> {
         let label = || format!("plate rotation {rotated} at {}", p3(p));
-        Ok(self
-            .cmd(label, |tx| {
-                tx.set_plate_rotation([p[0], p[1], p[2]], rotated)
-            })?
-            .1)
+        self.change(label, |tx| {
+            tx.set_plate_rotation([p[0], p[1], p[2]], rotated)
+        })
     }
 
     /// Removes the plate-rotation record of a cell (no change if there is none).
     pub fn remove_plate_rotation(&mut self, p: [i32; 3]) -> Result<Change> {
         let label = || format!("remove plate rotation at {}", p3(p));
-        Ok(self
-            .cmd(label, |tx| {
-                if tx.world().plate_rotation([p[0], p[1], p[2]]).is_none() {
-                    return Ok(());
-                }
-                tx.remove_extra_metadata([p[0], p[1], p[2]], META_PLATE_ROTATION);
-                Ok(())
-            })?
-            .1)
+        self.change(label, |tx| {
+            if tx.world().plate_rotation([p[0], p[1], p[2]]).is_none() {
+                return Ok(());
+            }
+            tx.remove_extra_metadata([p[0], p[1], p[2]], META_PLATE_ROTATION);
+            Ok(())
+        })
     }
 
     /// Sets an opaque metadata record (replacing the first of its type on the cell).
@@ -375,44 +365,36 @@ impl Editor {
         payload: &[u8],
     ) -> Result<Change> {
         let label = || format!("metadata type {record_type} at {}", p3(p));
-        Ok(self
-            .cmd(label, |tx| {
-                tx.set_extra_metadata([p[0], p[1], p[2]], record_type, payload)
-            })?
-            .1)
+        self.change(label, |tx| {
+            tx.set_extra_metadata([p[0], p[1], p[2]], record_type, payload)
+        })
     }
 
     /// Removes every record of a type on a cell.
     pub fn remove_metadata(&mut self, p: [i32; 3], record_type: u16) -> Result<Change> {
         let label = || format!("remove metadata type {record_type} at {}", p3(p));
-        Ok(self
-            .cmd(label, |tx| {
-                tx.remove_extra_metadata([p[0], p[1], p[2]], record_type);
-                Ok(())
-            })?
-            .1)
+        self.change(label, |tx| {
+            tx.remove_extra_metadata([p[0], p[1], p[2]], record_type);
+            Ok(())
+        })
     }
 
     /// Sets the sky region.
     pub fn set_sky_region(&mut self, sky: u32) -> Result<Change> {
         let label = || format!("sky region {sky}");
-        Ok(self
-            .cmd(label, |tx| {
-                tx.set_sky_region(sky);
-                Ok(())
-            })?
-            .1)
+        self.change(label, |tx| {
+            tx.set_sky_region(sky);
+            Ok(())
+        })
     }
 
     /// Sets the mission number (0 = none).
     pub fn set_mission_number(&mut self, mission: u32) -> Result<Change> {
         let label = || format!("mission number {mission}");
-        Ok(self
-            .cmd(label, |tx| {
-                tx.set_mission_number(mission);
-                Ok(())
-            })?
-            .1)
+        self.change(label, |tx| {
+            tx.set_mission_number(mission);
+            Ok(())
+        })
     }
 
     /// Sets (inside the world) or clears the spawn cell.
@@ -421,7 +403,7 @@ impl Editor {
             Some(p) => format!("spawn {}", p3(p)),
             None => "clear spawn".to_string(),
         };
-        Ok(self.cmd(label, |tx| tx.set_spawn(spawn))?.1)
+        self.change(label, |tx| tx.set_spawn(spawn))
     }
 }
 
@@ -486,6 +468,16 @@ fn paint_brush(tx: &mut Tx<'_>, brush: Brush, c: [i32; 3], block: Block) -> Resu
 }
 
 /// Chunk-local inclusive bounds of the clamped box `lo..=hi` inside chunk `c`.
+/// A full palette reported without a place, placed in chunk `c`.
+pub(crate) fn in_chunk(e: vwr::VwrError, c: [u32; 3]) -> vwr::VwrError {
+    match e {
+        vwr::VwrError::PaletteFull { pos: None } => vwr::VwrError::PaletteFull {
+            pos: Some(c.map(|v| v as u16)),
+        },
+        e => e,
+    }
+}
+
 fn local_bounds(lo: [u32; 3], hi: [u32; 3], c: [u32; 3]) -> ([usize; 3], [usize; 3]) {
     let s = CHUNK_SIZE as u32;
     let base = c.map(|v| v * s);
@@ -542,14 +534,7 @@ fn replace_in(
                         for x in min[0]..=max[0] {
                             let i = local_index(x, y, z);
                             if blocks[i] == from {
-                                chunk.set(i, to).map_err(|e| match e {
-                                    vwr::VwrError::PaletteFull { pos: None } => {
-                                        vwr::VwrError::PaletteFull {
-                                            pos: Some([cx as u16, cy as u16, cz as u16]),
-                                        }
-                                    }
-                                    e => e,
-                                })?;
+                                chunk.set(i, to).map_err(|e| in_chunk(e, [cx, cy, cz]))?;
                             }
                         }
                     }

@@ -167,6 +167,18 @@ fn apply(ed: &mut Editor, op: &Op, clip: &mut Option<Clipboard>) -> Result<Chang
     }
 }
 
+/// One undo (`from` = the past, `to` = the future) or redo (the other way round) in the
+/// model: the editor did a step (`done`) exactly when the model has one to take.
+fn model_step(done: bool, from: &mut Vec<Vec<u8>>, to: &mut Vec<Vec<u8>>, cur: &mut Vec<u8>) {
+    match from.pop() {
+        None => assert!(!done),
+        Some(state) => {
+            assert!(done);
+            to.push(std::mem::replace(cur, state));
+        }
+    }
+}
+
 /// Runs `ops` on `world`, checking after every step against a model of the history made of
 /// saved bytes; then undoes everything and checks the original comes back exactly, and redoes
 /// everything and checks the edited world comes back exactly.
@@ -179,26 +191,8 @@ fn check_sequence(world: World, ops: &[Op]) {
     let mut clip = None;
     for op in ops {
         match op {
-            Op::Undo => {
-                let r = ed.undo();
-                match past.pop() {
-                    None => assert!(r.is_none()),
-                    Some(prev) => {
-                        assert!(r.is_some());
-                        future.push(std::mem::replace(&mut cur, prev));
-                    }
-                }
-            }
-            Op::Redo => {
-                let r = ed.redo();
-                match future.pop() {
-                    None => assert!(r.is_none()),
-                    Some(next) => {
-                        assert!(r.is_some());
-                        past.push(std::mem::replace(&mut cur, next));
-                    }
-                }
-            }
+            Op::Undo => model_step(ed.undo().is_some(), &mut past, &mut future, &mut cur),
+            Op::Redo => model_step(ed.redo().is_some(), &mut future, &mut past, &mut cur),
             _ => match apply(&mut ed, op, &mut clip) {
                 Ok(change) if !change.is_empty() => {
                     past.push(std::mem::replace(&mut cur, ed.world().to_bytes()));

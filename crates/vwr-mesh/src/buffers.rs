@@ -173,32 +173,23 @@ impl MeshPart {
         let block = s.block.raw();
         let o = [s.pos[0] as f32, s.pos[1] as f32, s.pos[2] as f32];
         let at = |x: f32, y: f32, z: f32| [o[0] + x, o[1] + y, o[2] + z];
-        // (x0, z0, x1, z1) swapped when rotated.
-        let rot = |lo: [f32; 3], hi: [f32; 3]| -> ([f32; 3], [f32; 3]) {
-            if s.rotated {
+        // A box in cell units, x and z swapped when the plate is rotated, placed in the cell.
+        let plate = |lo: [f32; 3], hi: [f32; 3]| {
+            let (lo, hi) = if s.rotated {
                 ([lo[2], lo[1], lo[0]], [hi[2], hi[1], hi[0]])
             } else {
                 (lo, hi)
-            }
+            };
+            (at(lo[0], lo[1], lo[2]), at(hi[0], hi[1], hi[2]))
         };
         match s.shape {
             Shape::Plate => {
-                let (lo, hi) = rot([0.0, 0.0, 0.4375], [1.0, 1.0, 0.5625]);
-                self.push_box(
-                    at(lo[0], lo[1], lo[2]),
-                    at(hi[0], hi[1], hi[2]),
-                    color,
-                    block,
-                );
+                let (lo, hi) = plate([0.0, 0.0, 0.4375], [1.0, 1.0, 0.5625]);
+                self.push_box(lo, hi, color, block);
             }
             Shape::GroundPlate => {
-                let (lo, hi) = rot([0.05, 0.0, 0.44], [0.95, 0.85, 0.56]);
-                self.push_box(
-                    at(lo[0], lo[1], lo[2]),
-                    at(hi[0], hi[1], hi[2]),
-                    color,
-                    block,
-                );
+                let (lo, hi) = plate([0.05, 0.0, 0.44], [0.95, 0.85, 0.56]);
+                self.push_box(lo, hi, color, block);
             }
             Shape::Pillar => self.push_box(at(0.3, 0.0, 0.3), at(0.7, 1.0, 0.7), color, block),
             Shape::Bar => self.push_box(at(0.44, 0.0, 0.44), at(0.56, 1.0, 0.56), color, block),

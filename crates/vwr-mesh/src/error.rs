@@ -37,3 +37,18 @@ pub enum MeshError {
     #[error(transparent)]
     World(#[from] vwr::VwrError),
 }
+
+impl MeshError {
+    /// [`MeshError::Export`] in `format`, saying `e`.
+    pub(crate) fn export(format: &'static str, e: impl std::fmt::Display) -> MeshError {
+        MeshError::Export {
+            format,
+            msg: e.to_string(),
+        }
+    }
+
+    /// [`MeshError::TooLarge`]: `what` does not fit `format`.
+    pub(crate) fn too_large(format: &'static str, what: String) -> MeshError {
+        MeshError::TooLarge { format, what }
+    }
+}

@@ -135,10 +135,10 @@ fn primitive(
     use json::accessor::{ComponentType as C, Type as T};
     use json::buffer::Target;
     if part.vertex_count() > u32::MAX as usize {
-        return Err(MeshError::TooLarge {
-            format: "glTF",
-            what: format!("{} vertices", part.vertex_count()),
-        });
+        return Err(MeshError::too_large(
+            "glTF",
+            format!("{} vertices", part.vertex_count()),
+        ));
     }
     let n = part.vertex_count();
     let (lo, hi) = part.bounds().unwrap_or(([0.0; 3], [0.0; 3]));
@@ -252,14 +252,10 @@ pub fn glb_bytes(
 ) -> Result<(Vec<u8>, ExportStats), MeshError> {
     let (root, bin, stats) = gltf_document(mesh, registry, opts, None)?;
     let bytes = voxcaf_gltf::glb(&root, bin).map_err(|e| match e {
-        voxcaf_gltf::GltfError::TooLarge { bytes } => MeshError::TooLarge {
-            format: "glb",
-            what: format!("{bytes} bytes"),
-        },
-        e => MeshError::Export {
-            format: "glb",
-            msg: e.to_string(),
-        },
+        voxcaf_gltf::GltfError::TooLarge { bytes } => {
+            MeshError::too_large("glb", format!("{bytes} bytes"))
+        }
+        e => MeshError::export("glb", e),
     })?;
     Ok((bytes, stats))
 }
@@ -399,18 +395,13 @@ pub fn caf_mesh(
     let sub_meshes = (!b.opaque.is_empty()) as u32 + (!b.transparent.is_empty()) as u32;
     let (meta, payload) =
         caf::mesh::encode_mesh(vertices, &all.indices, sub_meshes).map_err(|e| match e {
-            caf::mesh::MeshEncodeError::TooManyVertices { count } => MeshError::TooLarge {
-                format: "caf",
-                what: format!("{count} vertices"),
-            },
-            caf::mesh::MeshEncodeError::TooManyIndices { count } => MeshError::TooLarge {
-                format: "caf",
-                what: format!("{count} indices"),
-            },
-            other => MeshError::Export {
-                format: "caf",
-                msg: other.to_string(),
-            },
+            caf::mesh::MeshEncodeError::TooManyVertices { count } => {
+                MeshError::too_large("caf", format!("{count} vertices"))
+            }
+            caf::mesh::MeshEncodeError::TooManyIndices { count } => {
+                MeshError::too_large("caf", format!("{count} indices"))
+            }
+            other => MeshError::export("caf", other),
         })?;
     let stats = ExportStats {
         vertices: all.vertex_count(),
@@ -454,10 +445,9 @@ pub fn write_mesh(
                 .ok_or_else(|| MeshError::Invalid(format!("{}: bad file name", path.display())))?
                 .to_string();
             let (root, bin, mut stats) = gltf_document(mesh, registry, opts, Some(&bin_name))?;
-            let text = root.to_string_pretty().map_err(|e| MeshError::Export {
-                format: "gltf",
-                msg: e.to_string(),
-            })?;
+            let text = root
+                .to_string_pretty()
+                .map_err(|e| MeshError::export("gltf", e))?;
             write_atomic(path, text.as_bytes())?;
             if !bin.is_empty() {
                 write_atomic(&bin_path, &bin)?;
@@ -476,10 +466,7 @@ pub fn write_mesh(
                 .metadata(&meta.to_bytes())
                 .payload(&payload)
                 .write_file(path)
-                .map_err(|e| MeshError::Export {
-                    format: "caf",
-                    msg: e.to_string(),
-                })?;
+                .map_err(|e| MeshError::export("caf", e))?;
             stats
         }
     };

@@ -791,10 +791,7 @@ pub fn render_chunks_within(world: &World, max_width: u32, max_height: u32) -> R
 pub fn png_bytes(img: &RgbaImage) -> Result<Vec<u8>, MeshError> {
     let mut out = Vec::new();
     img.write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
-        .map_err(|e| MeshError::Export {
-            format: "png",
-            msg: e.to_string(),
-        })?;
+        .map_err(|e| MeshError::export("png", e))?;
     Ok(out)
 }
 

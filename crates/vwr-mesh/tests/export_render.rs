@@ -2,12 +2,14 @@
 
 mod common;
 
+use std::path::PathBuf;
+
 use common::*;
 use vwr::World;
 use vwr_blocks::Registry;
 use vwr_mesh::{
     export, mesh_world, render, write_mesh, ExportOptions, MeshBuffers, MeshOptions, RenderOptions,
-    View,
+    View, WorldMesh,
 };
 
 fn small_world() -> World {
@@ -23,19 +25,27 @@ fn small_world() -> World {
     w
 }
 
+/// [`small_world`] meshed greedily, with or without ambient occlusion: the registry, the mesh
+/// and its buffers.
+fn small_mesh(ao: bool) -> (Registry, WorldMesh, MeshBuffers) {
+    let r = Registry::default();
+    let m = mesh_world(&small_world(), &r, MeshOptions { greedy: true, ao });
+    let b = MeshBuffers::from_world(&m, &r);
+    (r, m, b)
+}
+
+/// Writes `m` with the default export options to `NAME` in a new temporary folder: the folder
+/// (keep it alive) and the file's path.
+fn export_default(r: &Registry, m: &WorldMesh, name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    write_mesh(&path, m, r, ExportOptions::default()).unwrap();
+    (dir, path)
+}
+
 #[test]
 fn gltf_parses_back_with_right_counts() {
-    let w = small_world();
-    let r = Registry::default();
-    let m = mesh_world(
-        &w,
-        &r,
-        MeshOptions {
-            greedy: true,
-            ao: true,
-        },
-    );
-    let b = MeshBuffers::from_world(&m, &r);
+    let (r, m, b) = small_mesh(true);
     let dir = tempfile::tempdir().unwrap();
     for per_chunk in [false, true] {
         let path = dir
@@ -97,20 +107,8 @@ fn gltf_parses_back_with_right_counts() {
 
 #[test]
 fn obj_parses_back_with_tobj() {
-    let w = small_world();
-    let r = Registry::default();
-    let m = mesh_world(
-        &w,
-        &r,
-        MeshOptions {
-            greedy: true,
-            ao: false,
-        },
-    );
-    let b = MeshBuffers::from_world(&m, &r);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("w.obj");
-    write_mesh(&path, &m, &r, ExportOptions::default()).unwrap();
+    let (r, m, b) = small_mesh(false);
+    let (_dir, path) = export_default(&r, &m, "w.obj");
     let (models, _) = tobj::load_obj(
         &path,
         &tobj::LoadOptions {
@@ -127,20 +125,8 @@ fn obj_parses_back_with_tobj() {
 
 #[test]
 fn caf_mesh_loads_through_typed_view() {
-    let w = small_world();
-    let r = Registry::default();
-    let m = mesh_world(
-        &w,
-        &r,
-        MeshOptions {
-            greedy: true,
-            ao: true,
-        },
-    );
-    let b = MeshBuffers::from_world(&m, &r);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("w.caf");
-    write_mesh(&path, &m, &r, ExportOptions::default()).unwrap();
+    let (r, m, b) = small_mesh(true);
+    let (_dir, path) = export_default(&r, &m, "w.caf");
     let loaded = caf::LoadedAsset::open(&path).unwrap();
     assert_eq!(loaded.header().asset_type, caf::AssetType::MESH);
     let asset = loaded.asset();

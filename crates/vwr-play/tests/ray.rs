@@ -6,7 +6,7 @@ mod common;
 use common::{collider, random_world, solid_ref};
 use proptest::prelude::*;
 use vwr::{Block, World};
-use vwr_play::{ray_cells, raycast, Face, PlayError};
+use vwr_play::{ray_cells, raycast, Collider, Face, PlayError, RayHit};
 
 /// The exact reference: every cell of the world, with the set of ray parameters `t >= 0` at
 /// which `floor(origin + t·u)` is that cell (half-open cells, as `floor` assigns points on a
@@ -137,6 +137,16 @@ fn check(w: &World, o: [f64; 3], d: [f64; 3], max: f64) -> Result<(), TestCaseEr
     Ok(())
 }
 
+/// The hit of a valid ray that must hit something.
+fn hit(c: &Collider, o: [f64; 3], d: [f64; 3], max: f64) -> RayHit {
+    raycast(c, o, d, max).unwrap().unwrap()
+}
+
+/// Whether a valid ray hits nothing within `max`.
+fn miss(c: &Collider, o: [f64; 3], d: [f64; 3], max: f64) -> bool {
+    raycast(c, o, d, max).unwrap().is_none()
+}
+
 fn coord() -> impl Strategy<Value = f64> {
     prop_oneof![
         (-4i32..28).prop_map(f64::from),          // exact cell corners
@@ -177,9 +187,7 @@ fn edges_and_corners_step_diagonally() {
     w.set_block([0, 1, 0], rock).unwrap();
     w.set_block([3, 3, 0], rock).unwrap();
     let c = collider(&w);
-    let h = raycast(&c, [0.5, 0.5, 0.5], [1.0, 1.0, 0.0], 100.0)
-        .unwrap()
-        .unwrap();
+    let h = hit(&c, [0.5, 0.5, 0.5], [1.0, 1.0, 0.0], 100.0);
     assert_eq!(h.cell, [3, 3, 0]);
     assert_eq!(h.face, Some(Face::NegY)); // diagonal entry: Y first
     let s2 = 2f64.sqrt();
@@ -187,9 +195,7 @@ fn edges_and_corners_step_diagonally() {
     // Exactly through a corner of three axes.
     w.set_block([4, 4, 4], rock).unwrap();
     let c = collider(&w);
-    let h = raycast(&c, [2.0, 2.0, 2.0], [1.0, 1.0, 1.0], 100.0)
-        .unwrap()
-        .unwrap();
+    let h = hit(&c, [2.0, 2.0, 2.0], [1.0, 1.0, 1.0], 100.0);
     assert_eq!(h.cell, [4, 4, 4]);
     check(&w, [0.5, 0.5, 0.5], [1.0, 1.0, 0.0], 100.0).unwrap();
     check(&w, [2.0, 2.0, 2.0], [1.0, 1.0, 1.0], 100.0).unwrap();
@@ -203,49 +209,29 @@ fn start_inside_axis_parallel_max_distance_and_world_edges() {
     w.set_block([29, 4, 5], rock).unwrap(); // at the world's +x edge
     let c = collider(&w);
     // Starting inside a solid cell: distance 0, no face.
-    let h = raycast(&c, [12.5, 4.5, 5.5], [1.0, 0.0, 0.0], 10.0)
-        .unwrap()
-        .unwrap();
+    let h = hit(&c, [12.5, 4.5, 5.5], [1.0, 0.0, 0.0], 10.0);
     assert_eq!((h.cell, h.face, h.distance), ([12, 4, 5], None, 0.0));
     // Axis-parallel across the chunk border at x = 10 and 20.
-    let h = raycast(&c, [0.5, 4.5, 5.5], [1.0, 0.0, 0.0], 100.0)
-        .unwrap()
-        .unwrap();
+    let h = hit(&c, [0.5, 4.5, 5.5], [1.0, 0.0, 0.0], 100.0);
     assert_eq!(
         (h.cell, h.face, h.distance, h.point),
         ([12, 4, 5], Some(Face::NegX), 11.5, [12.0, 4.5, 5.5])
     );
     // Maximum distance: just short, exactly at the face, beyond.
-    assert!(raycast(&c, [0.5, 4.5, 5.5], [2.0, 0.0, 0.0], 11.49)
-        .unwrap()
-        .is_none());
-    assert!(raycast(&c, [0.5, 4.5, 5.5], [2.0, 0.0, 0.0], 11.5)
-        .unwrap()
-        .is_some());
+    assert!(miss(&c, [0.5, 4.5, 5.5], [2.0, 0.0, 0.0], 11.49));
+    assert!(!miss(&c, [0.5, 4.5, 5.5], [2.0, 0.0, 0.0], 11.5));
     // From outside the world, entering through its face.
-    let h = raycast(&c, [-50.0, 4.5, 5.5], [1.0, 0.0, 0.0], f64::INFINITY)
-        .unwrap()
-        .unwrap();
+    let h = hit(&c, [-50.0, 4.5, 5.5], [1.0, 0.0, 0.0], f64::INFINITY);
     assert_eq!((h.cell, h.distance), ([12, 4, 5], 62.0));
-    let h = raycast(&c, [80.0, 4.5, 5.5], [-1.0, 0.0, 0.0], f64::INFINITY)
-        .unwrap()
-        .unwrap();
+    let h = hit(&c, [80.0, 4.5, 5.5], [-1.0, 0.0, 0.0], f64::INFINITY);
     assert_eq!(
         (h.cell, h.face, h.distance),
         ([29, 4, 5], Some(Face::PosX), 50.0)
     );
     // Along the world's top face from outside: nothing.
-    assert!(
-        raycast(&c, [-5.0, 10.0, 5.5], [1.0, 0.0, 0.0], f64::INFINITY)
-            .unwrap()
-            .is_none()
-    );
+    assert!(miss(&c, [-5.0, 10.0, 5.5], [1.0, 0.0, 0.0], f64::INFINITY));
     // Pointing away from the world.
-    assert!(
-        raycast(&c, [-5.0, 4.5, 5.5], [-1.0, 0.0, 0.0], f64::INFINITY)
-            .unwrap()
-            .is_none()
-    );
+    assert!(miss(&c, [-5.0, 4.5, 5.5], [-1.0, 0.0, 0.0], f64::INFINITY));
 }
 
 #[test]
@@ -346,14 +332,8 @@ fn a_ray_starting_on_the_far_face_enters_like_any_other() {
     let mut w = World::with_chunk_dims([1, 1, 1]).unwrap();
     w.set_block([6, 9, 8], Block::make(35, 0).unwrap()).unwrap();
     let c = collider(&w);
-    assert!(
-        raycast(&c, [6.0, 10.0, 8.0], [0.0, -1.0, -1.0], f64::INFINITY)
-            .unwrap()
-            .is_none()
-    );
+    assert!(miss(&c, [6.0, 10.0, 8.0], [0.0, -1.0, -1.0], f64::INFINITY));
     // Straight down at z = 8.5 it is hit on its top face.
-    let hit = raycast(&c, [6.5, 10.0, 8.5], [0.0, -1.0, 0.0], f64::INFINITY)
-        .unwrap()
-        .unwrap();
+    let hit = hit(&c, [6.5, 10.0, 8.5], [0.0, -1.0, 0.0], f64::INFINITY);
     assert_eq!((hit.cell, hit.face), ([6, 9, 8], Some(Face::PosY)));
 }

@@ -40,6 +40,12 @@ fn corpus_vox() -> Option<PathBuf> {
     voxcaf_golden::corpus("vox")
 }
 
+/// The bytes of the corpus file `vox/NAME`, or `None` (skip) like [`corpus_vox`].
+fn corpus_vox_file(name: &str) -> Option<Vec<u8>> {
+    let path = corpus_vox()?.join(name);
+    Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
 /// An independent placement: floats, `dot_vox`'s own rotation decoding, the model centre at
 /// `size / 2`. Returns `.vox` scene cells (Z-up) with their palette index.
 fn reference_cells(data: &DotVoxData) -> Vec<([i64; 3], u8)> {
@@ -161,10 +167,9 @@ fn corpus_files_import_where_the_reference_places_them() -> Res {
 
 #[test]
 fn corpus_materials_are_reported() -> Res {
-    let Some(dir) = corpus_vox() else {
+    let Some(bytes) = corpus_vox_file("dot_vox-placeholder-with-materials.vox") else {
         return Ok(());
     };
-    let bytes = std::fs::read(dir.join("dot_vox-placeholder-with-materials.vox"))?;
     let out = import(&bytes, &ImportOptions::default())?;
     assert!(
         out.warnings
@@ -578,10 +583,9 @@ fn palette_mapping_is_used_both_ways() -> Res {
 
 #[test]
 fn origin_size_and_placement_errors() -> Res {
-    let Some(dir) = corpus_vox() else {
+    let Some(bytes) = corpus_vox_file("chr_sol.vox") else {
         return Ok(());
     };
-    let bytes = std::fs::read(dir.join("chr_sol.vox"))?;
     let base = import(&bytes, &ImportOptions::default())?;
     let moved = import(
         &bytes,

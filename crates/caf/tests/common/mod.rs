@@ -56,3 +56,35 @@ pub fn manifest(dir: &std::path::Path) -> Vec<Row> {
 pub use voxcaf_golden::{lcg_bytes, lcg_i16};
 
 pub use voxcaf_golden::Rng;
+
+/// Encodes `plain` as an audio asset with the default encoding (no metadata, no flags).
+pub fn encode_audio(plain: &[u8]) -> Vec<u8> {
+    caf::encoded::encode_asset(
+        caf::AssetType::AUDIO,
+        caf::CafFlags::NONE,
+        &[],
+        plain,
+        &caf::encoded::Encoding::default(),
+    )
+    .unwrap()
+}
+
+/// Rewrites the index CRC, the header payload CRC and the footer after a deliberate change, as
+/// an attacker would.
+pub fn fix_crcs(b: &mut [u8]) {
+    let a = caf::Asset::parse_layout(b).unwrap().0;
+    let p0 = a.payload_offset();
+    let p_len = a.payload.len();
+    let count = u32::from_le_bytes(b[p0 + 12..p0 + 16].try_into().unwrap()) as usize;
+    let entries_end = p0 + caf::encoded::INDEX_HEADER_SIZE + count * caf::encoded::ENTRY_SIZE;
+    let icrc = caf::crc32_continue(
+        caf::crc32(&b[p0..p0 + 84]),
+        &b[p0 + caf::encoded::INDEX_HEADER_SIZE..entries_end],
+    );
+    b[p0 + 84..p0 + 88].copy_from_slice(&icrc.to_le_bytes());
+    let pcrc = caf::crc32(&b[p0..p0 + p_len]);
+    b[12..16].copy_from_slice(&pcrc.to_le_bytes());
+    let n = b.len();
+    let fcrc = caf::crc32(&b[..n - 4]);
+    b[n - 4..].copy_from_slice(&fcrc.to_le_bytes());
+}

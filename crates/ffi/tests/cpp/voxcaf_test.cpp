@@ -95,6 +95,17 @@ static std::vector<uint8_t> sample_file(uint16_t flags = 0) {
     voxcaf_asset_write_buffer(VOXCAF_ASSET_TEXTURE, flags, m.data(), m.size(), p.data(), p.size(), &b.b);
     return std::vector<uint8_t>(b.b.data, b.b.data + b.b.len);
 }
+// Writes an asset of `type` and `flags` with `payload` to a buffer, loads it back and returns
+// its header fields (every step must succeed).
+static VoxcafAssetInfo written_info(uint16_t type, uint16_t flags, const std::vector<uint8_t> &payload) {
+    Buffer b;
+    OK(voxcaf_asset_write_buffer(type, flags, nullptr, 0, payload.data(), payload.size(), &b.b));
+    Asset a;
+    OK(voxcaf_asset_from_bytes(b.b.data, b.b.len, &a.a));
+    VoxcafAssetInfo i{};
+    OK(voxcaf_asset_info(a.a, &i));
+    return i;
+}
 static int load_status(const std::vector<uint8_t> &v) {
     Asset a;
     return voxcaf_asset_from_bytes(v.data(), v.size(), &a.a);
@@ -387,15 +398,7 @@ static void t09_asset_type_codes() {
     for (uint16_t i = 0; i < 9; ++i) CHECK(all[i] == i);
 }
 static void t10_asset_types_survive_a_round_trip() {
-    for (uint16_t t = 0; t <= 9; ++t) {
-        Buffer b;
-        OK(voxcaf_asset_write_buffer(t, 0, nullptr, 0, nullptr, 0, &b.b));
-        Asset a;
-        OK(voxcaf_asset_from_bytes(b.b.data, b.b.len, &a.a));
-        VoxcafAssetInfo i;
-        OK(voxcaf_asset_info(a.a, &i));
-        CHECK(i.asset_type == t);
-    }
+    for (uint16_t t = 0; t <= 9; ++t) CHECK(written_info(t, 0, {}).asset_type == t);
 }
 static void t11_flag_bits() {
     CHECK(VOXCAF_FLAG_COMPRESSED == 1 && VOXCAF_FLAG_ENCRYPTED == 2 && VOXCAF_FLAG_SRGB == 4 &&
@@ -480,16 +483,7 @@ static void t23_writer_loader_round_trip_through_a_file() {
 }
 static void t24_flags_preserved() {
     const uint16_t flags[] = {0, VOXCAF_FLAG_SRGB | VOXCAF_FLAG_MIPCHAIN, 0xFFFF, 0x8000};
-    for (uint16_t f : flags) {
-        std::vector<uint8_t> px = {'p', 'x'};
-        Buffer b;
-        OK(voxcaf_asset_write_buffer(VOXCAF_ASSET_TEXTURE, f, nullptr, 0, px.data(), 2, &b.b));
-        Asset a;
-        OK(voxcaf_asset_from_bytes(b.b.data, b.b.len, &a.a));
-        VoxcafAssetInfo i;
-        OK(voxcaf_asset_info(a.a, &i));
-        CHECK(i.flags == f);
-    }
+    for (uint16_t f : flags) CHECK(written_info(VOXCAF_ASSET_TEXTURE, f, {'p', 'x'}).flags == f);
 }
 static void t25_corrupt_header_crc_rejected() {
     auto v = sample_file();

@@ -68,6 +68,19 @@ pub(super) fn extract(file: &Path, what: &Extracted<'_>) -> Result<u8> {
 
 /// Writes the metadata and/or the plain payload of a verified asset (decoded in memory when
 /// COMPRESSED or ENCRYPTED).
+/// Writes `bytes` (the part `what`) to `dest`, or to standard output for `-`, and says so on
+/// standard error.
+fn write_part(what: &str, dest: &Path, bytes: &[u8]) -> Result<()> {
+    use crate::output as o;
+    if o::is_dash(dest) {
+        return o::write_stdout(bytes);
+    }
+    o::create_parent(dest)?;
+    voxcaf_fs::write_atomic(dest, bytes).map_err(|e| o::failed(dest, e))?;
+    eprintln!("wrote {what} ({} bytes) to {}", bytes.len(), dest.display());
+    Ok(())
+}
+
 fn write_parts(
     file: &Path,
     l: LoadedAsset,
@@ -89,13 +102,7 @@ fn write_parts(
         ("payload", payload, l.payload()),
     ] {
         if let Some(d) = dest {
-            if o::is_dash(d) {
-                o::write_stdout(bytes)?;
-                continue;
-            }
-            o::create_parent(d)?;
-            voxcaf_fs::write_atomic(d, bytes).map_err(|e| o::failed(d, e))?;
-            eprintln!("wrote {what} ({} bytes) to {}", bytes.len(), d.display());
+            write_part(what, d, bytes)?;
         }
     }
     Ok(0)
@@ -145,17 +152,7 @@ pub(super) fn extract_pack(
             )
         })?;
     if let Some(out) = out {
-        if o::is_dash(out) {
-            o::write_stdout(l.bytes())?;
-        } else {
-            o::create_parent(out)?;
-            voxcaf_fs::write_atomic(out, l.bytes()).map_err(|e| o::failed(out, e))?;
-            eprintln!(
-                "wrote {member} ({} bytes) to {}",
-                l.file_size(),
-                out.display()
-            );
-        }
+        write_part(member, out, l.bytes())?;
     }
     if what.metadata.is_none() && what.payload.is_none() {
         return Ok(0);
@@ -216,18 +213,7 @@ fn extract_streamed(
             .map_err(|e| o::failed(file, e))
     };
     if let Some(d) = metadata {
-        let r = open()?;
-        if o::is_dash(d) {
-            o::write_stdout(r.metadata())?;
-        } else {
-            o::create_parent(d)?;
-            voxcaf_fs::write_atomic(d, r.metadata()).map_err(|e| o::failed(d, e))?;
-            eprintln!(
-                "wrote metadata ({} bytes) to {}",
-                r.metadata().len(),
-                d.display()
-            );
-        }
+        write_part("metadata", d, open()?.metadata())?;
     }
     let Some(d) = payload else { return Ok(0) };
     let r = open()?;

@@ -2,6 +2,7 @@
 // Each test file is its own crate and uses a part of this module.
 #![allow(dead_code)]
 
+use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -13,6 +14,28 @@ pub fn voxcaf() -> Command {
 /// Runs `cmd` to its end: (exit code, stdout, stderr); -1 for a death by signal.
 pub fn output(cmd: &mut Command) -> (i32, String, String) {
     let out = cmd.output().expect("run voxcaf");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs `cmd` to its end with `stdin` fed to it: (exit code, stdout, stderr).
+pub fn output_with_stdin(cmd: &mut Command, stdin: &[u8]) -> (i32, String, String) {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run voxcaf");
+    child
+        .stdin
+        .take()
+        .expect("piped stdin")
+        .write_all(stdin)
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("wait for voxcaf");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -44,4 +67,50 @@ pub fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
 /// arguments without spaces).
 pub fn cli(dir: &Path, line: &str) -> (i32, String, String) {
     run(dir, &line.split_whitespace().collect::<Vec<_>>())
+}
+
+/// Writes a 22050 Hz 16-bit mono WAV of `frames` frames, frame `i` being `sample(i)`, making
+/// its folder first.
+pub fn write_wav(path: &Path, frames: u32, sample: impl Fn(u32) -> i16) {
+    let samples: Vec<i16> = (0..frames).map(sample).collect();
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).unwrap();
+    }
+    std::fs::write(path, caf_import::samples::wav_from_i16(22050, 1, &samples)).unwrap();
+}
+
+/// [`cli`] that must exit with `code`: its stdout.
+pub fn cli_out(dir: &Path, line: &str, code: i32) -> String {
+    let (got, out, err) = cli(dir, line);
+    assert_eq!(got, code, "{line}: {out}{err}");
+    out
+}
+
+/// [`cli`] that must exit 0: its stdout.
+pub fn cli_ok(dir: &Path, line: &str) -> String {
+    cli_out(dir, line, 0)
+}
+
+/// [`run`] that must exit with `code` and say `needle` on stderr: its stderr.
+pub fn run_err(dir: &Path, args: &[&str], code: i32, needle: &str) -> String {
+    let (got, out, err) = run(dir, args);
+    assert_eq!(got, code, "{args:?}: {out}{err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+    err
+}
+
+/// [`run_err`] with the arguments written as one command line (see [`cli`]).
+pub fn cli_err(dir: &Path, line: &str, code: i32, needle: &str) -> String {
+    run_err(
+        dir,
+        &line.split_whitespace().collect::<Vec<_>>(),
+        code,
+        needle,
+    )
+}
+
+/// [`cli_ok`] of a command printing JSON: the parsed output.
+pub fn cli_json(dir: &Path, line: &str) -> serde_json::Value {
+    let out = cli_ok(dir, line);
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{line}: {e}: {out}"))
 }
