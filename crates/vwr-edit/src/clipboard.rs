@@ -9,7 +9,7 @@ use vwr::{
     META_MOVE_OBJECT, META_PLATE_ROTATION,
 };
 
-use crate::editor::in_chunk;
+use crate::error::in_chunk;
 use crate::error::{EditError, Result};
 use crate::history::Tx;
 

@@ -6,7 +6,7 @@ use vwr::{
 };
 
 use crate::clipboard::{self, Clipboard, PasteOptions};
-use crate::error::{EditError, Result};
+use crate::error::{in_chunk, EditError, Result};
 use crate::flood::{self, FloodLimits};
 use crate::history::{self, Change, History, HistoryLimits, Tx};
 
@@ -468,16 +468,6 @@ fn paint_brush(tx: &mut Tx<'_>, brush: Brush, c: [i32; 3], block: Block) -> Resu
 }
 
 /// Chunk-local inclusive bounds of the clamped box `lo..=hi` inside chunk `c`.
-/// A full palette reported without a place, placed in chunk `c`.
-pub(crate) fn in_chunk(e: vwr::VwrError, c: [u32; 3]) -> vwr::VwrError {
-    match e {
-        vwr::VwrError::PaletteFull { pos: None } => vwr::VwrError::PaletteFull {
-            pos: Some(c.map(|v| v as u16)),
-        },
-        e => e,
-    }
-}
-
 fn local_bounds(lo: [u32; 3], hi: [u32; 3], c: [u32; 3]) -> ([usize; 3], [usize; 3]) {
     let s = CHUNK_SIZE as u32;
     let base = c.map(|v| v * s);

@@ -75,3 +75,13 @@ pub enum EditError {
 
 /// Result alias.
 pub type Result<T, E = EditError> = std::result::Result<T, E>;
+
+/// A full palette reported without a place, placed in chunk `c`.
+pub(crate) fn in_chunk(e: VwrError, c: [u32; 3]) -> VwrError {
+    match e {
+        VwrError::PaletteFull { pos: None } => VwrError::PaletteFull {
+            pos: Some(c.map(|v| v as u16)),
+        },
+        e => e,
+    }
+}
