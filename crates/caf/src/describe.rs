@@ -188,9 +188,20 @@ impl Description {
         self.error.is_none()
     }
 
-    /// The first line of the report: `valid, N bytes` or `INVALID (check), N bytes: reason`.
+    /// True when the payload is encrypted and was not verified for want of a key: the
+    /// container is valid, its content unchecked (a check with the key may still fail it).
+    pub fn payload_unverified(&self) -> bool {
+        matches!(self.decoded, Some(Err(CafError::KeyRequired)))
+    }
+
+    /// The first line of the report: `valid, N bytes`, `valid container, N bytes (encrypted
+    /// payload not verified: no key)` or `INVALID (check), N bytes: reason`.
     pub fn status_line(&self) -> String {
         match &self.error {
+            None if self.payload_unverified() => format!(
+                "valid container, {} bytes (encrypted payload not verified: no key)",
+                self.file_size
+            ),
             None => format!("valid, {} bytes", self.file_size),
             Some(e) => format!(
                 "INVALID ({}), {} bytes: {e}",

@@ -43,3 +43,28 @@ fn a_key_file_readable_by_others_is_warned_about() {
         "{err}"
     );
 }
+
+#[test]
+fn asset_info_without_a_key_does_not_call_an_encrypted_asset_valid() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    common::write_wav(&d.join("a.wav"), 4000, |i| (i as i16).wrapping_mul(31));
+    common::cli_ok(d, "asset keygen k.key");
+    common::cli_ok(d, "asset convert a.wav a.caf --encrypt --key-file k.key");
+    // Without the key: the container is valid, the payload unverified (as `check` says).
+    let out = common::cli_ok(d, "asset info a.caf");
+    assert!(
+        out.contains("a.caf: valid container") && out.contains("not verified: no key"),
+        "{out}"
+    );
+    let j = common::cli_json(d, "asset info a.caf --json");
+    let j = if j.is_array() { j[0].clone() } else { j };
+    assert_eq!(j["valid"], true, "{j}");
+    assert_eq!(j["payload_verified"], false, "{j}");
+    // With it: valid, verified.
+    let out = common::cli_ok(d, "asset info --key-file k.key a.caf");
+    assert!(out.contains("a.caf: valid, "), "{out}");
+    let j = common::cli_json(d, "asset info --key-file k.key a.caf --json");
+    let j = if j.is_array() { j[0].clone() } else { j };
+    assert_eq!(j["payload_verified"], true, "{j}");
+}

@@ -161,6 +161,8 @@ impl Description {
         }
         let err = self.error.as_ref();
         j["valid"] = json!(err.is_none());
+        // false: encrypted and not checked for want of a key (`valid` is the container's).
+        j["payload_verified"] = json!(err.is_none() && !self.payload_unverified());
         j["check"] = json!(err.map(|e| e.check_name()));
         j["error"] = json!(err.map(|e| e.to_string()));
         j
