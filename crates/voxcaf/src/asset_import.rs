@@ -312,6 +312,7 @@ fn export(a: ExportArgs) -> Result<u8> {
         ExportError::OptionNotApplicable { .. } | ExportError::BadOutput { .. } => {
             o::usage(Some(&a.input), e.to_string())
         }
+        ExportError::WrongExtension { .. } => o::usage(Some(&a.output), e.to_string()),
         // Named after the --anim file, which is the one at fault.
         ExportError::AnimationInput(_) => o::failed(a.anim.as_deref().unwrap_or(&a.input), e),
         e => o::failed(&a.input, e),

@@ -59,6 +59,21 @@ pub enum ExportError {
         /// The asset's type.
         asset_type: caf::AssetType,
     },
+    /// The output's extension names a format other than the one this asset type exports to
+    /// (`x.jpg` for a texture, which is written as PNG).
+    #[error(
+        "{asset_type} assets export as {}, not .{extension}: name the output {}",
+        expected.join(" or "),
+        expected.iter().map(|e| format!("*{e}")).collect::<Vec<_>>().join(" or ")
+    )]
+    WrongExtension {
+        /// The asset's type.
+        asset_type: caf::AssetType,
+        /// The output's extension as given.
+        extension: String,
+        /// The extensions of what this type exports (`.png`, ...).
+        expected: &'static [&'static str],
+    },
     /// `--level N` names a level the texture does not have.
     #[error("the texture has {count} mip level(s) (0..{count}), so there is no level {level}")]
     NoSuchLevel {
@@ -157,6 +172,7 @@ pub fn export(caf_bytes: Vec<u8>, out: &Path, opts: &ExportOptions<'_>) -> Resul
             asset_type,
         });
     }
+    check_extension(asset_type, out)?;
     match asset_type {
         caf::AssetType::TEXTURE => texture::export(&asset, out, opts.level),
         caf::AssetType::AUDIO => audio::export(&asset, out),
@@ -175,6 +191,37 @@ pub fn export(caf_bytes: Vec<u8>, out: &Path, opts: &ExportOptions<'_>) -> Resul
         caf::AssetType::FONT => font::export(&asset, out),
         _ => Err(ExportError::UnsupportedType { asset_type }),
     }
+}
+
+/// The output extensions of each exported type (see the module docs).
+fn extensions(asset_type: caf::AssetType) -> &'static [&'static str] {
+    match asset_type {
+        caf::AssetType::TEXTURE | caf::AssetType::FONT => &[".png"],
+        caf::AssetType::AUDIO => &[".wav"],
+        caf::AssetType::SHADER => &[".spv"],
+        caf::AssetType::MESH | caf::AssetType::ANIMATION => &[".glb", ".gltf"],
+        _ => &[],
+    }
+}
+
+/// An output named with an extension must name the format written: `x.jpg` holding PNG bytes,
+/// or `x.mp3` holding WAV, would mislead every program that opens it. No extension is fine.
+fn check_extension(asset_type: caf::AssetType, out: &Path) -> Result<()> {
+    let expected = extensions(asset_type);
+    let Some(ext) = out
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+    else {
+        return Ok(());
+    };
+    if expected.is_empty() || expected.iter().any(|e| e[1..] == ext) {
+        return Ok(());
+    }
+    Err(ExportError::WrongExtension {
+        asset_type,
+        extension: ext,
+        expected,
+    })
 }
 
 /// A verified asset, its payload decoded when COMPRESSED or ENCRYPTED.
