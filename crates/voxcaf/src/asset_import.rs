@@ -168,9 +168,18 @@ pub struct EncryptArgs {
 }
 
 impl EncryptArgs {
-    fn key(&self) -> Result<Option<caf::encoded::Key>> {
+    /// The key, when encrypting; refused with `--profile original`, whose engine reads neither
+    /// compressed nor encrypted payloads.
+    fn key(&self, settings: &Settings) -> Result<Option<caf::encoded::Key>> {
         if !self.encrypt {
             return Ok(None);
+        }
+        if settings.profile == Profile::Original {
+            return Err(crate::output::usage(
+                None,
+                "--profile original writes what the original engine reads, and it reads no \
+                 encrypted payload: drop --encrypt, or use the default profile",
+            ));
         }
         crate::keys::load(self.key_file.as_deref(), true)
     }
@@ -191,6 +200,13 @@ impl SettingsArgs {
             }
             (None, None) => None,
         };
+        if self.profile == Profile::Original && self.compress != Compress::None {
+            return Err(crate::output::usage(
+                None,
+                "--profile original writes what the original engine reads, and it reads no \
+                 compressed payload: drop --compress, or use the default profile",
+            ));
+        }
         Ok(Settings {
             kind,
             profile: self.profile,
@@ -339,7 +355,7 @@ fn export(a: ExportArgs) -> Result<u8> {
 fn convert(a: ConvertArgs) -> Result<u8> {
     use crate::output as o;
     let settings = a.settings.settings(a.kind)?;
-    let key = a.encrypt.key()?;
+    let key = a.encrypt.key(&settings)?;
     let stdin = o::is_dash(&a.input);
     if stdin && a.kind.is_none() {
         return Err(o::usage(
@@ -464,11 +480,13 @@ fn build(a: BuildArgs) -> Result<u8> {
             false,
         )?;
     }
+    let settings = a.settings.settings(None)?;
+    let key = a.encrypt.key(&settings)?;
     let opts = BuildOptions {
-        settings: a.settings.settings(None)?,
+        settings,
         jobs: a.jobs.unwrap_or(0),
         force: a.force,
-        key: a.encrypt.key()?,
+        key,
     };
     let tty = !a.json && std::io::stderr().is_terminal();
     let bar = indicatif::ProgressBar::hidden();

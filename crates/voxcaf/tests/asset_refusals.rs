@@ -1,0 +1,53 @@
+//! Asset commands refuse what would mislead: `asset export` to a name of another format
+//! (`x.jpg` for a texture, `x.mp3` for audio), `--profile original` with compression or encryption.
+
+mod common;
+use common::{cli, cli_ok, write_wav};
+
+#[test]
+fn asset_export_refuses_an_extension_of_another_format() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    write_wav(&d.join("a.wav"), 2000, |i| (i as i16).wrapping_mul(37));
+    cli_ok(d, "asset convert a.wav a.caf");
+    for out in ["x.mp3", "x.jpg", "x.ogg"] {
+        let (code, _, err) = cli(d, &format!("asset export a.caf {out}"));
+        assert_eq!(code, 2, "{out}: {err}");
+        assert!(
+            err.contains("audio assets export as .wav") && err.contains(out),
+            "{out}: {err}"
+        );
+        assert!(!d.join(out).exists(), "{out} was written");
+    }
+    // The right extension, in any case, and no extension at all, are written.
+    for out in ["x.wav", "y.WAV", "z"] {
+        let (code, _, err) = cli(d, &format!("asset export a.caf {out}"));
+        assert_eq!(code, 0, "{out}: {err}");
+        assert!(std::fs::read(d.join(out)).unwrap().starts_with(b"RIFF"));
+    }
+}
+
+#[test]
+fn profile_original_refuses_compress_and_encrypt() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    write_wav(&d.join("a.wav"), 500, |i| i as i16);
+    std::fs::create_dir(d.join("src")).unwrap();
+    std::fs::copy(d.join("a.wav"), d.join("src/a.wav")).unwrap();
+    cli_ok(d, "asset keygen k.key");
+    for line in [
+        "asset convert a.wav o.caf --profile original --compress zstd",
+        "asset convert a.wav o.caf --profile original --encrypt --key-file k.key",
+        "asset build src out --profile original --compress lz4",
+    ] {
+        let (code, _, err) = cli(d, line);
+        assert_eq!(code, 2, "{line}: {err}");
+        assert!(err.contains("--profile original"), "{line}: {err}");
+        assert!(
+            !d.join("o.caf").exists() && !d.join("out").exists(),
+            "{line}"
+        );
+    }
+    // Plain files of the original profile are still written.
+    cli_ok(d, "asset convert a.wav o.caf --profile original");
+}
