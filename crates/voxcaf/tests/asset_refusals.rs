@@ -1,5 +1,6 @@
-//! Asset commands refuse what would mislead: `asset export` to a name of another format
-//! (`x.jpg` for a texture, `x.mp3` for audio), `--profile original` with compression or encryption.
+//! Asset commands refuse or say what would mislead: `asset export` to a name of another format
+//! (`x.jpg` for a texture, `x.mp3` for audio), `--profile original` with compression or
+//! encryption, `asset repack` writing a newer minor version as 1.0.
 
 mod common;
 use common::{cli, cli_ok, write_wav};
@@ -50,4 +51,30 @@ fn profile_original_refuses_compress_and_encrypt() {
     }
     // Plain files of the original profile are still written.
     cli_ok(d, "asset convert a.wav o.caf --profile original");
+}
+
+#[test]
+fn repack_says_that_a_newer_minor_version_is_written_as_1_0() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    write_wav(&d.join("a.wav"), 500, |i| i as i16);
+    cli_ok(d, "asset convert a.wav a.caf");
+    // Version 1.7: the minor version is the u16 at byte 6; the footer CRC covers the header.
+    let mut bytes = std::fs::read(d.join("a.caf")).unwrap();
+    bytes[6..8].copy_from_slice(&7u16.to_le_bytes());
+    let n = bytes.len();
+    let footer = caf::crc32(&bytes[..n - 4]);
+    bytes[n - 4..].copy_from_slice(&footer.to_le_bytes());
+    std::fs::write(d.join("a17.caf"), &bytes).unwrap();
+    let (code, _, err) = cli(d, "asset repack a17.caf r.caf");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("note: a17.caf: version 1.7 is written as 1.0"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(d.join("r.caf")).unwrap()[6..8], [0, 0]);
+    // A 1.0 file repacks without a note.
+    let (code, _, err) = cli(d, "asset repack a.caf r2.caf");
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("note:"), "{err}");
 }

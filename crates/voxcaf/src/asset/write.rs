@@ -72,6 +72,19 @@ pub(super) fn repack(input: &Path, out: &Path, force: bool) -> Result<u8> {
     }
     let l = load(input)?;
     let h = l.header();
+    // The writer always writes the version the original writer writes (1.0), as the golden
+    // repacks expect: a newer minor version is not kept, and that is said.
+    if (h.version_major, h.version_minor) != (caf::VERSION_MAJOR, caf::VERSION_MINOR) {
+        eprintln!(
+            "note: {}: version {}.{} is written as {}.{}, the version the writer writes (the \
+             layout is the same for every 1.x)",
+            input.display(),
+            h.version_major,
+            h.version_minor,
+            caf::VERSION_MAJOR,
+            caf::VERSION_MINOR
+        );
+    }
     let w = caf::AssetWriter::new(h.asset_type)
         .flags(h.flags)
         .metadata(l.metadata())
