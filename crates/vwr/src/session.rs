@@ -464,8 +464,25 @@ impl WorldSession {
 
     /// Replaces the file whole and atomically with `bytes` holding `chunks` chunks.
     fn write_whole(&mut self, bytes: &[u8], chunks: u64) -> Result<SaveReport> {
+        self.write_whole_then(bytes, chunks, || Ok(()))
+    }
+
+    /// Writes `bytes` as the whole file: staged beside it (temporary file, fsync), then
+    /// `before_replace` (the v2 backup), then renamed over it. A failure or an interruption
+    /// while staging (a full disk, a read-only file, Ctrl-C) leaves the file and its backup as
+    /// they were.
+    fn write_whole_then(
+        &mut self,
+        bytes: &[u8],
+        chunks: u64,
+        before_replace: impl FnOnce() -> Result<()>,
+    ) -> Result<SaveReport> {
+        use std::io::Write as _;
         let path = self.file.path().to_path_buf();
-        voxcaf_fs::write_atomic(&path, bytes).map_err(io(&path))?;
+        let mut staged = voxcaf_fs::AtomicFile::create(&path).map_err(io(&path))?;
+        staged.write_all(bytes).map_err(io(&path))?;
+        before_replace()?;
+        staged.commit().map_err(io(&path))?;
         self.refresh()?;
         Ok(SaveReport {
             written: true,
@@ -495,8 +512,11 @@ impl WorldSession {
             });
         }
         let bak = backup_path(&path);
-        voxcaf_fs::write_atomic(&bak, &old).map_err(io(&bak))?;
-        let mut report = self.write_whole(&bytes, world.non_empty_chunks().count() as u64)?;
+        // The backup is replaced only once the new version is staged in full.
+        let chunks = world.non_empty_chunks().count() as u64;
+        let mut report = self.write_whole_then(&bytes, chunks, || {
+            voxcaf_fs::write_atomic(&bak, &old).map_err(io(&bak))
+        })?;
         self.remember(world);
         report.backup = Some(bak);
         Ok(report)

@@ -283,3 +283,24 @@ fn random_sessions_always_read_back_what_was_saved() {
         "the rounds should reach an automatic compaction"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_failed_v2_save_leaves_the_backup_as_it_was() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_d, p) = temp("ro.vwr");
+    terrain([3, 3, 3]).save(&p).unwrap(); // v2
+    edit(&p, [1, 10, 1], Block(7)); // FILE.bak: the first version
+    let bak = vwr::backup_path(&p);
+    let backup = std::fs::read(&bak).unwrap();
+    let file = std::fs::read(&p).unwrap();
+    // The file turns read-only: the save fails, and neither the file nor its backup changed
+    // (the backup used to be replaced before the write was tried).
+    let (mut s, mut w) = open(&p);
+    s.load_box(&mut w, [2, 10, 2], [2, 10, 2]).unwrap();
+    w.set_block([2, 10, 2], Block(9)).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o444)).unwrap();
+    assert!(s.save(&w).is_err());
+    assert!(std::fs::read(&bak).unwrap() == backup, "the backup changed");
+    assert!(std::fs::read(&p).unwrap() == file, "the file changed");
+}
