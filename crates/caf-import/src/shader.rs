@@ -411,18 +411,33 @@ fn wgsl_to_spirv(src: &str, file: &str, stage: Option<Stage>) -> Result<Vec<u32>
                 format!("validation failed: {}", error_chain(e.as_inner())),
             )
         })?;
-    // One entry point per stored module when the caller names a stage and there are several.
-    let chosen = stage.and_then(|s| {
+    // One entry point per stored module when the caller names a stage and there are several;
+    // several of that stage cannot be told apart by the stage, and storing them all would
+    // hand the engine a module with entry points it did not ask for.
+    let mut chosen = None;
+    if let Some(s) = stage.filter(|_| module.entry_points.len() > 1) {
         let same: Vec<_> = module
             .entry_points
             .iter()
             .filter(|ep| naga_stage(ep.stage) == Some(s))
             .collect();
-        (module.entry_points.len() > 1 && same.len() == 1).then(|| spv::PipelineOptions {
-            shader_stage: same[0].stage,
-            entry_point: same[0].name.clone(),
-        })
-    });
+        if same.len() > 1 {
+            let names: Vec<&str> = same.iter().map(|ep| ep.name.as_str()).collect();
+            return Err(unlocated(
+                file,
+                format!(
+                    "the module has {} {s} entry points ({}); a shader asset holds one: keep one \
+                     {s} entry point per file",
+                    same.len(),
+                    names.join(", ")
+                ),
+            ));
+        }
+        chosen = same.first().map(|ep| spv::PipelineOptions {
+            shader_stage: ep.stage,
+            entry_point: ep.name.clone(),
+        });
+    }
     let options = spv::Options {
         flags: spv::WriterFlags::LABEL_VARYINGS
             | spv::WriterFlags::CLAMP_FRAG_DEPTH
@@ -675,6 +690,40 @@ mod tests {
             }
             other => panic!("expected a located error, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn wgsl_stage_with_several_entry_points_of_that_stage_is_refused_not_stored_whole() {
+        let src = "@vertex fn vs_a() -> @builtin(position) vec4<f32> { return vec4<f32>(0.0); }\n\
+                   @vertex fn vs_b() -> @builtin(position) vec4<f32> { return vec4<f32>(1.0); }\n\
+                   @fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }\n";
+        let e = compile(
+            src.as_bytes(),
+            "s.wgsl",
+            Some("wgsl"),
+            Some(Stage::Vertex),
+            None,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("2 vertex entry points (vs_a, vs_b)"), "{e}");
+        // The fragment stage is one entry point: stored alone.
+        let f = compile(
+            src.as_bytes(),
+            "s.wgsl",
+            Some("wgsl"),
+            Some(Stage::Fragment),
+            None,
+        )
+        .unwrap();
+        let eps = entry_points(
+            &f.spirv
+                .chunks(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+        assert_eq!(eps.len(), 1, "{eps:?}");
     }
 
     #[test]
