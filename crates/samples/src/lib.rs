@@ -584,8 +584,8 @@ pub fn glb(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
 }
 
 /// Writes a small source tree into `dir` (created if missing), the input of the demo build and
-/// of `examples/build.rs`: a PNG texture with a sidecar asking for mips, a WAV sound, an OBJ
-/// mesh, and a GLSL vertex and fragment shader. Returns the relative paths written.
+/// of caf-import's `examples/build.rs`: a PNG texture with a sidecar asking for mips, a WAV
+/// sound, an OBJ mesh, and a GLSL vertex and fragment shader. Returns the relative paths written.
 pub fn write_source_tree(dir: &std::path::Path) -> std::io::Result<Vec<&'static str>> {
     let files: [(&str, Vec<u8>); 6] = [
         ("textures/hero.png", gradient_png(128, 128)),
