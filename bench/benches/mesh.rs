@@ -352,7 +352,7 @@ fn access(c: &mut Criterion) {
 /// The mip-chain builders alone on a decoded 2048² texture.
 fn mips(c: &mut Criterion) {
     use caf_import::texture::{box_chain, linear_chain};
-    let px = caf_import::samples::noisy_rgba(2048, 2048);
+    let px = voxcaf_samples::noisy_rgba(2048, 2048);
     let mut g = c.benchmark_group(MIP_GROUP);
     g.sample_size(10);
     g.bench_function("box (baseline)", |b| {
@@ -620,7 +620,7 @@ fn paired_estimates(datasets: &[Data]) -> std::collections::HashMap<(String, Str
     out.extend(paired_times(PARALLEL_GROUP, 100.0, jobs));
     {
         use caf_import::texture::{box_chain, linear_chain};
-        let px = caf_import::samples::noisy_rgba(2048, 2048);
+        let px = voxcaf_samples::noisy_rgba(2048, 2048);
         let px = &px;
         let jobs: Vec<Job<'_>> = vec![
             (

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use caf_import::samples;
+use voxcaf_samples as samples;
 
 /// Every file below `dir` whose name ends in one of `exts` (case-insensitive), sorted.
 fn files(dir: &Path, exts: &[&str]) -> Vec<Vec<u8>> {

@@ -13,8 +13,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use caf_import::batch::{build, BuildOptions};
-use caf_import::{convert, samples, MipFilter, Settings};
+use caf_import::{convert, MipFilter, Settings};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use voxcaf_samples as samples;
 
 /// A 2048x2048 RGBA image that compresses like a real texture (gradient plus fine noise).
 fn texture_png() -> Vec<u8> {

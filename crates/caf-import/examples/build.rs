@@ -12,7 +12,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::env::temp_dir().join("caf-import-example"));
     let (src, out) = (work.join("src"), work.join("build"));
-    caf_import::samples::write_source_tree(&src)?;
+    voxcaf_samples::write_source_tree(&src)?;
     let opts = BuildOptions::default();
     let first = build(&src, &out, &opts, &|_| {})?;
     for e in &first.manifest.assets {

@@ -6,8 +6,9 @@
 //! [`caf::animation::encode_animation`] with its measured resampling error (the spec's e_r).
 //!
 //! ```
-//! use caf_import::{convert, samples, AssetKind, Settings};
+//! use caf_import::{convert, AssetKind, Settings};
 //! use std::path::Path;
+//! use voxcaf_samples as samples; // generated sources (a dev-dependency)
 //!
 //! let glb = samples::animated_glb(&samples::AnimatedOptions::default());
 //! let settings = Settings { kind: Some(AssetKind::Animation), ..Settings::default() };

@@ -13,8 +13,9 @@
 //! [`batch::build`] converts whole trees in parallel with a manifest and content-hash rebuilds.
 //!
 //! ```
-//! use caf_import::{convert, encode_raw_texture, samples, Settings};
+//! use caf_import::{convert, encode_raw_texture, Settings};
 //! use std::path::Path;
+//! use voxcaf_samples as samples; // generated sources (a dev-dependency)
 //!
 //! // A PNG from memory, default profile, with a mip chain.
 //! let png = samples::gradient_png(8, 4);
@@ -47,7 +48,6 @@ pub mod gltf_scene;
 pub mod mesh;
 mod mesh_build;
 mod obj;
-pub mod samples;
 mod settings;
 pub mod shader;
 pub mod texture;

@@ -6,7 +6,7 @@
 //! once while choosing it (256×256 sRGB, one thread, SSE2 build, PSNR of the RGBA decode
 //! against the source; times on a busy 2-core machine, so only their ratios mean much):
 //!
-//! | preset | `samples::noisy_rgba` | `samples::gradient_rgba` | `samples::checker_rgba` |
+//! | preset | `voxcaf_samples::noisy_rgba` | `voxcaf_samples::gradient_rgba` | `voxcaf_samples::checker_rgba` |
 //! |---|---|---|---|
 //! | fastest | 34.4 dB, 175 ms | 48.7 dB, 20 ms | 50.6 dB, 27 ms |
 //! | fast | 34.7 dB, 265 ms | 48.8 dB, 18 ms | 46.0 dB, 81 ms |

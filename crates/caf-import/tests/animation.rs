@@ -7,10 +7,10 @@ use std::path::Path;
 use caf::animation::{AnimationView, ChannelEntry, ChannelValue};
 use caf::mesh::MeshView;
 use caf::Asset;
-use caf_import::samples::{self, AnimatedOptions};
 use caf_import::{convert, AssetKind, ImportError, Settings};
 use glam::DQuat;
 use voxcaf_golden::Rng;
+use voxcaf_samples::{self as samples, AnimatedOptions};
 
 fn anim_settings(rate: Option<u32>) -> Settings {
     Settings {

@@ -5,7 +5,8 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use caf_import::batch::{build, BuildEvent, BuildOptions, Manifest, MANIFEST_NAME};
-use caf_import::{samples, AssetKind};
+use caf_import::AssetKind;
+use voxcaf_samples as samples;
 
 fn write(root: &Path, rel: &str, bytes: &[u8]) {
     let p = root.join(rel);

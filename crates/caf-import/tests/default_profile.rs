@@ -9,9 +9,10 @@ use caf::shader::ShaderView;
 use caf::texture::TextureView;
 use caf::{Asset, CafFlags};
 use caf_import::{
-    convert, encode_raw_texture, samples, shader, texture, AudioBits, ImportError, MipFilter,
-    Settings, Stage,
+    convert, encode_raw_texture, shader, texture, AudioBits, ImportError, MipFilter, Settings,
+    Stage,
 };
+use voxcaf_samples as samples;
 
 fn conv(bytes: &[u8], name: &str, s: &Settings) -> Vec<u8> {
     convert(bytes, Path::new(name), s)

@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use caf_import::export::{export, write_files, ExportError, ExportOptions};
-use caf_import::{convert, encode_raw_texture, samples, shader, AudioBits, Settings};
+use caf_import::{convert, encode_raw_texture, shader, AudioBits, Settings};
+use voxcaf_samples as samples;
 
 type Res = Result<(), Box<dyn std::error::Error>>;
 

@@ -10,8 +10,8 @@ use caf::animation::{AnimationView, ChannelValue};
 use caf::mesh::MeshView;
 use caf::Asset;
 use caf_import::export::{export, ExportError, ExportOptions};
-use caf_import::samples::{self, AnimatedOptions};
 use caf_import::{convert, AssetKind, Settings};
+use voxcaf_samples::{self as samples, AnimatedOptions};
 
 type Res = Result<(), Box<dyn std::error::Error>>;
 

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use caf::mesh::{MeshView, SubMeshEntry};
 use caf_import::export::{export, gltf::MAX_PLACEHOLDERS, write_files, ExportError, ExportOptions};
-use caf_import::{convert, convert_file, samples, MeshNodes, Profile, Settings};
+use caf_import::{convert, convert_file, MeshNodes, Profile, Settings};
+use voxcaf_samples as samples;
 
 type Res = Result<(), Box<dyn std::error::Error>>;
 

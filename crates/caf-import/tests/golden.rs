@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use caf_import::{convert, encode_raw_audio, encode_raw_texture, samples, ImportError, Settings};
+use caf_import::{convert, encode_raw_audio, encode_raw_texture, ImportError, Settings};
+use voxcaf_samples as samples;
 
 /// `$VOXCAF_GOLDEN/caf`, or `None` (skip) when missing unless `VOXCAF_REQUIRE_GOLDEN=1`.
 fn golden() -> Option<PathBuf> {

@@ -175,7 +175,7 @@ const ASTC_THRESHOLDS: [(&str, bool, f64, f64, f64); 3] = [
 
 #[test]
 fn astc4x4_meets_its_psnr_thresholds_against_the_source_on_every_level() {
-    use caf_import::samples::{gradient_rgba, noisy_rgba};
+    use voxcaf_samples::{gradient_rgba, noisy_rgba};
     // Not a multiple of 4: every level has padded blocks.
     let (w, h) = (150, 90);
     for (sample, srgb, min_base, min_large, min_small) in ASTC_THRESHOLDS {
@@ -239,7 +239,7 @@ fn astc4x4_meets_its_psnr_thresholds_against_the_source_on_every_level() {
 #[test]
 fn astc4x4_output_is_deterministic_and_follows_the_colour_space() {
     let (w, h) = (37, 23);
-    let rgba = caf_import::samples::noisy_rgba(w, h);
+    let rgba = voxcaf_samples::noisy_rgba(w, h);
     let a = astc_file(w, h, &rgba, true);
     let b = astc_file(w, h, &rgba, true);
     assert_eq!(a, b, "same input, same bytes");

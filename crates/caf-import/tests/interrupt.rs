@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use caf_import::batch::{build, build_until, BuildEvent, BuildOptions, Manifest, MANIFEST_NAME};
-use caf_import::samples;
+use voxcaf_samples as samples;
 
 fn make_tree(root: &Path, n: usize) {
     std::fs::create_dir_all(root).unwrap();

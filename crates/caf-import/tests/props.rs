@@ -2,8 +2,9 @@
 
 use std::path::Path;
 
-use caf_import::{convert, samples, texture, Profile, Settings};
+use caf_import::{convert, texture, Profile, Settings};
 use proptest::prelude::*;
+use voxcaf_samples as samples;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]

@@ -17,7 +17,8 @@ use caf::mesh::{MeshEncodeError, MeshView};
 use caf::texture::TextureView;
 use caf::{AssetType, CafError, LoadedAsset};
 
-use caf_import::{samples, texture, Converted, ImportError};
+use caf_import::{texture, Converted, ImportError};
+use voxcaf_samples as samples;
 
 /// Width and height of the demo texture.
 pub const TEXTURE_SIZE: u32 = 64;

@@ -1,6 +1,7 @@
 //! The workspace test kit: locates the golden data written by the original C++ implementations,
 //! and generates deterministic test data ([`Rng`], [`lcg_bytes`], [`lcg_i16`]) for the test suites of
-//! every crate (a dev-dependency only).
+//! every crate (a dev-dependency only; a normal dependency of `voxcaf-samples` alone, whose generated
+//! sources use the LCG generators).
 //!
 //! The folder is `$VOXCAF_GOLDEN`, by default `shared/golden` beside the repository. When it is
 //! missing, the helpers print a note and return `None` so the test skips — unless

@@ -7,8 +7,8 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use caf_import::batch::{self, BuildEvent, BuildOptions, BuildReport};
 use caf_import::{
-    samples, AssetKind, AudioBits, Compress, FontFormat, GpuFormat, MeshNodes, MipFilter, Profile,
-    Settings, Stage,
+    AssetKind, AudioBits, Compress, FontFormat, GpuFormat, MeshNodes, MipFilter, Profile, Settings,
+    Stage,
 };
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -641,7 +641,7 @@ fn summary(r: &BuildReport, out: &Path) -> String {
 /// for mips, a WAV sound, an OBJ mesh, a GLSL vertex and fragment shader), build it into
 /// `out_dir`, build again to show the content-hash skip, and return a short report.
 pub fn demo_build(src_dir: &Path, out_dir: &Path) -> Result<String> {
-    let written = samples::write_source_tree(src_dir)
+    let written = voxcaf_samples::write_source_tree(src_dir)
         .with_context(|| format!("writing the sample sources to {}", src_dir.display()))?;
     // Shaders need the Khronos programs (Debian packages glslang-tools and spirv-tools); a
     // machine without them still gets the rest of the demo, and is told why.

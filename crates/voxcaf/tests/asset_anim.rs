@@ -4,7 +4,7 @@
 mod common;
 use common::{cli, cli_err, cli_json, cli_ok};
 
-use caf_import::samples::{animated_glb, AnimatedOptions};
+use voxcaf_samples::{animated_glb, AnimatedOptions};
 
 /// A temporary folder holding `hero.glb`, the default animated sample.
 fn hero_dir() -> tempfile::TempDir {

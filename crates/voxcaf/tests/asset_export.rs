@@ -8,7 +8,7 @@ use common::{cli, cli_err, run};
 
 use std::path::Path;
 
-use caf_import::samples;
+use voxcaf_samples as samples;
 
 fn ok(dir: &Path, args: &[&str]) -> String {
     let (c, o, e) = run(dir, args);

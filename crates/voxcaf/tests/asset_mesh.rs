@@ -15,7 +15,7 @@ fn corpus(name: &str) -> Option<PathBuf> {
 fn gltf_convert_info_and_refusals() {
     let t = tempfile::tempdir().unwrap();
     let d = t.path();
-    std::fs::write(d.join("t.glb"), caf_import::samples::triangle_glb()).unwrap();
+    std::fs::write(d.join("t.glb"), voxcaf_samples::triangle_glb()).unwrap();
 
     cli_err(
         d,

@@ -7,7 +7,7 @@ use common::{cli, cli_err, cli_json, cli_ok};
 use std::path::Path;
 
 fn write_png(path: &Path, w: u32, h: u32) {
-    std::fs::write(path, caf_import::samples::gradient_png(w, h)).unwrap();
+    std::fs::write(path, voxcaf_samples::gradient_png(w, h)).unwrap();
 }
 
 /// What `asset info` says of the 8x8 source converted to BC7 with mips.
@@ -62,12 +62,8 @@ fn convert_gpu_format_astc4x4_info_and_export_back_to_png() {
     let d = tmp.path();
     // 10x6: not whole 4x4 blocks, so levels are padded.
     let (w, h) = (10, 6);
-    let rgba = caf_import::samples::noisy_rgba(w, h);
-    std::fs::write(
-        d.join("hero.png"),
-        caf_import::samples::png_rgba(w, h, &rgba),
-    )
-    .unwrap();
+    let rgba = voxcaf_samples::noisy_rgba(w, h);
+    std::fs::write(d.join("hero.png"), voxcaf_samples::png_rgba(w, h, &rgba)).unwrap();
     gpu_convert(d, "hero.caf", "astc4x4", "ASTC_4x4_UNORM_SRGB", ASTC_LEVELS);
     let j = cli_json(d, "asset info --json hero.caf");
     assert_eq!(j["decoded"]["format"], 77);

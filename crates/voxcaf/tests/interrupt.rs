@@ -16,7 +16,7 @@ fn make_sources(src: &Path) {
     for i in 0..SOURCES {
         std::fs::write(
             src.join(format!("s{i:03}.wav")),
-            caf_import::samples::wav_i16(22050, 2, 20_000 + i as u32),
+            voxcaf_samples::wav_i16(22050, 2, 20_000 + i as u32),
         )
         .unwrap();
     }

@@ -130,7 +130,7 @@ fn item1_outputs_never_replace_inputs_sources_or_foreign_files() {
 
     // Sources: the output folder may not be or lie in the source folder.
     let src = p.join("src");
-    caf_import::samples::write_source_tree(&src).unwrap();
+    voxcaf_samples::write_source_tree(&src).unwrap();
     let before = tree(&src);
     for out in ["src", "src/out", "src/shaders/../out"] {
         let (c, _, e) = run(p, &["asset", "build", "src", out]);

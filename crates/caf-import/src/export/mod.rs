@@ -15,8 +15,9 @@
 //! each through the atomic writer.
 //!
 //! ```
-//! use caf_import::{convert, export, samples, Settings};
+//! use caf_import::{convert, export, Settings};
 //! use std::path::Path;
+//! use voxcaf_samples as samples; // generated sources (a dev-dependency)
 //!
 //! let png = samples::gradient_png(4, 4);
 //! let settings = Settings { mips: true, ..Settings::default() };

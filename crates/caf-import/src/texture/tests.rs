@@ -104,7 +104,7 @@ fn linear_chain_is_within_one_unit_of_an_f64_reference() {
         (512, 256),
     ];
     for (k, &(w, h)) in sizes.iter().enumerate() {
-        let mut px = crate::samples::lcg_bytes(k as u32 * 7 + 1, w * h * 4);
+        let mut px = voxcaf_golden::lcg_bytes(k as u32 * 7 + 1, w * h * 4);
         // Some fully and almost transparent texels, to reach the plain-colour fallback.
         for (i, p) in px.chunks_exact_mut(4).enumerate() {
             match i % 11 {
@@ -161,7 +161,7 @@ fn banded_pyramid_equals_the_level_by_level_path_to_the_bit() {
     .iter()
     .enumerate()
     {
-        let mut px = crate::samples::lcg_bytes(k as u32 + 40, (w * h * 4) as usize);
+        let mut px = voxcaf_golden::lcg_bytes(k as u32 + 40, (w * h * 4) as usize);
         for (i, p) in px.chunks_exact_mut(4).enumerate() {
             if i % 13 == 0 {
                 p[3] = 0;

@@ -76,7 +76,7 @@ pub fn write_wav(path: &Path, frames: u32, sample: impl Fn(u32) -> i16) {
     if let Some(p) = path.parent() {
         std::fs::create_dir_all(p).unwrap();
     }
-    std::fs::write(path, caf_import::samples::wav_from_i16(22050, 1, &samples)).unwrap();
+    std::fs::write(path, voxcaf_samples::wav_from_i16(22050, 1, &samples)).unwrap();
 }
 
 /// [`cli`] that must exit with `code`: its stdout.

@@ -1,5 +1,26 @@
 //! Small generated source files (PNG, WAV, OBJ, GLSL, WGSL, glTF) for tests, benchmarks and
-//! demos. Everything is deterministic.
+//! demos. Everything is deterministic: the noise comes from the test kit's LCG generators
+//! (`voxcaf-golden`, re-exported as [`lcg_bytes`] and [`lcg_i16`]).
+//!
+//! The libraries use this crate as a dev-dependency only; `voxcaf-demo` and the CLI (whose
+//! `voxcaf demo` builds a generated source tree) depend on it normally.
+//!
+//! ```
+//! // A 4x2 gradient as RGBA8 pixels and as a PNG file.
+//! let px = voxcaf_samples::gradient_rgba(4, 2);
+//! assert_eq!(px.len(), 4 * 2 * 4);
+//! let png = voxcaf_samples::gradient_png(4, 2);
+//! assert!(png.starts_with(b"\x89PNG"));
+//!
+//! // One second of 16-bit mono WAV at 8 kHz, and a unit cube mesh.
+//! let wav = voxcaf_samples::wav_i16(8000, 1, 8000);
+//! assert!(wav.starts_with(b"RIFF"));
+//! let (vertices, indices) = voxcaf_samples::cube_mesh();
+//! assert_eq!((vertices.len(), indices.len()), (24, 36));
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(clippy::unwrap_used)]
 
 use std::io::Cursor;
 
@@ -563,8 +584,8 @@ pub fn glb(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
 }
 
 /// Writes a small source tree into `dir` (created if missing), the input of the demo build and
-/// of `examples/build.rs`: a PNG texture with a sidecar asking for mips, a WAV sound, an OBJ
-/// mesh, and a GLSL vertex and fragment shader. Returns the relative paths written.
+/// of caf-import's `examples/build.rs`: a PNG texture with a sidecar asking for mips, a WAV
+/// sound, an OBJ mesh, and a GLSL vertex and fragment shader. Returns the relative paths written.
 pub fn write_source_tree(dir: &std::path::Path) -> std::io::Result<Vec<&'static str>> {
     let files: [(&str, Vec<u8>); 6] = [
         ("textures/hero.png", gradient_png(128, 128)),
