@@ -241,8 +241,9 @@ pub struct ConvertArgs {
     /// Source file (`-` reads standard input and then needs --type).
     input: PathBuf,
     /// Output .caf file, or an existing folder to write the name `build` gives inside it
-    /// (`hero.png` -> `hero.caf`, `sprite.vert` -> `sprite.vert.caf`); `-` writes standard
-    /// output; missing folders are created.
+    /// (`hero.png` -> `hero.caf`, `sprite.vert` -> `sprite.vert.caf`; with --stage, the stage
+    /// joins the name, `lit.wgsl` -> `lit.vertex.caf`, so each stage of a module has its own
+    /// file); `-` writes standard output; missing folders are created.
     output: PathBuf,
     /// Overwrite an existing output that is not a .caf asset.
     #[arg(long)]
@@ -370,9 +371,15 @@ fn convert(a: ConvertArgs) -> Result<u8> {
                 "standard input has no name to give the output; name the output .caf file",
             ));
         }
-        let name = a.input.file_name().unwrap_or_default();
-        a.output
-            .join(caf_import::batch::output_name(Path::new(name)))
+        let name = Path::new(a.input.file_name().unwrap_or_default());
+        match a.settings.stage {
+            // One module, several stages: each its own asset, never one replacing another.
+            Some(stage) => a.output.join(format!(
+                "{}.{stage}.caf",
+                name.file_stem().unwrap_or_default().to_string_lossy()
+            )),
+            None => a.output.join(caf_import::batch::output_name(name)),
+        }
     } else {
         a.output.clone()
     };

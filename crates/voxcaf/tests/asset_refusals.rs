@@ -1,6 +1,7 @@
 //! Asset commands refuse or say what would mislead: `asset export` to a name of another format
 //! (`x.jpg` for a texture, `x.mp3` for audio), `--profile original` with compression or
-//! encryption, `asset repack` writing a newer minor version as 1.0.
+//! encryption, `asset repack` writing a newer minor version as 1.0, two stages of one module
+//! written over each other.
 
 mod common;
 use common::{cli, cli_ok, write_wav};
@@ -77,4 +78,23 @@ fn repack_says_that_a_newer_minor_version_is_written_as_1_0() {
     let (code, _, err) = cli(d, "asset repack a.caf r2.caf");
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("note:"), "{err}");
+}
+
+#[test]
+fn two_stages_of_one_wgsl_module_into_one_folder_are_two_assets() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::write(
+        d.join("lit.wgsl"),
+        "@vertex fn vs() -> @builtin(position) vec4<f32> { return vec4<f32>(0.0); }\n\
+         @fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }\n",
+    )
+    .unwrap();
+    std::fs::create_dir(d.join("out")).unwrap();
+    cli_ok(d, "asset convert lit.wgsl out --stage vertex");
+    cli_ok(d, "asset convert lit.wgsl out --stage fragment");
+    let vertex = std::fs::read(d.join("out/lit.vertex.caf")).unwrap();
+    let fragment = std::fs::read(d.join("out/lit.fragment.caf")).unwrap();
+    assert_ne!(vertex, fragment);
+    assert!(!d.join("out/lit.caf").exists());
 }
