@@ -186,6 +186,71 @@ impl EncryptArgs {
 }
 
 impl SettingsArgs {
+    /// Notes for the flags given (not at their defaults) that do nothing for `input`, an
+    /// asset of `kind`.
+    fn inapplicable(&self, kind: AssetKind, input: &Path) -> Vec<String> {
+        let given: [(&'static str, AssetKind, bool); 14] = [
+            ("--mips", AssetKind::Texture, self.mips),
+            (
+                "--mip-filter",
+                AssetKind::Texture,
+                self.mip_filter != MipFilter::default(),
+            ),
+            ("--srgb", AssetKind::Texture, self.srgb),
+            ("--linear", AssetKind::Texture, self.linear),
+            (
+                "--gpu-format",
+                AssetKind::Texture,
+                self.gpu_format.is_some(),
+            ),
+            (
+                "--bits",
+                AssetKind::Audio,
+                self.bits != AudioBits::default(),
+            ),
+            ("--stage", AssetKind::Shader, self.stage.is_some()),
+            (
+                "--mesh-nodes",
+                AssetKind::Mesh,
+                self.mesh_nodes != MeshNodes::default(),
+            ),
+            ("--charset", AssetKind::Font, self.charset.is_some()),
+            (
+                "--charset-file",
+                AssetKind::Font,
+                self.charset_file.is_some(),
+            ),
+            ("--size", AssetKind::Font, self.size.is_some()),
+            ("--sdf-range", AssetKind::Font, self.sdf_range.is_some()),
+            (
+                "--font-format",
+                AssetKind::Font,
+                self.font_format != FontFormat::default(),
+            ),
+            (
+                "--anim-rate",
+                AssetKind::Animation,
+                self.anim_rate.is_some(),
+            ),
+        ];
+        let mut notes: Vec<String> = given
+            .into_iter()
+            .filter(|&(_, applies_to, set)| set && applies_to != kind)
+            .map(|(flag, applies_to, _)| {
+                format!(
+                    "{flag} is for {applies_to} inputs and does nothing for {} ({kind}); ignored",
+                    input.display()
+                )
+            })
+            .collect();
+        if self.level.is_some() && self.compress != Compress::Zstd {
+            notes.push(
+                "--level is zstd's level and does nothing without --compress zstd; ignored".into(),
+            );
+        }
+        notes
+    }
+
     fn settings(&self, kind: Option<AssetKind>) -> Result<Settings> {
         // The set is stored in canonical range form, so the build hash follows the characters,
         // not how they were written (and a bad set fails before any file is read).
@@ -392,7 +457,12 @@ fn convert(a: ConvertArgs) -> Result<u8> {
         Err(e) => return Err(e),
     };
     let converted = match result {
-        Ok(c) => c,
+        Ok(c) => {
+            for note in a.settings.inapplicable(c.kind, &a.input) {
+                eprintln!("note: {note}");
+            }
+            c
+        }
         Err(e) => {
             if a.json {
                 println!("{}", o::error_json(&o::failed(&a.input, &e)));

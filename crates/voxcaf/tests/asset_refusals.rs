@@ -1,7 +1,7 @@
 //! Asset commands refuse or say what would mislead: `asset export` to a name of another format
 //! (`x.jpg` for a texture, `x.mp3` for audio), `--profile original` with compression or
 //! encryption, `asset repack` writing a newer minor version as 1.0, two stages of one module
-//! written over each other.
+//! written over each other; and notes for flags that do nothing for an input.
 
 mod common;
 use common::{cli, cli_ok, write_wav};
@@ -97,4 +97,35 @@ fn two_stages_of_one_wgsl_module_into_one_folder_are_two_assets() {
     let fragment = std::fs::read(d.join("out/lit.fragment.caf")).unwrap();
     assert_ne!(vertex, fragment);
     assert!(!d.join("out/lit.caf").exists());
+}
+
+#[test]
+fn flags_that_do_nothing_for_an_input_get_a_note() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::write(d.join("p.png"), voxcaf_samples::gradient_png(4, 4)).unwrap();
+    write_wav(&d.join("a.wav"), 500, |i| i as i16);
+    let (code, _, err) = cli(d, "asset convert p.png p.caf --bits 8 --mips");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("note: --bits is for audio inputs and does nothing for p.png (texture)"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("--mips"),
+        "--mips applies to a texture: {err}"
+    );
+    let (code, _, err) = cli(d, "asset convert a.wav a.caf --linear --level 9");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("note: --linear is for texture inputs"),
+        "{err}"
+    );
+    assert!(err.contains("note: --level is zstd's level"), "{err}");
+    // Flags that apply: no note.
+    let (_, _, err) = cli(
+        d,
+        "asset convert a.wav b.caf --bits 8 --compress zstd --level 9",
+    );
+    assert!(!err.contains("note:"), "{err}");
 }
