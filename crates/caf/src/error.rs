@@ -56,9 +56,13 @@ pub enum CafError {
     },
     /// Offset 0 does not hold 0xCAFECAFE.
     #[error(
-        "bad magic at offset {}: {found:#010x}, expected {:#010x} (not a .caf container)",
+        "bad magic at offset {}: {found:#010x}, expected {:#010x} ({})",
         offset_of!(RawHeader, magic),
-        crate::container::header::MAGIC
+        crate::container::header::MAGIC,
+        match voxcaf_names::file_kind(&found.to_le_bytes()) {
+            Some(kind) => format!("this is {kind}, not a .caf container"),
+            None => "not a .caf container".to_string(),
+        }
     )]
     BadMagic {
         /// The u32 found at offset 0.

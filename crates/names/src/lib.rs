@@ -62,6 +62,36 @@ pub fn unknown_name(what: &str, input: &str, names: &[&str], numbers: bool) -> S
     format!("unknown {what} {input:?} (expected {list}{numbers})")
 }
 
+/// The file kinds a user may hand to the wrong command, by their first bytes: what a "bad
+/// magic" error can say the file is instead.
+const FILE_KINDS: &[(&[u8], &str)] = &[
+    (b"VWR1", "a .vwr world"),
+    (&[0xfe, 0xca, 0xfe, 0xca], "a .caf asset"),
+    (b"CAFP", "a .cafpack asset pack"),
+    (b"VOX ", "a MagicaVoxel .vox model"),
+    (b"\x89PNG", "a PNG image"),
+    (b"RIFF", "a RIFF file (WAV audio or WebP image)"),
+    (b"OggS", "an Ogg file"),
+    (b"fLaC", "a FLAC file"),
+    (b"glTF", "a binary glTF (.glb)"),
+    (b"\xabKTX", "a KTX texture"),
+    (b"\x03\x02\x23\x07", "a SPIR-V module"),
+];
+
+/// What a file is, told by its first bytes (`head`), for a file some command cannot read.
+///
+/// ```
+/// assert_eq!(voxcaf_names::file_kind(b"VOX \x96\0\0\0"), Some("a MagicaVoxel .vox model"));
+/// assert_eq!(voxcaf_names::file_kind(b"\xfe\xca\xfe\xca"), Some("a .caf asset"));
+/// assert_eq!(voxcaf_names::file_kind(b"nothing"), None);
+/// ```
+pub fn file_kind(head: &[u8]) -> Option<&'static str> {
+    FILE_KINDS
+        .iter()
+        .find(|(magic, _)| head.starts_with(magic))
+        .map(|(_, kind)| *kind)
+}
+
 /// A number written in decimal or, after `0x`, in hexadecimal (the text form of an open code
 /// without a name).
 pub fn parse_number(s: &str) -> Option<u64> {

@@ -34,7 +34,10 @@ pub enum VwrError {
         available: u64,
     },
     /// A magic number did not match.
-    #[error("bad magic at offset {offset}: expected {expected:?}, found {found:02x?}")]
+    #[error(
+        "bad magic at offset {offset}: expected {expected:?}, found {found:02x?}{}",
+        is_instead(*offset, found)
+    )]
     BadMagic {
         /// Offset of the magic.
         offset: u64,
@@ -487,9 +490,35 @@ pub enum RecordError {
 /// Result alias.
 pub type Result<T, E = VwrError> = std::result::Result<T, E>;
 
+/// For a file-level magic (offset 0): " (this is a PNG image)" and the like, when the bytes
+/// name another known kind of file.
+fn is_instead(offset: u64, found: &[u8; 4]) -> String {
+    match voxcaf_names::file_kind(found) {
+        Some(kind) if offset == 0 => format!(" (this is {kind}, not a world)"),
+        _ => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_of_another_kind_is_named_in_the_bad_magic_error() {
+        let e = |found: &[u8; 4], offset| {
+            VwrError::BadMagic {
+                offset,
+                expected: "VWR1",
+                found: *found,
+            }
+            .to_string()
+        };
+        assert!(e(b"VOX ", 0).ends_with("(this is a MagicaVoxel .vox model, not a world)"));
+        assert!(e(&[0xfe, 0xca, 0xfe, 0xca], 0).contains("this is a .caf asset"));
+        assert!(!e(b"zzzz", 0).contains("this is"));
+        // A chunk's magic deep inside a world is not a file kind.
+        assert!(!e(b"VOX ", 64).contains("this is"));
+    }
 
     /// The typed faults print the messages the string reasons used to carry (CLI output and
     /// its tests depend on them).
