@@ -369,16 +369,19 @@ fn tangents(part: &MeshPart) -> Vec<[f32; 4]> {
 }
 
 /// The metadata and payload of a `.caf` Mesh asset: both passes merged (opaque first), one
-/// sub-mesh per non-empty pass.
+/// sub-mesh per non-empty pass (material 0 opaque, 1 transparent) in the extended header's
+/// sub-mesh table, and the vertex colours (linear, AO baked in when `bake_ao`) as COLOR_0
+/// (docs/format/caf-assets-ext.md). Returns the metadata bytes and the payload.
 pub fn caf_mesh(
     mesh: &WorldMesh,
     registry: &Registry,
-) -> Result<(caf::mesh::MeshMetadata, Vec<u8>, ExportStats), MeshError> {
+    bake_ao: bool,
+) -> Result<(Vec<u8>, Vec<u8>, ExportStats), MeshError> {
     let b = MeshBuffers::from_world(mesh, registry);
     let mut all = b.opaque.clone();
     all.append(&b.transparent);
     let tan = tangents(&all);
-    let vertices = all
+    let vertices: Vec<caf::mesh::Vertex> = all
         .positions
         .iter()
         .zip(&all.normals)
@@ -391,10 +394,34 @@ pub fn caf_mesh(
                 uv,
                 tangent,
             },
-        );
-    let sub_meshes = (!b.opaque.is_empty()) as u32 + (!b.transparent.is_empty()) as u32;
+        )
+        .collect();
+    let opaque_indices = b.opaque.indices.len() as u32;
+    let table: Vec<caf::mesh::SubMeshEntry> = [
+        (0, opaque_indices, 0),
+        (opaque_indices, all.indices.len() as u32 - opaque_indices, 1),
+    ]
+    .into_iter()
+    .filter(|&(_, count, _)| count > 0)
+    .map(
+        |(first_index, index_count, material)| caf::mesh::SubMeshEntry {
+            first_index,
+            index_count,
+            material,
+            node: caf::mesh::SubMeshEntry::NONE,
+            ..Default::default()
+        },
+    )
+    .collect();
+    let colors = linear_colors(&all, bake_ao);
+    let extras = caf::mesh::MeshExtras {
+        sub_meshes: &table,
+        colors: Some(&colors),
+        uv1: None,
+        skin: None,
+    };
     let (meta, payload) =
-        caf::mesh::encode_mesh(vertices, &all.indices, sub_meshes).map_err(|e| match e {
+        caf::mesh::encode_mesh_ext(&vertices, &all.indices, &extras).map_err(|e| match e {
             caf::mesh::MeshEncodeError::TooManyVertices { count } => {
                 MeshError::too_large("caf", format!("{count} vertices"))
             }
@@ -461,9 +488,9 @@ pub fn write_mesh(
             stats
         }
         ExportFormat::Caf => {
-            let (meta, payload, stats) = caf_mesh(mesh, registry)?;
+            let (meta, payload, stats) = caf_mesh(mesh, registry, opts.bake_ao)?;
             caf::AssetWriter::new(caf::AssetType::MESH)
-                .metadata(&meta.to_bytes())
+                .metadata(&meta)
                 .payload(&payload)
                 .write_file(path)
                 .map_err(|e| MeshError::export("caf", e))?;

@@ -147,12 +147,24 @@ fn caf_mesh_loads_through_typed_view() {
     }
     let max = view.vertices.len() as u32;
     assert!(view.indices.iter().all(|&i| i < max));
-    // The payload layout is exactly 48-byte vertices then u32 indices.
-    let (meta, payload, _) = export::caf_mesh(&m, &r).unwrap();
-    assert_eq!(
-        payload.len(),
-        meta.vertex_count as usize * 48 + meta.index_count as usize * 4
-    );
+    // The level keeps its colours and its two passes in the engine's own format: COLOR_0
+    // per vertex and the sub-mesh table (opaque then transparent).
+    let colors = view.colors.as_ref().expect("COLOR_0 stored");
+    assert_eq!(colors.len(), b.vertex_count());
+    assert!(colors
+        .iter()
+        .any(|c| c[0] != colors[0][0] || c[1] != colors[0][1]));
+    let table = view.sub_meshes();
+    assert_eq!(table.len(), 2);
+    assert_eq!(table[0].first_index, 0);
+    assert_eq!(table[0].index_count as usize, b.opaque.indices.len());
+    assert_eq!(table[1].first_index as usize, b.opaque.indices.len());
+    assert_eq!((table[0].material, table[1].material), (0, 1));
+    // With AO baked in, the colours of occluded corners are darker.
+    let (_, baked, _) = export::caf_mesh(&m, &r, true).unwrap();
+    let (_, plain, _) = export::caf_mesh(&m, &r, false).unwrap();
+    assert_eq!(baked.len(), plain.len());
+    assert_ne!(baked, plain);
 }
 
 #[test]
