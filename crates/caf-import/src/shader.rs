@@ -697,25 +697,11 @@ mod tests {
         let src = "@vertex fn vs_a() -> @builtin(position) vec4<f32> { return vec4<f32>(0.0); }\n\
                    @vertex fn vs_b() -> @builtin(position) vec4<f32> { return vec4<f32>(1.0); }\n\
                    @fragment fn fs() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }\n";
-        let e = compile(
-            src.as_bytes(),
-            "s.wgsl",
-            Some("wgsl"),
-            Some(Stage::Vertex),
-            None,
-        )
-        .unwrap_err()
-        .to_string();
+        let wgsl = |stage| compile(src.as_bytes(), "s.wgsl", Some("wgsl"), Some(stage), None);
+        let e = wgsl(Stage::Vertex).unwrap_err().to_string();
         assert!(e.contains("2 vertex entry points (vs_a, vs_b)"), "{e}");
         // The fragment stage is one entry point: stored alone.
-        let f = compile(
-            src.as_bytes(),
-            "s.wgsl",
-            Some("wgsl"),
-            Some(Stage::Fragment),
-            None,
-        )
-        .unwrap();
+        let f = wgsl(Stage::Fragment).unwrap();
         let eps = entry_points(
             &f.spirv
                 .chunks(4)
