@@ -200,7 +200,7 @@ fn extensions(asset_type: caf::AssetType) -> &'static [&'static str] {
         caf::AssetType::TEXTURE | caf::AssetType::FONT => &[".png"],
         caf::AssetType::AUDIO => &[".wav"],
         caf::AssetType::SHADER => &[".spv"],
-        caf::AssetType::MESH | caf::AssetType::ANIMATION => &[".glb", ".gltf"],
+        // Meshes and animations: the glTF writer refuses every name but .glb / .gltf itself.
         _ => &[],
     }
 }
