@@ -401,6 +401,19 @@ pub fn write_stdout(bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// A spinner saying `msg` on standard error while a long step runs, when standard error is a
+/// terminal (hidden otherwise, so pipes and logs get only the final lines).
+pub fn spinner(msg: String) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let s = indicatif::ProgressBar::new_spinner();
+    s.set_message(msg);
+    s.enable_steady_tick(std::time::Duration::from_millis(120));
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -109,3 +109,54 @@ impl ConvertArgs {
 fn parse_origin(s: &str) -> Result<[i32; 3], String> {
     crate::lists::numbers(s, &[','], "X,Y,Z block coordinates, e.g. 10,0,10")
 }
+
+/// A size in bytes: a number, optionally with a unit (`k`/`M`/`G` powers of 1000, `KiB`/
+/// `MiB`/`GiB` powers of 1024; case and a final `B` ignored): `512M`, `2G`, `1.5GiB`.
+pub fn parse_byte_size(s: &str) -> std::result::Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (a number, then k, M, G, KiB, MiB or GiB)"))?;
+    let unit = unit.trim().to_ascii_lowercase();
+    let scale = match unit.trim_end_matches('b') {
+        "" => 1.0,
+        "k" => 1e3,
+        "m" => 1e6,
+        "g" => 1e9,
+        "ki" => 1024.0,
+        "mi" => 1024.0 * 1024.0,
+        "gi" => 1024.0 * 1024.0 * 1024.0,
+        _ => {
+            return Err(format!(
+                "`{s}`: unknown unit `{unit}` (use k, M, G, KiB, MiB or GiB)"
+            ))
+        }
+    };
+    let v = n * scale;
+    if !(1.0..1.8e19).contains(&v) {
+        return Err(format!("`{s}` is not a usable size"));
+    }
+    Ok(v as u64)
+}
+
+#[cfg(test)]
+mod byte_size_tests {
+    use super::parse_byte_size as p;
+
+    #[test]
+    fn sizes_with_and_without_units() {
+        assert_eq!(p("4096"), Ok(4096));
+        assert_eq!(p("512M"), Ok(512_000_000));
+        assert_eq!(p("2G"), Ok(2_000_000_000));
+        assert_eq!(p("1.5GiB"), Ok(1_610_612_736));
+        assert_eq!(p("64 mib"), Ok(64 << 20));
+        assert_eq!(p("10kB"), Ok(10_000));
+        for bad in ["", "M", "12X", "-5", "0", "1e99G"] {
+            assert!(p(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -433,6 +433,12 @@ fn layer(args: &LayerArgs) -> Result<u8> {
     };
     let layer = match layer {
         Ok(l) => l,
+        Err(e @ vwr_edit::EditError::LayerTooLarge { .. }) => {
+            return Err(crate::output::failed(
+                &args.file,
+                format!("{e} (--region X0,Z0,X1,Z1)"),
+            ))
+        }
         Err(e) => return Err(crate::output::failed(&args.file, e)),
     };
     let chunk_stats = || {

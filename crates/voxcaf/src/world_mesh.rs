@@ -1,6 +1,5 @@
 //! `voxcaf world mesh|render`: mesh export and preview images.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -46,6 +45,11 @@ pub enum MeshCmd {
         /// Print statistics as one JSON object.
         #[arg(long)]
         json: bool,
+        /// Refuse, before building it, an export estimated to need more memory than this
+        /// (bytes, or with a unit: 512M, 2G, 1.5GiB). A .glb past 4 GiB is always refused
+        /// before it is built.
+        #[arg(long, value_parser = crate::world_args::parse_byte_size)]
+        max_memory: Option<u64>,
     },
     /// Render a preview PNG: a shaded 3D view, one layer as a tile map (--layer), or the
     /// chunk debug heat map (--chunks).
@@ -128,14 +132,21 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
             registry: reg,
             json,
             force,
+            max_memory,
         } => {
+            let t = Instant::now();
             check_mesh_output(&file, &out, force)?;
             let opts = MeshOptions { greedy, ao };
-            let (mesh, stats, mesh_ms) = export_mesh(&file, &out, reg.as_deref(), opts, per_chunk)?;
+            let (mesh, stats, mesh_ms) =
+                export_mesh(&file, &out, reg.as_deref(), opts, per_chunk, max_memory)?;
+            let times = Times {
+                mesh_ms,
+                total_ms: t.elapsed().as_secs_f64() * 1e3,
+            };
             if json {
-                print_mesh_json(&file, &mesh, &stats, opts, mesh_ms);
+                print_mesh_json(&file, &mesh, &stats, opts, times);
             } else {
-                print_mesh_text(&file, &mesh, &stats, mesh_ms);
+                print_mesh_text(&file, &mesh, &stats, times);
             }
             Ok(0)
         }
@@ -207,7 +218,15 @@ fn check_mesh_output(file: &Path, out: &Path, force: bool) -> Result<()> {
     Ok(())
 }
 
-/// `world mesh`: meshes the world and writes it to `out`; the mesh, what was written and the
+/// Milliseconds spent meshing, and on the whole command.
+#[derive(Clone, Copy)]
+struct Times {
+    mesh_ms: f64,
+    total_ms: f64,
+}
+
+/// `world mesh`: meshes the world and writes it to `out` (after checking the estimate of the
+/// export against `.glb`'s limit and `max_memory`); the mesh, what was written and the
 /// meshing time in milliseconds.
 fn export_mesh(
     file: &Path,
@@ -215,12 +234,25 @@ fn export_mesh(
     reg: Option<&Path>,
     opts: MeshOptions,
     per_chunk: bool,
+    max_memory: Option<u64>,
 ) -> Result<(WorldMesh, ExportStats, f64)> {
     let reg = registry(reg)?;
+    let spinner = crate::output::spinner(format!("meshing {}", file.display()));
     let world = load(file)?;
     let t = Instant::now();
     let mesh = mesh_world(&world, &reg, opts);
     let mesh_ms = t.elapsed().as_secs_f64() * 1e3;
+    drop(world);
+    let format = ExportFormat::from_path(out).unwrap_or(ExportFormat::Glb);
+    if let Err(e) = mesh.estimate(format).check(format, max_memory) {
+        let hint = if opts.greedy {
+            "write a .gltf (no 4 GiB limit) or raise --max-memory"
+        } else {
+            "use --greedy (far fewer vertices), write a .gltf (no 4 GiB limit) or raise --max-memory"
+        };
+        return Err(crate::output::failed(file, format!("{e}; {hint}")));
+    }
+    spinner.set_message(format!("writing {}", out.display()));
     crate::output::create_parent(out)?;
     let stats = write_mesh(
         out,
@@ -232,6 +264,7 @@ fn export_mesh(
         },
     )
     .with_context(|| format!("writing {}", out.display()))?;
+    spinner.finish_and_clear();
     Ok((mesh, stats, mesh_ms))
 }
 
@@ -241,7 +274,7 @@ fn print_mesh_json(
     mesh: &WorldMesh,
     stats: &ExportStats,
     opts: MeshOptions,
-    mesh_ms: f64,
+    times: Times,
 ) {
     println!(
         "{}",
@@ -257,15 +290,16 @@ fn print_mesh_json(
             "triangles": stats.triangles,
             "greedy": opts.greedy,
             "ao": opts.ao,
-            "mesh_ms": mesh_ms,
+            "mesh_ms": times.mesh_ms,
+            "total_ms": times.total_ms,
         })
     );
 }
 
 /// `world mesh`'s statistics as text, and the files written.
-fn print_mesh_text(file: &Path, mesh: &WorldMesh, stats: &ExportStats, mesh_ms: f64) {
+fn print_mesh_text(file: &Path, mesh: &WorldMesh, stats: &ExportStats, times: Times) {
     println!(
-        "{}: {} chunks, {} quads covering {} faces, {} special cells -> {} vertices, {} triangles ({:.1} ms meshing)",
+        "{}: {} chunks, {} quads covering {} faces, {} special cells -> {} vertices, {} triangles ({:.1} ms meshing, {:.2} s in all)",
         file.display(),
         mesh.chunks.len(),
         mesh.quad_count(),
@@ -273,7 +307,8 @@ fn print_mesh_text(file: &Path, mesh: &WorldMesh, stats: &ExportStats, mesh_ms: 
         mesh.special_count(),
         stats.vertices,
         stats.triangles,
-        mesh_ms
+        times.mesh_ms,
+        times.total_ms / 1e3
     );
     println!("wrote {}", stats.files.join(", "));
 }
@@ -327,14 +362,7 @@ fn render_with_spinner(
     picture: Picture,
     size: (u32, u32),
 ) -> Result<(Rendered, String)> {
-    let spinner = if std::io::stderr().is_terminal() {
-        let s = indicatif::ProgressBar::new_spinner();
-        s.set_message(format!("rendering {}", file.display()));
-        s.enable_steady_tick(std::time::Duration::from_millis(120));
-        s
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let spinner = crate::output::spinner(format!("rendering {}", file.display()));
     let drawn = match picture {
         Picture::Chunks => (
             render::render_chunks_within(world, size.0, size.1),

@@ -45,6 +45,22 @@ pub enum EditError {
         /// Second corner.
         b: [i32; 3],
     },
+    /// A layer view larger than a view may be (its cells are held in memory).
+    #[error(
+        "layer y={y} is {width}×{depth} = {} cells, more than the {max} a layer view holds; \
+         ask for a region of it",
+        (*width as u64) * (*depth as u64)
+    )]
+    LayerTooLarge {
+        /// The level.
+        y: i32,
+        /// Cells along x.
+        width: u32,
+        /// Cells along z.
+        depth: u32,
+        /// The most cells a view holds.
+        max: u64,
+    },
     /// The operation needs a record that is not there (e.g. removing a missing MoveObject).
     #[error("no {what} at ({}, {}, {})", pos[0], pos[1], pos[2])]
     NothingThere {

@@ -45,6 +45,10 @@ pub struct RenderOptions<'a> {
 
 const SYMBOLS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
+/// The most cells a [`Layer`] holds (2 bytes each: 128 MiB), an 8192×8192 region: larger
+/// levels are viewed by region.
+pub const MAX_LAYER_CELLS: u64 = 1 << 26;
+
 impl Layer {
     /// The whole level `y`.
     pub fn of(world: &World, y: i32) -> Result<Layer> {
@@ -72,6 +76,14 @@ impl Layer {
         let (x0, z0) = (lo[0] as i32, lo[2] as i32);
         let width = hi[0] - lo[0] + 1;
         let depth = hi[2] - lo[2] + 1;
+        if width as u64 * depth as u64 > MAX_LAYER_CELLS {
+            return Err(EditError::LayerTooLarge {
+                y,
+                width,
+                depth,
+                max: MAX_LAYER_CELLS,
+            });
+        }
         let mut cells = vec![Block::AIR; width as usize * depth as usize];
         let s = CHUNK_SIZE as u32;
         let cy = y as u32 / s;

@@ -21,6 +21,16 @@ pub enum MeshError {
         /// What overflowed.
         what: String,
     },
+    /// The output would take more memory than the caller allows.
+    #[error("{what} would take about {} of memory, more than the {} allowed", crate::estimate::human_bytes(*need), crate::estimate::human_bytes(*limit))]
+    OverMemory {
+        /// Estimated bytes.
+        need: u64,
+        /// The allowance.
+        limit: u64,
+        /// What would be built.
+        what: String,
+    },
     /// The caller asked for something invalid (an output extension we do not know, a zero
     /// image size, a layer outside the world).
     #[error("{0}")]

@@ -1,5 +1,7 @@
 //! The collision view of a world: one flag byte per cell, built from the block registry.
 
+use std::collections::HashMap;
+
 use vwr::{local_index, World, CHUNK_SIZE, CHUNK_VOLUME};
 use vwr_blocks::{Registry, Trigger, TYPE_COUNT};
 
@@ -45,10 +47,73 @@ enum Flags {
     Dense(Box<[u8; CHUNK_VOLUME]>, u8),
 }
 
+/// A chunk's flags and the block revision they were built from.
+type Entry = (Flags, u64);
+
+/// What a chunk the world does not hold collides as.
+static AIR: Flags = Flags::Uniform(0);
+
+/// Chunk positions up to which the collider keeps an entry for every position (24 bytes each,
+/// 6 MiB at most); larger worlds keep entries only for the chunks they hold, so that the
+/// collider of a sparse world costs memory in proportion to its chunks.
+const DENSE_MAX_POSITIONS: usize = 1 << 18;
+
+#[derive(Clone, Debug)]
+enum Chunks {
+    /// One entry per chunk position, in file order.
+    Dense(Vec<Entry>),
+    /// Entries of the chunks the world holds, by file-order index.
+    Sparse(HashMap<u32, Entry>),
+}
+
+impl Chunks {
+    fn new(cdims: [u32; 3]) -> Chunks {
+        let n = cdims.iter().map(|&d| d as usize).product::<usize>();
+        if n <= DENSE_MAX_POSITIONS {
+            Chunks::Dense(vec![(AIR.clone(), u64::MAX); n])
+        } else {
+            Chunks::Sparse(HashMap::new())
+        }
+    }
+
+    #[inline]
+    fn get(&self, slot: usize) -> &Flags {
+        match self {
+            Chunks::Dense(v) => v.get(slot).map_or(&AIR, |e| &e.0),
+            Chunks::Sparse(m) => m.get(&(slot as u32)).map_or(&AIR, |e| &e.0),
+        }
+    }
+
+    /// Takes a chunk's entry out (air with no revision where there is none).
+    fn take(&mut self, slot: usize) -> Entry {
+        let air = || (AIR.clone(), u64::MAX);
+        match self {
+            Chunks::Dense(v) => v
+                .get_mut(slot)
+                .map_or_else(air, |e| std::mem::replace(e, air())),
+            Chunks::Sparse(m) => m.remove(&(slot as u32)).unwrap_or_else(air),
+        }
+    }
+
+    fn put(&mut self, slot: usize, e: Entry) {
+        match self {
+            Chunks::Dense(v) => {
+                if let Some(d) = v.get_mut(slot) {
+                    *d = e;
+                }
+            }
+            Chunks::Sparse(m) => {
+                m.insert(slot as u32, e);
+            }
+        }
+    }
+}
+
 /// A snapshot of a world's collision: for every cell its [`CellFlags`] (1 byte per cell of
 /// non-uniform chunks, nothing for uniform or missing chunks). Owning its data, it does not
 /// borrow the world; [`Collider::refresh`] brings it up to date after edits, rebuilding only
-/// the chunks whose block revision changed.
+/// the chunks whose block revision changed. Its memory follows the chunks the world holds,
+/// not the world's size (an empty 655350×10×655350-block world costs nothing per chunk).
 ///
 /// Cells outside the world are empty (not solid): boxes and rays may leave the world.
 #[derive(Clone, Debug)]
@@ -56,7 +121,7 @@ pub struct Collider {
     table: Box<[u8; TYPE_COUNT]>,
     dims: [u32; 3],
     cdims: [u32; 3],
-    chunks: Vec<(Flags, u64)>,
+    chunks: Chunks,
 }
 
 impl Collider {
@@ -67,12 +132,11 @@ impl Collider {
             *f = CellFlags::of(registry.collision(t as u16)).0;
         }
         let cdims = world.chunk_dims();
-        let n = cdims.iter().map(|&d| d as usize).product();
         let mut c = Collider {
             table,
             dims: world.block_dims(),
             cdims,
-            chunks: vec![(Flags::Uniform(0), u64::MAX); n],
+            chunks: Chunks::new(cdims),
         };
         c.refresh(world);
         c
@@ -81,47 +145,40 @@ impl Collider {
     /// Rebuilds the chunks whose blocks changed since the last build (compares
     /// `Chunk::blocks_revision`). A world of other dimensions is rebuilt completely.
     pub fn refresh(&mut self, world: &World) {
-        if world.chunk_dims() != self.cdims {
-            *self = Collider {
-                table: self.table.clone(),
-                dims: world.block_dims(),
-                cdims: world.chunk_dims(),
-                chunks: vec![
-                    (Flags::Uniform(0), u64::MAX);
-                    world.chunk_dims().iter().map(|&d| d as usize).product()
-                ],
-            };
+        let resized = world.chunk_dims() != self.cdims;
+        self.dims = world.block_dims();
+        self.cdims = world.chunk_dims();
+        // Chunks the world no longer has (taken out) are left behind in `old`: air. A world
+        // of other dimensions keeps nothing.
+        let mut old = std::mem::replace(&mut self.chunks, Chunks::new(self.cdims));
+        if resized {
+            old = Chunks::Sparse(HashMap::new());
         }
         let [cx, cy, _] = self.cdims;
         for (pos, chunk) in world.chunks() {
             let slot = (pos[0] + cx * (pos[1] + cy * pos[2])) as usize;
             let rev = chunk.blocks_revision();
-            if self.chunks[slot].1 == rev {
-                continue;
-            }
-            let flags = if chunk.is_uniform() {
-                Flags::Uniform(self.table[(chunk.get(0).block_type()) as usize])
+            let (kept, was) = old.take(slot);
+            let entry = if was == rev {
+                (kept, rev)
             } else {
-                let mut d = Box::new([0u8; CHUNK_VOLUME]);
-                chunk.for_each(|i, b| d[i] = self.table[b.block_type() as usize]);
-                if d.iter().all(|&f| f == d[0]) {
-                    Flags::Uniform(d[0])
-                } else {
-                    let triggers = d.iter().fold(0u8, |m, &f| m | 1 << (f >> TRIGGER_SHIFT));
-                    Flags::Dense(d, triggers)
-                }
+                (self.flags_of(chunk), rev)
             };
-            self.chunks[slot] = (flags, rev);
+            self.chunks.put(slot, entry);
         }
-        // Chunks the world no longer has (taken out) are air.
-        let present: std::collections::HashSet<usize> = world
-            .chunks()
-            .map(|(p, _)| (p[0] + cx * (p[1] + cy * p[2])) as usize)
-            .collect();
-        for (i, c) in self.chunks.iter_mut().enumerate() {
-            if !present.contains(&i) {
-                *c = (Flags::Uniform(0), u64::MAX);
-            }
+    }
+
+    fn flags_of(&self, chunk: &vwr::Chunk) -> Flags {
+        if chunk.is_uniform() {
+            return Flags::Uniform(self.table[(chunk.get(0).block_type()) as usize]);
+        }
+        let mut d = Box::new([0u8; CHUNK_VOLUME]);
+        chunk.for_each(|i, b| d[i] = self.table[b.block_type() as usize]);
+        if d.iter().all(|&f| f == d[0]) {
+            Flags::Uniform(d[0])
+        } else {
+            let triggers = d.iter().fold(0u8, |m, &f| m | 1 << (f >> TRIGGER_SHIFT));
+            Flags::Dense(d, triggers)
         }
     }
 
@@ -150,7 +207,7 @@ impl Collider {
     pub(crate) fn flags_in(&self, x: u32, y: u32, z: u32) -> u8 {
         let s = CHUNK_SIZE as u32;
         let slot = (x / s + self.cdims[0] * (y / s + self.cdims[1] * (z / s))) as usize;
-        match &self.chunks[slot].0 {
+        match self.chunks.get(slot) {
             Flags::Uniform(f) => *f,
             Flags::Dense(d, _) => {
                 d[local_index((x % s) as usize, (y % s) as usize, (z % s) as usize)]
@@ -193,7 +250,7 @@ impl Collider {
             for cy in lo[1] / s..=hi[1] / s {
                 for cx in lo[0] / s..=hi[0] / s {
                     let slot = (cx + self.cdims[0] * (cy + self.cdims[1] * cz)) as usize;
-                    match &self.chunks[slot].0 {
+                    match self.chunks.get(slot) {
                         Flags::Uniform(f) => mask |= 1 << (f >> TRIGGER_SHIFT),
                         Flags::Dense(_, m) if m.count_ones() == 1 => mask |= m,
                         Flags::Dense(d, _) => {

@@ -41,6 +41,7 @@ mod error;
 mod fast;
 mod file;
 pub mod layout;
+mod page;
 mod records;
 pub mod samples;
 mod session;

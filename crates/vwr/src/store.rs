@@ -1,13 +1,15 @@
 //! Sparse chunk storage of a [`crate::World`]: a dense table of pages, each page a block of up
 //! to 512 chunk slots allocated on first write.
 //!
-//! Empty worlds cost one pointer per page (an empty 255³-chunk world: 32768 pages, 512 KiB), and
+//! Empty worlds cost 16 bytes per page (an empty 255³-chunk world: 32768 pages, 512 KiB), and
 //! the page shape adapts to the world's proportions so that flat worlds (1000×100×1000 blocks)
 //! do not waste slots. Chunks live in their page's slots (no box per chunk), so a lookup is one
 //! dependent load (the page) before the chunk's own fields: measured on the random `get_block`
-//! benchmark, this is worth about a fifth more reads per second than a pointer per slot. The
-//! price is paid by sparse pages: a page costs 512 × `size_of::<Chunk>()` (about 56 KiB)
-//! however few chunks it holds, i.e. at most one such page per 512 chunk positions written.
+//! benchmark, this is worth about a fifth more reads per second than a pointer per slot. A full
+//! page costs 512 × `size_of::<Chunk>()` (about 56 KiB) however few chunks it holds, so in
+//! worlds past [`FAST_MAX_POSITIONS`] a page starts in the Few form (only its occupied slots,
+//! [`crate::page`]) and becomes full when it holds more than 32 chunks: scattered edits cost
+//! memory in proportion to the chunks they made, not to the pages they fell in.
 //!
 //! Worlds of at most [`FAST_MAX_POSITIONS`] chunk positions (every v2 world up to 64³ chunks,
 //! and a 1280×100×1280-block v3 world) also keep a [`FastTable`]: one word per chunk position
@@ -18,11 +20,11 @@
 use crate::block::Block;
 use crate::chunk::{local_index, Chunk, CHUNK_SIZE};
 use crate::fast::FastTable;
+use crate::page::{Page, Slot, PAGE_SLOTS};
 
 /// log2 of the slots in a full page.
 const PAGE_BITS: u32 = 9;
-
-type Slot = Option<Chunk>;
+const _: () = assert!(1 << PAGE_BITS == PAGE_SLOTS);
 
 /// Largest world (in chunk positions) that keeps a [`FastTable`]: 2 MiB of table at most.
 const FAST_MAX_POSITIONS: u64 = 1 << 18;
@@ -34,7 +36,7 @@ pub(crate) struct ChunkStore {
     shift: [u32; 3],
     /// Pages per axis.
     pages_per_axis: [u32; 3],
-    pages: Vec<Option<Box<[Slot]>>>,
+    pages: Vec<Option<Page>>,
     fast: FastTable,
     cells: CellIndex,
 }
@@ -110,7 +112,7 @@ impl ChunkStore {
         self.fast = fast;
     }
 
-    #[inline]
+    #[cfg(test)]
     fn page_len(&self) -> usize {
         1 << (self.shift[0] + self.shift[1] + self.shift[2])
     }
@@ -152,7 +154,7 @@ impl ChunkStore {
         // SAFETY-free fast path: `locate` of an in-range position is always in range, so the
         // bounds checks below never fail; they stay for memory safety.
         match &self.pages[page] {
-            Some(p) => p[slot].as_ref(),
+            Some(p) => p.get(slot),
             None => None,
         }
     }
@@ -190,8 +192,8 @@ impl ChunkStore {
         self.settle();
         let linear = self.linear(c) as usize;
         let (page, slot) = self.locate(c);
-        let len = self.page_len();
-        let slot = &mut Self::page(&mut self.pages[page], len)[slot];
+        let few = self.few_pages();
+        let slot = Self::page(&mut self.pages[page], few).slot_mut(slot);
         // Zeroed first, so that a panic in `f` leaves no stale address behind.
         self.fast.clear(linear);
         let r = f(slot);
@@ -205,17 +207,19 @@ impl ChunkStore {
         self.settle();
         self.fast.lend(self.linear(c) as usize);
         let (page, slot) = self.locate(c);
-        let len = self.page_len();
-        &mut Self::page(&mut self.pages[page], len)[slot]
+        let few = self.few_pages();
+        Self::page(&mut self.pages[page], few).slot_mut(slot)
     }
 
-    /// The slots of a page, allocated (`len` empty slots) on first use.
-    fn page(page: &mut Option<Box<[Slot]>>, len: usize) -> &mut [Slot] {
-        page.get_or_insert_with(|| {
-            let mut v = Vec::with_capacity(len);
-            v.resize_with(len, || None);
-            v.into_boxed_slice()
-        })
+    /// Whether new pages start Few (see [`crate::page`]): only where no fast table holds
+    /// chunk addresses, since a Few page moves its chunks.
+    fn few_pages(&self) -> bool {
+        self.dims.iter().map(|&d| d as u64).product::<u64>() > FAST_MAX_POSITIONS
+    }
+
+    /// A page, allocated on first use.
+    fn page(page: &mut Option<Page>, few: bool) -> &mut Page {
+        page.get_or_insert_with(|| Page::new(few))
     }
 
     /// The slot of an in-range position if its page exists.
@@ -223,7 +227,7 @@ impl ChunkStore {
         self.settle();
         self.fast.lend(self.linear(c) as usize);
         let (page, slot) = self.locate(c);
-        self.pages[page].as_mut().map(|p| &mut p[slot])
+        self.pages[page].as_mut().and_then(|p| p.existing_mut(slot))
     }
 
     /// Every allocated chunk with its position, in file order (x fastest, then y, then z).
@@ -242,12 +246,9 @@ impl ChunkStore {
                     let Some(Some(page)) = self.pages.get(page) else {
                         continue;
                     };
-                    let xs = x0..self.dims[0].min(x0 + edge);
-                    let slots = page.get(in_page..in_page + xs.len()).unwrap_or(&[]);
-                    for (x, slot) in xs.zip(slots) {
-                        if let Some(c) = slot {
-                            all.push(([x, y, z], c));
-                        }
+                    let len = (self.dims[0].min(x0 + edge) - x0) as usize;
+                    for (s, c) in page.range(in_page, in_page + len) {
+                        all.push(([x0 + (s - in_page) as u32, y, z], c));
                     }
                 }
             }
@@ -269,13 +270,11 @@ impl ChunkStore {
         };
         for (pi, page) in self.pages.iter_mut().enumerate() {
             if let Some(page) = page {
-                for (si, slot) in page.iter_mut().enumerate() {
-                    if let Some(c) = slot {
-                        let pos = shape.position(pi, si);
-                        let linear = shape.linear(pos);
-                        self.fast.lend(linear as usize);
-                        all.push((linear, pos, c));
-                    }
+                for (si, c) in page.chunks_mut() {
+                    let pos = shape.position(pi, si);
+                    let linear = shape.linear(pos);
+                    self.fast.lend(linear as usize);
+                    all.push((linear, pos, c));
                 }
             }
         }
@@ -288,19 +287,7 @@ impl ChunkStore {
         // No table while slots change and pages are freed (a panic in `f` leaves none behind).
         self.fast = FastTable::default();
         for page in self.pages.iter_mut() {
-            let mut live = false;
-            if let Some(p) = page {
-                for slot in p.iter_mut() {
-                    if let Some(c) = slot {
-                        if f(c) {
-                            live = true;
-                        } else {
-                            *slot = None;
-                        }
-                    }
-                }
-            }
-            if !live {
+            if !page.as_mut().is_some_and(|p| p.retain(&mut f)) {
                 *page = None;
             }
         }
@@ -324,9 +311,8 @@ impl ChunkStore {
     /// Bytes held by the page table and allocated pages (not the chunks themselves).
     #[cfg(test)]
     pub(crate) fn overhead_bytes(&self) -> usize {
-        let slot = std::mem::size_of::<Slot>();
-        self.pages.len() * std::mem::size_of::<Option<Box<[Slot]>>>()
-            + self.pages.iter().flatten().count() * self.page_len() * slot
+        self.pages.len() * std::mem::size_of::<Option<Page>>()
+            + self.pages.iter().flatten().map(Page::bytes).sum::<usize>()
     }
 }
 

@@ -114,3 +114,64 @@ pub fn cli_json(dir: &Path, line: &str) -> serde_json::Value {
     let out = cli_ok(dir, line);
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{line}: {e}: {out}"))
 }
+
+/// The world commands the goals name, on `file` (`y` a level inside it).
+pub fn commands(file: &str) -> Vec<Vec<String>> {
+    let all: &[&str] = &[
+        "info F",
+        "check F",
+        "get F 1,1,1",
+        "layer F 5",
+        "ray F --from 1,5,1 --dir 1,-0.1,1",
+        "objects F",
+        "render F -o r.png",
+        "mesh F -o m.glb",
+        "history F",
+        "convert F c.vwr",
+        "dump F",
+    ];
+    all.iter()
+        .map(|c| {
+            std::iter::once("world")
+                .chain(c.split(' ').map(|w| if w == "F" { file } else { w }))
+                .map(str::to_string)
+                .collect()
+        })
+        .collect()
+}
+
+/// A 255³-chunk v3 world (2550³ blocks) with 40,000 single-block edits scattered over it,
+/// and a 1000×100×1000 terrain with many special cells, made through the CLI.
+pub fn goal_worlds(dir: &std::path::Path) {
+    let mut rng = voxcaf_golden::Rng::new(37);
+    let mut edits = String::new();
+    for _ in 0..40_000 {
+        let p = [0; 3].map(|_| rng.below(2550));
+        let t = 1 + rng.below(39);
+        edits += &format!("place {} {} {} {t}\n", p[0], p[1], p[2]);
+    }
+    let mut terrain = String::new();
+    for x in (0..1000).step_by(10) {
+        for z in (0..1000).step_by(10) {
+            let h = 20 + ((x as f32 * 0.05).sin() * 8.0 + (z as f32 * 0.04).cos() * 8.0) as i32;
+            terrain += &format!("box {x} 0 {z} {} {} {} 35\n", x + 9, h - 1, z + 9);
+            terrain += &format!("box {x} {h} {z} {} {h} {} 1\n", x + 9, z + 9);
+        }
+    }
+    for k in 0..20_000 {
+        let p = [0; 3].map(|_| rng.below(1000));
+        let t = ["Water", "Glass", "Grate", "Lava", "110"][k % 5];
+        terrain += &format!("place {} {} {} {t}\n", p[0], 30 + p[1] % 30, p[2]);
+    }
+    std::fs::write(dir.join("edits.txt"), edits).unwrap();
+    std::fs::write(dir.join("terrain.txt"), terrain).unwrap();
+    for cmd in [
+        "world new w255.vwr --size 2550x2550x2550 --format v3",
+        "world edit w255.vwr -s edits.txt",
+        "world new terrain.vwr --size 1000x100x1000",
+        "world edit terrain.vwr -s terrain.txt",
+    ] {
+        let (code, _, err) = output(voxcaf().current_dir(dir).args(cmd.split(' ')));
+        assert_eq!(code, 0, "{cmd}: {err}");
+    }
+}

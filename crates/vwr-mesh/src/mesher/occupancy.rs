@@ -346,12 +346,54 @@ impl ClassSlot for OnceLock<ChunkClass> {
     }
 }
 
+/// Chunk position (file-order index) → index of the chunk in the list of allocated chunks.
+///
+/// A table of every position where it costs little next to the chunks themselves (4 bytes a
+/// position: at most 4 MiB, or 16 positions per chunk); a map of the allocated chunks in sparse
+/// large worlds, so that meshing an empty 655350×10×655350-block world does not allocate
+/// 17 GB for its 4.3 billion positions.
+#[derive(Debug)]
+enum SlotIndex {
+    /// Per position: the index, or `u32::MAX` when not allocated.
+    Table(Vec<u32>),
+    Map(std::collections::HashMap<usize, u32>),
+}
+
+impl SlotIndex {
+    fn new(count: usize, positions: &[[u32; 3]], dims: [u32; 3]) -> SlotIndex {
+        let slots = positions
+            .iter()
+            .enumerate()
+            .map(|(k, &p)| (slot_of(dims, p), k as u32));
+        if count <= (1 << 20).max(16 * positions.len()) {
+            let mut t = vec![u32::MAX; count];
+            for (s, k) in slots {
+                t[s] = k;
+            }
+            SlotIndex::Table(t)
+        } else {
+            SlotIndex::Map(slots.collect())
+        }
+    }
+
+    #[inline]
+    fn get(&self, slot: usize) -> Option<usize> {
+        match self {
+            SlotIndex::Table(t) => match t.get(slot) {
+                None | Some(&u32::MAX) => None,
+                Some(&k) => Some(k as usize),
+            },
+            SlotIndex::Map(m) => m.get(&slot).map(|&k| k as usize),
+        }
+    }
+}
+
 /// Every allocated chunk of a world, classified once (for one meshing pass with one registry).
 #[derive(Debug)]
 pub(crate) struct WorldClasses<'w, S = ChunkClass> {
     dims: [u32; 3],
-    /// Per chunk slot (x fastest): index into `classes`, or `u32::MAX` when not allocated.
-    slot: Vec<u32>,
+    /// Chunk position → index into `classes`.
+    slot: SlotIndex,
     chunks: Vec<&'w Chunk>,
     classes: Vec<S>,
     /// The allocated chunks' positions, in file order.
@@ -362,14 +404,13 @@ impl<'w, S> WorldClasses<'w, S> {
     /// Lists every allocated chunk of `world`, with `classes` giving each one's slot.
     fn list_with(world: &'w World, classes: impl FnOnce(&[&'w Chunk]) -> Vec<S>) -> Self {
         let dims = world.chunk_dims();
-        let mut slot = vec![u32::MAX; world.chunk_count()];
         let mut chunks: Vec<&Chunk> = Vec::new();
         let mut positions = Vec::new();
-        for (k, (p, c)) in world.chunks().enumerate() {
-            slot[slot_of(dims, p)] = k as u32;
+        for (p, c) in world.chunks() {
             chunks.push(c);
             positions.push(p);
         }
+        let slot = SlotIndex::new(world.chunk_count(), &positions, dims);
         WorldClasses {
             dims,
             slot,
@@ -430,10 +471,7 @@ impl<'w, S: ClassSlot> WorldClasses<'w, S> {
         if (0..3).any(|a| p[a] >= self.dims[a]) {
             return None;
         }
-        match self.slot[slot_of(self.dims, p)] {
-            u32::MAX => None,
-            k => Some(k as usize),
-        }
+        self.slot.get(slot_of(self.dims, p))
     }
 
     /// The class of chunk `p`.

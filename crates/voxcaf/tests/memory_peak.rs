@@ -1,0 +1,55 @@
+//! Peak memory of the world commands that read a world as they go: on a 255³-chunk world with
+//! 40,000 scattered edits, `info`, `check`, `get`, `layer` and `ray` each stay under 128 MiB
+//! resident (issue 37's goal). Its own test binary, so that the peak a child inherits from
+//! this process (`ru_maxrss` keeps the spawning process's high-water mark across `exec`) is
+//! this small process's, not that of tests capturing large outputs.
+
+// A child's peak memory comes from `wait4` (libc): the one unsafe call of these tests.
+#![allow(unsafe_code)]
+
+mod common;
+use common::{commands, goal_worlds, voxcaf};
+
+use std::path::Path;
+
+/// Runs `voxcaf ARGS` in `dir` and returns its exit code and its peak resident memory in
+/// KiB (the child's own `ru_maxrss`, through `wait4`).
+fn peak_kib(dir: &Path, args: &[String]) -> (i32, i64) {
+    let mut child = voxcaf()
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value of this plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, writing into the two locals above; `child` is not
+    // waited for again (its drop does not wait).
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as i32, "wait4 failed");
+    let _ = child.stdin.take();
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        128 + libc::WTERMSIG(status)
+    };
+    (code, usage.ru_maxrss)
+}
+
+#[test]
+fn reading_commands_peak_under_128_mib_on_the_255_cubed_chunk_world() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    goal_worlds(d);
+    for args in commands("w255.vwr").into_iter().take(5) {
+        let (code, kib) = peak_kib(d, &args);
+        assert_eq!(code, 0, "{args:?}");
+        assert!(
+            kib < 128 * 1024,
+            "`voxcaf {}` peaked at {kib} KiB",
+            args.join(" ")
+        );
+    }
+}
