@@ -71,7 +71,7 @@ pub(crate) use codec;
 
 /// A header that opens an extension's metadata (the extended mesh's `MSHX`, the skin's `SKIN`,
 /// the animation's `ANIM`): magic bytes, an optional version, then fields of its own. Checked
-/// by [`ext_header`], the one check all three share.
+/// by [`ext_header`], the one check all three share; implemented with [`ext_header_impl!`].
 pub(crate) trait ExtHeader: Sized {
     /// The asset type named in errors.
     const TYPE: AssetType;
@@ -83,19 +83,54 @@ pub(crate) trait ExtHeader: Sized {
     const MAGIC_FIELD: &'static str;
     /// Why a wrong magic is refused (`"a skin starts with \"SKIN\""`, ...).
     const MAGIC_REASON: &'static str;
-    /// The field named when the version is wrong.
-    const VERSION_FIELD: &'static str;
 
     /// Decode exactly [`Self::SIZE`] bytes.
     fn decode(b: &[u8]) -> Result<Self, CafError>;
     /// The magic bytes read.
     fn magic(&self) -> [u8; 4];
-    /// The version read and the only one defined, or `None` for a header without a version.
-    fn version(&self) -> Option<(u64, u64)>;
+    /// The field named when the version is wrong, the version read and the only one defined;
+    /// `None` (the default) for a header without a version.
+    fn version(&self) -> Option<(&'static str, u64, u64)> {
+        None
+    }
     /// The first of the header's own field checks (stream bits, flags, reserved fields) that
     /// fails, as (field, value, reason).
     fn fields_fault(&self) -> Option<(&'static str, u64, &'static str)>;
 }
+
+/// `impl ExtHeader` for a struct declared with `layout!` and `codec!` that has a `magic` field
+/// and inherent `MAGIC` (and, with `version`, a `version` field and `VERSION`) constants:
+/// `ext_header_impl!(Name: asset_type, magic "field" ("reason"), version "field"; fn fields_fault ...)`.
+/// The items after `;` (at least `fields_fault`) go into the impl as they are.
+macro_rules! ext_header_impl {
+    ($name:ident: $ty:expr, magic $magic_field:literal ($magic_reason:literal), version $version_field:literal; $($items:tt)*) => {
+        $crate::container::metadata::ext_header_impl!($name: $ty, magic $magic_field ($magic_reason);
+            fn version(&self) -> Option<(&'static str, u64, u64)> {
+                Some(($version_field, self.version.into(), Self::VERSION.into()))
+            }
+            $($items)*
+        );
+    };
+    ($name:ident: $ty:expr, magic $magic_field:literal ($magic_reason:literal); $($items:tt)*) => {
+        impl $crate::container::metadata::ExtHeader for $name {
+            const TYPE: $crate::AssetType = $ty;
+            const SIZE: usize = Self::SIZE;
+            const MAGIC: [u8; 4] = Self::MAGIC;
+            const MAGIC_FIELD: &'static str = $magic_field;
+            const MAGIC_REASON: &'static str = $magic_reason;
+
+            fn decode(b: &[u8]) -> Result<Self, $crate::CafError> {
+                Self::from_bytes(b)
+            }
+            fn magic(&self) -> [u8; 4] {
+                self.magic
+            }
+            $($items)*
+        }
+    };
+}
+
+pub(crate) use ext_header_impl;
 
 /// The extension header `H` at the start of `b`, checked in order: `b` holds it (else
 /// [`CafError::MetadataSize`]), its magic, its version (only version 1 is defined) and its own
@@ -117,9 +152,9 @@ pub(crate) fn ext_header<H: ExtHeader>(b: &[u8]) -> Result<H, CafError> {
         let found = u32::from_le_bytes(h.magic());
         return Err(bad(H::MAGIC_FIELD, found.into(), H::MAGIC_REASON));
     }
-    if let Some((found, defined)) = h.version() {
+    if let Some((field, found, defined)) = h.version() {
         if found != defined {
-            return Err(bad(H::VERSION_FIELD, found, "only version 1 is defined"));
+            return Err(bad(field, found, "only version 1 is defined"));
         }
     }
     match h.fields_fault() {
