@@ -9,13 +9,7 @@ use caf::texture::TextureMetadata;
 use caf::*;
 
 fn sample() -> (TextureMetadata, Vec<u8>) {
-    let m = TextureMetadata {
-        width: 4,
-        height: 4,
-        format: 0,
-        mip_levels: 1,
-        reserved: 0,
-    };
+    let m = TextureMetadata::rgba8(4, 4, 1);
     (m, (0..64u8).collect())
 }
 

@@ -174,13 +174,7 @@ mod tests {
 
     #[test]
     fn sizes_and_round_trips() {
-        let t = TextureMetadata {
-            width: 64,
-            height: 32,
-            format: 0,
-            mip_levels: 7,
-            reserved: 0,
-        };
+        let t = TextureMetadata::rgba8(64, 32, 7);
         assert_eq!(TextureMetadata::from_bytes(&t.to_bytes()).unwrap(), t);
         let a = AudioMetadata {
             sample_rate: 44100,
@@ -234,13 +228,7 @@ mod tests {
 
     #[test]
     fn alignment_padding_is_accepted_only_where_it_aligns_the_payload() {
-        let t = TextureMetadata {
-            width: 3,
-            height: 2,
-            format: 0,
-            mip_levels: 1,
-            reserved: 0,
-        };
+        let t = TextureMetadata::rgba8(3, 2, 1);
         let mut b = t.to_bytes().to_vec();
         b.resize(32, 0); // 32 + 32: payload 16-aligned
         assert_eq!(TextureMetadata::from_metadata(&b).unwrap(), t);
