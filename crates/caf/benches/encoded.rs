@@ -22,23 +22,15 @@ use caf::encoded::{
     PayloadDecoder, StreamReader,
 };
 use caf::{Asset, AssetType, CafFlags};
-use criterion::{Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput};
 
+mod common;
+use common::bench_mib;
+
+/// `n` bytes of texture-like RGBA, rows 2048 pixels wide.
 fn texture_like(n: usize) -> Vec<u8> {
-    let mut rng = voxcaf_golden::Rng::new(0x5EED);
-    let mut v = Vec::with_capacity(n);
-    let w = 2048usize;
-    while v.len() < n {
-        let i = v.len() / 4;
-        let (x, y) = (i % w, i / w);
-        let noise = (rng.next_u64() & 0x7) as usize;
-        v.extend_from_slice(&[
-            ((x / 8 + noise) & 0xFF) as u8,
-            ((y / 8 + noise) & 0xFF) as u8,
-            (((x + y) / 16) & 0xFF) as u8,
-            255,
-        ]);
-    }
+    let mut v = common::texture_like(2048, (n / 4).div_ceil(2048));
     v.truncate(n);
     v
 }
@@ -47,10 +39,7 @@ fn texture_like(n: usize) -> Vec<u8> {
 type Files = Vec<(&'static str, Vec<u8>, Option<Key>)>;
 
 fn bench(c: &mut Criterion) {
-    let mib: usize = std::env::var("CAF_BENCH_MIB")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(64);
+    let mib = bench_mib(64);
     let plain = texture_like(mib << 20);
     let key = Key::from_bytes([0x42; 32]);
     let files = encoded_files(&plain, &key);
@@ -182,33 +171,43 @@ fn decode_reused_group(c: &mut Criterion, plain: &[u8], files: &Files, key: &Key
             key.as_bytes(),
         ));
         let nonce = chacha20poly1305::XNonce::default();
-        g.bench_function("floor: XChaCha20-Poly1305 in place, 64 KiB blocks", |b| {
-            b.iter(|| {
-                for blk in copy.chunks_mut(64 << 10) {
-                    let t = cipher
-                        .encrypt_in_place_detached(&nonce, b"aad", blk)
-                        .expect("aead");
-                    black_box(t);
-                }
-            })
-        });
+        sealed_in_place(
+            &mut g,
+            "floor: XChaCha20-Poly1305 in place, 64 KiB blocks",
+            &mut copy,
+            |blk| {
+                let t = cipher.encrypt_in_place_detached(&nonce, b"aad", blk);
+                black_box(t.expect("aead"));
+            },
+        );
         let aes = aes_gcm::Aes256Gcm::new(key.as_bytes().into());
         let nonce = aes_gcm::Nonce::default();
-        g.bench_function("floor: AES-256-GCM in place, 64 KiB blocks", |b| {
-            b.iter(|| {
-                for blk in copy.chunks_mut(64 << 10) {
-                    let t = aes
-                        .encrypt_in_place_detached(&nonce, b"aad", blk)
-                        .expect("aead");
-                    black_box(t);
-                }
-            })
-        });
+        sealed_in_place(
+            &mut g,
+            "floor: AES-256-GCM in place, 64 KiB blocks",
+            &mut copy,
+            |blk| {
+                let t = aes.encrypt_in_place_detached(&nonce, b"aad", blk);
+                black_box(t.expect("aead"));
+            },
+        );
     }
     g.bench_function("floor: crc32fast of the plain payload", |b| {
         b.iter(|| black_box(caf::crc32(plain)))
     });
     g.finish();
+}
+
+/// A floor row `name`: `seal` (one AEAD alone) over every 64 KiB block of `buf`, in place.
+fn sealed_in_place(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    buf: &mut [u8],
+    mut seal: impl FnMut(&mut [u8]),
+) {
+    g.bench_function(name, |b| {
+        b.iter(|| buf.chunks_mut(64 << 10).for_each(&mut seal))
+    });
 }
 
 /// Streaming (verification of everything, two blocks of memory) from memory.
