@@ -87,12 +87,18 @@ fn encoded_files(plain: &[u8], key: &Key) -> Files {
         .collect()
 }
 
-/// One-shot `decode_payload` per case, against a memcpy into a fresh buffer.
-fn decode_payload_group(c: &mut Criterion, plain: &[u8], files: &Files) {
-    let mut g = c.benchmark_group("decode_payload");
+/// A benchmark group `name` of 10 samples over 4 s, reporting `plain`'s bytes per second.
+fn group<'a>(c: &'a mut Criterion, name: &str, plain: &[u8]) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Bytes(plain.len() as u64));
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(4));
+    g
+}
+
+/// One-shot `decode_payload` per case, against a memcpy into a fresh buffer.
+fn decode_payload_group(c: &mut Criterion, plain: &[u8], files: &Files) {
+    let mut g = group(c, "decode_payload", plain);
     g.bench_function("baseline: memcpy of the plain payload", |b| {
         b.iter(|| black_box(plain.to_vec()))
     });
@@ -111,10 +117,7 @@ fn decode_payload_group(c: &mut Criterion, plain: &[u8], files: &Files) {
 /// The codec rows below are the floor: the same blocks through zstd / lz4_flex / the AEAD
 /// alone, without the container's checks (block CRCs, plain CRC, tags of the index).
 fn decode_reused_group(c: &mut Criterion, plain: &[u8], files: &Files, key: &Key) {
-    let mut g = c.benchmark_group("decode_reused");
-    g.throughput(Throughput::Bytes(plain.len() as u64));
-    g.sample_size(10);
-    g.measurement_time(Duration::from_secs(4));
+    let mut g = group(c, "decode_reused", plain);
     let mut copy = vec![0u8; plain.len()];
     g.bench_function("baseline: memcpy into a reused buffer", |b| {
         b.iter(|| {
@@ -212,10 +215,7 @@ fn sealed_in_place(
 
 /// Streaming (verification of everything, two blocks of memory) from memory.
 fn stream_verify_group(c: &mut Criterion, plain: &[u8], files: &Files) {
-    let mut g = c.benchmark_group("stream_verify");
-    g.throughput(Throughput::Bytes(plain.len() as u64));
-    g.sample_size(10);
-    g.measurement_time(Duration::from_secs(4));
+    let mut g = group(c, "stream_verify", plain);
     g.bench_function("baseline: crc32 of the plain payload", |b| {
         b.iter(|| black_box(caf::crc32(plain)))
     });
