@@ -638,38 +638,32 @@ mod tests {
             parse_mesh(&meta, &p),
             Err(crate::CafError::Malformed { .. })
         ));
+        // `bytes` with the little-endian `v` written at `at`.
+        let with_u32 = |bytes: &[u8], at: usize, v: u32| {
+            let mut b = bytes.to_vec();
+            b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            b
+        };
+        // The field the metadata `m` is refused for (with the good payload).
+        let refused_field = |m: &[u8]| match parse_mesh(m, &payload) {
+            Err(crate::CafError::BadMetadata { field, .. }) => field,
+            _ => "not a BadMetadata refusal",
+        };
         // Weights that do not sum to 1 (vertex 0's first weight halved).
-        let mut p = payload.clone();
         let w0 = jstart + 5 * 8;
-        p[w0..w0 + 4].copy_from_slice(&0.5f32.to_le_bytes());
         assert!(matches!(
-            parse_mesh(&meta, &p),
+            parse_mesh(&meta, &with_u32(&payload, w0, 0.5f32.to_bits())),
             Err(crate::CafError::Malformed { .. })
         ));
         // Parent cycle: the hip's parent is the knee.
-        let mut m = meta.clone();
-        m[joint0..joint0 + 4].copy_from_slice(&1u32.to_le_bytes());
-        assert!(matches!(
-            parse_mesh(&m, &payload),
-            Err(crate::CafError::BadMetadata {
-                field: "joint.parent",
-                ..
-            })
-        ));
+        assert_eq!(refused_field(&with_u32(&meta, joint0, 1)), "joint.parent");
         // Too many joints declared.
-        let mut m = meta.clone();
-        m[skin_at + 4..skin_at + 8].copy_from_slice(&5000u32.to_le_bytes());
-        assert!(matches!(
-            parse_mesh(&m, &payload),
-            Err(crate::CafError::BadMetadata {
-                field: "skin.joint_count",
-                ..
-            })
-        ));
+        assert_eq!(
+            refused_field(&with_u32(&meta, skin_at + 4, 5000)),
+            "skin.joint_count"
+        );
         // A name outside the block.
-        let mut m = meta.clone();
-        m[joint0 + 8..joint0 + 12].copy_from_slice(&6u32.to_le_bytes());
-        assert!(parse_mesh(&m, &payload).is_err());
+        assert!(parse_mesh(&with_u32(&meta, joint0 + 8, 6), &payload).is_err());
         // The skin bit without a skin, and a truncated skin.
         assert!(parse_mesh(&meta[..skin_at], &payload).is_err());
         assert!(parse_mesh(&meta[..meta.len() - 1], &payload).is_err());
