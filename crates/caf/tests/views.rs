@@ -325,6 +325,19 @@ fn golden_prefabs_decode_entities() {
 /// A typed view's verdict on an asset, its view dropped.
 type ViewCheck = for<'a, 'b> fn(&'b Asset<'a>) -> Result<(), CafError>;
 
+/// A golden file a typed view refuses: (file, the view, a test of its error).
+type Refusal = (&'static str, ViewCheck, fn(&CafError) -> bool);
+
+/// (expected, actual) of a metadata size error.
+fn metadata_size(e: &CafError) -> Option<(u64, u64)> {
+    match e {
+        CafError::MetadataSize {
+            expected, actual, ..
+        } => Some((*expected, *actual)),
+        _ => None,
+    }
+}
+
 #[test]
 fn golden_generic_files_that_typed_views_refuse() {
     let Some(dir) = golden_caf() else { return };
@@ -335,16 +348,9 @@ fn golden_generic_files_that_typed_views_refuse() {
     let mesh: ViewCheck = |a| MeshView::from_asset(a).map(drop);
     let shader: ViewCheck = |a| ShaderView::from_asset(a).map(drop);
     // (file, view, what its refusal must be)
-    let refusals: [(&str, ViewCheck, fn(&CafError) -> bool); 8] = [
+    let refusals: [Refusal; 8] = [
         ("generic/texture_short_meta.caf", texture, |e| {
-            matches!(
-                e,
-                CafError::MetadataSize {
-                    expected: 24,
-                    actual: 8,
-                    ..
-                }
-            )
+            metadata_size(e) == Some((24, 8))
         }),
         ("generic/empty_payload_texture_meta.caf", texture, |e| {
             matches!(e, CafError::BadMetadata { .. })
@@ -357,20 +363,13 @@ fn golden_generic_files_that_typed_views_refuse() {
             matches!(e, CafError::Malformed { .. })
         }),
         ("generic/empty_shader.caf", shader, |e| {
-            matches!(
-                e,
-                CafError::MetadataSize {
-                    expected: 8,
-                    actual: 0,
-                    ..
-                }
-            )
+            metadata_size(e) == Some((8, 0))
         }),
         ("generic/flags_0001.caf", texture, |e| {
             matches!(e, CafError::UnsupportedFlags { .. }) && e.kind() == ErrorKind::Unsupported
         }),
         ("generic/odd_sizes.caf", audio, |e| {
-            matches!(e, CafError::MetadataSize { .. })
+            metadata_size(e).is_some()
         }),
         ("generic/type1_texture.caf", audio, |e| {
             matches!(

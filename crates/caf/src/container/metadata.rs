@@ -172,42 +172,47 @@ mod tests {
     use crate::shader::ShaderMetadata;
     use crate::texture::TextureMetadata;
 
+    /// Asserts that each `Type { fields }` value decodes back from its bytes.
+    macro_rules! assert_round_trip {
+        ($($ty:ident $fields:tt),* $(,)?) => {$({
+            let v = $ty $fields;
+            assert_eq!($ty::from_bytes(&v.to_bytes()).unwrap(), v);
+        })*};
+    }
+
     #[test]
     fn sizes_and_round_trips() {
         let t = TextureMetadata::rgba8(64, 32, 7);
         assert_eq!(TextureMetadata::from_bytes(&t.to_bytes()).unwrap(), t);
-        let a = AudioMetadata {
-            sample_rate: 44100,
-            channels: 2,
-            bits_per_sample: 16,
-            sample_count: 9,
-            reserved: 0,
-        };
-        assert_eq!(AudioMetadata::from_bytes(&a.to_bytes()).unwrap(), a);
-        let m = MeshMetadata {
-            vertex_count: 3,
-            index_count: 3,
-            sub_mesh_count: 1,
-            reserved: 0,
-        };
-        assert_eq!(MeshMetadata::from_bytes(&m.to_bytes()).unwrap(), m);
-        let s = ShaderMetadata {
-            stage: 2,
-            reserved: 0,
-        };
-        assert_eq!(ShaderMetadata::from_bytes(&s.to_bytes()).unwrap(), s);
-        let sc = SceneMetadata {
-            entity_count: 5,
-            archetype_count: 4,
-            ..Default::default()
-        };
-        assert_eq!(SceneMetadata::from_bytes(&sc.to_bytes()).unwrap(), sc);
-        let d = ArchetypeDesc {
-            component_mask: 3,
-            entity_count: 2,
-            data_offset: 40,
-        };
-        assert_eq!(ArchetypeDesc::from_bytes(&d.to_bytes()).unwrap(), d);
+        assert_round_trip!(
+            AudioMetadata {
+                sample_rate: 44100,
+                channels: 2,
+                bits_per_sample: 16,
+                sample_count: 9,
+                reserved: 0,
+            },
+            MeshMetadata {
+                vertex_count: 3,
+                index_count: 3,
+                sub_mesh_count: 1,
+                reserved: 0,
+            },
+            ShaderMetadata {
+                stage: 2,
+                reserved: 0,
+            },
+            SceneMetadata {
+                entity_count: 5,
+                archetype_count: 4,
+                ..Default::default()
+            },
+            ArchetypeDesc {
+                component_mask: 3,
+                entity_count: 2,
+                data_offset: 40,
+            },
+        );
         let v = Vertex {
             position: [1.0, 2.0, 3.0],
             tangent: [1.0, 0.0, 0.0, 1.0],
