@@ -268,6 +268,18 @@ mod tests {
         }
     }
 
+    /// A closure taking a change `f`: the field [`refused_field`] names for a copy of the
+    /// header `$h` (of type `$ty`) that `f` changed.
+    macro_rules! refused_after {
+        ($ty:ty, $h:expr) => {
+            |f: fn(&mut $ty)| {
+                let mut h = $h;
+                f(&mut h);
+                refused_field::<$ty>(&h.to_bytes())
+            }
+        };
+    }
+
     #[test]
     fn ext_header_checks_size_magic_version_then_own_fields() {
         use crate::animation::AnimationMetadata;
@@ -279,11 +291,7 @@ mod tests {
         bytes.push(9); // what follows the header is not its business
         assert_eq!(refused_field::<MeshExtHeader>(&bytes), "ok");
         assert_eq!(refused_field::<MeshExtHeader>(&bytes[..31]), "size");
-        let m = |f: fn(&mut MeshExtHeader)| {
-            let mut h = mesh;
-            f(&mut h);
-            refused_field::<MeshExtHeader>(&h.to_bytes())
-        };
+        let m = refused_after!(MeshExtHeader, mesh);
         // Each case also breaks every later check: the first failing check is reported.
         assert_eq!(
             m(|h| (h.magic, h.version, h.reserved0) = (*b"MSHY", 2, 1)),
@@ -301,11 +309,7 @@ mod tests {
             joint_count: 1,
             ..SkinHeader::default()
         };
-        let s = |f: fn(&mut SkinHeader)| {
-            let mut h = skin;
-            f(&mut h);
-            refused_field::<SkinHeader>(&h.to_bytes())
-        };
+        let s = refused_after!(SkinHeader, skin);
         assert_eq!(s(|_| ()), "ok");
         assert_eq!(s(|h| (h.magic, h.reserved) = (*b"SKIM", 1)), "skin.magic");
         assert_eq!(s(|h| h.reserved = 1), "skin.reserved");
@@ -316,11 +320,7 @@ mod tests {
             version: AnimationMetadata::VERSION,
             ..AnimationMetadata::default()
         };
-        let a = |f: fn(&mut AnimationMetadata)| {
-            let mut h = anim;
-            f(&mut h);
-            refused_field::<AnimationMetadata>(&h.to_bytes())
-        };
+        let a = refused_after!(AnimationMetadata, anim);
         assert_eq!(a(|_| ()), "ok");
         assert_eq!(a(|h| (h.magic, h.version) = (*b"ANIN", 0)), "magic");
         assert_eq!(a(|h| (h.version, h.flags) = (2, 1)), "version");
