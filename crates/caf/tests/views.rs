@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use caf::audio::{AudioMetadata, AudioView};
+use caf::describe::Decoded;
 use caf::mesh::{MeshMetadata, MeshView, Vertex};
 use caf::prefab::{prefab_component, PrefabView};
 use caf::scene::{ArchetypeDesc, SceneMetadata, SceneView};
@@ -408,6 +409,15 @@ fn with<'a>(buf: &'a mut Vec<u8>, ty: AssetType, meta: &[u8], payload: &[u8]) ->
     Asset::parse(buf).unwrap()
 }
 
+/// The check (`CafError::check_name`) the typed view of `ty` fails on the asset written from
+/// `meta` and `payload` ([`Decoded::from_asset`] picks the view by type).
+fn failed_check(ty: AssetType, meta: &[u8], payload: &[u8]) -> &'static str {
+    let mut b = Vec::new();
+    let a = with(&mut b, ty, meta, payload);
+    let view = Decoded::from_asset(&a).expect("a typed asset type");
+    view.unwrap_err().check_name()
+}
+
 #[test]
 fn texture_rejections() {
     let mut b = Vec::new();
@@ -466,8 +476,7 @@ fn audio_rejections() {
         (m(0, 16, 10), 0, "bad metadata"),
         (m(u16::MAX, 32, u32::MAX), 8, "payload size"),
     ] {
-        let a = with(&mut b, AssetType::AUDIO, &meta, &vec![0; n]);
-        assert_eq!(AudioView::from_asset(&a).unwrap_err().check_name(), want);
+        assert_eq!(failed_check(AssetType::AUDIO, &meta, &vec![0; n]), want);
     }
     let a = with(&mut b, AssetType::AUDIO, &m(1, 8, 3), &[1, 2, 3]);
     let v = AudioView::from_asset(&a).unwrap();
@@ -516,12 +525,10 @@ fn mesh_rejections() {
         (m(u32::MAX, u32::MAX), good.clone(), "payload size"),
         (m(2, 3), good[48..].to_vec(), "malformed payload"), // index 2 >= 2 vertices
     ] {
-        let a = with(&mut b, AssetType::MESH, &meta, &payload);
-        assert_eq!(MeshView::from_asset(&a).unwrap_err().check_name(), want);
+        assert_eq!(failed_check(AssetType::MESH, &meta, &payload), want);
     }
-    let a = with(&mut b, AssetType::MESH, &m(3, 3)[..12], &good);
     assert_eq!(
-        MeshView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(AssetType::MESH, &m(3, 3)[..12], &good),
         "metadata size"
     );
 }
@@ -529,18 +536,16 @@ fn mesh_rejections() {
 #[test]
 fn shader_rejections() {
     let mut b = Vec::new();
-    let a = with(
-        &mut b,
-        AssetType::SHADER,
-        &ShaderMetadata {
-            stage: 3,
-            reserved: 0,
-        }
-        .to_bytes(),
-        &[0; 4],
-    );
     assert_eq!(
-        ShaderView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(
+            AssetType::SHADER,
+            &ShaderMetadata {
+                stage: 3,
+                reserved: 0,
+            }
+            .to_bytes(),
+            &[0; 4]
+        ),
         "bad metadata"
     );
     let spirv = 0x0723_0203u32.to_le_bytes();
@@ -592,22 +597,14 @@ fn scene_rejections() {
         (meta(1), unknown, "malformed payload"),     // unknown component type
         (meta(1), huge, "malformed payload"),        // count far past the end
     ] {
-        let a = with(&mut b, AssetType::SCENE, &m, &p);
-        assert_eq!(SceneView::from_asset(&a).unwrap_err().check_name(), want);
+        assert_eq!(failed_check(AssetType::SCENE, &m, &p), want);
     }
-    let a = with(&mut b, AssetType::SCENE, &meta(1)[..19], &acc);
     assert_eq!(
-        SceneView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(AssetType::SCENE, &meta(1)[..19], &acc),
         "metadata size"
     );
-    let a = with(
-        &mut b,
-        AssetType::SCENE,
-        &[&meta(1)[..], &[0; 5]].concat(),
-        &acc,
-    );
     assert_eq!(
-        SceneView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(AssetType::SCENE, &[&meta(1)[..], &[0; 5]].concat(), &acc),
         "metadata size"
     );
     // Design-style metadata with archetype descriptors.
@@ -628,9 +625,8 @@ fn scene_rejections() {
         ..Default::default()
     };
     bad_off.string_table_offset = 21;
-    let a = with(&mut b, AssetType::SCENE, &bad_off.to_bytes(), &acc);
     assert_eq!(
-        SceneView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(AssetType::SCENE, &bad_off.to_bytes(), &acc),
         "bad metadata"
     );
 }
@@ -655,30 +651,23 @@ fn prefab_rejections() {
         (Some("Box"), 1, &[7u32][..])
     );
     for cut in [0, 3, 4, 10, 20, p.len() - 1] {
-        let a = with(&mut b, AssetType::PREFAB, &[], &p[..cut]);
         assert_eq!(
-            PrefabView::from_asset(&a).unwrap_err().check_name(),
+            failed_check(AssetType::PREFAB, &[], &p[..cut]),
             "malformed payload",
             "cut {cut}"
         );
     }
     let mut trailing = p.clone();
     trailing.push(0);
-    let a = with(&mut b, AssetType::PREFAB, &[], &trailing);
     assert_eq!(
-        PrefabView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(AssetType::PREFAB, &[], &trailing),
         "malformed payload"
     );
     let mut many = p.clone();
     many[..4].copy_from_slice(&u32::MAX.to_le_bytes()); // claims 4 billion entities
-    let a = with(&mut b, AssetType::PREFAB, &[], &many);
     assert_eq!(
-        PrefabView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(AssetType::PREFAB, &[], &many),
         "malformed payload"
     );
-    let a = with(&mut b, AssetType::PREFAB, &[1], &p);
-    assert_eq!(
-        PrefabView::from_asset(&a).unwrap_err().check_name(),
-        "metadata size"
-    );
+    assert_eq!(failed_check(AssetType::PREFAB, &[1], &p), "metadata size");
 }
