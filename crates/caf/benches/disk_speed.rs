@@ -23,24 +23,8 @@ use caf::texture::{TextureMetadata, TextureView};
 use caf::{AssetType, AssetWriter, CafFlags, LoadMode, LoadedAsset};
 use criterion::{Criterion, Throughput};
 
-/// Texture-like RGBA: smooth gradients with a little noise (PNG compresses it about as well as
-/// real art).
-fn texture_like(w: usize, h: usize) -> Vec<u8> {
-    let mut rng = voxcaf_golden::Rng::new(0x5EED);
-    let mut v = Vec::with_capacity(w * h * 4);
-    for y in 0..h {
-        for x in 0..w {
-            let noise = (rng.next_u64() & 0x7) as usize;
-            v.extend_from_slice(&[
-                ((x / 8 + noise) & 0xFF) as u8,
-                ((y / 8 + noise) & 0xFF) as u8,
-                (((x + y) / 16) & 0xFF) as u8,
-                255,
-            ]);
-        }
-    }
-    v
-}
+mod common;
+use common::{bench_mib, texture_like};
 
 /// Median wall time of `runs` runs of `f`.
 fn median(runs: usize, mut f: impl FnMut()) -> Duration {
@@ -82,20 +66,11 @@ fn check_vs_dd(c: &mut Criterion, dir: &Path) {
         );
         return;
     };
-    let mib: usize = std::env::var("CAF_BENCH_MIB")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256);
+    let mib = bench_mib(256);
     // 256 MiB of RGBA8 level 0 (one level), written unaligned (no metadata padding).
     let side = (((mib << 20) / 4) as f64).sqrt() as u32;
     let payload = texture_like(side as usize, side as usize);
-    let meta = TextureMetadata {
-        width: side,
-        height: side,
-        format: 0,
-        mip_levels: 1,
-        reserved: 0,
-    };
+    let meta = TextureMetadata::rgba8(side, side, 1);
     let big = dir.join("big.caf");
     AssetWriter::new(AssetType::TEXTURE)
         .metadata(&meta.to_bytes())
@@ -174,13 +149,7 @@ fn texture_2048(c: &mut Criterion, dir: &Path) {
         (w, h) = (nw, nh);
         levels += 1;
     }
-    let meta = TextureMetadata {
-        width: side,
-        height: side,
-        format: 0,
-        mip_levels: levels,
-        reserved: 0,
-    };
+    let meta = TextureMetadata::rgba8(side, side, levels);
     let caf_path = dir.join("tex2048.caf");
     AssetWriter::new(AssetType::TEXTURE)
         .flags(CafFlags::MIPCHAIN)
@@ -247,13 +216,7 @@ fn texture_2048(c: &mut Criterion, dir: &Path) {
 fn map_vs_read_sizes(dir: &Path) {
     for kib in [16usize, 64, 256, 1024, 4096, 16384] {
         let side = (((kib << 10) / 4) as f64).sqrt() as u32;
-        let meta = TextureMetadata {
-            width: side,
-            height: side,
-            format: 0,
-            mip_levels: 1,
-            reserved: 0,
-        };
+        let meta = TextureMetadata::rgba8(side, side, 1);
         let path = dir.join(format!("tex{kib}.caf"));
         AssetWriter::new(AssetType::TEXTURE)
             .metadata(&meta.to_bytes())

@@ -22,23 +22,16 @@ use caf::encoded::{
     PayloadDecoder, StreamReader,
 };
 use caf::{Asset, AssetType, CafFlags};
-use criterion::{Criterion, Throughput};
+use chacha20poly1305::aead::{AeadInPlace, Nonce};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput};
 
+mod common;
+use common::bench_mib;
+
+/// `n` bytes of texture-like RGBA, rows 2048 pixels wide.
 fn texture_like(n: usize) -> Vec<u8> {
-    let mut rng = voxcaf_golden::Rng::new(0x5EED);
-    let mut v = Vec::with_capacity(n);
-    let w = 2048usize;
-    while v.len() < n {
-        let i = v.len() / 4;
-        let (x, y) = (i % w, i / w);
-        let noise = (rng.next_u64() & 0x7) as usize;
-        v.extend_from_slice(&[
-            ((x / 8 + noise) & 0xFF) as u8,
-            ((y / 8 + noise) & 0xFF) as u8,
-            (((x + y) / 16) & 0xFF) as u8,
-            255,
-        ]);
-    }
+    let mut v = common::texture_like(2048, (n / 4).div_ceil(2048));
     v.truncate(n);
     v
 }
@@ -47,10 +40,7 @@ fn texture_like(n: usize) -> Vec<u8> {
 type Files = Vec<(&'static str, Vec<u8>, Option<Key>)>;
 
 fn bench(c: &mut Criterion) {
-    let mib: usize = std::env::var("CAF_BENCH_MIB")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(64);
+    let mib = bench_mib(64);
     let plain = texture_like(mib << 20);
     let key = Key::from_bytes([0x42; 32]);
     let files = encoded_files(&plain, &key);
@@ -98,12 +88,18 @@ fn encoded_files(plain: &[u8], key: &Key) -> Files {
         .collect()
 }
 
-/// One-shot `decode_payload` per case, against a memcpy into a fresh buffer.
-fn decode_payload_group(c: &mut Criterion, plain: &[u8], files: &Files) {
-    let mut g = c.benchmark_group("decode_payload");
+/// A benchmark group `name` of 10 samples over 4 s, reporting `plain`'s bytes per second.
+fn group<'a>(c: &'a mut Criterion, name: &str, plain: &[u8]) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Bytes(plain.len() as u64));
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(4));
+    g
+}
+
+/// One-shot `decode_payload` per case, against a memcpy into a fresh buffer.
+fn decode_payload_group(c: &mut Criterion, plain: &[u8], files: &Files) {
+    let mut g = group(c, "decode_payload", plain);
     g.bench_function("baseline: memcpy of the plain payload", |b| {
         b.iter(|| black_box(plain.to_vec()))
     });
@@ -122,10 +118,7 @@ fn decode_payload_group(c: &mut Criterion, plain: &[u8], files: &Files) {
 /// The codec rows below are the floor: the same blocks through zstd / lz4_flex / the AEAD
 /// alone, without the container's checks (block CRCs, plain CRC, tags of the index).
 fn decode_reused_group(c: &mut Criterion, plain: &[u8], files: &Files, key: &Key) {
-    let mut g = c.benchmark_group("decode_reused");
-    g.throughput(Throughput::Bytes(plain.len() as u64));
-    g.sample_size(10);
-    g.measurement_time(Duration::from_secs(4));
+    let mut g = group(c, "decode_reused", plain);
     let mut copy = vec![0u8; plain.len()];
     g.bench_function("baseline: memcpy into a reused buffer", |b| {
         b.iter(|| {
@@ -177,33 +170,13 @@ fn decode_reused_group(c: &mut Criterion, plain: &[u8], files: &Files, key: &Key
         });
     }
     {
-        use chacha20poly1305::aead::{AeadInPlace, KeyInit};
+        use chacha20poly1305::aead::KeyInit;
         let cipher = chacha20poly1305::XChaCha20Poly1305::new(chacha20poly1305::Key::from_slice(
             key.as_bytes(),
         ));
-        let nonce = chacha20poly1305::XNonce::default();
-        g.bench_function("floor: XChaCha20-Poly1305 in place, 64 KiB blocks", |b| {
-            b.iter(|| {
-                for blk in copy.chunks_mut(64 << 10) {
-                    let t = cipher
-                        .encrypt_in_place_detached(&nonce, b"aad", blk)
-                        .expect("aead");
-                    black_box(t);
-                }
-            })
-        });
         let aes = aes_gcm::Aes256Gcm::new(key.as_bytes().into());
-        let nonce = aes_gcm::Nonce::default();
-        g.bench_function("floor: AES-256-GCM in place, 64 KiB blocks", |b| {
-            b.iter(|| {
-                for blk in copy.chunks_mut(64 << 10) {
-                    let t = aes
-                        .encrypt_in_place_detached(&nonce, b"aad", blk)
-                        .expect("aead");
-                    black_box(t);
-                }
-            })
-        });
+        sealed_in_place(&mut g, "XChaCha20-Poly1305", &mut copy, &cipher);
+        sealed_in_place(&mut g, "AES-256-GCM", &mut copy, &aes);
     }
     g.bench_function("floor: crc32fast of the plain payload", |b| {
         b.iter(|| black_box(caf::crc32(plain)))
@@ -211,12 +184,30 @@ fn decode_reused_group(c: &mut Criterion, plain: &[u8], files: &Files, key: &Key
     g.finish();
 }
 
+/// The floor row of the AEAD `cipher` (named `name`) alone: every 64 KiB block of `buf` sealed
+/// in place, default nonce.
+fn sealed_in_place<A: AeadInPlace>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    buf: &mut [u8],
+    cipher: &A,
+) {
+    let nonce = Nonce::<A>::default();
+    g.bench_function(format!("floor: {name} in place, 64 KiB blocks"), |b| {
+        b.iter(|| {
+            for blk in buf.chunks_mut(64 << 10) {
+                let t = cipher
+                    .encrypt_in_place_detached(&nonce, b"aad", blk)
+                    .expect("aead");
+                black_box(t);
+            }
+        })
+    });
+}
+
 /// Streaming (verification of everything, two blocks of memory) from memory.
 fn stream_verify_group(c: &mut Criterion, plain: &[u8], files: &Files) {
-    let mut g = c.benchmark_group("stream_verify");
-    g.throughput(Throughput::Bytes(plain.len() as u64));
-    g.sample_size(10);
-    g.measurement_time(Duration::from_secs(4));
+    let mut g = group(c, "stream_verify", plain);
     g.bench_function("baseline: crc32 of the plain payload", |b| {
         b.iter(|| black_box(caf::crc32(plain)))
     });

@@ -13,6 +13,9 @@ use caf::texture::{TextureMetadata, TextureView};
 use caf::{AssetType, AssetWriter, LoadMode, LoadedAsset};
 use criterion::{Criterion, Throughput};
 
+mod common;
+use common::bench_mib;
+
 struct Files {
     _dir: tempfile::TempDir,
     large: PathBuf,
@@ -31,10 +34,7 @@ fn pseudo_random(n: usize, seed: u64) -> Vec<u8> {
 }
 
 fn setup() -> Files {
-    let mib: usize = std::env::var("CAF_BENCH_MIB")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256);
+    let mib = bench_mib(256);
     let dir = tempfile::tempdir().expect("temp dir");
     let large = dir.path().join("large.caf");
     let payload = pseudo_random(mib << 20, 0x9E37_79B9_7F4A_7C15);
@@ -45,13 +45,7 @@ fn setup() -> Files {
         .expect("write large");
     drop(payload);
     let small = dir.path().join("small.caf");
-    let meta = TextureMetadata {
-        width: 64,
-        height: 64,
-        format: 0,
-        mip_levels: 1,
-        reserved: 0,
-    };
+    let meta = TextureMetadata::rgba8(64, 64, 1);
     AssetWriter::new(AssetType::TEXTURE)
         .metadata(&meta.to_bytes())
         .payload(&pseudo_random(16384, 7))

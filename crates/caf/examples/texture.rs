@@ -11,13 +11,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .nth(1)
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::env::temp_dir().join("white.caf"));
-    let meta = TextureMetadata {
-        width: 2,
-        height: 2,
-        format: 0,
-        mip_levels: 1,
-        reserved: 0,
-    };
+    let meta = TextureMetadata::rgba8(2, 2, 1);
     let pixels = [255u8; 16];
     AssetWriter::new(AssetType::TEXTURE)
         .flags(CafFlags::SRGB)

@@ -32,8 +32,7 @@
 
 use crate::container::header::AssetType;
 use crate::container::layout::layout;
-use crate::container::metadata::{codec, ExtHeader};
-use crate::error::CafError;
+use crate::container::metadata::{codec, ext_header_impl};
 
 mod encode;
 
@@ -73,23 +72,10 @@ codec!(
     AssetType::ANIMATION
 );
 
-impl ExtHeader for AnimationMetadata {
-    const TYPE: AssetType = AssetType::ANIMATION;
-    const SIZE: usize = Self::SIZE;
-    const MAGIC: [u8; 4] = Self::MAGIC;
-    const MAGIC_FIELD: &'static str = "magic";
-    const MAGIC_REASON: &'static str = "an animation starts with \"ANIM\"";
-    const VERSION_FIELD: &'static str = "version";
-
-    fn decode(b: &[u8]) -> Result<Self, CafError> {
-        Self::from_bytes(b)
-    }
-    fn magic(&self) -> [u8; 4] {
-        self.magic
-    }
-    fn version(&self) -> Option<(u64, u64)> {
-        Some((self.version.into(), Self::VERSION.into()))
-    }
+ext_header_impl!(
+    AnimationMetadata: AssetType::ANIMATION,
+    magic "magic" ("an animation starts with \"ANIM\""),
+    version "version";
     fn fields_fault(&self) -> Option<(&'static str, u64, &'static str)> {
         (self.flags != 0 || self.reserved != [0; 2]).then_some((
             "flags",
@@ -97,7 +83,7 @@ impl ExtHeader for AnimationMetadata {
             "flags and reserved must be 0",
         ))
     }
-}
+);
 
 impl AnimationMetadata {
     /// The magic bytes.

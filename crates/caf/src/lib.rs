@@ -6,7 +6,7 @@
 //! use caf::texture::{TextureMetadata, TextureView};
 //! use caf::{Asset, AssetType, AssetWriter, CafFlags};
 //!
-//! let meta = TextureMetadata { width: 2, height: 2, format: 0, mip_levels: 1, reserved: 0 };
+//! let meta = TextureMetadata::rgba8(2, 2, 1);
 //! let pixels = [255u8; 16]; // 2x2 RGBA8
 //! let bytes = AssetWriter::new(AssetType::TEXTURE)
 //!     .flags(CafFlags::SRGB)

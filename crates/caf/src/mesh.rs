@@ -6,8 +6,7 @@ use std::mem::size_of;
 
 use crate::container::header::AssetType;
 use crate::container::layout::layout;
-use crate::container::metadata::{codec, ExtHeader};
-use crate::error::CafError;
+use crate::container::metadata::{codec, ext_header_impl};
 
 mod encode;
 mod skin;
@@ -77,23 +76,10 @@ impl MeshExtHeader {
     }
 }
 
-impl ExtHeader for MeshExtHeader {
-    const TYPE: AssetType = AssetType::MESH;
-    const SIZE: usize = Self::SIZE;
-    const MAGIC: [u8; 4] = Self::MAGIC;
-    const MAGIC_FIELD: &'static str = "ext.magic";
-    const MAGIC_REASON: &'static str = "an extended mesh header starts with \"MSHX\"";
-    const VERSION_FIELD: &'static str = "ext.version";
-
-    fn decode(b: &[u8]) -> Result<Self, CafError> {
-        Self::from_bytes(b)
-    }
-    fn magic(&self) -> [u8; 4] {
-        self.magic
-    }
-    fn version(&self) -> Option<(u64, u64)> {
-        Some((self.version.into(), Self::VERSION.into()))
-    }
+ext_header_impl!(
+    MeshExtHeader: AssetType::MESH,
+    magic "ext.magic" ("an extended mesh header starts with \"MSHX\""),
+    version "ext.version";
     fn fields_fault(&self) -> Option<(&'static str, u64, &'static str)> {
         if self.streams & !Self::KNOWN_STREAMS != 0 {
             return Some(("ext.streams", self.streams.into(), "unknown stream bits"));
@@ -103,7 +89,7 @@ impl ExtHeader for MeshExtHeader {
         }
         None
     }
-}
+);
 
 layout! {
     /// One sub-mesh of an extended mesh (40 bytes): an index range, its material and bounds.
@@ -164,27 +150,13 @@ impl SkinHeader {
     pub const MAX_NAMES: u32 = 65536;
 }
 
-impl ExtHeader for SkinHeader {
-    const TYPE: AssetType = AssetType::MESH;
-    const SIZE: usize = Self::SIZE;
-    const MAGIC: [u8; 4] = Self::MAGIC;
-    const MAGIC_FIELD: &'static str = "skin.magic";
-    const MAGIC_REASON: &'static str = "a skin starts with \"SKIN\"";
-    const VERSION_FIELD: &'static str = "skin.version";
-
-    fn decode(b: &[u8]) -> Result<Self, CafError> {
-        Self::from_bytes(b)
-    }
-    fn magic(&self) -> [u8; 4] {
-        self.magic
-    }
-    fn version(&self) -> Option<(u64, u64)> {
-        None
-    }
+ext_header_impl!(
+    SkinHeader: AssetType::MESH,
+    magic "skin.magic" ("a skin starts with \"SKIN\"");
     fn fields_fault(&self) -> Option<(&'static str, u64, &'static str)> {
         (self.reserved != 0).then_some(("skin.reserved", self.reserved.into(), "must be 0"))
     }
-}
+);
 
 layout! {
     /// One joint of a skin (120 bytes): its parent, glTF node, name, rest pose and inverse

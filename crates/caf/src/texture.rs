@@ -33,4 +33,16 @@ codec!(TextureMetadata, RawTextureMetadata, AssetType::TEXTURE);
 impl TextureMetadata {
     /// The only format value the original writes: 8 bits per channel (count inferred).
     pub const FORMAT_RGBA8: u32 = 0;
+
+    /// Metadata of a [`Self::FORMAT_RGBA8`] texture of `width` x `height` pixels at level 0
+    /// with `mip_levels` stored levels (1 = no mip chain).
+    pub const fn rgba8(width: u32, height: u32, mip_levels: u32) -> Self {
+        TextureMetadata {
+            width,
+            height,
+            format: Self::FORMAT_RGBA8,
+            mip_levels,
+            reserved: 0,
+        }
+    }
 }

@@ -252,13 +252,7 @@ fn highly_compressible_assets_decode_everywhere() {
 /// The loaded result of an encoded texture is aligned, verifies on its own, and views work.
 #[test]
 fn decode_loaded_gives_an_aligned_verified_texture() {
-    let meta = TextureMetadata {
-        width: 64,
-        height: 64,
-        format: 0,
-        mip_levels: 1,
-        reserved: 0,
-    };
+    let meta = TextureMetadata::rgba8(64, 64, 1);
     let plain = sample(11, 64 * 64 * 4);
     for codec in [Codec::Zstd, Codec::Lz4] {
         let enc = Encoding {

@@ -137,13 +137,7 @@ fn every_golden_asset_round_trips_with_every_codec_and_key() {
 
 #[test]
 fn typed_views_refuse_encoded_assets_and_accept_them_decoded() {
-    let meta = caf::texture::TextureMetadata {
-        width: 64,
-        height: 64,
-        format: 0,
-        mip_levels: 1,
-        reserved: 0,
-    };
+    let meta = caf::texture::TextureMetadata::rgba8(64, 64, 1);
     let pixels = sample(64 * 64 * 4);
     let file = encode_asset(
         AssetType::TEXTURE,

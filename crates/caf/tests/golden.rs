@@ -170,15 +170,7 @@ fn repack_reproduces_every_valid_file() {
 }
 
 fn tex(w: u32, h: u32, mips: u32) -> Vec<u8> {
-    TextureMetadata {
-        width: w,
-        height: h,
-        format: 0,
-        mip_levels: mips,
-        reserved: 0,
-    }
-    .to_bytes()
-    .to_vec()
+    TextureMetadata::rgba8(w, h, mips).to_bytes().to_vec()
 }
 
 /// (file, type, flags, metadata, payload) for every file the README says was written by the

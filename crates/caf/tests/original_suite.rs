@@ -9,13 +9,7 @@ use caf::texture::TextureMetadata;
 use caf::*;
 
 fn sample() -> (TextureMetadata, Vec<u8>) {
-    let m = TextureMetadata {
-        width: 4,
-        height: 4,
-        format: 0,
-        mip_levels: 1,
-        reserved: 0,
-    };
+    let m = TextureMetadata::rgba8(4, 4, 1);
     (m, (0..64u8).collect())
 }
 
@@ -281,25 +275,27 @@ fn t24_flags_preserved() {
     }
 }
 
-#[test]
-fn t25_corrupt_header_crc_rejected() {
+/// The error parsing [`sample_file`] gives once `damage` has changed it.
+fn damaged_sample_error(damage: impl FnOnce(&mut [u8])) -> CafError {
     let (m, p) = sample();
     let mut v = sample_file(&m, &p);
-    v[12] ^= 0xFF;
+    damage(&mut v);
+    Asset::parse(&v).expect_err("the damaged file parsed")
+}
+
+#[test]
+fn t25_corrupt_header_crc_rejected() {
     assert!(matches!(
-        Asset::parse(&v),
-        Err(CafError::PayloadCrcMismatch { .. })
+        damaged_sample_error(|v| v[12] ^= 0xFF),
+        CafError::PayloadCrcMismatch { .. }
     ));
 }
 
 #[test]
 fn t26_corrupt_payload_rejected() {
-    let (m, p) = sample();
-    let mut v = sample_file(&m, &p);
-    v[60] ^= 0x08;
-    match Asset::parse(&v) {
-        Err(CafError::PayloadCrcMismatch { stored, computed }) => {
-            assert_eq!(stored, crc32(&p));
+    match damaged_sample_error(|v| v[60] ^= 0x08) {
+        CafError::PayloadCrcMismatch { stored, computed } => {
+            assert_eq!(stored, crc32(&sample().1));
             assert_ne!(computed, stored);
         }
         other => panic!("{other:?}"),
@@ -308,13 +304,9 @@ fn t26_corrupt_payload_rejected() {
 
 #[test]
 fn t27_corrupt_footer_rejected() {
-    let (m, p) = sample();
-    let mut v = sample_file(&m, &p);
-    let n = v.len();
-    v[n - 1] ^= 0x80;
     assert!(matches!(
-        Asset::parse(&v),
-        Err(CafError::FooterCrcMismatch { .. })
+        damaged_sample_error(|v| v[v.len() - 1] ^= 0x80),
+        CafError::FooterCrcMismatch { .. }
     ));
 }
 
@@ -322,11 +314,9 @@ fn t27_corrupt_footer_rejected() {
 /// version check); this is the case it meant: metadata damage only the footer can see.
 #[test]
 fn metadata_byte_flip_caught_by_footer_crc() {
-    let (m, p) = sample();
-    let mut v = sample_file(&m, &p);
-    v[32 + 12] ^= 0x01; // mipLevels 1 -> 0
-    match Asset::parse(&v) {
-        Err(CafError::FooterCrcMismatch { stored, computed }) => assert_ne!(stored, computed),
+    // mipLevels 1 -> 0
+    match damaged_sample_error(|v| v[32 + 12] ^= 0x01) {
+        CafError::FooterCrcMismatch { stored, computed } => assert_ne!(stored, computed),
         other => panic!("{other:?}"),
     }
 }

@@ -87,13 +87,7 @@ proptest! {
 
 #[test]
 fn every_bit_of_a_small_file_is_protected() {
-    let meta = TextureMetadata {
-        width: 2,
-        height: 2,
-        format: 0,
-        mip_levels: 2,
-        reserved: 0,
-    };
+    let meta = TextureMetadata::rgba8(2, 2, 2);
     let bytes = AssetWriter::new(AssetType::TEXTURE)
         .flags(CafFlags::MIPCHAIN)
         .metadata(&meta.to_bytes())

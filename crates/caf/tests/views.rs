@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use caf::audio::{AudioMetadata, AudioView};
+use caf::describe::Decoded;
 use caf::mesh::{MeshMetadata, MeshView, Vertex};
 use caf::prefab::{prefab_component, PrefabView};
 use caf::scene::{ArchetypeDesc, SceneMetadata, SceneView};
@@ -322,57 +323,71 @@ fn golden_prefabs_decode_entities() {
     }
 }
 
+/// A typed view's verdict on an asset, its view dropped.
+type ViewCheck = for<'a, 'b> fn(&'b Asset<'a>) -> Result<(), CafError>;
+
+/// A golden file a typed view refuses: (file, the view, a test of its error).
+type Refusal = (&'static str, ViewCheck, fn(&CafError) -> bool);
+
+/// (expected, actual) of a metadata size error.
+fn metadata_size(e: &CafError) -> Option<(u64, u64)> {
+    match e {
+        CafError::MetadataSize {
+            expected, actual, ..
+        } => Some((*expected, *actual)),
+        _ => None,
+    }
+}
+
 #[test]
 fn golden_generic_files_that_typed_views_refuse() {
     let Some(dir) = golden_caf() else { return };
     let open = |f: &str| LoadedAsset::open(&dir.join(f)).unwrap();
-    let l = open("generic/texture_short_meta.caf");
-    assert!(matches!(
-        TextureView::from_asset(&l.asset()),
-        Err(CafError::MetadataSize {
-            expected: 24,
-            actual: 8,
-            ..
-        })
-    ));
-    let l = open("generic/empty_payload_texture_meta.caf");
-    assert!(matches!(
-        TextureView::from_asset(&l.asset()),
-        Err(CafError::BadMetadata { .. })
-    ));
-    let l = open("generic/type4_prefab.caf");
-    assert!(matches!(
-        PrefabView::from_asset(&l.asset()),
-        Err(CafError::Malformed { .. })
-    ));
-    let l = open("generic/type3_mesh.caf"); // LCG "indices" point nowhere
-    assert!(matches!(
-        MeshView::from_asset(&l.asset()),
-        Err(CafError::Malformed { .. })
-    ));
-    let l = open("generic/empty_shader.caf");
-    assert!(matches!(
-        ShaderView::from_asset(&l.asset()),
-        Err(CafError::MetadataSize {
-            expected: 8,
-            actual: 0,
-            ..
-        })
-    ));
-    let l = open("generic/flags_0001.caf");
-    assert!(matches!(
-        TextureView::from_asset(&l.asset()),
-        Err(CafError::UnsupportedFlags { .. })
-    ));
-    let e = TextureView::from_asset(&l.asset()).unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    let texture: ViewCheck = |a| TextureView::from_asset(a).map(drop);
+    let audio: ViewCheck = |a| AudioView::from_asset(a).map(drop);
+    let prefab: ViewCheck = |a| PrefabView::from_asset(a).map(drop);
+    let mesh: ViewCheck = |a| MeshView::from_asset(a).map(drop);
+    let shader: ViewCheck = |a| ShaderView::from_asset(a).map(drop);
+    // (file, view, what its refusal must be)
+    let refusals: [Refusal; 8] = [
+        ("generic/texture_short_meta.caf", texture, |e| {
+            metadata_size(e) == Some((24, 8))
+        }),
+        ("generic/empty_payload_texture_meta.caf", texture, |e| {
+            matches!(e, CafError::BadMetadata { .. })
+        }),
+        ("generic/type4_prefab.caf", prefab, |e| {
+            matches!(e, CafError::Malformed { .. })
+        }),
+        // LCG "indices" point nowhere
+        ("generic/type3_mesh.caf", mesh, |e| {
+            matches!(e, CafError::Malformed { .. })
+        }),
+        ("generic/empty_shader.caf", shader, |e| {
+            metadata_size(e) == Some((8, 0))
+        }),
+        ("generic/flags_0001.caf", texture, |e| {
+            matches!(e, CafError::UnsupportedFlags { .. }) && e.kind() == ErrorKind::Unsupported
+        }),
+        ("generic/odd_sizes.caf", audio, |e| {
+            metadata_size(e).is_some()
+        }),
+        ("generic/type1_texture.caf", audio, |e| {
+            matches!(
+                e,
+                CafError::WrongType {
+                    expected: AssetType::AUDIO,
+                    found: AssetType::TEXTURE
+                }
+            ) && e.kind() == ErrorKind::Misuse
+        }),
+    ];
+    for (file, view, refusal) in refusals {
+        let e = view(&open(file).asset()).unwrap_err();
+        assert!(refusal(&e), "{file}: {e:?}");
+    }
     let l = open("generic/flags_0004.caf");
     assert!(TextureView::from_asset(&l.asset()).unwrap().srgb);
-    let l = open("generic/odd_sizes.caf");
-    assert!(matches!(
-        AudioView::from_asset(&l.asset()),
-        Err(CafError::MetadataSize { .. })
-    ));
     let l = open("generic/type2_audio.caf");
     assert_eq!(
         AudioView::from_asset(&l.asset())
@@ -382,16 +397,6 @@ fn golden_generic_files_that_typed_views_refuse() {
             .len(),
         8
     );
-    let l = open("generic/type1_texture.caf");
-    assert!(matches!(
-        AudioView::from_asset(&l.asset()),
-        Err(CafError::WrongType {
-            expected: AssetType::AUDIO,
-            found: AssetType::TEXTURE
-        })
-    ));
-    let e = AudioView::from_asset(&l.asset()).unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::Misuse);
 }
 
 // ---- rejections of inconsistent metadata, built with the writer ----
@@ -402,6 +407,15 @@ fn with<'a>(buf: &'a mut Vec<u8>, ty: AssetType, meta: &[u8], payload: &[u8]) ->
         .payload(payload)
         .to_vec();
     Asset::parse(buf).unwrap()
+}
+
+/// The check (`CafError::check_name`) the typed view of `ty` fails on the asset written from
+/// `meta` and `payload` ([`Decoded::from_asset`] picks the view by type).
+fn failed_check(ty: AssetType, meta: &[u8], payload: &[u8]) -> &'static str {
+    let mut b = Vec::new();
+    let a = with(&mut b, ty, meta, payload);
+    let view = Decoded::from_asset(&a).expect("a typed asset type");
+    view.unwrap_err().check_name()
 }
 
 #[test]
@@ -462,8 +476,7 @@ fn audio_rejections() {
         (m(0, 16, 10), 0, "bad metadata"),
         (m(u16::MAX, 32, u32::MAX), 8, "payload size"),
     ] {
-        let a = with(&mut b, AssetType::AUDIO, &meta, &vec![0; n]);
-        assert_eq!(AudioView::from_asset(&a).unwrap_err().check_name(), want);
+        assert_eq!(failed_check(AssetType::AUDIO, &meta, &vec![0; n]), want);
     }
     let a = with(&mut b, AssetType::AUDIO, &m(1, 8, 3), &[1, 2, 3]);
     let v = AudioView::from_asset(&a).unwrap();
@@ -512,12 +525,10 @@ fn mesh_rejections() {
         (m(u32::MAX, u32::MAX), good.clone(), "payload size"),
         (m(2, 3), good[48..].to_vec(), "malformed payload"), // index 2 >= 2 vertices
     ] {
-        let a = with(&mut b, AssetType::MESH, &meta, &payload);
-        assert_eq!(MeshView::from_asset(&a).unwrap_err().check_name(), want);
+        assert_eq!(failed_check(AssetType::MESH, &meta, &payload), want);
     }
-    let a = with(&mut b, AssetType::MESH, &m(3, 3)[..12], &good);
     assert_eq!(
-        MeshView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(AssetType::MESH, &m(3, 3)[..12], &good),
         "metadata size"
     );
 }
@@ -525,18 +536,16 @@ fn mesh_rejections() {
 #[test]
 fn shader_rejections() {
     let mut b = Vec::new();
-    let a = with(
-        &mut b,
-        AssetType::SHADER,
-        &ShaderMetadata {
-            stage: 3,
-            reserved: 0,
-        }
-        .to_bytes(),
-        &[0; 4],
-    );
     assert_eq!(
-        ShaderView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(
+            AssetType::SHADER,
+            &ShaderMetadata {
+                stage: 3,
+                reserved: 0,
+            }
+            .to_bytes(),
+            &[0; 4]
+        ),
         "bad metadata"
     );
     let spirv = 0x0723_0203u32.to_le_bytes();
@@ -588,22 +597,14 @@ fn scene_rejections() {
         (meta(1), unknown, "malformed payload"),     // unknown component type
         (meta(1), huge, "malformed payload"),        // count far past the end
     ] {
-        let a = with(&mut b, AssetType::SCENE, &m, &p);
-        assert_eq!(SceneView::from_asset(&a).unwrap_err().check_name(), want);
+        assert_eq!(failed_check(AssetType::SCENE, &m, &p), want);
     }
-    let a = with(&mut b, AssetType::SCENE, &meta(1)[..19], &acc);
     assert_eq!(
-        SceneView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(AssetType::SCENE, &meta(1)[..19], &acc),
         "metadata size"
     );
-    let a = with(
-        &mut b,
-        AssetType::SCENE,
-        &[&meta(1)[..], &[0; 5]].concat(),
-        &acc,
-    );
     assert_eq!(
-        SceneView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(AssetType::SCENE, &[&meta(1)[..], &[0; 5]].concat(), &acc),
         "metadata size"
     );
     // Design-style metadata with archetype descriptors.
@@ -624,9 +625,8 @@ fn scene_rejections() {
         ..Default::default()
     };
     bad_off.string_table_offset = 21;
-    let a = with(&mut b, AssetType::SCENE, &bad_off.to_bytes(), &acc);
     assert_eq!(
-        SceneView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(AssetType::SCENE, &bad_off.to_bytes(), &acc),
         "bad metadata"
     );
 }
@@ -651,30 +651,23 @@ fn prefab_rejections() {
         (Some("Box"), 1, &[7u32][..])
     );
     for cut in [0, 3, 4, 10, 20, p.len() - 1] {
-        let a = with(&mut b, AssetType::PREFAB, &[], &p[..cut]);
         assert_eq!(
-            PrefabView::from_asset(&a).unwrap_err().check_name(),
+            failed_check(AssetType::PREFAB, &[], &p[..cut]),
             "malformed payload",
             "cut {cut}"
         );
     }
     let mut trailing = p.clone();
     trailing.push(0);
-    let a = with(&mut b, AssetType::PREFAB, &[], &trailing);
     assert_eq!(
-        PrefabView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(AssetType::PREFAB, &[], &trailing),
         "malformed payload"
     );
     let mut many = p.clone();
     many[..4].copy_from_slice(&u32::MAX.to_le_bytes()); // claims 4 billion entities
-    let a = with(&mut b, AssetType::PREFAB, &[], &many);
     assert_eq!(
-        PrefabView::from_asset(&a).unwrap_err().check_name(),
+        failed_check(AssetType::PREFAB, &[], &many),
         "malformed payload"
     );
-    let a = with(&mut b, AssetType::PREFAB, &[1], &p);
-    assert_eq!(
-        PrefabView::from_asset(&a).unwrap_err().check_name(),
-        "metadata size"
-    );
+    assert_eq!(failed_check(AssetType::PREFAB, &[1], &p), "metadata size");
 }

@@ -4,9 +4,9 @@ use std::fmt;
 use std::ops::{BitAnd, BitOr, BitOrAssign};
 use std::str::FromStr;
 
-use zerocopy::little_endian::{U16, U32};
+use zerocopy::little_endian::U32;
 
-use crate::container::layout::{layout, LeField};
+use crate::container::layout::{layout, le_newtype};
 
 /// Size of the fixed header at the start of every file (32).
 pub const HEADER_SIZE: usize = CafHeader::SIZE;
@@ -214,22 +214,12 @@ layout! {
     }
 }
 
-/// The footer: CRC-32 of every byte before it.
-#[repr(C)]
-#[derive(
-    Clone,
-    Copy,
-    zerocopy::FromBytes,
-    zerocopy::IntoBytes,
-    zerocopy::KnownLayout,
-    zerocopy::Immutable,
-    zerocopy::Unaligned,
-)]
-pub(crate) struct RawFooter {
-    pub(crate) crc32: U32,
+layout! {
+    /// The footer: CRC-32 of every byte before it.
+    raw struct RawFooter (4 bytes) {
+        crc32: u32,
+    }
 }
-
-const _: () = assert!(std::mem::size_of::<RawFooter>() == 4);
 
 impl RawFooter {
     /// The footer holding `crc`.
@@ -240,26 +230,8 @@ impl RawFooter {
     }
 }
 
-// The open codes are stored as plain little-endian u16s.
-impl LeField for AssetType {
-    type Le = U16;
-    fn to_le(self) -> U16 {
-        U16::new(self.0)
-    }
-    fn from_le(le: U16) -> AssetType {
-        AssetType(le.get())
-    }
-}
-
-impl LeField for CafFlags {
-    type Le = U16;
-    fn to_le(self) -> U16 {
-        U16::new(self.0)
-    }
-    fn from_le(le: U16) -> CafFlags {
-        CafFlags(le.get())
-    }
-}
+// The open codes and flag bits are stored as plain little-endian u16s.
+le_newtype!(AssetType(u16), CafFlags(u16));
 
 impl CafHeader {
     /// A current-version header for the given fields.

@@ -59,6 +59,8 @@ impl<T: LeField, const N: usize> LeField for [T; N] {
 /// fields), the crate-private raw image `$raw` whose fields are the [`LeField::Le`] types of the
 /// same names in the same order, a compile-time check that the raw image is `$size` bytes,
 /// `$name::SIZE`, and `From` conversions both ways (the only place fields are copied).
+/// `layout! { raw struct $raw ($size bytes) { field: type, ... } }` declares a raw image alone
+/// (the footer's), the same way.
 macro_rules! layout {
     (
         $(#[$attr:meta])*
@@ -77,25 +79,13 @@ macro_rules! layout {
             )*
         }
 
-        #[doc = concat!("On-disk image of [`", stringify!($name), "`] (", stringify!($size),
-            " bytes): the same fields, little-endian, alignment 1, no padding.")]
-        #[repr(C)]
-        #[derive(
-            Clone,
-            Copy,
-            zerocopy::FromBytes,
-            zerocopy::IntoBytes,
-            zerocopy::KnownLayout,
-            zerocopy::Immutable,
-            zerocopy::Unaligned,
-        )]
-        pub(crate) struct $raw {
-            $(
-                pub(crate) $field: <$ty as $crate::container::layout::LeField>::Le,
-            )*
+        $crate::container::layout::layout! {
+            #[doc = concat!("On-disk image of [`", stringify!($name), "`] (", stringify!($size),
+                " bytes): the same fields, little-endian, alignment 1, no padding.")]
+            raw struct $raw ($size bytes) {
+                $($field: $ty,)*
+            }
         }
-
-        const _: () = assert!(::core::mem::size_of::<$raw>() == $size);
 
         impl $name {
             /// Encoded size in bytes.
@@ -118,6 +108,49 @@ macro_rules! layout {
             }
         }
     };
+    (
+        $(#[$attr:meta])*
+        raw struct $raw:ident ($size:literal bytes) {
+            $($field:ident : $ty:ty,)*
+        }
+    ) => {
+        $(#[$attr])*
+        #[repr(C)]
+        #[derive(
+            Clone,
+            Copy,
+            zerocopy::FromBytes,
+            zerocopy::IntoBytes,
+            zerocopy::KnownLayout,
+            zerocopy::Immutable,
+            zerocopy::Unaligned,
+        )]
+        pub(crate) struct $raw {
+            $(
+                pub(crate) $field: <$ty as $crate::container::layout::LeField>::Le,
+            )*
+        }
+
+        const _: () = assert!(::core::mem::size_of::<$raw>() == $size);
+    };
 }
 
 pub(crate) use layout;
+
+/// [`LeField`] for tuple structs over one field type (`AssetType(u16)`, ...): stored as that
+/// field, open codes and unknown bits kept.
+macro_rules! le_newtype {
+    ($($name:ident($inner:ty)),* $(,)?) => {$(
+        impl $crate::container::layout::LeField for $name {
+            type Le = <$inner as $crate::container::layout::LeField>::Le;
+            fn to_le(self) -> Self::Le {
+                $crate::container::layout::LeField::to_le(self.0)
+            }
+            fn from_le(le: Self::Le) -> $name {
+                $name($crate::container::layout::LeField::from_le(le))
+            }
+        }
+    )*};
+}
+
+pub(crate) use le_newtype;

@@ -71,7 +71,7 @@ pub(crate) use codec;
 
 /// A header that opens an extension's metadata (the extended mesh's `MSHX`, the skin's `SKIN`,
 /// the animation's `ANIM`): magic bytes, an optional version, then fields of its own. Checked
-/// by [`ext_header`], the one check all three share.
+/// by [`ext_header`], the one check all three share; implemented with [`ext_header_impl!`].
 pub(crate) trait ExtHeader: Sized {
     /// The asset type named in errors.
     const TYPE: AssetType;
@@ -83,19 +83,54 @@ pub(crate) trait ExtHeader: Sized {
     const MAGIC_FIELD: &'static str;
     /// Why a wrong magic is refused (`"a skin starts with \"SKIN\""`, ...).
     const MAGIC_REASON: &'static str;
-    /// The field named when the version is wrong.
-    const VERSION_FIELD: &'static str;
 
     /// Decode exactly [`Self::SIZE`] bytes.
     fn decode(b: &[u8]) -> Result<Self, CafError>;
     /// The magic bytes read.
     fn magic(&self) -> [u8; 4];
-    /// The version read and the only one defined, or `None` for a header without a version.
-    fn version(&self) -> Option<(u64, u64)>;
+    /// The field named when the version is wrong, the version read and the only one defined;
+    /// `None` (the default) for a header without a version.
+    fn version(&self) -> Option<(&'static str, u64, u64)> {
+        None
+    }
     /// The first of the header's own field checks (stream bits, flags, reserved fields) that
     /// fails, as (field, value, reason).
     fn fields_fault(&self) -> Option<(&'static str, u64, &'static str)>;
 }
+
+/// `impl ExtHeader` for a struct declared with `layout!` and `codec!` that has a `magic` field
+/// and inherent `MAGIC` (and, with `version`, a `version` field and `VERSION`) constants:
+/// `ext_header_impl!(Name: asset_type, magic "field" ("reason"), version "field"; fn fields_fault ...)`.
+/// The items after `;` (at least `fields_fault`) go into the impl as they are.
+macro_rules! ext_header_impl {
+    ($name:ident: $ty:expr, magic $magic_field:literal ($magic_reason:literal), version $version_field:literal; $($items:tt)*) => {
+        $crate::container::metadata::ext_header_impl!($name: $ty, magic $magic_field ($magic_reason);
+            fn version(&self) -> Option<(&'static str, u64, u64)> {
+                Some(($version_field, self.version.into(), Self::VERSION.into()))
+            }
+            $($items)*
+        );
+    };
+    ($name:ident: $ty:expr, magic $magic_field:literal ($magic_reason:literal); $($items:tt)*) => {
+        impl $crate::container::metadata::ExtHeader for $name {
+            const TYPE: $crate::AssetType = $ty;
+            const SIZE: usize = Self::SIZE;
+            const MAGIC: [u8; 4] = Self::MAGIC;
+            const MAGIC_FIELD: &'static str = $magic_field;
+            const MAGIC_REASON: &'static str = $magic_reason;
+
+            fn decode(b: &[u8]) -> Result<Self, $crate::CafError> {
+                Self::from_bytes(b)
+            }
+            fn magic(&self) -> [u8; 4] {
+                self.magic
+            }
+            $($items)*
+        }
+    };
+}
+
+pub(crate) use ext_header_impl;
 
 /// The extension header `H` at the start of `b`, checked in order: `b` holds it (else
 /// [`CafError::MetadataSize`]), its magic, its version (only version 1 is defined) and its own
@@ -117,9 +152,9 @@ pub(crate) fn ext_header<H: ExtHeader>(b: &[u8]) -> Result<H, CafError> {
         let found = u32::from_le_bytes(h.magic());
         return Err(bad(H::MAGIC_FIELD, found.into(), H::MAGIC_REASON));
     }
-    if let Some((found, defined)) = h.version() {
+    if let Some((field, found, defined)) = h.version() {
         if found != defined {
-            return Err(bad(H::VERSION_FIELD, found, "only version 1 is defined"));
+            return Err(bad(field, found, "only version 1 is defined"));
         }
     }
     match h.fields_fault() {
@@ -137,48 +172,47 @@ mod tests {
     use crate::shader::ShaderMetadata;
     use crate::texture::TextureMetadata;
 
+    /// Asserts that each `Type { fields }` value decodes back from its bytes.
+    macro_rules! assert_round_trip {
+        ($($ty:ident $fields:tt),* $(,)?) => {$({
+            let v = $ty $fields;
+            assert_eq!($ty::from_bytes(&v.to_bytes()).unwrap(), v);
+        })*};
+    }
+
     #[test]
     fn sizes_and_round_trips() {
-        let t = TextureMetadata {
-            width: 64,
-            height: 32,
-            format: 0,
-            mip_levels: 7,
-            reserved: 0,
-        };
+        let t = TextureMetadata::rgba8(64, 32, 7);
         assert_eq!(TextureMetadata::from_bytes(&t.to_bytes()).unwrap(), t);
-        let a = AudioMetadata {
-            sample_rate: 44100,
-            channels: 2,
-            bits_per_sample: 16,
-            sample_count: 9,
-            reserved: 0,
-        };
-        assert_eq!(AudioMetadata::from_bytes(&a.to_bytes()).unwrap(), a);
-        let m = MeshMetadata {
-            vertex_count: 3,
-            index_count: 3,
-            sub_mesh_count: 1,
-            reserved: 0,
-        };
-        assert_eq!(MeshMetadata::from_bytes(&m.to_bytes()).unwrap(), m);
-        let s = ShaderMetadata {
-            stage: 2,
-            reserved: 0,
-        };
-        assert_eq!(ShaderMetadata::from_bytes(&s.to_bytes()).unwrap(), s);
-        let sc = SceneMetadata {
-            entity_count: 5,
-            archetype_count: 4,
-            ..Default::default()
-        };
-        assert_eq!(SceneMetadata::from_bytes(&sc.to_bytes()).unwrap(), sc);
-        let d = ArchetypeDesc {
-            component_mask: 3,
-            entity_count: 2,
-            data_offset: 40,
-        };
-        assert_eq!(ArchetypeDesc::from_bytes(&d.to_bytes()).unwrap(), d);
+        assert_round_trip!(
+            AudioMetadata {
+                sample_rate: 44100,
+                channels: 2,
+                bits_per_sample: 16,
+                sample_count: 9,
+                reserved: 0,
+            },
+            MeshMetadata {
+                vertex_count: 3,
+                index_count: 3,
+                sub_mesh_count: 1,
+                reserved: 0,
+            },
+            ShaderMetadata {
+                stage: 2,
+                reserved: 0,
+            },
+            SceneMetadata {
+                entity_count: 5,
+                archetype_count: 4,
+                ..Default::default()
+            },
+            ArchetypeDesc {
+                component_mask: 3,
+                entity_count: 2,
+                data_offset: 40,
+            },
+        );
         let v = Vertex {
             position: [1.0, 2.0, 3.0],
             tangent: [1.0, 0.0, 0.0, 1.0],
@@ -199,13 +233,7 @@ mod tests {
 
     #[test]
     fn alignment_padding_is_accepted_only_where_it_aligns_the_payload() {
-        let t = TextureMetadata {
-            width: 3,
-            height: 2,
-            format: 0,
-            mip_levels: 1,
-            reserved: 0,
-        };
+        let t = TextureMetadata::rgba8(3, 2, 1);
         let mut b = t.to_bytes().to_vec();
         b.resize(32, 0); // 32 + 32: payload 16-aligned
         assert_eq!(TextureMetadata::from_metadata(&b).unwrap(), t);
@@ -240,6 +268,18 @@ mod tests {
         }
     }
 
+    /// A closure taking a change `f`: the field [`refused_field`] names for a copy of the
+    /// header `$h` (of type `$ty`) that `f` changed.
+    macro_rules! refused_after {
+        ($ty:ty, $h:expr) => {
+            |f: fn(&mut $ty)| {
+                let mut h = $h;
+                f(&mut h);
+                refused_field::<$ty>(&h.to_bytes())
+            }
+        };
+    }
+
     #[test]
     fn ext_header_checks_size_magic_version_then_own_fields() {
         use crate::animation::AnimationMetadata;
@@ -251,11 +291,7 @@ mod tests {
         bytes.push(9); // what follows the header is not its business
         assert_eq!(refused_field::<MeshExtHeader>(&bytes), "ok");
         assert_eq!(refused_field::<MeshExtHeader>(&bytes[..31]), "size");
-        let m = |f: fn(&mut MeshExtHeader)| {
-            let mut h = mesh;
-            f(&mut h);
-            refused_field::<MeshExtHeader>(&h.to_bytes())
-        };
+        let m = refused_after!(MeshExtHeader, mesh);
         // Each case also breaks every later check: the first failing check is reported.
         assert_eq!(
             m(|h| (h.magic, h.version, h.reserved0) = (*b"MSHY", 2, 1)),
@@ -273,11 +309,7 @@ mod tests {
             joint_count: 1,
             ..SkinHeader::default()
         };
-        let s = |f: fn(&mut SkinHeader)| {
-            let mut h = skin;
-            f(&mut h);
-            refused_field::<SkinHeader>(&h.to_bytes())
-        };
+        let s = refused_after!(SkinHeader, skin);
         assert_eq!(s(|_| ()), "ok");
         assert_eq!(s(|h| (h.magic, h.reserved) = (*b"SKIM", 1)), "skin.magic");
         assert_eq!(s(|h| h.reserved = 1), "skin.reserved");
@@ -288,11 +320,7 @@ mod tests {
             version: AnimationMetadata::VERSION,
             ..AnimationMetadata::default()
         };
-        let a = |f: fn(&mut AnimationMetadata)| {
-            let mut h = anim;
-            f(&mut h);
-            refused_field::<AnimationMetadata>(&h.to_bytes())
-        };
+        let a = refused_after!(AnimationMetadata, anim);
         assert_eq!(a(|_| ()), "ok");
         assert_eq!(a(|h| (h.magic, h.version) = (*b"ANIN", 0)), "magic");
         assert_eq!(a(|h| (h.version, h.flags) = (2, 1)), "version");

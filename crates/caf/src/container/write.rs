@@ -47,7 +47,7 @@ impl<R> std::fmt::Debug for ReaderPayload<R> {
 /// use caf::texture::TextureMetadata;
 /// use caf::{AssetType, AssetWriter, CafFlags};
 ///
-/// let meta = TextureMetadata { width: 2, height: 2, format: 0, mip_levels: 1, reserved: 0 };
+/// let meta = TextureMetadata::rgba8(2, 2, 1);
 /// let writer = AssetWriter::new(AssetType::TEXTURE)
 ///     .flags(CafFlags::SRGB)
 ///     .metadata(&meta.to_bytes())

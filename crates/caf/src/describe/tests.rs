@@ -4,13 +4,7 @@ use crate::texture::TextureMetadata;
 use crate::CafFlags;
 
 fn texture_file() -> Vec<u8> {
-    let meta = TextureMetadata {
-        width: 2,
-        height: 1,
-        format: 0,
-        mip_levels: 2,
-        reserved: 0,
-    };
+    let meta = TextureMetadata::rgba8(2, 1, 2);
     crate::AssetWriter::new(AssetType::TEXTURE)
         .flags(CafFlags::SRGB | CafFlags::MIPCHAIN)
         .metadata(&meta.to_bytes())
@@ -109,13 +103,7 @@ fn describes_a_truncated_file() {
 #[test]
 fn typed_failure_is_reported_but_not_invalid() {
     // A texture whose payload does not fit its metadata: the container is fine.
-    let meta = TextureMetadata {
-        width: 4,
-        height: 4,
-        format: 0,
-        mip_levels: 1,
-        reserved: 0,
-    };
+    let meta = TextureMetadata::rgba8(4, 4, 1);
     let bytes = crate::AssetWriter::new(AssetType::TEXTURE)
         .metadata(&meta.to_bytes())
         .payload(&[0; 5])

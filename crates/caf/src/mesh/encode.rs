@@ -369,10 +369,7 @@ mod tests {
                 reserved: 0
             }
         );
-        let file = crate::AssetWriter::new(AssetType::MESH)
-            .metadata(&meta.to_bytes())
-            .payload(&payload)
-            .to_vec();
+        let file = mesh_file(&meta.to_bytes(), &payload);
         let asset = Asset::parse(&file).unwrap();
         let view = MeshView::from_asset(&asset).unwrap();
         assert_eq!(view.meta, meta);
@@ -446,10 +443,7 @@ mod tests {
         let (meta, payload) = encode_mesh_ext(&verts, &idx, &extras).unwrap();
         assert_eq!(meta.len(), 16 + 32 + 2 * 40);
         assert_eq!(payload.len(), 5 * 48 + 9 * 4 + 5 * 16 + 5 * 8);
-        let file = crate::AssetWriter::new(AssetType::MESH)
-            .metadata(&meta)
-            .payload(&payload)
-            .to_vec();
+        let file = mesh_file(&meta, &payload);
         let asset = Asset::parse(&file).unwrap();
         let view = MeshView::from_asset(&asset).unwrap();
         assert_eq!(view.vertices.as_ref(), &verts[..]);
@@ -476,15 +470,8 @@ mod tests {
         // Damage: unknown stream bit, wrong version, range past the end, missing entry.
         let mut bad = meta.clone();
         bad[16 + 8] |= 8;
-        let damaged = |m: &[u8], p: &[u8]| {
-            let f = crate::AssetWriter::new(AssetType::MESH)
-                .metadata(m)
-                .payload(p)
-                .to_vec();
-            MeshView::from_asset(&Asset::parse(&f).unwrap()).map(|_| ())
-        };
         assert!(matches!(
-            damaged(&bad, &payload),
+            parse_mesh(&bad, &payload),
             Err(crate::CafError::BadMetadata {
                 field: "ext.streams",
                 ..
@@ -493,7 +480,7 @@ mod tests {
         let mut bad = meta.clone();
         bad[16 + 4] = 2;
         assert!(matches!(
-            damaged(&bad, &payload),
+            parse_mesh(&bad, &payload),
             Err(crate::CafError::BadMetadata {
                 field: "ext.version",
                 ..
@@ -502,18 +489,18 @@ mod tests {
         let mut bad = meta.clone();
         bad[48 + 40 + 4] = 9; // sub-mesh 1: 9 indices from 6
         assert!(matches!(
-            damaged(&bad, &payload),
+            parse_mesh(&bad, &payload),
             Err(crate::CafError::BadMetadata {
                 field: "sub_mesh.index_count",
                 ..
             })
         ));
         assert!(matches!(
-            damaged(&meta[..meta.len() - 40], &payload),
+            parse_mesh(&meta[..meta.len() - 40], &payload),
             Err(crate::CafError::MetadataSize { .. })
         ));
         assert!(matches!(
-            damaged(&meta, &payload[..payload.len() - 8]),
+            parse_mesh(&meta, &payload[..payload.len() - 8]),
             Err(crate::CafError::PayloadSize { .. })
         ));
 
@@ -599,12 +586,17 @@ mod tests {
         (meta, payload, joints, weights)
     }
 
-    fn parse_mesh(meta: &[u8], payload: &[u8]) -> Result<(), crate::CafError> {
-        let f = crate::AssetWriter::new(AssetType::MESH)
+    /// The mesh file of `meta` and `payload`.
+    fn mesh_file(meta: &[u8], payload: &[u8]) -> Vec<u8> {
+        crate::AssetWriter::new(AssetType::MESH)
             .metadata(meta)
             .payload(payload)
-            .to_vec();
-        MeshView::from_asset(&Asset::parse(&f)?).map(|_| ())
+            .to_vec()
+    }
+
+    /// What the mesh view says of the file of `meta` and `payload`.
+    fn parse_mesh(meta: &[u8], payload: &[u8]) -> Result<(), crate::CafError> {
+        MeshView::from_asset(&Asset::parse(&mesh_file(meta, payload))?).map(|_| ())
     }
 
     #[test]
@@ -613,10 +605,7 @@ mod tests {
         // 48 + one sub-mesh + skin header + 2 joints + "hip" "knee".
         assert_eq!(meta.len(), 48 + 40 + 80 + 2 * 120 + 7);
         assert_eq!(payload.len(), 5 * 48 + 9 * 4 + 5 * 8 + 5 * 16);
-        let f = crate::AssetWriter::new(AssetType::MESH)
-            .metadata(&meta)
-            .payload(&payload)
-            .to_vec();
+        let f = mesh_file(&meta, &payload);
         let a = Asset::parse(&f).unwrap();
         let v = MeshView::from_asset(&a).unwrap();
         assert_eq!(v.skin(), Some(&two_joint_skin()));
@@ -638,38 +627,32 @@ mod tests {
             parse_mesh(&meta, &p),
             Err(crate::CafError::Malformed { .. })
         ));
+        // `bytes` with the little-endian `v` written at `at`.
+        let with_u32 = |bytes: &[u8], at: usize, v: u32| {
+            let mut b = bytes.to_vec();
+            b[at..at + 4].copy_from_slice(&v.to_le_bytes());
+            b
+        };
+        // The field the metadata `m` is refused for (with the good payload).
+        let refused_field = |m: &[u8]| match parse_mesh(m, &payload) {
+            Err(crate::CafError::BadMetadata { field, .. }) => field,
+            _ => "not a BadMetadata refusal",
+        };
         // Weights that do not sum to 1 (vertex 0's first weight halved).
-        let mut p = payload.clone();
         let w0 = jstart + 5 * 8;
-        p[w0..w0 + 4].copy_from_slice(&0.5f32.to_le_bytes());
         assert!(matches!(
-            parse_mesh(&meta, &p),
+            parse_mesh(&meta, &with_u32(&payload, w0, 0.5f32.to_bits())),
             Err(crate::CafError::Malformed { .. })
         ));
         // Parent cycle: the hip's parent is the knee.
-        let mut m = meta.clone();
-        m[joint0..joint0 + 4].copy_from_slice(&1u32.to_le_bytes());
-        assert!(matches!(
-            parse_mesh(&m, &payload),
-            Err(crate::CafError::BadMetadata {
-                field: "joint.parent",
-                ..
-            })
-        ));
+        assert_eq!(refused_field(&with_u32(&meta, joint0, 1)), "joint.parent");
         // Too many joints declared.
-        let mut m = meta.clone();
-        m[skin_at + 4..skin_at + 8].copy_from_slice(&5000u32.to_le_bytes());
-        assert!(matches!(
-            parse_mesh(&m, &payload),
-            Err(crate::CafError::BadMetadata {
-                field: "skin.joint_count",
-                ..
-            })
-        ));
+        assert_eq!(
+            refused_field(&with_u32(&meta, skin_at + 4, 5000)),
+            "skin.joint_count"
+        );
         // A name outside the block.
-        let mut m = meta.clone();
-        m[joint0 + 8..joint0 + 12].copy_from_slice(&6u32.to_le_bytes());
-        assert!(parse_mesh(&m, &payload).is_err());
+        assert!(parse_mesh(&with_u32(&meta, joint0 + 8, 6), &payload).is_err());
         // The skin bit without a skin, and a truncated skin.
         assert!(parse_mesh(&meta[..skin_at], &payload).is_err());
         assert!(parse_mesh(&meta[..meta.len() - 1], &payload).is_err());
