@@ -42,17 +42,26 @@ fn watched(dir: &Path) -> AssetManager {
         .unwrap()
 }
 
+/// A temporary folder holding `name` (a `width`-pixel texture of 1s), loaded by the manager
+/// `open` makes over the folder: the folder, the file, the manager and the handle.
+fn loaded_texture(
+    name: &str,
+    width: u32,
+    open: fn(&Path) -> AssetManager,
+) -> (tempfile::TempDir, PathBuf, AssetManager, Handle<Texture>) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(name);
+    write_atomic(&file, &texture_bytes(width, 1));
+    let m = open(dir.path());
+    let h = m.load_sync::<Texture>(name).unwrap();
+    (dir, file, m, h)
+}
+
 // ---- explicit reloads: the swap semantics, independent of the watcher ----
 
-/// A temporary folder holding `t.caf` (a 4-pixel texture of 1s), loaded by a one-worker
-/// manager without a watcher: the folder, the file, the manager and the handle.
-fn loaded_texture() -> (tempfile::TempDir, PathBuf, AssetManager, Handle<Texture>) {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.caf");
-    write_atomic(&file, &texture_bytes(4, 1));
-    let m = manager(dir.path(), 1);
-    let h = m.load_sync::<Texture>("t.caf").unwrap();
-    (dir, file, m, h)
+/// One worker, no watcher.
+fn unwatched(dir: &Path) -> AssetManager {
+    manager(dir, 1)
 }
 
 /// Writes `bytes` over `file`, asks for a reload of `h` and waits for its version 2.
@@ -70,7 +79,7 @@ fn reload_to_version_2(
 
 #[test]
 fn explicit_reload_swaps_atomically_and_keeps_guards_valid() {
-    let (_dir, file, m, h) = loaded_texture();
+    let (_dir, file, m, h) = loaded_texture("t.caf", 4, unwatched);
     let old = m.get(&h).unwrap();
 
     let info = reload_to_version_2(&m, &h, &file, &texture_bytes(8, 2));
@@ -102,7 +111,7 @@ fn explicit_reload_swaps_atomically_and_keeps_guards_valid() {
 
 #[test]
 fn explicit_reload_failures_keep_the_previous_version() {
-    let (_dir, file, m, h) = loaded_texture();
+    let (_dir, file, m, h) = loaded_texture("t.caf", 4, unwatched);
 
     type Check = fn(&AssetError) -> bool;
     let cases: Vec<(Vec<u8>, Check)> = vec![
@@ -161,12 +170,8 @@ fn explicit_reload_failures_keep_the_previous_version() {
 
 #[test]
 fn modified_file_is_seen_through_the_same_handle() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("tex/hero.caf");
-    write_atomic(&file, &texture_bytes(4, 1));
-    let m = watched(dir.path());
+    let (_dir, file, m, h) = loaded_texture("tex/hero.caf", 4, watched);
     assert!(m.hot_reload_enabled());
-    let h = m.load_sync::<Texture>("tex/hero.caf").unwrap();
     let old = m.get(&h).unwrap();
 
     // An atomic save (temporary file + rename) ...
@@ -202,11 +207,7 @@ fn modified_file_is_seen_through_the_same_handle() {
 
 #[test]
 fn corrupt_or_half_written_replacement_keeps_old_data_until_fixed() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("a.caf");
-    write_atomic(&file, &texture_bytes(16, 1));
-    let m = watched(dir.path());
-    let h = m.load_sync::<Texture>("a.caf").unwrap();
+    let (_dir, file, m, h) = loaded_texture("a.caf", 16, watched);
 
     // A corrupt replacement: reported, old data kept.
     write_in_place(&file, &corrupted(texture_bytes(16, 2)));

@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::path::{Path, PathBuf};
+
 use caf::{AssetType, CafError};
 use caf_assets::{AssetError, AssetManager, Audio, EntryInfo, Handle, Kind, Raw, Status, Texture};
 use common::*;
@@ -147,18 +149,28 @@ fn concurrent_failures_from_many_threads() {
     assert_eq!(st.pending_loads, 0);
 }
 
+/// Makes `gate.caf` in `dir` a named pipe, which blocks a worker opening it until a writer
+/// shows up. `None`, with a note, where `mkfifo` is unavailable.
+#[cfg(unix)]
+fn fifo_gate(dir: &Path) -> Option<PathBuf> {
+    let gate = dir.join("gate.caf");
+    let ok = std::process::Command::new("mkfifo").arg(&gate).status();
+    if !ok.is_ok_and(|s| s.success()) {
+        eprintln!("note: mkfifo unavailable, skipping");
+        return None;
+    }
+    Some(gate)
+}
+
 /// A named pipe blocks the worker in `open` until a writer shows up, which makes the Loading
 /// state observable without any timing assumption.
 #[cfg(unix)]
 #[test]
 fn status_transitions_through_a_gated_worker() {
     let dir = tempfile::tempdir().unwrap();
-    let gate = dir.path().join("gate.caf");
-    let ok = std::process::Command::new("mkfifo").arg(&gate).status();
-    if !ok.is_ok_and(|s| s.success()) {
-        eprintln!("note: mkfifo unavailable, skipping");
+    let Some(gate) = fifo_gate(dir.path()) else {
         return;
-    }
+    };
     write_atomic(&dir.path().join("next.caf"), &texture_bytes(4, 9));
     let m = manager(dir.path(), 1);
 
@@ -332,12 +344,9 @@ fn missing_base_dir_is_an_error() {
 #[test]
 fn reloads_requested_during_a_load_are_coalesced() {
     let dir = tempfile::tempdir().unwrap();
-    let gate = dir.path().join("gate.caf");
-    let ok = std::process::Command::new("mkfifo").arg(&gate).status();
-    if !ok.is_ok_and(|s| s.success()) {
-        eprintln!("note: mkfifo unavailable, skipping");
+    let Some(gate) = fifo_gate(dir.path()) else {
         return;
-    }
+    };
     write_atomic(&dir.path().join("x.caf"), &texture_bytes(4, 6));
     let m = manager(dir.path(), 1);
     // The single worker blocks on the pipe; the load of x waits behind it.

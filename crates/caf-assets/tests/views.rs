@@ -139,17 +139,7 @@ fn invalid_content_is_still_a_failed_load_checked_once() {
     write_atomic(&dir.path().join("s.caf"), &shader_bytes());
     let m = manager(dir.path(), 1);
     let bad = m.load::<Mesh>("bad.caf");
-    let e = failure(&m, &bad);
-    assert!(
-        matches!(
-            *e,
-            AssetError::BadContent {
-                kind: caf_assets::Kind::Mesh,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    assert_bad_content(&m, &bad, caf_assets::Kind::Mesh);
     let wrong = m.load::<Texture>("s.caf");
     let e = failure(&m, &wrong);
     assert!(
@@ -237,15 +227,5 @@ fn font_kind_loads_a_checked_font_view() {
     assert_eq!(ours.kerning(' ', 'A'), 0.0);
     assert!(ours.glyph('B').is_none());
     let bad = m.load::<Font>("bad.caf");
-    let e = failure(&m, &bad);
-    assert!(
-        matches!(
-            *e,
-            AssetError::BadContent {
-                kind: caf_assets::Kind::Font,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    assert_bad_content(&m, &bad, caf_assets::Kind::Font);
 }

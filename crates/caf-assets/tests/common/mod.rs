@@ -9,7 +9,7 @@ use caf::audio::AudioMetadata;
 use caf::encoded::Encoding;
 use caf::texture::TextureMetadata;
 use caf::{AssetType, AssetWriter, CafError, CafFlags};
-use caf_assets::{AssetError, AssetKind, AssetManager, Handle, Status};
+use caf_assets::{AssetError, AssetKind, AssetManager, Handle, Kind, Status};
 
 /// Upper bound for every wait in the tests. Waits end as soon as their condition holds; this
 /// only limits how long a broken build hangs.
@@ -67,6 +67,15 @@ pub fn failure<T: AssetKind>(m: &AssetManager, h: &Handle<T>) -> Arc<AssetError>
         Status::Failed(e) => e,
         other => panic!("{}: expected a failure, got {other}", h.path()),
     }
+}
+
+/// Waits for `h` to fail and checks that its typed view refused the file as a `kind` asset.
+pub fn assert_bad_content<T: AssetKind>(m: &AssetManager, h: &Handle<T>, kind: Kind) {
+    let e = failure(m, h);
+    assert!(
+        matches!(&*e, AssetError::BadContent { kind: k, .. } if *k == kind),
+        "{e}"
+    );
 }
 
 /// What the `caf` loader found, when `e` is a load failure ([`AssetError::Load`]).
