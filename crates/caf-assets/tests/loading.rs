@@ -149,17 +149,20 @@ fn concurrent_failures_from_many_threads() {
     assert_eq!(st.pending_loads, 0);
 }
 
-/// Makes `gate.caf` in `dir` a named pipe, which blocks a worker opening it until a writer
-/// shows up. `None`, with a note, where `mkfifo` is unavailable.
+/// A one-worker manager over `dir` whose worker is stuck loading `gate.caf`, a named pipe
+/// (opening it blocks until a writer shows up): the pipe, the manager and the gated handle.
+/// `None`, with a note, where `mkfifo` is unavailable.
 #[cfg(unix)]
-fn fifo_gate(dir: &Path) -> Option<PathBuf> {
+fn gated_worker(dir: &Path) -> Option<(PathBuf, AssetManager, Handle<Texture>)> {
     let gate = dir.join("gate.caf");
     let ok = std::process::Command::new("mkfifo").arg(&gate).status();
     if !ok.is_ok_and(|s| s.success()) {
         eprintln!("note: mkfifo unavailable, skipping");
         return None;
     }
-    Some(gate)
+    let m = manager(dir, 1);
+    let gated = m.load::<Texture>("gate.caf");
+    Some((gate, m, gated))
 }
 
 /// A named pipe blocks the worker in `open` until a writer shows up, which makes the Loading
@@ -168,13 +171,10 @@ fn fifo_gate(dir: &Path) -> Option<PathBuf> {
 #[test]
 fn status_transitions_through_a_gated_worker() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(gate) = fifo_gate(dir.path()) else {
+    write_atomic(&dir.path().join("next.caf"), &texture_bytes(4, 9));
+    let Some((gate, m, gated)) = gated_worker(dir.path()) else {
         return;
     };
-    write_atomic(&dir.path().join("next.caf"), &texture_bytes(4, 9));
-    let m = manager(dir.path(), 1);
-
-    let gated = m.load::<Texture>("gate.caf");
     let queued = m.load::<Texture>("next.caf");
     // The single worker is stuck opening the pipe: both stay Loading.
     assert!(m.status(&gated).is_loading());
@@ -344,13 +344,11 @@ fn missing_base_dir_is_an_error() {
 #[test]
 fn reloads_requested_during_a_load_are_coalesced() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(gate) = fifo_gate(dir.path()) else {
+    write_atomic(&dir.path().join("x.caf"), &texture_bytes(4, 6));
+    // The single worker blocks on the pipe; the load of x waits behind it.
+    let Some((gate, m, gated)) = gated_worker(dir.path()) else {
         return;
     };
-    write_atomic(&dir.path().join("x.caf"), &texture_bytes(4, 6));
-    let m = manager(dir.path(), 1);
-    // The single worker blocks on the pipe; the load of x waits behind it.
-    let gated = m.load::<Texture>("gate.caf");
     let x = m.load::<Texture>("x.caf");
     assert!(m.status(&x).is_loading());
     m.reload(&x);

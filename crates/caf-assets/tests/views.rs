@@ -5,30 +5,19 @@ mod common;
 use caf::audio::AudioView;
 use caf::mesh::{MeshMetadata, MeshView, Vertex};
 use caf::shader::{ShaderMetadata, ShaderView};
-use caf::texture::{TextureMetadata, TextureView};
+use caf::texture::TextureView;
 use caf::{AssetType, CafFlags};
 use caf_assets::{AssetError, Audio, Font, Mesh, Raw, Shader, Texture};
 use common::*;
 
 /// An 8x4 texture with its full chain of 4 levels, 3 channels, every byte distinct per level.
 fn mip_texture_bytes() -> Vec<u8> {
-    let meta = TextureMetadata {
-        width: 8,
-        height: 4,
-        format: 0,
-        mip_levels: 4,
-        reserved: 0,
-    };
     let pixels: usize = [(8, 4), (4, 2), (2, 1), (1, 1)]
         .iter()
         .map(|(w, h)| w * h)
         .sum();
     let payload: Vec<u8> = (0..pixels * 3).map(|i| i as u8).collect();
-    caf::AssetWriter::new(AssetType::TEXTURE)
-        .flags(CafFlags::SRGB)
-        .metadata(&meta.to_bytes())
-        .payload(&payload)
-        .to_vec()
+    texture_file(8, 4, 4, CafFlags::SRGB, &payload)
 }
 
 /// Three vertices and one triangle.

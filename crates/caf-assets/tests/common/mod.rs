@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use caf::audio::AudioMetadata;
 use caf::encoded::Encoding;
-use caf::texture::TextureMetadata;
 use caf::{AssetType, AssetWriter, CafError, CafFlags};
 use caf_assets::{AssetError, AssetKind, AssetManager, Handle, Kind, Status};
 
@@ -15,17 +14,14 @@ use caf_assets::{AssetError, AssetKind, AssetManager, Handle, Kind, Status};
 /// only limits how long a broken build hangs.
 pub const WAIT: Duration = Duration::from_secs(10);
 
+#[path = "../../src/test_files.rs"]
+mod test_files;
+pub use test_files::texture_file;
+
 /// Bytes of a `width` x 1 RGBA8 texture whose pixels are all `fill`.
 pub fn texture_bytes(width: u32, fill: u8) -> Vec<u8> {
-    let meta = TextureMetadata {
-        width,
-        height: 1,
-        format: 0,
-        mip_levels: 1,
-        reserved: 0,
-    };
     let pixels = vec![fill; width as usize * 4];
-    asset_bytes(AssetType::TEXTURE, &meta.to_bytes(), &pixels)
+    texture_file(width, 1, 1, CafFlags::NONE, &pixels)
 }
 
 /// Bytes of a mono 16-bit audio clip of `frames` samples, all `fill`.
