@@ -150,10 +150,15 @@ fn concurrent_failures_from_many_threads() {
 }
 
 /// A one-worker manager over `dir` whose worker is stuck loading `gate.caf`, a named pipe
-/// (opening it blocks until a writer shows up): the pipe, the manager and the gated handle.
+/// (opening it blocks until a writer shows up), with the load of `queued.caf` (a texture of 4
+/// texels of `fill`) waiting behind it: the pipe, the manager, the gated and the queued handle.
 /// `None`, with a note, where `mkfifo` is unavailable.
 #[cfg(unix)]
-fn gated_worker(dir: &Path) -> Option<(PathBuf, AssetManager, Handle<Texture>)> {
+fn gated_worker(
+    dir: &Path,
+    fill: u8,
+) -> Option<(PathBuf, AssetManager, Handle<Texture>, Handle<Texture>)> {
+    write_atomic(&dir.join("queued.caf"), &texture_bytes(4, fill));
     let gate = dir.join("gate.caf");
     let ok = std::process::Command::new("mkfifo").arg(&gate).status();
     if !ok.is_ok_and(|s| s.success()) {
@@ -162,7 +167,8 @@ fn gated_worker(dir: &Path) -> Option<(PathBuf, AssetManager, Handle<Texture>)> 
     }
     let m = manager(dir, 1);
     let gated = m.load::<Texture>("gate.caf");
-    Some((gate, m, gated))
+    let queued = m.load::<Texture>("queued.caf");
+    Some((gate, m, gated, queued))
 }
 
 /// A named pipe blocks the worker in `open` until a writer shows up, which makes the Loading
@@ -171,11 +177,9 @@ fn gated_worker(dir: &Path) -> Option<(PathBuf, AssetManager, Handle<Texture>)> 
 #[test]
 fn status_transitions_through_a_gated_worker() {
     let dir = tempfile::tempdir().unwrap();
-    write_atomic(&dir.path().join("next.caf"), &texture_bytes(4, 9));
-    let Some((gate, m, gated)) = gated_worker(dir.path()) else {
+    let Some((gate, m, gated, queued)) = gated_worker(dir.path(), 9) else {
         return;
     };
-    let queued = m.load::<Texture>("next.caf");
     // The single worker is stuck opening the pipe: both stay Loading.
     assert!(m.status(&gated).is_loading());
     assert!(m.status(&queued).is_loading());
@@ -344,12 +348,10 @@ fn missing_base_dir_is_an_error() {
 #[test]
 fn reloads_requested_during_a_load_are_coalesced() {
     let dir = tempfile::tempdir().unwrap();
-    write_atomic(&dir.path().join("x.caf"), &texture_bytes(4, 6));
     // The single worker blocks on the pipe; the load of x waits behind it.
-    let Some((gate, m, gated)) = gated_worker(dir.path()) else {
+    let Some((gate, m, gated, x)) = gated_worker(dir.path(), 6) else {
         return;
     };
-    let x = m.load::<Texture>("x.caf");
     assert!(m.status(&x).is_loading());
     m.reload(&x);
     m.reload(&x);
