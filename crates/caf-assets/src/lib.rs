@@ -116,6 +116,8 @@ mod watch; // hot reload: notify watcher and debouncer // lock: the one way the 
 
 #[cfg(test)]
 mod release_tests; // drops are applied by the manager, not the dropping thread
+#[cfg(test)]
+mod test_files; // texture files, shared with the integration tests
 
 pub use builder::AssetManagerBuilder;
 pub use cache::Stats;

@@ -6,26 +6,16 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use caf::texture::TextureMetadata;
-use caf::AssetType;
+use caf::CafFlags;
 
 use crate::sync::lock;
+use crate::test_files::texture_file;
 use crate::{AssetManager, Texture};
 
 /// A 4 MiB texture file; returns its size.
 fn write_large(dir: &std::path::Path, name: &str) -> u64 {
     let width = 1 << 20;
-    let meta = TextureMetadata {
-        width,
-        height: 1,
-        format: 0,
-        mip_levels: 1,
-        reserved: 0,
-    };
-    let bytes = caf::AssetWriter::new(AssetType::TEXTURE)
-        .metadata(&meta.to_bytes())
-        .payload(&vec![9u8; width as usize * 4])
-        .to_vec();
+    let bytes = texture_file(width, 1, 1, CafFlags::NONE, &vec![9u8; width as usize * 4]);
     std::fs::write(dir.join(name), &bytes).expect("write test file");
     bytes.len() as u64
 }

@@ -10,6 +10,15 @@ fn file_size() -> u64 {
     texture_bytes(64, 0).len() as u64
 }
 
+/// A manager over `dir` with `workers` loader threads and a cache budget of `bytes`.
+fn budgeted(dir: &std::path::Path, workers: usize, bytes: u64) -> AssetManager {
+    AssetManager::builder(dir)
+        .workers(workers)
+        .budget(bytes)
+        .build()
+        .unwrap()
+}
+
 fn setup(names: &[&str]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for (i, n) in names.iter().enumerate() {
@@ -21,10 +30,7 @@ fn setup(names: &[&str]) -> tempfile::TempDir {
 #[test]
 fn handles_count_references() {
     let dir = setup(&["a.caf"]);
-    let m = AssetManager::builder(dir.path())
-        .workers(1)
-        .build()
-        .unwrap();
+    let m = manager(dir.path(), 1);
     let h = m.load_sync::<Texture>("a.caf").unwrap();
     assert_eq!(h.ref_count(), 1);
     let h2 = h.clone();
@@ -46,10 +52,7 @@ fn handles_count_references() {
 #[test]
 fn collect_garbage_removes_unreferenced_entries_only() {
     let dir = setup(&["a.caf", "b.caf", "c.caf"]);
-    let m = AssetManager::builder(dir.path())
-        .workers(1)
-        .build()
-        .unwrap();
+    let m = manager(dir.path(), 1);
     let a = m.load_sync::<Texture>("a.caf").unwrap();
     let b = m.load_sync::<Texture>("b.caf").unwrap();
     let c = m.load_sync::<Texture>("c.caf").unwrap();
@@ -87,11 +90,7 @@ fn collect_garbage_removes_unreferenced_entries_only() {
 fn budget_evicts_least_recently_used_unreferenced_entries() {
     let dir = setup(&["a.caf", "b.caf", "c.caf", "d.caf", "e.caf"]);
     let size = file_size();
-    let m = AssetManager::builder(dir.path())
-        .workers(1)
-        .budget(3 * size)
-        .build()
-        .unwrap();
+    let m = budgeted(dir.path(), 1, 3 * size);
     // Load a, b, c and let go of them: they fit the budget and stay cached.
     for n in ["a.caf", "b.caf", "c.caf"] {
         drop(m.load_sync::<Texture>(n).unwrap());
@@ -140,11 +139,7 @@ fn budget_evicts_least_recently_used_unreferenced_entries() {
 #[test]
 fn budget_smaller_than_one_asset_keeps_only_held_ones() {
     let dir = setup(&["a.caf", "b.caf"]);
-    let m = AssetManager::builder(dir.path())
-        .workers(2)
-        .budget(1)
-        .build()
-        .unwrap();
+    let m = budgeted(dir.path(), 2, 1);
     let a = m.load_sync::<Texture>("a.caf").unwrap();
     let a2 = a.clone();
     // Held: over budget but kept.
@@ -176,11 +171,7 @@ fn manager_handles_and_guards_are_thread_safe() {
 #[test]
 fn a_dropped_then_reloaded_entry_is_not_lost() {
     let dir = setup(&["a.caf"]);
-    let m = AssetManager::builder(dir.path())
-        .workers(1)
-        .budget(1)
-        .build()
-        .unwrap();
+    let m = budgeted(dir.path(), 1, 1);
     let a = m.load_sync::<Texture>("a.caf").unwrap();
     assert_eq!(m.stats().misses, 1);
     // The last handle goes; before the manager applies that, the asset is requested again.
@@ -202,11 +193,7 @@ fn a_dropped_then_reloaded_entry_is_not_lost() {
 #[test]
 fn handles_dropped_on_other_threads_are_applied_by_the_manager() {
     let dir = setup(&["a.caf", "b.caf", "c.caf"]);
-    let m = AssetManager::builder(dir.path())
-        .workers(2)
-        .budget(2 * file_size())
-        .build()
-        .unwrap();
+    let m = budgeted(dir.path(), 2, 2 * file_size());
     let handles: Vec<_> = ["a.caf", "b.caf", "c.caf"]
         .iter()
         .map(|n| m.load_sync::<Texture>(n).unwrap())

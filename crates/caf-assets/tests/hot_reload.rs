@@ -3,14 +3,14 @@
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use caf::{AssetType, CafError};
-use caf_assets::{AssetError, AssetEvent, AssetManager, Kind, Texture};
+use caf_assets::{AssetError, AssetEvent, AssetManager, EntryInfo, Handle, Kind, Texture};
 use common::*;
 
-fn first_pixel(m: &AssetManager, h: &caf_assets::Handle<Texture>) -> u8 {
+fn first_pixel(m: &AssetManager, h: &Handle<Texture>) -> u8 {
     m.get(h).expect("loaded").asset().payload[0]
 }
 
@@ -42,25 +42,47 @@ fn watched(dir: &Path) -> AssetManager {
         .unwrap()
 }
 
+/// A temporary folder holding `name` (a `width`-pixel texture of 1s), loaded by the manager
+/// `open` makes over the folder: the folder, the file, the manager and the handle.
+fn loaded_texture(
+    name: &str,
+    width: u32,
+    open: fn(&Path) -> AssetManager,
+) -> (tempfile::TempDir, PathBuf, AssetManager, Handle<Texture>) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(name);
+    write_atomic(&file, &texture_bytes(width, 1));
+    let m = open(dir.path());
+    let h = m.load_sync::<Texture>(name).unwrap();
+    (dir, file, m, h)
+}
+
 // ---- explicit reloads: the swap semantics, independent of the watcher ----
+
+/// One worker, no watcher.
+fn unwatched(dir: &Path) -> AssetManager {
+    manager(dir, 1)
+}
+
+/// Writes `bytes` over `file`, asks for a reload of `h` and waits for its version 2.
+fn reload_to_version_2(
+    m: &AssetManager,
+    h: &Handle<Texture>,
+    file: &Path,
+    bytes: &[u8],
+) -> EntryInfo {
+    write_atomic(file, bytes);
+    m.reload(h);
+    m.wait_until(h, Some(WAIT), |i| i.version == 2)
+        .expect("reloaded")
+}
 
 #[test]
 fn explicit_reload_swaps_atomically_and_keeps_guards_valid() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.caf");
-    write_atomic(&file, &texture_bytes(4, 1));
-    let m = AssetManager::builder(dir.path())
-        .workers(1)
-        .build()
-        .unwrap();
-    let h = m.load_sync::<Texture>("t.caf").unwrap();
+    let (_dir, file, m, h) = loaded_texture("t.caf", 4, unwatched);
     let old = m.get(&h).unwrap();
 
-    write_atomic(&file, &texture_bytes(8, 2));
-    m.reload(&h);
-    let info = m
-        .wait_until(&h, Some(WAIT), |i| i.version == 2)
-        .expect("reloaded");
+    let info = reload_to_version_2(&m, &h, &file, &texture_bytes(8, 2));
     assert!(info.status.is_loaded());
     let new = m.get(&h).unwrap();
     assert_eq!(
@@ -89,34 +111,15 @@ fn explicit_reload_swaps_atomically_and_keeps_guards_valid() {
 
 #[test]
 fn explicit_reload_failures_keep_the_previous_version() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.caf");
-    write_atomic(&file, &texture_bytes(4, 1));
-    let m = AssetManager::builder(dir.path())
-        .workers(1)
-        .build()
-        .unwrap();
-    let h = m.load_sync::<Texture>("t.caf").unwrap();
+    let (_dir, file, m, h) = loaded_texture("t.caf", 4, unwatched);
 
     type Check = fn(&AssetError) -> bool;
     let cases: Vec<(Vec<u8>, Check)> = vec![
         (corrupted(texture_bytes(4, 9)), |e| {
-            matches!(
-                e,
-                AssetError::Load {
-                    source: CafError::PayloadCrcMismatch { .. },
-                    ..
-                }
-            )
+            matches!(load_error(e), Some(CafError::PayloadCrcMismatch { .. }))
         }),
         (texture_bytes(4, 9)[..40].to_vec(), |e| {
-            matches!(
-                e,
-                AssetError::Load {
-                    source: CafError::SizeMismatch { .. },
-                    ..
-                }
-            )
+            matches!(load_error(e), Some(CafError::SizeMismatch { .. }))
         }),
         (audio_bytes(8, 9), |e| {
             matches!(
@@ -158,11 +161,7 @@ fn explicit_reload_failures_keep_the_previous_version() {
     assert_eq!(first_pixel(&m, &h), 1);
     assert_eq!(m.stats().reload_failures, 4);
     // Fixed: the next reload succeeds and clears the error.
-    write_atomic(&file, &texture_bytes(4, 5));
-    m.reload(&h);
-    let info = m
-        .wait_until(&h, Some(WAIT), |i| i.version == 2)
-        .expect("reloaded");
+    let info = reload_to_version_2(&m, &h, &file, &texture_bytes(4, 5));
     assert!(info.last_error.is_none());
     assert_eq!(first_pixel(&m, &h), 5);
 }
@@ -171,12 +170,8 @@ fn explicit_reload_failures_keep_the_previous_version() {
 
 #[test]
 fn modified_file_is_seen_through_the_same_handle() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("tex/hero.caf");
-    write_atomic(&file, &texture_bytes(4, 1));
-    let m = watched(dir.path());
+    let (_dir, file, m, h) = loaded_texture("tex/hero.caf", 4, watched);
     assert!(m.hot_reload_enabled());
-    let h = m.load_sync::<Texture>("tex/hero.caf").unwrap();
     let old = m.get(&h).unwrap();
 
     // An atomic save (temporary file + rename) ...
@@ -212,11 +207,7 @@ fn modified_file_is_seen_through_the_same_handle() {
 
 #[test]
 fn corrupt_or_half_written_replacement_keeps_old_data_until_fixed() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("a.caf");
-    write_atomic(&file, &texture_bytes(16, 1));
-    let m = watched(dir.path());
-    let h = m.load_sync::<Texture>("a.caf").unwrap();
+    let (_dir, file, m, h) = loaded_texture("a.caf", 16, watched);
 
     // A corrupt replacement: reported, old data kept.
     write_in_place(&file, &corrupted(texture_bytes(16, 2)));
@@ -239,7 +230,7 @@ fn corrupt_or_half_written_replacement_keeps_old_data_until_fixed() {
     write_in_place(&file, &full[..full.len() / 2]);
     events_until(&m, |e| {
         matches!(e, AssetEvent::ReloadFailed { error, .. }
-        if matches!(&**error, AssetError::Load { source: CafError::SizeMismatch { .. }, .. }))
+        if matches!(load_error(error), Some(CafError::SizeMismatch { .. })))
     });
     assert_eq!(first_pixel(&m, &h), 1);
     assert_eq!(m.info(&h).version, 1);

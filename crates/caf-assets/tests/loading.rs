@@ -2,7 +2,7 @@
 
 mod common;
 
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
 
 use caf::{AssetType, CafError};
 use caf_assets::{AssetError, AssetManager, Audio, EntryInfo, Handle, Kind, Raw, Status, Texture};
@@ -14,14 +14,6 @@ fn status_name(s: &Status) -> &'static str {
         Status::Loading => "loading",
         Status::Loaded => "loaded",
         Status::Failed(_) => "failed",
-    }
-}
-
-/// Waits for a settled status and returns the error of a failure.
-fn failure<T: caf_assets::AssetKind>(m: &AssetManager, h: &Handle<T>) -> Arc<AssetError> {
-    match m.wait(h, WAIT) {
-        Status::Failed(e) => e,
-        other => panic!("{}: expected a failure, got {other}", h.path()),
     }
 }
 
@@ -37,10 +29,7 @@ fn concurrent_loads_share_entries_and_read_each_file_once() {
             &texture_bytes(1 + (i * 37) % 500, i as u8),
         );
     }
-    let m = AssetManager::builder(dir.path())
-        .workers(3)
-        .build()
-        .unwrap();
+    let m = manager(dir.path(), 3);
 
     let per_thread: Vec<Vec<(u32, Handle<Texture>, Status)>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..THREADS)
@@ -125,10 +114,7 @@ fn concurrent_failures_from_many_threads() {
         &corrupted(texture_bytes(16, 1)),
     );
     write_atomic(&dir.path().join("audio.caf"), &audio_bytes(32, 2));
-    let m = AssetManager::builder(dir.path())
-        .workers(2)
-        .build()
-        .unwrap();
+    let m = manager(dir.path(), 2);
     std::thread::scope(|s| {
         for _ in 0..4 {
             s.spawn(|| {
@@ -138,11 +124,8 @@ fn concurrent_failures_from_many_threads() {
                     let wrong = m.load::<Texture>("audio.caf");
                     assert!(failure(&m, &missing).is_not_found());
                     assert!(matches!(
-                        &*failure(&m, &corrupt),
-                        AssetError::Load {
-                            source: CafError::PayloadCrcMismatch { .. },
-                            ..
-                        }
+                        load_error(&failure(&m, &corrupt)),
+                        Some(CafError::PayloadCrcMismatch { .. })
                     ));
                     assert!(matches!(
                         &*failure(&m, &wrong),
@@ -166,26 +149,37 @@ fn concurrent_failures_from_many_threads() {
     assert_eq!(st.pending_loads, 0);
 }
 
+/// A one-worker manager over `dir` whose worker is stuck loading `gate.caf`, a named pipe
+/// (opening it blocks until a writer shows up), with the load of `queued.caf` (a texture of 4
+/// texels of `fill`) waiting behind it: the pipe, the manager, the gated and the queued handle.
+/// `None`, with a note, where `mkfifo` is unavailable.
+#[cfg(unix)]
+fn gated_worker(
+    dir: &Path,
+    fill: u8,
+) -> Option<(PathBuf, AssetManager, Handle<Texture>, Handle<Texture>)> {
+    write_atomic(&dir.join("queued.caf"), &texture_bytes(4, fill));
+    let gate = dir.join("gate.caf");
+    let ok = std::process::Command::new("mkfifo").arg(&gate).status();
+    if !ok.is_ok_and(|s| s.success()) {
+        eprintln!("note: mkfifo unavailable, skipping");
+        return None;
+    }
+    let m = manager(dir, 1);
+    let gated = m.load::<Texture>("gate.caf");
+    let queued = m.load::<Texture>("queued.caf");
+    Some((gate, m, gated, queued))
+}
+
 /// A named pipe blocks the worker in `open` until a writer shows up, which makes the Loading
 /// state observable without any timing assumption.
 #[cfg(unix)]
 #[test]
 fn status_transitions_through_a_gated_worker() {
     let dir = tempfile::tempdir().unwrap();
-    let gate = dir.path().join("gate.caf");
-    let ok = std::process::Command::new("mkfifo").arg(&gate).status();
-    if !ok.is_ok_and(|s| s.success()) {
-        eprintln!("note: mkfifo unavailable, skipping");
+    let Some((gate, m, gated, queued)) = gated_worker(dir.path(), 9) else {
         return;
-    }
-    write_atomic(&dir.path().join("next.caf"), &texture_bytes(4, 9));
-    let m = AssetManager::builder(dir.path())
-        .workers(1)
-        .build()
-        .unwrap();
-
-    let gated = m.load::<Texture>("gate.caf");
-    let queued = m.load::<Texture>("next.caf");
+    };
     // The single worker is stuck opening the pipe: both stay Loading.
     assert!(m.status(&gated).is_loading());
     assert!(m.status(&queued).is_loading());
@@ -197,13 +191,7 @@ fn status_transitions_through_a_gated_worker() {
     drop(std::fs::OpenOptions::new().write(true).open(&gate).unwrap());
     let e = failure(&m, &gated);
     assert!(
-        matches!(
-            &*e,
-            AssetError::Load {
-                source: CafError::TooShort { .. },
-                ..
-            }
-        ),
+        matches!(load_error(&e), Some(CafError::TooShort { .. })),
         "{e}"
     );
     assert!(m.wait(&queued, WAIT).is_loaded());
@@ -246,57 +234,35 @@ fn failure_kinds_are_specific() {
     footer[n - 1] ^= 1;
     write_atomic(&dir.path().join("footer.caf"), &footer);
     // A texture header with metadata of the wrong size: a valid container, a bad texture.
-    let bad_meta = caf::AssetWriter::new(AssetType::TEXTURE)
-        .metadata(&[0; 8])
-        .payload(&[0; 16])
-        .to_vec();
+    let bad_meta = asset_bytes(AssetType::TEXTURE, &[0; 8], &[0; 16]);
     write_atomic(&dir.path().join("badmeta.caf"), &bad_meta);
     let m = AssetManager::new(dir.path()).unwrap();
 
-    let e = failure(&m, &m.load::<Texture>("truncated.caf"));
-    assert!(
-        matches!(
-            &*e,
-            AssetError::Load {
-                source: CafError::SizeMismatch { .. },
-                ..
-            }
-        ),
-        "{e}"
-    );
-    let e = failure(&m, &m.load::<Texture>("garbage.caf"));
-    assert!(
-        matches!(
-            &*e,
-            AssetError::Load {
-                source: CafError::BadMagic { .. },
-                ..
-            }
-        ),
-        "{e}"
-    );
-    let e = failure(&m, &m.load::<Texture>("footer.caf"));
-    assert!(
-        matches!(
-            &*e,
-            AssetError::Load {
-                source: CafError::FooterCrcMismatch { .. },
-                ..
-            }
-        ),
-        "{e}"
-    );
-    let e = failure(&m, &m.load::<Texture>("badmeta.caf"));
-    assert!(
-        matches!(
-            &*e,
-            AssetError::BadContent {
-                kind: Kind::Texture,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    type Check = fn(&AssetError) -> bool;
+    let cases: [(&str, Check); 4] = [
+        ("truncated.caf", |e| {
+            matches!(load_error(e), Some(CafError::SizeMismatch { .. }))
+        }),
+        ("garbage.caf", |e| {
+            matches!(load_error(e), Some(CafError::BadMagic { .. }))
+        }),
+        ("footer.caf", |e| {
+            matches!(load_error(e), Some(CafError::FooterCrcMismatch { .. }))
+        }),
+        ("badmeta.caf", |e| {
+            matches!(
+                e,
+                AssetError::BadContent {
+                    kind: Kind::Texture,
+                    ..
+                }
+            )
+        }),
+    ];
+    for (name, expected) in cases {
+        let e = failure(&m, &m.load::<Texture>(name));
+        assert!(expected(&e), "{name}: {e}");
+    }
     // Raw accepts any valid container, including that one.
     let raw = m.load::<Raw>("badmeta.caf");
     assert!(m.wait(&raw, WAIT).is_loaded());
@@ -347,10 +313,7 @@ fn failure_kinds_are_specific() {
 fn load_sync_returns_loaded_or_the_error() {
     let dir = tempfile::tempdir().unwrap();
     write_atomic(&dir.path().join("a.caf"), &audio_bytes(100, 5));
-    let m = AssetManager::builder(dir.path())
-        .workers(1)
-        .build()
-        .unwrap();
+    let m = manager(dir.path(), 1);
     let h = m.load_sync::<Audio>("a.caf").unwrap();
     assert!(m.status(&h).is_loaded());
     let g = m.get(&h).unwrap();
@@ -385,20 +348,10 @@ fn missing_base_dir_is_an_error() {
 #[test]
 fn reloads_requested_during_a_load_are_coalesced() {
     let dir = tempfile::tempdir().unwrap();
-    let gate = dir.path().join("gate.caf");
-    let ok = std::process::Command::new("mkfifo").arg(&gate).status();
-    if !ok.is_ok_and(|s| s.success()) {
-        eprintln!("note: mkfifo unavailable, skipping");
-        return;
-    }
-    write_atomic(&dir.path().join("x.caf"), &texture_bytes(4, 6));
-    let m = AssetManager::builder(dir.path())
-        .workers(1)
-        .build()
-        .unwrap();
     // The single worker blocks on the pipe; the load of x waits behind it.
-    let gated = m.load::<Texture>("gate.caf");
-    let x = m.load::<Texture>("x.caf");
+    let Some((gate, m, gated, x)) = gated_worker(dir.path(), 6) else {
+        return;
+    };
     assert!(m.status(&x).is_loading());
     m.reload(&x);
     m.reload(&x);
@@ -435,12 +388,7 @@ fn a_large_loaded_file_truncated_in_place_does_not_crash() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.caf");
     let payload = vec![0x5Au8; (caf::MAP_THRESHOLD as usize) + 4096];
-    write_atomic(
-        &path,
-        &caf::AssetWriter::new(AssetType::UNKNOWN)
-            .payload(&payload)
-            .to_vec(),
-    );
+    write_atomic(&path, &asset_bytes(AssetType::UNKNOWN, &[], &payload));
     drop(payload);
     let m = AssetManager::builder(dir.path()).build().unwrap();
     let h = m.load::<Raw>("big.caf");
@@ -489,15 +437,10 @@ fn compressed_and_encrypted_assets_load_decoded() {
             },
         ),
     ] {
-        let f = caf::encoded::encode_asset(
-            a.header.asset_type,
-            a.header.flags,
-            a.metadata,
-            a.payload,
-            &enc,
-        )
-        .unwrap();
-        write_atomic(&dir.path().join(name), &f);
+        write_atomic(
+            &dir.path().join(name),
+            &encoded(&plain, a.header.flags, &enc),
+        );
     }
     let m = AssetManager::builder(dir.path())
         .workers(1)
@@ -511,22 +454,10 @@ fn compressed_and_encrypted_assets_load_decoded() {
         assert!(!caf::encoded::is_encoded(g.loaded().header().flags));
     }
     // Without the key the encrypted asset fails with a clear error; the compressed one loads.
-    let m = AssetManager::builder(dir.path())
-        .workers(1)
-        .build()
-        .unwrap();
+    let m = manager(dir.path(), 1);
     assert!(m.load_sync::<Texture>("zstd.caf").is_ok());
     let e = m.load_sync::<Texture>("lz4-enc.caf").unwrap_err();
-    assert!(
-        matches!(
-            &*e,
-            AssetError::Load {
-                source: CafError::KeyRequired,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    assert!(matches!(load_error(&e), Some(CafError::KeyRequired)), "{e}");
 }
 
 #[test]
@@ -539,15 +470,10 @@ fn streamed_audio_is_read_block_by_block() {
         key: Some(key.clone()),
         ..caf::encoded::Encoding::default()
     };
-    let f = caf::encoded::encode_asset(
-        AssetType::AUDIO,
-        caf::CafFlags::STREAMED,
-        a.metadata,
-        a.payload,
-        &enc,
-    )
-    .unwrap();
-    write_atomic(&dir.path().join("music.caf"), &f);
+    write_atomic(
+        &dir.path().join("music.caf"),
+        &encoded(&plain, caf::CafFlags::STREAMED, &enc),
+    );
     let m = AssetManager::builder(dir.path()).key(key).build().unwrap();
     let mut s = m.stream("music.caf").unwrap();
     assert!(s.header().flags.contains(caf::CafFlags::STREAMED));

@@ -3,20 +3,29 @@
 
 mod common;
 
+use std::path::{Path, PathBuf};
+
 use caf::pack::write_pack_file;
 use caf::CafError;
 use caf_assets::{AssetError, AssetManager, Raw, Texture};
-use common::{texture_bytes, write_atomic, WAIT};
+use common::{load_error, texture_bytes, write_atomic, WAIT};
 
-fn pack(path: &std::path::Path, items: Vec<(String, Vec<u8>)>) {
-    write_pack_file(path, items).unwrap();
+fn pack<N: Into<String>>(path: &Path, items: impl IntoIterator<Item = (N, Vec<u8>)>) {
+    write_pack_file(path, items.into_iter().map(|(n, b)| (n.into(), b))).unwrap();
+}
+
+/// A temporary folder with an empty `game` folder in it (the base of the loose files; packs go
+/// next to it): the temporary folder and the game folder.
+fn game_dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    std::fs::create_dir(&game).unwrap();
+    (dir, game)
 }
 
 #[test]
 fn thousands_of_pack_assets_load_typed_and_aligned() {
-    let dir = tempfile::tempdir().unwrap();
-    let game = dir.path().join("game");
-    std::fs::create_dir(&game).unwrap();
+    let (dir, game) = game_dir();
     let items: Vec<(String, Vec<u8>)> = (0..2000u32)
         .map(|i| {
             (
@@ -48,24 +57,22 @@ fn thousands_of_pack_assets_load_typed_and_aligned() {
 
 #[test]
 fn patches_override_the_base_and_loose_files_override_packs() {
-    let dir = tempfile::tempdir().unwrap();
-    let game = dir.path().join("game");
-    std::fs::create_dir(&game).unwrap();
+    let (dir, game) = game_dir();
     let base = dir.path().join("base.cafpack");
     let patch = dir.path().join("patch.cafpack");
     pack(
         &base,
-        vec![
-            ("a.caf".into(), texture_bytes(1, 1)),
-            ("b.caf".into(), texture_bytes(1, 2)),
-            ("c.caf".into(), texture_bytes(1, 3)),
+        [
+            ("a.caf", texture_bytes(1, 1)),
+            ("b.caf", texture_bytes(1, 2)),
+            ("c.caf", texture_bytes(1, 3)),
         ],
     );
     pack(
         &patch,
-        vec![
-            ("b.caf".into(), texture_bytes(2, 20)),
-            ("d.caf".into(), texture_bytes(1, 40)),
+        [
+            ("b.caf", texture_bytes(2, 20)),
+            ("d.caf", texture_bytes(1, 40)),
         ],
     );
     write_atomic(&game.join("c.caf"), &texture_bytes(3, 30));
@@ -106,15 +113,13 @@ fn patches_override_the_base_and_loose_files_override_packs() {
 
 #[test]
 fn damaged_packs_fail_to_mount_and_damaged_members_fail_to_load() {
-    let dir = tempfile::tempdir().unwrap();
-    let game = dir.path().join("game");
-    std::fs::create_dir(&game).unwrap();
+    let (dir, game) = game_dir();
     let p = dir.path().join("p.cafpack");
     pack(
         &p,
-        vec![
-            ("a.caf".into(), texture_bytes(4, 1)),
-            ("b.caf".into(), texture_bytes(4, 2)),
+        [
+            ("a.caf", texture_bytes(4, 1)),
+            ("b.caf", texture_bytes(4, 2)),
         ],
     );
     let good = std::fs::read(&p).unwrap();
@@ -147,13 +152,7 @@ fn damaged_packs_fail_to_mount_and_damaged_members_fail_to_load() {
     let m = AssetManager::builder(&game).mount_pack(&p).build().unwrap();
     let e = m.load_sync::<Texture>("a.caf").unwrap_err();
     assert!(
-        matches!(
-            &*e,
-            AssetError::Load {
-                source: CafError::PayloadCrcMismatch { .. },
-                ..
-            }
-        ),
+        matches!(load_error(&e), Some(CafError::PayloadCrcMismatch { .. })),
         "{e}"
     );
     let h = m.load::<Texture>("b.caf");
@@ -162,9 +161,7 @@ fn damaged_packs_fail_to_mount_and_damaged_members_fail_to_load() {
 
 #[test]
 fn pack_members_stream_block_by_block() {
-    let dir = tempfile::tempdir().unwrap();
-    let game = dir.path().join("game");
-    std::fs::create_dir(&game).unwrap();
+    let (dir, game) = game_dir();
     let pcm: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
     let meta = caf::audio::AudioMetadata {
         sample_rate: 48_000,
@@ -184,10 +181,10 @@ fn pack_members_stream_block_by_block() {
     let p = dir.path().join("p.cafpack");
     pack(
         &p,
-        vec![
-            ("a.caf".into(), texture_bytes(4, 1)),
-            ("music.caf".into(), music),
-            ("z.caf".into(), texture_bytes(4, 2)),
+        [
+            ("a.caf", texture_bytes(4, 1)),
+            ("music.caf", music),
+            ("z.caf", texture_bytes(4, 2)),
         ],
     );
     let m = AssetManager::builder(&game).mount_pack(&p).build().unwrap();

@@ -5,30 +5,19 @@ mod common;
 use caf::audio::AudioView;
 use caf::mesh::{MeshMetadata, MeshView, Vertex};
 use caf::shader::{ShaderMetadata, ShaderView};
-use caf::texture::{TextureMetadata, TextureView};
+use caf::texture::TextureView;
 use caf::{AssetType, CafFlags};
-use caf_assets::{AssetError, AssetManager, Audio, Font, Mesh, Raw, Shader, Status, Texture};
+use caf_assets::{AssetError, Audio, Font, Mesh, Raw, Shader, Texture};
 use common::*;
 
 /// An 8x4 texture with its full chain of 4 levels, 3 channels, every byte distinct per level.
 fn mip_texture_bytes() -> Vec<u8> {
-    let meta = TextureMetadata {
-        width: 8,
-        height: 4,
-        format: 0,
-        mip_levels: 4,
-        reserved: 0,
-    };
     let pixels: usize = [(8, 4), (4, 2), (2, 1), (1, 1)]
         .iter()
         .map(|(w, h)| w * h)
         .sum();
     let payload: Vec<u8> = (0..pixels * 3).map(|i| i as u8).collect();
-    caf::AssetWriter::new(AssetType::TEXTURE)
-        .flags(CafFlags::SRGB)
-        .metadata(&meta.to_bytes())
-        .payload(&payload)
-        .to_vec()
+    texture_file(8, 4, 4, CafFlags::SRGB, &payload)
 }
 
 /// Three vertices and one triangle.
@@ -58,10 +47,7 @@ fn mesh_bytes(indices: [u32; 3]) -> Vec<u8> {
     for i in indices {
         payload.extend_from_slice(&i.to_le_bytes());
     }
-    caf::AssetWriter::new(AssetType::MESH)
-        .metadata(&meta.to_bytes())
-        .payload(&payload)
-        .to_vec()
+    asset_bytes(AssetType::MESH, &meta.to_bytes(), &payload)
 }
 
 fn shader_bytes() -> Vec<u8> {
@@ -71,10 +57,7 @@ fn shader_bytes() -> Vec<u8> {
     };
     let code = [0x0723_0203u32, 1, 2, 3];
     let payload: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
-    caf::AssetWriter::new(AssetType::SHADER)
-        .metadata(&meta.to_bytes())
-        .payload(&payload)
-        .to_vec()
+    asset_bytes(AssetType::SHADER, &meta.to_bytes(), &payload)
 }
 
 #[test]
@@ -84,10 +67,7 @@ fn views_match_caf_views_and_are_checked_once_per_load() {
     write_atomic(&dir.path().join("a.caf"), &audio_bytes(100, 7));
     write_atomic(&dir.path().join("m.caf"), &mesh_bytes([0, 1, 2]));
     write_atomic(&dir.path().join("s.caf"), &shader_bytes());
-    let m = AssetManager::builder(dir.path())
-        .workers(2)
-        .build()
-        .unwrap();
+    let m = manager(dir.path(), 2);
     let t = m.load_sync::<Texture>("t.caf").unwrap();
     let a = m.load_sync::<Audio>("a.caf").unwrap();
     let me = m.load_sync::<Mesh>("m.caf").unwrap();
@@ -146,38 +126,21 @@ fn invalid_content_is_still_a_failed_load_checked_once() {
     // Index 3 names no vertex: `caf`'s mesh check rejects it.
     write_atomic(&dir.path().join("bad.caf"), &mesh_bytes([0, 1, 3]));
     write_atomic(&dir.path().join("s.caf"), &shader_bytes());
-    let m = AssetManager::builder(dir.path())
-        .workers(1)
-        .build()
-        .unwrap();
+    let m = manager(dir.path(), 1);
     let bad = m.load::<Mesh>("bad.caf");
-    match m.wait(&bad, WAIT) {
-        Status::Failed(e) => assert!(
-            matches!(
-                *e,
-                AssetError::BadContent {
-                    kind: caf_assets::Kind::Mesh,
-                    ..
-                }
-            ),
-            "{e}"
-        ),
-        other => panic!("expected a failure, got {other}"),
-    }
+    assert_bad_content(&m, &bad, caf_assets::Kind::Mesh);
     let wrong = m.load::<Texture>("s.caf");
-    match m.wait(&wrong, WAIT) {
-        Status::Failed(e) => assert!(
-            matches!(
-                *e,
-                AssetError::WrongType {
-                    found: AssetType::SHADER,
-                    ..
-                }
-            ),
-            "{e}"
+    let e = failure(&m, &wrong);
+    assert!(
+        matches!(
+            *e,
+            AssetError::WrongType {
+                found: AssetType::SHADER,
+                ..
+            }
         ),
-        other => panic!("expected a failure, got {other}"),
-    }
+        "{e}"
+    );
     assert!(m.get(&bad).is_none() && m.get(&wrong).is_none());
     assert_eq!(m.stats().validations, 2);
 }
@@ -230,10 +193,7 @@ fn font_bytes(kern_right: u32) -> Vec<u8> {
     }
     payload.extend_from_slice(&kern.to_bytes());
     payload.extend(0u8..8);
-    caf::AssetWriter::new(AssetType::FONT)
-        .metadata(&meta.to_bytes())
-        .payload(&payload)
-        .to_vec()
+    asset_bytes(AssetType::FONT, &meta.to_bytes(), &payload)
 }
 
 #[test]
@@ -242,10 +202,7 @@ fn font_kind_loads_a_checked_font_view() {
     write_atomic(&dir.path().join("f.caf"), &font_bytes(32));
     // The kerning pair names 'B', which has no glyph: the font check refuses the file.
     write_atomic(&dir.path().join("bad.caf"), &font_bytes(66));
-    let m = AssetManager::builder(dir.path())
-        .workers(1)
-        .build()
-        .unwrap();
+    let m = manager(dir.path(), 1);
     let f = m.load_sync::<Font>("f.caf").unwrap();
     let g = m.get(&f).unwrap();
     let ours = g.view();
@@ -259,17 +216,5 @@ fn font_kind_loads_a_checked_font_view() {
     assert_eq!(ours.kerning(' ', 'A'), 0.0);
     assert!(ours.glyph('B').is_none());
     let bad = m.load::<Font>("bad.caf");
-    match m.wait(&bad, WAIT) {
-        Status::Failed(e) => assert!(
-            matches!(
-                *e,
-                AssetError::BadContent {
-                    kind: caf_assets::Kind::Font,
-                    ..
-                }
-            ),
-            "{e}"
-        ),
-        other => panic!("expected a failure, got {other}"),
-    }
+    assert_bad_content(&m, &bad, caf_assets::Kind::Font);
 }

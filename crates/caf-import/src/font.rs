@@ -23,10 +23,12 @@
 use std::fmt;
 
 use fdsm::bezier::scanline::FillRule;
+use fdsm::generate::{generate_msdf, generate_mtsdf, generate_sdf};
+use fdsm::render::{correct_sign_msdf, correct_sign_mtsdf, correct_sign_sdf};
 use fdsm::shape::Shape;
 use fdsm::transform::Transform;
 use fdsm_ttf_parser::ttf_parser::{self, Face, GlyphId};
-use image::{GrayImage, RgbImage, RgbaImage};
+use image::{ImageBuffer, Pixel};
 use nalgebra::{Affine2, Matrix3};
 use rayon::prelude::*;
 
@@ -281,29 +283,42 @@ fn render_glyph(
     );
     shape.transform(&Affine2::from_matrix_unchecked(m));
     let width = (right - left) as u32;
+    let field = FieldSize {
+        width,
+        height,
+        range,
+    };
+    // MSDF and MTSDF spread the edges over the channels by colour.
+    let coloured = |shape| Shape::edge_coloring_simple(shape, CORNER_SIN, EDGE_SEED).prepare();
     Some(match format {
-        FontFormat::Sdf => {
-            let prepared = shape.prepare();
-            let mut img = GrayImage::new(width, height);
-            fdsm::generate::generate_sdf(&prepared, range, &mut img);
-            fdsm::render::correct_sign_sdf(&mut img, &prepared, FillRule::Nonzero);
-            img.into_raw()
-        }
-        FontFormat::Msdf => {
-            let prepared = Shape::edge_coloring_simple(shape, CORNER_SIN, EDGE_SEED).prepare();
-            let mut img = RgbImage::new(width, height);
-            fdsm::generate::generate_msdf(&prepared, range, &mut img);
-            fdsm::render::correct_sign_msdf(&mut img, &prepared, FillRule::Nonzero);
-            img.into_raw()
-        }
-        FontFormat::Mtsdf => {
-            let prepared = Shape::edge_coloring_simple(shape, CORNER_SIN, EDGE_SEED).prepare();
-            let mut img = RgbaImage::new(width, height);
-            fdsm::generate::generate_mtsdf(&prepared, range, &mut img);
-            fdsm::render::correct_sign_mtsdf(&mut img, &prepared, FillRule::Nonzero);
-            img.into_raw()
-        }
+        FontFormat::Sdf => field.render(&shape.prepare(), generate_sdf, correct_sign_sdf),
+        FontFormat::Msdf => field.render(&coloured(shape), generate_msdf, correct_sign_msdf),
+        FontFormat::Mtsdf => field.render(&coloured(shape), generate_mtsdf, correct_sign_mtsdf),
     })
+}
+
+/// The size of one glyph's distance field and the range of distances it covers, in pixels.
+struct FieldSize {
+    width: u32,
+    height: u32,
+    range: f64,
+}
+
+impl FieldSize {
+    /// The distance field of the prepared shape `shape` in pixels `P`: `generate` writes the
+    /// distances, `correct` fixes their signs with the non-zero fill rule. Returns the
+    /// samples, row by row.
+    fn render<S, P: Pixel<Subpixel = u8>>(
+        &self,
+        shape: &S,
+        generate: fn(&S, f64, &mut ImageBuffer<P, Vec<u8>>),
+        correct: fn(&mut ImageBuffer<P, Vec<u8>>, &S, FillRule),
+    ) -> Vec<u8> {
+        let mut img = ImageBuffer::new(self.width, self.height);
+        generate(shape, self.range, &mut img);
+        correct(&mut img, shape, FillRule::Nonzero);
+        img.into_raw()
+    }
 }
 
 /// Shelf packing: rectangles sorted by height (descending), then codepoint, placed left to

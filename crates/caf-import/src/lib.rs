@@ -55,6 +55,18 @@ mod texture_data;
 pub mod texture_decode;
 pub mod texture_gpu;
 
+/// Helpers of the unit tests.
+#[cfg(test)]
+pub(crate) mod test_util {
+    /// The bytes of a string of hexadecimal digit pairs (a fuzz input pasted into a test).
+    pub(crate) fn hex_bytes(hex: &str) -> Vec<u8> {
+        (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect()
+    }
+}
+
 use std::path::{Path, PathBuf};
 
 pub use error::{ImportError, Result};

@@ -532,24 +532,16 @@ mod tests {
 
     #[test]
     fn kinds_from_extension_any_case() {
-        assert_eq!(
-            AssetKind::from_path(Path::new("A.WAV")),
-            Some(AssetKind::Audio)
-        );
-        assert_eq!(
-            AssetKind::from_path(Path::new("x.Png")),
-            Some(AssetKind::Texture)
-        );
-        assert_eq!(
-            AssetKind::from_path(Path::new("m.glb")),
-            Some(AssetKind::Mesh)
-        );
-        assert_eq!(
-            AssetKind::from_path(Path::new("s.comp")),
-            Some(AssetKind::Shader)
-        );
-        assert_eq!(AssetKind::from_path(Path::new("readme.txt")), None);
-        assert_eq!(AssetKind::from_path(Path::new("noext")), None);
+        for (path, kind) in [
+            ("A.WAV", Some(AssetKind::Audio)),
+            ("x.Png", Some(AssetKind::Texture)),
+            ("m.glb", Some(AssetKind::Mesh)),
+            ("s.comp", Some(AssetKind::Shader)),
+            ("readme.txt", None),
+            ("noext", None),
+        ] {
+            assert_eq!(AssetKind::from_path(Path::new(path)), kind, "{path}");
+        }
     }
 
     #[test]

@@ -171,19 +171,7 @@ pub fn compile(
             glsl_to_spirv(text()?, file, st, include_dir)?
         }
         Language::Wgsl => (wgsl_to_spirv(text()?, file, stage)?, Vec::new()),
-        Language::SpirV => {
-            if !bytes.len().is_multiple_of(4) {
-                return Err(unlocated(
-                    file,
-                    format!("SPIR-V length {} is not a multiple of 4", bytes.len()),
-                ));
-            }
-            let words = bytes
-                .chunks_exact(4)
-                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-                .collect();
-            (words, Vec::new())
-        }
+        Language::SpirV => (spirv_words(bytes, file)?, Vec::new()),
     };
     validate_words(&words).map_err(|m| unlocated(file, m))?;
     let stage = choose_stage(
@@ -375,10 +363,7 @@ fn glsl_to_spirv(
             format!("{GLSLANG} wrote {} bytes, not a SPIR-V module", bytes.len()),
         ));
     }
-    let words = bytes
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect();
+    let words = le_words(&bytes);
     let dependencies = std::fs::read_to_string(&deps)
         .map(|t| depfile_inputs(&t))
         .unwrap_or_default()
@@ -554,17 +539,27 @@ fn choose_stage(eps: &[EntryPoint], want: Option<Stage>) -> std::result::Result<
 
 /// Validate SPIR-V bytes with the Khronos validator (target [`TARGET_ENV`]).
 pub fn validate_spirv(bytes: &[u8]) -> Result<()> {
+    let words = spirv_words(bytes, "<spirv>")?;
+    validate_words(&words).map_err(|m| unlocated("<spirv>", m))
+}
+
+/// The words of the SPIR-V module `bytes` (from `file`), whose length must be a multiple of 4.
+fn spirv_words(bytes: &[u8], file: &str) -> Result<Vec<u32>> {
     if !bytes.len().is_multiple_of(4) {
         return Err(unlocated(
-            "<spirv>",
+            file,
             format!("SPIR-V length {} is not a multiple of 4", bytes.len()),
         ));
     }
-    let words: Vec<u32> = bytes
+    Ok(le_words(bytes))
+}
+
+/// `bytes` as little-endian 32-bit words (a tail shorter than a word is left out).
+fn le_words(bytes: &[u8]) -> Vec<u32> {
+    bytes
         .chunks_exact(4)
         .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect();
-    validate_words(&words).map_err(|m| unlocated("<spirv>", m))
+        .collect()
 }
 
 /// The SPIRV-Tools disassembly of SPIR-V bytes (`spirv-dis` text: friendly names, indented,
@@ -572,10 +567,7 @@ pub fn validate_spirv(bytes: &[u8]) -> Result<()> {
 pub fn disassemble(bytes: &[u8]) -> Result<String> {
     use spirv_tools::assembler::Assembler as _;
     validate_spirv(bytes)?;
-    let words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect();
+    let words = le_words(bytes);
     let options = spirv_tools::assembler::DisassembleOptions {
         comment: false,
         ..Default::default()
@@ -589,6 +581,14 @@ pub fn disassemble(bytes: &[u8]) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `bytes` as a `.spv` file: refused by the SPIR-V validator.
+    fn assert_invalid_spirv(bytes: &[u8]) {
+        let msg = compile(bytes, "x.spv", Some("spv"), None, None)
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("invalid SPIR-V"), "{msg}");
+    }
 
     const FRAG: &str =
         "#version 450\nlayout(location = 0) out vec4 color;\nvoid main() { color = vec4(1.0); }\n";
@@ -620,14 +620,8 @@ mod tests {
             "fd00010038000100",
         ]
         .concat();
-        let bytes: Vec<u8> = (0..hex.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-            .collect();
-        let msg = compile(&bytes, "x.spv", Some("spv"), None, None)
-            .unwrap_err()
-            .to_string();
-        assert!(msg.contains("invalid SPIR-V"), "{msg}");
+        let bytes = crate::test_util::hex_bytes(&hex);
+        assert_invalid_spirv(&bytes);
     }
 
     /// Found by the `import_spv` fuzz target (as a 1.3 s input): a huge interface location
@@ -659,10 +653,7 @@ mod tests {
             0x00000011, 0x00000040,
         ];
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let msg = compile(&bytes, "x.spv", Some("spv"), None, None)
-            .unwrap_err()
-            .to_string();
-        assert!(msg.contains("invalid SPIR-V"), "{msg}");
+        assert_invalid_spirv(&bytes);
     }
 
     #[test]

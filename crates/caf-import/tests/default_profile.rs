@@ -300,8 +300,11 @@ fn compressed_audio_garbage_is_rejected() {
     }
 }
 
-fn mesh(file: &[u8]) -> (caf::mesh::MeshMetadata, Vec<caf::mesh::Vertex>, Vec<u32>) {
-    let asset = Asset::parse(file).unwrap();
+/// The mesh source `src` (named `name`) converted with the default settings: its metadata,
+/// vertices and indices.
+fn mesh(src: &[u8], name: &str) -> (caf::mesh::MeshMetadata, Vec<caf::mesh::Vertex>, Vec<u32>) {
+    let file = conv(src, name, &Settings::default());
+    let asset = Asset::parse(&file).unwrap();
     let m = MeshView::from_asset(&asset).unwrap();
     (m.meta, m.vertices.to_vec(), m.indices.to_vec())
 }
@@ -312,11 +315,7 @@ fn len(v: [f32; 3]) -> f32 {
 
 #[test]
 fn cube_obj_is_indexed_with_unit_normals_and_orthogonal_tangents() {
-    let (meta, verts, idx) = mesh(&conv(
-        samples::CUBE_OBJ.as_bytes(),
-        "cube.obj",
-        &Settings::default(),
-    ));
+    let (meta, verts, idx) = mesh(samples::CUBE_OBJ.as_bytes(), "cube.obj");
     assert_eq!(
         (meta.vertex_count, meta.index_count, meta.sub_mesh_count),
         (24, 36, 1)
@@ -351,11 +350,7 @@ fn cube_obj_is_indexed_with_unit_normals_and_orthogonal_tangents() {
 
 #[test]
 fn missing_normals_are_generated_and_objects_are_sub_meshes() {
-    let (meta, verts, _) = mesh(&conv(
-        samples::QUAD_OBJ.as_bytes(),
-        "q.obj",
-        &Settings::default(),
-    ));
+    let (meta, verts, _) = mesh(samples::QUAD_OBJ.as_bytes(), "q.obj");
     assert_eq!((meta.vertex_count, meta.index_count), (4, 6));
     for v in &verts {
         assert_eq!(v.normal, [0.0, 0.0, 1.0]);
@@ -369,14 +364,10 @@ fn missing_normals_are_generated_and_objects_are_sub_meshes() {
         "o A\n{}o B\nv 5 0 0\nv 6 0 0\nv 5 1 0\nf 5 6 7\n",
         samples::QUAD_OBJ
     );
-    let (meta, _, _) = mesh(&conv(two.as_bytes(), "two.obj", &Settings::default()));
+    let (meta, _, _) = mesh(two.as_bytes(), "two.obj");
     assert_eq!((meta.sub_mesh_count, meta.index_count), (2, 9));
     // glTF: generated normals, no UVs -> a perpendicular tangent.
-    let (meta, verts, idx) = mesh(&conv(
-        &samples::triangle_glb(),
-        "t.glb",
-        &Settings::default(),
-    ));
+    let (meta, verts, idx) = mesh(&samples::triangle_glb(), "t.glb");
     assert_eq!(
         (meta.vertex_count, meta.index_count, meta.sub_mesh_count),
         (3, 3, 1)

@@ -107,6 +107,26 @@ fn read_glb(glb: &[u8]) -> (gltf::Document, Vec<gltf::buffer::Data>) {
     (doc, buffers)
 }
 
+/// `caf` exported to `.glb`, read back and checked (`check_against`): the `.glb` file, its
+/// document and its primitive count.
+fn glb_checked(caf: &[u8]) -> (Vec<u8>, gltf::Document, usize) {
+    let glb = glb_of(caf);
+    let (doc, buffers) = read_glb(&glb);
+    let prims = check_against(&doc, &buffers, &view(caf));
+    (glb, doc, prims)
+}
+
+/// Checks that `glb` converted again with `settings` gives `caf`, byte for byte.
+fn converts_back(glb: &[u8], settings: &Settings, caf: &[u8]) -> Res {
+    assert_eq!(caf_of(glb, "m.glb", settings)?, caf);
+    Ok(())
+}
+
+/// The two-cube glTF sample converted with `nodes`, as `.caf` bytes.
+fn two_cubes(nodes: MeshNodes) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+    caf_of(&samples::two_cubes_glb(), "cubes.glb", &settings(nodes))
+}
+
 /// An OBJ cube (one group: an original-layout mesh) to `.glb`: one mesh, one primitive, no
 /// material, the attributes as stored; converted again, the `.caf` is byte for byte the first.
 #[test]
@@ -118,16 +138,13 @@ fn obj_cube_round_trips_through_glb() -> Res {
     )?;
     let v = view(&caf);
     assert!(v.ext.is_none());
-    let glb = glb_of(&caf);
-    let (doc, buffers) = read_glb(&glb);
-    assert_eq!(check_against(&doc, &buffers, &v), 1);
+    let (glb, doc, prims) = glb_checked(&caf);
+    assert_eq!(prims, 1);
     assert_eq!(doc.materials().count(), 0);
     assert_eq!(doc.nodes().count(), 1);
     assert_eq!(doc.default_scene().unwrap().nodes().count(), 1);
 
-    let again = caf_of(&glb, "m.glb", &Settings::default())?;
-    assert_eq!(again, caf);
-    Ok(())
+    converts_back(&glb, &Settings::default(), &caf)
 }
 
 /// The extended mesh of two cubes (flatten: one sub-mesh per material, in order of first use:
@@ -136,19 +153,14 @@ fn obj_cube_round_trips_through_glb() -> Res {
 /// again, the same `.caf`.
 #[test]
 fn extended_mesh_round_trips_through_glb() -> Res {
-    let caf = caf_of(
-        &samples::two_cubes_glb(),
-        "cubes.glb",
-        &settings(MeshNodes::Flatten),
-    )?;
+    let caf = two_cubes(MeshNodes::Flatten)?;
     let v = view(&caf);
     let table = v.sub_meshes();
     assert_eq!(table.iter().map(|e| e.material).collect::<Vec<_>>(), [2, 1]);
     assert!(v.colors.is_some() && v.uv1.is_some());
 
-    let glb = glb_of(&caf);
-    let (doc, buffers) = read_glb(&glb);
-    assert_eq!(check_against(&doc, &buffers, &v), 2);
+    let (glb, doc, prims) = glb_checked(&caf);
+    assert_eq!(prims, 2);
     assert_eq!(doc.meshes().count(), 1);
     let names: Vec<_> = doc
         .materials()
@@ -156,27 +168,20 @@ fn extended_mesh_round_trips_through_glb() -> Res {
         .collect();
     assert_eq!(names, ["unused 0", "material 1", "material 2"]);
 
-    let again = caf_of(&glb, "m.glb", &settings(MeshNodes::Flatten))?;
-    assert_eq!(again, caf);
-    Ok(())
+    converts_back(&glb, &settings(MeshNodes::Flatten), &caf)
 }
 
 /// Kept nodes: one glTF node (and mesh) per sub-mesh, named after the recorded node; a
 /// keep-nodes import of the export records the same table.
 #[test]
 fn kept_nodes_become_one_node_per_sub_mesh() -> Res {
-    let caf = caf_of(
-        &samples::two_cubes_glb(),
-        "cubes.glb",
-        &settings(MeshNodes::Keep),
-    )?;
+    let caf = two_cubes(MeshNodes::Keep)?;
     let v = view(&caf);
     let nodes: Vec<u32> = v.sub_meshes().iter().map(|e| e.node).collect();
     assert_eq!(nodes, [0, 1]);
 
-    let glb = glb_of(&caf);
-    let (doc, buffers) = read_glb(&glb);
-    assert_eq!(check_against(&doc, &buffers, &v), 2);
+    let (glb, doc, prims) = glb_checked(&caf);
+    assert_eq!(prims, 2);
     let names: Vec<_> = doc.nodes().map(|n| n.name().unwrap().to_string()).collect();
     assert_eq!(names, ["node 0", "node 1"]);
     assert!(doc
@@ -184,9 +189,7 @@ fn kept_nodes_become_one_node_per_sub_mesh() -> Res {
         .all(|n| n.mesh().map(|m| m.primitives().count()) == Some(1)));
     assert_eq!(doc.default_scene().unwrap().nodes().count(), 2);
 
-    let again = caf_of(&glb, "m.glb", &settings(MeshNodes::Keep))?;
-    assert_eq!(again, caf);
-    Ok(())
+    converts_back(&glb, &settings(MeshNodes::Keep), &caf)
 }
 
 /// `.gltf` writes the buffer as `.bin` beside the JSON (first, so the JSON never names a
@@ -194,11 +197,7 @@ fn kept_nodes_become_one_node_per_sub_mesh() -> Res {
 /// converting the `.gltf` file gives the first `.caf` again.
 #[test]
 fn gltf_and_bin_written_beside_each_other() -> Res {
-    let caf = caf_of(
-        &samples::two_cubes_glb(),
-        "cubes.glb",
-        &settings(MeshNodes::Flatten),
-    )?;
+    let caf = two_cubes(MeshNodes::Flatten)?;
     let dir = tempfile::tempdir()?;
     let out = dir.path().join("sub dir/my cubes.gltf");
     let files = export(caf.clone(), &out, &opts())?;
@@ -289,8 +288,7 @@ fn materials_far_apart_and_empty_sub_meshes() -> Res {
 
     let table = [entry(0, 18, 3), entry(18, 18, 1)];
     let caf = mesh_caf(&cube, &idx, &table);
-    let (doc, buffers) = read_glb(&glb_of(&caf));
-    check_against(&doc, &buffers, &view(&caf));
+    let (_, doc, _) = glb_checked(&caf);
     assert_eq!(doc.materials().count(), 4);
     Ok(())
 }
@@ -393,9 +391,8 @@ fn random_obj_meshes_round_trip_bit_for_bit() -> Res {
         let obj = random_obj(seed, groups);
         let caf = caf_of(obj.as_bytes(), "r.obj", &Settings::default())?;
         let v = view(&caf);
-        let glb = glb_of(&caf);
-        let (doc, buffers) = read_glb(&glb);
-        assert_eq!(check_against(&doc, &buffers, &v), v.sub_meshes().len());
+        let (glb, _, prims) = glb_checked(&caf);
+        assert_eq!(prims, v.sub_meshes().len());
         let again = caf_of(&glb, "r.glb", &Settings::default())?;
         let w = view(&again);
         assert_eq!(w.vertices, v.vertices, "seed {seed}");

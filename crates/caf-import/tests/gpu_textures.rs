@@ -366,23 +366,31 @@ fn ktx2_file(
     f
 }
 
-/// Two BC7 levels of an 8x8 image (made by the encoder, so they are real blocks).
-fn bc7_levels() -> Vec<Vec<u8>> {
+/// Two BC7 levels of an 8x8 image (made by the encoder, so they are real blocks), and their
+/// lengths.
+fn bc7_levels() -> (Vec<Vec<u8>>, Vec<u64>) {
     let rgba = test_image(8, 8);
     let file = convert_with(&png(8, 8, &rgba), "t.png", Some(GpuFormat::Bc7), None);
     let asset = Asset::parse(&file).unwrap();
     let view = TextureView::from_asset(&asset).unwrap();
-    (0..2).map(|i| view.level(i).unwrap().to_vec()).collect()
+    let levels: Vec<Vec<u8>> = (0..2).map(|i| view.level(i).unwrap().to_vec()).collect();
+    let lens = levels.iter().map(|l| l.len() as u64).collect();
+    (levels, lens)
+}
+
+/// The KTX2 file `file` converted with the default settings, as `.caf` bytes.
+fn ktx2_caf(file: &[u8]) -> Vec<u8> {
+    convert(file, Path::new("rock.ktx2"), &Settings::default())
+        .unwrap()
+        .to_caf_bytes()
 }
 
 #[test]
 fn ktx2_bc7_levels_pass_through_unchanged() {
-    let levels = bc7_levels();
-    let lens: Vec<u64> = levels.iter().map(|l| l.len() as u64).collect();
+    let (levels, lens) = bc7_levels();
     // VK_FORMAT_BC7_SRGB_BLOCK = 146.
     let file = ktx2_file(146, 8, 8, 1, 0, &levels, &lens);
-    let c = convert(&file, Path::new("rock.ktx2"), &Settings::default()).unwrap();
-    let bytes = c.to_caf_bytes();
+    let bytes = ktx2_caf(&file);
     let asset = Asset::parse(&bytes).unwrap();
     let view = TextureView::from_asset(&asset).unwrap();
     assert_eq!(view.format_code(), TextureFormat::BC7_RGBA_UNORM_SRGB);
@@ -398,16 +406,14 @@ fn ktx2_bc7_levels_pass_through_unchanged() {
 
 #[test]
 fn ktx2_zstd_levels_are_decompressed_and_basislz_is_refused_by_name() {
-    let levels = bc7_levels();
-    let lens: Vec<u64> = levels.iter().map(|l| l.len() as u64).collect();
+    let (levels, lens) = bc7_levels();
     let packed: Vec<Vec<u8>> = levels
         .iter()
         .map(|l| zstd::bulk::compress(l, 3).unwrap())
         .collect();
     // VK_FORMAT_BC7_UNORM_BLOCK = 145, supercompression 2 = zstd.
     let file = ktx2_file(145, 8, 8, 1, 2, &packed, &lens);
-    let c = convert(&file, Path::new("rock.ktx2"), &Settings::default()).unwrap();
-    let bytes = c.to_caf_bytes();
+    let bytes = ktx2_caf(&file);
     let asset = Asset::parse(&bytes).unwrap();
     let view = TextureView::from_asset(&asset).unwrap();
     assert_eq!(view.format_code(), TextureFormat::BC7_RGBA_UNORM);
@@ -425,8 +431,7 @@ fn ktx2_zstd_levels_are_decompressed_and_basislz_is_refused_by_name() {
 
 #[test]
 fn ktx2_unhappy_paths_are_typed_errors() {
-    let levels = bc7_levels();
-    let lens: Vec<u64> = levels.iter().map(|l| l.len() as u64).collect();
+    let (levels, lens) = bc7_levels();
     let d = Settings::default();
     // A cube map.
     let cube = ktx2_file(145, 8, 8, 6, 0, &levels, &lens);

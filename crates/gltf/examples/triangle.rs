@@ -3,7 +3,7 @@
 //!
 //! Run: `cargo run -p voxcaf-gltf --example triangle`
 
-use voxcaf_gltf::{accessor, f32_bytes, glb, json, BinBuilder};
+use voxcaf_gltf::{accessor, default_scene, f32_bytes, glb, json, triangles, BinBuilder};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     use json::accessor::{ComponentType, Type};
@@ -23,28 +23,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         extensions: None,
         extras: Default::default(),
         name: Some("triangle".into()),
-        primitives: vec![json::mesh::Primitive {
-            attributes: [(Valid(json::mesh::Semantic::Positions), pos)].into(),
-            extensions: None,
-            extras: Default::default(),
-            indices: None,
-            material: None,
-            mode: Valid(json::mesh::Mode::Triangles),
-            targets: None,
-        }],
+        primitives: vec![triangles(
+            [(Valid(json::mesh::Semantic::Positions), pos)].into(),
+            None,
+            None,
+        )],
         weights: None,
     });
     let node = root.push(json::Node {
         mesh: Some(mesh),
         ..Default::default()
     });
-    let scene = root.push(json::Scene {
-        extensions: None,
-        extras: Default::default(),
-        name: None,
-        nodes: vec![node],
-    });
-    root.scene = Some(scene);
+    default_scene(&mut root, None, vec![node]);
     let bin = bin.finish(&mut root, None);
     let bytes = glb(&root, bin)?;
     let back = gltf::Gltf::from_slice(&bytes)?;

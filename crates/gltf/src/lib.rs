@@ -6,11 +6,13 @@
 //! - [`BinBuilder`]: the one binary buffer, grown one 4-byte-aligned buffer view at a time,
 //!   and its [`json::Buffer`] entry ([`BinBuilder::finish`]);
 //! - [`accessor`] and [`f32_bytes`]: an accessor over a whole view, and `f32` data as bytes;
+//! - [`triangles`] and [`default_scene`]: a triangle-list primitive, and the scene a viewer
+//!   opens;
 //! - [`glb`]: a document and its buffer framed as one binary glTF (`.glb`) through
 //!   `gltf::binary::Glb`, with the 4 GiB limit of the GLB header checked instead of wrapped.
 //!
 //! ```
-//! use voxcaf_gltf::{accessor, f32_bytes, glb, json, BinBuilder};
+//! use voxcaf_gltf::{accessor, f32_bytes, glb, json, triangles, BinBuilder};
 //! use json::accessor::{ComponentType, Type};
 //! use json::validation::Checked::Valid;
 //!
@@ -21,15 +23,8 @@
 //! let min = Some(json::Value::from(vec![0.0, 0.0, 0.0]));
 //! let max = Some(json::Value::from(vec![1.0, 1.0, 0.0]));
 //! let pos = accessor(&mut root, view, 3, Type::Vec3, ComponentType::F32, min, max);
-//! let primitive = json::mesh::Primitive {
-//!     attributes: [(Valid(json::mesh::Semantic::Positions), pos)].into(),
-//!     extensions: None,
-//!     extras: Default::default(),
-//!     indices: None,
-//!     material: None,
-//!     mode: Valid(json::mesh::Mode::Triangles),
-//!     targets: None,
-//! };
+//! let attributes = [(Valid(json::mesh::Semantic::Positions), pos)].into();
+//! let primitive = triangles(attributes, None, None);
 //! root.push(json::Mesh {
 //!     extensions: None,
 //!     extras: Default::default(),
@@ -167,6 +162,43 @@ pub fn accessor(
         normalized: false,
         sparse: None,
     })
+}
+
+/// A triangle-list primitive over `attributes`, indexed by `indices` (`None`: the vertices in
+/// order) and drawn with `material` (`None`: glTF's default material).
+pub fn triangles(
+    attributes: std::collections::BTreeMap<
+        json::validation::Checked<json::mesh::Semantic>,
+        json::Index<json::Accessor>,
+    >,
+    indices: Option<json::Index<json::Accessor>>,
+    material: Option<json::Index<json::Material>>,
+) -> json::mesh::Primitive {
+    json::mesh::Primitive {
+        attributes,
+        extensions: None,
+        extras: Default::default(),
+        indices,
+        material,
+        mode: Valid(json::mesh::Mode::Triangles),
+        targets: None,
+    }
+}
+
+/// Adds a scene of `nodes` named `name` to `root` and makes it the scene a viewer shows first.
+pub fn default_scene(
+    root: &mut json::Root,
+    name: Option<String>,
+    nodes: Vec<json::Index<json::Node>>,
+) -> json::Index<json::Scene> {
+    let scene = root.push(json::Scene {
+        extensions: None,
+        extras: Default::default(),
+        name,
+        nodes,
+    });
+    root.scene = Some(scene);
+    scene
 }
 
 /// An untextured material named `name`: white, not metallic, fully rough (vertex colours or

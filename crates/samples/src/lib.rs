@@ -299,15 +299,11 @@ pub fn two_cubes_glb() -> Vec<u8> {
             extensions: None,
             extras: Default::default(),
             name: Some(format!("cube {material}")),
-            primitives: vec![json::mesh::Primitive {
+            primitives: vec![voxcaf_gltf::triangles(
                 attributes,
-                extensions: None,
-                extras: Default::default(),
-                indices: Some(ind),
-                material: Some(json::Index::new(material)),
-                mode: Valid(json::mesh::Mode::Triangles),
-                targets: None,
-            }],
+                Some(ind),
+                Some(json::Index::new(material)),
+            )],
             weights: None,
         });
         children.push(root.push(json::Node {
@@ -321,13 +317,7 @@ pub fn two_cubes_glb() -> Vec<u8> {
         name: Some("cubes".into()),
         ..Default::default()
     });
-    let scene = root.push(json::Scene {
-        extensions: None,
-        extras: Default::default(),
-        name: None,
-        nodes: vec![top],
-    });
-    root.scene = Some(scene);
+    voxcaf_gltf::default_scene(&mut root, None, vec![top]);
     // Cannot fail: a small document of finite numbers serialises, and is far below 4 GiB.
     voxcaf_gltf::glb(&root, bin).expect("a small GLB")
 }

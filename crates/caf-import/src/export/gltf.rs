@@ -40,7 +40,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use json::validation::Checked::Valid;
-use voxcaf_gltf::{accessor, f32_bytes, json, BinBuilder};
+use voxcaf_gltf::{accessor, default_scene, f32_bytes, json, triangles, BinBuilder};
 
 use super::{ExportError, ExportFile, Result};
 
@@ -269,13 +269,7 @@ pub fn document(
         return Err(ExportError::EmptyMesh);
     }
     summary.nodes = root.nodes.len();
-    let scene = root.push(json::Scene {
-        extensions: Default::default(),
-        extras: Default::default(),
-        name: Some("scene".into()),
-        nodes,
-    });
-    root.scene = Some(scene);
+    default_scene(&mut root, Some("scene".into()), nodes);
     let bin = bin.finish(&mut root, bin_uri);
     Ok((root, bin, summary))
 }
@@ -334,15 +328,11 @@ fn mesh_nodes(
                 None,
             );
             summary.triangles += e.index_count as usize / 3;
-            json::mesh::Primitive {
-                attributes: attributes.clone(),
-                extensions: Default::default(),
-                extras: Default::default(),
-                indices: Some(ind),
-                material: materials.get(&e.material).copied(),
-                mode: Valid(json::mesh::Mode::Triangles),
-                targets: None,
-            }
+            triangles(
+                attributes.clone(),
+                Some(ind),
+                materials.get(&e.material).copied(),
+            )
         })
         .collect();
     summary.primitives = primitives.len();
@@ -440,48 +430,7 @@ fn vertex_attributes(
             hi[k] = hi[k].max(p[k]);
         }
     }
-    let mut attributes = Vec::new();
-    let mut attribute = |root: &mut json::Root,
-                         bin: &mut BinBuilder,
-                         semantic: Semantic,
-                         name: &'static str,
-                         bytes: Vec<u8>,
-                         ty: T,
-                         bounds: Option<([f32; 3], [f32; 3])>| {
-        let view = bin.view(root, &bytes, Some(Target::ArrayBuffer));
-        let (min, max) = match bounds {
-            Some((lo, hi)) => (
-                Some(json::Value::from(lo.to_vec())),
-                Some(json::Value::from(hi.to_vec())),
-            ),
-            None => (None, None),
-        };
-        let a = accessor(root, view, n, ty, C::F32, min, max);
-        attributes.push((Valid(semantic), a));
-        summary.attributes.push(name);
-    };
-    attribute(
-        root,
-        bin,
-        Semantic::Positions,
-        "POSITION",
-        f32_bytes(&positions),
-        T::Vec3,
-        Some((lo, hi)),
-    );
     let normals_ok = all_unit(vertices.iter().map(|v| v.normal));
-    if normals_ok {
-        let normals: Vec<[f32; 3]> = vertices.iter().map(|v| v.normal).collect();
-        attribute(
-            root,
-            bin,
-            Semantic::Normals,
-            "NORMAL",
-            f32_bytes(&normals),
-            T::Vec3,
-            None,
-        );
-    }
     // glTF ignores tangents without normals.
     let tangents_ok = normals_ok
         && all_unit(
@@ -490,49 +439,39 @@ fn vertex_attributes(
                 .map(|v| [v.tangent[0], v.tangent[1], v.tangent[2]]),
         )
         && vertices.iter().all(|v| v.tangent[3].abs() == 1.0);
-    if tangents_ok {
-        let tangents: Vec<[f32; 4]> = vertices.iter().map(|v| v.tangent).collect();
-        attribute(
-            root,
-            bin,
-            Semantic::Tangents,
-            "TANGENT",
-            f32_bytes(&tangents),
-            T::Vec4,
-            None,
-        );
-    }
+    let normals: Vec<[f32; 3]> = vertices.iter().map(|v| v.normal).collect();
+    let tangents: Vec<[f32; 4]> = vertices.iter().map(|v| v.tangent).collect();
     let uvs: Vec<[f32; 2]> = vertices.iter().map(|v| v.uv).collect();
-    attribute(
-        root,
-        bin,
-        Semantic::TexCoords(0),
-        "TEXCOORD_0",
-        f32_bytes(&uvs),
-        T::Vec2,
-        None,
-    );
-    if let Some(colors) = &mesh.colors {
-        attribute(
-            root,
-            bin,
-            Semantic::Colors(0),
-            "COLOR_0",
-            f32_bytes(colors),
-            T::Vec4,
-            None,
-        );
-    }
-    if let Some(uv1) = &mesh.uv1 {
-        attribute(
-            root,
-            bin,
-            Semantic::TexCoords(1),
-            "TEXCOORD_1",
-            f32_bytes(uv1),
-            T::Vec2,
-            None,
-        );
+    let position = Some(f32_bytes(&positions));
+    let normal = normals_ok.then(|| f32_bytes(&normals));
+    let tangent = tangents_ok.then(|| f32_bytes(&tangents));
+    let uv = Some(f32_bytes(&uvs));
+    let color = mesh.colors.as_deref().map(f32_bytes);
+    let uv1 = mesh.uv1.as_deref().map(f32_bytes);
+    // The float attributes, in this order, when written: semantic, name, type, data.
+    let floats = [
+        (Semantic::Positions, "POSITION", T::Vec3, position),
+        (Semantic::Normals, "NORMAL", T::Vec3, normal),
+        (Semantic::Tangents, "TANGENT", T::Vec4, tangent),
+        (Semantic::TexCoords(0), "TEXCOORD_0", T::Vec2, uv),
+        (Semantic::Colors(0), "COLOR_0", T::Vec4, color),
+        (Semantic::TexCoords(1), "TEXCOORD_1", T::Vec2, uv1),
+    ];
+    let mut attributes = Vec::new();
+    for (semantic, name, ty, bytes) in floats {
+        let Some(bytes) = bytes else { continue };
+        let view = bin.view(root, &bytes, Some(Target::ArrayBuffer));
+        // POSITION carries its bounds.
+        let (min, max) = match semantic {
+            Semantic::Positions => (
+                Some(json::Value::from(lo.to_vec())),
+                Some(json::Value::from(hi.to_vec())),
+            ),
+            _ => (None, None),
+        };
+        let a = accessor(root, view, n, ty, C::F32, min, max);
+        attributes.push((Valid(semantic), a));
+        summary.attributes.push(name);
     }
     if let (Some(joints), Some(weights)) = (&mesh.joints, &mesh.weights) {
         let bytes: Vec<u8> = joints
@@ -793,16 +732,14 @@ mod tests {
 
     #[test]
     fn container_from_extension() {
-        assert_eq!(
-            Container::from_path(Path::new("a/b.GLB")),
-            Some(Container::Glb)
-        );
-        assert_eq!(
-            Container::from_path(Path::new("b.gltf")),
-            Some(Container::Gltf)
-        );
-        assert_eq!(Container::from_path(Path::new("b.obj")), None);
-        assert_eq!(Container::from_path(Path::new("glb")), None);
+        for (path, container) in [
+            ("a/b.GLB", Some(Container::Glb)),
+            ("b.gltf", Some(Container::Gltf)),
+            ("b.obj", None),
+            ("glb", None),
+        ] {
+            assert_eq!(Container::from_path(Path::new(path)), container, "{path}");
+        }
     }
 
     #[test]

@@ -64,44 +64,42 @@ impl SourceImage {
     /// Reduce to RGBA8: 16-bit samples rounded (`(v * 255 + 32767) / 65535`); float samples
     /// clamped to 0..=1 and, when `srgb`, encoded with the sRGB curve, else scaled linearly.
     pub fn into_rgba8(self, srgb: bool) -> Pixels {
+        let (width, height) = self.size();
+        let data = match self {
+            SourceImage::Rgba8(p) => return p,
+            SourceImage::Rgba16 { data, .. } => data
+                .iter()
+                .map(|&v| ((v as u32 * 255 + 32_767) / 65_535) as u8)
+                .collect(),
+            SourceImage::RgbaF32 { data, .. } => data
+                .chunks_exact(4)
+                .flat_map(|p| {
+                    let c = |v: f32| {
+                        let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+                        if srgb {
+                            to_u8(linear_to_srgb(v))
+                        } else {
+                            to_u8(v)
+                        }
+                    };
+                    [c(p[0]), c(p[1]), c(p[2]), to_u8(p[3].clamp(0.0, 1.0))]
+                })
+                .collect(),
+        };
+        Pixels {
+            width,
+            height,
+            channels: 4,
+            data,
+        }
+    }
+
+    /// Width and height in texels.
+    fn size(&self) -> (u32, u32) {
         match self {
-            SourceImage::Rgba8(p) => p,
-            SourceImage::Rgba16 {
-                width,
-                height,
-                data,
-            } => Pixels {
-                width,
-                height,
-                channels: 4,
-                data: data
-                    .iter()
-                    .map(|&v| ((v as u32 * 255 + 32_767) / 65_535) as u8)
-                    .collect(),
-            },
-            SourceImage::RgbaF32 {
-                width,
-                height,
-                data,
-            } => Pixels {
-                width,
-                height,
-                channels: 4,
-                data: data
-                    .chunks_exact(4)
-                    .flat_map(|p| {
-                        let c = |v: f32| {
-                            let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
-                            if srgb {
-                                to_u8(linear_to_srgb(v))
-                            } else {
-                                to_u8(v)
-                            }
-                        };
-                        [c(p[0]), c(p[1]), c(p[2]), to_u8(p[3].clamp(0.0, 1.0))]
-                    })
-                    .collect(),
-            },
+            SourceImage::Rgba8(p) => (p.width, p.height),
+            SourceImage::Rgba16 { width, height, .. }
+            | SourceImage::RgbaF32 { width, height, .. } => (*width, *height),
         }
     }
 }

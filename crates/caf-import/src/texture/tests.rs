@@ -216,10 +216,7 @@ fn fuzz_regression_png_short_palette() {
         "da636054601032605076603061607010000008cf014b00000000000000ff49454e44ae426082",
     ]
     .concat();
-    let bytes: Vec<u8> = (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-        .collect();
+    let bytes = crate::test_util::hex_bytes(&hex);
     for r in [
         decode_image(&bytes, Some("png")),
         decode_image_original(&bytes),
