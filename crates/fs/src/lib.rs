@@ -69,6 +69,21 @@ pub fn temp_files_in_flight() -> Vec<PathBuf> {
     in_flight().clone()
 }
 
+/// The files in `dir` named like temporary files (ending in `.tmp`; this writer's are
+/// `.{name}.{pid}-{n}.tmp`), sorted: those of saves in progress in any process and those left
+/// by a killed one. Only lists them; it cannot tell which are stale (see the crate docs).
+pub fn temp_files_in(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_name().to_string_lossy().ends_with(".tmp") {
+            out.push(entry.path());
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
 /// Removes the temporary file of every save in progress and ends the process with `code`,
 /// for a signal handler (`SIGINT`, `SIGTERM`). The registry stays locked until the process
 /// has exited, so no save can create a new temporary file in between; a save whose temporary
@@ -295,18 +310,21 @@ mod tests {
     #[cfg(unix)]
     use std::os::unix::fs::PermissionsExt;
 
-    fn leftovers(dir: &Path) -> Vec<String> {
-        std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".tmp"))
-            .collect()
+    fn leftovers(dir: &Path) -> Vec<PathBuf> {
+        temp_files_in(dir).unwrap()
+    }
+
+    /// A fresh temporary folder and the path `name` in it (the folder lives as long as the
+    /// guard).
+    fn target(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(name);
+        (dir, p)
     }
 
     #[test]
     fn replaces_and_leaves_no_temporary_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("a.bin");
+        let (dir, p) = target("a.bin");
         write_atomic(&p, b"one").unwrap();
         write_atomic(&p, b"two two").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two two");
@@ -315,8 +333,7 @@ mod tests {
 
     #[test]
     fn failed_fill_keeps_the_old_file_and_removes_the_temporary() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("a.bin");
+        let (dir, p) = target("a.bin");
         write_atomic(&p, b"old").unwrap();
         let r: io::Result<()> = write_atomic_with(&p, |w| {
             w.write_all(b"half of the new")?;
@@ -329,8 +346,7 @@ mod tests {
 
     #[test]
     fn dropped_uncommitted_file_leaves_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("new.bin");
+        let (_dir, p) = target("new.bin");
         let mut f = AtomicFile::create(&p).unwrap();
         f.write_all(b"abc").unwrap();
         let tmp = f.temp_path().to_path_buf();
@@ -344,8 +360,7 @@ mod tests {
 
     #[test]
     fn missing_folder_is_an_error_that_creates_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("no/such/dir/a.bin");
+        let (dir, p) = target("no/such/dir/a.bin");
         assert_eq!(
             write_atomic(&p, b"x").unwrap_err().kind(),
             io::ErrorKind::NotFound
@@ -355,8 +370,7 @@ mod tests {
 
     #[test]
     fn a_directory_is_not_replaced() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("d");
+        let (_dir, p) = target("d");
         std::fs::create_dir(&p).unwrap();
         assert!(write_atomic(&p, b"x").is_err());
         assert!(p.is_dir());
@@ -365,8 +379,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn keeps_permission_bits_and_new_files_follow_the_umask() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("a.bin");
+        let (_dir, p) = target("a.bin");
         write_atomic(&p, b"1").unwrap();
         let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
         // Not the 0600 of a temporary file: 0666 minus whatever umask the test runs under
@@ -418,8 +431,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_read_only_file_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("locked.bin");
+        let (dir, p) = target("locked.bin");
         std::fs::write(&p, b"keep").unwrap();
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o444)).unwrap();
         let e = write_atomic(&p, b"lost").unwrap_err();
@@ -430,8 +442,7 @@ mod tests {
 
     #[test]
     fn seek_and_patch_before_commit() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("patched.bin");
+        let (_dir, p) = target("patched.bin");
         let mut f = AtomicFile::create(&p).unwrap();
         f.write_all(b"xxxxBODY").unwrap();
         f.seek(SeekFrom::Start(0)).unwrap();
