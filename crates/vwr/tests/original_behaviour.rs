@@ -15,6 +15,23 @@ fn golden_bytes(rel: &str) -> Option<Vec<u8>> {
     Some(std::fs::read(dir.join("vwr").join(rel)).unwrap())
 }
 
+/// The cell that value `k` of the palette tests goes to: ten cells of chunk (3, 3, 3), each
+/// written again every ten values.
+fn palette_cell(k: u16) -> [i32; 3] {
+    [30 + (k % 10) as i32, 30, 30]
+}
+
+/// A world with the values `16·k` (variant `variant(k)`), k = 1..=255, written in turn to the
+/// [`palette_cell`]s: all of them enter the chunk's palette, only the last ten stay live.
+fn world_of_255_values(variant: impl Fn(u16) -> u8) -> World {
+    let mut w = World::new();
+    for k in 1..=255u16 {
+        w.set_block(palette_cell(k), Block::make(16 * k, variant(k)).unwrap())
+            .unwrap();
+    }
+    w
+}
+
 fn b(raw: u16) -> Block {
     Block(raw)
 }
@@ -430,14 +447,7 @@ fn bigdecor_and_plate_rotation_golden_file() {
 
 #[test]
 fn palette_256_golden_file_from_255_writes() {
-    let mut w = World::new();
-    for k in 1..=255u16 {
-        w.set_block(
-            [30 + (k % 10) as i32, 30, 30],
-            Block::make(16 * k, (k % 16) as u8).unwrap(),
-        )
-        .unwrap();
-    }
+    let w = world_of_255_values(|k| (k % 16) as u8);
     let c = w.chunk([3, 3, 3]).unwrap();
     assert_eq!(c.palette().len(), 256);
     assert_eq!(c.bits_per_block(), 8);
@@ -448,14 +458,7 @@ fn palette_256_golden_file_from_255_writes() {
 
 #[test]
 fn full_palette_compacts_before_overflowing() {
-    let mut w = World::new();
-    for k in 1..=255u16 {
-        w.set_block(
-            [30 + (k % 10) as i32, 30, 30],
-            Block::make(16 * k, 0).unwrap(),
-        )
-        .unwrap();
-    }
+    let mut w = world_of_255_values(|_| 0);
     // The original throws here; we drop the 245 unused entries first.
     w.set_block([31, 31, 31], Block::make(4000, 1).unwrap())
         .unwrap();
@@ -464,7 +467,7 @@ fn full_palette_compacts_before_overflowing() {
     assert_eq!(w.get_block([31, 31, 31]), Block::make(4000, 1).unwrap());
     for k in 246..=255u16 {
         assert_eq!(
-            w.get_block([30 + (k % 10) as i32, 30, 30]),
+            w.get_block(palette_cell(k)),
             Block::make(16 * k, 0).unwrap()
         );
     }
