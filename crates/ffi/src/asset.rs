@@ -228,10 +228,7 @@ pub unsafe extern "C" fn voxcaf_validate_header(
 /// Ownership: takes back `asset`; views into it must not be used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn voxcaf_asset_free(asset: *mut VoxcafAsset) {
-    let _ = guard_keep(|| {
-        ptr::take(asset);
-        Ok(())
-    });
+    ptr::free(asset);
 }
 
 /// The header's fields.

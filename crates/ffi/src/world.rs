@@ -299,10 +299,7 @@ pub unsafe extern "C" fn voxcaf_world_convert(
 /// Ownership: takes back `world`; it must not be used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn voxcaf_world_free(world: *mut VoxcafWorld) {
-    let _ = guard_keep(|| {
-        ptr::take(world);
-        Ok(())
-    });
+    ptr::free(world);
 }
 
 /// Chunks along x, y, z (`chunk_dims[3]`) and blocks along x, y, z (`block_dims[3]`); either
