@@ -181,10 +181,7 @@ pub unsafe extern "C" fn voxcaf_asset_open(path: *const c_char, out: *mut *mut V
     guard(|| {
         ptr::check_out(out, "out")?;
         let path = ptr::path(path, "path")?;
-        let a = LoadedAsset::open(&path).map_err(|e| {
-            let f = Fail::from(e);
-            Fail::new(f.status, format!("{}: {}", path.display(), f.message))
-        })?;
+        let a = LoadedAsset::open(&path).map_err(|e| Fail::at(&path, e))?;
         ptr::out(out, give(a), "out")
     })
 }
@@ -456,10 +453,7 @@ pub unsafe extern "C" fn voxcaf_asset_write_file(
         let p = ptr::bytes(payload, payload_len, "payload")?;
         writer(asset_type, flags, m, p)
             .write_file(&path)
-            .map_err(|e| {
-                let f = Fail::from(e);
-                Fail::new(f.status, format!("{}: {}", path.display(), f.message))
-            })
+            .map_err(|e| Fail::at(&path, e))
     })
 }
 
