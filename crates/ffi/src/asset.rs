@@ -181,10 +181,7 @@ pub unsafe extern "C" fn voxcaf_asset_open(path: *const c_char, out: *mut *mut V
     guard(|| {
         ptr::check_out(out, "out")?;
         let path = ptr::path(path, "path")?;
-        let a = LoadedAsset::open(&path).map_err(|e| {
-            let f = Fail::from(e);
-            Fail::new(f.status, format!("{}: {}", path.display(), f.message))
-        })?;
+        let a = LoadedAsset::open(&path).map_err(|e| Fail::at(&path, e))?;
         ptr::out(out, give(a), "out")
     })
 }
@@ -228,10 +225,7 @@ pub unsafe extern "C" fn voxcaf_validate_header(
 /// Ownership: takes back `asset`; views into it must not be used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn voxcaf_asset_free(asset: *mut VoxcafAsset) {
-    let _ = guard_keep(|| {
-        ptr::take(asset);
-        Ok(())
-    });
+    ptr::free(asset);
 }
 
 /// The header's fields.
@@ -459,10 +453,7 @@ pub unsafe extern "C" fn voxcaf_asset_write_file(
         let p = ptr::bytes(payload, payload_len, "payload")?;
         writer(asset_type, flags, m, p)
             .write_file(&path)
-            .map_err(|e| {
-                let f = Fail::from(e);
-                Fail::new(f.status, format!("{}: {}", path.display(), f.message))
-            })
+            .map_err(|e| Fail::at(&path, e))
     })
 }
 

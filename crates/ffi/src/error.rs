@@ -41,6 +41,12 @@ impl Fail {
     pub(crate) fn null(what: &str) -> Fail {
         Fail::new(VOXCAF_ERR_INVALID_ARGUMENT, format!("{what} is NULL"))
     }
+
+    /// The failure `e` with the path it concerns in front of its message.
+    pub(crate) fn at(path: &std::path::Path, e: impl Into<Fail>) -> Fail {
+        let f = e.into();
+        Fail::new(f.status, format!("{}: {}", path.display(), f.message))
+    }
 }
 
 fn vwr_status(e: &vwr::VwrError) -> i32 {

@@ -132,8 +132,5 @@ pub unsafe extern "C" fn voxcaf_mesh_part(
 /// Ownership: takes back `mesh`; its arrays must not be used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn voxcaf_mesh_free(mesh: *mut VoxcafMesh) {
-    let _ = guard_keep(|| {
-        ptr::take(mesh);
-        Ok(())
-    });
+    ptr::free(mesh);
 }

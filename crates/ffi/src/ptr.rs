@@ -111,6 +111,15 @@ pub(crate) fn give<T>(value: T) -> *mut T {
     Box::into_raw(Box::new(value))
 }
 
+/// Takes a handle back for a `*_free` function: NULL does nothing, a panic while dropping is
+/// caught, and the last error message is kept readable (see `guard_keep`).
+pub(crate) fn free<T>(p: *mut T) {
+    let _ = crate::error::guard_keep(|| {
+        take(p);
+        Ok(())
+    });
+}
+
 /// Takes a handle back (NULL: nothing).
 pub(crate) fn take<T>(p: *mut T) {
     if !p.is_null() {

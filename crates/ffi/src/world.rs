@@ -162,10 +162,7 @@ pub unsafe extern "C" fn voxcaf_world_open(path: *const c_char, out: *mut *mut V
             let bytes = std::fs::read(&path)
                 .map_err(|e| Fail::new(VOXCAF_ERR_IO, format!("{}: {e}", path.display())))?;
             vwr_vox::import(&bytes, &vwr_vox::ImportOptions::default())
-                .map_err(|e| {
-                    let f = Fail::from(e);
-                    Fail::new(f.status, format!("{}: {}", path.display(), f.message))
-                })?
+                .map_err(|e| Fail::at(&path, e))?
                 .world
         } else {
             World::load(&path)?
@@ -299,10 +296,7 @@ pub unsafe extern "C" fn voxcaf_world_convert(
 /// Ownership: takes back `world`; it must not be used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn voxcaf_world_free(world: *mut VoxcafWorld) {
-    let _ = guard_keep(|| {
-        ptr::take(world);
-        Ok(())
-    });
+    ptr::free(world);
 }
 
 /// Chunks along x, y, z (`chunk_dims[3]`) and blocks along x, y, z (`block_dims[3]`); either

@@ -69,6 +69,21 @@ pub fn temp_files_in_flight() -> Vec<PathBuf> {
     in_flight().clone()
 }
 
+/// The files in `dir` named like temporary files (ending in `.tmp`; this writer's are
+/// `.{name}.{pid}-{n}.tmp`), sorted: those of saves in progress in any process and those left
+/// by a killed one. Only lists them; it cannot tell which are stale (see the crate docs).
+pub fn temp_files_in(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_name().to_string_lossy().ends_with(".tmp") {
+            out.push(entry.path());
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
 /// Removes the temporary file of every save in progress and ends the process with `code`,
 /// for a signal handler (`SIGINT`, `SIGTERM`). The registry stays locked until the process
 /// has exited, so no save can create a new temporary file in between; a save whose temporary
@@ -295,44 +310,60 @@ mod tests {
     #[cfg(unix)]
     use std::os::unix::fs::PermissionsExt;
 
-    fn leftovers(dir: &Path) -> Vec<String> {
-        std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".tmp"))
-            .collect()
+    /// A symbolic link `name` in `dir` to `to`.
+    #[cfg(unix)]
+    fn symlink_in(dir: &Path, name: &str, to: &str) -> PathBuf {
+        let link = dir.join(name);
+        std::os::unix::fs::symlink(to, &link).unwrap();
+        link
+    }
+
+    /// An [`AtomicFile`] for `name` in a fresh folder, `bytes` written, not committed.
+    fn started(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf, AtomicFile) {
+        let (dir, p) = target(name);
+        let mut f = AtomicFile::create(&p).unwrap();
+        f.write_all(bytes).unwrap();
+        (dir, p, f)
+    }
+
+    /// `p` holds `bytes` and no temporary file is left beside it.
+    fn assert_holds_and_no_temp_left(p: &Path, bytes: &[u8]) {
+        assert_eq!(std::fs::read(p).unwrap(), bytes);
+        let dir = p.parent().unwrap();
+        assert!(temp_files_in(dir).unwrap().is_empty());
+    }
+
+    /// A fresh temporary folder and the path `name` in it (the folder lives as long as the
+    /// guard).
+    fn target(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(name);
+        (dir, p)
     }
 
     #[test]
     fn replaces_and_leaves_no_temporary_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("a.bin");
+        let (_dir, p) = target("a.bin");
         write_atomic(&p, b"one").unwrap();
         write_atomic(&p, b"two two").unwrap();
-        assert_eq!(std::fs::read(&p).unwrap(), b"two two");
-        assert!(leftovers(dir.path()).is_empty());
+        assert_holds_and_no_temp_left(&p, b"two two");
     }
 
     #[test]
     fn failed_fill_keeps_the_old_file_and_removes_the_temporary() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("a.bin");
+        let (_dir, p) = target("a.bin");
         write_atomic(&p, b"old").unwrap();
         let r: io::Result<()> = write_atomic_with(&p, |w| {
             w.write_all(b"half of the new")?;
             Err(io::Error::other("disk on fire"))
         });
         assert!(r.is_err());
-        assert_eq!(std::fs::read(&p).unwrap(), b"old");
-        assert!(leftovers(dir.path()).is_empty());
+        assert_holds_and_no_temp_left(&p, b"old");
     }
 
     #[test]
     fn dropped_uncommitted_file_leaves_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("new.bin");
-        let mut f = AtomicFile::create(&p).unwrap();
-        f.write_all(b"abc").unwrap();
+        let (_dir, p, f) = started("new.bin", b"abc");
         let tmp = f.temp_path().to_path_buf();
         assert!(tmp.exists());
         assert!(temp_files_in_flight().contains(&tmp));
@@ -344,8 +375,7 @@ mod tests {
 
     #[test]
     fn missing_folder_is_an_error_that_creates_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("no/such/dir/a.bin");
+        let (dir, p) = target("no/such/dir/a.bin");
         assert_eq!(
             write_atomic(&p, b"x").unwrap_err().kind(),
             io::ErrorKind::NotFound
@@ -355,8 +385,7 @@ mod tests {
 
     #[test]
     fn a_directory_is_not_replaced() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("d");
+        let (_dir, p) = target("d");
         std::fs::create_dir(&p).unwrap();
         assert!(write_atomic(&p, b"x").is_err());
         assert!(p.is_dir());
@@ -365,8 +394,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn keeps_permission_bits_and_new_files_follow_the_umask() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("a.bin");
+        let (_dir, p) = target("a.bin");
         write_atomic(&p, b"1").unwrap();
         let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
         // Not the 0600 of a temporary file: 0666 minus whatever umask the test runs under
@@ -385,9 +413,8 @@ mod tests {
     fn writes_through_a_symlink() {
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("real.bin");
-        let link = dir.path().join("link.bin");
         std::fs::write(&real, b"old").unwrap();
-        std::os::unix::fs::symlink("real.bin", &link).unwrap();
+        let link = symlink_in(dir.path(), "link.bin", "real.bin");
         write_atomic(&link, b"new").unwrap();
         assert!(std::fs::symlink_metadata(&link)
             .unwrap()
@@ -395,8 +422,7 @@ mod tests {
             .is_symlink());
         assert_eq!(std::fs::read(&real).unwrap(), b"new");
         // A dangling link creates its target.
-        let dangling = dir.path().join("dangling.bin");
-        std::os::unix::fs::symlink("created.bin", &dangling).unwrap();
+        let dangling = symlink_in(dir.path(), "dangling.bin", "created.bin");
         write_atomic(&dangling, b"made").unwrap();
         assert_eq!(
             std::fs::read(dir.path().join("created.bin")).unwrap(),
@@ -408,32 +434,25 @@ mod tests {
     #[test]
     fn a_symlink_loop_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
-        let a = dir.path().join("a");
-        let b = dir.path().join("b");
-        std::os::unix::fs::symlink("b", &a).unwrap();
-        std::os::unix::fs::symlink("a", &b).unwrap();
+        let a = symlink_in(dir.path(), "a", "b");
+        symlink_in(dir.path(), "b", "a");
         assert!(write_atomic(&a, b"x").is_err());
     }
 
     #[cfg(unix)]
     #[test]
     fn a_read_only_file_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("locked.bin");
+        let (_dir, p) = target("locked.bin");
         std::fs::write(&p, b"keep").unwrap();
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o444)).unwrap();
         let e = write_atomic(&p, b"lost").unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::PermissionDenied);
-        assert_eq!(std::fs::read(&p).unwrap(), b"keep");
-        assert!(leftovers(dir.path()).is_empty());
+        assert_holds_and_no_temp_left(&p, b"keep");
     }
 
     #[test]
     fn seek_and_patch_before_commit() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("patched.bin");
-        let mut f = AtomicFile::create(&p).unwrap();
-        f.write_all(b"xxxxBODY").unwrap();
+        let (_dir, p, mut f) = started("patched.bin", b"xxxxBODY");
         f.seek(SeekFrom::Start(0)).unwrap();
         f.write_all(b"HEAD").unwrap();
         f.commit().unwrap();

@@ -62,13 +62,19 @@ fn toml_collision_overrides() {
         "[[block]]\nid = 3\ntrigger = \"explode\"\n",
         "[[block]]\nid = 3\nsolid = \"yes\"\n",
     ] {
-        let mut r = Registry::default();
-        assert!(
-            matches!(r.apply_toml(bad), Err(RegistryError::Invalid { .. })),
-            "{bad:?}"
-        );
+        let r = refused(bad);
         assert!(r.collision(3).solid, "a refused file changes nothing");
     }
+}
+
+/// A default registry after `toml` was applied, checked to be refused as invalid.
+fn refused(toml: &str) -> Registry {
+    let mut r = Registry::default();
+    assert!(
+        matches!(r.apply_toml(toml), Err(RegistryError::Invalid { .. })),
+        "{toml:?}"
+    );
+    r
 }
 
 #[test]
@@ -113,10 +119,6 @@ fn toml_overrides_and_errors() {
         "[[block]]\nid = 3\nwhat = 1\n",
         "not toml at all [",
     ] {
-        let mut r = Registry::default();
-        assert!(
-            matches!(r.apply_toml(bad), Err(RegistryError::Invalid { .. })),
-            "{bad:?}"
-        );
+        refused(bad);
     }
 }

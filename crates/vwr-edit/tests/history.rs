@@ -318,10 +318,7 @@ fn undo_restores_a_full_palette_after_compaction() {
 #[test]
 fn undo_is_exact_on_a_palette_with_duplicate_entries() {
     // A file may repeat a palette value (the reader accepts it; lookups use the first).
-    let mut w = World::with_chunks_per_axis(1).unwrap();
-    w.set_block([0, 0, 0], b(35)).unwrap();
-    w.set_block([1, 0, 0], b(261)).unwrap();
-    w.set_block([2, 0, 0], b(261)).unwrap();
+    let w = common::one_chunk_with(&[([0, 0, 0], 35), ([1, 0, 0], 261), ([2, 0, 0], 261)]);
     let mut bytes = w.to_bytes();
     // World header 40 + one table entry 20, chunk header 24: palette [air, 35, 261] at 84.
     let pal = 84;

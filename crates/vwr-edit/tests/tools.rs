@@ -217,11 +217,8 @@ fn flood_fill_fills_a_closed_region_across_chunks() {
 
 #[test]
 fn flood_fill_is_six_connected() {
-    let mut w = World::with_chunks_per_axis(1).unwrap();
     // Two cells touching only along an edge, and one touching a face.
-    w.set_block([1, 1, 1], b(5)).unwrap();
-    w.set_block([2, 2, 1], b(5)).unwrap();
-    w.set_block([1, 1, 2], b(5)).unwrap();
+    let w = common::one_chunk_with(&[([1, 1, 1], 5), ([2, 2, 1], 5), ([1, 1, 2], 5)]);
     let mut ed = Editor::new(w.clone());
     let c = ed
         .flood_fill([1, 1, 1], b(6), FloodLimits::default())

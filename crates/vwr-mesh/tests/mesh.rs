@@ -25,6 +25,15 @@ fn world(n: u32) -> World {
     World::with_chunks_per_axis(n).unwrap()
 }
 
+/// A world of `n`³ chunks with the blocks `b(t)` set at their cells.
+fn world_with(n: u32, blocks: &[([i32; 3], u16)]) -> World {
+    let mut w = world(n);
+    for &(p, t) in blocks {
+        w.set_block(p, b(t)).unwrap();
+    }
+    w
+}
+
 #[test]
 fn single_cube_has_six_faces() {
     let mut w = world(3);
@@ -38,9 +47,7 @@ fn single_cube_has_six_faces() {
 
 #[test]
 fn two_adjacent_cubes_have_ten_faces() {
-    let mut w = world(3);
-    w.set_block([12, 15, 15], b(35)).unwrap();
-    w.set_block([13, 15, 15], b(35)).unwrap();
+    let mut w = world_with(3, &[([12, 15, 15], 35), ([13, 15, 15], 35)]);
     assert_eq!(counts(&w, MeshOptions::EXPOSED), (10, 0, 0, 10));
     // Greedy merges the four long sides: 6 quads covering the same 10 faces.
     assert_eq!(counts(&w, MeshOptions::GREEDY), (6, 0, 0, 10));
@@ -91,9 +98,7 @@ fn solid_chunk_600_faces_6_greedy_quads() {
 
 #[test]
 fn water_next_to_water_has_no_face_between() {
-    let mut w = world(2);
-    w.set_block([3, 3, 3], b(92)).unwrap();
-    w.set_block([4, 3, 3], b(92)).unwrap();
+    let mut w = world_with(2, &[([3, 3, 3], 92), ([4, 3, 3], 92)]);
     assert_eq!(counts(&w, MeshOptions::EXPOSED), (0, 10, 0, 10));
     // Two different transparent types keep both faces between them.
     w.set_block([4, 3, 3], b(96)).unwrap();
@@ -105,17 +110,13 @@ fn water_next_to_water_has_no_face_between() {
 
 #[test]
 fn water_next_to_stone() {
-    let mut w = world(2);
-    w.set_block([3, 3, 3], b(92)).unwrap();
-    w.set_block([4, 3, 3], b(35)).unwrap();
+    let w = world_with(2, &[([3, 3, 3], 92), ([4, 3, 3], 35)]);
     // Stone keeps its face towards the water; water drops its face towards the stone.
     assert_eq!(counts(&w, MeshOptions::EXPOSED), (6, 5, 0, 11));
     let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED);
     assert!(m.chunks[0].transparent.iter().all(|q| q.face != Face::PosX));
     // Across a chunk border too.
-    let mut w = world(2);
-    w.set_block([9, 3, 3], b(35)).unwrap();
-    w.set_block([10, 3, 3], b(92)).unwrap();
+    let w = world_with(2, &[([9, 3, 3], 35), ([10, 3, 3], 92)]);
     assert_eq!(counts(&w, MeshOptions::EXPOSED), (6, 5, 0, 11));
 }
 
@@ -141,9 +142,7 @@ fn special_geometry_never_hides_faces() {
     let mut r = Registry::default();
     r.apply_toml("[[block]]\nid = 4001\nkind = \"invisible\"\n")
         .unwrap();
-    let mut w = world(1);
-    w.set_block([5, 5, 5], b(35)).unwrap();
-    w.set_block([6, 5, 5], b(4001)).unwrap();
+    let w = world_with(1, &[([5, 5, 5], 35), ([6, 5, 5], 4001)]);
     let m = mesh_world(&w, &r, MeshOptions::EXPOSED);
     assert_eq!(m.quad_count(), 6);
     // Type 0 with a metadata nibble is not air but renders as nothing.
@@ -157,9 +156,7 @@ fn world_edges_count_as_air() {
     let mut w = world(1);
     w.set_chunk([0, 0, 0], vwr::Chunk::uniform(b(35))).unwrap();
     assert_eq!(counts(&w, MeshOptions::EXPOSED).0, 600);
-    let mut w = world(2);
-    w.set_block([0, 0, 0], b(35)).unwrap();
-    w.set_block([19, 19, 19], b(35)).unwrap();
+    let mut w = world_with(2, &[([0, 0, 0], 35), ([19, 19, 19], 35)]);
     assert_eq!(counts(&w, MeshOptions::EXPOSED).0, 12);
     let raw = vwr::Block(0xFFFF); // type 4095, unknown: opaque
     w.set_block([19, 0, 19], raw).unwrap();
@@ -220,16 +217,12 @@ fn ambient_occlusion_on_constructed_corners() {
     assert_eq!(dark1.triangles(), [1, 3, 2, 1, 0, 3]);
 
     // AO across a chunk border: occluder in the next chunk.
-    let mut w = world(2);
-    w.set_block([9, 5, 5], b(35)).unwrap();
-    w.set_block([10, 6, 5], b(35)).unwrap();
+    let w = world_with(2, &[([9, 5, 5], 35), ([10, 6, 5], 35)]);
     let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED_AO);
     assert_eq!(face_of(&m, [9, 5, 5], Face::PosY).ao, [3, 2, 2, 3]);
 
     // A −X face: U = Y, V = Z; occluder in front at (4, 6, 5) is the +U side.
-    let mut w = world(2);
-    w.set_block([5, 5, 5], b(35)).unwrap();
-    w.set_block([4, 6, 5], b(35)).unwrap();
+    let w = world_with(2, &[([5, 5, 5], 35), ([4, 6, 5], 35)]);
     let m = mesh_world(&w, &Registry::default(), MeshOptions::EXPOSED_AO);
     assert_eq!(face_of(&m, [5, 5, 5], Face::NegX).ao, [3, 2, 2, 3]);
 }
@@ -432,9 +425,7 @@ fn gathered_neighbourhood_meshes_like_a_plain_one_on_every_chunk() {
 
 #[test]
 fn plate_rotation_is_applied() {
-    let mut w = world(1);
-    w.set_block([3, 0, 3], b(379)).unwrap();
-    w.set_block([5, 0, 5], b(379)).unwrap();
+    let mut w = world_with(1, &[([3, 0, 3], 379), ([5, 0, 5], 379)]);
     w.set_plate_rotation([5, 0, 5], true).unwrap();
     w.set_plate_rotation([3, 0, 3], false).unwrap();
     let m = mesh_world(&w, &Registry::default(), MeshOptions::GREEDY);

@@ -161,6 +161,14 @@ fn empty_255(c: &mut Criterion) {
     g.finish();
 }
 
+/// Opens a world file lazily and reads one block of it: the cost of a single look-up.
+fn open_and_get(path: &std::path::Path, p: [i32; 3]) -> Block {
+    WorldFile::open(black_box(path))
+        .unwrap()
+        .get_block(p)
+        .unwrap()
+}
+
 fn lazy_get(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let big = dir.path().join("terrain.vwr");
@@ -176,21 +184,11 @@ fn lazy_get(c: &mut Criterion) {
         let small = dir.path().join("world999.vwr");
         std::fs::write(&small, b999).unwrap();
         g.bench_function("get baseline world999 (v2, open + get)", |b| {
-            b.iter(|| {
-                WorldFile::open(black_box(&small))
-                    .unwrap()
-                    .get_block([50, 5, 50])
-                    .unwrap()
-            })
+            b.iter(|| open_and_get(&small, [50, 5, 50]))
         });
     }
     g.bench_function("get terrain 1000x100x1000 (v3, open + get)", |b| {
-        b.iter(|| {
-            WorldFile::open(black_box(&big))
-                .unwrap()
-                .get_block([500, 20, 500])
-                .unwrap()
-        })
+        b.iter(|| open_and_get(&big, [500, 20, 500]))
     });
     g.finish();
 }

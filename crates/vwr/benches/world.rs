@@ -46,6 +46,19 @@ fn load_save(c: &mut Criterion) {
     }
 }
 
+/// The sum of every block of a 100³ world read through `get_block`, x fastest.
+fn scan_x_fastest(world: &World) -> u32 {
+    let mut acc = 0u32;
+    for z in 0..100 {
+        for y in 0..100 {
+            for x in 0..100 {
+                acc = acc.wrapping_add(world.get_block([x, y, z]).raw() as u32);
+            }
+        }
+    }
+    acc
+}
+
 fn access(c: &mut Criterion) {
     let full = vwr::samples::full_8bit();
     let mut rng = Rng::new(0x1234_5678);
@@ -68,35 +81,13 @@ fn access(c: &mut Criterion) {
         });
     }
     g.throughput(Throughput::Elements(1_000_000));
-    g.bench_function("scan (x fastest)", |b| {
-        b.iter(|| {
-            let mut acc = 0u32;
-            for z in 0..100 {
-                for y in 0..100 {
-                    for x in 0..100 {
-                        acc = acc.wrapping_add(full.get_block([x, y, z]).raw() as u32);
-                    }
-                }
-            }
-            acc
-        })
-    });
+    g.bench_function("scan (x fastest)", |b| b.iter(|| scan_x_fastest(&full)));
     g.finish();
 
     let mut g = c.benchmark_group("full scan 8-bit world");
     g.throughput(Throughput::Elements(1_000_000));
     g.bench_function("baseline get_block (x fastest)", |b| {
-        b.iter(|| {
-            let mut acc = 0u32;
-            for z in 0..100 {
-                for y in 0..100 {
-                    for x in 0..100 {
-                        acc = acc.wrapping_add(full.get_block([x, y, z]).raw() as u32);
-                    }
-                }
-            }
-            acc
-        })
+        b.iter(|| scan_x_fastest(&full))
     });
     let mut buf = [Block::AIR; 1000];
     g.bench_function("Chunk::read_into per chunk", |b| {

@@ -508,24 +508,29 @@ pub fn read_world_checked(bytes: &[u8]) -> Result<(World, Vec<Oddity>)> {
 
 /// Codec statistics of a v3 file's current commit; `None` for v2 files.
 pub fn codec_stats(bytes: &[u8]) -> Result<Option<CodecStats>> {
+    let Some((_, ix, entries)) = current_commit_v3(bytes)? else {
+        return Ok(None);
+    };
+    Ok(Some(v3::stats_of(&ix, &entries)))
+}
+
+/// The header, current commit index and chunk entries of a v3 file; `None` for v2 files.
+fn current_commit_v3(bytes: &[u8]) -> Result<Option<(Header, Index, Vec<ChunkEntryV3>)>> {
     if world_version(bytes) != Some(WORLD_VERSION_V3) {
         return Ok(None);
     }
     let h = v3::parse_header(bytes)?;
     let (ix, _) = v3::choose_commit(bytes, &h)?;
     let entries = v3::all_entries(bytes, h.dims, &ix)?;
-    Ok(Some(v3::stats_of(&ix, &entries)))
+    Ok(Some((h, ix, entries)))
 }
 
 /// Where every byte of a v3 file goes (header, root index, entry pages, payloads, history,
 /// dead bytes; the parts sum to the file size); `None` for v2 files.
 pub fn file_bytes(bytes: &[u8]) -> Result<Option<FileBytes>> {
-    if world_version(bytes) != Some(WORLD_VERSION_V3) {
+    let Some((h, ix, entries)) = current_commit_v3(bytes)? else {
         return Ok(None);
-    }
-    let h = v3::parse_header(bytes)?;
-    let (ix, _) = v3::choose_commit(bytes, &h)?;
-    let entries = v3::all_entries(bytes, h.dims, &ix)?;
+    };
     let (chain, _) = v3::chain(bytes, &h, &ix, usize::MAX);
     let older: Vec<(Index, Option<Vec<ChunkEntryV3>>)> = chain
         .into_iter()

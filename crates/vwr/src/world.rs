@@ -409,13 +409,7 @@ impl World {
 
     /// The MoveObject anchored on a cell.
     pub fn move_object_at(&self, p: [i32; 3]) -> Result<Option<MoveObject>> {
-        let [x, y, z] = p;
-        match self.extra_metadata([x, y, z], META_MOVE_OBJECT) {
-            None => Ok(None),
-            Some(p) => MoveObject::decode(p)
-                .map(Some)
-                .map_err(|reason| bad_payload(META_MOVE_OBJECT, [x, y, z], reason)),
-        }
+        self.decoded_record_at(p, META_MOVE_OBJECT, MoveObject::decode)
     }
 
     /// Removes the MoveObject(s) on a cell; returns whether there was one.
@@ -426,14 +420,7 @@ impl World {
 
     /// All MoveObjects in collect order; fails on the first malformed payload, naming its cell.
     pub fn move_objects(&self) -> Result<Vec<([i32; 3], MoveObject)>> {
-        self.collect_extra_metadata(META_MOVE_OBJECT)
-            .into_iter()
-            .map(|(cell, p)| {
-                MoveObject::decode(p)
-                    .map(|m| (cell, m))
-                    .map_err(|reason| bad_payload(META_MOVE_OBJECT, cell, reason))
-            })
-            .collect()
+        self.decoded_records(META_MOVE_OBJECT, MoveObject::decode)
     }
 
     /// Sets the plate rotation of a cell (`true` = rotated 90°, swapping X and Z). "Not rotated"
@@ -477,13 +464,7 @@ impl World {
 
     /// The BigDecor icon on a cell.
     pub fn big_decor_at(&self, p: [i32; 3]) -> Result<Option<u16>> {
-        let [x, y, z] = p;
-        match self.extra_metadata([x, y, z], META_BIG_DECOR) {
-            None => Ok(None),
-            Some(p) => decode_big_decor(p)
-                .map(Some)
-                .map_err(|r| bad_payload(META_BIG_DECOR, [x, y, z], r)),
-        }
+        self.decoded_record_at(p, META_BIG_DECOR, decode_big_decor)
     }
 
     /// Removes the BigDecor record(s) of a cell.
@@ -494,12 +475,35 @@ impl World {
 
     /// All BigDecor records in collect order.
     pub fn big_decors(&self) -> Result<Vec<([i32; 3], u16)>> {
-        self.collect_extra_metadata(META_BIG_DECOR)
+        self.decoded_records(META_BIG_DECOR, decode_big_decor)
+    }
+
+    /// The record of `record_type` on a cell, decoded; a malformed payload is an error naming
+    /// the cell.
+    fn decoded_record_at<T>(
+        &self,
+        p: [i32; 3],
+        record_type: u16,
+        decode: impl Fn(&[u8]) -> std::result::Result<T, RecordError>,
+    ) -> Result<Option<T>> {
+        self.extra_metadata(p, record_type)
+            .map(|payload| decode(payload).map_err(|r| bad_payload(record_type, p, r)))
+            .transpose()
+    }
+
+    /// Every record of `record_type` in collect order, decoded; fails on the first malformed
+    /// payload, naming its cell.
+    fn decoded_records<T>(
+        &self,
+        record_type: u16,
+        decode: impl Fn(&[u8]) -> std::result::Result<T, RecordError>,
+    ) -> Result<Vec<([i32; 3], T)>> {
+        self.collect_extra_metadata(record_type)
             .into_iter()
-            .map(|(cell, p)| {
-                decode_big_decor(p)
-                    .map(|i| (cell, i))
-                    .map_err(|r| bad_payload(META_BIG_DECOR, cell, r))
+            .map(|(cell, payload)| {
+                decode(payload)
+                    .map(|v| (cell, v))
+                    .map_err(|r| bad_payload(record_type, cell, r))
             })
             .collect()
     }

@@ -15,6 +15,23 @@ fn golden_bytes(rel: &str) -> Option<Vec<u8>> {
     Some(std::fs::read(dir.join("vwr").join(rel)).unwrap())
 }
 
+/// The cell that value `k` of the palette tests goes to: ten cells of chunk (3, 3, 3), each
+/// written again every ten values.
+fn palette_cell(k: u16) -> [i32; 3] {
+    [30 + (k % 10) as i32, 30, 30]
+}
+
+/// A world with the values `16·k` (variant `variant(k)`), k = 1..=255, written in turn to the
+/// [`palette_cell`]s: all of them enter the chunk's palette, only the last ten stay live.
+fn world_of_255_values(variant: impl Fn(u16) -> u8) -> World {
+    let mut w = World::new();
+    for k in 1..=255u16 {
+        w.set_block(palette_cell(k), Block::make(16 * k, variant(k)).unwrap())
+            .unwrap();
+    }
+    w
+}
+
 fn b(raw: u16) -> Block {
     Block(raw)
 }
@@ -247,26 +264,16 @@ fn spawn_encoding_and_rejections() {
     w.clear_spawn();
     assert_eq!(header(&mut w.to_bytes()).spawn[0].get(), 0);
 
-    let mut some_zero = bytes.clone();
-    header(&mut some_zero).spawn[1].set(0);
-    assert!(matches!(
-        World::from_bytes(&some_zero),
-        Err(VwrError::InvalidField {
-            offset: 32,
-            field: "spawn",
-            ..
-        })
-    ));
-    let mut too_big = bytes.clone();
-    header(&mut too_big).spawn[2].set(101);
-    assert!(matches!(
-        World::from_bytes(&too_big),
-        Err(VwrError::InvalidField {
-            offset: 36,
-            field: "spawn",
-            ..
-        })
-    ));
+    // One coordinate zero (the others not), and one past the world, are refused at their offset.
+    for (axis, value, offset) in [(1, 0, 32), (2, 101, 36)] {
+        let mut bad = bytes.clone();
+        header(&mut bad).spawn[axis].set(value);
+        let r = World::from_bytes(&bad);
+        assert!(
+            matches!(r, Err(VwrError::InvalidField { offset: o, field: "spawn", .. }) if o == offset),
+            "spawn[{axis}] = {value}: {r:?}"
+        );
+    }
     let mut at_limit = bytes;
     header(&mut at_limit).spawn[2].set(100);
     assert_eq!(
@@ -430,14 +437,7 @@ fn bigdecor_and_plate_rotation_golden_file() {
 
 #[test]
 fn palette_256_golden_file_from_255_writes() {
-    let mut w = World::new();
-    for k in 1..=255u16 {
-        w.set_block(
-            [30 + (k % 10) as i32, 30, 30],
-            Block::make(16 * k, (k % 16) as u8).unwrap(),
-        )
-        .unwrap();
-    }
+    let w = world_of_255_values(|k| (k % 16) as u8);
     let c = w.chunk([3, 3, 3]).unwrap();
     assert_eq!(c.palette().len(), 256);
     assert_eq!(c.bits_per_block(), 8);
@@ -448,14 +448,7 @@ fn palette_256_golden_file_from_255_writes() {
 
 #[test]
 fn full_palette_compacts_before_overflowing() {
-    let mut w = World::new();
-    for k in 1..=255u16 {
-        w.set_block(
-            [30 + (k % 10) as i32, 30, 30],
-            Block::make(16 * k, 0).unwrap(),
-        )
-        .unwrap();
-    }
+    let mut w = world_of_255_values(|_| 0);
     // The original throws here; we drop the 245 unused entries first.
     w.set_block([31, 31, 31], Block::make(4000, 1).unwrap())
         .unwrap();
@@ -464,7 +457,7 @@ fn full_palette_compacts_before_overflowing() {
     assert_eq!(w.get_block([31, 31, 31]), Block::make(4000, 1).unwrap());
     for k in 246..=255u16 {
         assert_eq!(
-            w.get_block([30 + (k % 10) as i32, 30, 30]),
+            w.get_block(palette_cell(k)),
             Block::make(16 * k, 0).unwrap()
         );
     }

@@ -2,12 +2,8 @@
 
 use vwr::{Block, VwrError, World};
 
-fn leftovers(dir: &std::path::Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".tmp"))
-        .collect()
+fn leftovers(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    voxcaf_fs::temp_files_in(dir).unwrap()
 }
 
 #[test]

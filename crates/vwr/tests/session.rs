@@ -1,13 +1,16 @@
 //! `WorldSession`: the one edit path. Format kept, lazy loads, history and revert, change
 //! detection, locking, compaction that keeps history.
 
+mod common;
+
 use vwr::{
     Block, Codec, CommitKind, SaveOptions, SessionOptions, VwrError, World, WorldFile, WorldSession,
 };
 
-fn temp(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
-    let d = tempfile::tempdir().unwrap();
-    let p = d.path().join(name);
+/// A 4×2×4-chunk terrain saved as `name` in a fresh folder.
+fn saved_terrain(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (d, p) = common::temp(name);
+    terrain([4, 2, 4]).save(&p).unwrap();
     (d, p)
 }
 
@@ -37,7 +40,7 @@ fn edit(path: &std::path::Path, p: [i32; 3], b: Block) -> vwr::SaveReport {
 
 #[test]
 fn a_v3_world_stays_v3_and_a_v2_world_stays_v2() {
-    let (_d, p3) = temp("cube3.vwr");
+    let (_d, p3) = common::temp("cube3.vwr");
     let w = terrain([3, 3, 3]); // fits v2, saved as v3 on purpose
     w.save_with(&p3, &SaveOptions::v3(Codec::Auto)).unwrap();
     let r = edit(&p3, [1, 10, 1], Block(7));
@@ -45,7 +48,7 @@ fn a_v3_world_stays_v3_and_a_v2_world_stays_v2() {
     assert_eq!(WorldFile::open(&p3).unwrap().version(), 3);
     assert!(!vwr::backup_path(&p3).exists());
 
-    let (_d2, p2) = temp("cube2.vwr");
+    let (_d2, p2) = common::temp("cube2.vwr");
     w.save(&p2).unwrap(); // v2
     let before = std::fs::read(&p2).unwrap();
     let r = edit(&p2, [1, 10, 1], Block(7));
@@ -57,8 +60,7 @@ fn a_v3_world_stays_v3_and_a_v2_world_stays_v2() {
 
 #[test]
 fn an_unchanged_world_writes_nothing_even_after_an_edit_and_its_reversal() {
-    let (_d, p) = temp("same.vwr");
-    terrain([4, 2, 4]).save(&p).unwrap();
+    let (_d, p) = saved_terrain("same.vwr");
     let before = std::fs::read(&p).unwrap();
     let (mut s, mut w) = open(&p);
     s.load_box(&mut w, [0, 0, 0], [39, 19, 39]).unwrap();
@@ -73,7 +75,7 @@ fn an_unchanged_world_writes_nothing_even_after_an_edit_and_its_reversal() {
 
 #[test]
 fn history_lists_commits_and_revert_restores_the_state_before_the_second_edit() {
-    let (_d, p) = temp("hist.vwr");
+    let (_d, p) = common::temp("hist.vwr");
     terrain([5, 2, 3]).save(&p).unwrap();
     edit(&p, [3, 6, 3], Block(11));
     let after_first = World::load(&p).unwrap();
@@ -123,7 +125,7 @@ fn history_lists_commits_and_revert_restores_the_state_before_the_second_edit() 
 
 #[test]
 fn compaction_keeps_the_promised_history() {
-    let (_d, p) = temp("keep.vwr");
+    let (_d, p) = common::temp("keep.vwr");
     terrain([6, 2, 6]).save(&p).unwrap();
     let mut states = Vec::new();
     for k in 0..12 {
@@ -160,8 +162,7 @@ fn compaction_keeps_the_promised_history() {
 
 #[test]
 fn a_change_on_disk_is_never_overwritten() {
-    let (_d, p) = temp("race.vwr");
-    terrain([4, 2, 4]).save(&p).unwrap();
+    let (_d, p) = saved_terrain("race.vwr");
     let (mut s, mut w) = open(&p);
     s.load_box(&mut w, [1, 1, 1], [1, 1, 1]).unwrap();
     w.set_block([1, 1, 1], Block(3)).unwrap();
@@ -180,7 +181,7 @@ fn a_change_on_disk_is_never_overwritten() {
 
 #[test]
 fn a_second_writer_is_refused_with_the_holder() {
-    let (_d, p) = temp("locked.vwr");
+    let (_d, p) = common::temp("locked.vwr");
     terrain([2, 2, 2]).save(&p).unwrap();
     let opts = SessionOptions {
         command: "voxcaf world serve locked.vwr".into(),
@@ -203,8 +204,7 @@ fn a_second_writer_is_refused_with_the_holder() {
 
 #[test]
 fn an_edit_outside_the_loaded_chunks_is_refused_not_saved_as_a_hole() {
-    let (_d, p) = temp("hole.vwr");
-    terrain([4, 2, 4]).save(&p).unwrap();
+    let (_d, p) = saved_terrain("hole.vwr");
     let before = std::fs::read(&p).unwrap();
     let (mut s, mut w) = open(&p);
     w.set_block([15, 2, 15], Block(5)).unwrap(); // chunk (1, 0, 1) never loaded
@@ -220,7 +220,7 @@ fn an_edit_outside_the_loaded_chunks_is_refused_not_saved_as_a_hole() {
 #[test]
 fn random_sessions_always_read_back_what_was_saved() {
     let mut rng = voxcaf_golden::Rng::new(36);
-    let (_d, p) = temp("random.vwr");
+    let (_d, p) = common::temp("random.vwr");
     let mut expected = terrain([5, 2, 4]);
     expected.save(&p).unwrap();
     let mut saved_states = vec![expected.clone()];
@@ -288,7 +288,7 @@ fn random_sessions_always_read_back_what_was_saved() {
 #[test]
 fn a_failed_v2_save_leaves_the_backup_as_it_was() {
     use std::os::unix::fs::PermissionsExt;
-    let (_d, p) = temp("ro.vwr");
+    let (_d, p) = common::temp("ro.vwr");
     terrain([3, 3, 3]).save(&p).unwrap(); // v2
     edit(&p, [1, 10, 1], Block(7)); // FILE.bak: the first version
     let bak = vwr::backup_path(&p);

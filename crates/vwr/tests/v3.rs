@@ -127,17 +127,11 @@ fn an_empty_255_cube_is_small_and_cheap() {
     assert_eq!(back.count_non_air(), 0);
 }
 
-fn temp(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
-    let d = tempfile::tempdir().unwrap();
-    let p = d.path().join(name);
-    (d, p)
-}
-
 #[test]
 fn lazy_reads_match_the_full_world() {
     let w = random_world(7, [6, 2, 5]);
     for codec in CODECS {
-        let (_d, path) = temp("lazy.vwr");
+        let (_d, path) = common::temp("lazy.vwr");
         w.save_with(&path, &SaveOptions::v3(codec)).unwrap();
         let f = WorldFile::open(&path).unwrap().with_cache_chunks(3);
         let b = w.block_dims();
@@ -152,7 +146,7 @@ fn lazy_reads_match_the_full_world() {
     }
     // v2 files too.
     let cubic = random_world(8, [4, 4, 4]);
-    let (_d, path) = temp("lazy2.vwr");
+    let (_d, path) = common::temp("lazy2.vwr");
     cubic.save(&path).unwrap();
     let f = WorldFile::open(&path).unwrap();
     assert_eq!(f.version(), 2);
@@ -163,7 +157,7 @@ fn lazy_reads_match_the_full_world() {
 
 #[test]
 fn incremental_saves_write_little_and_read_back() {
-    let (_d, path) = temp("inc.vwr");
+    let (_d, path) = common::temp("inc.vwr");
     let mut w = World::with_chunk_dims([20, 4, 20]).unwrap();
     for x in 0..200 {
         for z in 0..200 {
@@ -213,7 +207,7 @@ fn incremental_saves_write_little_and_read_back() {
 
 #[test]
 fn a_save_cut_at_any_byte_leaves_the_old_or_the_new_world() {
-    let (_d, path) = temp("cut.vwr");
+    let (_d, path) = common::temp("cut.vwr");
     let mut w = random_world(3, [5, 2, 5]);
     w.save_with(&path, &SaveOptions::v3(Codec::Auto)).unwrap();
     let old_bytes = std::fs::read(&path).unwrap();
@@ -274,26 +268,10 @@ fn damage_is_a_typed_error_never_a_panic() {
     }
 }
 
-/// Hilly terrain in every chunk column of a 1000×100×1000 world (columns of 2×2 cells share a
-/// height to keep the debug-build test quick).
-fn terrain_1000() -> World {
-    let mut w = World::with_chunk_dims([100, 10, 100]).unwrap();
-    for x in (0..1000).step_by(2) {
-        for z in (0..1000).step_by(2) {
-            let h = 20 + ((x as f32 * 0.05).sin() * 8.0 + (z as f32 * 0.04).cos() * 8.0) as i32;
-            w.fill_box([x, 0, z], [x + 1, h - 3, z + 1], Block(35 << 4))
-                .unwrap();
-            w.fill_box([x, h - 2, z], [x + 1, h, z + 1], Block(2 << 4))
-                .unwrap();
-        }
-    }
-    w
-}
-
 #[test]
 fn a_1000x100x1000_world_is_edited_saved_incrementally_and_read_lazily() {
-    let (_d, path) = temp("terrain.vwr");
-    let w = terrain_1000();
+    let (_d, path) = common::temp("terrain.vwr");
+    let w = common::terrain_1000();
     w.save(&path).unwrap(); // not cubic: v3
     let full = std::fs::metadata(&path).unwrap().len();
     let (mut f, mut world) = WorldSession::open(&path, SessionOptions::tool("test")).unwrap();
@@ -368,7 +346,7 @@ fn spawn_child(path: &std::path::Path, fail_at: Option<&str>) -> std::process::C
 
 #[test]
 fn killed_saves_leave_a_readable_world() {
-    let (_d, path) = temp("crash.vwr");
+    let (_d, path) = common::temp("crash.vwr");
     random_world(9, [4, 2, 4])
         .save_with(&path, &SaveOptions::v3(Codec::Auto))
         .unwrap();

@@ -19,6 +19,13 @@ fn opts(codec: Codec, form: PageForm) -> SaveOptions {
     }
 }
 
+/// A world's bytes with plain and with compact entry pages (codec `auto`).
+fn both_forms(w: &World) -> (Vec<u8>, Vec<u8>) {
+    let [plain, compact] = [PageForm::Plain, PageForm::Compact]
+        .map(|form| w.to_bytes_with(&opts(Codec::Auto, form)).unwrap());
+    (plain, compact)
+}
+
 fn compact_flag(bytes: &[u8]) -> bool {
     u16::from_le_bytes([bytes[6], bytes[7]]) & 2 != 0
 }
@@ -33,24 +40,13 @@ fn accounted(bytes: &[u8]) -> FileBytes {
     b
 }
 
-fn temp(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
-    let d = tempfile::tempdir().unwrap();
-    let p = d.path().join(name);
-    (d, p)
-}
-
 #[test]
 fn a_million_uniform_chunks_fit_in_a_megabyte_and_commit_incrementally() {
     let stone = Block(3 << 4);
     let mut w = World::with_chunk_dims([100, 100, 100]).unwrap();
     w.fill_box([0, 0, 0], [999, 999, 999], stone).unwrap();
     assert_eq!(w.non_empty_chunks().count(), 1_000_000);
-    let compact = w
-        .to_bytes_with(&opts(Codec::Auto, PageForm::Compact))
-        .unwrap();
-    let plain = w
-        .to_bytes_with(&opts(Codec::Auto, PageForm::Plain))
-        .unwrap();
+    let (plain, compact) = both_forms(&w);
     eprintln!(
         "a million stone chunks: plain pages {} bytes, compact pages {} bytes",
         plain.len(),
@@ -65,7 +61,7 @@ fn a_million_uniform_chunks_fit_in_a_megabyte_and_commit_incrementally() {
     assert!(back == w);
     drop(back);
 
-    let (_d, path) = temp("stone.vwr");
+    let (_d, path) = common::temp("stone.vwr");
     std::fs::write(&path, &compact).unwrap();
     let (mut s, mut edited) = WorldSession::open(&path, SessionOptions::tool("test")).unwrap();
     let edits: Vec<[i32; 3]> = (0..12)
@@ -94,30 +90,10 @@ fn a_million_uniform_chunks_fit_in_a_megabyte_and_commit_incrementally() {
     assert!(World::from_bytes(&bytes).unwrap() == w);
 }
 
-/// Hilly terrain in every chunk column of a 1000×100×1000 world (as in `v3.rs`).
-fn terrain_1000() -> World {
-    let mut w = World::with_chunk_dims([100, 10, 100]).unwrap();
-    for x in (0..1000).step_by(2) {
-        for z in (0..1000).step_by(2) {
-            let h = 20 + ((x as f32 * 0.05).sin() * 8.0 + (z as f32 * 0.04).cos() * 8.0) as i32;
-            w.fill_box([x, 0, z], [x + 1, h - 3, z + 1], Block(35 << 4))
-                .unwrap();
-            w.fill_box([x, h - 2, z], [x + 1, h, z + 1], Block(2 << 4))
-                .unwrap();
-        }
-    }
-    w
-}
-
 #[test]
 fn terrain_entry_pages_shrink() {
-    let w = terrain_1000();
-    let plain = w
-        .to_bytes_with(&opts(Codec::Auto, PageForm::Plain))
-        .unwrap();
-    let compact = w
-        .to_bytes_with(&opts(Codec::Auto, PageForm::Compact))
-        .unwrap();
+    let w = common::terrain_1000();
+    let (plain, compact) = both_forms(&w);
     let (bp, bc) = (accounted(&plain), accounted(&compact));
     eprintln!("terrain plain {} bytes: {bp:?}", plain.len());
     eprintln!("terrain compact {} bytes: {bc:?}", compact.len());
@@ -134,12 +110,7 @@ fn golden_worlds_convert_to_compact_pages_and_back() {
         let Ok(world) = World::from_bytes(&bytes) else {
             continue;
         };
-        let plain = world
-            .to_bytes_with(&opts(Codec::Auto, PageForm::Plain))
-            .unwrap();
-        let compact = world
-            .to_bytes_with(&opts(Codec::Auto, PageForm::Compact))
-            .unwrap();
+        let (plain, compact) = both_forms(&world);
         assert!(compact.len() <= plain.len(), "{}", path.display());
         assert!(compact_flag(&compact) && !compact_flag(&plain));
         let back = World::from_bytes(&compact).unwrap();
@@ -172,7 +143,7 @@ fn mixed_world() -> World {
 #[test]
 fn saves_keep_the_files_page_form() {
     for form in FORMS {
-        let (_d, path) = temp("form.vwr");
+        let (_d, path) = common::temp("form.vwr");
         let mut w = mixed_world();
         w.save_with(&path, &opts(Codec::Auto, form)).unwrap();
         let want = form == PageForm::Compact;
@@ -242,7 +213,7 @@ fn roots(bytes: &[u8]) -> (usize, usize) {
 
 #[test]
 fn info_accounts_for_history_dead_bytes_and_a_torn_tail() {
-    let (_d, path) = temp("acc.vwr");
+    let (_d, path) = common::temp("acc.vwr");
     let mut w = mixed_world();
     w.save_with(&path, &opts(Codec::Auto, PageForm::Compact))
         .unwrap();
@@ -312,7 +283,7 @@ fn a_file_without_history_is_upgraded_to_compact_pages_on_its_first_save() {
     assert!(World::from_bytes(&old).unwrap() == w);
     let b = accounted(&old);
     assert_eq!((b.commit_record, b.dead, b.tail), (0, 0, 0), "{b:?}");
-    let (_d, path) = temp("old.vwr");
+    let (_d, path) = common::temp("old.vwr");
     std::fs::write(&path, &old).unwrap();
     let (mut s, mut edited) = WorldSession::open(&path, SessionOptions::tool("t")).unwrap();
     s.load_all(&mut edited).unwrap();

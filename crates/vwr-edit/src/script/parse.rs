@@ -171,6 +171,18 @@ fn fcell(a: &[&str]) -> P<[f32; 3]> {
     }
 }
 
+/// The arguments `x y z` of a command (`usage` in the error for another count).
+fn one_cell(a: &[&str], usage: &'static str) -> P<[i32; 3]> {
+    need(a, 3, usage)?;
+    cell(a)
+}
+
+/// The arguments `x0 y0 z0 x1 y1 z1` of a command (`usage` in the error for another count).
+fn two_cells(a: &[&str], usage: &'static str) -> P<([i32; 3], [i32; 3])> {
+    need(a, 6, usage)?;
+    Ok((cell(&a[0..3])?, cell(&a[3..6])?))
+}
+
 fn need(args: &[&str], n: usize, usage: &'static str) -> P<()> {
     if args.len() == n {
         Ok(())
@@ -272,24 +284,20 @@ pub fn parse_op(line: &str) -> Result<Op, ScriptErrorKind> {
             need(a, 4, "place x y z BLOCK")?;
             Op::Place(cell(&a[0..3])?, parse_block(a[3])?)
         }
-        "erase" => {
-            need(a, 3, "erase x y z")?;
-            Op::Erase(cell(a)?)
-        }
+        "erase" => Op::Erase(one_cell(a, "erase x y z")?),
         "copy" => {
-            need(a, 6, "copy x0 y0 z0 x1 y1 z1")?;
-            Op::Copy(cell(&a[0..3])?, cell(&a[3..6])?)
+            let (p, q) = two_cells(a, "copy x0 y0 z0 x1 y1 z1")?;
+            Op::Copy(p, q)
         }
         "cut" => {
-            need(a, 6, "cut x0 y0 z0 x1 y1 z1")?;
-            Op::Cut(cell(&a[0..3])?, cell(&a[3..6])?)
+            let (p, q) = two_cells(a, "cut x0 y0 z0 x1 y1 z1")?;
+            Op::Cut(p, q)
         }
         "paste" => parse_paste(a)?,
         "object" => parse_object(a)?,
         "decor" => {
             if a.first().is_some_and(|w| w.eq_ignore_ascii_case("remove")) {
-                need(&a[1..], 3, "decor remove x y z")?;
-                Op::DecorRemove(cell(&a[1..4])?)
+                Op::DecorRemove(one_cell(&a[1..], "decor remove x y z")?)
             } else {
                 need(a, 4, "decor x y z ICON")?;
                 let icon = parse_u16(a[3])
@@ -311,8 +319,7 @@ pub fn parse_op(line: &str) -> Result<Op, ScriptErrorKind> {
             if a.len() == 1 && a[0].eq_ignore_ascii_case("none") {
                 Op::Spawn(None)
             } else {
-                need(a, 3, "spawn x y z | spawn none")?;
-                Op::Spawn(Some(cell(a)?))
+                Op::Spawn(Some(one_cell(a, "spawn x y z | spawn none")?))
             }
         }
         "sky" => {
@@ -478,10 +485,7 @@ fn parse_object(a: &[&str]) -> P<Op> {
             }
             Op::ObjectAdd(m)
         }
-        "remove" => {
-            need(a, 3, "object remove x y z")?;
-            Op::ObjectRemove(cell(a)?)
-        }
+        "remove" => Op::ObjectRemove(one_cell(a, "object remove x y z")?),
         "move" => {
             need(a, 6, "object move x y z NX NY NZ")?;
             Op::ObjectMove(cell(&a[0..3])?, fcell(&a[3..6])?)

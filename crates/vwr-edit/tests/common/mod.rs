@@ -11,6 +11,15 @@ pub fn b(t: u16) -> Block {
     Block::make(t, 0).unwrap()
 }
 
+/// A world of one chunk with the blocks `b(t)` set at their cells.
+pub fn one_chunk_with(blocks: &[([i32; 3], u16)]) -> World {
+    let mut w = World::with_chunks_per_axis(1).unwrap();
+    for &(p, t) in blocks {
+        w.set_block(p, b(t)).unwrap();
+    }
+    w
+}
+
 /// A world of `n` chunks per axis with a floor, some random blocks of `kinds` values, and a
 /// few metadata records and fields.
 pub fn random_world(n: u32, seed: u64, kinds: u16) -> World {

@@ -39,6 +39,19 @@ pub(super) fn check_groups(groups: &[GroupEntry], goff: u64, limit: u64) -> Resu
     Ok(())
 }
 
+/// The rule for page numbers in a page table.
+const PAGES_INCREASING: &str = "pages must be in strictly increasing order";
+/// The rule for chunk indices in a page.
+const ENTRIES_INCREASING: &str = "entries must be in strictly increasing order";
+
+/// Moves `prev` on to `value`; `false` when `value` is not above the previous one (the
+/// sequence must be strictly increasing).
+fn step_up(prev: &mut Option<u32>, value: u32) -> bool {
+    let up = prev.is_none_or(|p| value > p);
+    *prev = Some(value);
+    up
+}
+
 /// Page entries (§4.1) of the root index whose pages start at `poff`, in a file with compact
 /// pages (§4.2) or not; returns the entries they hold.
 pub(super) fn check_pages(
@@ -63,14 +76,9 @@ pub(super) fn check_pages(
         if u64::from(page) * u64::from(PAGE_ENTRIES) >= chunk_count {
             return Err(f("page", page.into(), "outside the world"));
         }
-        if prev.is_some_and(|p| page <= p) {
-            return Err(f(
-                "page",
-                page.into(),
-                "pages must be in strictly increasing order",
-            ));
+        if !step_up(&mut prev, page) {
+            return Err(f("page", page.into(), PAGES_INCREASING));
         }
-        prev = Some(page);
         let count = pe.count.get();
         if !(1..=PAGE_ENTRIES).contains(&count) {
             return Err(f("count", count.into(), "must be 1..=128"));
@@ -177,14 +185,9 @@ pub(super) fn check_entries(
         if u64::from(i) >= chunk_count || i / PAGE_ENTRIES != page {
             return Err(f("chunkIndex", i.into(), "outside the world or its page"));
         }
-        if prev.is_some_and(|p| i <= p) {
-            return Err(f(
-                "chunkIndex",
-                i.into(),
-                "entries must be in strictly increasing order",
-            ));
+        if !step_up(&mut prev, i) {
+            return Err(f("chunkIndex", i.into(), ENTRIES_INCREASING));
         }
-        prev = Some(i);
         if e.reserved.get() != 0 {
             return Err(f("reserved", e.reserved.get().into(), "must be 0"));
         }
