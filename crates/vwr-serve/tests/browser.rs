@@ -55,6 +55,11 @@ fn available() -> bool {
     false
 }
 
+/// A fresh folder for a browser test, or `None` (the test is skipped, see [`available`]).
+fn browser_tmp() -> Option<tempfile::TempDir> {
+    available().then(|| tempfile::tempdir().unwrap())
+}
+
 /// Screenshots go under the target folder: `target/<profile>/vwr-serve-e2e/`.
 fn shot_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
@@ -189,15 +194,14 @@ fn check_shots(v: &serde_json::Value) {
 
 #[test]
 fn golden_level_edited_in_the_browser_saves_what_the_page_did() {
-    if !available() {
+    let Some(tmp) = browser_tmp() else {
         return;
-    }
+    };
     let Some(root) = voxcaf_golden::with_worlds() else {
         eprintln!("skipped: no golden worlds");
         return;
     };
     let dir = root.join("vwr/worlds3d");
-    let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("example_world.vwr");
     // A writable copy (the golden files are read-only).
     std::fs::write(&file, std::fs::read(dir.join("example_world.vwr")).unwrap()).unwrap();
@@ -246,10 +250,9 @@ fn golden_level_edited_in_the_browser_saves_what_the_page_did() {
 
 #[test]
 fn hilly_terrain_100_cubed_opens_and_edits_quickly() {
-    if !available() {
+    let Some(tmp) = browser_tmp() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let file = tmp.path().join("terrain.vwr");
     let world = common::hilly_terrain();
     world.save(&file).unwrap();
@@ -279,10 +282,9 @@ fn hilly_terrain_100_cubed_opens_and_edits_quickly() {
 
 #[test]
 fn showcase_level_chunk_and_layer_views() {
-    if !available() {
+    let Some(tmp) = browser_tmp() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let file = tmp.path().join("showcase.vwr");
     let mut world = vwr::samples::showcase().unwrap();
     world.save(&file).unwrap();
@@ -315,10 +317,9 @@ fn showcase_level_chunk_and_layer_views() {
 
 #[test]
 fn a_file_changed_on_disk_while_editing_is_saved_as_a_new_file_from_the_dialog() {
-    if !available() {
+    let Some(tmp) = browser_tmp() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let file = common::v3_level(tmp.path());
     let glass = Block(30 << 4);
     let theirs = Block(7 << 4);
@@ -367,10 +368,9 @@ fn a_file_changed_on_disk_while_editing_is_saved_as_a_new_file_from_the_dialog()
 
 #[test]
 fn the_page_says_when_the_undo_history_is_full() {
-    if !available() {
+    let Some(tmp) = browser_tmp() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let file = common::v3_level(tmp.path());
     let opts = ServerOptions {
         session: SessionOptions {
