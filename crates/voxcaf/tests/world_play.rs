@@ -2,7 +2,7 @@
 //! issue 14, the text output, and the unhappy paths (usage errors exit 2, bad input exits 1).
 
 mod common;
-use common::{output, output_with_stdin, voxcaf};
+use common::{assert_help_example, output, output_with_stdin, voxcaf};
 
 use std::path::{Path, PathBuf};
 
@@ -16,9 +16,14 @@ fn run(args: &[&str]) -> (i32, String, String) {
 /// Runs `voxcaf world SUB FILE REST…`, with REST split at whitespace (FILE stays one
 /// argument, whatever it holds).
 fn world(sub: &str, file: &str, rest: &str) -> (i32, String, String) {
+    run(&world_args(sub, file, rest))
+}
+
+/// The arguments `world SUB FILE REST…`, REST split at whitespace.
+fn world_args<'a>(sub: &'a str, file: &'a str, rest: &'a str) -> Vec<&'a str> {
     let mut args = vec!["world", sub, file];
     args.extend(rest.split_whitespace());
-    run(&args)
+    args
 }
 
 /// [`world`] that must exit 0: its stdout.
@@ -37,8 +42,7 @@ fn json(args: &[&str]) -> Value {
 
 /// [`json`] for `voxcaf world SUB FILE REST… --json`.
 fn world_json(sub: &str, file: &str, rest: &str) -> Value {
-    let mut args = vec!["world", sub, file];
-    args.extend(rest.split_whitespace());
+    let mut args = world_args(sub, file, rest);
     args.push("--json");
     json(&args)
 }
@@ -320,11 +324,6 @@ fn unhappy_paths() {
     assert_eq!(code, 1, "{err}");
     // --help has examples.
     for cmd in ["ray", "sweep", "objects", "play"] {
-        let (code, out, _) = run(&["world", cmd, "--help"]);
-        assert_eq!(code, 0);
-        assert!(
-            out.contains("Examples:") && out.contains(&format!("voxcaf world {cmd}")),
-            "{cmd}: {out}"
-        );
+        assert_help_example(&["world", cmd], &format!("voxcaf world {cmd}"));
     }
 }
