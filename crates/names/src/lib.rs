@@ -175,15 +175,7 @@ macro_rules! names {
                 }
             }
 
-            /// The value of a name or alias (ASCII case-insensitive).
-            pub fn from_name(s: &str) -> Option<$name> {
-                $(
-                    if s.eq_ignore_ascii_case($vname) $(|| s.eq_ignore_ascii_case($alias))* {
-                        return Some($name::$variant);
-                    }
-                )+
-                None
-            }
+            $crate::__names_from_name!($name; $( $name::$variant => $vname $(| $alias)* ),+);
         }
 
         impl ::core::fmt::Display for $name {
@@ -227,15 +219,7 @@ macro_rules! names {
                 }
             }
 
-            /// The value of a name or alias (ASCII case-insensitive).
-            pub fn from_name(s: &str) -> Option<$name> {
-                $(
-                    if s.eq_ignore_ascii_case($vname) $(|| s.eq_ignore_ascii_case($alias))* {
-                        return Some($name::$konst);
-                    }
-                )+
-                None
-            }
+            $crate::__names_from_name!($name; $( $name::$konst => $vname $(| $alias)* ),+);
         }
 
         impl ::core::fmt::Display for $name {
@@ -258,6 +242,24 @@ macro_rules! names {
                     .map($name)
                     .ok_or_else(|| $crate::unknown_name($what, s, $name::NAMES, true))
             }
+        }
+    };
+}
+
+/// The `from_name` method of a [`names!`] table (both forms): the value of a name or alias,
+/// ASCII case-insensitively. Not for use outside [`names!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __names_from_name {
+    ($name:ident; $( $value:path => $vname:literal $(| $alias:literal)* ),+) => {
+        /// The value of a name or alias (ASCII case-insensitive).
+        pub fn from_name(s: &str) -> Option<$name> {
+            $(
+                if s.eq_ignore_ascii_case($vname) $(|| s.eq_ignore_ascii_case($alias))* {
+                    return Some($value);
+                }
+            )+
+            None
         }
     };
 }

@@ -101,28 +101,30 @@ fn skinned_mesh_and_animation_export_to_gltf() {
     assert_eq!(doc.nodes().count(), 2);
     assert!(doc.nodes().all(|n| n.mesh().is_none()));
 
-    // --anim with anything but a mesh is a usage error; a non-animation --anim is named.
-    cli_err(
-        d,
-        "asset export hero.anim.caf x.glb --anim hero.anim.caf",
-        2,
-        "--anim does not apply",
-    );
-    cli_err(
-        d,
-        "asset export hero.caf y.glb --anim hero.caf",
-        1,
-        "the animation to export with the mesh",
-    );
+    // --anim with anything but a mesh is a usage error; a non-animation or missing --anim is
+    // named.
+    for (line, code, needle) in [
+        (
+            "asset export hero.anim.caf x.glb --anim hero.anim.caf",
+            2,
+            "--anim does not apply",
+        ),
+        (
+            "asset export hero.caf y.glb --anim hero.caf",
+            1,
+            "the animation to export with the mesh",
+        ),
+        (
+            "asset export hero.caf z.glb --anim missing.caf",
+            1,
+            "missing.caf",
+        ),
+    ] {
+        cli_err(d, line, code, needle);
+    }
     // The error names the --anim file, not the mesh.
     let (c, _, e) = cli(d, "asset export hero.caf w.glb --anim anim.gltf");
     assert_eq!(c, 1, "{e}");
     assert!(e.starts_with("error: anim.gltf: "), "{e}");
     assert!(!d.join("y.glb").exists());
-    cli_err(
-        d,
-        "asset export hero.caf z.glb --anim missing.caf",
-        1,
-        "missing.caf",
-    );
 }

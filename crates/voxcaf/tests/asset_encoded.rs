@@ -125,18 +125,18 @@ fn compress_flags_and_usage_errors() {
     // Unhappy paths: unknown codec, --encrypt without a key, --key-file without --encrypt.
     assert_eq!(cli(d, "asset convert a.wav x.caf --compress brotli").0, 2);
     // --cipher needs --encrypt, and a known name.
-    cli_err(
-        d,
-        "asset convert a.wav x.caf --cipher aes-256-gcm",
-        2,
-        "--encrypt",
-    );
-    cli_err(
-        d,
-        "asset convert a.wav x.caf --encrypt --cipher des",
-        2,
-        "xchacha20-poly1305 or aes-256-gcm",
-    );
+    for (line, needle) in [
+        (
+            "asset convert a.wav x.caf --cipher aes-256-gcm",
+            "--encrypt",
+        ),
+        (
+            "asset convert a.wav x.caf --encrypt --cipher des",
+            "xchacha20-poly1305 or aes-256-gcm",
+        ),
+    ] {
+        cli_err(d, line, 2, needle);
+    }
     let (c, _, e) = cli(d, "asset convert a.wav x.caf --encrypt");
     assert_eq!(c, 2);
     assert!(e.contains("--key-file") && e.contains("VOXCAF_KEY"), "{e}");
@@ -186,18 +186,16 @@ fn build_with_compress_sidecar_and_encryption() {
         "the key never lands in the manifest"
     );
     // A rebuild with the same key skips everything; with another key it converts again.
-    let (_, out, _) = cli(
+    let j = cli_json(
         d,
         "asset build src out --compress zstd --encrypt --key-file k.key --json",
     );
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["converted"], 0, "{j}");
     assert_eq!(cli(d, "asset keygen k2.key").0, 0);
-    let (_, out, _) = cli(
+    let j = cli_json(
         d,
         "asset build src out --compress zstd --encrypt --key-file k2.key --json",
     );
-    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["converted"], 2, "{j}");
     // --cipher for the whole build: only a.wav changes (b.wav's sidecar already chose it).
     let j = cli_json(d, "asset build src out --compress zstd --encrypt --key-file k2.key --cipher aes-256-gcm --json");

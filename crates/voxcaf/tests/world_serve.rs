@@ -3,7 +3,7 @@
 //! the unhappy paths of the command line.
 
 mod common;
-use common::voxcaf;
+use common::{assert_help_example, voxcaf};
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -214,12 +214,7 @@ fn serve_refuses_bad_command_lines() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains(&addr));
 
-    let help = voxcaf()
-        .args(["world", "serve", "--help"])
-        .output()
-        .unwrap();
-    let help = String::from_utf8_lossy(&help.stdout);
-    assert!(help.contains("Examples:") && help.contains("voxcaf world serve level.vwr"));
+    assert_help_example(&["world", "serve"], "voxcaf world serve level.vwr");
 }
 
 #[test]

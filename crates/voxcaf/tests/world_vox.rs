@@ -2,7 +2,7 @@
 //! the round trip, and the unhappy paths (usage errors exit 2, bad input exits 1).
 
 mod common;
-use common::{output, voxcaf};
+use common::{assert_help_example, output, voxcaf};
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -228,7 +228,5 @@ fn move_objects_are_warned_about_on_stderr() {
 
 #[test]
 fn help_has_examples() {
-    let (code, out, _) = output(voxcaf().args(["world", "convert", "--help"]));
-    assert_eq!(code, 0);
-    assert!(out.contains("Examples:") && out.contains("voxcaf world convert castle.vox"));
+    assert_help_example(&["world", "convert"], "voxcaf world convert castle.vox");
 }

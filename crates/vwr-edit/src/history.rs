@@ -63,6 +63,7 @@ impl WorldFields {
 /// What one command changed (returned by every tool, and by undo/redo for the command they
 /// undid or redid).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Change {
     /// Human-readable description of the command.
     pub label: String,

@@ -149,35 +149,9 @@ pub struct BlockInfo {
     pub used: bool,
 }
 
-/// What one command changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ChangeInfo {
-    /// The command's label.
-    pub label: String,
-    /// Cells whose block value changed.
-    pub cells: u64,
-    /// Chunks whose stored state changed.
-    pub chunks: u32,
-    /// Metadata records that appeared.
-    pub records_added: u32,
-    /// Metadata records that disappeared.
-    pub records_removed: u32,
-    /// Whether sky region, mission number or spawn changed.
-    pub fields: bool,
-}
-
-impl From<&vwr_edit::Change> for ChangeInfo {
-    fn from(c: &vwr_edit::Change) -> ChangeInfo {
-        ChangeInfo {
-            label: c.label.clone(),
-            cells: c.cells,
-            chunks: c.chunks,
-            records_added: c.records_added,
-            records_removed: c.records_removed,
-            fields: c.fields,
-        }
-    }
-}
+/// What one command changed: [`vwr_edit::Change`] itself, serialized as it is (label, cells,
+/// chunks, records_added, records_removed, fields).
+pub type ChangeInfo = vwr_edit::Change;
 
 /// The fields every answer to an edit carries (the request's own fields beside them).
 #[derive(Clone, Debug, PartialEq, Serialize)]

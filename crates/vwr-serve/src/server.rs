@@ -24,22 +24,30 @@ use crate::session::{Session, SessionOptions};
 /// module imports included, carry the session token.
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 
+/// The `(name, content type, text)` rows of [`PAGE_FILES`], each file embedded from
+/// `assets/` under its own name (so that a row's name and embedded file cannot differ).
+macro_rules! page_files {
+    ($($name:literal => $ty:expr),+ $(,)?) => {
+        &[$(($name, $ty, include_str!(concat!("../assets/", $name)))),+]
+    };
+}
+
 /// The page's files besides `index.html`: name, content type, text. The ES modules import
 /// each other by relative URL; `main.js` is the entry point.
-const PAGE_FILES: &[(&str, &str, &str)] = &[
-    ("style.css", CSS, include_str!("../assets/style.css")),
-    ("main.js", JS, include_str!("../assets/main.js")),
-    ("state.js", JS, include_str!("../assets/state.js")),
-    ("dom.js", JS, include_str!("../assets/dom.js")),
-    ("api.js", JS, include_str!("../assets/api.js")),
-    ("wire.js", JS, include_str!("../assets/wire.js")),
-    ("pick.js", JS, include_str!("../assets/pick.js")),
-    ("camera.js", JS, include_str!("../assets/camera.js")),
-    ("render.js", JS, include_str!("../assets/render.js")),
-    ("ui.js", JS, include_str!("../assets/ui.js")),
-    ("tools.js", JS, include_str!("../assets/tools.js")),
-    ("actions.js", JS, include_str!("../assets/actions.js")),
-    ("playtest.js", JS, include_str!("../assets/playtest.js")),
+const PAGE_FILES: &[(&str, &str, &str)] = page_files![
+    "style.css" => CSS,
+    "main.js" => JS,
+    "state.js" => JS,
+    "dom.js" => JS,
+    "api.js" => JS,
+    "wire.js" => JS,
+    "pick.js" => JS,
+    "camera.js" => JS,
+    "render.js" => JS,
+    "ui.js" => JS,
+    "tools.js" => JS,
+    "actions.js" => JS,
+    "playtest.js" => JS,
 ];
 const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";

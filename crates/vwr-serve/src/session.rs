@@ -14,9 +14,9 @@ use vwr_edit::{all_chunk_stats, Change, Editor, Layer};
 use vwr_mesh::{MeshCache, MeshOptions};
 
 use crate::answer::{
-    BlockInfo, BlockList, ChangeInfo, ChunkStatInfo, ChunkStatsAnswer, DecorInfo, DiscardAnswer,
-    EditState, HistoryAnswer, LayerAnswer, ObjectInfo, OpInfo, PlayState, PlayStopped,
-    RecoverAnswer, RecoveryInfo, ReloadAnswer, SaveAnswer, ScriptAnswer, Success, WorldSummary,
+    BlockInfo, BlockList, ChunkStatInfo, ChunkStatsAnswer, DecorInfo, DiscardAnswer, EditState,
+    HistoryAnswer, LayerAnswer, ObjectInfo, OpInfo, PlayState, PlayStopped, RecoverAnswer,
+    RecoveryInfo, ReloadAnswer, SaveAnswer, ScriptAnswer, Success, WorldSummary,
 };
 use crate::error::{Result, ServeError};
 use crate::wire;
@@ -317,7 +317,7 @@ impl Session {
         let ops = applied
             .iter()
             .map(|a| OpInfo {
-                change: ChangeInfo::from(&a.change),
+                change: a.change.clone(),
                 note: match a.effect {
                     Effect::Undone => Some("undone".to_string()),
                     Effect::Redone => Some("redone".to_string()),
@@ -373,7 +373,7 @@ impl Session {
             self.gen += 1;
         }
         HistoryAnswer {
-            change: c.as_ref().map(ChangeInfo::from),
+            change: c,
             state: self.edit_state(),
         }
     }

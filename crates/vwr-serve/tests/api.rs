@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{request, serve};
+use common::{request, serve, serve_new};
 use vwr::World;
 use vwr_edit::script::{apply_ops, parse_text};
 use vwr_edit::Editor;
@@ -59,10 +59,8 @@ const EVERY_OP: &[&str] = &[
 
 #[test]
 fn every_operation_matches_world_edit_and_undoes_to_the_original_bytes() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = level(dir.path());
+    let (_dir, file, s, c) = serve_new(level);
     let original = std::fs::read(&file).unwrap();
-    let (s, c) = serve(&file);
     for op in EVERY_OP {
         let v = c.ok("/api/ops", op);
         assert_eq!(v["ok"], true);
@@ -100,9 +98,7 @@ fn every_operation_matches_world_edit_and_undoes_to_the_original_bytes() {
 
 #[test]
 fn a_refused_script_changes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = level(dir.path());
-    let (s, c) = serve(&file);
+    let (_dir, _file, s, c) = serve_new(level);
     c.ok("/api/ops", "place 1 1 1 35");
     let before = s.with_session(|s| s.world().to_bytes());
     // The second line is outside the world: the first must not stay applied.
@@ -125,9 +121,7 @@ fn a_refused_script_changes_nothing() {
 
 #[test]
 fn edits_answer_the_changed_chunks_including_neighbours_across_borders() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = level(dir.path());
-    let (s, c) = serve(&file);
+    let (_dir, _file, s, c) = serve_new(level);
     let all = c.get("/api/chunks?since=0");
     assert_eq!(all.status, 200);
     assert_eq!(&all.body[..4], b"VXM1");
@@ -153,9 +147,7 @@ fn edits_answer_the_changed_chunks_including_neighbours_across_borders() {
 
 #[test]
 fn world_summary_layer_map_blocks_and_chunk_stats() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = level(dir.path());
-    let (s, c) = serve(&file);
+    let (_dir, _file, s, c) = serve_new(level);
     let w = c.get("/api/world").json();
     assert_eq!(w["block_dims"], serde_json::json!([100, 100, 100]));
     assert_eq!(w["spawn"], serde_json::json!([2, 1, 2]));
@@ -189,9 +181,7 @@ fn world_summary_layer_map_blocks_and_chunk_stats() {
 
 #[test]
 fn the_page_is_es_modules_served_under_the_token_with_a_strict_csp() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = level(dir.path());
-    let (s, c) = serve(&file);
+    let (_dir, _file, s, c) = serve_new(level);
     let page = c.get("/");
     assert_eq!(page.status, 200);
     let csp = page.header("content-security-policy").unwrap().to_string();
@@ -238,9 +228,7 @@ fn the_page_is_es_modules_served_under_the_token_with_a_strict_csp() {
 
 #[test]
 fn token_origin_and_host_are_checked() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = level(dir.path());
-    let (s, c) = serve(&file);
+    let (_dir, _file, s, c) = serve_new(level);
     let a = c.addr;
     let tok = c.token.clone();
     let get = |path: &str, h: &[(&str, &str)]| request(a, "GET", path, h, b"").status;
@@ -278,9 +266,7 @@ fn token_origin_and_host_are_checked() {
 
 #[test]
 fn oversized_requests_and_fills_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = level(dir.path());
-    let (s, c) = serve(&file);
+    let (_dir, _file, s, c) = serve_new(level);
     let big = "place 1 1 1 35\n".repeat(30_000); // 450 KB > 256 KiB
     let r = c.post("/api/ops", &big);
     assert_eq!(r.status, 413);
@@ -296,10 +282,8 @@ fn oversized_requests_and_fills_are_refused() {
 
 #[test]
 fn the_journal_keeps_unsaved_edits_and_is_offered_on_the_next_start() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = level(dir.path());
+    let (_dir, file, s, c) = serve_new(level);
     let original = std::fs::read(&file).unwrap();
-    let (s, c) = serve(&file);
     c.ok("/api/ops", "box 0 1 0 3 3 3 lava");
     let edited = s.with_session(|s| s.world().to_bytes());
     // Shutting down brings the journal up to date; the file itself is untouched.
@@ -383,9 +367,7 @@ fn opening_a_missing_or_broken_file_is_an_error() {
 
 #[test]
 fn play_test_walks_the_edited_level() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = level(dir.path());
-    let (s, c) = serve(&file);
+    let (_dir, _file, s, c) = serve_new(level);
     assert_eq!(c.post("/api/play/step", "").status, 400, "not started");
     // A wall in front of the spawn (2, 1, 2), added before playing: the walk stops at it.
     c.ok("/api/ops", "box 0 1 6 10 3 6 brickwall");
@@ -412,9 +394,7 @@ fn play_test_walks_the_edited_level() {
 
 #[test]
 fn the_session_answers_typed_values_that_serialize_to_the_http_answers() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = level(dir.path());
-    let (s, c) = serve(&file);
+    let (_dir, _file, s, c) = serve_new(level);
     // What the HTTP layer sends is the session's typed answer, serialized.
     let summary = s.with_session(|s| s.summary());
     assert_eq!(

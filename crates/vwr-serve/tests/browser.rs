@@ -55,6 +55,11 @@ fn available() -> bool {
     false
 }
 
+/// A fresh folder for a browser test, or `None` (the test is skipped, see [`available`]).
+fn browser_tmp() -> Option<tempfile::TempDir> {
+    available().then(|| tempfile::tempdir().unwrap())
+}
+
 /// Screenshots go under the target folder: `target/<profile>/vwr-serve-e2e/`.
 fn shot_dir() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
@@ -63,14 +68,9 @@ fn shot_dir() -> PathBuf {
     profile.join("vwr-serve-e2e")
 }
 
-fn run_node(scenario: &str, url: &str) -> serde_json::Value {
-    run_node_with(scenario, url, |step| {
-        panic!("e2e.mjs {scenario}: unexpected {step:?}")
-    })
-}
-
-/// [`run_node`] for a scenario that asks the test to act meanwhile: each stdout line
-/// `step ...` calls `on_step` with the rest of the line, then the script is told `ok`.
+/// Runs the page scenario `e2e.mjs SCENARIO URL SHOTS` under node; its answer is the JSON of
+/// its last line, which must say `ok`. Each stdout line `step ...` calls `on_step` with the
+/// rest of the line, then the script is told `ok`.
 fn run_node_with(scenario: &str, url: &str, mut on_step: impl FnMut(&str)) -> serde_json::Value {
     use std::io::{BufRead, BufReader, Read, Write};
     use std::process::Stdio;
@@ -111,6 +111,28 @@ fn run_node_with(scenario: &str, url: &str, mut on_step: impl FnMut(&str)) -> se
     });
     assert_eq!(v["ok"], true, "e2e {scenario} failed: {v:#}");
     v
+}
+
+/// A server on `file` with `opts`, the page scenario run against it (see [`run_node_with`]),
+/// the server shut down and the screenshots checked: the scenario's answer.
+fn run_page_with(
+    file: &Path,
+    opts: ServerOptions,
+    scenario: &str,
+    on_step: impl FnMut(&str),
+) -> serde_json::Value {
+    let server = start(file, opts).unwrap();
+    let v = run_node_with(scenario, &server.url(), on_step);
+    server.shutdown().unwrap();
+    check_shots(&v);
+    v
+}
+
+/// [`run_page_with`] for a scenario that asks for no step.
+fn run_page(file: &Path, opts: ServerOptions, scenario: &str) -> serde_json::Value {
+    run_page_with(file, opts, scenario, |step| {
+        panic!("e2e.mjs {scenario}: unexpected {step:?}")
+    })
 }
 
 /// The standard deviation of the luminance of the 3D view in a screenshot, and the share of its
@@ -172,23 +194,19 @@ fn check_shots(v: &serde_json::Value) {
 
 #[test]
 fn golden_level_edited_in_the_browser_saves_what_the_page_did() {
-    if !available() {
+    let Some(tmp) = browser_tmp() else {
         return;
-    }
+    };
     let Some(root) = voxcaf_golden::with_worlds() else {
         eprintln!("skipped: no golden worlds");
         return;
     };
     let dir = root.join("vwr/worlds3d");
-    let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("example_world.vwr");
     // A writable copy (the golden files are read-only).
     std::fs::write(&file, std::fs::read(dir.join("example_world.vwr")).unwrap()).unwrap();
     let original = std::fs::read(&file).unwrap();
-    let server = start(&file, ServerOptions::default()).unwrap();
-    let v = run_node("golden", &server.url());
-    server.shutdown().unwrap();
-    check_shots(&v);
+    let v = run_page(&file, ServerOptions::default(), "golden");
 
     // What the page sent, replayed through the library, is what was saved.
     let scripts: Vec<String> = v["scripts"]
@@ -232,17 +250,13 @@ fn golden_level_edited_in_the_browser_saves_what_the_page_did() {
 
 #[test]
 fn hilly_terrain_100_cubed_opens_and_edits_quickly() {
-    if !available() {
+    let Some(tmp) = browser_tmp() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let file = tmp.path().join("terrain.vwr");
     let world = common::hilly_terrain();
     world.save(&file).unwrap();
-    let server = start(&file, ServerOptions::default()).unwrap();
-    let v = run_node("terrain", &server.url());
-    server.shutdown().unwrap();
-    check_shots(&v);
+    let v = run_page(&file, ServerOptions::default(), "terrain");
     let f = &v["figures"];
     // Figures, not assertions (timing depends on the machine): printed for the report.
     println!(
@@ -268,10 +282,9 @@ fn hilly_terrain_100_cubed_opens_and_edits_quickly() {
 
 #[test]
 fn showcase_level_chunk_and_layer_views() {
-    if !available() {
+    let Some(tmp) = browser_tmp() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
+    };
     let file = tmp.path().join("showcase.vwr");
     let mut world = vwr::samples::showcase().unwrap();
     world.save(&file).unwrap();
@@ -281,10 +294,7 @@ fn showcase_level_chunk_and_layer_views() {
         .fill_box([50, 20, 50], [50, 30, 50], vwr::Block::make(68, 0).unwrap())
         .unwrap();
     std::fs::write(journal_path(&file), world.to_bytes()).unwrap();
-    let server = start(&file, ServerOptions::default()).unwrap();
-    let v = run_node("showcase", &server.url());
-    server.shutdown().unwrap();
-    check_shots(&v);
+    let v = run_page(&file, ServerOptions::default(), "showcase");
     let chunk = v["chunk_info"].as_str().unwrap();
     assert!(chunk.starts_with("chunk "), "{chunk}");
     let layer = v["layer_info"].as_str().unwrap();
@@ -305,27 +315,16 @@ fn showcase_level_chunk_and_layer_views() {
     );
 }
 
-/// A v3 world of 6×3×6 chunks with a floor three blocks thick.
-fn v3_level(dir: &Path) -> PathBuf {
-    let mut w = World::with_chunk_dims([6, 3, 6]).unwrap();
-    w.fill_box([0, 0, 0], [59, 2, 59], Block(35 << 4)).unwrap();
-    let p = dir.join("level.vwr");
-    w.save_with(&p, &SaveOptions::v3(Codec::Auto)).unwrap();
-    p
-}
-
 #[test]
 fn a_file_changed_on_disk_while_editing_is_saved_as_a_new_file_from_the_dialog() {
-    if !available() {
+    let Some(tmp) = browser_tmp() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let file = v3_level(tmp.path());
+    };
+    let file = common::v3_level(tmp.path());
     let glass = Block(30 << 4);
     let theirs = Block(7 << 4);
-    let server = start(&file, ServerOptions::default()).unwrap();
     let mut changed = None;
-    let v = run_node_with("conflict", &server.url(), |step| {
+    let v = run_page_with(&file, ServerOptions::default(), "conflict", |step| {
         // The page has placed a block; another program now saves its own change.
         let placed = step.strip_prefix("change-on-disk ").expect("the step");
         let placed: Vec<i32> = serde_json::from_str(placed).unwrap();
@@ -341,9 +340,7 @@ fn a_file_changed_on_disk_while_editing_is_saved_as_a_new_file_from_the_dialog()
             .unwrap();
         changed = Some(other);
     });
-    server.shutdown().unwrap();
     let other = changed.expect("the page asked for the change on disk");
-    check_shots(&v);
     let shots = v["shots"].as_array().unwrap();
     assert!(shots
         .iter()
@@ -371,11 +368,10 @@ fn a_file_changed_on_disk_while_editing_is_saved_as_a_new_file_from_the_dialog()
 
 #[test]
 fn the_page_says_when_the_undo_history_is_full() {
-    if !available() {
+    let Some(tmp) = browser_tmp() else {
         return;
-    }
-    let tmp = tempfile::tempdir().unwrap();
-    let file = v3_level(tmp.path());
+    };
+    let file = common::v3_level(tmp.path());
     let opts = ServerOptions {
         session: SessionOptions {
             history_depth: 2,
@@ -383,10 +379,7 @@ fn the_page_says_when_the_undo_history_is_full() {
         },
         ..ServerOptions::default()
     };
-    let server = start(&file, opts).unwrap();
-    let v = run_node("history", &server.url());
-    server.shutdown().unwrap();
-    check_shots(&v);
+    let v = run_page(&file, opts, "history");
     let toast = v["toast"].as_str().unwrap();
     assert!(
         toast.starts_with("undo history full: the 1 oldest step(s)"),

@@ -4,19 +4,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
-use common::serve;
+use common::{serve, serve_new, v3_level};
 use vwr::{Block, Codec, SaveOptions, World, WorldFile};
 use vwr_serve::{start, ServerOptions};
-
-fn v3_level(dir: &Path) -> PathBuf {
-    let mut w = World::with_chunk_dims([6, 3, 6]).unwrap();
-    w.fill_box([0, 0, 0], [59, 2, 59], Block(35 << 4)).unwrap();
-    let p = dir.join("level.vwr");
-    w.save_with(&p, &SaveOptions::v3(Codec::Auto)).unwrap();
-    p
-}
 
 fn block(name: &str) -> Block {
     vwr_edit::script::parse_block(name).unwrap()
@@ -47,9 +37,7 @@ fn saving_a_v3_world_keeps_v3_and_appends_one_small_commit() {
 
 #[test]
 fn a_second_editor_on_the_same_file_is_refused_naming_the_first() {
-    let d = tempfile::tempdir().unwrap();
-    let p = v3_level(d.path());
-    let (_s, _c) = serve(&p);
+    let (_d, p, _s, _c) = serve_new(v3_level);
     let e = start(&p, ServerOptions::default()).expect_err("second server refused");
     let m = e.to_string();
     assert!(m.contains("open for writing by process"), "{m}");
@@ -58,9 +46,7 @@ fn a_second_editor_on_the_same_file_is_refused_naming_the_first() {
 
 #[test]
 fn a_change_on_disk_is_a_conflict_then_overwrite_save_as_or_reload() {
-    let d = tempfile::tempdir().unwrap();
-    let p = v3_level(d.path());
-    let (_s, c) = serve(&p);
+    let (d, p, _s, c) = serve_new(v3_level);
     c.ok("/api/ops", "place 1 5 1 glass");
     // Someone else changes the file on disk.
     let mut other = World::load(&p).unwrap();

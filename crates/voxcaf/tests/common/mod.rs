@@ -21,6 +21,17 @@ pub fn output(cmd: &mut Command) -> (i32, String, String) {
     )
 }
 
+/// Checks the `--help` of `voxcaf WORDS…`: it exits 0 and shows an `Examples:` section that
+/// holds `example`.
+pub fn assert_help_example(words: &[&str], example: &str) {
+    let (code, out, err) = output(voxcaf().args(words).arg("--help"));
+    assert_eq!(code, 0, "{words:?}: {err}");
+    assert!(
+        out.contains("Examples:") && out.contains(example),
+        "{words:?}: {out}"
+    );
+}
+
 /// Runs `cmd` to its end with `stdin` fed to it: (exit code, stdout, stderr).
 pub fn output_with_stdin(cmd: &mut Command, stdin: &[u8]) -> (i32, String, String) {
     let mut child = cmd

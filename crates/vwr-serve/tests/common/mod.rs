@@ -122,6 +122,32 @@ pub fn options_serve(
     (s, c)
 }
 
+/// A v3 world of 6×3×6 chunks with a floor three blocks thick, saved as `level.vwr` in `dir`.
+pub fn v3_level(dir: &std::path::Path) -> std::path::PathBuf {
+    let mut w = World::with_chunk_dims([6, 3, 6]).unwrap();
+    w.fill_box([0, 0, 0], [59, 2, 59], Block(35 << 4)).unwrap();
+    let p = dir.join("level.vwr");
+    w.save_with(&p, &vwr::SaveOptions::v3(vwr::Codec::Auto))
+        .unwrap();
+    p
+}
+
+/// A world that `make` writes into a fresh folder, a server on it with the default options
+/// and a client: the folder (keep it alive for the test), the file, the server, the client.
+pub fn serve_new(
+    make: impl FnOnce(&std::path::Path) -> std::path::PathBuf,
+) -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    vwr_serve::RunningServer,
+    Client,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = make(dir.path());
+    let (s, c) = serve(&file);
+    (dir, file, s, c)
+}
+
 /// A client bound to one server and token.
 pub struct Client {
     pub addr: SocketAddr,
