@@ -110,29 +110,31 @@ fn parse_origin(s: &str) -> Result<[i32; 3], String> {
     crate::lists::numbers(s, &[','], "X,Y,Z block coordinates, e.g. 10,0,10")
 }
 
-/// A size in bytes: a number, optionally with a unit (`k`/`M`/`G` powers of 1000, `KiB`/
-/// `MiB`/`GiB` powers of 1024; case and a final `B` ignored): `512M`, `2G`, `1.5GiB`.
+/// A size in bytes: a number, optionally with a unit (`k`/`M`/`G`/`T` powers of 1000, `KiB`/
+/// `MiB`/`GiB`/`TiB` powers of 1024; case and a final `B` ignored): `512M`, `2G`, `1.5GiB`.
 pub fn parse_byte_size(s: &str) -> std::result::Result<u64, String> {
     let t = s.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
-    let n: f64 = num
-        .parse()
-        .map_err(|_| format!("`{s}` is not a size (a number, then k, M, G, KiB, MiB or GiB)"))?;
+    let n: f64 = num.parse().map_err(|_| {
+        format!("`{s}` is not a size (a number, then k, M, G, T, KiB, MiB, GiB or TiB)")
+    })?;
     let unit = unit.trim().to_ascii_lowercase();
     let scale = match unit.trim_end_matches('b') {
         "" => 1.0,
         "k" => 1e3,
         "m" => 1e6,
         "g" => 1e9,
+        "t" => 1e12,
         "ki" => 1024.0,
         "mi" => 1024.0 * 1024.0,
         "gi" => 1024.0 * 1024.0 * 1024.0,
+        "ti" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
         _ => {
             return Err(format!(
-                "`{s}`: unknown unit `{unit}` (use k, M, G, KiB, MiB or GiB)"
+                "`{s}`: unknown unit `{unit}` (use k, M, G, T, KiB, MiB, GiB or TiB)"
             ))
         }
     };
@@ -143,9 +145,42 @@ pub fn parse_byte_size(s: &str) -> std::result::Result<u64, String> {
     Ok(v as u64)
 }
 
+/// The memory a command may plan to use: what the user allows (`--max-memory`, taken as
+/// said: the user may know of swap), else the smaller of the address space the process may
+/// map (`ulimit -v`) and the memory the machine has available (both read from `/proc` on
+/// Linux; elsewhere no figure).
+pub fn memory_budget(user: Option<u64>) -> Option<u64> {
+    if user.is_some() {
+        return user;
+    }
+    let proc_value = |file: &str, key: &str, field: usize, scale: u64| -> Option<u64> {
+        let text = std::fs::read_to_string(file).ok()?;
+        let line = text.lines().find(|l| l.starts_with(key))?;
+        let v: u64 = line[key.len()..]
+            .split_whitespace()
+            .nth(field)?
+            .parse()
+            .ok()?;
+        Some(v.saturating_mul(scale))
+    };
+    let address_space = proc_value("/proc/self/limits", "Max address space", 0, 1);
+    let available = proc_value("/proc/meminfo", "MemAvailable:", 0, 1024);
+    [address_space, available].into_iter().flatten().min()
+}
+
 #[cfg(test)]
 mod byte_size_tests {
     use super::parse_byte_size as p;
+
+    #[test]
+    fn the_memory_budget_is_at_most_what_the_user_allows() {
+        assert_eq!(super::memory_budget(Some(1000)), Some(1000));
+        if cfg!(target_os = "linux") {
+            let machine = super::memory_budget(None).expect("MemAvailable on Linux");
+            assert!(machine > 1 << 20);
+            assert_eq!(super::memory_budget(Some(u64::MAX)), Some(u64::MAX));
+        }
+    }
 
     #[test]
     fn sizes_with_and_without_units() {

@@ -75,6 +75,10 @@ pub struct EditArgs {
     /// Default cell limit of `fill` (flood fill) operations.
     #[arg(long, default_value_t = 1_000_000)]
     pub fill_limit: u64,
+    /// Refuse, before any work, an edit whose boxes reach more chunks than this much memory
+    /// holds (bytes, or 512M, 2G, 1.5GiB; by default what `ulimit -v` and the machine allow).
+    #[arg(long, value_parser = crate::world_args::parse_byte_size)]
+    pub max_memory: Option<u64>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -171,6 +175,36 @@ struct Done {
     saved: Option<SaveReport>,
     bytes: Option<Vec<u8>>,
     changed: bool,
+}
+
+/// Refuses, before any work, an edit whose boxes reach more chunks than the memory budget
+/// holds (`--max-memory`, `ulimit -v`, the machine's available memory; see
+/// [`crate::world_args::memory_budget`]). Scripts without bounds (a flood fill, a `replace`
+/// of the whole world) and worlds read from standard input are not estimated.
+fn check_edit_memory(args: &EditArgs, ops: &[Located]) -> Result<()> {
+    if crate::output::is_dash(&args.file) {
+        return Ok(());
+    }
+    // A file that does not open is reported by the edit itself.
+    let Ok(file) = vwr::WorldFile::open(&args.file) else {
+        return Ok(());
+    };
+    let Some(chunks) = footprint(ops).chunks_within(file.chunk_dims()) else {
+        return Ok(());
+    };
+    let need = chunks.saturating_mul(vwr_edit::script::EDIT_BYTES_PER_CHUNK);
+    match crate::world_args::memory_budget(args.max_memory) {
+        Some(budget) if need > budget => Err(crate::output::failed(
+            &args.file,
+            format!(
+                "the edit reaches up to {chunks} chunks, about {} of memory, more than the {} \
+                 it may use; edit a smaller box, or raise --max-memory",
+                vwr_mesh::human_bytes(need),
+                vwr_mesh::human_bytes(budget)
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The in-place edit: a [`WorldSession`] that loads only what the script touches and saves in
@@ -296,6 +330,7 @@ fn edit(args: &EditArgs) -> Result<u8> {
             return Ok(1);
         }
     };
+    check_edit_memory(args, &ops)?;
     let run = |ed: &mut Editor| apply_ops(ed, &ops, args.fill_limit);
     let done = if in_place && !args.dry_run {
         edit_in_place(args, &ops, run)?

@@ -46,8 +46,8 @@ pub enum MeshCmd {
         #[arg(long)]
         json: bool,
         /// Refuse, before building it, an export estimated to need more memory than this
-        /// (bytes, or with a unit: 512M, 2G, 1.5GiB). A .glb past 4 GiB is always refused
-        /// before it is built.
+        /// (bytes, or with a unit: 512M, 2G, 1.5GiB; by default what `ulimit -v` and the
+        /// machine allow). A .glb past 4 GiB is always refused before it is built.
         #[arg(long, value_parser = crate::world_args::parse_byte_size)]
         max_memory: Option<u64>,
     },
@@ -244,7 +244,8 @@ fn export_mesh(
     let mesh_ms = t.elapsed().as_secs_f64() * 1e3;
     drop(world);
     let format = ExportFormat::from_path(out).unwrap_or(ExportFormat::Glb);
-    if let Err(e) = mesh.estimate(format).check(format, max_memory) {
+    let budget = crate::world_args::memory_budget(max_memory);
+    if let Err(e) = mesh.estimate(format).check(format, budget) {
         let hint = if opts.greedy {
             "write a .gltf (no 4 GiB limit) or raise --max-memory"
         } else {

@@ -98,12 +98,16 @@ fn out_of_memory_answers_in_json_for_json_commands() {
     let t = largest_world();
     let d = t.path();
     // Filling the whole floor of the largest world makes 4.3 billion chunks: past any memory.
+    // The estimate refuses it up front (tested below); `--max-memory` set past the limit makes
+    // the edit try, and run out.
     let args = [
         "world",
         "edit",
         "big.vwr",
         "--dry-run",
         "--json",
+        "--max-memory",
+        "100T",
         "box 0 0 0 655349 0 655349 35",
     ];
     let (code, out, err) = limited(d, &args);
@@ -131,6 +135,61 @@ fn the_goal_worlds_complete_or_refuse_under_512_mib() {
                 "`voxcaf {shown}` ended with {code} under the limit\nstdout: {out}\nstderr: {err}"
             );
             assert!(!err.contains("panicked"), "{shown}: {err}");
+            // The terrain's full-detail mesh does not fit: refused with its estimate, before
+            // it is built.
+            if shown == "world mesh terrain.vwr -o m.glb" {
+                assert!(
+                    code == 1 && err.contains("vertices would take about"),
+                    "{err}"
+                );
+            }
         }
     }
+}
+
+#[test]
+fn edits_past_the_memory_budget_are_refused_with_their_estimate_before_work() {
+    let t = largest_world();
+    let d = t.path();
+    let (code, _, err) = limited(
+        d,
+        &[
+            "world",
+            "edit",
+            "big.vwr",
+            "--dry-run",
+            "box 0 0 0 9999 0 9999 35",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("reaches up to 1000000 chunks") && err.contains("--max-memory"),
+        "{err}"
+    );
+    // A small box fits, and a budget the user sets is kept.
+    let (code, _, err) = limited(
+        d,
+        &[
+            "world",
+            "edit",
+            "big.vwr",
+            "--dry-run",
+            "box 0 0 0 99 0 99 35",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = limited(
+        d,
+        &[
+            "world",
+            "edit",
+            "big.vwr",
+            "--dry-run",
+            "--max-memory",
+            "1M",
+            "box 0 0 0 999 0 999 35",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("more than the 1.0 MB it may use"), "{err}");
 }

@@ -77,6 +77,37 @@ pub fn footprint(ops: &[Located]) -> Footprint {
     Footprint::Boxes(boxes)
 }
 
+/// Bytes an edit holds per chunk it changes at its peak, the world's own chunk, the undo
+/// record and the page share included. Measured on a dry-run box over a million empty chunks
+/// of a 655350×10×655350-block world: 650 bytes a chunk above the opened world.
+pub const EDIT_BYTES_PER_CHUNK: u64 = 700;
+
+impl Footprint {
+    /// The chunks of a world of `chunk_dims` chunks the boxes reach, at most (boxes clamped to
+    /// the world, overlaps counted twice); `None` for [`Footprint::Whole`].
+    pub fn chunks_within(&self, chunk_dims: [u32; 3]) -> Option<u64> {
+        let Footprint::Boxes(boxes) = self else {
+            return None;
+        };
+        let s = vwr::CHUNK_SIZE as i64;
+        let per_box = |(a, b): &([i32; 3], [i32; 3])| -> u64 {
+            (0..3)
+                .map(|k| {
+                    let top = chunk_dims[k] as i64 * s - 1;
+                    let lo = (a[k].min(b[k]) as i64).clamp(0, top.max(0));
+                    let hi = (a[k].max(b[k]) as i64).clamp(0, top.max(0));
+                    if a[k].max(b[k]) < 0 || a[k].min(b[k]) as i64 > top {
+                        0
+                    } else {
+                        (hi / s - lo / s + 1) as u64
+                    }
+                })
+                .product()
+        };
+        Some(boxes.iter().map(per_box).fold(0u64, u64::saturating_add))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,5 +133,23 @@ mod tests {
             panic!()
         };
         assert_eq!(b[1], ([13, 5, 13], [27, 6, 27]));
+    }
+
+    #[test]
+    fn chunks_within_counts_the_chunks_boxes_reach_clamped_to_the_world() {
+        let boxes = |b: Vec<([i32; 3], [i32; 3])>| Footprint::Boxes(b);
+        let d = [65535, 1, 65535];
+        // The whole floor of the largest world.
+        let floor = boxes(vec![([0, 0, 0], [655_349, 0, 655_349])]);
+        assert_eq!(floor.chunks_within(d), Some(65535 * 65535));
+        // Corners in any order, clamped; one cell is one chunk; outside is nothing.
+        let b = boxes(vec![
+            ([19, 5, 19], [-100, 0, 0]),
+            ([3, 3, 3], [3, 3, 3]),
+            ([-9, 0, 0], [-1, 0, 0]),
+            ([700_000, 0, 0], [800_000, 0, 0]),
+        ]);
+        assert_eq!(b.chunks_within(d), Some(2 * 2 + 1));
+        assert_eq!(Footprint::Whole.chunks_within(d), None);
     }
 }

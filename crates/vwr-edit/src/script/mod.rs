@@ -53,7 +53,7 @@ mod parse;
 pub use apply::{apply_ops, Applied, Effect};
 pub use demo::{demo_pool, DemoReport, POOL_SCRIPT};
 pub use error::{BlockSyntaxError, DemoError, ScriptError, ScriptErrorKind};
-pub use footprint::{footprint, Footprint};
+pub use footprint::{footprint, Footprint, EDIT_BYTES_PER_CHUNK};
 pub use parse::{
     argument_lines, parse_block, parse_op, parse_script, parse_text, script_lines, Located, Op,
 };
