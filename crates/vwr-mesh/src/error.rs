@@ -22,7 +22,7 @@ pub enum MeshError {
         what: String,
     },
     /// The output would take more memory than the caller allows.
-    #[error("{what} would take about {} of memory, more than the {} allowed", crate::estimate::human_bytes(*need), crate::estimate::human_bytes(*limit))]
+    #[error("{what} would take about {} of memory, more than the {} allowed", crate::units::human_bytes(*need), crate::units::human_bytes(*limit))]
     OverMemory {
         /// Estimated bytes.
         need: u64,

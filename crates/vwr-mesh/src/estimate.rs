@@ -4,6 +4,7 @@
 
 use crate::export::ExportFormat;
 use crate::mesher::WorldMesh;
+use crate::units::human_bytes;
 use crate::MeshError;
 
 /// Vertices a special cell makes at most (a grate: four double-sided walls of 8 vertices; a
@@ -77,16 +78,6 @@ impl MeshEstimate {
     }
 }
 
-/// `n` bytes for people: "570.1 MB", "3.2 GB", "812 bytes".
-pub fn human_bytes(n: u64) -> String {
-    match n {
-        0..=9_999 => format!("{n} bytes"),
-        10_000..=999_999 => format!("{:.1} kB", n as f64 / 1e3),
-        1_000_000..=999_999_999 => format!("{:.1} MB", n as f64 / 1e6),
-        _ => format!("{:.1} GB", n as f64 / 1e9),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,7 +132,5 @@ mod tests {
         let err = e.check(ExportFormat::Glb, None).unwrap_err().to_string();
         assert!(err.contains("5.4 GB") && err.contains("4 GiB"), "{err}");
         assert!(e.check(ExportFormat::Gltf, None).is_ok());
-        assert_eq!(human_bytes(812), "812 bytes");
-        assert_eq!(human_bytes(570_062_648), "570.1 MB");
     }
 }

@@ -93,6 +93,7 @@ pub mod buffers;
 pub mod cache;
 mod error;
 pub mod estimate;
+mod units;
 pub mod export;
 mod font;
 pub mod mesher;
@@ -101,7 +102,8 @@ pub mod render;
 pub use buffers::{MeshBuffers, MeshPart};
 pub use cache::MeshCache;
 pub use error::MeshError;
-pub use estimate::{human_bytes, MeshEstimate};
+pub use estimate::MeshEstimate;
+pub use units::human_bytes;
 pub use export::{write_mesh, ExportFormat, ExportOptions, ExportStats};
 pub use mesher::{
     gather_world, mesh_chunk, mesh_chunk_with, mesh_world, mesh_world_into, mesh_world_serial,
