@@ -67,6 +67,17 @@ pub fn corpus(rel: &str) -> Option<PathBuf> {
     }
 }
 
+/// `../realworld/REL` beside the golden folder (real files from public repositories, with their
+/// origins in its `SOURCES.md`), when it exists.
+pub fn realworld(rel: &str) -> Option<PathBuf> {
+    let path = root().join("../realworld").join(rel);
+    if path.exists() {
+        Some(path)
+    } else {
+        missing(&path)
+    }
+}
+
 /// A small deterministic PRNG for tests and benchmarks (xorshift64*), so they need no seed
 /// files. A seed of 0 would stay 0: callers pass an odd seed or use [`Rng::new`].
 #[derive(Clone, Debug)]

@@ -19,7 +19,8 @@ fn limited(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let mut cmd = Command::new("sh");
     cmd.current_dir(dir)
         .arg("-c")
-        .arg(format!("ulimit -v {LIMIT_KIB} && exec \"$0\" \"$@\""))
+        // A hang is a failure too (exit 124), not a stuck test run.
+        .arg(format!("ulimit -v {LIMIT_KIB} && exec timeout 300 \"$0\" \"$@\""))
         .arg(bin)
         .args(args);
     output(&mut cmd)
@@ -43,6 +44,7 @@ fn largest_world() -> tempfile::TempDir {
 fn every_world_command_completes_or_refuses_under_512_mib_on_the_largest_world() {
     let t = largest_world();
     let d = t.path();
+    std::fs::write(d.join("in.txt"), "").unwrap();
     let commands: &[&[&str]] = &[
         &["world", "info", "big.vwr"],
         &["world", "check", "big.vwr"],
@@ -52,6 +54,18 @@ fn every_world_command_completes_or_refuses_under_512_mib_on_the_largest_world()
             "world", "ray", "big.vwr", "--from", "1,5,1", "--dir", "0,-1,0",
         ],
         &["world", "objects", "big.vwr"],
+        &[
+            "world",
+            "sweep",
+            "big.vwr",
+            "--box",
+            "1,1,1,2,3,2",
+            "--move",
+            "5,-3,5",
+        ],
+        &[
+            "world", "play", "big.vwr", "--input", "in.txt", "--ticks", "20",
+        ],
         &["world", "render", "big.vwr", "-o", "r.png"],
         &["world", "mesh", "big.vwr", "-o", "m.glb"],
         &["world", "history", "big.vwr"],

@@ -93,17 +93,16 @@ pub mod buffers;
 pub mod cache;
 mod error;
 pub mod estimate;
-mod units;
 pub mod export;
 mod font;
 pub mod mesher;
 pub mod render;
+mod units;
 
 pub use buffers::{MeshBuffers, MeshPart};
 pub use cache::MeshCache;
 pub use error::MeshError;
 pub use estimate::MeshEstimate;
-pub use units::human_bytes;
 pub use export::{write_mesh, ExportFormat, ExportOptions, ExportStats};
 pub use mesher::{
     gather_world, mesh_chunk, mesh_chunk_with, mesh_world, mesh_world_into, mesh_world_serial,
@@ -111,3 +110,4 @@ pub use mesher::{
     WorldMesh,
 };
 pub use render::{render_chunks, render_layer, render_world, RenderOptions, Rendered, View};
+pub use units::human_bytes;

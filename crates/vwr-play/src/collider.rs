@@ -182,6 +182,32 @@ impl Collider {
         }
     }
 
+    /// The (x, z) chunk columns holding a chunk with a solid cell, in no order.
+    pub(crate) fn solid_columns(&self) -> Vec<[u32; 2]> {
+        let [cx, cy, _] = self.cdims.map(|d| d as usize);
+        let solid = |f: &Flags| match f {
+            Flags::Uniform(f) => f & SOLID != 0,
+            Flags::Dense(d, _) => d.iter().any(|f| f & SOLID != 0),
+        };
+        let column = |slot: usize| [(slot % cx) as u32, (slot / (cx * cy)) as u32];
+        let mut columns: Vec<[u32; 2]> = match &self.chunks {
+            Chunks::Dense(v) => v
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| solid(&e.0))
+                .map(|(i, _)| column(i))
+                .collect(),
+            Chunks::Sparse(m) => m
+                .iter()
+                .filter(|(_, e)| solid(&e.0))
+                .map(|(&i, _)| column(i as usize))
+                .collect(),
+        };
+        columns.sort_unstable();
+        columns.dedup();
+        columns
+    }
+
     /// The world's size in blocks per axis.
     pub fn block_dims(&self) -> [u32; 3] {
         self.dims

@@ -276,36 +276,51 @@ impl Level {
     }
 }
 
+/// Where a level without a spawn record starts: on the column nearest the world's centre that
+/// has a solid cell (nearest in rings: the Chebyshev distance, then the smallest x, then the
+/// smallest z), one cell above its top solid cell; above the centre when nothing is solid.
+/// Only the chunk columns holding a solid cell are looked at, nearest first, so an empty
+/// 655350×10×655350 world answers at once.
 fn default_spawn(c: &Collider) -> [f64; 3] {
     let [dx, dy, dz] = c.block_dims().map(i64::from);
     let (cx, cz) = (dx / 2, dz / 2);
+    let s = vwr::CHUNK_SIZE as i64;
     let stand = |x: i64, z: i64| -> Option<i64> {
         (0..dy).rev().find(|&y| c.solid([x, y, z])).map(|y| y + 1)
     };
-    let max_r = dx.max(dz);
-    for r in 0..=max_r {
-        // The ring's perimeter only (each column is looked at once), in x then z order.
-        let mut ring: Vec<(i64, i64)> = Vec::with_capacity(8 * r as usize + 1);
-        for x in (cx - r)..=(cx + r) {
-            if (x - cx).abs() == r {
-                ring.extend(((cz - r)..=(cz + r)).map(|z| (x, z)));
-            } else {
-                ring.push((x, cz - r));
-                if r > 0 {
-                    ring.push((x, cz + r));
+    let key = |x: i64, z: i64| ((x - cx).abs().max((z - cz).abs()), x, z);
+    // Distance from the centre's coordinate `c0` to the nearest of `lo..lo + s`.
+    let near = |c0: i64, lo: i64| (lo - c0).max(c0 - (lo + s - 1)).max(0);
+    let mut columns: Vec<(i64, i64, i64)> = c
+        .solid_columns()
+        .into_iter()
+        .map(|[a, b]| {
+            let (x0, z0) = (a as i64 * s, b as i64 * s);
+            (near(cx, x0).max(near(cz, z0)), x0, z0)
+        })
+        .collect();
+    columns.sort_unstable();
+    let mut best: Option<((i64, i64, i64), i64)> = None;
+    for (r_min, x0, z0) in columns {
+        if best.is_some_and(|(k, _)| k.0 < r_min) {
+            break;
+        }
+        for x in x0..(x0 + s).min(dx) {
+            for z in z0..(z0 + s).min(dz) {
+                let k = key(x, z);
+                if best.is_some_and(|(b, _)| b <= k) {
+                    continue;
+                }
+                if let Some(y) = stand(x, z) {
+                    best = Some((k, y));
                 }
             }
         }
-        for (x, z) in ring {
-            if x < 0 || z < 0 || x >= dx || z >= dz {
-                continue;
-            }
-            if let Some(y) = stand(x, z) {
-                return [x as f64 + 0.5, y as f64, z as f64 + 0.5];
-            }
-        }
     }
-    [cx as f64 + 0.5, dy as f64, cz as f64 + 0.5]
+    match best {
+        Some(((_, x, z), y)) => [x as f64 + 0.5, y as f64, z as f64 + 0.5],
+        None => [cx as f64 + 0.5, dy as f64, cz as f64 + 0.5],
+    }
 }
 
 /// A running level: step it tick by tick with an [`Input`].
@@ -640,5 +655,73 @@ impl Game {
             complete: self.complete,
             events: self.events.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vwr::Block;
+
+    /// The search as first written: rings of columns around the centre, each column looked
+    /// at once, nearest ring first (the reference the faster search must agree with).
+    fn ring_search(c: &Collider) -> [f64; 3] {
+        let [dx, dy, dz] = c.block_dims().map(i64::from);
+        let (cx, cz) = (dx / 2, dz / 2);
+        for r in 0..=dx.max(dz) {
+            let mut ring = Vec::new();
+            for x in (cx - r)..=(cx + r) {
+                if (x - cx).abs() == r {
+                    ring.extend(((cz - r)..=(cz + r)).map(|z| (x, z)));
+                } else {
+                    ring.push((x, cz - r));
+                    ring.push((x, cz + r));
+                }
+            }
+            for (x, z) in ring {
+                if x < 0 || z < 0 || x >= dx || z >= dz {
+                    continue;
+                }
+                if let Some(y) = (0..dy).rev().find(|&y| c.solid([x, y, z])) {
+                    return [x as f64 + 0.5, (y + 1) as f64, z as f64 + 0.5];
+                }
+            }
+        }
+        [cx as f64 + 0.5, dy as f64, cz as f64 + 0.5]
+    }
+
+    #[test]
+    fn the_default_spawn_is_the_ring_search_s_answer() {
+        let reg = Registry::default();
+        let mut rng = voxcaf_golden::Rng::new(9);
+        for case in 0..40 {
+            let dims = [
+                1 + rng.below(6) as u32,
+                1 + rng.below(3) as u32,
+                1 + rng.below(6) as u32,
+            ];
+            let mut w = World::with_chunk_dims(dims).unwrap();
+            let b = w.block_dims();
+            for _ in 0..rng.below(6) {
+                let p = [0, 1, 2].map(|k| rng.below(b[k] as u64) as i32);
+                // Stone is solid; water is not (a column of water alone is no place to stand).
+                let t = if rng.below(3) == 0 { 92 } else { 35 };
+                w.set_block(p, Block::make(t, 0).unwrap()).unwrap();
+            }
+            let c = Collider::new(&w, &reg);
+            assert_eq!(default_spawn(&c), ring_search(&c), "case {case}, {dims:?}");
+        }
+    }
+
+    #[test]
+    fn the_default_spawn_of_the_largest_world_is_found_at_once() {
+        let reg = Registry::default();
+        let mut w = World::with_chunk_dims([65535, 1, 65535]).unwrap();
+        let c = Collider::new(&w, &reg);
+        assert_eq!(default_spawn(&c), [327_675.5, 10.0, 327_675.5]);
+        w.set_block([3, 4, 600_000], Block::make(35, 0).unwrap())
+            .unwrap();
+        let c = Collider::new(&w, &reg);
+        assert_eq!(default_spawn(&c), [3.5, 5.0, 600_000.5]);
     }
 }

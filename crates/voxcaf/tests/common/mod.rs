@@ -140,6 +140,8 @@ pub fn commands(file: &str) -> Vec<Vec<String>> {
         "history F",
         "convert F c.vwr",
         "dump F",
+        "sweep F --box 1,1,1,2,3,2 --move 5,-3,5",
+        "play F --input in.txt --ticks 20",
     ];
     all.iter()
         .map(|c| {
@@ -175,6 +177,7 @@ pub fn goal_worlds(dir: &std::path::Path) {
         terrain += &format!("place {} {} {} {t}\n", p[0], 30 + p[1] % 30, p[2]);
     }
     std::fs::write(dir.join("edits.txt"), edits).unwrap();
+    std::fs::write(dir.join("in.txt"), "").unwrap();
     std::fs::write(dir.join("terrain.txt"), terrain).unwrap();
     for cmd in [
         "world new w255.vwr --size 2550x2550x2550 --format v3",
