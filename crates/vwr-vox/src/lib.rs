@@ -1,7 +1,8 @@
 //! # vwr-vox — MagicaVoxel `.vox` in and out of `.vwr` worlds
 //!
 //! [`import`] places every model of a `.vox` scene graph (nTRN/nGRP/nSHP with translations
-//! and 90° rotations) in one world; [`export`] writes a world's blocks as a `.vox` scene (worlds
+//! and 90° rotations; a shared group or shape, MagicaVoxel's instances, at each transform that
+//! names it) in one world; [`export`] writes a world's blocks as a `.vox` scene (worlds
 //! larger than 256 on an axis as several models with translations). Reading and writing the
 //! file itself is done by the field's crate, [`dot_vox`].
 //!
