@@ -138,7 +138,9 @@ pub enum VoxError {
         /// The text found.
         value: String,
     },
-    /// The world holds more distinct block values than a `.vox` palette has entries.
+    /// The world holds more distinct block values than a `.vox` palette has entries. No longer
+    /// returned by [`crate::export`], which folds the extra values to the nearest colours and
+    /// keeps them exactly in its `VCAF` chunk; kept for callers that match on it.
     #[error(
         "the world holds {count} distinct block values (type and metadata); a .vox palette holds \
          at most 255"
@@ -146,6 +148,12 @@ pub enum VoxError {
     TooManyBlockValues {
         /// Distinct non-air block values in the world.
         count: usize,
+    },
+    /// The `.vox` file would be larger than its 32-bit chunk sizes can say.
+    #[error("the .vox file would hold {bytes} bytes of chunks; a .vox chunk holds at most 4 GiB")]
+    ExportTooLarge {
+        /// Bytes of `MAIN`'s children.
+        bytes: u64,
     },
     /// The palette mapping text is not valid TOML of the expected shape.
     #[error("palette mapping: {message}")]

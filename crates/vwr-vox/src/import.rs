@@ -4,10 +4,12 @@ use dot_vox::DotVoxData;
 use vwr::{Block, World, CHUNK_SIZE};
 use vwr_blocks::Registry;
 
+use crate::chunks::{fnv1a, Layout};
 use crate::error::{Result, VoxError};
 use crate::palette::{NearestColour, PaletteMap};
 use crate::record::Recorded;
 use crate::scene::{instances, Instance};
+use crate::vcaf::{KeptPalette, ModelValues, Vcaf, VOX_PALETTE_RECORD};
 use crate::warning::VoxWarning;
 
 /// How big a world an import makes.
@@ -76,7 +78,11 @@ pub struct Imported {
 /// [`ImportOptions::palette`], else through the mapping a voxcaf export recorded, else to
 /// the registry type of nearest colour.
 pub fn import(bytes: &[u8], options: &ImportOptions) -> Result<Imported> {
-    crate::chunks::check(bytes)?;
+    let layout = crate::chunks::check(bytes)?;
+    let vcaf = match layout.vcaf {
+        Some((offset, content)) => Vcaf::parse(offset, content)?,
+        None => Vcaf::default(),
+    };
     // dot_vox promises not to panic; should it, the input is reported as malformed.
     let data = std::panic::catch_unwind(|| dot_vox::load_bytes(bytes))
         .map_err(|_| VoxError::Parse {
@@ -149,25 +155,71 @@ pub fn import(bytes: &[u8], options: &ImportOptions) -> Result<Imported> {
         }
     }
 
+    let exact = exact_values(&data, &layout, vcaf.blocks, &mut warnings);
     let mut blocks = BlockTable::new(&data, options.palette.as_ref(), &recorded.blocks);
     for inst in &placed {
         let model = &data.models[inst.model];
-        for v in &model.voxels {
+        let exact = exact.as_ref().map(|e| &e[inst.model]);
+        for (j, v) in model.voxels.iter().enumerate() {
             let cell = scene_cell(inst, &model.size, v);
             let p = [0, 1, 2].map(|k| (cell[k] + shift[k]) as i32);
-            world.set_block(p, blocks.block(v.i)?)?;
+            let block = match exact {
+                Some(values) => Block::from_raw(values[j]),
+                None => blocks.block(v.i)?,
+            };
+            world.set_block(p, block)?;
         }
     }
-    blocks.warn(&mut warnings);
     if use_record {
         recorded.apply_fields(&mut world)?;
+        for r in &vcaf.records {
+            world.set_extra_metadata(r.pos, r.record_type, &r.payload)?;
+        }
+    } else if !vcaf.records.is_empty() {
+        warnings.push(VoxWarning::KeptRecordsSkipped {
+            count: vcaf.records.len(),
+        });
     }
+    if recorded.dims.is_none() && recorded.blocks.is_empty() {
+        // A file voxcaf did not write: its palette is kept for the way back.
+        let kept = KeptPalette {
+            rgba: data.palette.iter().map(|c| [c.r, c.g, c.b, c.a]).collect(),
+            mapping: blocks.resolved(),
+        };
+        world.set_extra_metadata([0, 0, 0], VOX_PALETTE_RECORD, &kept.to_payload())?;
+    }
+    blocks.warn(&mut warnings);
     Ok(Imported {
         world,
         warnings,
         models: placed.len(),
         voxels,
     })
+}
+
+/// The exact block values of the `VCAF` chunk, per model, when they match the file's models;
+/// a mismatch (another tool rewrote the models) is a warning and the palette maps as usual.
+fn exact_values(
+    data: &DotVoxData,
+    layout: &Layout<'_>,
+    models: Option<Vec<ModelValues>>,
+    warnings: &mut Vec<VoxWarning>,
+) -> Option<Vec<Vec<u16>>> {
+    let models = models?;
+    let matches = models.len() == layout.xyzi.len()
+        && models.len() == data.models.len()
+        && models
+            .iter()
+            .zip(&layout.xyzi)
+            .zip(&data.models)
+            .all(|((m, chunk), model)| {
+                m.hash == fnv1a(chunk) && m.values.len() == model.voxels.len()
+            });
+    if !matches {
+        warnings.push(VoxWarning::ExactValuesStale);
+        return None;
+    }
+    Some(models.into_iter().map(|m| m.values).collect())
 }
 
 /// Most voxels one import places, instances counted each time they are placed (a scene that
@@ -310,6 +362,13 @@ impl<'a> BlockTable<'a> {
         };
         self.table[i] = Some(b);
         Ok(b)
+    }
+
+    /// The colour indices (1..=255) resolved so far and their blocks.
+    fn resolved(&self) -> Vec<(u8, Block)> {
+        (0..255)
+            .filter_map(|i| self.table[i].map(|b| (i as u8 + 1, b)))
+            .collect()
     }
 
     /// The warnings of the indices resolved.

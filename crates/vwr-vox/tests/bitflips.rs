@@ -104,3 +104,31 @@ fn single_bit_flips_of_real_vox_files_import_or_fail_typed_and_a_flipped_count_n
     // With this seed no flip empties a world (one turning a `_hidden` flag on could, rightly).
     assert!(empty.is_empty(), "{empty:?}");
 }
+
+#[test]
+fn single_bit_flips_of_a_vcaf_chunk_import_or_fail_typed() {
+    // The showcase world's export: folded values (BLKS) and 101 records (RECS).
+    let Some(dir) = voxcaf_golden::with_worlds() else {
+        return;
+    };
+    let world = vwr::World::load(dir.join("vwr/worlds3d/world999.vwr")).unwrap();
+    let good = vwr_vox::export(&world, &vwr_vox::ExportOptions::default())
+        .unwrap()
+        .bytes;
+    let at = good.windows(4).rposition(|w| w == b"VCAF").unwrap();
+    let mut rng = Rng::new(999);
+    for _ in 0..200 {
+        let byte = at + rng.below((good.len() - at) as u64) as usize;
+        let bit = rng.below(8);
+        let mut bytes = good.clone();
+        bytes[byte] ^= 1 << bit;
+        let what = format!("bit {bit} of byte {byte} (VCAF at {at})");
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            import(&bytes, &ImportOptions::default())
+        }))
+        .unwrap_or_else(|_| panic!("{what}: the import panicked"));
+        if let Ok(out) = result {
+            assert!(out.world.count_non_air() > 0, "{what}");
+        }
+    }
+}

@@ -141,6 +141,16 @@ pub fn check_against_reference(bytes: &[u8]) -> Res {
     Ok(())
 }
 
+/// A world's metadata records: position, type, payload.
+pub fn records(w: &World) -> Vec<([i32; 3], u16, Vec<u8>)> {
+    let mut v: Vec<_> = w
+        .all_extra_metadata()
+        .map(|(p, r)| (p, r.record_type, r.payload.clone()))
+        .collect();
+    v.sort();
+    v
+}
+
 /// `../shared/realworld/REL`, or `None` (skip) unless the golden data is required.
 pub fn realworld(rel: &str) -> Option<Vec<u8>> {
     let path = voxcaf_golden::root().join("../realworld").join(rel);
