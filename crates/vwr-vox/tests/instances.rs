@@ -81,10 +81,9 @@ fn a_vox_that_reuses_groups_and_shapes_imports_each_instance_where_it_is_referen
 #[test]
 fn a_real_vox_with_instances_imports_where_the_reference_places_them() -> Res {
     // vengi's test-transform.vox names shapes from several transforms ("not a tree" before).
-    let Some(bytes) = realworld("corpus2/vox/vengi-test-transform.vox") else {
+    let Some((bytes, data)) = realworld_vox("corpus2/vox/vengi-test-transform.vox") else {
         return Ok(());
     };
-    let data = dot_vox::load_bytes(&bytes)?;
     let out = import(&bytes, &ImportOptions::default())?;
     let shapes = data
         .scenes

@@ -62,10 +62,9 @@ fn the_showcase_world_of_419_block_values_exports_to_vox_and_back_losslessly() -
 
 #[test]
 fn magicavoxel_palette_is_kept_through_vox_to_vwr_to_vox() -> Res {
-    let Some(original) = realworld("corpus/vox/chr_knight.vox") else {
+    let Some((original, source)) = realworld_vox("corpus/vox/chr_knight.vox") else {
         return Ok(());
     };
-    let source = dot_vox::load_bytes(&original)?;
     let imported = import(&original, &ImportOptions::default())?;
     assert!(imported
         .world

@@ -164,6 +164,14 @@ pub fn realworld(rel: &str) -> Option<Vec<u8>> {
     }
 }
 
+/// A real-world `.vox` file's bytes and `dot_vox`'s reading of them, or `None` (skip) like
+/// [`realworld`].
+pub fn realworld_vox(rel: &str) -> Option<(Vec<u8>, DotVoxData)> {
+    let bytes = realworld(rel)?;
+    let data = dot_vox::load_bytes(&bytes).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    Some((bytes, data))
+}
+
 /// An L-shaped model: its orientation shows in the result.
 pub fn l_model() -> Model {
     Model {
