@@ -12,11 +12,20 @@ use crate::error::{Result, VoxError};
 /// Bytes of a chunk header: id, content size, children size.
 const HEADER: usize = 12;
 
+/// What the walk found besides the checks: the content of every `XYZI` chunk in file order and
+/// voxcaf's own `VCAF` chunk (its offset and content), if any.
+#[derive(Default)]
+pub(crate) struct Layout<'a> {
+    pub(crate) xyzi: Vec<&'a [u8]>,
+    pub(crate) vcaf: Option<(u64, &'a [u8])>,
+}
+
 /// Checks the chunk tree of `bytes` (a file that starts with `VOX `).
-pub(crate) fn check(bytes: &[u8]) -> Result<()> {
+pub(crate) fn check(bytes: &[u8]) -> Result<Layout<'_>> {
+    let mut layout = Layout::default();
     if bytes.len() < 8 || &bytes[..4] != b"VOX " {
         // dot_vox says what is wrong with the magic and the version.
-        return Ok(());
+        return Ok(layout);
     }
     let (id, content, children) = header(bytes, 8)?;
     if &id != b"MAIN" {
@@ -51,7 +60,16 @@ pub(crate) fn check(bytes: &[u8]) -> Result<()> {
                 format!("it ends at byte {next}, past the end of MAIN at byte {end}"),
             ));
         }
-        check_content(at, id, &bytes[at + HEADER..at + HEADER + content])?;
+        let body = &bytes[at + HEADER..at + HEADER + content];
+        check_content(at, id, body)?;
+        match &id {
+            b"XYZI" => layout.xyzi.push(body),
+            b"VCAF" if layout.vcaf.is_some() => {
+                return Err(bad(at, id, "a second VCAF chunk".into()));
+            }
+            b"VCAF" => layout.vcaf = Some((at as u64, body)),
+            _ => {}
+        }
         match (open_size, &id) {
             (Some(_), b"XYZI") => open_size = None,
             (None, b"SIZE") => open_size = Some(at),
@@ -89,7 +107,14 @@ pub(crate) fn check(bytes: &[u8]) -> Result<()> {
             reason: "the last model has no XYZI chunk".into(),
         });
     }
-    Ok(())
+    Ok(layout)
+}
+
+/// The FNV-1a 32-bit hash (of an `XYZI` chunk's content, in the `VCAF` chunk).
+pub(crate) fn fnv1a(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5u32, |h, &b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
 }
 
 /// The chunk header at `at`: id and the two sizes, which must lie within the file.

@@ -39,12 +39,33 @@ pub enum VoxError {
         /// Nodes in the file.
         count: usize,
     },
-    /// A scene-graph node is reached twice (a cycle or a shared subtree), which MagicaVoxel
-    /// never writes.
-    #[error("scene node {node} is reached twice: the scene graph is not a tree")]
-    NotATree {
-        /// The node reached again.
+    /// A scene-graph node is its own ancestor: the graph has a cycle (MagicaVoxel's instances
+    /// share nodes, but never in a loop).
+    #[error("scene node {node} is its own ancestor: the scene graph has a cycle")]
+    SceneCycle {
+        /// The node reached again below itself.
         node: u32,
+    },
+    /// The scene graph nests deeper than the reader follows.
+    #[error("scene node {node} lies {depth} levels deep, more than the limit of {limit}")]
+    SceneTooDeep {
+        /// The node past the limit.
+        node: u32,
+        /// Its depth.
+        depth: usize,
+        /// The limit in force.
+        limit: usize,
+    },
+    /// Shared nodes (instances) expand to more node visits or voxels than the reader places.
+    #[error(
+        "the scene graph expands to more than {limit} {what} (instances of shared groups and \
+         shapes counted each time they are placed)"
+    )]
+    SceneExpansion {
+        /// `"node visits"` or `"voxels"`.
+        what: &'static str,
+        /// The limit in force.
+        limit: u64,
     },
     /// A shape node places a model that does not exist.
     #[error("scene node {node}: model {model} does not exist ({count} models)")]
@@ -117,7 +138,9 @@ pub enum VoxError {
         /// The text found.
         value: String,
     },
-    /// The world holds more distinct block values than a `.vox` palette has entries.
+    /// The world holds more distinct block values than a `.vox` palette has entries. No longer
+    /// returned by [`crate::export`], which folds the extra values to the nearest colours and
+    /// keeps them exactly in its `VCAF` chunk; kept for callers that match on it.
     #[error(
         "the world holds {count} distinct block values (type and metadata); a .vox palette holds \
          at most 255"
@@ -125,6 +148,12 @@ pub enum VoxError {
     TooManyBlockValues {
         /// Distinct non-air block values in the world.
         count: usize,
+    },
+    /// The `.vox` file would be larger than its 32-bit chunk sizes can say.
+    #[error("the .vox file would hold {bytes} bytes of chunks; a .vox chunk holds at most 4 GiB")]
+    ExportTooLarge {
+        /// Bytes of `MAIN`'s children.
+        bytes: u64,
     },
     /// The palette mapping text is not valid TOML of the expected shape.
     #[error("palette mapping: {message}")]

@@ -4,10 +4,12 @@ use dot_vox::DotVoxData;
 use vwr::{Block, World, CHUNK_SIZE};
 use vwr_blocks::Registry;
 
+use crate::chunks::{fnv1a, Layout};
 use crate::error::{Result, VoxError};
 use crate::palette::{NearestColour, PaletteMap};
 use crate::record::Recorded;
 use crate::scene::{instances, Instance};
+use crate::vcaf::{KeptPalette, ModelValues, Vcaf, VOX_PALETTE_RECORD};
 use crate::warning::VoxWarning;
 
 /// How big a world an import makes.
@@ -76,7 +78,11 @@ pub struct Imported {
 /// [`ImportOptions::palette`], else through the mapping a voxcaf export recorded, else to
 /// the registry type of nearest colour.
 pub fn import(bytes: &[u8], options: &ImportOptions) -> Result<Imported> {
-    crate::chunks::check(bytes)?;
+    let layout = crate::chunks::check(bytes)?;
+    let vcaf = match layout.vcaf {
+        Some((offset, content)) => Vcaf::parse(offset, content)?,
+        None => Vcaf::default(),
+    };
     // dot_vox promises not to panic; should it, the input is reported as malformed.
     let data = std::panic::catch_unwind(|| dot_vox::load_bytes(bytes))
         .map_err(|_| VoxError::Parse {
@@ -97,7 +103,7 @@ pub fn import(bytes: &[u8], options: &ImportOptions) -> Result<Imported> {
         warnings.push(VoxWarning::UnplacedModels { count: unplaced });
     }
 
-    let (cells, spans) = scene_cells(&data, &placed)?;
+    let (spans, voxels) = scene_spans(&data, &placed, &used_models)?;
 
     let mut lo = [i64::MAX; 3];
     let mut hi = [i64::MIN; 3];
@@ -149,109 +155,235 @@ pub fn import(bytes: &[u8], options: &ImportOptions) -> Result<Imported> {
         }
     }
 
-    // Palette index (0-based, as dot_vox gives it) -> block, resolved once per index.
-    let registry: &Registry = vwr_blocks::default_registry();
-    let mut table: [Option<Block>; 256] = [None; 256];
-    let mut nearest: Option<NearestColour> = None;
-    let mut unmapped = Vec::new();
-    let mut non_diffuse = Vec::new();
-    for (cell, i) in &cells {
-        let i = *i as usize;
-        let block = match table[i] {
-            Some(b) => b,
-            None => {
-                let stored = (i + 1) as u8;
-                let b = match (
-                    options.palette.as_ref().and_then(|m| m.block(stored)),
-                    recorded.blocks.block(stored),
-                ) {
-                    (Some(b), _) => b,
-                    (None, Some(b)) => b,
-                    (None, None) => {
-                        if options.palette.is_some() {
-                            unmapped.push(stored);
-                        }
-                        if data.materials.iter().any(|m| {
-                            m.id as usize == usize::from(stored)
-                                && m.material_type().is_some_and(|t| t != "_diffuse")
-                        }) {
-                            non_diffuse.push(stored);
-                        }
-                        let c = data.palette.get(i).copied().unwrap_or(dot_vox::Color {
-                            r: 255,
-                            g: 255,
-                            b: 255,
-                            a: 255,
-                        });
-                        let n = nearest.get_or_insert_with(|| NearestColour::new(registry));
-                        Block::make(n.nearest([c.r, c.g, c.b]), 0)?
-                    }
-                };
-                table[i] = Some(b);
-                b
-            }
-        };
-        let p = [0, 1, 2].map(|k| (cell[k] + shift[k]) as i32);
-        world.set_block(p, block)?;
-    }
-    if !unmapped.is_empty() {
-        unmapped.sort_unstable();
-        warnings.push(VoxWarning::UnmappedIndices { indices: unmapped });
-    }
-    if !non_diffuse.is_empty() {
-        non_diffuse.sort_unstable();
-        warnings.push(VoxWarning::MaterialsIgnored {
-            indices: non_diffuse,
-        });
+    let exact = exact_values(&data, &layout, vcaf.blocks, &mut warnings);
+    let mut blocks = BlockTable::new(&data, options.palette.as_ref(), &recorded.blocks);
+    for inst in &placed {
+        let model = &data.models[inst.model];
+        let exact = exact.as_ref().map(|e| &e[inst.model]);
+        for (j, v) in model.voxels.iter().enumerate() {
+            let cell = scene_cell(inst, &model.size, v);
+            let p = [0, 1, 2].map(|k| (cell[k] + shift[k]) as i32);
+            let block = match exact {
+                Some(values) => Block::from_raw(values[j]),
+                None => blocks.block(v.i)?,
+            };
+            world.set_block(p, block)?;
+        }
     }
     if use_record {
         recorded.apply_fields(&mut world)?;
+        for r in &vcaf.records {
+            world.set_extra_metadata(r.pos, r.record_type, &r.payload)?;
+        }
+    } else if !vcaf.records.is_empty() {
+        warnings.push(VoxWarning::KeptRecordsSkipped {
+            count: vcaf.records.len(),
+        });
     }
+    if recorded.dims.is_none() && recorded.blocks.is_empty() {
+        // A file voxcaf did not write: its palette is kept for the way back.
+        let kept = KeptPalette {
+            rgba: data.palette.iter().map(|c| [c.r, c.g, c.b, c.a]).collect(),
+            mapping: blocks.resolved(),
+        };
+        world.set_extra_metadata([0, 0, 0], VOX_PALETTE_RECORD, &kept.to_payload())?;
+    }
+    blocks.warn(&mut warnings);
     Ok(Imported {
         world,
         warnings,
         models: placed.len(),
-        voxels: cells.len() as u64,
+        voxels,
     })
 }
 
-/// A voxel in Y-up scene space and its palette index (0-based, as dot_vox gives it).
-type Cell = ([i64; 3], u8);
+/// The exact block values of the `VCAF` chunk, per model, when they match the file's models;
+/// a mismatch (another tool rewrote the models) is a warning and the palette maps as usual.
+fn exact_values(
+    data: &DotVoxData,
+    layout: &Layout<'_>,
+    models: Option<Vec<ModelValues>>,
+    warnings: &mut Vec<VoxWarning>,
+) -> Option<Vec<Vec<u16>>> {
+    let models = models?;
+    let matches = models.len() == layout.xyzi.len()
+        && models.len() == data.models.len()
+        && models
+            .iter()
+            .zip(&layout.xyzi)
+            .zip(&data.models)
+            .all(|((m, chunk), model)| {
+                m.hash == fnv1a(chunk) && m.values.len() == model.voxels.len()
+            });
+    if !matches {
+        warnings.push(VoxWarning::ExactValuesStale);
+        return None;
+    }
+    Some(models.into_iter().map(|m| m.values).collect())
+}
+
+/// Most voxels one import places, instances counted each time they are placed (a scene that
+/// places a full 256³ model many times would take hours, not a bigger world).
+pub(crate) const MAX_PLACED_VOXELS: u64 = 1 << 28;
+
 /// A placed model with voxels and the bounds of its cells in scene space.
 type Span = (usize, [i64; 3], [i64; 3]);
 
-/// Every voxel of every placed model in Y-up scene space, before the move to the origin, and
-/// each non-empty model's bounds.
-fn scene_cells(data: &DotVoxData, placed: &[Instance]) -> Result<(Vec<Cell>, Vec<Span>)> {
-    let mut cells: Vec<Cell> = Vec::new();
-    let mut spans: Vec<Span> = Vec::with_capacity(placed.len());
-    for inst in placed {
-        let model = &data.models[inst.model];
+/// The Y-up scene cell of voxel `v` of a model of size `size` placed by `inst`.
+fn scene_cell(inst: &Instance, size: &dot_vox::Size, v: &dot_vox::Voxel) -> [i64; 3] {
+    let size = [size.x, size.y, size.z];
+    let local = [v.x, v.y, v.z];
+    let centred = [0, 1, 2].map(|k| 2 * i64::from(local[k]) + 1 - i64::from(size[k]));
+    let s = inst.affine.apply(centred).map(|c| c.div_euclid(2));
+    [s[0], s[2], -s[1]]
+}
+
+/// The bounds in scene space of each placed non-empty model, and the voxels placed in all
+/// (checked against [`MAX_PLACED_VOXELS`]). Each used model's voxels are checked against its
+/// size once; a placement maps the two corners of the model's voxel box (a signed permutation
+/// maps a box's opposite corners to its image's opposite corners).
+fn scene_spans(data: &DotVoxData, placed: &[Instance], used: &[bool]) -> Result<(Vec<Span>, u64)> {
+    let mut boxes: Vec<Option<([u8; 3], [u8; 3])>> = vec![None; data.models.len()];
+    for (m, model) in data.models.iter().enumerate().filter(|(m, _)| used[*m]) {
         let size = [model.size.x, model.size.y, model.size.z];
-        let (mut lo, mut hi) = ([i64::MAX; 3], [i64::MIN; 3]);
         for v in &model.voxels {
             let local = [v.x, v.y, v.z];
             if (0..3).any(|k| u32::from(local[k]) >= size[k]) {
                 return Err(VoxError::VoxelOutsideModel {
-                    model: inst.model,
+                    model: m,
                     x: v.x,
                     y: v.y,
                     z: v.z,
                     size,
                 });
             }
-            let centred = [0, 1, 2].map(|k| 2 * i64::from(local[k]) + 1 - i64::from(size[k]));
-            let s = inst.affine.apply(centred).map(|c| c.div_euclid(2));
-            let cell = [s[0], s[2], -s[1]];
+            let (lo, hi) = boxes[m].get_or_insert((local, local));
             for k in 0..3 {
-                lo[k] = lo[k].min(cell[k]);
-                hi[k] = hi[k].max(cell[k]);
+                lo[k] = lo[k].min(local[k]);
+                hi[k] = hi[k].max(local[k]);
             }
-            cells.push((cell, v.i));
-        }
-        if !model.voxels.is_empty() {
-            spans.push((inst.model, lo, hi));
         }
     }
-    Ok((cells, spans))
+    let mut spans = Vec::with_capacity(placed.len());
+    let mut voxels = 0u64;
+    for inst in placed {
+        let model = &data.models[inst.model];
+        voxels += model.voxels.len() as u64;
+        if voxels > MAX_PLACED_VOXELS {
+            return Err(VoxError::SceneExpansion {
+                what: "voxels",
+                limit: MAX_PLACED_VOXELS,
+            });
+        }
+        let Some((lo, hi)) = boxes[inst.model] else {
+            continue;
+        };
+        let corner = |c: [u8; 3]| {
+            let v = dot_vox::Voxel {
+                x: c[0],
+                y: c[1],
+                z: c[2],
+                i: 0,
+            };
+            scene_cell(inst, &model.size, &v)
+        };
+        let (a, b) = (corner(lo), corner(hi));
+        spans.push((
+            inst.model,
+            [0, 1, 2].map(|k| a[k].min(b[k])),
+            [0, 1, 2].map(|k| a[k].max(b[k])),
+        ));
+    }
+    Ok((spans, voxels))
+}
+
+/// Palette index (0-based, as dot_vox gives it) to block, resolved once per index: the
+/// `--palette` mapping, else the recorded mapping, else the nearest registry colour.
+struct BlockTable<'a> {
+    data: &'a DotVoxData,
+    palette: Option<&'a PaletteMap>,
+    recorded: &'a PaletteMap,
+    table: [Option<Block>; 256],
+    nearest: Option<NearestColour>,
+    unmapped: Vec<u8>,
+    non_diffuse: Vec<u8>,
+}
+
+impl<'a> BlockTable<'a> {
+    fn new(
+        data: &'a DotVoxData,
+        palette: Option<&'a PaletteMap>,
+        recorded: &'a PaletteMap,
+    ) -> BlockTable<'a> {
+        BlockTable {
+            data,
+            palette,
+            recorded,
+            table: [None; 256],
+            nearest: None,
+            unmapped: Vec::new(),
+            non_diffuse: Vec::new(),
+        }
+    }
+
+    fn block(&mut self, i: u8) -> Result<Block> {
+        let i = usize::from(i);
+        if let Some(b) = self.table[i] {
+            return Ok(b);
+        }
+        let stored = (i + 1) as u8;
+        let b = match (
+            self.palette.and_then(|m| m.block(stored)),
+            self.recorded.block(stored),
+        ) {
+            (Some(b), _) | (None, Some(b)) => b,
+            (None, None) => {
+                if self.palette.is_some() {
+                    self.unmapped.push(stored);
+                }
+                if self.data.materials.iter().any(|m| {
+                    m.id as usize == usize::from(stored)
+                        && m.material_type().is_some_and(|t| t != "_diffuse")
+                }) {
+                    self.non_diffuse.push(stored);
+                }
+                let c = self.data.palette.get(i).copied().unwrap_or(dot_vox::Color {
+                    r: 255,
+                    g: 255,
+                    b: 255,
+                    a: 255,
+                });
+                let registry: &Registry = vwr_blocks::default_registry();
+                let n = self
+                    .nearest
+                    .get_or_insert_with(|| NearestColour::new(registry));
+                Block::make(n.nearest([c.r, c.g, c.b]), 0)?
+            }
+        };
+        self.table[i] = Some(b);
+        Ok(b)
+    }
+
+    /// The colour indices (1..=255) resolved so far and their blocks.
+    fn resolved(&self) -> Vec<(u8, Block)> {
+        (0..255)
+            .filter_map(|i| self.table[i].map(|b| (i as u8 + 1, b)))
+            .collect()
+    }
+
+    /// The warnings of the indices resolved.
+    fn warn(mut self, warnings: &mut Vec<VoxWarning>) {
+        if !self.unmapped.is_empty() {
+            self.unmapped.sort_unstable();
+            warnings.push(VoxWarning::UnmappedIndices {
+                indices: self.unmapped,
+            });
+        }
+        if !self.non_diffuse.is_empty() {
+            self.non_diffuse.sort_unstable();
+            warnings.push(VoxWarning::MaterialsIgnored {
+                indices: self.non_diffuse,
+            });
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! # vwr-vox — MagicaVoxel `.vox` in and out of `.vwr` worlds
 //!
 //! [`import`] places every model of a `.vox` scene graph (nTRN/nGRP/nSHP with translations
-//! and 90° rotations) in one world; [`export`] writes a world's blocks as a `.vox` scene (worlds
+//! and 90° rotations; a shared group or shape, MagicaVoxel's instances, at each transform that
+//! names it) in one world; [`export`] writes a world's blocks as a `.vox` scene (worlds
 //! larger than 256 on an axis as several models with translations). Reading and writing the
 //! file itself is done by the field's crate, [`dot_vox`].
 //!
@@ -24,14 +25,17 @@
 //!
 //! **What is carried over.** Blocks, through a palette mapping: on import a
 //! [`PaletteMap`] (the CLI's `--palette FILE.toml`), else the mapping a voxcaf export recorded
-//! in the file, else the registry block type of nearest colour; on export each distinct block
-//! value (type and metadata, at most 255) takes a palette index coloured with its registry
-//! colour, and the mapping, the world's chunk dimensions, sky region, mission number and
-//! spawn are recorded as attributes of the root node, so `.vwr → .vox → .vwr` gives the same
-//! blocks and fields back. **Reported as lossy** ([`VoxWarning`]): metadata records
-//! (MoveObjects, plate rotations, BigDecor, unknown types) on export; animation frames beyond
-//! the first, hidden nodes and layers, models no shape places, and non-diffuse materials on
-//! import. Cameras, render settings and notes are not read.
+//! in the file, else the registry block type of nearest colour; the palette of a `.vox` voxcaf
+//! did not write is kept in the world as a metadata record ([`VOX_PALETTE_RECORD`]) and written
+//! back by the export. On export each distinct block value (type and metadata) takes a palette
+//! index coloured with its registry colour (beyond 255 values, the rarest take the nearest
+//! colour), and the mapping, the world's chunk dimensions, sky region, mission number and spawn
+//! are recorded as attributes of the root node; the exact value of every voxel (when values were
+//! folded) and the world's metadata records go to an extra chunk, `VCAF`, that MagicaVoxel skips
+//! (`docs/format/vox-voxcaf-chunk.md`), so `.vwr → .vox → .vwr` gives the same world back.
+//! **Reported** ([`VoxWarning`]): folded values and records MagicaVoxel cannot show on export;
+//! animation frames beyond the chosen one, hidden nodes and layers, models no shape places, and
+//! non-diffuse materials on import. Cameras, render settings and notes are not read.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -44,10 +48,12 @@ mod import;
 mod palette;
 mod record;
 mod scene;
+mod vcaf;
 mod warning;
 
 pub use error::{Result, VoxError};
 pub use export::{distinct_block_values, export, ExportOptions, Exported, MAX_MODEL_SIZE};
 pub use import::{import, ImportOptions, Imported, WorldSize};
 pub use palette::PaletteMap;
+pub use vcaf::VOX_PALETTE_RECORD;
 pub use warning::VoxWarning;

@@ -123,108 +123,211 @@ pub(crate) fn instances(
             })
             .collect());
     }
-    let count = data.scenes.len();
-    let mut seen = vec![false; count];
-    let mut out = Vec::new();
-    let mut stack = vec![(0u32, Affine::IDENTITY)];
-    while let Some((id, acc)) = stack.pop() {
-        let node = id as usize;
-        if seen[node] {
-            return Err(VoxError::NotATree { node: id });
-        }
-        seen[node] = true;
-        let child_ok = |child: u32| -> Result<u32> {
-            if (child as usize) < count {
-                Ok(child)
-            } else {
-                Err(VoxError::MissingNode {
-                    node: id,
-                    child,
-                    count,
-                })
-            }
-        };
-        match &data.scenes[node] {
-            SceneNode::Transform {
-                attributes,
-                frames,
-                child,
-                layer_id,
-            } => {
-                let hidden_layer = data
-                    .layers
-                    .get(*layer_id as usize)
-                    .is_some_and(|l| l.hidden());
-                if attributes.get("_hidden").is_some_and(|h| h == "1") || hidden_layer {
-                    warnings.push(VoxWarning::HiddenSkipped { node: id });
-                    continue;
-                }
-                if frames.len() > 1 {
-                    warnings.push(VoxWarning::AnimationIgnored {
-                        node: id,
-                        frames: frames.len(),
-                    });
-                }
-                let mut local = Affine::IDENTITY;
-                if let Some(frame) = keyframe(frames, |f| &f.attributes, frame) {
-                    if let Some(r) = frame.attributes.get("_r") {
-                        local.r = r
-                            .trim()
-                            .parse::<u8>()
-                            .ok()
-                            .and_then(rotation_from_byte)
-                            .ok_or_else(|| VoxError::BadRotation {
-                                node: id,
-                                value: r.clone(),
-                            })?;
-                    }
-                    if let Some(t) = frame.attributes.get("_t") {
-                        let bad = || VoxError::BadTranslation {
-                            node: id,
-                            value: t.clone(),
-                        };
-                        let parts: Vec<i64> = t
-                            .split_whitespace()
-                            .map(|s| s.parse::<i32>().map(i64::from))
-                            .collect::<std::result::Result<_, _>>()
-                            .map_err(|_| bad())?;
-                        let [x, y, z] = parts[..] else {
-                            return Err(bad());
-                        };
-                        local.t2 = [2 * x, 2 * y, 2 * z];
-                    }
-                }
-                stack.push((child_ok(*child)?, Affine::then_outer(&local, &acc)));
-            }
-            SceneNode::Group { children, .. } => {
-                for &c in children.iter().rev() {
-                    stack.push((child_ok(c)?, acc));
-                }
-            }
-            SceneNode::Shape { models, .. } => {
-                if models.len() > 1 {
-                    warnings.push(VoxWarning::AnimationIgnored {
-                        node: id,
-                        frames: models.len(),
-                    });
-                }
-                if let Some(m) = keyframe(models, |m| &m.attributes, frame) {
-                    if m.model_id as usize >= data.models.len() {
-                        return Err(VoxError::MissingModel {
-                            node: id,
-                            model: m.model_id,
-                            count: data.models.len(),
-                        });
-                    }
-                    out.push(Instance {
-                        model: m.model_id as usize,
-                        affine: acc,
-                    });
-                }
-            }
+    Walk::new(data, frame, warnings).run()
+}
+
+/// Deepest nesting of scene nodes followed (MagicaVoxel writes 4 to a few dozen levels).
+pub(crate) const MAX_SCENE_DEPTH: usize = 1024;
+/// Most node visits of one scene graph, shared nodes counted each time they are reached: a
+/// graph whose groups reference the same child twice doubles with each level.
+pub(crate) const MAX_SCENE_VISITS: u64 = 1 << 20;
+
+/// A step of the depth-first walk: enter a node with the transform above it, or leave one.
+enum Step {
+    Enter { id: u32, acc: Affine, depth: usize },
+    Leave(u32),
+}
+
+/// The scene-graph walk: a shared node (MagicaVoxel's instances: several transforms naming the
+/// same group or shape) is placed each time it is reached; a node met again below itself is a
+/// cycle. Iterative, so a deep graph cannot overflow the stack.
+struct Walk<'a> {
+    data: &'a DotVoxData,
+    frame: u32,
+    warnings: &'a mut Vec<VoxWarning>,
+    /// Nodes on the path from the root to the current node.
+    on_path: Vec<bool>,
+    /// Nodes already warned about (a shared node warns once).
+    warned: Vec<bool>,
+    visits: u64,
+    out: Vec<Instance>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(data: &'a DotVoxData, frame: u32, warnings: &'a mut Vec<VoxWarning>) -> Walk<'a> {
+        let count = data.scenes.len();
+        Walk {
+            data,
+            frame,
+            warnings,
+            on_path: vec![false; count],
+            warned: vec![false; count],
+            visits: 0,
+            out: Vec::new(),
         }
     }
-    Ok(out)
+
+    fn warn_once(&mut self, node: u32, warning: VoxWarning) {
+        let seen = &mut self.warned[node as usize];
+        if !*seen {
+            *seen = true;
+            self.warnings.push(warning);
+        }
+    }
+
+    fn run(mut self) -> Result<Vec<Instance>> {
+        let mut stack = vec![Step::Enter {
+            id: 0,
+            acc: Affine::IDENTITY,
+            depth: 1,
+        }];
+        while let Some(step) = stack.pop() {
+            let (id, acc, depth) = match step {
+                Step::Leave(id) => {
+                    self.on_path[id as usize] = false;
+                    continue;
+                }
+                Step::Enter { id, acc, depth } => (id, acc, depth),
+            };
+            let node = id as usize;
+            if self.on_path[node] {
+                return Err(VoxError::SceneCycle { node: id });
+            }
+            if depth > MAX_SCENE_DEPTH {
+                return Err(VoxError::SceneTooDeep {
+                    node: id,
+                    depth,
+                    limit: MAX_SCENE_DEPTH,
+                });
+            }
+            self.visits += 1;
+            if self.visits > MAX_SCENE_VISITS {
+                return Err(VoxError::SceneExpansion {
+                    what: "node visits",
+                    limit: MAX_SCENE_VISITS,
+                });
+            }
+            self.on_path[node] = true;
+            stack.push(Step::Leave(id));
+            let count = self.data.scenes.len();
+            let child_ok = |child: u32| -> Result<u32> {
+                if (child as usize) < count {
+                    Ok(child)
+                } else {
+                    Err(VoxError::MissingNode {
+                        node: id,
+                        child,
+                        count,
+                    })
+                }
+            };
+            let enter = |child: u32, acc: Affine| -> Result<Step> {
+                Ok(Step::Enter {
+                    id: child_ok(child)?,
+                    acc,
+                    depth: depth + 1,
+                })
+            };
+            let data = self.data;
+            match &data.scenes[node] {
+                SceneNode::Transform { child, .. } => {
+                    if let Some(local) = self.transform(id)? {
+                        stack.push(enter(*child, Affine::then_outer(&local, &acc))?);
+                    }
+                }
+                SceneNode::Group { children, .. } => {
+                    for &c in children.iter().rev() {
+                        stack.push(enter(c, acc)?);
+                    }
+                }
+                SceneNode::Shape { .. } => self.shape(id, acc)?,
+            }
+        }
+        Ok(self.out)
+    }
+
+    /// The local transform of transform node `id` at the chosen frame, `None` when the node is
+    /// hidden (or on a hidden layer).
+    fn transform(&mut self, id: u32) -> Result<Option<Affine>> {
+        let data = self.data;
+        let SceneNode::Transform {
+            attributes,
+            frames,
+            layer_id,
+            ..
+        } = &data.scenes[id as usize]
+        else {
+            return Ok(None);
+        };
+        let hidden_layer = data
+            .layers
+            .get(*layer_id as usize)
+            .is_some_and(|l| l.hidden());
+        if attributes.get("_hidden").is_some_and(|h| h == "1") || hidden_layer {
+            self.warn_once(id, VoxWarning::HiddenSkipped { node: id });
+            return Ok(None);
+        }
+        if frames.len() > 1 {
+            let frames = frames.len();
+            self.warn_once(id, VoxWarning::AnimationIgnored { node: id, frames });
+        }
+        let mut local = Affine::IDENTITY;
+        if let Some(frame) = keyframe(frames, |f| &f.attributes, self.frame) {
+            if let Some(r) = frame.attributes.get("_r") {
+                local.r = r
+                    .trim()
+                    .parse::<u8>()
+                    .ok()
+                    .and_then(rotation_from_byte)
+                    .ok_or_else(|| VoxError::BadRotation {
+                        node: id,
+                        value: r.clone(),
+                    })?;
+            }
+            if let Some(t) = frame.attributes.get("_t") {
+                let bad = || VoxError::BadTranslation {
+                    node: id,
+                    value: t.clone(),
+                };
+                let parts: Vec<i64> = t
+                    .split_whitespace()
+                    .map(|s| s.parse::<i32>().map(i64::from))
+                    .collect::<std::result::Result<_, _>>()
+                    .map_err(|_| bad())?;
+                let [x, y, z] = parts[..] else {
+                    return Err(bad());
+                };
+                local.t2 = [2 * x, 2 * y, 2 * z];
+            }
+        }
+        Ok(Some(local))
+    }
+
+    /// Places the model of shape node `id` at the chosen frame with transform `acc`.
+    fn shape(&mut self, id: u32, acc: Affine) -> Result<()> {
+        let data = self.data;
+        let SceneNode::Shape { models, .. } = &data.scenes[id as usize] else {
+            return Ok(());
+        };
+        if models.len() > 1 {
+            let frames = models.len();
+            self.warn_once(id, VoxWarning::AnimationIgnored { node: id, frames });
+        }
+        if let Some(m) = keyframe(models, |m| &m.attributes, self.frame) {
+            if m.model_id as usize >= data.models.len() {
+                return Err(VoxError::MissingModel {
+                    node: id,
+                    model: m.model_id,
+                    count: data.models.len(),
+                });
+            }
+            self.out.push(Instance {
+                model: m.model_id as usize,
+                affine: acc,
+            });
+        }
+        Ok(())
+    }
 }
 
 /// The keyframe in effect at `frame`: the last whose `_f` (0 when absent) is at most `frame`,

@@ -41,13 +41,33 @@ pub enum VoxWarning {
         /// The palette indices (1..=255).
         indices: Vec<u8>,
     },
-    /// Metadata records of the world that `.vox` cannot hold (MoveObjects, BigDecor, ...).
-    RecordsDropped {
+    /// Metadata records of the world that MagicaVoxel cannot show (MoveObjects, BigDecor, ...):
+    /// kept in the file's `VCAF` chunk, which only voxcaf reads back.
+    RecordsHidden {
         /// The record type.
         record_type: u16,
         /// Its name.
         name: &'static str,
         /// Records of that type.
+        count: usize,
+    },
+    /// The world holds more distinct block values than a `.vox` palette has colours: the
+    /// rarest were folded to the nearest palette colour (exact values kept in `VCAF`).
+    ValuesFolded {
+        /// Distinct non-air block values in the world.
+        distinct: usize,
+        /// Values folded onto another value's colour.
+        folded: usize,
+        /// Voxels of the folded values.
+        voxels: u64,
+    },
+    /// The file's `VCAF` chunk does not match its models (another tool rewrote them): its exact
+    /// block values were ignored.
+    ExactValuesStale,
+    /// Metadata records kept in the file's `VCAF` chunk were not restored, because the world is
+    /// not the one exported (`--origin` or a size was given).
+    KeptRecordsSkipped {
+        /// Records left out.
         count: usize,
     },
 }
@@ -87,14 +107,34 @@ impl fmt::Display for VoxWarning {
                 "palette indices {indices:?} are not in the mapping; mapped to the nearest \
                  registry colour"
             ),
-            VoxWarning::RecordsDropped {
+            VoxWarning::RecordsHidden {
                 name,
                 count,
                 record_type,
             } => write!(
                 f,
-                "{count} {name} record(s) (metadata type {record_type}) are not representable in \
-                 .vox; not exported"
+                "{count} {name} record(s) (metadata type {record_type}) cannot be shown in \
+                 MagicaVoxel; kept in the file's VCAF chunk for voxcaf"
+            ),
+            VoxWarning::ValuesFolded {
+                distinct,
+                folded,
+                voxels,
+            } => write!(
+                f,
+                "the world holds {distinct} distinct block values, a .vox palette 255: {folded} \
+                 value(s) ({voxels} voxels) take the nearest palette colour; the exact values \
+                 are kept in the file's VCAF chunk for voxcaf"
+            ),
+            VoxWarning::ExactValuesStale => write!(
+                f,
+                "the file's VCAF chunk does not match its models (rewritten by another tool?); \
+                 its exact block values are ignored and colours mapped as usual"
+            ),
+            VoxWarning::KeptRecordsSkipped { count } => write!(
+                f,
+                "{count} metadata record(s) kept in the file's VCAF chunk are not restored: \
+                 the world is placed differently than it was exported (--origin)"
             ),
         }
     }

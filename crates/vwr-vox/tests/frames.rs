@@ -2,15 +2,11 @@
 
 use vwr_vox::{import, ImportOptions, VoxError, VoxWarning};
 
-/// `../shared/realworld/corpus2/vox/deer.vox` (ephtracy's voxel-model repository: 4 frames as
-/// models without a scene graph), or `None` (skip) unless the golden data is required.
+mod common;
+
+/// `deer.vox` (ephtracy's voxel-model repository: 4 frames as models without a scene graph).
 fn deer() -> Option<Vec<u8>> {
-    let path = voxcaf_golden::root().join("../realworld/corpus2/vox/deer.vox");
-    match std::fs::read(&path) {
-        Ok(bytes) => Some(bytes),
-        Err(e) if voxcaf_golden::required() => panic!("{}: {e}", path.display()),
-        Err(_) => None,
-    }
+    common::realworld("corpus2/vox/deer.vox")
 }
 
 #[test]
