@@ -8,6 +8,7 @@ use crate::error::{ImportError, Result};
 use crate::settings::{GpuFormat, MipFilter, Profile, Settings};
 
 mod decode;
+mod deep;
 mod mips;
 #[cfg(test)]
 mod tests;
@@ -16,7 +17,6 @@ pub use crate::texture_data::{
     level_sizes, next_level, TextureData, MAX_DECODED_BYTES, MAX_DIMENSION,
 };
 pub use decode::{decode_image, decode_image_original, decode_source, SourceImage};
-use mips::float_chain;
 pub use mips::{box_chain, linear_chain};
 
 /// A decoded image: tightly packed rows of 8-bit samples, `channels` per texel.
@@ -58,11 +58,6 @@ fn check_dimensions(width: u32, height: u32, channels: u8) -> Result<usize> {
     }
     Ok(bytes as usize)
 }
-
-/// A 16-bit sample to the f32 working value of the 16-bit mip chain.
-type Decode16 = fn(u16) -> f32;
-/// A working value back to a 16-bit sample.
-type Encode16 = fn(f32) -> u16;
 
 /// Turn decoded RGBA8 pixels into a texture following `settings` (mips, filter, sRGB, profile,
 /// GPU format: the mip chain is built from the RGBA8 levels, then each level is encoded).
@@ -109,7 +104,7 @@ pub fn build_texture(px: Pixels, settings: &Settings) -> Result<TextureData> {
 /// Turn a decoded source at any precision into a texture. RGBA8 sources go through
 /// [`build_texture`]. Without a GPU format, 16-bit sources are stored as R16G16B16A16_UNORM
 /// and float sources as R16G16B16A16_FLOAT, with mips filtered in f32 (area-weighted; 16-bit
-/// sRGB data averaged in linear light). With a GPU format, 16-bit sources are reduced to 8 bits
+/// sRGB data averaged in linear light with colour weighted by alpha, as the 8-bit chain does). With a GPU format, 16-bit sources are reduced to 8 bits
 /// first; float sources accept only `rgba8` (no HDR block encoder is offered).
 pub fn build_source(src: SourceImage, settings: &Settings) -> Result<TextureData> {
     let srgb = settings.is_srgb();
@@ -127,69 +122,10 @@ pub fn build_source(src: SourceImage, settings: &Settings) -> Result<TextureData
             ),
         )),
         (SourceImage::Rgba16 { width, height, data }, None) => {
-            let (w, h) = (*width, *height);
-            let (dec, enc): (Decode16, Encode16) = if srgb {
-                (
-                    |v| srgb_to_linear(v as f32 / 65_535.0),
-                    |v| (linear_to_srgb(v.clamp(0.0, 1.0)) * 65_535.0).round() as u16,
-                )
-            } else {
-                (
-                    |v| v as f32 / 65_535.0,
-                    |v| (v.clamp(0.0, 1.0) * 65_535.0).round() as u16,
-                )
-            };
-            let base: Vec<f32> = data
-                .chunks_exact(4)
-                .flat_map(|p| [dec(p[0]), dec(p[1]), dec(p[2]), p[3] as f32 / 65_535.0])
-                .collect();
-            let chain = float_chain(w, h, base, settings.mips);
-            let mut payload = Vec::with_capacity(chain.iter().map(|l| l.len() * 2).sum());
-            let mut first = true;
-            for level in &chain {
-                if first {
-                    // The base level is stored exactly as decoded.
-                    data.iter().for_each(|v| payload.extend_from_slice(&v.to_le_bytes()));
-                    first = false;
-                    continue;
-                }
-                for p in level.chunks_exact(4) {
-                    for v in [enc(p[0]), enc(p[1]), enc(p[2])] {
-                        payload.extend_from_slice(&v.to_le_bytes());
-                    }
-                    let a = (p[3].clamp(0.0, 1.0) * 65_535.0).round() as u16;
-                    payload.extend_from_slice(&a.to_le_bytes());
-                }
-            }
-            Ok(TextureData {
-                width: w,
-                height: h,
-                levels: chain.len() as u32,
-                format: caf::texture::TextureFormat::R16G16B16A16_UNORM,
-                srgb,
-                payload,
-            })
+            Ok(deep::build_rgba16(*width, *height, data, srgb, settings.mips))
         }
         (SourceImage::RgbaF32 { width, height, data }, None) => {
-            let (w, h) = (*width, *height);
-            let base: Vec<f32> = data
-                .iter()
-                .map(|&v| if v.is_finite() { v } else { 0.0 })
-                .collect();
-            let chain = float_chain(w, h, base, settings.mips);
-            let mut payload = Vec::with_capacity(chain.iter().map(|l| l.len() * 2).sum());
-            for v in chain.iter().flatten() {
-                payload.extend_from_slice(&half::f16::from_f32(*v).to_le_bytes());
-            }
-            Ok(TextureData {
-                width: w,
-                height: h,
-                levels: chain.len() as u32,
-                format: caf::texture::TextureFormat::R16G16B16A16_FLOAT,
-                // Float data is linear light.
-                srgb: false,
-                payload,
-            })
+            Ok(deep::build_float(*width, *height, data, settings.mips))
         }
     }
 }

@@ -555,6 +555,45 @@ fn exr_is_stored_as_half_floats_keeping_values_above_one() {
     }
 }
 
+/// A 16-bit sRGB RGBA PNG whose left 5 columns are opaque and the rest fully transparent
+/// white: every mip texel with any coverage keeps the opaque colour (within 1/255), as the
+/// 8-bit chain does; unweighted averaging pulled it up to 104/255 towards white.
+#[test]
+fn sixteen_bit_png_mips_weight_colour_by_alpha() {
+    let (w, h) = (13u32, 9u32);
+    let opaque = [50_000u16, 20_000, 9_000, u16::MAX];
+    let samples: Vec<u16> = (0..w * h)
+        .flat_map(|i| {
+            if i % w < 5 {
+                opaque
+            } else {
+                [u16::MAX, u16::MAX, u16::MAX, 0]
+            }
+        })
+        .collect();
+    let file = convert_with(&png16(w, h, &samples), "edge.png", None, Some(true));
+    let asset = Asset::parse(&file).unwrap();
+    let view = TextureView::from_asset(&asset).unwrap();
+    assert_eq!(view.format_code(), TextureFormat::R16G16B16A16_UNORM);
+    assert!(view.level_count() > 3);
+    let mut partial = 0;
+    for l in 1..view.level_count() {
+        let (lw, lh) = view.level_dims(l).unwrap();
+        let img = decode_level(view.format_code(), 0, lw, lh, view.level(l).unwrap()).unwrap();
+        for (x, y, p) in img.as_rgba16().unwrap().enumerate_pixels() {
+            if p[3] == 0 {
+                continue;
+            }
+            partial += usize::from(p[3] < u16::MAX);
+            for c in 0..3 {
+                let off = (p[c] as i32 - opaque[c] as i32).abs();
+                assert!(off <= 257, "level {l} ({x}, {y}) channel {c}: {p:?}");
+            }
+        }
+    }
+    assert!(partial > 0, "the edge falls inside some footprints");
+}
+
 // ---- EXIF orientation ----
 
 /// A JPEG of `w × h` (left half red, right half blue) with an EXIF APP1 segment whose IFD0
