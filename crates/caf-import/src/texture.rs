@@ -9,6 +9,7 @@ use crate::settings::{GpuFormat, MipFilter, Profile, Settings};
 
 mod decode;
 mod deep;
+mod finite;
 mod mips;
 #[cfg(test)]
 mod tests;
@@ -17,6 +18,7 @@ pub use crate::texture_data::{
     level_sizes, next_level, TextureData, MAX_DECODED_BYTES, MAX_DIMENSION,
 };
 pub use decode::{decode_image, decode_image_original, decode_source, SourceImage};
+pub use finite::{NonFiniteSamples, SampleRange, TextureWarning};
 pub use mips::{box_chain, linear_chain};
 
 /// A decoded image: tightly packed rows of 8-bit samples, `channels` per texel.
@@ -101,19 +103,33 @@ pub fn build_texture(px: Pixels, settings: &Settings) -> Result<TextureData> {
     })
 }
 
-/// Turn a decoded source at any precision into a texture. RGBA8 sources go through
-/// [`build_texture`]. Without a GPU format, 16-bit sources are stored as R16G16B16A16_UNORM
-/// and float sources as R16G16B16A16_FLOAT, with mips filtered in f32 (area-weighted; 16-bit
-/// sRGB data averaged in linear light with colour weighted by alpha, as the 8-bit chain does). With a GPU format, 16-bit sources are reduced to 8 bits
-/// first; float sources accept only `rgba8` (no HDR block encoder is offered).
+/// Turn a decoded source at any precision into a texture ([`build_source_with_warnings`]
+/// without its warnings: callers that show warnings use that one).
 pub fn build_source(src: SourceImage, settings: &Settings) -> Result<TextureData> {
+    build_source_with_warnings(src, settings).map(|(t, _)| t)
+}
+
+/// Turn a decoded source at any precision into a texture, with what it did not keep. RGBA8
+/// sources go through [`build_texture`]. Without a GPU format, 16-bit sources are stored as
+/// R16G16B16A16_UNORM and float sources as R16G16B16A16_FLOAT, with mips filtered in f32
+/// (area-weighted; 16-bit sRGB data averaged in linear light with colour weighted by alpha, as
+/// the 8-bit chain does). With a GPU format, 16-bit sources are reduced to 8 bits first; float
+/// sources accept only `rgba8` (no HDR block encoder is offered). NaN samples of float sources
+/// become 0 and ±Inf the largest and lowest values of the stored format (±65504 as half
+/// floats, 1 and 0 as 8 bits): [`TextureWarning::NonFinite`] counts them.
+pub fn build_source_with_warnings(
+    src: SourceImage,
+    settings: &Settings,
+) -> Result<(TextureData, Vec<TextureWarning>)> {
     let srgb = settings.is_srgb();
     match (&src, settings.gpu_format) {
         (SourceImage::Rgba8(_), _) | (SourceImage::Rgba16 { .. }, Some(_)) => {
-            build_texture(src.into_rgba8(srgb), settings)
+            Ok((build_texture(src.into_rgba8(srgb), settings)?, Vec::new()))
         }
-        (SourceImage::RgbaF32 { .. }, Some(GpuFormat::Rgba8)) => {
-            build_texture(src.into_rgba8(srgb), settings)
+        (SourceImage::RgbaF32 { data, .. }, Some(GpuFormat::Rgba8)) => {
+            let warning = NonFiniteSamples::count(data, SampleRange::UNIT8);
+            let texture = build_texture(src.into_rgba8(srgb), settings)?;
+            Ok((texture, warning.map(TextureWarning::NonFinite).into_iter().collect()))
         }
         (SourceImage::RgbaF32 { .. }, Some(g)) => Err(ImportError::unsupported(
             "image",
@@ -121,11 +137,13 @@ pub fn build_source(src: SourceImage, settings: &Settings) -> Result<TextureData
                 "float (HDR) sources cannot be encoded to {g}: store them as float (no --gpu-format) or choose rgba8"
             ),
         )),
-        (SourceImage::Rgba16 { width, height, data }, None) => {
-            Ok(deep::build_rgba16(*width, *height, data, srgb, settings.mips))
-        }
+        (SourceImage::Rgba16 { width, height, data }, None) => Ok((
+            deep::build_rgba16(*width, *height, data, srgb, settings.mips),
+            Vec::new(),
+        )),
         (SourceImage::RgbaF32 { width, height, data }, None) => {
-            Ok(deep::build_float(*width, *height, data, settings.mips))
+            let (texture, warning) = deep::build_float(*width, *height, data, settings.mips);
+            Ok((texture, warning.into_iter().collect()))
         }
     }
 }

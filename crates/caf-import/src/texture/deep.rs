@@ -1,6 +1,7 @@
 //! Sources deeper than 8 bits stored at their own precision: 16-bit images as
 //! R16G16B16A16_UNORM and float images as R16G16B16A16_FLOAT, with mips filtered in f32.
 
+use super::finite::{NonFiniteSamples, SampleRange, TextureWarning};
 use super::mips::{float_chain, unweight};
 use super::{linear_to_srgb, srgb_to_linear, TextureData};
 use caf::texture::TextureFormat;
@@ -67,17 +68,23 @@ pub(super) fn build_rgba16(
 }
 
 /// A float RGBA image (linear light) as R16G16B16A16_FLOAT, mips averaged channel by channel.
-pub(super) fn build_float(width: u32, height: u32, data: &[f32], mips: bool) -> TextureData {
-    let base: Vec<f32> = data
-        .iter()
-        .map(|&v| if v.is_finite() { v } else { 0.0 })
-        .collect();
+/// NaN samples become 0 and the others are clamped to the half-float range (±Inf to ±65504),
+/// counted in the warning.
+pub(super) fn build_float(
+    width: u32,
+    height: u32,
+    data: &[f32],
+    mips: bool,
+) -> (TextureData, Option<TextureWarning>) {
+    let range = SampleRange::HALF;
+    let warning = NonFiniteSamples::count(data, range).map(TextureWarning::NonFinite);
+    let base: Vec<f32> = data.iter().map(|&v| range.map(v)).collect();
     let chain = float_chain(width, height, base, 4, mips);
     let mut payload = Vec::with_capacity(chain.iter().map(|l| l.len() * 2).sum());
     for v in chain.iter().flatten() {
         payload.extend_from_slice(&half::f16::from_f32(*v).to_le_bytes());
     }
-    TextureData {
+    let texture = TextureData {
         width,
         height,
         levels: chain.len() as u32,
@@ -85,5 +92,6 @@ pub(super) fn build_float(width: u32, height: u32, data: &[f32], mips: bool) -> 
         // Float data is linear light.
         srgb: false,
         payload,
-    }
+    };
+    (texture, warning)
 }
