@@ -141,47 +141,147 @@ pub fn encode_levels(
     Ok(out)
 }
 
+/// `(VkFormat, format code)` of the plain and BCn formats passed through; where several
+/// `VkFormat`s give one code, the first is the one written back.
+const VK_CODES: [(u32, u32); 26] = [
+    (9, 2),    // R8_UNORM
+    (16, 3),   // R8G8_UNORM
+    (37, 4),   // R8G8B8A8_UNORM
+    (43, 52),  // R8G8B8A8_SRGB
+    (44, 12),  // B8G8R8A8_UNORM
+    (50, 53),  // B8G8R8A8_SRGB
+    (70, 5),   // R16_UNORM
+    (77, 6),   // R16G16_UNORM
+    (91, 7),   // R16G16B16A16_UNORM
+    (97, 29),  // R16G16B16A16_SFLOAT
+    (100, 30), // R32_SFLOAT
+    (109, 32), // R32G32B32A32_SFLOAT
+    (133, 13), // BC1_RGBA_UNORM_BLOCK
+    (131, 13), // BC1_RGB_UNORM_BLOCK
+    (134, 54), // BC1_RGBA_SRGB_BLOCK
+    (132, 54), // BC1_RGB_SRGB_BLOCK
+    (135, 14), // BC2_UNORM_BLOCK
+    (136, 55), // BC2_SRGB_BLOCK
+    (137, 15), // BC3_UNORM_BLOCK
+    (138, 56), // BC3_SRGB_BLOCK
+    (139, 16), // BC4_UNORM_BLOCK
+    (141, 17), // BC5_UNORM_BLOCK
+    (143, 20), // BC6H_UFLOAT_BLOCK
+    (144, 19), // BC6H_SFLOAT_BLOCK
+    (145, 18), // BC7_UNORM_BLOCK
+    (146, 57), // BC7_SRGB_BLOCK
+];
+
+/// `VK_FORMAT_ASTC_4x4_UNORM_BLOCK`: ASTC_{4x4..12x12}_{UNORM,SRGB}_BLOCK are 157..=184, UNORM
+/// and SRGB alternating (codes 63..=76 and 77..=90).
+const VK_ASTC_LDR: u32 = 157;
+/// `VK_FORMAT_ASTC_4x4_SFLOAT_BLOCK` (VK_EXT_texture_compression_astc_hdr): 14 block sizes,
+/// codes 91..=104.
+const VK_ASTC_HDR: u32 = 1_000_066_000;
+
 /// The format code for a KTX2 `VkFormat` value, for the formats passed through.
 fn vk_to_code(vk: u32) -> Option<TextureFormat> {
     let c = match vk {
-        9 => 2,          // R8_UNORM
-        16 => 3,         // R8G8_UNORM
-        37 => 4,         // R8G8B8A8_UNORM
-        43 => 52,        // R8G8B8A8_SRGB
-        44 => 12,        // B8G8R8A8_UNORM
-        50 => 53,        // B8G8R8A8_SRGB
-        70 => 5,         // R16_UNORM
-        77 => 6,         // R16G16_UNORM
-        91 => 7,         // R16G16B16A16_UNORM
-        97 => 29,        // R16G16B16A16_SFLOAT
-        100 => 30,       // R32_SFLOAT
-        109 => 32,       // R32G32B32A32_SFLOAT
-        131 | 133 => 13, // BC1_RGB/RGBA_UNORM_BLOCK
-        132 | 134 => 54, // BC1_RGB/RGBA_SRGB_BLOCK
-        135 => 14,       // BC2_UNORM_BLOCK
-        136 => 55,       // BC2_SRGB_BLOCK
-        137 => 15,       // BC3_UNORM_BLOCK
-        138 => 56,       // BC3_SRGB_BLOCK
-        139 => 16,       // BC4_UNORM_BLOCK
-        141 => 17,       // BC5_UNORM_BLOCK
-        143 => 20,       // BC6H_UFLOAT_BLOCK
-        144 => 19,       // BC6H_SFLOAT_BLOCK
-        145 => 18,       // BC7_UNORM_BLOCK
-        146 => 57,       // BC7_SRGB_BLOCK
-        // ASTC_{4x4..12x12}_{UNORM,SRGB}_BLOCK: 157..=184, UNORM and SRGB alternating.
-        157..=184 => {
-            let i = (vk - 157) / 2;
-            if (vk - 157).is_multiple_of(2) {
+        VK_ASTC_LDR..=184 => {
+            let i = (vk - VK_ASTC_LDR) / 2;
+            if (vk - VK_ASTC_LDR).is_multiple_of(2) {
                 63 + i
             } else {
                 77 + i
             }
         }
-        // ASTC_{4x4..12x12}_SFLOAT_BLOCK (VK_EXT_texture_compression_astc_hdr).
-        1_000_066_000..=1_000_066_013 => 91 + (vk - 1_000_066_000),
-        _ => return None,
+        VK_ASTC_HDR..=1_000_066_013 => 91 + (vk - VK_ASTC_HDR),
+        _ => VK_CODES.iter().find(|p| p.0 == vk)?.1,
     };
     Some(TextureFormat(c))
+}
+
+/// The KTX2 `VkFormat` of a stored format code (the inverse of the pass-through's mapping);
+/// format 0 by its texel size `channels` (R8, R8G8, R8G8B8, R8G8B8A8) and `srgb`.
+pub fn code_to_vk(format: TextureFormat, channels: u32, srgb: bool) -> Option<u32> {
+    Some(match (format.0, channels) {
+        // R8, R8G8, R8G8B8, R8G8B8A8: UNORM and SRGB.
+        (0, 1..=4) => {
+            let (unorm, srgb_vk) = [(9, 15), (16, 22), (23, 29), (37, 43)][channels as usize - 1];
+            if srgb {
+                srgb_vk
+            } else {
+                unorm
+            }
+        }
+        (c @ 63..=76, _) => VK_ASTC_LDR + 2 * (c - 63),
+        (c @ 77..=90, _) => VK_ASTC_LDR + 1 + 2 * (c - 77),
+        (c @ 91..=104, _) => VK_ASTC_HDR + (c - 91),
+        (c, _) => VK_CODES.iter().find(|p| p.1 == c)?.0,
+    })
+}
+
+/// A KTX2 file of one 2D image: `levels` (largest first, each exactly its level's bytes in
+/// `vk`'s layout) of a `width × height` base, with the Data Format Descriptor the `ktx2`
+/// crate derives from the `VkFormat`; no supercompression, level data smallest first and
+/// aligned as the KTX2 specification asks (to the least common multiple of the texel block
+/// size and 4).
+pub fn write_ktx2(vk: u32, width: u32, height: u32, levels: &[&[u8]]) -> Result<Vec<u8>> {
+    let refuse = |why: String| ImportError::unsupported("KTX2", why);
+    let format = ktx2::Format::new(vk).ok_or_else(|| refuse(format!("no VkFormat {vk}")))?;
+    let (dfd, type_size) =
+        ktx2::dfd::Basic::from_format(format).map_err(|e| refuse(format!("VkFormat {vk}: {e}")))?;
+    let block_bytes = dfd.bytes_planes[0].max(1) as usize;
+    let align = block_bytes * 4 / gcd(block_bytes, 4);
+    let dfd = ktx2::dfd::Block::Basic(dfd).to_vec();
+    let dfd_offset = ktx2::Header::LENGTH + levels.len() * ktx2::LevelIndex::LENGTH;
+    let dfd_length = 4 + dfd.len();
+    let mut data_start = dfd_offset + dfd_length;
+    let mut index = vec![None; levels.len()];
+    // Level data smallest first.
+    let mut body = Vec::new();
+    for (i, level) in levels.iter().enumerate().rev() {
+        let pad = (align - (data_start + body.len()) % align) % align;
+        body.resize(body.len() + pad, 0);
+        index[i] = Some(ktx2::LevelIndex {
+            byte_offset: (data_start + body.len()) as u64,
+            byte_length: level.len() as u64,
+            uncompressed_byte_length: level.len() as u64,
+        });
+        body.extend_from_slice(level);
+    }
+    data_start += body.len();
+    let header = ktx2::Header {
+        format: Some(format),
+        type_size,
+        pixel_width: width,
+        pixel_height: height,
+        pixel_depth: 0,
+        layer_count: 0,
+        face_count: 1,
+        level_count: levels.len() as u32,
+        supercompression_scheme: None,
+        index: ktx2::Index {
+            dfd_byte_offset: dfd_offset as u32,
+            dfd_byte_length: dfd_length as u32,
+            kvd_byte_offset: 0,
+            kvd_byte_length: 0,
+            sgd_byte_offset: 0,
+            sgd_byte_length: 0,
+        },
+    };
+    let mut out = Vec::with_capacity(data_start);
+    out.extend_from_slice(&header.as_bytes());
+    for entry in index.into_iter().flatten() {
+        out.extend_from_slice(&entry.as_bytes());
+    }
+    out.extend_from_slice(&(dfd_length as u32).to_le_bytes());
+    out.extend_from_slice(&dfd);
+    out.extend_from_slice(&body);
+    Ok(out)
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 /// Pass a KTX2 file through: its levels are stored as they are, with the format code of its
