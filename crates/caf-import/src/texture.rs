@@ -8,6 +8,8 @@ use crate::error::{ImportError, Result};
 use crate::settings::{GpuFormat, MipFilter, Profile, Settings};
 
 mod decode;
+mod deep;
+mod finite;
 mod mips;
 #[cfg(test)]
 mod tests;
@@ -16,7 +18,7 @@ pub use crate::texture_data::{
     level_sizes, next_level, TextureData, MAX_DECODED_BYTES, MAX_DIMENSION,
 };
 pub use decode::{decode_image, decode_image_original, decode_source, SourceImage};
-use mips::float_chain;
+pub use finite::{NonFiniteSamples, SampleRange, TextureWarning};
 pub use mips::{box_chain, linear_chain};
 
 /// A decoded image: tightly packed rows of 8-bit samples, `channels` per texel.
@@ -58,11 +60,6 @@ fn check_dimensions(width: u32, height: u32, channels: u8) -> Result<usize> {
     }
     Ok(bytes as usize)
 }
-
-/// A 16-bit sample to the f32 working value of the 16-bit mip chain.
-type Decode16 = fn(u16) -> f32;
-/// A working value back to a 16-bit sample.
-type Encode16 = fn(f32) -> u16;
 
 /// Turn decoded RGBA8 pixels into a texture following `settings` (mips, filter, sRGB, profile,
 /// GPU format: the mip chain is built from the RGBA8 levels, then each level is encoded).
@@ -106,19 +103,33 @@ pub fn build_texture(px: Pixels, settings: &Settings) -> Result<TextureData> {
     })
 }
 
-/// Turn a decoded source at any precision into a texture. RGBA8 sources go through
-/// [`build_texture`]. Without a GPU format, 16-bit sources are stored as R16G16B16A16_UNORM
-/// and float sources as R16G16B16A16_FLOAT, with mips filtered in f32 (area-weighted; 16-bit
-/// sRGB data averaged in linear light). With a GPU format, 16-bit sources are reduced to 8 bits
-/// first; float sources accept only `rgba8` (no HDR block encoder is offered).
+/// Turn a decoded source at any precision into a texture ([`build_source_with_warnings`]
+/// without its warnings: callers that show warnings use that one).
 pub fn build_source(src: SourceImage, settings: &Settings) -> Result<TextureData> {
+    build_source_with_warnings(src, settings).map(|(t, _)| t)
+}
+
+/// Turn a decoded source at any precision into a texture, with what it did not keep. RGBA8
+/// sources go through [`build_texture`]. Without a GPU format, 16-bit sources are stored as
+/// R16G16B16A16_UNORM and float sources as R16G16B16A16_FLOAT, with mips filtered in f32
+/// (area-weighted; 16-bit sRGB data averaged in linear light with colour weighted by alpha, as
+/// the 8-bit chain does). With a GPU format, 16-bit sources are reduced to 8 bits first; float
+/// sources accept only `rgba8` (no HDR block encoder is offered). NaN samples of float sources
+/// become 0 and ±Inf the largest and lowest values of the stored format (±65504 as half
+/// floats, 1 and 0 as 8 bits): [`TextureWarning::NonFinite`] counts them.
+pub fn build_source_with_warnings(
+    src: SourceImage,
+    settings: &Settings,
+) -> Result<(TextureData, Vec<TextureWarning>)> {
     let srgb = settings.is_srgb();
     match (&src, settings.gpu_format) {
         (SourceImage::Rgba8(_), _) | (SourceImage::Rgba16 { .. }, Some(_)) => {
-            build_texture(src.into_rgba8(srgb), settings)
+            Ok((build_texture(src.into_rgba8(srgb), settings)?, Vec::new()))
         }
-        (SourceImage::RgbaF32 { .. }, Some(GpuFormat::Rgba8)) => {
-            build_texture(src.into_rgba8(srgb), settings)
+        (SourceImage::RgbaF32 { data, .. }, Some(GpuFormat::Rgba8)) => {
+            let warning = NonFiniteSamples::count(data, SampleRange::UNIT8);
+            let texture = build_texture(src.into_rgba8(srgb), settings)?;
+            Ok((texture, warning.map(TextureWarning::NonFinite).into_iter().collect()))
         }
         (SourceImage::RgbaF32 { .. }, Some(g)) => Err(ImportError::unsupported(
             "image",
@@ -126,70 +137,13 @@ pub fn build_source(src: SourceImage, settings: &Settings) -> Result<TextureData
                 "float (HDR) sources cannot be encoded to {g}: store them as float (no --gpu-format) or choose rgba8"
             ),
         )),
-        (SourceImage::Rgba16 { width, height, data }, None) => {
-            let (w, h) = (*width, *height);
-            let (dec, enc): (Decode16, Encode16) = if srgb {
-                (
-                    |v| srgb_to_linear(v as f32 / 65_535.0),
-                    |v| (linear_to_srgb(v.clamp(0.0, 1.0)) * 65_535.0).round() as u16,
-                )
-            } else {
-                (
-                    |v| v as f32 / 65_535.0,
-                    |v| (v.clamp(0.0, 1.0) * 65_535.0).round() as u16,
-                )
-            };
-            let base: Vec<f32> = data
-                .chunks_exact(4)
-                .flat_map(|p| [dec(p[0]), dec(p[1]), dec(p[2]), p[3] as f32 / 65_535.0])
-                .collect();
-            let chain = float_chain(w, h, base, settings.mips);
-            let mut payload = Vec::with_capacity(chain.iter().map(|l| l.len() * 2).sum());
-            let mut first = true;
-            for level in &chain {
-                if first {
-                    // The base level is stored exactly as decoded.
-                    data.iter().for_each(|v| payload.extend_from_slice(&v.to_le_bytes()));
-                    first = false;
-                    continue;
-                }
-                for p in level.chunks_exact(4) {
-                    for v in [enc(p[0]), enc(p[1]), enc(p[2])] {
-                        payload.extend_from_slice(&v.to_le_bytes());
-                    }
-                    let a = (p[3].clamp(0.0, 1.0) * 65_535.0).round() as u16;
-                    payload.extend_from_slice(&a.to_le_bytes());
-                }
-            }
-            Ok(TextureData {
-                width: w,
-                height: h,
-                levels: chain.len() as u32,
-                format: caf::texture::TextureFormat::R16G16B16A16_UNORM,
-                srgb,
-                payload,
-            })
-        }
+        (SourceImage::Rgba16 { width, height, data }, None) => Ok((
+            deep::build_rgba16(*width, *height, data, srgb, settings.mips),
+            Vec::new(),
+        )),
         (SourceImage::RgbaF32 { width, height, data }, None) => {
-            let (w, h) = (*width, *height);
-            let base: Vec<f32> = data
-                .iter()
-                .map(|&v| if v.is_finite() { v } else { 0.0 })
-                .collect();
-            let chain = float_chain(w, h, base, settings.mips);
-            let mut payload = Vec::with_capacity(chain.iter().map(|l| l.len() * 2).sum());
-            for v in chain.iter().flatten() {
-                payload.extend_from_slice(&half::f16::from_f32(*v).to_le_bytes());
-            }
-            Ok(TextureData {
-                width: w,
-                height: h,
-                levels: chain.len() as u32,
-                format: caf::texture::TextureFormat::R16G16B16A16_FLOAT,
-                // Float data is linear light.
-                srgb: false,
-                payload,
-            })
+            let (texture, warning) = deep::build_float(*width, *height, data, settings.mips);
+            Ok((texture, warning.into_iter().collect()))
         }
     }
 }

@@ -22,6 +22,19 @@ fn unsupported(format: TextureFormat) -> ImportError {
     )
 }
 
+/// Whether [`decode_level`] decodes `format` (the table above). The others (BC6H, ASTC HDR,
+/// integer, snorm and packed formats) can be exported only as stored, to KTX2.
+pub fn is_decodable(format: TextureFormat) -> bool {
+    let Ok(info) = format.info() else {
+        return false;
+    };
+    match (info.class, format.0) {
+        (FormatClass::Legacy8, _) | (_, 2..=7 | 12 | 29 | 30 | 32 | 52 | 53) => true,
+        (FormatClass::Bc | FormatClass::Astc, c) => !(19..=20).contains(&c) && c < 91,
+        _ => false,
+    }
+}
+
 /// Decode one stored level of `width × height` texels in `format` to an image. `channels`
 /// is the texel size for format 0 (the view's inferred channel count) and ignored otherwise.
 /// `data` must be exactly the level's bytes (`caf::texture::TextureView::level`).
@@ -105,7 +118,7 @@ pub fn decode_level(
                 v
             })
         }
-        (FormatClass::Bc, c) | (FormatClass::Astc, c) if !(19..=20).contains(&c) && c < 91 => {
+        (FormatClass::Bc, c) | (FormatClass::Astc, c) if is_decodable(format) => {
             let mut px = vec![0u32; w * h];
             let (bw, bh) = (info.block_width as usize, info.block_height as usize);
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match c {

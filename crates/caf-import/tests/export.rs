@@ -304,3 +304,81 @@ fn texture_gpu_and_16_bit_formats_export_decoded() -> Res {
     assert_eq!(back.to_rgba16().into_raw(), px);
     Ok(())
 }
+
+/// A passed-through ASTC HDR KTX2 (magnum-plugins' `rgbaf.ktx2`: ASTC_4x4_SFLOAT, zstd
+/// supercompressed, format 91 in the asset): a PNG export is refused with a message naming the
+/// format and KTX2 as the alternative, and `OUT.ktx2` gets the blocks back unchanged in a KTX2
+/// file that the pass-through (and the `ktx2` crate) read again.
+#[test]
+fn astc_hdr_texture_exports_as_ktx2_and_png_is_refused_by_name() -> Res {
+    let Some(path) = voxcaf_golden::corpus("../realworld/corpus2/ktx2/magnum-basis-rgbaf.ktx2")
+    else {
+        return Ok(());
+    };
+    let src = std::fs::read(&path)?;
+    let converted = convert(&src, &path, &Settings::default())?;
+    let caf = converted.to_caf_bytes();
+    let asset = caf::Asset::parse(&caf)?;
+    let view = caf::texture::TextureView::from_asset(&asset)?;
+    assert_eq!(view.format_code().0, 91);
+    let err = export(caf.clone(), Path::new("out/sky.png"), &opts()).unwrap_err();
+    assert!(
+        matches!(err, ExportError::NotDecodable { code: 91, .. }),
+        "{err}"
+    );
+    let text = err.to_string();
+    assert!(text.contains("ASTC") && text.contains("KTX2"), "{text}");
+    let files = export(caf.clone(), Path::new("out/sky.ktx2"), &opts())?;
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0].path, PathBuf::from("out/sky.ktx2"));
+    let ktx = &files[0].bytes;
+    let reader = ktx2::Reader::new(&ktx[..])?;
+    assert_eq!(
+        reader.header().format.map(|f| f.value()),
+        Some(1_000_066_000)
+    );
+    assert_eq!(
+        (reader.header().pixel_width, reader.header().pixel_height),
+        (63, 27)
+    );
+    // The original's level, zstd-decoded, is what the export wrote.
+    let original = ktx2::Reader::new(&src[..])?;
+    let level = original.levels().next().unwrap();
+    let expected = zstd::bulk::decompress(level.data, level.uncompressed_byte_length as usize)?;
+    assert_eq!(reader.levels().next().unwrap().data, &expected[..]);
+    // Read back through the pass-through: the same asset.
+    let again = convert(ktx, Path::new("sky.ktx2"), &Settings::default())?;
+    assert_eq!(again.to_caf_bytes(), caf);
+    Ok(())
+}
+
+/// Every level of a BC7 texture with mips goes to one KTX2 file as stored (`--level` to one
+/// level), and comes back through the pass-through unchanged.
+#[test]
+fn encoded_texture_levels_export_to_ktx2_unchanged() -> Res {
+    let settings = Settings {
+        mips: true,
+        gpu_format: Some(caf_import::GpuFormat::Bc7),
+        ..Settings::default()
+    };
+    let caf = convert(
+        &samples::gradient_png(20, 12),
+        Path::new("g.png"),
+        &settings,
+    )?
+    .to_caf_bytes();
+    let files = export(caf.clone(), Path::new("g.KTX2"), &opts())?;
+    let back = convert(&files[0].bytes, Path::new("g.ktx2"), &Settings::default())?;
+    assert_eq!(back.to_caf_bytes(), caf);
+    let one = ExportOptions {
+        level: Some(1),
+        ..opts()
+    };
+    let files = export(caf.clone(), Path::new("g1.ktx2"), &one)?;
+    let reader = ktx2::Reader::new(&files[0].bytes[..])?;
+    assert_eq!(reader.header().level_count, 1);
+    let asset = caf::Asset::parse(&caf)?;
+    let view = caf::texture::TextureView::from_asset(&asset)?;
+    assert_eq!(reader.levels().next().unwrap().data, view.level(1).unwrap());
+    Ok(())
+}

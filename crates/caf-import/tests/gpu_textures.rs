@@ -555,6 +555,148 @@ fn exr_is_stored_as_half_floats_keeping_values_above_one() {
     }
 }
 
+/// A 16-bit sRGB RGBA PNG whose left 5 columns are opaque and the rest fully transparent
+/// white: every mip texel with any coverage keeps the opaque colour (within 1/255), as the
+/// 8-bit chain does; unweighted averaging pulled it up to 104/255 towards white.
+#[test]
+fn sixteen_bit_png_mips_weight_colour_by_alpha() {
+    let (w, h) = (13u32, 9u32);
+    let opaque = [50_000u16, 20_000, 9_000, u16::MAX];
+    let samples: Vec<u16> = (0..w * h)
+        .flat_map(|i| {
+            if i % w < 5 {
+                opaque
+            } else {
+                [u16::MAX, u16::MAX, u16::MAX, 0]
+            }
+        })
+        .collect();
+    let file = convert_with(&png16(w, h, &samples), "edge.png", None, Some(true));
+    let asset = Asset::parse(&file).unwrap();
+    let view = TextureView::from_asset(&asset).unwrap();
+    assert_eq!(view.format_code(), TextureFormat::R16G16B16A16_UNORM);
+    assert!(view.level_count() > 3);
+    let mut partial = 0;
+    for l in 1..view.level_count() {
+        let (lw, lh) = view.level_dims(l).unwrap();
+        let img = decode_level(view.format_code(), 0, lw, lh, view.level(l).unwrap()).unwrap();
+        for (x, y, p) in img.as_rgba16().unwrap().enumerate_pixels() {
+            if p[3] == 0 {
+                continue;
+            }
+            partial += usize::from(p[3] < u16::MAX);
+            for c in 0..3 {
+                let off = (p[c] as i32 - opaque[c] as i32).abs();
+                assert!(off <= 257, "level {l} ({x}, {y}) channel {c}: {p:?}");
+            }
+        }
+    }
+    assert!(partial > 0, "the edge falls inside some footprints");
+}
+
+/// NaN and ±Inf in an EXR source: a typed warning counts them and says what they became
+/// (NaN 0, ±Inf the largest and lowest finite values of the stored format), instead of all
+/// silently turning into 0 (+Inf into black).
+#[test]
+fn nan_and_infinity_in_float_sources_are_counted_in_a_warning() {
+    use caf_import::texture::{
+        build_source_with_warnings, decode_source, NonFiniteSamples, SampleRange, TextureWarning,
+    };
+    let (w, h) = (4, 2);
+    let mut samples: Vec<f32> = (0..w * h * 4).map(|i| i as f32 * 0.25).collect();
+    samples[0] = f32::NAN;
+    samples[5] = f32::INFINITY;
+    samples[6] = f32::INFINITY;
+    samples[9] = f32::NEG_INFINITY;
+    samples[13] = 1.0e6;
+    let src = exr_bytes(w, h, &samples);
+    let build = |gpu_format| {
+        let settings = Settings {
+            mips: true,
+            gpu_format,
+            ..Settings::default()
+        };
+        build_source_with_warnings(decode_source(&src, Some("exr")).unwrap(), &settings).unwrap()
+    };
+    let (tex, warnings) = build(None);
+    let expected = NonFiniteSamples {
+        nan: 1,
+        positive_infinite: 2,
+        negative_infinite: 1,
+        out_of_range: 1,
+        range: SampleRange::HALF,
+    };
+    assert_eq!(warnings, [TextureWarning::NonFinite(expected)]);
+    let text = warnings[0].to_string();
+    assert!(text.contains("1 NaN sample(s) became 0"), "{text}");
+    assert!(text.contains("2 +Inf became 65504"), "{text}");
+    let base = decode_level(tex.format, 0, w, h, &tex.payload[..(w * h * 8) as usize]).unwrap();
+    let base = base.as_rgba32f().unwrap().as_raw().clone();
+    assert_eq!(
+        [base[0], base[5], base[6], base[9], base[13]],
+        [0.0, 65_504.0, 65_504.0, -65_504.0, 65_504.0]
+    );
+    assert!(tex
+        .payload
+        .chunks_exact(2)
+        .all(|b| { half::f16::from_le_bytes([b[0], b[1]]).is_finite() }));
+    // Reduced to RGBA8: +Inf is the brightest value, not black.
+    let (tex, warnings) = build(Some(GpuFormat::Rgba8));
+    let [TextureWarning::NonFinite(n)] = &warnings[..] else {
+        panic!("{warnings:?}")
+    };
+    assert_eq!(
+        (
+            n.nan,
+            n.positive_infinite,
+            n.negative_infinite,
+            n.out_of_range
+        ),
+        (1, 2, 1, 0)
+    );
+    assert_eq!(n.range, SampleRange::UNIT8);
+    assert_eq!(
+        (tex.payload[0], tex.payload[5], tex.payload[9]),
+        (0, 255, 0)
+    );
+    // Finite sources give no warning.
+    let src = exr_bytes(w, h, &vec![0.5; (w * h * 4) as usize]);
+    let settings = Settings::default();
+    let (_, warnings) =
+        build_source_with_warnings(decode_source(&src, None).unwrap(), &settings).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+}
+
+/// OpenEXR's AllHalfValues test image (every half-float bit pattern, NaNs and infinities
+/// included) converts, with the non-finite samples counted.
+#[test]
+fn nan_and_infinity_in_a_real_exr_are_counted_in_a_warning() {
+    use caf_import::texture::{build_source_with_warnings, decode_source, TextureWarning};
+    let Some(path) =
+        voxcaf_golden::corpus("../realworld/corpus2/hdr/exr-TestImages_AllHalfValues.exr")
+    else {
+        return;
+    };
+    let src = std::fs::read(path).unwrap();
+    let settings = Settings {
+        mips: true,
+        ..Settings::default()
+    };
+    let (tex, warnings) =
+        build_source_with_warnings(decode_source(&src, Some("exr")).unwrap(), &settings).unwrap();
+    let [TextureWarning::NonFinite(n)] = &warnings[..] else {
+        panic!("{warnings:?}")
+    };
+    assert!(
+        n.nan > 0 && n.positive_infinite > 0 && n.negative_infinite > 0,
+        "{n:?}"
+    );
+    assert!(tex
+        .payload
+        .chunks_exact(2)
+        .all(|b| { half::f16::from_le_bytes([b[0], b[1]]).is_finite() }));
+}
+
 // ---- EXIF orientation ----
 
 /// A JPEG of `w × h` (left half red, right half blue) with an EXIF APP1 segment whose IFD0

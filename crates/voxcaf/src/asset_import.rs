@@ -453,7 +453,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
     }
     let start = Instant::now();
     let result = match o::read_input(&a.input) {
-        Ok(bytes) => caf_import::convert(&bytes, &a.input, &settings),
+        Ok(bytes) => convert_with_progress(&bytes, &a.input, &settings, a.json),
         Err(e) => return Err(e),
     };
     let converted = match result {
@@ -757,6 +757,38 @@ pub fn demo_build(src_dir: &Path, out_dir: &Path) -> Result<String> {
     }
     lines.extend(note);
     Ok(lines.join("\n"))
+}
+
+/// `caf_import::convert` with a progress bar of the block encoders (BC1/3/5/7, ASTC) on standard
+/// error when it is a terminal (an 8192² BC7 texture takes a minute per core).
+fn convert_with_progress(
+    bytes: &[u8],
+    input: &Path,
+    settings: &caf_import::Settings,
+    json: bool,
+) -> caf_import::Result<caf_import::Converted> {
+    let encodes = settings
+        .gpu_format
+        .is_some_and(|g| g != caf_import::GpuFormat::Rgba8);
+    if json || !encodes || !std::io::stderr().is_terminal() {
+        return caf_import::convert(bytes, input, settings);
+    }
+    let bar = indicatif::ProgressBar::new(0).with_style(
+        indicatif::ProgressStyle::with_template("[{bar:30}] {pos}/{len} blocks, {eta} left {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar.set_message(format!("encoding {}", input.display()));
+    let shown = bar.clone();
+    let progress = std::sync::Arc::new(move |blocks: u64, total: u64| {
+        shown.set_length(total);
+        shown.inc(blocks);
+    });
+    let result = caf_import::texture_gpu::with_encode_progress(progress, || {
+        caf_import::convert(bytes, input, settings)
+    });
+    bar.finish_and_clear();
+    result
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //!
 //! | asset type | files | module |
 //! |---|---|---|
-//! | Texture (format 0: R8, RG8, RGB8, RGBA8) | one PNG per mip level (`OUT-mipN.png`), or one level as `OUT` | [`texture`] |
+//! | Texture | one PNG (or OpenEXR for float formats) per mip level (`OUT-mipN.png`), or one level as `OUT`; to `OUT.ktx2` the levels as stored (BCn and ASTC blocks included), in one KTX2 file | [`texture`] |
 //! | Audio (8/16/32-bit PCM) | a WAV file (`OUT`) | [`audio`] |
 //! | Shader (SPIR-V) | the SPIR-V bytes as stored (`OUT`) and their disassembly (`OUT` with extension `.spvasm`) | [`shader`] |
 //! | Mesh (original and extended) | glTF 2.0: `OUT.glb`, or `OUT.gltf` with its buffer `OUT.bin`; one primitive per sub-mesh, placeholder materials at the stored indices, COLOR_0 and TEXCOORD_1, the skin (joint nodes, inverse binds, JOINTS_0 / WEIGHTS_0), and with [`ExportOptions::animation`] the clips of an Animation asset on its joints | [`gltf`] |
@@ -74,6 +74,17 @@ pub enum ExportError {
         extension: String,
         /// The extensions of what this type exports (`.png`, ...).
         expected: &'static [&'static str],
+    },
+    /// The texture's stored format cannot be decoded to an image (BC6H, ASTC HDR, ...): its
+    /// levels can be exported only as stored, to a KTX2 file.
+    #[error(
+        "cannot decode {format} (format {code}) to an image; export its levels as stored to a KTX2 file instead (name the output *.ktx2)"
+    )]
+    NotDecodable {
+        /// The format's name (`ASTC_4x4_FLOAT`).
+        format: &'static str,
+        /// Its code.
+        code: u32,
     },
     /// `--level N` names a level the texture does not have.
     #[error("the texture has {count} mip level(s) (0..{count}), so there is no level {level}")]
@@ -197,7 +208,8 @@ pub fn export(caf_bytes: Vec<u8>, out: &Path, opts: &ExportOptions<'_>) -> Resul
 /// The output extensions of each exported type (see the module docs).
 fn extensions(asset_type: caf::AssetType) -> &'static [&'static str] {
     match asset_type {
-        caf::AssetType::TEXTURE | caf::AssetType::FONT => &[".png"],
+        caf::AssetType::TEXTURE => &[".png", ".ktx2"],
+        caf::AssetType::FONT => &[".png"],
         caf::AssetType::AUDIO => &[".wav"],
         caf::AssetType::SHADER => &[".spv"],
         // Meshes and animations: the glTF writer refuses every name but .glb / .gltf itself.

@@ -1,11 +1,14 @@
-//! Texture export: each mip level as a PNG (or OpenEXR for float formats).
+//! Texture export: each mip level as a PNG (or OpenEXR for float formats), or every level as
+//! stored in one KTX2 file when the output is named `*.ktx2`.
 //!
 //! Format 0 (the original's 8-bit texels): R8 is written as a grey PNG, RGB8 and RGBA8 as
 //! themselves, and RG8 as an RGB PNG whose blue channel is 0 (PNG has no two-channel colour
 //! type; grey-with-alpha would misname the second channel). Every other stored format is
 //! decoded by [`crate::texture_decode`]: 8-bit and block-compressed (BCn, ASTC) levels become
 //! RGBA8 PNGs, 16-bit levels 16-bit PNGs, and float levels OpenEXR files (`.exr`, values kept
-//! as stored, no tone mapping).
+//! as stored, no tone mapping). Formats that cannot be decoded (BC6H, ASTC HDR) are refused
+//! with [`ExportError::NotDecodable`], which names KTX2 as the way out: a KTX2 export writes the
+//! stored bytes back unchanged with their `VkFormat` ([`crate::texture_gpu::write_ktx2`]).
 
 use std::path::Path;
 
@@ -13,7 +16,8 @@ use image::ImageEncoder;
 
 use super::{sibling, ExportError, ExportFile, Result};
 
-/// The PNG files of a texture: every level as `OUT-mipN.png`, or `level` alone as `OUT`.
+/// The files of a texture: every level as `OUT-mipN.png`, or `level` alone as `OUT`; or, when
+/// `out` ends in `.ktx2`, one KTX2 file of every level (or of `level` alone) as stored.
 pub fn export(asset: &caf::Asset<'_>, out: &Path, level: Option<u32>) -> Result<Vec<ExportFile>> {
     let view = caf::texture::TextureView::from_asset(asset)?;
     let count = view.level_count();
@@ -22,12 +26,24 @@ pub fn export(asset: &caf::Asset<'_>, out: &Path, level: Option<u32>) -> Result<
         Some(l) => return Err(ExportError::NoSuchLevel { level: l, count }),
         None => (0..count).collect(),
     };
+    let format = view.format_code();
+    let ktx2 = out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("ktx2"));
+    if ktx2 {
+        return export_ktx2(&view, out, &levels);
+    }
+    if !crate::texture_decode::is_decodable(format) {
+        return Err(ExportError::NotDecodable {
+            format: format.name(),
+            code: format.0,
+        });
+    }
     levels
         .into_iter()
         .map(|i| {
             let (w, h) = view.level_dims(i).unwrap_or((0, 0));
             let pixels = view.level(i).unwrap_or_default();
-            let format = view.format_code();
             let (bytes, name, ext) = if format == caf::texture::TextureFormat::RGBA8_LEGACY {
                 let (bytes, name) = encode_png(pixels, w, h, view.channels)?;
                 (bytes, name, "png")
@@ -45,6 +61,45 @@ pub fn export(asset: &caf::Asset<'_>, out: &Path, level: Option<u32>) -> Result<
             })
         })
         .collect()
+}
+
+/// The KTX2 file of `levels` (consecutive, largest first) of a texture: the stored bytes with
+/// the format's `VkFormat`.
+fn export_ktx2(
+    view: &caf::texture::TextureView<'_>,
+    out: &Path,
+    levels: &[usize],
+) -> Result<Vec<ExportFile>> {
+    let format = view.format_code();
+    let encode = |message: String| ExportError::Encode {
+        format: "KTX2",
+        message,
+    };
+    let vk = crate::texture_gpu::code_to_vk(format, view.channels, view.srgb).ok_or_else(|| {
+        encode(format!(
+            "{} (format {}) has no Vulkan format to name in a KTX2 file",
+            format.name(),
+            format.0
+        ))
+    })?;
+    let data: Vec<&[u8]> = levels
+        .iter()
+        .map(|&i| view.level(i).unwrap_or_default())
+        .collect();
+    let first = levels.first().copied().unwrap_or(0);
+    let (w, h) = view.level_dims(first).unwrap_or((0, 0));
+    let bytes =
+        crate::texture_gpu::write_ktx2(vk, w, h, &data).map_err(|e| encode(e.to_string()))?;
+    Ok(vec![ExportFile {
+        path: out.to_path_buf(),
+        bytes,
+        what: format!(
+            "KTX2 {w}x{h} {}, {} level{} as stored",
+            format.name(),
+            data.len(),
+            if data.len() == 1 { "" } else { "s" }
+        ),
+    }])
 }
 
 /// A level of any other format, decoded to an image: PNG bytes (8 or 16 bits) or OpenEXR

@@ -62,7 +62,7 @@ pub enum SourceImage {
 
 impl SourceImage {
     /// Reduce to RGBA8: 16-bit samples rounded (`(v * 255 + 32767) / 65535`); float samples
-    /// clamped to 0..=1 and, when `srgb`, encoded with the sRGB curve, else scaled linearly.
+    /// clamped to 0..=1 (NaN to 0, see [`super::SampleRange::UNIT8`]) and, when `srgb`, encoded with the sRGB curve, else scaled linearly.
     pub fn into_rgba8(self, srgb: bool) -> Pixels {
         let (width, height) = self.size();
         let data = match self {
@@ -75,14 +75,19 @@ impl SourceImage {
                 .chunks_exact(4)
                 .flat_map(|p| {
                     let c = |v: f32| {
-                        let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+                        let v = super::SampleRange::UNIT8.map(v);
                         if srgb {
                             to_u8(linear_to_srgb(v))
                         } else {
                             to_u8(v)
                         }
                     };
-                    [c(p[0]), c(p[1]), c(p[2]), to_u8(p[3].clamp(0.0, 1.0))]
+                    [
+                        c(p[0]),
+                        c(p[1]),
+                        c(p[2]),
+                        to_u8(super::SampleRange::UNIT8.map(p[3])),
+                    ]
                 })
                 .collect(),
         };

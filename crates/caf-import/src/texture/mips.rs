@@ -139,6 +139,23 @@ fn working_channels(srgb: bool) -> usize {
     }
 }
 
+/// The colour and alpha of an alpha-weighted working texel `[r*a, g*a, b*a, a, r, g, b, ..]`:
+/// the weighted colour divided by alpha, or the plain colour where the footprint is (almost)
+/// fully transparent.
+#[inline(always)]
+pub(super) fn unweight(t: &[f32]) -> ([f32; 3], f32) {
+    let a = t[3];
+    let rgb = if a > 1.0 / 1024.0 {
+        // One division: the reciprocal is within an ulp of each quotient, far below the
+        // encoder's resolution (the f64 reference test bounds the whole chain).
+        let inv = 1.0 / a;
+        [t[0] * inv, t[1] * inv, t[2] * inv]
+    } else {
+        [t[4], t[5], t[6]]
+    };
+    (rgb, a)
+}
+
 /// The filter's constant tables, shared by every row of every level.
 struct Tables {
     srgb: bool,
@@ -195,15 +212,7 @@ impl Tables {
     #[inline(always)]
     fn encode(&self, t: &[f32], out: &mut [u8]) {
         if self.srgb {
-            let a = t[3];
-            let rgb = if a > 1.0 / 1024.0 {
-                // One division: the reciprocal is within an ulp of each quotient, far below
-                // the encoder's resolution (the f64 reference test bounds the whole chain).
-                let inv = 1.0 / a;
-                [t[0] * inv, t[1] * inv, t[2] * inv]
-            } else {
-                [t[4], t[5], t[6]]
-            };
+            let (rgb, a) = unweight(t);
             out[0] = self.encoder.encode(rgb[0]);
             out[1] = self.encoder.encode(rgb[1]);
             out[2] = self.encoder.encode(rgb[2]);
@@ -580,9 +589,15 @@ pub(super) fn linear_chain_with(
     Ok((out, sizes.len() as u32))
 }
 
-/// Every level of an RGBA f32 image (the base first): area-weighted averages of the previous
-/// level, down to 1x1 when `mips`, else the base alone.
-pub(super) fn float_chain(width: u32, height: u32, base: Vec<f32>, mips: bool) -> Vec<Vec<f32>> {
+/// Every level of an f32 image of `nc` channels per texel (the base first): area-weighted
+/// averages of the previous level, down to 1x1 when `mips`, else the base alone.
+pub(super) fn float_chain(
+    width: u32,
+    height: u32,
+    base: Vec<f32>,
+    nc: usize,
+    mips: bool,
+) -> Vec<Vec<f32>> {
     let mut out = vec![base];
     if !mips {
         return out;
@@ -593,13 +608,13 @@ pub(super) fn float_chain(width: u32, height: u32, base: Vec<f32>, mips: bool) -
         let (dw, dh) = (pair[1].0 as usize, pair[1].1 as usize);
         let (tx, ty) = (taps(pair[0].0 as usize, dw), taps(pair[0].1 as usize, dh));
         let prev = &out[out.len() - 1];
-        let mut next = vec![0f32; dw * dh * 4];
+        let mut next = vec![0f32; dw * dh * nc];
         for (y, (fy, wy)) in ty.iter().enumerate() {
             for (x, (fx, wx)) in tx.iter().enumerate() {
-                let d = &mut next[(y * dw + x) * 4..][..4];
+                let d = &mut next[(y * dw + x) * nc..][..nc];
                 for (j, &wyj) in wy.iter().enumerate() {
                     for (i, &wxi) in wx.iter().enumerate() {
-                        let s = &prev[((fy + j) * w + fx + i) * 4..][..4];
+                        let s = &prev[((fy + j) * w + fx + i) * nc..][..nc];
                         for (dc, sc) in d.iter_mut().zip(s) {
                             *dc += sc * wyj * wxi;
                         }
