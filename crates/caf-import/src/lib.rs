@@ -444,15 +444,19 @@ pub fn convert(bytes: &[u8], path: &Path, settings: &Settings) -> Result<Convert
                 }
                 return Ok(Converted::from_texture(texture_gpu::import_ktx2(bytes)?));
             }
-            let tex = match settings.profile {
-                Profile::Original => {
-                    texture::build_texture(texture::decode_image_original(bytes)?, settings)?
-                }
-                Profile::Default => {
-                    texture::build_source(texture::decode_source(bytes, ext)?, settings)?
-                }
+            let (tex, warnings) = match settings.profile {
+                Profile::Original => (
+                    texture::build_texture(texture::decode_image_original(bytes)?, settings)?,
+                    Vec::new(),
+                ),
+                Profile::Default => texture::build_source_with_warnings(
+                    texture::decode_source(bytes, ext)?,
+                    settings,
+                )?,
             };
-            Ok(Converted::from_texture(tex))
+            let mut c = Converted::from_texture(tex);
+            c.warnings.extend(warnings.iter().map(|w| w.to_string()));
+            Ok(c)
         }
         AssetKind::Audio => {
             let pcm = audio::decode_audio(bytes, ext, settings.profile)?;
