@@ -300,7 +300,7 @@ fn check(
             let mut j = v.to_json(&name);
             j["ok"] = v.is_valid().into();
             out.push(j);
-        } else {
+        } else if !v.is_valid() || !crate::global::quiet() {
             println!("{}", v.line(&name));
         }
     };
@@ -327,7 +327,7 @@ fn check(
     if as_json {
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else if total > 1 {
-        println!("{} of {total} file(s) valid", total - bad);
+        crate::global::say!("{} of {total} file(s) valid", total - bad);
     }
     Ok(if bad == 0 { 0 } else { 1 })
 }
@@ -368,7 +368,7 @@ fn keygen(file: &Path, force: bool) -> Result<u8> {
         std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600))
             .map_err(|e| o::failed(file, e))?;
     }
-    eprintln!(
+    crate::global::tell!(
         "wrote a new key to {} (keep it secret; anyone with it can read and forge your assets)",
         file.display()
     );

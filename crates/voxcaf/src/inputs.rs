@@ -60,7 +60,7 @@ pub fn info_each(
                 if json {
                     println!("{}", crate::output::error_json(&e));
                 } else {
-                    eprintln!("error: {}", crate::output::message(&e));
+                    crate::global::print_error(&e);
                 }
             }
         }

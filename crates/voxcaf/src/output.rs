@@ -474,7 +474,7 @@ pub fn write_stdout(bytes: &[u8]) -> Result<()> {
 /// terminal (hidden otherwise, so pipes and logs get only the final lines).
 pub fn spinner(msg: String) -> indicatif::ProgressBar {
     use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
+    if crate::global::quiet() || !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
     let s = indicatif::ProgressBar::new_spinner();

@@ -214,7 +214,7 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
                     .save_with(&output, &opts)
                     .map_err(|e| o::failed(&output, e))?;
             }
-            println!(
+            crate::global::say!(
                 "{} -> {} ({} bytes, {:.2} ms)",
                 input.display(),
                 output.display(),
@@ -285,7 +285,7 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             }
             o::create_parent(&out)?;
             voxcaf_fs::write_atomic(&out, &bytes).map_err(|e| o::failed(&out, e))?;
-            println!(
+            crate::global::say!(
                 "wrote {}: {} chunks ({} blocks), v{}, {} bytes",
                 out.display(),
                 size_text(world.chunk_dims()),
@@ -393,7 +393,7 @@ fn convert(a: &ConvertArgs) -> Result<u8> {
         );
         return Ok(0);
     }
-    println!(
+    crate::global::say!(
         "{} (v{}, {} bytes) -> {} (v{}, {} bytes, {ratio}, {:.2} ms)",
         input.display(),
         vwr::world_version(&in_bytes).unwrap_or(0),
@@ -647,11 +647,11 @@ fn check(files: &[PathBuf], strict: bool, as_json: bool) -> Result<u8> {
                 println!("  - {w}");
             }
         } else {
-            println!("OK   {}", path.display());
+            crate::global::say!("OK   {}", path.display());
         }
     }
     if !as_json && files.len() > 1 {
-        println!("{} of {} files passed", files.len() - failed, files.len());
+        crate::global::say!("{} of {} files passed", files.len() - failed, files.len());
     }
     Ok(if failed == 0 { 0 } else { 1 })
 }

@@ -97,3 +97,129 @@ fn messages_do_not_repeat_the_path() {
     // The file was left alone, and so was its backup (there was none).
     assert!(!d.path().join("ro/w.vwr.bak").exists());
 }
+
+#[test]
+fn quiet_prints_only_errors() {
+    let d = tempfile::tempdir().unwrap();
+    for args in [
+        &["-q", "world", "new", "a.vwr"][..],
+        &["world", "new", "b.vwr", "--quiet"],
+        &["world", "resave", "a.vwr", "c.vwr", "-q"],
+        &["-q", "world", "check", "a.vwr", "b.vwr"],
+    ] {
+        let (code, out, err) = run(d.path(), args);
+        assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""), "{args:?}");
+    }
+    assert!(d.path().join("c.vwr").is_file());
+    // What was asked for is still printed, and so are errors.
+    let (code, out, _) = run(d.path(), &["-q", "world", "get", "a.vwr", "1,1,1"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("type 0"), "{out}");
+    let (code, out, err) = run(d.path(), &["-q", "world", "info", "missing.vwr"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.is_empty() && err.starts_with("error: missing.vwr"),
+        "{err}"
+    );
+    std::fs::write(d.path().join("bad.vwr"), b"not a world").unwrap();
+    let (code, out, _) = run(d.path(), &["world", "check", "-q", "a.vwr", "bad.vwr"]);
+    assert_eq!(code, 1);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.starts_with("FAIL bad.vwr"), "{out}");
+    // -q and -v together are a usage error.
+    let (code, _, _) = run(d.path(), &["-q", "-v", "world", "new", "x.vwr"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn verbose_prints_the_time_and_exit_status() {
+    let d = tempfile::tempdir().unwrap();
+    let (code, out, err) = run(d.path(), &["-v", "world", "new", "a.vwr"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("wrote a.vwr"), "{out}");
+    assert!(
+        err.contains("note: voxcaf world new: exit 0 after"),
+        "{err}"
+    );
+    let (code, _, err) = run(d.path(), &["world", "info", "missing.vwr", "--verbose"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("error: missing.vwr: cannot read"), "{err}");
+    assert!(err.contains("voxcaf world info: exit 1 after"), "{err}");
+}
+
+#[test]
+fn no_color_is_respected() {
+    let d = tempfile::tempdir().unwrap();
+    let run_with = |vars: &[(&str, &str)]| {
+        let mut cmd = common::voxcaf();
+        cmd.current_dir(d.path())
+            .args(["world", "info", "missing.vwr"])
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR")
+            .env_remove("CLICOLOR_FORCE");
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        let (code, _, err) = common::output(&mut cmd);
+        assert_eq!(code, 1, "{err}");
+        err
+    };
+    // Not a terminal: no colour.
+    assert!(run_with(&[]).starts_with("error: missing.vwr"));
+    // Colour when forced, and NO_COLOR wins over that.
+    let forced = run_with(&[("CLICOLOR_FORCE", "1")]);
+    assert!(forced.starts_with("\x1b[1;31merror\x1b[0m:"), "{forced:?}");
+    let none = run_with(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]);
+    assert!(!none.contains('\x1b'), "{none:?}");
+    // clap's own usage errors follow the same rules.
+    let mut cmd = common::voxcaf();
+    cmd.args(["world", "nope"])
+        .env("CLICOLOR_FORCE", "1")
+        .env("NO_COLOR", "1");
+    let (code, _, err) = common::output(&mut cmd);
+    assert_eq!(code, 2);
+    assert!(!err.contains('\x1b'), "{err:?}");
+}
+
+#[test]
+fn shell_completions_for_every_shell() {
+    let d = tempfile::tempdir().unwrap();
+    for (shell, needle) in [
+        ("bash", "_voxcaf()"),
+        ("zsh", "#compdef voxcaf"),
+        ("fish", "complete -c voxcaf"),
+        ("elvish", "voxcaf"),
+        ("powershell", "voxcaf"),
+    ] {
+        let (code, out, err) = run(d.path(), &["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        assert!(out.contains(needle), "{shell}");
+        // The subcommands and their flags are in it.
+        assert!(out.contains("resave") && out.contains("--json"), "{shell}");
+    }
+    let (code, _, _) = run(d.path(), &["completions", "tcsh"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn a_man_page_in_roff() {
+    let d = tempfile::tempdir().unwrap();
+    let (code, out, err) = run(d.path(), &["man"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(".TH voxcaf 1"), "{out}");
+    assert!(
+        out.contains(".SH SYNOPSIS") && out.contains("world"),
+        "{out}"
+    );
+    assert!(out.contains("quiet") && out.contains("verbose"), "{out}");
+    let (code, out, _) = run(d.path(), &["man", "world", "edit"]);
+    assert_eq!(code, 0);
+    assert!(out.contains(".TH voxcaf\\-world\\-edit 1") || out.contains(".TH voxcaf-world-edit 1"));
+    assert!(
+        out.contains("dry\\-run") || out.contains("dry-run"),
+        "{out}"
+    );
+    let (code, _, err) = run(d.path(), &["man", "world", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("has no subcommand \"nope\""), "{err}");
+}
