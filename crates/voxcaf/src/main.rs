@@ -28,6 +28,7 @@ mod output;
 mod sigpipe;
 mod world;
 mod world_args;
+mod world_blocks;
 mod world_edit;
 mod world_history;
 mod world_mesh;
@@ -98,6 +99,8 @@ enum WorldCmd {
     #[command(flatten)]
     History(world_history::HistoryCmd),
     #[command(flatten)]
+    Blocks(world_blocks::BlocksCmd),
+    #[command(flatten)]
     Mesh(world_mesh::MeshCmd),
     #[command(flatten)]
     Serve(world_serve::ServeCmd),
@@ -121,6 +124,7 @@ impl Cmd {
                 WorldCmd::Core(c) => c.json(),
                 WorldCmd::Edit(c) => c.json(),
                 WorldCmd::History(c) => c.json(),
+                WorldCmd::Blocks(c) => c.json(),
                 WorldCmd::Mesh(c) => c.json(),
                 WorldCmd::Serve(c) => c.json(),
                 WorldCmd::Play(c) => c.json(),
@@ -157,6 +161,7 @@ fn main() -> ExitCode {
             WorldCmd::Core(c) => world::run(c),
             WorldCmd::Edit(c) => world_edit::run(c),
             WorldCmd::History(c) => world_history::run(c),
+            WorldCmd::Blocks(c) => world_blocks::run(c),
             WorldCmd::Mesh(c) => world_mesh::run(c),
             WorldCmd::Serve(c) => world_serve::run(c),
             WorldCmd::Play(c) => world_play::run(c),

@@ -223,3 +223,75 @@ fn a_man_page_in_roff() {
     assert_eq!(code, 2);
     assert!(err.contains("has no subcommand \"nope\""), "{err}");
 }
+
+#[test]
+fn world_blocks_lists_the_registry() {
+    let d = tempfile::tempdir().unwrap();
+    let out = cli_ok(d.path(), "world blocks");
+    let water = out.lines().find(|l| l.contains(" Water ")).expect(&out);
+    assert!(water.trim_start().starts_with("92"), "{water}");
+    assert!(
+        water.contains("transparent") && water.contains("liquid") && water.contains("#3474d28c"),
+        "{water}"
+    );
+    let lava = out.lines().find(|l| l.contains(" Lava ")).expect(&out);
+    assert!(lava.contains("hazard"), "{lava}");
+    // Undescribed `tileN` types only with --all.
+    assert!(!out.contains("tile4000"), "{out}");
+    assert!(cli_ok(d.path(), "world blocks --all").contains("tile4000"));
+    let v: serde_json::Value =
+        serde_json::from_str(&cli_ok(d.path(), "world blocks brick_wall 373 --json")).unwrap();
+    assert_eq!(v["ok"], true);
+    let b = &v["blocks"];
+    assert_eq!(b.as_array().unwrap().len(), 2, "{v}");
+    assert_eq!(b[0]["type"], 261);
+    assert_eq!(b[0]["name"], "BrickWall");
+    assert_eq!(b[0]["kind"], "opaque");
+    assert_eq!(b[0]["solid"], true);
+    assert_eq!(b[1]["name"], "Spike");
+    assert_eq!(b[1]["trigger"], "hazard");
+    // A misspelt name is a usage error with a suggestion.
+    common::cli_err(
+        d.path(),
+        "world blocks rockpil",
+        2,
+        "did you mean \"RockPile\"",
+    );
+}
+
+#[test]
+fn world_blocks_takes_registry_overrides() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("reg.toml"),
+        "[[block]]\nid = 35\nname = \"Boulders\"\ncolor = \"#102030\"\n\
+         [[block]]\nid = 500\nname = \"Finish\"\ntrigger = \"goal\"\nkind = \"transparent\"\n",
+    )
+    .unwrap();
+    let out = cli_ok(d.path(), "world blocks --registry reg.toml");
+    let line = out.lines().find(|l| l.contains("Boulders")).expect(&out);
+    assert!(line.contains("35*") && line.contains("#102030"), "{line}");
+    let line = out.lines().find(|l| l.contains("Finish")).expect(&out);
+    assert!(line.contains("500*") && line.contains("goal"), "{line}");
+    let v: serde_json::Value = serde_json::from_str(&cli_ok(
+        d.path(),
+        "world blocks finish --registry reg.toml --json",
+    ))
+    .unwrap();
+    assert_eq!(v["blocks"][0]["overridden"], true);
+    assert_eq!(v["blocks"][0]["kind"], "transparent");
+    assert_eq!(v["registry"], "reg.toml");
+    // A bad registry file is bad input about that file.
+    std::fs::write(d.path().join("bad.toml"), "[[block]]\nid = 9999\n").unwrap();
+    let (code, out, _) = run(
+        d.path(),
+        &["world", "blocks", "--registry", "bad.toml", "--json"],
+    );
+    assert_eq!(code, 1);
+    let e = json_error(&out);
+    assert_eq!(e["file"], "bad.toml");
+    assert!(
+        e["message"].as_str().unwrap().contains("above 4095"),
+        "{out}"
+    );
+}
