@@ -29,6 +29,7 @@ mod sigpipe;
 mod world;
 mod world_args;
 mod world_blocks;
+mod world_diff;
 mod world_edit;
 mod world_history;
 mod world_mesh;
@@ -101,6 +102,8 @@ enum WorldCmd {
     #[command(flatten)]
     Blocks(world_blocks::BlocksCmd),
     #[command(flatten)]
+    Diff(world_diff::DiffCmd),
+    #[command(flatten)]
     Mesh(world_mesh::MeshCmd),
     #[command(flatten)]
     Serve(world_serve::ServeCmd),
@@ -125,6 +128,7 @@ impl Cmd {
                 WorldCmd::Edit(c) => c.json(),
                 WorldCmd::History(c) => c.json(),
                 WorldCmd::Blocks(c) => c.json(),
+                WorldCmd::Diff(c) => c.json(),
                 WorldCmd::Mesh(c) => c.json(),
                 WorldCmd::Serve(c) => c.json(),
                 WorldCmd::Play(c) => c.json(),
@@ -162,6 +166,7 @@ fn main() -> ExitCode {
             WorldCmd::Edit(c) => world_edit::run(c),
             WorldCmd::History(c) => world_history::run(c),
             WorldCmd::Blocks(c) => world_blocks::run(c),
+            WorldCmd::Diff(c) => world_diff::run(c),
             WorldCmd::Mesh(c) => world_mesh::run(c),
             WorldCmd::Serve(c) => world_serve::run(c),
             WorldCmd::Play(c) => world_play::run(c),

@@ -295,3 +295,121 @@ fn world_blocks_takes_registry_overrides() {
         "{out}"
     );
 }
+
+/// `a.vwr` (empty, 3³ chunks), `b.vwr` (a stone box and one water block), `c.vwr` (b with
+/// sky 3) and `b3.vwr` (b as v3) in `dir`.
+fn worlds_to_compare(dir: &Path) {
+    cli_ok(dir, "world new a.vwr --chunks 3");
+    let edit = |args: &[&str]| {
+        let (code, out, err) = run(dir, args);
+        assert_eq!(code, 0, "{args:?}: {out}{err}");
+    };
+    edit(&[
+        "world",
+        "edit",
+        "a.vwr",
+        "box 1 1 1 4 2 4 stone",
+        "place 12 3 5 water",
+        "-o",
+        "b.vwr",
+    ]);
+    edit(&["world", "edit", "b.vwr", "sky 3", "-o", "c.vwr"]);
+    cli_ok(dir, "world convert b.vwr b3.vwr --format v3");
+}
+
+#[test]
+fn world_diff_lists_the_differences_and_exits_like_diff() {
+    let d = tempfile::tempdir().unwrap();
+    worlds_to_compare(d.path());
+    let out = common::cli_out(d.path(), "world diff a.vwr a.vwr", 0);
+    assert!(out.contains("hold the same world"), "{out}");
+    // v2 and v3 of the same world are the same.
+    common::cli_out(d.path(), "world diff b.vwr b3.vwr", 0);
+    let out = common::cli_out(d.path(), "world diff a.vwr b.vwr --max 3", 1);
+    assert!(
+        out.contains("33 cell(s) differ in 2 chunk(s), the first 3"),
+        "{out}"
+    );
+    assert!(out.contains("(1, 1, 1)  0:0 Air -> 3:0 Stone"), "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.contains(" -> ")).count(),
+        3,
+        "{out}"
+    );
+    let out = common::cli_out(d.path(), "world diff b.vwr c.vwr", 1);
+    assert!(out.contains("world-wide fields differ"), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&common::cli_out(
+        d.path(),
+        "world diff b.vwr a.vwr --json --max 100",
+        1,
+    ))
+    .unwrap();
+    assert_eq!(v["same"], false);
+    assert_eq!(v["cells"], 33);
+    assert_eq!(v["chunks"], 2);
+    assert_eq!(v["first"].as_array().unwrap().len(), 33);
+    assert_eq!(v["first"][32]["cell"], serde_json::json!([12, 3, 5]));
+    assert_eq!(v["first"][32]["a"], 92 << 4);
+    // Trouble is exit 2, so that 1 only ever means "different".
+    let (code, _, err) = run(d.path(), &["world", "diff", "a.vwr", "missing.vwr"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("missing.vwr"), "{err}");
+}
+
+#[test]
+fn world_diff_reads_a_large_sparse_world_chunk_by_chunk() {
+    let d = tempfile::tempdir().unwrap();
+    cli_ok(d.path(), "world new big.vwr --size 5000x100x5000");
+    let (code, out, err) = run(
+        d.path(),
+        &[
+            "world",
+            "edit",
+            "big.vwr",
+            "place 4990 95 4990 lava",
+            "-o",
+            "big2.vwr",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    // Under a 512 MiB address-space limit, as the other world commands on large worlds.
+    let bin = common::voxcaf().get_program().to_owned();
+    let (code, out, err) = common::output(
+        std::process::Command::new("sh")
+            .current_dir(d.path())
+            .arg("-c")
+            .arg("ulimit -v 524288 && exec \"$0\" \"$@\"")
+            .arg(bin)
+            .args(["world", "diff", "big.vwr", "big2.vwr"]),
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("(4990, 95, 4990)  0:0 Air -> 68:0 Lava"),
+        "{out}"
+    );
+}
+
+#[test]
+fn world_stats_counts_blocks_by_type() {
+    let d = tempfile::tempdir().unwrap();
+    worlds_to_compare(d.path());
+    for file in ["b.vwr", "b3.vwr"] {
+        let out = cli_ok(d.path(), &format!("world stats {file}"));
+        assert!(out.contains("non-air blocks  33"), "{out}");
+        assert!(
+            out.contains("bounds          (1, 1, 1) to (12, 3, 5)"),
+            "{out}"
+        );
+        let stone = out.lines().find(|l| l.contains("Stone")).expect(&out);
+        assert!(stone.contains(" 32 "), "{stone}");
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(&cli_ok(d.path(), "world stats b.vwr --json")).unwrap();
+    assert_eq!(v["non_air_blocks"], 33);
+    assert_eq!(v["chunks_stored"], 2);
+    assert_eq!(v["types"][0]["name"], "Stone");
+    assert_eq!(v["types"][1]["blocks"], 1);
+    let (code, out, _) = run(d.path(), &["world", "stats", "missing.vwr", "--json"]);
+    assert_eq!(code, 1);
+    assert_eq!(json_error(&out)["file"], "missing.vwr");
+}
