@@ -23,6 +23,7 @@ mod keys;
 mod lists;
 #[allow(unsafe_code)]
 mod oom;
+mod out_arg;
 mod output;
 #[allow(unsafe_code)]
 mod sigpipe;

@@ -75,9 +75,9 @@ pub enum WorldCmd {
     Resave {
         /// Input .vwr (`-` reads standard input).
         input: PathBuf,
-        /// Output .vwr (may equal the input; `-` writes standard output; missing folders are
-        /// created).
-        output: PathBuf,
+        /// Output .vwr (may equal the input).
+        #[command(flatten)]
+        output: crate::out_arg::OutArg,
         /// Overwrite an existing output that is not a .vwr world.
         #[arg(long)]
         force: bool,
@@ -90,8 +90,9 @@ pub enum WorldCmd {
     ///   voxcaf world new cube.vwr --chunks 40 --format v3
     #[command(verbatim_doc_comment)]
     New {
-        /// Output .vwr (`-` writes standard output; missing folders are created).
-        out: PathBuf,
+        /// Output .vwr.
+        #[command(flatten)]
+        out: crate::out_arg::OutArg,
         /// Chunks per axis of a cubic world (1..=255); the world has 10×N blocks per axis.
         #[arg(long, default_value_t = 10, conflicts_with = "size")]
         chunks: u32,
@@ -192,6 +193,7 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             force,
         } => {
             use crate::output as o;
+            let output = output.path();
             if !o::is_dash(&output) {
                 o::check_file(&output, &[&input], &o::WORLD, force, true)?;
             }
@@ -244,6 +246,7 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             force,
         } => {
             use crate::output as o;
+            let out = out.path();
             if matches!(format, FormatArg::Vox) {
                 return Err(o::usage(
                     None,

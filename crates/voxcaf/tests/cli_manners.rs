@@ -413,3 +413,39 @@ fn world_stats_counts_blocks_by_type() {
     assert_eq!(code, 1);
     assert_eq!(json_error(&out)["file"], "missing.vwr");
 }
+
+#[test]
+fn o_is_an_alias_wherever_an_output_is_positional() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    cli_ok(p, "world new -o a.vwr --chunks 2");
+    cli_ok(p, "world resave a.vwr -o sub/b.vwr");
+    cli_ok(p, "world resave a.vwr --out c.vwr");
+    for f in ["a.vwr", "sub/b.vwr", "c.vwr"] {
+        assert!(p.join(f).is_file(), "{f}");
+    }
+    std::fs::write(p.join("payload.bin"), b"hello").unwrap();
+    cli_ok(
+        p,
+        "asset pack --type unknown --payload payload.bin -o caf/x.caf",
+    );
+    cli_ok(p, "asset repack caf/x.caf -o caf/y.caf");
+    cli_ok(p, "asset pack-dir caf -o game.cafpack");
+    cli_ok(p, "asset keygen -o k.key");
+    for f in ["caf/x.caf", "caf/y.caf", "game.cafpack", "k.key"] {
+        assert!(p.join(f).is_file(), "{f}");
+    }
+    // `-o -` streams as the positional `-` does.
+    let (code, out, err) = run(p, &["world", "new", "-o", "-", "--chunks", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("VWR1"));
+    // Both, or neither, is a usage error.
+    common::cli_err(
+        p,
+        "world resave a.vwr d.vwr -o e.vwr",
+        2,
+        "cannot be used with",
+    );
+    common::cli_err(p, "world resave a.vwr", 2, "required");
+    assert!(!p.join("d.vwr").exists() && !p.join("e.vwr").exists());
+}
