@@ -33,16 +33,16 @@ pub struct Usage {
 pub struct Failed {
     /// The file the error is about.
     pub file: PathBuf,
-    /// What is wrong: without the file's name in front, though it may name the file itself
-    /// (`w.vwr is read-only`), and then the file is not named again.
+    /// What is wrong: without the file's name in front, though it may start with the file as
+    /// its subject (`w.vwr is read-only`), and then the file is not named again.
     pub message: String,
 }
 
 impl Failed {
-    /// The one-line text: `FILE: MESSAGE`, or the message alone when it names the file.
+    /// The one-line text: `FILE: MESSAGE`, or the message alone when the file is its subject.
     fn text(&self) -> String {
         let file = self.file.display().to_string();
-        if mentions(&self.message, &file) {
+        if self.message.starts_with(&format!("{file} ")) {
             self.message.clone()
         } else {
             format!("{file}: {}", self.message)
@@ -528,6 +528,8 @@ mod tests {
         assert_eq!(e.to_string(), "w.vwr is read-only");
         let e = failed(Path::new("w.vwr"), "bad magic at offset 0");
         assert_eq!(e.to_string(), "w.vwr: bad magic at offset 0");
+        let e = failed(Path::new("w.vwr"), "w.vwr: held by (voxcaf world serve w.vwr)");
+        assert_eq!(e.to_string(), "w.vwr: held by (voxcaf world serve w.vwr)");
         assert!(!mentions("cannot copy w.vwr.bak", "w.vwr"));
         assert!(mentions("cannot open `w.vwr`: denied", "w.vwr"));
     }
