@@ -528,7 +528,10 @@ mod tests {
         assert_eq!(e.to_string(), "w.vwr is read-only");
         let e = failed(Path::new("w.vwr"), "bad magic at offset 0");
         assert_eq!(e.to_string(), "w.vwr: bad magic at offset 0");
-        let e = failed(Path::new("w.vwr"), "w.vwr: held by (voxcaf world serve w.vwr)");
+        let e = failed(
+            Path::new("w.vwr"),
+            "w.vwr: held by (voxcaf world serve w.vwr)",
+        );
         assert_eq!(e.to_string(), "w.vwr: held by (voxcaf world serve w.vwr)");
         assert!(!mentions("cannot copy w.vwr.bak", "w.vwr"));
         assert!(mentions("cannot open `w.vwr`: denied", "w.vwr"));
