@@ -122,7 +122,7 @@ fn file_in(message: &str) -> Option<PathBuf> {
         .filter(|a| a != "-" && !a.starts_with('-'))
         .collect();
     words(message)
-        .find(|w| path_like(w) && args.iter().any(|a| a == w))
+        .find(|w| (path_like(w) || Path::new(w).exists()) && args.iter().any(|a| a == w))
         .map(PathBuf::from)
 }
 

@@ -6,7 +6,8 @@ use std::path::Path;
 
 use common::{cli_ok, run};
 
-/// A v2 world `ro/w.vwr` made read-only, and a file `bad.vwr` that is a PNG, in `dir`.
+/// A v2 world `ro/w.vwr` made read-only, a file `bad.vwr` that is a PNG and an empty folder
+/// `empty`, in `dir`.
 fn read_only_world_and_bad_magic_file(dir: &Path) {
     cli_ok(dir, "world new w.vwr --chunks 2");
     std::fs::create_dir_all(dir.join("ro")).unwrap();
@@ -19,11 +20,12 @@ fn read_only_world_and_bad_magic_file(dir: &Path) {
     let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
     png.resize(96, 0);
     std::fs::write(dir.join("bad.vwr"), png).unwrap();
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
 }
 
 /// The failing commands of the tests: a read-only world edit, a bad-magic file read, a missing
-/// file read.
-const FAILING: [(&[&str], &str); 4] = [
+/// file read, a folder without worlds.
+const FAILING: [(&[&str], &str); 5] = [
     (
         &["world", "edit", "ro/w.vwr", "place 1 1 1 stone"],
         "ro/w.vwr",
@@ -41,6 +43,7 @@ const FAILING: [(&[&str], &str); 4] = [
     ),
     (&["world", "info", "bad.vwr"], "bad.vwr"),
     (&["world", "info", "missing.vwr"], "missing.vwr"),
+    (&["world", "check", "empty"], "empty"),
 ];
 
 fn json_error(out: &str) -> serde_json::Value {
