@@ -69,7 +69,7 @@ enum Cmd {
     },
     /// Build a showcase level and assets, save, reload and verify them, and print a report.
     Demo(demo::DemoArgs),
-    /// Print a shell completion script.
+    /// Print a shell completion script
     ///
     /// Examples:
     ///   voxcaf completions bash > ~/.local/share/bash-completion/completions/voxcaf
@@ -80,7 +80,7 @@ enum Cmd {
         /// The shell.
         shell: global::Shell,
     },
-    /// Print the manual page (roff) of voxcaf, or of one of its commands.
+    /// Print the manual page (roff) of voxcaf, or of one of its commands
     ///
     /// Examples:
     ///   voxcaf man | man -l -

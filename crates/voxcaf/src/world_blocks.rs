@@ -11,8 +11,7 @@ use vwr_blocks::{hashed_color, BlockInfo, Collision, Registry, RenderKind, TYPE_
 
 #[derive(Subcommand)]
 pub enum BlocksCmd {
-    /// List the block registry: type, name, how it renders, how it collides, its trigger and
-    /// its colour.
+    /// List the block registry: type, name, render kind, collision, trigger and colour
     ///
     /// Without arguments lists every type the registry describes (Galaxy Eggbert's named types
     /// and those a --registry file sets); types nobody described are `tileN`, opaque solid

@@ -14,7 +14,7 @@ use vwr::{local_position, Block, Chunk, WorldFile, CHUNK_SIZE, CHUNK_VOLUME};
 
 #[derive(Subcommand)]
 pub enum DiffCmd {
-    /// Count a world's blocks by type (with registry names), and the box that holds them.
+    /// Count a world's blocks by type (with registry names), and the box that holds them
     ///
     /// Reads one chunk at a time, so memory stays small for any world (`world info` gives the
     /// storage statistics).
@@ -30,7 +30,7 @@ pub enum DiffCmd {
         #[arg(long)]
         json: bool,
     },
-    /// Compare two worlds: sizes, world-wide fields, and which chunks and cells differ.
+    /// Compare two worlds: sizes, world-wide fields, and which chunks and cells differ
     ///
     /// Exit status as for `diff`: 0 the same, 1 different, 2 trouble (a file that does not
     /// load, a usage error). Reads one chunk of each file at a time.
