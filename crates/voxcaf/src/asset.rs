@@ -74,8 +74,9 @@ pub enum AssetCmd {
         /// File holding the payload bytes (default: empty; `-` reads standard input).
         #[arg(long)]
         payload: Option<PathBuf>,
-        /// Output .caf file (`-` writes standard output; missing folders are created).
-        out: PathBuf,
+        /// Output .caf file.
+        #[command(flatten)]
+        out: crate::out_arg::OutArg,
         /// Overwrite an existing output that is not a .caf asset.
         #[arg(long)]
         force: bool,
@@ -84,9 +85,9 @@ pub enum AssetCmd {
     Repack {
         /// Input .caf file (`-` reads standard input).
         input: PathBuf,
-        /// Output .caf file (may be the input; `-` writes standard output; missing folders are
-        /// created).
-        out: PathBuf,
+        /// Output .caf file (may be the input).
+        #[command(flatten)]
+        out: crate::out_arg::OutArg,
         /// Overwrite an existing output that is not a .caf asset.
         #[arg(long)]
         force: bool,
@@ -142,8 +143,9 @@ pub enum AssetCmd {
     PackDir {
         /// Folder of .caf files (a build output).
         dir: PathBuf,
-        /// Output .cafpack file (missing folders are created; not inside DIR).
-        out: PathBuf,
+        /// Output .cafpack file (not inside DIR).
+        #[command(flatten)]
+        out: crate::out_arg::OutArg,
         /// Overwrite an existing file that is not a pack.
         #[arg(long)]
         force: bool,
@@ -163,8 +165,9 @@ pub enum AssetCmd {
     ///   voxcaf asset keygen game.key
     ///   voxcaf asset build --encrypt --key-file game.key --compress zstd src/ build/
     Keygen {
-        /// The key file to write (missing folders are created).
-        file: PathBuf,
+        /// The key file to write.
+        #[command(flatten)]
+        file: crate::out_arg::OutArg,
         /// Replace an existing file.
         #[arg(long)]
         force: bool,
@@ -210,8 +213,8 @@ pub fn run(cmd: AssetCmd) -> Result<u8> {
                 key.as_ref(),
             )
         }
-        AssetCmd::Keygen { file, force } => keygen(&file, force),
-        AssetCmd::PackDir { dir, out, force } => pack_dir(&dir, &out, force),
+        AssetCmd::Keygen { file, force } => keygen(&file.path(), force),
+        AssetCmd::PackDir { dir, out, force } => pack_dir(&dir, &out.path(), force),
         AssetCmd::List { pack, json } => list(&pack, json),
         AssetCmd::Pack {
             ty,
@@ -225,10 +228,10 @@ pub fn run(cmd: AssetCmd) -> Result<u8> {
             flags,
             metadata.as_deref(),
             payload.as_deref(),
-            &out,
+            &out.path(),
             force,
         ),
-        AssetCmd::Repack { input, out, force } => repack(&input, &out, force),
+        AssetCmd::Repack { input, out, force } => repack(&input, &out.path(), force),
         AssetCmd::Extract {
             file,
             metadata,
@@ -300,7 +303,7 @@ fn check(
             let mut j = v.to_json(&name);
             j["ok"] = v.is_valid().into();
             out.push(j);
-        } else {
+        } else if !v.is_valid() || !crate::global::quiet() {
             println!("{}", v.line(&name));
         }
     };
@@ -327,7 +330,7 @@ fn check(
     if as_json {
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else if total > 1 {
-        println!("{} of {total} file(s) valid", total - bad);
+        crate::global::say!("{} of {total} file(s) valid", total - bad);
     }
     Ok(if bad == 0 { 0 } else { 1 })
 }
@@ -368,7 +371,7 @@ fn keygen(file: &Path, force: bool) -> Result<u8> {
         std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600))
             .map_err(|e| o::failed(file, e))?;
     }
-    eprintln!(
+    crate::global::tell!(
         "wrote a new key to {} (keep it secret; anyone with it can read and forge your assets)",
         file.display()
     );

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 /// `paths` with every folder replaced by the files below it whose extension is `ext`
 /// (case-insensitive), sorted, following no symbolic links out of the tree. Files named
@@ -17,7 +17,8 @@ pub fn expand(paths: &[PathBuf], ext: &str) -> Result<Vec<PathBuf>> {
         }
         let mut found = Vec::new();
         for entry in walkdir::WalkDir::new(p).sort_by_file_name() {
-            let entry = entry.with_context(|| format!("cannot read folder {}", p.display()))?;
+            let entry = entry
+                .map_err(|e| crate::output::failed(p, format!("cannot read the folder: {e}")))?;
             let is_kind = entry
                 .path()
                 .extension()
@@ -26,11 +27,12 @@ pub fn expand(paths: &[PathBuf], ext: &str) -> Result<Vec<PathBuf>> {
                 found.push(entry.into_path());
             }
         }
-        anyhow::ensure!(
-            !found.is_empty(),
-            "{}: folder holds no .{ext} file",
-            p.display()
-        );
+        if found.is_empty() {
+            return Err(crate::output::failed(
+                p,
+                format!("folder holds no .{ext} file"),
+            ));
+        }
         out.extend(found);
     }
     Ok(out)
@@ -60,7 +62,7 @@ pub fn info_each(
                 if json {
                     println!("{}", crate::output::error_json(&e));
                 } else {
-                    eprintln!("error: {}", crate::output::message(&e));
+                    crate::global::print_error(&e);
                 }
             }
         }

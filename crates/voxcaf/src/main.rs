@@ -17,16 +17,20 @@ use clap::{Parser, Subcommand};
 mod asset;
 mod asset_import;
 mod demo;
+mod global;
 mod inputs;
 mod keys;
 mod lists;
 #[allow(unsafe_code)]
 mod oom;
+mod out_arg;
 mod output;
 #[allow(unsafe_code)]
 mod sigpipe;
 mod world;
 mod world_args;
+mod world_blocks;
+mod world_diff;
 mod world_edit;
 mod world_history;
 mod world_mesh;
@@ -45,6 +49,8 @@ static ALLOCATOR: oom::Allocator = oom::Allocator;
     about = "Voxel worlds (.vwr) and game assets (.caf): inspect, check, convert, edit, mesh, render"
 )]
 struct Cli {
+    #[command(flatten)]
+    global: global::Flags,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -63,6 +69,27 @@ enum Cmd {
     },
     /// Build a showcase level and assets, save, reload and verify them, and print a report.
     Demo(demo::DemoArgs),
+    /// Print a shell completion script
+    ///
+    /// Examples:
+    ///   voxcaf completions bash > ~/.local/share/bash-completion/completions/voxcaf
+    ///   voxcaf completions zsh > ~/.zfunc/_voxcaf
+    ///   voxcaf completions fish > ~/.config/fish/completions/voxcaf.fish
+    #[command(verbatim_doc_comment)]
+    Completions {
+        /// The shell.
+        shell: global::Shell,
+    },
+    /// Print the manual page (roff) of voxcaf, or of one of its commands
+    ///
+    /// Examples:
+    ///   voxcaf man | man -l -
+    ///   voxcaf man world edit > voxcaf-world-edit.1
+    #[command(verbatim_doc_comment)]
+    Man {
+        /// The command whose page to print (`world edit`); none for the main page.
+        words: Vec<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -73,6 +100,10 @@ enum WorldCmd {
     Edit(world_edit::EditCmd),
     #[command(flatten)]
     History(world_history::HistoryCmd),
+    #[command(flatten)]
+    Blocks(world_blocks::BlocksCmd),
+    #[command(flatten)]
+    Diff(world_diff::DiffCmd),
     #[command(flatten)]
     Mesh(world_mesh::MeshCmd),
     #[command(flatten)]
@@ -97,6 +128,8 @@ impl Cmd {
                 WorldCmd::Core(c) => c.json(),
                 WorldCmd::Edit(c) => c.json(),
                 WorldCmd::History(c) => c.json(),
+                WorldCmd::Blocks(c) => c.json(),
+                WorldCmd::Diff(c) => c.json(),
                 WorldCmd::Mesh(c) => c.json(),
                 WorldCmd::Serve(c) => c.json(),
                 WorldCmd::Play(c) => c.json(),
@@ -105,7 +138,7 @@ impl Cmd {
                 AssetCmd::Container(c) => c.json(),
                 AssetCmd::Import(c) => c.json(),
             },
-            Cmd::Demo(_) => false,
+            Cmd::Demo(_) | Cmd::Completions { .. } | Cmd::Man { .. } => false,
         }
     }
 }
@@ -116,19 +149,25 @@ fn main() -> ExitCode {
     // stop a build gracefully). Should it fail to start, the signals kill as before.
     let _ = voxcaf_fs::signals::install();
     let cli = Cli::parse();
+    global::set(cli.global);
+    let started = std::time::Instant::now();
     let json = cli.cmd.json();
-    // The subcommand's words (`world mesh`), for the out-of-memory message.
+    // The subcommand's words (`voxcaf world mesh`), for the out-of-memory message.
     let words: Vec<String> = std::env::args()
         .skip(1)
+        .skip_while(|a| matches!(a.as_str(), "-q" | "--quiet" | "-v" | "--verbose"))
         .take_while(|a| !a.starts_with('-'))
         .take(2)
         .collect();
-    oom::describe(format!("voxcaf {}", words.join(" ")), json);
+    let words = format!("voxcaf {}", words.join(" "));
+    oom::describe(words.clone(), json);
     let result = match cli.cmd {
         Cmd::World { cmd } => match cmd {
             WorldCmd::Core(c) => world::run(c),
             WorldCmd::Edit(c) => world_edit::run(c),
             WorldCmd::History(c) => world_history::run(c),
+            WorldCmd::Blocks(c) => world_blocks::run(c),
+            WorldCmd::Diff(c) => world_diff::run(c),
             WorldCmd::Mesh(c) => world_mesh::run(c),
             WorldCmd::Serve(c) => world_serve::run(c),
             WorldCmd::Play(c) => world_play::run(c),
@@ -138,18 +177,28 @@ fn main() -> ExitCode {
             AssetCmd::Import(c) => asset_import::run(c),
         },
         Cmd::Demo(a) => demo::run(a),
+        Cmd::Completions { shell } => global::completions::<Cli>(shell),
+        Cmd::Man { words } => global::man::<Cli>(&words),
     };
-    match result {
-        Ok(code) => ExitCode::from(code),
+    let code = match result {
+        Ok(code) => code,
         // One shape for every failure: `--json` commands answer on stdout (README, "JSON
         // output"), the others on stderr; usage errors exit 2, everything else 1.
         Err(e) => {
             if json {
                 println!("{}", output::error_json(&e));
             } else {
-                eprintln!("error: {}", output::message(&e));
+                global::print_error(&e);
             }
-            ExitCode::from(output::exit_status(&e))
+            output::exit_status(&e)
         }
+    };
+    if global::verbose() {
+        eprintln!(
+            "{} {words}: exit {code} after {:.3} s",
+            global::label("note"),
+            started.elapsed().as_secs_f64()
+        );
     }
+    ExitCode::from(code)
 }

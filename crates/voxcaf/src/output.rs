@@ -29,23 +29,31 @@ pub struct Usage {
 
 /// Bad input or a failed step about one file (exit status 1), with the file named once.
 #[derive(Debug, thiserror::Error)]
-#[error("{}: {message}", file.display())]
+#[error("{}", self.text())]
 pub struct Failed {
     /// The file the error is about.
     pub file: PathBuf,
-    /// What is wrong.
+    /// What is wrong: without the file's name in front, though it may start with the file as
+    /// its subject (`w.vwr is read-only`), and then the file is not named again.
     pub message: String,
 }
 
-/// A [`Failed`] error about `file`, from any error (its source chain joined into one line).
+impl Failed {
+    /// The one-line text: `FILE: MESSAGE`, or the message alone when the file is its subject.
+    fn text(&self) -> String {
+        let file = self.file.display().to_string();
+        if self.message.starts_with(&format!("{file} ")) {
+            self.message.clone()
+        } else {
+            format!("{file}: {}", self.message)
+        }
+    }
+}
+
+/// A [`Failed`] error about `file`, from any error (its source chain joined into one line, and
+/// the file's name taken off its front, so `w.vwr: w.vwr is read-only` says it once).
 pub fn failed(file: &Path, e: impl std::fmt::Display) -> anyhow::Error {
-    let message = format!("{e:#}");
-    // Library errors that already start with the file are not prefixed twice.
-    let prefix = format!("{}: ", file.display());
-    let message = match message.strip_prefix(&prefix) {
-        Some(rest) => rest.to_string(),
-        None => message,
-    };
+    let message = strip_file(&format!("{e:#}"), file);
     Failed {
         file: file.to_path_buf(),
         message,
@@ -53,20 +61,88 @@ pub fn failed(file: &Path, e: impl std::fmt::Display) -> anyhow::Error {
     .into()
 }
 
+/// `message` without `FILE: ` in front (as often as it is repeated).
+fn strip_file(message: &str, file: &Path) -> String {
+    let prefix = format!("{}: ", file.display());
+    let mut rest = message;
+    while let Some(r) = rest.strip_prefix(&prefix) {
+        rest = r;
+    }
+    rest.to_string()
+}
+
+/// Whether `text` names `path` as one of its words (`w.vwr is read-only`,
+/// `cannot open w.vwr: ...`), not merely as part of a longer name (`w.vwr.bak`).
+fn mentions(text: &str, path: &str) -> bool {
+    !path.is_empty() && words(text).any(|w| w == path)
+}
+
+/// The words of a message, with the punctuation around them taken off.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| matches!(c, ':' | ',' | ';' | '\'' | '"' | '(' | ')' | '`'))
+        })
+        .filter(|w| !w.is_empty())
+}
+
+/// Whether a word of a message looks like a file name: it has a folder separator or an
+/// extension, and is not a number.
+fn path_like(w: &str) -> bool {
+    let number = w.parse::<f64>().is_ok();
+    !number && w.len() > 2 && (w.contains('/') || Path::new(w).extension().is_some())
+}
+
+/// Joins an error's parts (outermost first) into one line without saying anything twice: a
+/// part that an earlier one already contains is left out, and an earlier part is left out
+/// when a later one contains it or names the same file (`reading x.toml` before
+/// `x.toml: no such file`): the innermost part that names the file says it best.
+fn join_parts(parts: impl Iterator<Item = String>) -> String {
+    let mut kept: Vec<String> = Vec::new();
+    for s in parts {
+        if s.is_empty() || kept.iter().any(|p| p.contains(&s)) {
+            continue;
+        }
+        let files: Vec<&str> = words(&s).filter(|w| path_like(w)).collect();
+        kept.retain(|p| !s.contains(p.as_str()) && !files.iter().any(|f| mentions(p, f)));
+        kept.push(s);
+    }
+    kept.join(": ")
+}
+
+/// The file a command's arguments name that `message` is about: the first word of the
+/// message that is a path given on the command line (`missing.vwr: cannot read: ...`).
+fn file_in(message: &str) -> Option<PathBuf> {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .map(|a| match a.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => value.to_string(),
+            _ => a,
+        })
+        .filter(|a| a != "-" && !a.starts_with('-'))
+        .collect();
+    words(message)
+        .find(|w| (path_like(w) || Path::new(w).exists()) && args.iter().any(|a| a == w))
+        .map(PathBuf::from)
+}
+
 /// The JSON shape of a failed command (see the README's "JSON output"):
 /// `{"ok": false, "error": {"kind": "usage"|"input", "message": ..., "file": ...|null}}`.
+/// The file is the one the error is about, also when the error is not typed but names a file
+/// of the command line; the message does not repeat it in front.
 pub fn error_json(e: &anyhow::Error) -> serde_json::Value {
-    let (kind, file) = if let Some(u) = e.downcast_ref::<Usage>() {
-        ("usage", u.file.clone())
+    let (kind, file, message) = if let Some(u) = e.downcast_ref::<Usage>() {
+        ("usage", u.file.clone(), u.message.clone())
     } else if let Some(f) = e.downcast_ref::<Failed>() {
-        ("input", Some(f.file.clone()))
+        ("input", Some(f.file.clone()), f.message.clone())
     } else {
-        ("input", None)
-    };
-    let message = match (e.downcast_ref::<Usage>(), e.downcast_ref::<Failed>()) {
-        (Some(u), _) => u.message.clone(),
-        (_, Some(f)) => f.message.clone(),
-        _ => message(e),
+        let m = message(e);
+        let file = file_in(&m);
+        let m = match &file {
+            Some(f) => strip_file(&m, f),
+            None => m,
+        };
+        ("input", file, m)
     };
     serde_json::json!({"ok": false, "error": {
         "kind": kind,
@@ -75,17 +151,10 @@ pub fn error_json(e: &anyhow::Error) -> serde_json::Value {
     }})
 }
 
-/// One line for an error and its causes, leaving out a cause whose text an outer message
-/// already contains (so the path and OS error appear once).
+/// One line for an error and its causes, without saying a part or a file twice (see
+/// [`join_parts`]).
 pub fn message(e: &anyhow::Error) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    for c in e.chain() {
-        let s = c.to_string();
-        if !parts.iter().any(|p| p.contains(&s)) {
-            parts.push(s);
-        }
-    }
-    parts.join(": ")
+    join_parts(e.chain().map(|c| c.to_string()))
 }
 
 /// The exit status for an error: 2 for a usage error, 1 for everything else.
@@ -373,7 +442,7 @@ pub fn check_folder(out: &Path, src: &Path, force: bool) -> Result<()> {
 pub fn create_parent(out: &Path) -> Result<()> {
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::anyhow!("{}: cannot create the folder: {e}", dir.display()))?;
+            .map_err(|e| failed(dir, format!("cannot create the folder: {e}")))?;
     }
     Ok(())
 }
@@ -389,7 +458,7 @@ pub fn read_input(p: &Path) -> Result<Vec<u8>> {
             .map_err(|e| anyhow::anyhow!("standard input: cannot read: {e}"))?;
         return Ok(v);
     }
-    std::fs::read(p).map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", p.display()))
+    std::fs::read(p).map_err(|e| failed(p, format!("cannot read: {e}")))
 }
 
 /// Writes `bytes` to standard output.
@@ -405,7 +474,7 @@ pub fn write_stdout(bytes: &[u8]) -> Result<()> {
 /// terminal (hidden otherwise, so pipes and logs get only the final lines).
 pub fn spinner(msg: String) -> indicatif::ProgressBar {
     use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
+    if crate::global::quiet() || !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
     let s = indicatif::ProgressBar::new_spinner();
@@ -434,6 +503,38 @@ mod tests {
         assert!(!same_file(&a, &d.path().join("missing.vwr")));
         assert!(inside(&d.path().join("x/../y/z"), d.path()));
         assert!(!inside(d.path(), &d.path().join("y")));
+    }
+
+    #[test]
+    fn parts_and_files_are_said_once() {
+        let parts = |v: &[&str]| join_parts(v.iter().map(|s| s.to_string()));
+        assert_eq!(
+            parts(&["ro/w.vwr", "ro/w.vwr is read-only"]),
+            "ro/w.vwr is read-only"
+        );
+        assert_eq!(
+            parts(&[
+                "reading block registry b.toml",
+                "block registry b.toml: not found"
+            ]),
+            "block registry b.toml: not found"
+        );
+        assert_eq!(
+            parts(&["saving", "w.vwr.bak: full"]),
+            "saving: w.vwr.bak: full"
+        );
+        assert_eq!(parts(&["line 3: bad", "bad"]), "line 3: bad");
+        let e = failed(Path::new("w.vwr"), "w.vwr: w.vwr: w.vwr is read-only");
+        assert_eq!(e.to_string(), "w.vwr is read-only");
+        let e = failed(Path::new("w.vwr"), "bad magic at offset 0");
+        assert_eq!(e.to_string(), "w.vwr: bad magic at offset 0");
+        let e = failed(
+            Path::new("w.vwr"),
+            "w.vwr: held by (voxcaf world serve w.vwr)",
+        );
+        assert_eq!(e.to_string(), "w.vwr: held by (voxcaf world serve w.vwr)");
+        assert!(!mentions("cannot copy w.vwr.bak", "w.vwr"));
+        assert!(mentions("cannot open `w.vwr`: denied", "w.vwr"));
     }
 
     #[test]

@@ -75,9 +75,9 @@ pub enum WorldCmd {
     Resave {
         /// Input .vwr (`-` reads standard input).
         input: PathBuf,
-        /// Output .vwr (may equal the input; `-` writes standard output; missing folders are
-        /// created).
-        output: PathBuf,
+        /// Output .vwr (may equal the input).
+        #[command(flatten)]
+        output: crate::out_arg::OutArg,
         /// Overwrite an existing output that is not a .vwr world.
         #[arg(long)]
         force: bool,
@@ -90,8 +90,9 @@ pub enum WorldCmd {
     ///   voxcaf world new cube.vwr --chunks 40 --format v3
     #[command(verbatim_doc_comment)]
     New {
-        /// Output .vwr (`-` writes standard output; missing folders are created).
-        out: PathBuf,
+        /// Output .vwr.
+        #[command(flatten)]
+        out: crate::out_arg::OutArg,
         /// Chunks per axis of a cubic world (1..=255); the world has 10×N blocks per axis.
         #[arg(long, default_value_t = 10, conflicts_with = "size")]
         chunks: u32,
@@ -192,6 +193,7 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             force,
         } => {
             use crate::output as o;
+            let output = output.path();
             if !o::is_dash(&output) {
                 o::check_file(&output, &[&input], &o::WORLD, force, true)?;
             }
@@ -214,7 +216,7 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
                     .save_with(&output, &opts)
                     .map_err(|e| o::failed(&output, e))?;
             }
-            println!(
+            crate::global::say!(
                 "{} -> {} ({} bytes, {:.2} ms)",
                 input.display(),
                 output.display(),
@@ -244,6 +246,7 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             force,
         } => {
             use crate::output as o;
+            let out = out.path();
             if matches!(format, FormatArg::Vox) {
                 return Err(o::usage(
                     None,
@@ -285,7 +288,7 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             }
             o::create_parent(&out)?;
             voxcaf_fs::write_atomic(&out, &bytes).map_err(|e| o::failed(&out, e))?;
-            println!(
+            crate::global::say!(
                 "wrote {}: {} chunks ({} blocks), v{}, {} bytes",
                 out.display(),
                 size_text(world.chunk_dims()),
@@ -393,7 +396,7 @@ fn convert(a: &ConvertArgs) -> Result<u8> {
         );
         return Ok(0);
     }
-    println!(
+    crate::global::say!(
         "{} (v{}, {} bytes) -> {} (v{}, {} bytes, {ratio}, {:.2} ms)",
         input.display(),
         vwr::world_version(&in_bytes).unwrap_or(0),
@@ -647,11 +650,11 @@ fn check(files: &[PathBuf], strict: bool, as_json: bool) -> Result<u8> {
                 println!("  - {w}");
             }
         } else {
-            println!("OK   {}", path.display());
+            crate::global::say!("OK   {}", path.display());
         }
     }
     if !as_json && files.len() > 1 {
-        println!("{} of {} files passed", files.len() - failed, files.len());
+        crate::global::say!("{} of {} files passed", files.len() - failed, files.len());
     }
     Ok(if failed == 0 { 0 } else { 1 })
 }

@@ -187,7 +187,7 @@ fn revert(a: &RevertArgs) -> Result<u8> {
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        println!(
+        crate::global::say!(
             "{}: commit {g} makes commit {to} current again ({} bytes written); `voxcaf world revert {} --to {}` goes back",
             a.file.display(),
             r.bytes_written,
@@ -215,7 +215,7 @@ fn compact(a: &CompactArgs) -> Result<u8> {
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        println!(
+        crate::global::say!(
             "{}: {before} -> {} bytes, {kept} commits kept",
             a.file.display(),
             r.file_size

@@ -22,7 +22,7 @@ pub(super) fn pack_dir(dir: &Path, out: &Path, force: bool) -> Result<u8> {
         ));
     }
     let (n, size) = write_dir_pack(dir, out)?;
-    println!("wrote {} ({n} assets, {size} bytes)", out.display());
+    crate::global::say!("wrote {} ({n} assets, {size} bytes)", out.display());
     Ok(0)
 }
 

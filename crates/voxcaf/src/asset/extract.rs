@@ -77,7 +77,7 @@ fn write_part(what: &str, dest: &Path, bytes: &[u8]) -> Result<()> {
     }
     o::create_parent(dest)?;
     voxcaf_fs::write_atomic(dest, bytes).map_err(|e| o::failed(dest, e))?;
-    eprintln!("wrote {what} ({} bytes) to {}", bytes.len(), dest.display());
+    crate::global::tell!("wrote {what} ({} bytes) to {}", bytes.len(), dest.display());
     Ok(())
 }
 
@@ -194,7 +194,7 @@ fn extract_all(file: &Path, pack: &caf::pack::Pack, dir: &Path, force: bool) -> 
         o::create_parent(dest)?;
         voxcaf_fs::write_atomic(dest, l.bytes()).map_err(|err| o::failed(dest, err))?;
     }
-    eprintln!("wrote {} asset(s) below {}", plan.len(), dir.display());
+    crate::global::tell!("wrote {} asset(s) below {}", plan.len(), dir.display());
     Ok(0)
 }
 
@@ -233,6 +233,6 @@ fn extract_streamed(
         r.for_each_block(|b| w.write_all(b).map_err(caf::CafError::from))
     })
     .map_err(|e| o::failed(file, e))?;
-    eprintln!("wrote payload ({size} bytes) to {}", d.display());
+    crate::global::tell!("wrote payload ({size} bytes) to {}", d.display());
     Ok(0)
 }

@@ -53,7 +53,7 @@ pub(super) fn pack(
         None => w.write_file(out).map_err(|e| o::failed(out, e))?,
     }
     let size = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
-    println!(
+    crate::global::say!(
         "wrote {} ({ty}, flags {flags}, {size} bytes)",
         out.display()
     );
@@ -75,15 +75,15 @@ pub(super) fn repack(input: &Path, out: &Path, force: bool) -> Result<u8> {
     // The writer always writes the version the original writer writes (1.0), as the golden
     // repacks expect: a newer minor version is not kept, and that is said.
     if (h.version_major, h.version_minor) != (caf::VERSION_MAJOR, caf::VERSION_MINOR) {
-        eprintln!(
-            "note: {}: version {}.{} is written as {}.{}, the version the writer writes (the \
+        crate::global::note(format_args!(
+            "{}: version {}.{} is written as {}.{}, the version the writer writes (the \
              layout is the same for every 1.x)",
             input.display(),
             h.version_major,
             h.version_minor,
             caf::VERSION_MAJOR,
             caf::VERSION_MINOR
-        );
+        ));
     }
     let w = caf::AssetWriter::new(h.asset_type)
         .flags(h.flags)
@@ -94,7 +94,7 @@ pub(super) fn repack(input: &Path, out: &Path, force: bool) -> Result<u8> {
     }
     o::create_parent(out)?;
     w.write_file(out).map_err(|e| o::failed(out, e))?;
-    println!(
+    crate::global::say!(
         "wrote {} ({}, {} bytes)",
         out.display(),
         h.asset_type,

@@ -1,0 +1,336 @@
+//! `voxcaf world stats` (the blocks a world holds, by type) and `voxcaf world diff A B` (which
+//! chunks and cells differ). Both read the files chunk by chunk through [`WorldFile`], so
+//! memory stays at a few decoded chunks whatever the world's size; the time grows with the
+//! number of chunk slots.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Result;
+use clap::Subcommand;
+use serde_json::json;
+use vwr::{local_position, Block, Chunk, WorldFile, CHUNK_SIZE, CHUNK_VOLUME};
+
+#[derive(Subcommand)]
+pub enum DiffCmd {
+    /// Count a world's blocks by type (with registry names), and the box that holds them
+    ///
+    /// Reads one chunk at a time, so memory stays small for any world (`world info` gives the
+    /// storage statistics).
+    ///
+    /// Examples:
+    ///   voxcaf world stats level.vwr
+    ///   voxcaf world stats big.vwr --json
+    #[command(verbatim_doc_comment)]
+    Stats {
+        /// The .vwr file (v2 or v3).
+        file: PathBuf,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compare two worlds: sizes, world-wide fields, and which chunks and cells differ
+    ///
+    /// Exit status as for `diff`: 0 the same, 1 different, 2 trouble (a file that does not
+    /// load, a usage error). Reads one chunk of each file at a time.
+    ///
+    /// Examples:
+    ///   voxcaf world diff before.vwr after.vwr
+    ///   voxcaf world diff a.vwr b.vwr --max 100 --json
+    #[command(verbatim_doc_comment)]
+    Diff {
+        /// The first world (.vwr, v2 or v3).
+        a: PathBuf,
+        /// The second world.
+        b: PathBuf,
+        /// How many differing cells to list (all are counted).
+        #[arg(long, default_value_t = 20)]
+        max: usize,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+impl DiffCmd {
+    /// Whether `--json` was given.
+    pub fn json(&self) -> bool {
+        match self {
+            DiffCmd::Stats { json, .. } | DiffCmd::Diff { json, .. } => *json,
+        }
+    }
+}
+
+/// Run `world stats` or `world diff`; returns the process exit code.
+pub fn run(cmd: DiffCmd) -> Result<u8> {
+    match cmd {
+        DiffCmd::Stats { file, json } => stats(&file, json),
+        DiffCmd::Diff { a, b, max, json } => match diff(&a, &b, max, json) {
+            Ok(code) => Ok(code),
+            // 1 means "different" here, so trouble is 2, as for `diff` and `cmp`.
+            Err(e) => {
+                if json {
+                    println!("{}", crate::output::error_json(&e));
+                } else {
+                    crate::global::print_error(&e);
+                }
+                Ok(2)
+            }
+        },
+    }
+}
+
+/// Opens a world lazily, keeping at most a couple of decoded chunks.
+fn open(path: &Path) -> Result<WorldFile> {
+    crate::output::no_dash(
+        path,
+        "an input of world stats or diff (they read files lazily)",
+    )?;
+    Ok(WorldFile::open(path)
+        .map_err(|e| crate::output::failed(path, e))?
+        .with_cache_chunks(2))
+}
+
+/// Calls `f` for every chunk position inside `dims`, in file order (x fastest).
+fn each_chunk(dims: [u32; 3], mut f: impl FnMut([u32; 3]) -> Result<()>) -> Result<()> {
+    for z in 0..dims[2] {
+        for y in 0..dims[1] {
+            for x in 0..dims[0] {
+                f([x, y, z])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The block position of cell `i` of the chunk at `pos`.
+fn cell(pos: [u32; 3], i: usize) -> [i64; 3] {
+    let l = local_position(i);
+    [0, 1, 2].map(|k| pos[k] as i64 * CHUNK_SIZE as i64 + l[k] as i64)
+}
+
+fn block_text(b: Block) -> String {
+    format!(
+        "{}:{} {}",
+        b.block_type(),
+        b.metadata(),
+        vwr_blocks::default_registry().name(b.block_type())
+    )
+}
+
+fn stats(path: &Path, as_json: bool) -> Result<u8> {
+    let f = open(path)?;
+    let dims = f.chunk_dims();
+    let mut by_type: BTreeMap<u16, u64> = BTreeMap::new();
+    let (mut stored, mut records) = (0u64, 0u64);
+    let mut bounds: Option<([i64; 3], [i64; 3])> = None;
+    each_chunk(dims, |pos| {
+        let Some(c) = f.chunk(pos).map_err(|e| crate::output::failed(path, e))? else {
+            return Ok(());
+        };
+        stored += 1;
+        records += c.records().len() as u64;
+        c.for_each_non_air(|i, b| {
+            *by_type.entry(b.block_type()).or_default() += 1;
+            let p = cell(pos, i);
+            let (lo, hi) = bounds.get_or_insert((p, p));
+            for k in 0..3 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        });
+        Ok(())
+    })?;
+    let non_air: u64 = by_type.values().sum();
+    let mut rows: Vec<(u16, u64)> = by_type.into_iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let reg = vwr_blocks::default_registry();
+    if as_json {
+        let v = json!({
+            "ok": true, "file": path.display().to_string(), "version": f.version(),
+            "chunk_dims": dims, "chunks_stored": stored, "non_air_blocks": non_air,
+            "metadata_records": records,
+            "bounds": bounds.map(|(lo, hi)| json!({"min": lo, "max": hi})),
+            "types": rows.iter().map(|&(t, n)| json!({
+                "type": t, "name": reg.name(t), "blocks": n,
+            })).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(0);
+    }
+    println!("{}", path.display());
+    println!(
+        "  chunks          {} stored of {}",
+        stored,
+        dims.iter().map(|&d| d as u64).product::<u64>()
+    );
+    println!("  non-air blocks  {non_air}");
+    println!("  metadata        {records} records");
+    if let Some((lo, hi)) = bounds {
+        println!(
+            "  bounds          ({}, {}, {}) to ({}, {}, {})",
+            lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]
+        );
+    }
+    println!(
+        "  {:>5}  {:<16} {:>12} {:>7}",
+        "type", "name", "blocks", "share"
+    );
+    for (t, n) in rows {
+        println!(
+            "  {t:>5}  {:<16} {n:>12} {:>6.2}%",
+            reg.name(t),
+            n as f64 * 100.0 / non_air.max(1) as f64
+        );
+    }
+    Ok(0)
+}
+
+/// The world-wide fields of a v2 file (sky region, mission number, spawn: header bytes
+/// 20..40); `None` for v3, whose fields live in its index.
+fn v2_fields(path: &Path) -> Result<Option<[u8; 20]>> {
+    use std::io::Read as _;
+    let mut head = [0u8; 40];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .map_err(|e| crate::output::failed(path, e))?;
+    Ok((vwr::world_version(&head) == Some(2)).then(|| {
+        let mut f = [0u8; 20];
+        f.copy_from_slice(&head[20..40]);
+        f
+    }))
+}
+
+/// What `world diff` found.
+#[derive(Default)]
+struct Found {
+    cells: u64,
+    chunks: u64,
+    record_chunks: u64,
+    first: Vec<([i64; 3], Block, Block)>,
+    record_first: Vec<[u32; 3]>,
+}
+
+impl Found {
+    /// Compares the chunk at `pos` of both files.
+    fn chunk(&mut self, pos: [u32; 3], a: Option<Arc<Chunk>>, b: Option<Arc<Chunk>>, max: usize) {
+        let get = |c: &Option<Arc<Chunk>>, i: usize| c.as_ref().map_or(Block::AIR, |c| c.get(i));
+        let mut differs = false;
+        for i in 0..CHUNK_VOLUME {
+            let (x, y) = (get(&a, i), get(&b, i));
+            if x != y {
+                differs = true;
+                self.cells += 1;
+                if self.first.len() < max {
+                    self.first.push((cell(pos, i), x, y));
+                }
+            }
+        }
+        self.chunks += u64::from(differs);
+        let records = |c: &Option<Arc<Chunk>>| c.as_ref().map(|c| c.records().to_vec());
+        let (ra, rb) = (
+            records(&a).unwrap_or_default(),
+            records(&b).unwrap_or_default(),
+        );
+        if ra != rb {
+            self.record_chunks += 1;
+            if self.record_first.len() < max {
+                self.record_first.push(pos);
+            }
+        }
+    }
+}
+
+fn diff(a: &Path, b: &Path, max: usize, as_json: bool) -> Result<u8> {
+    let (fa, fb) = (open(a)?, open(b)?);
+    let (da, db) = (fa.chunk_dims(), fb.chunk_dims());
+    let (va, vb) = (v2_fields(a)?, v2_fields(b)?);
+    let fields_compared = va.is_some() && vb.is_some();
+    let fields_differ = fields_compared && va != vb;
+    let union = [0, 1, 2].map(|k| da[k].max(db[k]));
+    let mut found = Found::default();
+    each_chunk(union, |pos| {
+        let ca = fa.chunk(pos).map_err(|e| crate::output::failed(a, e))?;
+        let cb = fb.chunk(pos).map_err(|e| crate::output::failed(b, e))?;
+        if ca.is_some() || cb.is_some() {
+            found.chunk(pos, ca, cb, max);
+        }
+        Ok(())
+    })?;
+    let same = da == db && !fields_differ && found.cells == 0 && found.record_chunks == 0;
+    if as_json {
+        let v = json!({
+            "ok": true, "same": same,
+            "a": a.display().to_string(), "b": b.display().to_string(),
+            "chunk_dims": [da, db], "sizes_differ": da != db,
+            "fields_compared": fields_compared, "fields_differ": fields_differ,
+            "cells": found.cells, "chunks": found.chunks,
+            "metadata_chunks": found.record_chunks,
+            "first": found.first.iter().map(|(p, x, y)| json!({
+                "cell": p, "a": x.raw(), "b": y.raw(),
+            })).collect::<Vec<_>>(),
+            "first_metadata_chunks": found.record_first,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(u8::from(!same));
+    }
+    print_diff(a, b, [da, db], fields_compared, fields_differ, &found);
+    Ok(u8::from(!same))
+}
+
+fn print_diff(a: &Path, b: &Path, dims: [[u32; 3]; 2], compared: bool, fields: bool, f: &Found) {
+    let (a, b) = (a.display(), b.display());
+    let dim = |d: [u32; 3]| format!("{}x{}x{}", d[0], d[1], d[2]);
+    if dims[0] != dims[1] {
+        println!("sizes differ: {} vs {} chunks", dim(dims[0]), dim(dims[1]));
+    }
+    if fields {
+        println!("world-wide fields differ (sky region, mission number or spawn)");
+    }
+    if f.cells > 0 {
+        println!(
+            "{} cell(s) differ in {} chunk(s){}:",
+            f.cells,
+            f.chunks,
+            if f.first.len() as u64 == f.cells {
+                String::new()
+            } else {
+                format!(", the first {}", f.first.len())
+            }
+        );
+        for (p, x, y) in &f.first {
+            println!(
+                "  ({}, {}, {})  {} -> {}",
+                p[0],
+                p[1],
+                p[2],
+                block_text(*x),
+                block_text(*y)
+            );
+        }
+    }
+    if f.record_chunks > 0 {
+        let list: Vec<String> = f
+            .record_first
+            .iter()
+            .map(|p| format!("({}, {}, {})", p[0], p[1], p[2]))
+            .collect();
+        println!(
+            "metadata records differ in {} chunk(s): {}",
+            f.record_chunks,
+            list.join(", ")
+        );
+    }
+    let same = dims[0] == dims[1] && !fields && f.cells == 0 && f.record_chunks == 0;
+    if same {
+        crate::global::say!("{a} and {b} hold the same world");
+    } else {
+        crate::global::say!("{a} and {b} differ");
+    }
+    if !compared {
+        crate::global::note(
+            "the world-wide fields (sky region, mission number, spawn) are compared for v2 files only",
+        );
+    }
+}
