@@ -472,15 +472,32 @@ pub fn write_stdout(bytes: &[u8]) -> Result<()> {
 
 /// A spinner saying `msg` on standard error while a long step runs, when standard error is a
 /// terminal (hidden otherwise, so pipes and logs get only the final lines).
-pub fn spinner(msg: String) -> indicatif::ProgressBar {
+pub fn spinner(msg: String) -> Spinner {
     use std::io::IsTerminal;
     if crate::global::quiet() || !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
+        return Spinner(indicatif::ProgressBar::hidden());
     }
     let s = indicatif::ProgressBar::new_spinner();
     s.set_message(msg);
     s.enable_steady_tick(std::time::Duration::from_millis(120));
-    s
+    Spinner(s)
+}
+
+/// A [`spinner`] that clears its line when dropped, so an error ending the command mid-way
+/// leaves no stale "converting ..." line behind it.
+pub struct Spinner(indicatif::ProgressBar);
+
+impl std::ops::Deref for Spinner {
+    type Target = indicatif::ProgressBar;
+    fn deref(&self) -> &indicatif::ProgressBar {
+        &self.0
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
 }
 
 #[cfg(test)]

@@ -347,6 +347,7 @@ fn convert(a: &ConvertArgs) -> Result<u8> {
         o::check_file(output, &[input], &o::WORLD, a.force, true)?;
     }
     let t = Instant::now();
+    let spinner = o::spinner(format!("converting {}", input.display()));
     let in_bytes = o::read_input(input)?;
     if in_bytes.starts_with(b"VOX ") {
         // `-` holding a .vox model.
@@ -380,6 +381,7 @@ fn convert(a: &ConvertArgs) -> Result<u8> {
     }
     o::create_parent(output)?;
     voxcaf_fs::write_atomic(output, &bytes).map_err(|e| o::failed(output, e))?;
+    drop(spinner);
     let (x, y) = (in_bytes.len() as f64, bytes.len().max(1) as f64);
     let ratio = if x >= y {
         format!("{:.1}x smaller", x / y)
@@ -612,6 +614,7 @@ fn dump(path: &Path) -> Result<u8> {
 fn check(files: &[PathBuf], strict: bool, as_json: bool) -> Result<u8> {
     let mut failed = 0usize;
     for path in files {
+        let spinner = crate::output::spinner(format!("checking {}", path.display()));
         let result = crate::output::read_input(path)
             .map_err(|e| e.to_string())
             .and_then(|b| {
@@ -634,6 +637,7 @@ fn check(files: &[PathBuf], strict: bool, as_json: bool) -> Result<u8> {
             }
             Err(e) => (false, Some(e.clone()), Vec::new()),
         };
+        drop(spinner);
         if !ok {
             failed += 1;
         }

@@ -20,7 +20,9 @@ fn limited(dir: &Path, args: &[&str]) -> (i32, String, String) {
     cmd.current_dir(dir)
         .arg("-c")
         // A hang is a failure too (exit 124), not a stuck test run.
-        .arg(format!("ulimit -v {LIMIT_KIB} && exec timeout 300 \"$0\" \"$@\""))
+        .arg(format!(
+            "ulimit -v {LIMIT_KIB} && exec timeout 300 \"$0\" \"$@\""
+        ))
         .arg(bin)
         .args(args);
     output(&mut cmd)
