@@ -66,3 +66,35 @@ fn an_mp3_with_an_id3v2_tag_followed_by_one_frame_imports() {
         assert!(worst <= 1, "differs from the reference by {worst}");
     }
 }
+
+/// tinyobjloader's test models whose faces name normals (`f 1//1 ...`) while their `vn` lines
+/// are commented out or absent: the normals are generated, with a warning that names the first
+/// such corner's line, instead of refusing the file.
+#[test]
+fn obj_faces_naming_undefined_normals_import_with_generated_normals_and_a_warning() {
+    for (rel, line, triangles) in [
+        ("tinyobj-smoothing-group-two-squares.obj", 21, 3),
+        ("tinyobj-catmark_torus_creases0.obj", 62, 64),
+    ] {
+        let Some(path) = realworld(&format!("corpus/mesh/obj/{rel}")) else {
+            return;
+        };
+        let bytes = read(&path);
+        let m = caf_import::mesh::obj_default(&bytes).unwrap();
+        assert_eq!(m.indices.len(), 3 * triangles, "{rel}");
+        assert_eq!(m.warnings.len(), 1, "{rel}: {:?}", m.warnings);
+        let needle = format!("first at line {line}: normal index 1 with 0 defined");
+        assert!(m.warnings[0].contains(&needle), "{rel}: {}", m.warnings[0]);
+        for v in &m.vertices {
+            let len = (v[3] * v[3] + v[4] * v[4] + v[5] * v[5]).sqrt();
+            assert!((len - 1.0).abs() < 1e-4, "{rel}: normal {:?}", &v[3..6]);
+        }
+        if triangles == 3 {
+            // The first square lies in z = 0, wound counter-clockwise seen from +z.
+            let corner = m.vertices.iter().find(|v| v[..3] == [0.0, 2.0, 0.0]);
+            let n = &corner.unwrap()[3..6];
+            assert!(n[2] > 0.999, "{n:?}");
+        }
+        convert(&bytes, &path, &Settings::default()).unwrap();
+    }
+}
