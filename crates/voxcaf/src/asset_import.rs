@@ -18,7 +18,7 @@ use serde_json::json;
 pub enum ImportCmd {
     #[command(verbatim_doc_comment)]
     /// Convert one source file (PNG/JPEG/TGA/BMP/GIF/WebP/HDR/EXR/KTX2, WAV/OGG/FLAC/MP3,
-    /// OBJ/glTF/GLB, GLSL/WGSL/SPIR-V, TTF/OTF) into a .caf asset. The type follows from the
+    /// OBJ/glTF/GLB, GLSL/WGSL/SPIR-V, TTF/OTF/TTC) into a .caf asset. The type follows from the
     /// extension unless given. A glTF/GLB is a mesh (a skinned scene keeps its skin: joints,
     /// weights, skeleton); `--type animation` writes its animations instead, one clip per glTF
     /// animation, resampled at --anim-rate frames per second and quantised to 16 bits, each
@@ -148,6 +148,10 @@ pub struct SettingsArgs {
     /// (MSDF plus the true distance in alpha).
     #[arg(long, value_name = "FORMAT", default_value = "sdf")]
     font_format: FontFormat,
+    /// Fonts: the face of a collection (`.ttc`, `.otc`) to convert, from 0 (default 0, with a
+    /// warning when the collection has several). Sidecar key `font_face`.
+    #[arg(long, value_name = "N")]
+    font_face: Option<u32>,
     /// Animations (--type animation): frames per second the clips are resampled at, 1 to
     /// 1000 (default 30). Sidecar key `anim_rate`.
     #[arg(long, value_name = "HZ")]
@@ -189,7 +193,7 @@ impl SettingsArgs {
     /// Notes for the flags given (not at their defaults) that do nothing for `input`, an
     /// asset of `kind`.
     fn inapplicable(&self, kind: AssetKind, input: &Path) -> Vec<String> {
-        let given: [(&'static str, AssetKind, bool); 14] = [
+        let given: [(&'static str, AssetKind, bool); 15] = [
             ("--mips", AssetKind::Texture, self.mips),
             (
                 "--mip-filter",
@@ -227,6 +231,7 @@ impl SettingsArgs {
                 AssetKind::Font,
                 self.font_format != FontFormat::default(),
             ),
+            ("--font-face", AssetKind::Font, self.font_face.is_some()),
             (
                 "--anim-rate",
                 AssetKind::Animation,
@@ -296,6 +301,7 @@ impl SettingsArgs {
             sdf_range: self.sdf_range,
             font_format: self.font_format,
             anim_rate: self.anim_rate,
+            font_face: self.font_face,
         })
     }
 }
@@ -794,6 +800,7 @@ mod tests {
                 size: None,
                 sdf_range: None,
                 font_format: FontFormat::Sdf,
+                font_face: None,
                 anim_rate: None,
             },
             encrypt: EncryptArgs {
