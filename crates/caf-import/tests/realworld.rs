@@ -3,9 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
+use caf::animation::{AnimationView, ChannelEntry};
 use caf::audio::AudioView;
 use caf::Asset;
-use caf_import::{convert, Settings};
+use caf_import::{convert, AssetKind, ImportError, Settings};
+use serde_json::json;
 
 /// `../shared/realworld/REL`, or `None` (the test skips) unless the golden data is required.
 fn realworld(rel: &str) -> Option<PathBuf> {
@@ -97,4 +99,98 @@ fn obj_faces_naming_undefined_normals_import_with_generated_normals_and_a_warnin
         }
         convert(&bytes, &path, &Settings::default()).unwrap();
     }
+}
+
+/// AnimatedMorphCube with a translation channel added next to its morph-weights channel (same
+/// key times, the node rising by 0.01 per key), as a GLB.
+fn morph_cube_with_a_translation(cube: &[u8]) -> Vec<u8> {
+    let glb = gltf::Glb::from_slice(cube).unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(&glb.json).unwrap();
+    let mut bin = glb.bin.unwrap().into_owned();
+    let input = json["animations"][0]["samplers"][0]["input"].clone();
+    let keys = json["accessors"][input.as_u64().unwrap() as usize]["count"]
+        .as_u64()
+        .unwrap();
+    bin.resize(bin.len().next_multiple_of(4), 0);
+    let offset = bin.len();
+    for k in 0..keys {
+        for v in [0.0, k as f32 * 0.01, 0.0f32] {
+            bin.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    let push = |j: &mut serde_json::Value, key: &str, item: serde_json::Value| {
+        let list = j[key].as_array_mut().unwrap();
+        list.push(item);
+        list.len() - 1
+    };
+    let view = push(
+        &mut json,
+        "bufferViews",
+        json!({"buffer": 0, "byteOffset": offset, "byteLength": bin.len() - offset}),
+    );
+    let output = push(
+        &mut json,
+        "accessors",
+        json!({"bufferView": view, "componentType": 5126, "count": keys, "type": "VEC3"}),
+    );
+    let anim = &mut json["animations"][0];
+    let sampler = push(
+        anim,
+        "samplers",
+        json!({"input": input, "output": output, "interpolation": "LINEAR"}),
+    );
+    push(
+        anim,
+        "channels",
+        json!({"sampler": sampler, "target": {"node": 0, "path": "translation"}}),
+    );
+    json["buffers"][0]["byteLength"] = json!(bin.len());
+    voxcaf_samples::glb(&json, &bin)
+}
+
+/// Khronos AnimatedMorphCube and three.js' Parrot animate morph target weights (one output
+/// value per key and target: 254 values for 127 keys is right, not malformed). The weights are
+/// left out with a warning; a file whose animations hold nothing else is refused as empty,
+/// saying so, and still imports as a mesh.
+#[test]
+fn gltf_morph_target_animations_import_with_the_weights_left_out_and_a_warning() {
+    let (Some(cube), Some(parrot)) = (
+        realworld("corpus2/gltf/AnimatedMorphCube.glb"),
+        realworld("corpus/mesh/gltf/Parrot.glb"),
+    ) else {
+        return;
+    };
+    let anim = Settings {
+        kind: Some(AssetKind::Animation),
+        ..Settings::default()
+    };
+    for path in [&cube, &parrot] {
+        let bytes = read(path);
+        match convert(&bytes, path, &anim) {
+            Err(e @ ImportError::Empty { .. }) => {
+                let msg = e.to_string();
+                assert!(msg.contains("only morph target weights"), "{msg}");
+            }
+            other => panic!("{}: {:?}", path.display(), other.map(|c| c.summary)),
+        }
+        convert(&bytes, path, &Settings::default()).unwrap();
+    }
+    let glb = morph_cube_with_a_translation(&read(&cube));
+    let c = convert(&glb, Path::new("cube.glb"), &anim).unwrap();
+    assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+    assert!(
+        c.warnings[0].contains("channel 0: morph target weights of node 0 are not stored"),
+        "{}",
+        c.warnings[0]
+    );
+    let file = c.to_caf_bytes();
+    let asset = Asset::parse(&file).unwrap();
+    let view = AnimationView::from_asset(&asset).unwrap();
+    assert_eq!(view.clip_name(0), Some("Square"));
+    let channels = view.channels(0);
+    assert_eq!(channels.len(), 1);
+    assert_eq!(
+        (channels[0].node, channels[0].path),
+        (0, ChannelEntry::TRANSLATION)
+    );
 }
