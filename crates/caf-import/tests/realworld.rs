@@ -194,3 +194,82 @@ fn gltf_morph_target_animations_import_with_the_weights_left_out_and_a_warning()
         (0, ChannelEntry::TRANSLATION)
     );
 }
+
+/// The entry points of a stored shader module, with their execution models.
+fn entry_names(spirv: &[u8]) -> Vec<String> {
+    let words: Vec<u32> = spirv
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    let module = rspirv::dr::load_words(words).unwrap();
+    module
+        .entry_points
+        .iter()
+        .map(|ep| match &ep.operands[2] {
+            rspirv::dr::Operand::LiteralString(s) => s.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect()
+}
+
+/// wgpu's shadow example: two vertex (`vs_bake`, `vs_main`) and two fragment entry points.
+/// Without `entry`, a stage with several gives one asset per entry point, each module holding
+/// that entry point alone (no stage: all four); `entry` chooses one; a stage with one entry
+/// point stays one asset as before.
+#[test]
+fn a_wgsl_module_gives_one_asset_per_entry_point_or_the_entry_asked() {
+    let Some(path) = realworld("corpus/shader/wgsl/wgpu-shadow.wgsl") else {
+        return;
+    };
+    let bytes = read(&path);
+    let with_stage = |stage| Settings {
+        stage,
+        ..Settings::default()
+    };
+    let split = |stage, entry| {
+        caf_import::shader::convert_entries(&bytes, &path, &with_stage(stage), entry).unwrap()
+    };
+    let listed = |assets: Vec<caf_import::shader::EntryAsset>| -> Vec<(String, Vec<String>)> {
+        assets
+            .into_iter()
+            .map(|a| {
+                caf_import::shader::validate_spirv(&a.converted.payload).unwrap();
+                (a.entry, entry_names(&a.converted.payload))
+            })
+            .collect()
+    };
+    let one = |name: &str| (name.to_string(), vec![name.to_string()]);
+    let vertex = listed(split(Some(caf_import::Stage::Vertex), None).unwrap());
+    assert_eq!(vertex, [one("vs_bake"), one("vs_main")]);
+    let all = listed(split(None, None).unwrap());
+    let names: Vec<&str> = all.iter().map(|(e, _)| e.as_str()).collect();
+    assert_eq!(
+        names,
+        ["vs_bake", "vs_main", "fs_main", "fs_main_without_storage"]
+    );
+    assert!(all.iter().all(|(e, eps)| eps == &[e.clone()]));
+    let chosen = listed(split(None, Some("fs_main")).unwrap());
+    assert_eq!(chosen, [one("fs_main")]);
+    // A name the module lacks, or of another stage than the one asked.
+    let e = caf_import::shader::convert_entries(&bytes, &path, &Settings::default(), Some("nope"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no entry point \"nope\""), "{e}");
+    let e = caf_import::shader::convert_entries(
+        &bytes,
+        &path,
+        &with_stage(Some(caf_import::Stage::Vertex)),
+        Some("fs_main"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("is a fragment entry point, not vertex"), "{e}");
+    // The library's single-asset conversion still refuses a stage with several entry points.
+    let e = convert(&bytes, &path, &with_stage(Some(caf_import::Stage::Vertex)))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("2 vertex entry points (vs_bake, vs_main)"),
+        "{e}"
+    );
+}
