@@ -247,7 +247,7 @@ fn a_wgsl_module_gives_one_asset_per_entry_point_or_the_entry_asked() {
         names,
         ["vs_bake", "vs_main", "fs_main", "fs_main_without_storage"]
     );
-    assert!(all.iter().all(|(e, eps)| eps == &[e.clone()]));
+    assert!(all.iter().all(|(e, eps)| eps == std::slice::from_ref(e)));
     let chosen = listed(split(None, Some("fs_main")).unwrap());
     assert_eq!(chosen, [one("fs_main")]);
     // A name the module lacks, or of another stage than the one asked.
