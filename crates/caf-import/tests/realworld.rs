@@ -174,6 +174,9 @@ fn gltf_morph_target_animations_import_with_the_weights_left_out_and_a_warning()
             other => panic!("{}: {:?}", path.display(), other.map(|c| c.summary)),
         }
         convert(&bytes, path, &Settings::default()).unwrap();
+        let mesh = caf_import::mesh::gltf_default(&bytes, None, Default::default()).unwrap();
+        assert_eq!(mesh.warnings.len(), 1, "{:?}", mesh.warnings);
+        assert!(mesh.warnings[0].contains("morph target(s) left out"));
     }
     let glb = morph_cube_with_a_translation(&read(&cube));
     let c = convert(&glb, Path::new("cube.glb"), &anim).unwrap();
