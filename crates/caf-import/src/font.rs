@@ -452,6 +452,9 @@ fn open_face<'a>(bytes: &'a [u8], settings: &Settings) -> Result<(Face<'a>, Opti
     let faces = ttf_parser::fonts_in_collection(bytes);
     let index = settings.font_face.unwrap_or(0);
     let count = faces.unwrap_or(1);
+    if count == 0 {
+        return Err(malformed("the collection lists no fonts"));
+    }
     if index >= count {
         return Err(ImportError::InvalidArgument(match faces {
             Some(n) => format!(

@@ -390,7 +390,12 @@ fn a_truetype_collection_imports_its_first_face_or_the_one_asked() {
     assert!(second.warnings.is_empty(), "{:?}", second.warnings);
     assert!((advance(&second) - upm(&bold)).abs() < 1e-6);
     assert_ne!(upm(&regular), upm(&bold));
-    // A face the file does not have.
+    // A collection of no fonts, and a face the file does not have.
+    let empty = collection(&[]);
+    match convert(&empty, path, &with("32-126")) {
+        Err(e @ ImportError::Malformed { .. }) => assert!(e.to_string().contains("no fonts")),
+        other => panic!("{:?}", other.map(|c| c.summary)),
+    }
     for (bytes, face, needle) in [
         (&ttc, 2, "font face 2 asked, the collection has 2 (0..=1)"),
         (&regular, 1, "font face 1 asked, the file is a single font"),
