@@ -222,7 +222,8 @@ fn malformed(what: String) -> ImportError {
     ImportError::malformed("glTF", what)
 }
 
-/// Read one channel's sampler as a [`Curve`]; `None` for morph target weights.
+/// Read one channel's sampler as a [`Curve`]; `None` for morph target weights (which have one
+/// output value per key and morph target, so their counts are not checked here).
 fn read_curve(
     ch: &gltf::animation::Channel<'_>,
     buffers: &[gltf::buffer::Data],
@@ -232,6 +233,9 @@ fn read_curve(
     use gltf::animation::util::ReadOutputs;
     use gltf::animation::Interpolation;
     let at = |what: &str| malformed(format!("animation {ai} channel {ci}: {what}"));
+    if ch.target().property() == gltf::animation::Property::MorphTargetWeights {
+        return Ok(None);
+    }
     let sampler = ch.sampler();
     let interp = match sampler.interpolation() {
         Interpolation::Linear => Interp::Linear,
@@ -424,6 +428,7 @@ pub fn convert_animation(
         let mut clips = Vec::new();
         let mut warnings = Vec::new();
         let mut total_frames = 0u64;
+        let mut morph_only = 0usize;
         for (ai, anim) in doc.animations().enumerate() {
             let mut curves = Vec::new();
             let mut seen = HashSet::new();
@@ -431,7 +436,8 @@ pub fn convert_animation(
                 let node = ch.target().node().index();
                 let Some((path, curve)) = read_curve(&ch, &buffers, ai, ci)? else {
                     warnings.push(format!(
-                        "animation {ai} channel {ci}: morph target weights are not stored"
+                        "animation {ai} channel {ci}: morph target weights of node {node} are \
+                         not stored (left out)"
                     ));
                     continue;
                 };
@@ -443,6 +449,9 @@ pub fn convert_animation(
                 curves.push((node, path, curve));
             }
             if curves.is_empty() {
+                if anim.channels().next().is_some() {
+                    morph_only += 1;
+                }
                 warnings.push(format!(
                     "animation {ai} has no translation, rotation or scale channel; left out"
                 ));
@@ -498,9 +507,16 @@ pub fn convert_animation(
             });
         }
         if clips.is_empty() {
+            let why = match morph_only {
+                0 => String::new(),
+                n => format!(
+                    " ({n} animation(s) animate only morph target weights, which an animation \
+                     asset does not store; the mesh imports without its morph targets)"
+                ),
+            };
             return Err(ImportError::empty(
                 "glTF",
-                "no animation with translation, rotation or scale channels",
+                format!("no animation with translation, rotation or scale channels{why}"),
             ));
         }
         let channels = clips.iter().map(|c| c.channels.len()).sum();

@@ -302,6 +302,31 @@ fn is_mpeg_audio(bytes: &[u8], ext: Option<&str>) -> bool {
         || (bytes.len() >= 2 && bytes[0] == 0xFF && bytes[1] & 0xE0 == 0xE0)
 }
 
+/// The MPEG audio frames of `bytes` without its tags: leading ID3v2 tags (one or several, each
+/// with its syncsafe size and optional footer) and a trailing ID3v1 tag (`TAG` 128 bytes from
+/// the end). minimp3 accepts a lone frame only when it fills the buffer from offset 0, so a
+/// file holding a tag and one frame decoded to nothing before the tags were cut off here.
+/// Returns the frames and the bytes of leading tags; a tag that claims more bytes than the
+/// file holds leaves nothing.
+fn mpeg_frames(bytes: &[u8]) -> (&[u8], usize) {
+    let mut rest = bytes;
+    while let Some(h) = rest.get(..10).filter(|h| h.starts_with(b"ID3")) {
+        if h[6..10].iter().any(|&b| b & 0x80 != 0) {
+            break;
+        }
+        let size = h[6..10]
+            .iter()
+            .fold(0usize, |acc, &b| (acc << 7) | usize::from(b));
+        let footer = if h[5] & 0x10 != 0 { 10 } else { 0 };
+        rest = rest.get(10 + size + footer..).unwrap_or(&[]);
+    }
+    let tags = bytes.len() - rest.len();
+    if rest.len() >= 128 && rest[rest.len() - 128..].starts_with(b"TAG") {
+        rest = &rest[..rest.len() - 128];
+    }
+    (rest, tags)
+}
+
 /// Decode MPEG-1/2 Layer I-III audio with minimp3.
 ///
 /// Why minimp3 and not symphonia (which decodes the other compressed formats): on the ISO
@@ -314,7 +339,8 @@ pub fn decode_mp3(bytes: &[u8]) -> Result<Pcm> {
     if bytes.is_empty() {
         return Err(ImportError::empty(FMT, "the file is empty"));
     }
-    let mut decoder = minimp3::Decoder::new(Cursor::new(bytes));
+    let (frames, tags) = mpeg_frames(bytes);
+    let mut decoder = minimp3::Decoder::new(Cursor::new(frames));
     let mut samples: Vec<i32> = Vec::new();
     let mut format: Option<(i32, usize)> = None;
     // The wrapper answers Eof when a frame is skipped after the whole input has been read
@@ -353,7 +379,14 @@ pub fn decode_mp3(bytes: &[u8]) -> Result<Pcm> {
         samples.extend(frame.data.iter().map(|&s| i32::from(s) << 16));
     }
     let Some((rate, channels)) = format else {
-        return Err(ImportError::empty(FMT, "no MPEG audio frame found"));
+        return Err(ImportError::empty(
+            FMT,
+            if tags > 0 {
+                format!("no MPEG audio frame found after the ID3v2 tag (bytes 0..{tags})")
+            } else {
+                "no MPEG audio frame found".to_string()
+            },
+        ));
     };
     let (Ok(sample_rate), Ok(channels @ 1..)) = (u32::try_from(rate), u16::try_from(channels))
     else {

@@ -445,8 +445,41 @@ fn gpos_pair(
     sum
 }
 
-/// Convert a TTF/OTF font (the first face of a collection) with the font settings of
-/// `settings` (`charset`, `font_size`, `sdf_range`, `font_format`).
+/// The face `settings.font_face` (default 0) of a font file or TrueType / OpenType collection
+/// (`.ttc`, `.otc`), and a warning when a collection of several faces was given no face
+/// index. A face index beyond the collection, or other than 0 for a single font, is refused.
+fn open_face<'a>(bytes: &'a [u8], settings: &Settings) -> Result<(Face<'a>, Option<String>)> {
+    let faces = ttf_parser::fonts_in_collection(bytes);
+    let index = settings.font_face.unwrap_or(0);
+    let count = faces.unwrap_or(1);
+    if count == 0 {
+        return Err(malformed("the collection lists no fonts"));
+    }
+    if index >= count {
+        return Err(ImportError::InvalidArgument(match faces {
+            Some(n) => format!(
+                "font face {index} asked, the collection has {n} (0..={})",
+                n - 1
+            ),
+            None => format!("font face {index} asked, the file is a single font (face 0)"),
+        }));
+    }
+    let face = Face::parse(bytes, index).map_err(|e| match faces {
+        Some(n) => malformed(format!("face {index} of the collection of {n}: {e}")),
+        None => malformed(format!("{e}")),
+    })?;
+    let note = match faces {
+        Some(n) if n > 1 && settings.font_face.is_none() => Some(format!(
+            "the collection has {n} faces: face 0 converted (the font_face setting, \
+             `--font-face N`, chooses another)"
+        )),
+        _ => None,
+    };
+    Ok((face, note))
+}
+
+/// Convert a TTF/OTF font, or one face of a collection (`font_face`, the first by default),
+/// with the font settings of `settings` (`charset`, `font_size`, `sdf_range`, `font_format`).
 pub fn convert_font(bytes: &[u8], settings: &Settings) -> Result<FontData> {
     let charset = match &settings.charset {
         Some(spec) => Charset::parse(spec)?,
@@ -469,7 +502,7 @@ pub fn convert_font(bytes: &[u8], settings: &Settings) -> Result<FontData> {
         )));
     }
     let format = settings.font_format;
-    let face = Face::parse(bytes, 0).map_err(|e| malformed(format!("{e}")))?;
+    let (face, note) = open_face(bytes, settings)?;
     let upm = face.units_per_em();
     if !(16..=16384).contains(&upm) {
         return Err(malformed(format!(
@@ -522,7 +555,7 @@ pub fn convert_font(bytes: &[u8], settings: &Settings) -> Result<FontData> {
     let (aw, ah) = pack(&mut glyphs)?;
     let channels = format.code().channels().unwrap_or(1) as usize;
 
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<String> = note.into_iter().collect();
     if !missing.is_empty() {
         let shown: Vec<String> = missing
             .iter()

@@ -591,6 +591,26 @@ pub fn gltf_default(bytes: &[u8], base: Option<&Path>, nodes: MeshNodes) -> Resu
         }
         let mut m = b.finish("glTF", deps)?;
         m.skin = skin;
+        m.warnings = morph_warnings(&meshes, &placed);
         Ok(m)
     })
+}
+
+/// One warning per placed mesh with morph targets, which the mesh asset does not store.
+fn morph_warnings(meshes: &[gltf::Mesh<'_>], placed: &[Instance]) -> Vec<String> {
+    let mut used: Vec<usize> = placed.iter().map(|i| i.mesh).collect();
+    used.sort_unstable();
+    used.dedup();
+    used.into_iter()
+        .filter_map(|mi| {
+            let mesh = meshes.get(mi)?;
+            let targets = mesh.primitives().map(|p| p.morph_targets().len()).max()?;
+            (targets > 0).then(|| {
+                format!(
+                    "mesh {mi}{}: {targets} morph target(s) left out (the base shape is stored)",
+                    mesh.name().map_or(String::new(), |n| format!(" {n:?}"))
+                )
+            })
+        })
+        .collect()
 }

@@ -6,7 +6,7 @@
 //! | Audio | WAV (8/16/24/32-bit int, float, EXTENSIBLE), OGG Vorbis, FLAC, MP3 | interleaved signed PCM, 16-bit by default |
 //! | Mesh | OBJ, glTF, GLB | de-duplicated 48-byte vertices + u32 indices, generated normals, MikkTSpace tangents |
 //! | Shader | GLSL (`.vert`/`.frag`/`.comp`, through glslang), WGSL (naga), SPIR-V (stored unchanged) | SPIR-V checked by the Khronos validator, stage in the metadata |
-//! | Font | TTF, OTF | SDF (R8) or MSDF/MTSDF atlas, glyph metrics, kerning ([`font`]) |
+//! | Font | TTF, OTF, TTC/OTC collections (first face, or `font_face`) | SDF (R8) or MSDF/MTSDF atlas, glyph metrics, kerning ([`font`]) |
 //! | Animation | glTF, GLB (`type = "animation"`) | clips resampled at a fixed rate, 16-bit quantised, with an error bound per channel ([`animation`]) |
 //!
 //! [`Profile::Original`] reproduces the original C++ converters byte for byte (golden-tested);
@@ -321,7 +321,7 @@ impl Converted {
             payload,
             dependencies: m.dependencies,
             summary,
-            warnings: Vec::new(),
+            warnings: m.warnings,
         })
     }
 

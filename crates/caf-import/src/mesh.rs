@@ -26,7 +26,8 @@ pub(crate) use crate::gltf_read::{catch, gltf_load};
 
 /// OBJ through the crate's own reader, `obj.rs` (polygons fanned, negative indices allowed,
 /// out-of-range indices rejected, materials not loaded; `w` is not a divisor, a corner without
-/// `vt` gets (0, 0)). A file whose only elements are lines or points is refused: no faces.
+/// `vt` gets (0, 0); a corner whose normal index names no normal gets a generated normal, with a
+/// warning). A file whose only elements are lines or points is refused: no faces.
 pub fn obj_default(bytes: &[u8]) -> Result<MeshData> {
     let file = crate::obj::read_obj(bytes)?;
     if file.groups.is_empty() {
@@ -38,6 +39,11 @@ pub fn obj_default(bytes: &[u8]) -> Result<MeshData> {
         };
         return Err(ImportError::empty("OBJ", format!("no faces{what}")));
     }
+    let warnings = file
+        .undefined_normals
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     let mut b = Builder::default();
     for g in file.groups {
         // A corner without `vn` gets a zero normal, which the builder replaces by a
@@ -52,7 +58,10 @@ pub fn obj_default(bytes: &[u8]) -> Result<MeshData> {
             ..Default::default()
         })?;
     }
-    b.finish("OBJ", Vec::new())
+    Ok(MeshData {
+        warnings,
+        ..b.finish("OBJ", Vec::new())?
+    })
 }
 
 /// Resolve an OBJ index the original's way: 1-based, negative counts back from the end of the
@@ -311,15 +320,17 @@ mod tests {
     }
 
     /// Found by the `import_obj` fuzz target: a relative normal index reaching before the
-    /// first normal overflowed inside tobj (a panic with overflow checks on).
+    /// first normal overflowed inside tobj (a panic with overflow checks on). The corner's
+    /// normal is generated instead, with a warning.
     #[test]
     fn fuzz_regression_obj_relative_normal_overflow() {
         let obj = "v 0 0 0\nv 1 0 0\nv 1 1 0\nvn 0 0 1\nf -3//-1 -2//-3 -1//-1\n";
-        let msg = match obj_default(obj.as_bytes()) {
-            Err(e) => e.to_string(),
-            Ok(_) => panic!("a normal index before the first normal must be refused"),
+        let m = match obj_default(obj.as_bytes()) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
         };
-        assert!(msg.contains("OBJ"), "{msg}");
+        assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+        assert!(m.warnings[0].contains("line 5: normal index -3"));
     }
 
     #[test]

@@ -38,6 +38,9 @@ pub struct MeshData {
     pub weights: Option<Vec<[f32; 4]>>,
     /// Files read besides the source (glTF external buffers), for change detection.
     pub dependencies: Vec<PathBuf>,
+    /// What the conversion changed or left out, for the user to see (e.g. OBJ normals the
+    /// file names but never defines, generated instead); empty when nothing was.
+    pub warnings: Vec<String>,
 }
 
 /// Triangle corners of one sub-mesh, not yet indexed.
@@ -359,6 +362,7 @@ impl Builder {
             colors,
             uv1,
             dependencies,
+            warnings: Vec::new(),
         })
     }
 }

@@ -13,7 +13,10 @@
 //! - `f c1 c2 c3 ...` with corners `v`, `v/vt`, `v//vn` or `v/vt/vn`; indices are 1-based,
 //!   negative ones count back from the last element read. Polygons are fanned
 //!   (c1, ci, ci+1). A corner without `vt` in a group where other corners have one gets
-//!   (0, 0); a corner without `vn` gets a generated normal.
+//!   (0, 0); a corner without `vn` gets a generated normal, and so does a corner whose `vn`
+//!   index names a normal the file never defined (as tinyobjloader and other loaders do:
+//!   tinyobjloader's own test models have such faces); [`ObjFile::undefined_normals`] counts them
+//!   for a warning.
 //! - `l` and `p` (and faces of fewer than 3 corners) are counted and produce no triangles.
 //! - `o` and `g` start a new group when the current one has faces; everything else
 //!   (materials, smoothing groups, free-form geometry) is ignored.
@@ -45,6 +48,33 @@ pub(crate) struct ObjFile {
     pub lines: usize,
     /// `p` points and 1-corner faces read (they make no triangles).
     pub points: usize,
+    /// Face corners whose `vn` index named no normal defined before it (their normals are
+    /// generated), and the first of them.
+    pub undefined_normals: Option<UndefinedNormals>,
+}
+
+/// Face corners whose normal index is out of range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct UndefinedNormals {
+    /// How many corners.
+    pub corners: usize,
+    /// The first one's line (1-based).
+    pub line: usize,
+    /// Its index as written.
+    pub index: i64,
+    /// Normals defined before that line.
+    pub defined: usize,
+}
+
+impl std::fmt::Display for UndefinedNormals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} face corner(s) name normals the file does not define (first at line {}: normal \
+             index {} with {} defined); their normals were generated",
+            self.corners, self.line, self.index, self.defined
+        )
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -54,8 +84,14 @@ struct Corner {
     vn: Option<usize>,
 }
 
-/// Resolve a 1-based or negative (relative) index into a list of `len` elements.
-fn resolve(raw: &str, len: usize, what: &str, line: usize) -> Result<usize> {
+/// Parse a 1-based or negative (relative) index and resolve it into a list of `len`
+/// elements: `Ok(Err(i))` when it is out of range.
+fn parse_index(
+    raw: &str,
+    len: usize,
+    what: &str,
+    line: usize,
+) -> Result<std::result::Result<usize, i64>> {
     let bad = |why: String| ImportError::malformed(FMT, format!("line {line}: {what} {why}"));
     let i: i64 = raw
         .parse()
@@ -65,12 +101,17 @@ fn resolve(raw: &str, len: usize, what: &str, line: usize) -> Result<usize> {
         i if i > 0 => i - 1,
         i => len as i64 + i,
     };
-    if resolved < 0 || resolved >= len as i64 {
-        return Err(bad(format!(
-            "index {i} is out of range ({len} defined so far)"
-        )));
-    }
-    Ok(resolved as usize)
+    Ok(usize::try_from(resolved).ok().filter(|&r| r < len).ok_or(i))
+}
+
+/// Resolve an index that must name a defined element.
+fn resolve(raw: &str, len: usize, what: &str, line: usize) -> Result<usize> {
+    parse_index(raw, len, what, line)?.map_err(|i| {
+        ImportError::malformed(
+            FMT,
+            format!("line {line}: {what} index {i} is out of range ({len} defined so far)"),
+        )
+    })
 }
 
 fn floats<const N: usize>(
@@ -162,14 +203,27 @@ pub(crate) fn read_obj(bytes: &[u8]) -> Result<ObjFile> {
                             format!("line {line}: face corner {c:?} has more than 3 indices"),
                         ));
                     }
+                    let vn = match vn.map(|s| parse_index(s, nrm.len(), "normal", line)) {
+                        Some(Ok(Ok(i))) => Some(i),
+                        Some(Ok(Err(index))) => {
+                            let u = file.undefined_normals.get_or_insert(UndefinedNormals {
+                                corners: 0,
+                                line,
+                                index,
+                                defined: nrm.len(),
+                            });
+                            u.corners += 1;
+                            None
+                        }
+                        Some(Err(e)) => return Err(e),
+                        None => None,
+                    };
                     face.push(Corner {
                         v: resolve(v, pos.len(), "vertex", line)?,
                         vt: vt
                             .map(|s| resolve(s, uv.len(), "texture coordinate", line))
                             .transpose()?,
-                        vn: vn
-                            .map(|s| resolve(s, nrm.len(), "normal", line))
-                            .transpose()?,
+                        vn,
                     });
                 }
                 match face.len() {
@@ -224,6 +278,24 @@ mod tests {
     }
 
     #[test]
+    fn normals_the_file_never_defines_are_counted_and_left_out() {
+        let f = read_obj(b"v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 1\nf 1//1 2//2 3//-3\n").unwrap();
+        assert_eq!(
+            f.undefined_normals,
+            Some(UndefinedNormals {
+                corners: 2,
+                line: 5,
+                index: 2,
+                defined: 1
+            })
+        );
+        assert_eq!(
+            f.groups[0].normals.as_deref(),
+            Some(&[Some([0.0, 0.0, 1.0]), None, None][..])
+        );
+    }
+
+    #[test]
     fn groups_fans_lines_and_errors() {
         let f = read_obj(
             b"v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvn 0 0 1\n\
@@ -243,7 +315,7 @@ mod tests {
                 "line 2: vertex index 2 is out of range",
             ),
             ("v 0 0\n", "line 1: vertex position needs 3 numbers"),
-            ("v 0 0 0\nvn 0 0 1\nf 1//2 1 1\n", "line 3: normal index 2"),
+            ("v 0 0 0\nvn 0 0 1\nf 1//0 1 1\n", "line 3: normal index 0"),
             ("v 0 0 0\nf 0 1 1\n", "index 0"),
             ("v 0 0 0\nf -2 1 1\n", "index -2 is out of range"),
             ("v 0 0 0\nf 1/x 1 1\n", "\"x\" is not an integer"),

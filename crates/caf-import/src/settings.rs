@@ -22,7 +22,7 @@ voxcaf_names::names! {
         Mesh => "mesh",
         /// SPIR-V bytecode.
         Shader => "shader",
-        /// A distance-field glyph atlas with metrics and kerning (TTF/OTF).
+        /// A distance-field glyph atlas with metrics and kerning (TTF/OTF, TTC/OTC collections).
         Font => "font",
         /// The animations of a glTF / GLB as resampled, quantised clips (chosen only with
         /// `--type animation` / `type = "animation"`: a `.glb` alone is a mesh).
@@ -53,7 +53,7 @@ impl AssetKind {
             "wav" | "wave" | "ogg" | "oga" | "flac" | "mp3" => AssetKind::Audio,
             "obj" | "gltf" | "glb" => AssetKind::Mesh,
             "vert" | "frag" | "comp" | "glsl" | "wgsl" | "spv" => AssetKind::Shader,
-            "ttf" | "otf" => AssetKind::Font,
+            "ttf" | "otf" | "ttc" | "otc" => AssetKind::Font,
             _ => return None,
         })
     }
@@ -350,6 +350,10 @@ pub struct Settings {
     /// Animations: frames per second the clips are resampled at, 1..=1000 (default 30).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anim_rate: Option<u32>,
+    /// Fonts: which face of a collection (`.ttc`, `.otc`) to convert, from 0; `None` means the
+    /// first (with a warning when the collection has several).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font_face: Option<u32>,
 }
 
 impl Settings {
@@ -408,6 +412,7 @@ impl Settings {
             sdf_range: o.sdf_range.or(self.sdf_range),
             font_format: o.font_format.unwrap_or(self.font_format),
             anim_rate: o.anim_rate.or(self.anim_rate),
+            font_face: o.font_face.or(self.font_face),
         }
     }
 }
@@ -432,6 +437,7 @@ impl Settings {
 /// font_size = 48      # fonts: atlas pixels per em
 /// sdf_range = 6       # fonts: distance range in pixels
 /// font_format = "msdf" # fonts: sdf, msdf or mtsdf
+/// font_face = 1       # fonts: the face of a collection (.ttc), from 0
 /// anim_rate = 60      # animations (type = "animation"): frames per second
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -488,6 +494,9 @@ pub struct SettingsOverride {
     /// See [`Settings::anim_rate`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anim_rate: Option<u32>,
+    /// See [`Settings::font_face`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub font_face: Option<u32>,
 }
 
 impl SettingsOverride {

@@ -141,6 +141,16 @@ fn check_locations(module: &naga::Module, file: &str) -> Result<()> {
     Ok(())
 }
 
+/// A shader source as text.
+fn source_text<'a>(bytes: &'a [u8], file: &str) -> Result<&'a str> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        unlocated(
+            file,
+            format!("shader source is not UTF-8 (byte {})", e.valid_up_to()),
+        )
+    })
+}
+
 /// Compile `bytes` (named `file` in messages, with lower-case extension `ext`) to SPIR-V.
 /// `stage` picks the stage for `.glsl` files and the entry point when a module has several.
 /// GLSL `#include "x"` is resolved against the including file's folder, starting from
@@ -152,14 +162,22 @@ pub fn compile(
     stage: Option<Stage>,
     include_dir: Option<&Path>,
 ) -> Result<ShaderData> {
-    let text = || {
-        std::str::from_utf8(bytes).map_err(|e| {
-            unlocated(
-                file,
-                format!("shader source is not UTF-8 (byte {})", e.valid_up_to()),
-            )
-        })
-    };
+    compile_entry(bytes, file, ext, stage, None, include_dir)
+}
+
+/// [`compile`] keeping only the entry point named `entry`, when given: a WGSL module is
+/// written with that entry point alone (its stage must be `stage`, when given); a GLSL or
+/// SPIR-V module must have it as its only entry point (glslang names it `main`; SPIR-V is
+/// stored unchanged).
+pub fn compile_entry(
+    bytes: &[u8],
+    file: &str,
+    ext: Option<&str>,
+    stage: Option<Stage>,
+    entry: Option<&str>,
+    include_dir: Option<&Path>,
+) -> Result<ShaderData> {
+    let text = || source_text(bytes, file);
     let (words, dependencies) = match Language::detect(bytes, ext) {
         Language::Glsl => {
             let st = stage.or_else(|| stage_from_ext(ext)).ok_or_else(|| {
@@ -170,15 +188,15 @@ pub fn compile(
             })?;
             glsl_to_spirv(text()?, file, st, include_dir)?
         }
-        Language::Wgsl => (wgsl_to_spirv(text()?, file, stage)?, Vec::new()),
+        Language::Wgsl => (wgsl_to_spirv(text()?, file, stage, entry)?, Vec::new()),
         Language::SpirV => (spirv_words(bytes, file)?, Vec::new()),
     };
     validate_words(&words).map_err(|m| unlocated(file, m))?;
-    let stage = choose_stage(
-        &entry_points(&words).map_err(|m| unlocated(file, m))?,
-        stage,
-    )
-    .map_err(|m| unlocated(file, m))?;
+    let eps = entry_points(&words).map_err(|m| unlocated(file, m))?;
+    if let Some(name) = entry {
+        only_entry(&eps, name).map_err(|m| unlocated(file, m))?;
+    }
+    let stage = choose_stage(&eps, stage).map_err(|m| unlocated(file, m))?;
     let spirv = if Language::detect(bytes, ext) == Language::SpirV {
         bytes.to_vec()
     } else {
@@ -189,6 +207,102 @@ pub fn compile(
         spirv,
         dependencies,
     })
+}
+
+/// Checks that a compiled module's one entry point is `name`.
+fn only_entry(eps: &[EntryPoint], name: &str) -> std::result::Result<(), String> {
+    if matches!(eps, [(only, _)] if only == name) {
+        return Ok(());
+    }
+    let names: Vec<&str> = eps.iter().map(|(n, _)| n.as_str()).collect();
+    Err(format!(
+        "no entry point {name:?} alone: the module has {} ({}); choosing among several works \
+         for WGSL sources",
+        eps.len(),
+        names.join(", ")
+    ))
+}
+
+/// One asset of a shader source converted entry point by entry point.
+#[derive(Clone, Debug)]
+pub struct EntryAsset {
+    /// The entry point the asset holds (outputs named after the source are `NAME.ENTRY.caf`).
+    pub entry: String,
+    /// The asset.
+    pub converted: crate::Converted,
+}
+
+/// The assets of a shader source when it is converted entry point by entry point, or `None`
+/// when it is one asset as [`crate::convert`] makes it.
+///
+/// - `entry` given: that entry point alone (a WGSL module is written with it alone; a GLSL or
+///   SPIR-V module must have it as its only entry point).
+/// - Otherwise a WGSL module with several entry points of `settings.stage` (or several at
+///   all, without a stage) gives one asset per entry point, each holding it alone, in source
+///   order: one asset never holds entry points the engine did not ask for, and none replaces
+///   another.
+/// - Otherwise, and for inputs that are not shaders, `None`.
+pub fn convert_entries(
+    bytes: &[u8],
+    path: &Path,
+    settings: &crate::Settings,
+    entry: Option<&str>,
+) -> Result<Option<Vec<EntryAsset>>> {
+    let kind = settings.kind.or_else(|| crate::AssetKind::from_path(path));
+    if kind != Some(crate::AssetKind::Shader) {
+        return Ok(None);
+    }
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let file = path.display().to_string();
+    if Language::detect(bytes, ext.as_deref()) != Language::Wgsl {
+        let Some(name) = entry else { return Ok(None) };
+        let converted = crate::convert(bytes, path, settings)?;
+        let eps = entry_points(&le_words(&converted.payload)).map_err(|m| unlocated(&file, m))?;
+        only_entry(&eps, name).map_err(|m| unlocated(&file, m))?;
+        let entry = name.to_string();
+        return Ok(Some(vec![EntryAsset { entry, converted }]));
+    }
+    let names: Vec<String> = match entry {
+        Some(name) => vec![name.to_string()],
+        None => {
+            let (module, _) = wgsl_module(source_text(bytes, &file)?, &file)?;
+            let names: Vec<String> = module
+                .entry_points
+                .iter()
+                .filter(|ep| {
+                    settings
+                        .stage
+                        .is_none_or(|s| naga_stage(ep.stage) == Some(s))
+                })
+                .map(|ep| ep.name.clone())
+                .collect();
+            if names.len() < 2 {
+                return Ok(None);
+            }
+            names
+        }
+    };
+    names
+        .into_iter()
+        .map(|name| {
+            let s = compile_entry(
+                bytes,
+                &file,
+                ext.as_deref(),
+                settings.stage,
+                Some(&name),
+                None,
+            )?;
+            Ok(EntryAsset {
+                entry: name,
+                converted: crate::Converted::from_shader(s),
+            })
+        })
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
 }
 
 /// The reference GLSL compiler: Khronos glslang's command-line front end (Debian package
@@ -376,7 +490,8 @@ fn glsl_to_spirv(
     Ok((words, dependencies))
 }
 
-fn wgsl_to_spirv(src: &str, file: &str, stage: Option<Stage>) -> Result<Vec<u32>> {
+/// A parsed and validated WGSL module.
+fn wgsl_module(src: &str, file: &str) -> Result<(naga::Module, naga::valid::ModuleInfo)> {
     let module = naga::front::wgsl::parse_str(src).map_err(|e| {
         let mut msg = e.message().to_string();
         if let Some((_, label)) = e.labels().next() {
@@ -396,11 +511,57 @@ fn wgsl_to_spirv(src: &str, file: &str, stage: Option<Stage>) -> Result<Vec<u32>
                 format!("validation failed: {}", error_chain(e.as_inner())),
             )
         })?;
-    // One entry point per stored module when the caller names a stage and there are several;
-    // several of that stage cannot be told apart by the stage, and storing them all would
-    // hand the engine a module with entry points it did not ask for.
+    Ok((module, info))
+}
+
+/// The entry point `name` of `module` (of stage `stage`, when given), as naga's writer takes
+/// it.
+fn named_entry(
+    module: &naga::Module,
+    file: &str,
+    name: &str,
+    stage: Option<Stage>,
+) -> Result<spv::PipelineOptions> {
+    let Some(ep) = module.entry_points.iter().find(|ep| ep.name == name) else {
+        let names: Vec<&str> = module
+            .entry_points
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        return Err(unlocated(
+            file,
+            format!(
+                "the module has no entry point {name:?} (it has {})",
+                names.join(", ")
+            ),
+        ));
+    };
+    match (naga_stage(ep.stage), stage) {
+        (Some(have), Some(want)) if have != want => Err(unlocated(
+            file,
+            format!("entry point {name:?} is a {have} entry point, not {want}"),
+        )),
+        _ => Ok(spv::PipelineOptions {
+            shader_stage: ep.stage,
+            entry_point: ep.name.clone(),
+        }),
+    }
+}
+
+fn wgsl_to_spirv(
+    src: &str,
+    file: &str,
+    stage: Option<Stage>,
+    entry: Option<&str>,
+) -> Result<Vec<u32>> {
+    let (module, info) = wgsl_module(src, file)?;
+    // One entry point per stored module when the caller names one, or names a stage and there
+    // are several; several of that stage cannot be told apart by the stage, and storing them
+    // all would hand the engine a module with entry points it did not ask for.
     let mut chosen = None;
-    if let Some(s) = stage.filter(|_| module.entry_points.len() > 1) {
+    if let Some(name) = entry {
+        chosen = Some(named_entry(&module, file, name, stage)?);
+    } else if let Some(s) = stage.filter(|_| module.entry_points.len() > 1) {
         let same: Vec<_> = module
             .entry_points
             .iter()
@@ -411,8 +572,8 @@ fn wgsl_to_spirv(src: &str, file: &str, stage: Option<Stage>) -> Result<Vec<u32>
             return Err(unlocated(
                 file,
                 format!(
-                    "the module has {} {s} entry points ({}); a shader asset holds one: keep one \
-                     {s} entry point per file",
+                    "the module has {} {s} entry points ({}); a shader asset holds one: choose \
+                     one (`--entry NAME`), or convert into a folder for one asset each",
                     same.len(),
                     names.join(", ")
                 ),
@@ -691,6 +852,7 @@ mod tests {
         let wgsl = |stage| compile(src.as_bytes(), "s.wgsl", Some("wgsl"), Some(stage), None);
         let e = wgsl(Stage::Vertex).unwrap_err().to_string();
         assert!(e.contains("2 vertex entry points (vs_a, vs_b)"), "{e}");
+        assert!(e.contains("`--entry NAME`"), "{e}");
         // The fragment stage is one entry point: stored alone.
         let f = wgsl(Stage::Fragment).unwrap();
         let eps = entry_points(

@@ -330,3 +330,85 @@ fn sidecar_keys_set_font_options() {
     assert_eq!(view.channels(), 4);
     assert!(SettingsOverride::from_toml("font_format = \"psdf\"\n", Path::new("x")).is_err());
 }
+
+/// A TrueType collection of `fonts`: the `ttcf` header, then each font with its table offsets
+/// moved to where it lands in the file.
+fn collection(fonts: &[&[u8]]) -> Vec<u8> {
+    let be32 = |b: &[u8], at: usize| u32::from_be_bytes(b[at..at + 4].try_into().unwrap());
+    let mut out = b"ttcf".to_vec();
+    out.extend_from_slice(&[0, 1, 0, 0]);
+    out.extend_from_slice(&(fonts.len() as u32).to_be_bytes());
+    let mut at = 12 + 4 * fonts.len();
+    let mut bodies = Vec::new();
+    for font in fonts {
+        out.extend_from_slice(&(at as u32).to_be_bytes());
+        let mut body = font.to_vec();
+        let tables = usize::from(u16::from_be_bytes([font[4], font[5]]));
+        for t in 0..tables {
+            let slot = 12 + 16 * t + 8;
+            let moved = be32(font, slot) + at as u32;
+            body[slot..slot + 4].copy_from_slice(&moved.to_be_bytes());
+        }
+        body.resize(body.len().next_multiple_of(4), 0);
+        at += body.len();
+        bodies.push(body);
+    }
+    out.extend(bodies.concat());
+    out
+}
+
+#[test]
+fn a_truetype_collection_imports_its_first_face_or_the_one_asked() {
+    const BOLD: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
+    let bold = std::fs::read(BOLD).unwrap_or_else(|e| panic!("{BOLD}: {e}"));
+    let regular = dejavu();
+    let ttc = collection(&[&regular, &bold]);
+    let path = Path::new("DejaVu.ttc");
+    let advance = |c: &caf_import::Converted| {
+        let file = c.to_caf_bytes();
+        let asset = Asset::parse(&file).unwrap();
+        FontView::from_asset(&asset)
+            .unwrap()
+            .glyph('W')
+            .unwrap()
+            .advance
+    };
+    let upm = |font: &[u8]| {
+        let face = Face::parse(font, 0).unwrap();
+        let w = face.glyph_index('W').unwrap();
+        f32::from(face.glyph_hor_advance(w).unwrap()) / f32::from(face.units_per_em())
+    };
+    // The first face by default, with a warning that there are others.
+    let first = convert(&ttc, path, &with("32-126")).unwrap();
+    assert_eq!(first.asset_type(), caf::AssetType::FONT);
+    assert_eq!(first.warnings.len(), 1, "{:?}", first.warnings);
+    assert!(first.warnings[0].contains("2 faces: face 0 converted"));
+    assert!((advance(&first) - upm(&regular)).abs() < 1e-6);
+    // The one asked for, silently; a sidecar key works the same way.
+    let o = SettingsOverride::from_toml("font_face = 1\n", Path::new("DejaVu.ttc.toml")).unwrap();
+    let second = convert(&ttc, path, &with("32-126").with_override(&o)).unwrap();
+    assert!(second.warnings.is_empty(), "{:?}", second.warnings);
+    assert!((advance(&second) - upm(&bold)).abs() < 1e-6);
+    assert_ne!(upm(&regular), upm(&bold));
+    // A collection of no fonts, and a face the file does not have.
+    let empty = collection(&[]);
+    match convert(&empty, path, &with("32-126")) {
+        Err(e @ ImportError::Malformed { .. }) => assert!(e.to_string().contains("no fonts")),
+        other => panic!("{:?}", other.map(|c| c.summary)),
+    }
+    for (bytes, face, needle) in [
+        (&ttc, 2, "font face 2 asked, the collection has 2 (0..=1)"),
+        (&regular, 1, "font face 1 asked, the file is a single font"),
+    ] {
+        let s = Settings {
+            font_face: Some(face),
+            ..with("32-126")
+        };
+        match convert(bytes, path, &s) {
+            Err(e @ ImportError::InvalidArgument(_)) => {
+                assert!(e.to_string().contains(needle), "{e}")
+            }
+            other => panic!("{:?}", other.map(|c| c.summary)),
+        }
+    }
+}

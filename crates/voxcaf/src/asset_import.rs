@@ -18,7 +18,7 @@ use serde_json::json;
 pub enum ImportCmd {
     #[command(verbatim_doc_comment)]
     /// Convert one source file (PNG/JPEG/TGA/BMP/GIF/WebP/HDR/EXR/KTX2, WAV/OGG/FLAC/MP3,
-    /// OBJ/glTF/GLB, GLSL/WGSL/SPIR-V, TTF/OTF) into a .caf asset. The type follows from the
+    /// OBJ/glTF/GLB, GLSL/WGSL/SPIR-V, TTF/OTF/TTC) into a .caf asset. The type follows from the
     /// extension unless given. A glTF/GLB is a mesh (a skinned scene keeps its skin: joints,
     /// weights, skeleton); `--type animation` writes its animations instead, one clip per glTF
     /// animation, resampled at --anim-rate frames per second and quantised to 16 bits, each
@@ -148,6 +148,10 @@ pub struct SettingsArgs {
     /// (MSDF plus the true distance in alpha).
     #[arg(long, value_name = "FORMAT", default_value = "sdf")]
     font_format: FontFormat,
+    /// Fonts: the face of a collection (`.ttc`, `.otc`) to convert, from 0 (default 0, with a
+    /// warning when the collection has several). Sidecar key `font_face`.
+    #[arg(long, value_name = "N")]
+    font_face: Option<u32>,
     /// Animations (--type animation): frames per second the clips are resampled at, 1 to
     /// 1000 (default 30). Sidecar key `anim_rate`.
     #[arg(long, value_name = "HZ")]
@@ -189,7 +193,7 @@ impl SettingsArgs {
     /// Notes for the flags given (not at their defaults) that do nothing for `input`, an
     /// asset of `kind`.
     fn inapplicable(&self, kind: AssetKind, input: &Path) -> Vec<String> {
-        let given: [(&'static str, AssetKind, bool); 14] = [
+        let given: [(&'static str, AssetKind, bool); 15] = [
             ("--mips", AssetKind::Texture, self.mips),
             (
                 "--mip-filter",
@@ -227,6 +231,7 @@ impl SettingsArgs {
                 AssetKind::Font,
                 self.font_format != FontFormat::default(),
             ),
+            ("--font-face", AssetKind::Font, self.font_face.is_some()),
             (
                 "--anim-rate",
                 AssetKind::Animation,
@@ -296,6 +301,7 @@ impl SettingsArgs {
             sdf_range: self.sdf_range,
             font_format: self.font_format,
             anim_rate: self.anim_rate,
+            font_face: self.font_face,
         })
     }
 }
@@ -307,8 +313,8 @@ pub struct ConvertArgs {
     input: PathBuf,
     /// Output .caf file, or an existing folder to write the name `build` gives inside it
     /// (`hero.png` -> `hero.caf`, `sprite.vert` -> `sprite.vert.caf`; with --stage, the stage
-    /// joins the name, `lit.wgsl` -> `lit.vertex.caf`, so each stage of a module has its own
-    /// file); `-` writes standard output; missing folders are created.
+    /// joins the name, `lit.wgsl` -> `lit.vertex.caf`; split by entry point, `lit.ENTRY.caf`,
+    /// see --entry); `-` writes standard output; missing folders are created.
     output: PathBuf,
     /// Overwrite an existing output that is not a .caf asset.
     #[arg(long)]
@@ -317,11 +323,16 @@ pub struct ConvertArgs {
     /// or animation (the animations of a glTF/GLB).
     #[arg(long = "type", value_name = "TYPE")]
     kind: Option<AssetKind>,
+    /// Shaders: keep only this entry point of the module. Without it, a WGSL module with
+    /// several entry points of the --stage asked (or several at all, without --stage) gives one
+    /// asset per entry point, written into the output folder as NAME.ENTRY.caf.
+    #[arg(long, value_name = "NAME")]
+    entry: Option<String>,
     #[command(flatten)]
     settings: SettingsArgs,
     #[command(flatten)]
     encrypt: EncryptArgs,
-    /// Print one JSON object instead of text.
+    /// Print one JSON object instead of text (one per asset written).
     #[arg(long)]
     json: bool,
 }
@@ -429,111 +440,186 @@ fn convert(a: ConvertArgs) -> Result<u8> {
             "standard input has no extension to tell the type; pass --type texture|audio|mesh|shader|font|animation",
         ));
     }
-    let out = if a.output.is_dir() {
-        if stdin {
-            return Err(o::usage(
-                Some(&a.output),
-                "standard input has no name to give the output; name the output .caf file",
-            ));
-        }
-        let name = Path::new(a.input.file_name().unwrap_or_default());
-        match a.settings.stage {
-            // One module, several stages: each its own asset, never one replacing another.
-            Some(stage) => a.output.join(format!(
-                "{}.{stage}.caf",
-                name.file_stem().unwrap_or_default().to_string_lossy()
-            )),
-            None => a.output.join(caf_import::batch::output_name(name)),
-        }
-    } else {
-        a.output.clone()
-    };
-    if !o::is_dash(&out) {
-        o::check_file(&out, &[&a.input], &o::CAF, a.force, false)?;
+    if a.output.is_dir() && stdin {
+        return Err(o::usage(
+            Some(&a.output),
+            "standard input has no name to give the output; name the output .caf file",
+        ));
     }
     let start = Instant::now();
-    let result = match o::read_input(&a.input) {
-        Ok(bytes) => convert_with_progress(&bytes, &a.input, &settings, a.json),
-        Err(e) => return Err(e),
-    };
-    let converted = match result {
-        Ok(c) => {
-            for note in a.settings.inapplicable(c.kind, &a.input) {
-                eprintln!("note: {note}");
+    let bytes = o::read_input(&a.input)?;
+    let entry = a.entry.as_deref();
+    let assets = match caf_import::shader::convert_entries(&bytes, &a.input, &settings, entry) {
+        // One module, several entry points: each its own asset, never one replacing another.
+        Ok(Some(assets)) => {
+            let outs = entry_outputs(&a, &assets)?;
+            for out in &outs {
+                o::check_file(out, &[&a.input], &o::CAF, a.force, false)?;
             }
-            c
+            outs.into_iter()
+                .zip(assets)
+                .map(|(out, e)| (out, Some(e.entry), e.converted))
+                .collect()
         }
-        Err(e) => {
-            if a.json {
-                println!("{}", o::error_json(&o::failed(&a.input, &e)));
-            } else if matches!(e, caf_import::ImportError::Shader { .. }) {
-                // Already "file:line:column: message".
-                eprintln!("error: {e}");
-            } else {
-                eprintln!("error: {}: {e}", a.input.display());
+        Ok(None) => {
+            let out = single_output(&a);
+            if !o::is_dash(&out) {
+                o::check_file(&out, &[&a.input], &o::CAF, a.force, false)?;
             }
-            // The library says what to set; the CLI says which flag sets it.
-            if !a.json {
-                match &e {
-                    caf_import::ImportError::UnknownType { .. } => {
-                        eprintln!("hint: pass --type texture|audio|mesh|shader|font|animation")
-                    }
-                    caf_import::ImportError::Shader { .. } if e.to_string().contains("stage") => {
-                        eprintln!("hint: pass --stage vertex|fragment|compute")
-                    }
-                    _ => {}
-                }
+            match convert_with_progress(&bytes, &a.input, &settings, a.json) {
+                Ok(c) => vec![(out, None, c)],
+                Err(e) => return Ok(convert_failed(&a, &e)),
             }
-            return Ok(1);
         }
+        Err(e) => return Ok(convert_failed(&a, &e)),
     };
+    let kind = assets.first().map(|(_, _, c)| c.kind);
+    let mut notes = kind.map_or_else(Vec::new, |k| a.settings.inapplicable(k, &a.input));
+    if a.entry.is_some() && kind != Some(AssetKind::Shader) {
+        notes.push("--entry is for shader inputs; ignored".into());
+    }
+    for note in notes {
+        eprintln!("note: {note}");
+    }
+    for (out, entry, converted) in assets {
+        write_converted(&a, &settings, key.as_ref(), &out, entry, &converted, start)?;
+    }
+    Ok(0)
+}
+
+/// The output of a conversion to one asset: the path given, or in the folder given the name
+/// `build` gives (with `--stage`, the stage joins the name, so that each stage of a module has
+/// its own file).
+fn single_output(a: &ConvertArgs) -> PathBuf {
+    if !a.output.is_dir() {
+        return a.output.clone();
+    }
+    let name = Path::new(a.input.file_name().unwrap_or_default());
+    match a.settings.stage {
+        Some(stage) => a.output.join(format!(
+            "{}.{stage}.caf",
+            name.file_stem().unwrap_or_default().to_string_lossy()
+        )),
+        None => a.output.join(caf_import::batch::output_name(name)),
+    }
+}
+
+/// The outputs of a source split by entry point: `NAME.ENTRY.caf` in the output folder, or
+/// the output file given when there is one asset (`--entry`).
+fn entry_outputs(
+    a: &ConvertArgs,
+    assets: &[caf_import::shader::EntryAsset],
+) -> Result<Vec<PathBuf>> {
+    let stem = a.input.file_stem().unwrap_or_default().to_string_lossy();
+    if a.output.is_dir() {
+        return Ok(assets
+            .iter()
+            .map(|e| a.output.join(format!("{stem}.{}.caf", e.entry)))
+            .collect());
+    }
+    if let [_] = assets {
+        return Ok(vec![a.output.clone()]);
+    }
+    let names: Vec<&str> = assets.iter().map(|e| e.entry.as_str()).collect();
+    let what = a.settings.stage.map_or(String::new(), |s| format!("{s} "));
+    Err(crate::output::usage(
+        Some(&a.output),
+        format!(
+            "{} has {} {what}entry points ({}), one asset each: give an output folder \
+             (they are written as {stem}.ENTRY.caf), or choose one with --entry NAME",
+            a.input.display(),
+            assets.len(),
+            names.join(", ")
+        ),
+    ))
+}
+
+/// Reports a failed conversion of `a.input`; the exit code.
+fn convert_failed(a: &ConvertArgs, e: &caf_import::ImportError) -> u8 {
+    use crate::output as o;
+    if a.json {
+        println!("{}", o::error_json(&o::failed(&a.input, e)));
+    } else if matches!(e, caf_import::ImportError::Shader { .. }) {
+        // Already "file:line:column: message".
+        eprintln!("error: {e}");
+    } else {
+        eprintln!("error: {}: {e}", a.input.display());
+    }
+    // The library says what to set; the CLI says which flag sets it.
+    if !a.json {
+        match e {
+            caf_import::ImportError::UnknownType { .. } => {
+                eprintln!("hint: pass --type texture|audio|mesh|shader|font|animation")
+            }
+            caf_import::ImportError::Shader { .. } if e.to_string().contains("stage") => {
+                eprintln!("hint: pass --stage vertex|fragment|compute")
+            }
+            _ => {}
+        }
+    }
+    1
+}
+
+/// Writes one asset to `out` (`-`: stdout) and prints it, with its entry point when split.
+fn write_converted(
+    a: &ConvertArgs,
+    settings: &Settings,
+    key: Option<&caf::encoded::Key>,
+    out: &Path,
+    entry: Option<String>,
+    converted: &caf_import::Converted,
+    start: Instant,
+) -> Result<()> {
+    use crate::output as o;
     if !a.json {
         for w in &converted.warnings {
             eprintln!("warning: {}: {w}", a.input.display());
         }
     }
     let file = converted
-        .to_caf_bytes_encoded(&settings.encoding(key.as_ref()))
+        .to_caf_bytes_encoded(&settings.encoding(key))
         .map_err(|e| o::failed(&a.input, e))?;
-    if o::is_dash(&out) {
-        return o::write_stdout(&file).map(|_| 0);
+    if o::is_dash(out) {
+        return o::write_stdout(&file);
     }
-    o::create_parent(&out)?;
-    voxcaf_fs::write_atomic(&out, &file).map_err(|e| o::failed(&out, e))?;
+    o::create_parent(out)?;
+    voxcaf_fs::write_atomic(out, &file).map_err(|e| o::failed(out, e))?;
     let size = file.len();
     let header = caf::validate_header_bytes(&file).ok();
     let flags = header.map_or(converted.flags.0, |h| h.flags.0);
     // As written: the default profile pads the metadata to align the payload.
     let metadata_size = header.map_or(converted.metadata.len() as u64, |h| h.metadata_size);
     if a.json {
-        println!(
-            "{}",
-            json!({
-                "ok": true,
-                "input": a.input.display().to_string(),
-                "output": out.display().to_string(),
-                "type": converted.kind.name(),
-                "flags": flags,
-                "metadata_size": metadata_size,
-                "payload_size": converted.payload.len(),
-                "file_size": size,
-                "payload_crc32": caf::crc32(&converted.payload),
-                "summary": converted.summary,
-                "warnings": converted.warnings,
-                "settings": settings.to_json(),
-            })
-        );
+        let mut j = json!({
+            "ok": true,
+            "input": a.input.display().to_string(),
+            "output": out.display().to_string(),
+            "type": converted.kind.name(),
+            "flags": flags,
+            "metadata_size": metadata_size,
+            "payload_size": converted.payload.len(),
+            "file_size": size,
+            "payload_crc32": caf::crc32(&converted.payload),
+            "summary": converted.summary,
+            "warnings": converted.warnings,
+            "settings": settings.to_json(),
+        });
+        if let Some(entry) = entry {
+            j["entry"] = json!(entry);
+        }
+        println!("{j}");
     } else {
         println!(
-            "{} -> {}: {} ({} bytes, {:.1} ms)",
+            "{} -> {}: {}{} ({} bytes, {:.1} ms)",
             a.input.display(),
             out.display(),
             converted.summary,
+            entry.map_or(String::new(), |e| format!(", entry point {e}")),
             size,
             start.elapsed().as_secs_f64() * 1000.0
         );
     }
-    Ok(0)
+    Ok(())
 }
 
 fn human_bytes(n: u64) -> String {
@@ -826,6 +912,7 @@ mod tests {
                 size: None,
                 sdf_range: None,
                 font_format: FontFormat::Sdf,
+                font_face: None,
                 anim_rate: None,
             },
             encrypt: EncryptArgs {

@@ -121,3 +121,29 @@ fn font_unhappy_paths() {
     assert!(e.contains("nope.txt"), "{e}");
     assert!(!d.join("x.caf").exists());
 }
+
+/// `--font-face N` picks a face of a `.ttc` collection (tested on real collections in
+/// caf-import's font tests); on a single font only face 0 exists, and the flag is noted as
+/// doing nothing for other inputs.
+#[test]
+fn font_face_flag_chooses_the_face_of_a_collection() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    dejavu(d);
+    let j = cli_json(
+        d,
+        "asset convert DejaVuSans.ttf f.caf --charset 65-90 --font-face 0 --json",
+    );
+    assert_eq!(j["settings"]["font_face"], 0);
+    cli_err(
+        d,
+        "asset convert DejaVuSans.ttf g.caf --font-face 1",
+        1,
+        "font face 1 asked, the file is a single font (face 0)",
+    );
+    assert!(!d.join("g.caf").exists());
+    common::write_wav(&d.join("a.wav"), 100, |i| i as i16);
+    let (c, _, e) = cli(d, "asset convert a.wav a.caf --font-face 1");
+    assert_eq!(c, 0, "{e}");
+    assert!(e.contains("--font-face is for font inputs"), "{e}");
+}
