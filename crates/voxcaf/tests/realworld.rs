@@ -47,6 +47,15 @@ fn run_one(src: &Path, out_dir: &Path, k: usize) -> Result<(), String> {
         let mut k = voxcaf();
         k.args(["world", "check"]).arg(&out);
         (c, k)
+    } else if ext(src) == "wgsl" {
+        // A module may hold several entry points: one asset each, into a folder.
+        let out = out_dir.join(format!("{k}"));
+        std::fs::create_dir_all(&out).unwrap();
+        let mut c = voxcaf();
+        c.args(["asset", "convert"]).arg(src).arg(&out);
+        let mut k = voxcaf();
+        k.args(["asset", "check"]).arg(&out);
+        (c, k)
     } else {
         let out = out_dir.join(format!("{k}.caf"));
         let mut c = voxcaf();
