@@ -102,7 +102,7 @@
 // A position outside the world, a chunk or a texture level that does not exist.
 #define VOXCAF_ERR_OUT_OF_BOUNDS 5
 
-// A limit was exceeded (a chunk palette full, more than 255 block values for `.vox`).
+// A limit was exceeded (a chunk palette full, a `.vox` scene or export too large).
 #define VOXCAF_ERR_LIMIT 6
 
 // A typed view asked of an asset of another type.
@@ -482,8 +482,9 @@ int32_t voxcaf_world_from_bytes(const uint8_t *data, size_t len, struct VoxcafWo
 // (temporary file, fsync, rename); with `VOXCAF_FORMAT_AUTO` over an existing world file,
 // in that file's own format through voxcaf's world session (a v3 file gets an incremental,
 // crash-safe commit; a v2 file keeps its previous version as `FILE.bak`); or MagicaVoxel `.vox` when the path ends in `.vox`
-// (`format` ignored; at most 255 distinct block values; MoveObjects and other records are
-// not written).
+// (`format` ignored; beyond 255 distinct block values the rarest take the nearest palette
+// colour, and the exact values and the MoveObjects and other records are kept in voxcaf's own
+// chunk, which MagicaVoxel ignores: docs/format/vox-voxcaf-chunk.md).
 //
 // Ownership: borrows `world` and `path` for the call.
 int32_t voxcaf_world_save(const struct VoxcafWorld *world, const char *path, uint32_t format);

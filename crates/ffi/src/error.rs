@@ -16,7 +16,7 @@ pub const VOXCAF_ERR_MALFORMED: i32 = 3;
 pub const VOXCAF_ERR_UNSUPPORTED: i32 = 4;
 /// A position outside the world, a chunk or a texture level that does not exist.
 pub const VOXCAF_ERR_OUT_OF_BOUNDS: i32 = 5;
-/// A limit was exceeded (a chunk palette full, more than 255 block values for `.vox`).
+/// A limit was exceeded (a chunk palette full, a `.vox` scene or export too large).
 pub const VOXCAF_ERR_LIMIT: i32 = 6;
 /// A typed view asked of an asset of another type.
 pub const VOXCAF_ERR_WRONG_TYPE: i32 = 7;
@@ -87,7 +87,11 @@ impl From<vwr_vox::VoxError> for Fail {
     fn from(e: vwr_vox::VoxError) -> Fail {
         use vwr_vox::VoxError as E;
         let status = match &e {
-            E::TooManyBlockValues { .. } | E::SceneTooLarge { .. } => VOXCAF_ERR_LIMIT,
+            E::TooManyBlockValues { .. }
+            | E::SceneTooLarge { .. }
+            | E::SceneTooDeep { .. }
+            | E::SceneExpansion { .. }
+            | E::ExportTooLarge { .. } => VOXCAF_ERR_LIMIT,
             E::ModelOutsideWorld { .. } => VOXCAF_ERR_OUT_OF_BOUNDS,
             E::World(w) => vwr_status(w),
             _ => VOXCAF_ERR_MALFORMED,

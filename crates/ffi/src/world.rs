@@ -193,8 +193,9 @@ pub unsafe extern "C" fn voxcaf_world_from_bytes(
 /// (temporary file, fsync, rename); with `VOXCAF_FORMAT_AUTO` over an existing world file,
 /// in that file's own format through voxcaf's world session (a v3 file gets an incremental,
 /// crash-safe commit; a v2 file keeps its previous version as `FILE.bak`); or MagicaVoxel `.vox` when the path ends in `.vox`
-/// (`format` ignored; at most 255 distinct block values; MoveObjects and other records are
-/// not written).
+/// (`format` ignored; beyond 255 distinct block values the rarest take the nearest palette
+/// colour, and the exact values and the MoveObjects and other records are kept in voxcaf's own
+/// chunk, which MagicaVoxel ignores: docs/format/vox-voxcaf-chunk.md).
 ///
 /// Ownership: borrows `world` and `path` for the call.
 #[no_mangle]

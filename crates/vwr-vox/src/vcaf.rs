@@ -16,7 +16,7 @@ const TAG_RECORDS: &[u8; 4] = b"RECS";
 
 /// The metadata record type (`0x5650`, "VP") under which an import keeps the `.vox` palette in
 /// the world (on cell `(0, 0, 0)`), so that an export writes the same palette back.
-pub const VOX_PALETTE_RECORD: u16 = 0x5650;
+pub const VOX_PALETTE_RECORD: u16 = vwr::META_VOX_PALETTE;
 const PALETTE_RECORD_VERSION: u8 = 1;
 
 /// The exact values of one model's voxels, in `XYZI` order, with the hash of that chunk.

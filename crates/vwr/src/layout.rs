@@ -188,6 +188,10 @@ pub const META_MOVE_OBJECT: u16 = 1;
 pub const META_PLATE_ROTATION: u16 = 2;
 /// Metadata type of a BigDecor record ([`BigDecorPayload`]).
 pub const META_BIG_DECOR: u16 = 3;
+/// Metadata type (`0x5650`, "VP") under which a `.vox` import keeps the MagicaVoxel palette on
+/// cell `(0, 0, 0)`, so that an export writes the same palette back (its payload is vwr-vox's,
+/// `docs/format/vox-voxcaf-chunk.md`); not a record of the original.
+pub const META_VOX_PALETTE: u16 = 0x5650;
 
 /// The legacy 45-byte MoveObject payload: the current form without `visual_icon`.
 #[derive(

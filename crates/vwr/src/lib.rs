@@ -63,7 +63,7 @@ pub use file::{
 };
 pub use records::{
     record_type_name, MoveObject, META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION,
-    MOVE_OBJECT_NAMES,
+    META_VOX_PALETTE, MOVE_OBJECT_NAMES,
 };
 pub use session::{backup_path, SaveReport, SessionOptions, WorldSession, DEFAULT_KEEP};
 pub use v3::{

@@ -9,7 +9,7 @@ use zerocopy::FromBytes;
 
 use crate::error::RecordError;
 use crate::layout::{MoveObjectLegacyPayload, MoveObjectPayload};
-pub use crate::layout::{META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION};
+pub use crate::layout::{META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION, META_VOX_PALETTE};
 
 /// The readable name of a metadata record type (`"MoveObject"`, `"plate rotation"`,
 /// `"BigDecor"`), `None` for types this library does not interpret.
@@ -18,6 +18,7 @@ pub fn record_type_name(record_type: u16) -> Option<&'static str> {
         META_MOVE_OBJECT => "MoveObject",
         META_PLATE_ROTATION => "plate rotation",
         META_BIG_DECOR => "BigDecor",
+        META_VOX_PALETTE => "MagicaVoxel palette",
         _ => return None,
     })
 }
