@@ -25,39 +25,14 @@ use vwr::{Block, Chunk, MetaRecord, World, CHUNK_SIZE, CHUNK_VOLUME};
 
 use crate::error::Result;
 
-/// The world header fields an edit may change.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WorldFields {
-    /// Sky region.
-    pub sky_region: u32,
-    /// Mission number.
-    pub mission_number: u32,
-    /// Spawn cell.
-    pub spawn: Option<[i32; 3]>,
-}
+/// The world header fields an edit may change (vwr's [`WorldFields`]).
+pub use vwr::WorldFields;
 
-impl WorldFields {
-    /// The fields of `world`.
-    pub fn of(world: &World) -> WorldFields {
-        WorldFields {
-            sky_region: world.sky_region(),
-            mission_number: world.mission_number(),
-            spawn: world.spawn(),
-        }
-    }
-
-    fn apply(self, world: &mut World) {
-        world.set_sky_region(self.sky_region);
-        world.set_mission_number(self.mission_number);
-        match self.spawn {
-            // The spawn came from this world, so it lies inside it and cannot be refused.
-            Some([x, y, z]) => {
-                let r = world.set_spawn([x, y, z]);
-                debug_assert!(r.is_ok());
-            }
-            None => world.clear_spawn(),
-        }
-    }
+/// Sets the fields an edit recorded: they came from this world, so its spawn lies inside it
+/// and cannot be refused.
+fn apply_fields(f: WorldFields, world: &mut World) {
+    let r = world.set_fields(f);
+    debug_assert!(r.is_ok());
 }
 
 /// What one command changed (returned by every tool, and by undo/redo for the command they
@@ -218,8 +193,8 @@ impl Step {
             d.apply(world, *pos);
         }
         if let Some(f) = self.fields.as_mut() {
-            let current = WorldFields::of(world);
-            f.apply(world);
+            let current = world.fields();
+            apply_fields(*f, world);
             *f = current;
         }
     }
@@ -474,7 +449,7 @@ pub struct Tx<'w> {
 
 impl<'w> Tx<'w> {
     pub(crate) fn new(world: &'w mut World) -> Tx<'w> {
-        let fields = WorldFields::of(world);
+        let fields = world.fields();
         Tx {
             world,
             touched: Vec::new(),
@@ -623,7 +598,7 @@ impl<'w> Tx<'w> {
                 debug_assert!(r.is_ok());
             }
         }
-        self.fields.apply(self.world);
+        apply_fields(self.fields, self.world);
     }
 
     /// Turns the transaction into a command (possibly empty).
@@ -643,7 +618,7 @@ impl<'w> Tx<'w> {
                 chunks.push((pos, d));
             }
         }
-        let now = WorldFields::of(self.world);
+        let now = self.world.fields();
         let fields = (now != self.fields).then_some(self.fields);
         change.fields = fields.is_some();
         change.chunks = chunks.len() as u32;

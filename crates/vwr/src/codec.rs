@@ -209,7 +209,6 @@ pub(crate) fn check_v2_header(bytes: &[u8]) -> Result<u32> {
 fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> {
     let n = check_v2_header(bytes)?;
     let (h, _) = record::<WorldHeader>(bytes, 0, "world header")?;
-    let at = |field_offset: usize| field_offset as u64;
     let count = n * n * n;
     // The whole table must lie inside the file before anything is allocated for it.
     let table = u64::from(h.chunk_table_offset.get());
@@ -223,34 +222,9 @@ fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> 
             needed: u64::from(count) * size_of::<ChunkTableEntry>() as u64,
             available: (bytes.len() as u64).saturating_sub(table),
         })?;
-    let sky = h.sky_region.get();
-    let mission = h.mission_number.get();
-    let bpa = n * CHUNK_SIZE as u32;
-    let sp = h.spawn.map(|v| v.get());
-    let spawn = if sp == [0, 0, 0] {
-        None
-    } else {
-        for (k, &v) in sp.iter().enumerate() {
-            let offset = at(offset_of!(WorldHeader, spawn) + k * size_of::<U32>());
-            if v == 0 {
-                return Err(VwrError::InvalidField {
-                    offset,
-                    field: "spawn",
-                    value: 0,
-                    rule: "spawn components must be all 0 (unset) or all non-zero",
-                });
-            }
-            if v > bpa {
-                return Err(VwrError::InvalidField {
-                    offset,
-                    field: "spawn",
-                    value: v.into(),
-                    rule: "spawn component (cell + 1) exceeds blocks per axis",
-                });
-            }
-        }
-        Some(sp.map(|v| v as i32 - 1))
-    };
+    let fields = header_fields(&h, n)?;
+    let (sky, mission, spawn) = (fields.sky_region, fields.mission_number, fields.spawn);
+
     if let Some(o) = odd.as_deref_mut() {
         if sky > 31 {
             o.push(Oddity::SkyRegionOutOfRange(sky));
@@ -776,6 +750,51 @@ pub(crate) fn write_world_v2(world: &World) -> Vec<u8> {
     out
 }
 
+/// The world-wide fields of a v2 header of `n` chunks per axis, the spawn checked as a full
+/// read checks it.
+fn header_fields(h: &WorldHeader, n: u32) -> Result<crate::WorldFields> {
+    let at = |o: usize| o as u64;
+    let bpa = n * CHUNK_SIZE as u32;
+    let sp = h.spawn.map(|v| v.get());
+    let spawn = if sp == [0, 0, 0] {
+        None
+    } else {
+        for (k, &v) in sp.iter().enumerate() {
+            let offset = at(offset_of!(WorldHeader, spawn) + k * size_of::<U32>());
+            if v == 0 {
+                return Err(VwrError::InvalidField {
+                    offset,
+                    field: "spawn",
+                    value: 0,
+                    rule: "spawn components must be all 0 (unset) or all non-zero",
+                });
+            }
+            if v > bpa {
+                return Err(VwrError::InvalidField {
+                    offset,
+                    field: "spawn",
+                    value: v.into(),
+                    rule: "spawn component (cell + 1) exceeds blocks per axis",
+                });
+            }
+        }
+        Some(sp.map(|v| v as i32 - 1))
+    };
+    Ok(crate::WorldFields {
+        sky_region: h.sky_region.get(),
+        mission_number: h.mission_number.get(),
+        spawn,
+    })
+}
+
+/// The world-wide fields of the v2 header at the start of `head` (checked as a full read
+/// checks the header).
+pub(crate) fn v2_fields(head: &[u8]) -> Result<crate::WorldFields> {
+    let n = check_v2_header(head)?;
+    let (h, _) = record::<WorldHeader>(head, 0, "world header")?;
+    header_fields(&h, n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -795,3 +814,4 @@ mod tests {
         }
     }
 }
+

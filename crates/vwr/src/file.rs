@@ -197,6 +197,41 @@ impl WorldFile {
         }
     }
 
+    /// The world-wide fields (sky region, mission number, spawn): from the header of a v2
+    /// file (validated as a full read does), from the current commit of a v3 file.
+    pub fn fields(&self) -> Result<crate::WorldFields> {
+        match &self.kind {
+            Kind::V3 { index, .. } => Ok(crate::WorldFields {
+                sky_region: index.sky_region,
+                mission_number: index.mission_number,
+                spawn: index.spawn,
+            }),
+            Kind::V2 { .. } => {
+                let head = self
+                    .src
+                    .read_at(0, WORLD_HEADER_SIZE.min(self.src.len as usize))
+                    .map_err(io(&self.path))?;
+                crate::codec::v2_fields(&head)
+            }
+        }
+    }
+
+    /// v3: the positions of the chunks the current commit stores, in file order (reads every
+    /// index page, no chunk); `None` for a v2 file, whose table holds every position.
+    pub fn stored_chunks(&mut self) -> Result<Option<Vec<[u32; 3]>>> {
+        let dims = self.dims;
+        if let Kind::V2 { .. } = self.kind {
+            return Ok(None);
+        }
+        let entries = self.entries()?;
+        Ok(Some(
+            entries
+                .iter()
+                .map(|e| crate::store::delinear(dims, e.chunk_index.get()))
+                .collect(),
+        ))
+    }
+
     /// v3: codec statistics of the current commit (reads every index page).
     pub fn codec_stats(&mut self) -> Result<Option<CodecStats>> {
         self.ensure_entries()?;

@@ -45,6 +45,17 @@ impl Default for World {
     }
 }
 
+/// The world-wide fields a v2 header or a v3 commit holds besides the chunks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorldFields {
+    /// Sky region (0–31 meaningful).
+    pub sky_region: u32,
+    /// Mission number, 0 = none.
+    pub mission_number: u32,
+    /// Spawn cell.
+    pub spawn: Option<[i32; 3]>,
+}
+
 /// Logical equality: same size, header fields, blocks, palettes and records. A chunk that was
 /// never allocated equals a fresh chunk.
 impl PartialEq for World {
@@ -285,6 +296,26 @@ impl World {
     /// The spawn cell, if set.
     pub fn spawn(&self) -> Option<[i32; 3]> {
         self.spawn
+    }
+
+    /// The world-wide fields: sky region, mission number and spawn.
+    pub fn fields(&self) -> WorldFields {
+        WorldFields {
+            sky_region: self.sky_region,
+            mission_number: self.mission_number,
+            spawn: self.spawn,
+        }
+    }
+
+    /// Sets the world-wide fields; a spawn outside the world is refused (and nothing set).
+    pub fn set_fields(&mut self, f: WorldFields) -> Result<()> {
+        if let Some([x, y, z]) = f.spawn {
+            self.check(x, y, z)?;
+        }
+        self.sky_region = f.sky_region;
+        self.mission_number = f.mission_number;
+        self.spawn = f.spawn;
+        Ok(())
     }
 
     /// Sets the spawn cell (must lie inside the world).
