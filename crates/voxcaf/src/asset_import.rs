@@ -408,7 +408,7 @@ fn export(a: ExportArgs) -> Result<u8> {
     }
     export::write_files(&files).map_err(|e| o::failed(&a.input, e))?;
     for f in &files {
-        println!(
+        crate::global::say!(
             "wrote {} ({}, {} bytes)",
             f.path.display(),
             f.what,
@@ -459,7 +459,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
     let converted = match result {
         Ok(c) => {
             for note in a.settings.inapplicable(c.kind, &a.input) {
-                eprintln!("note: {note}");
+                crate::global::note(note);
             }
             c
         }
@@ -468,9 +468,10 @@ fn convert(a: ConvertArgs) -> Result<u8> {
                 println!("{}", o::error_json(&o::failed(&a.input, &e)));
             } else if matches!(e, caf_import::ImportError::Shader { .. }) {
                 // Already "file:line:column: message".
-                eprintln!("error: {e}");
+                eprintln!("{} {e}", crate::global::label("error"));
             } else {
-                eprintln!("error: {}: {e}", a.input.display());
+                let error = crate::global::label("error");
+                eprintln!("{error} {}: {e}", a.input.display());
             }
             // The library says what to set; the CLI says which flag sets it.
             if !a.json {
@@ -489,7 +490,8 @@ fn convert(a: ConvertArgs) -> Result<u8> {
     };
     if !a.json {
         for w in &converted.warnings {
-            eprintln!("warning: {}: {w}", a.input.display());
+            let warning = crate::global::label("warning");
+            crate::global::tell!("{warning} {}: {w}", a.input.display());
         }
     }
     let file = converted
@@ -524,7 +526,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
             })
         );
     } else {
-        println!(
+        crate::global::say!(
             "{} -> {}: {} ({} bytes, {:.1} ms)",
             a.input.display(),
             out.display(),
@@ -565,7 +567,9 @@ fn build(a: BuildArgs) -> Result<u8> {
         force: a.force,
         key,
     };
-    let tty = !a.json && std::io::stderr().is_terminal();
+    // `-q` prints no progress, per-asset lines or summary (failures still print).
+    let quiet = a.json || crate::global::quiet();
+    let tty = !quiet && std::io::stderr().is_terminal();
     let bar = indicatif::ProgressBar::hidden();
     if tty {
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
@@ -577,7 +581,6 @@ fn build(a: BuildArgs) -> Result<u8> {
             .progress_chars("=> "),
         );
     }
-    let quiet = a.json;
     // Ctrl-C, SIGTERM or a closed stdout pipe stop the build between assets; it still writes
     // the manifest. Prints must not panic on a broken pipe, hence `say`.
     let stop = voxcaf_fs::signals::StopOnSignal::new().with_broken_pipe()?;
@@ -620,7 +623,7 @@ fn build(a: BuildArgs) -> Result<u8> {
             if a.json {
                 println!("{}", crate::output::error_json(&e.into()));
             } else {
-                eprintln!("error: {e}");
+                eprintln!("{} {e}", crate::global::label("error"));
             }
             return Ok(1);
         }
@@ -653,19 +656,21 @@ fn build(a: BuildArgs) -> Result<u8> {
             })
         ));
     } else {
-        for i in &report.manifest.ignored {
-            say(format_args!("ignored {}: {}", i.path, i.message));
+        if !quiet {
+            for i in &report.manifest.ignored {
+                say(format_args!("ignored {}: {}", i.path, i.message));
+            }
+            say(format_args!("{}", summary(&report, &a.out_dir)));
         }
-        say(format_args!("{}", summary(&report, &a.out_dir)));
         for f in &report.manifest.failures {
             eprintln!("failed: {}: {}", f.source, f.error);
         }
-        if let Some((p, n, size)) = packed {
+        if let Some((p, n, size)) = packed.filter(|_| !quiet) {
             say(format_args!(
                 "wrote {} ({n} assets, {size} bytes)",
                 p.display()
             ));
-        } else if let Some(p) = &a.pack {
+        } else if let Some(p) = a.pack.as_ref().filter(|_| packed.is_none()) {
             eprintln!(
                 "not packed: {} (the build had failures or was stopped)",
                 p.display()
@@ -770,7 +775,7 @@ fn convert_with_progress(
     let encodes = settings
         .gpu_format
         .is_some_and(|g| g != caf_import::GpuFormat::Rgba8);
-    if json || !encodes || !std::io::stderr().is_terminal() {
+    if json || !encodes || crate::global::quiet() || !std::io::stderr().is_terminal() {
         return caf_import::convert(bytes, input, settings);
     }
     let bar = indicatif::ProgressBar::new(0).with_style(
