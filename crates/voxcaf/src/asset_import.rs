@@ -13,6 +13,8 @@ use caf_import::{
 use clap::{Args, Subcommand};
 use serde_json::json;
 
+use crate::world_args::OutPath;
+
 /// Conversion commands.
 #[derive(Subcommand)]
 pub enum ImportCmd {
@@ -65,11 +67,15 @@ pub enum ImportCmd {
 
 /// `voxcaf asset export`.
 #[derive(Args)]
+#[command(mut_arg("output", |a| a.help(
+    "The output file, or for a texture's mip levels the name they are numbered from; or give \
+     it with -o"
+)))]
 pub struct ExportArgs {
     /// The .caf file (`-` reads standard input).
     input: PathBuf,
-    /// The output file, or for a texture's mip levels the name they are numbered from.
-    output: PathBuf,
+    #[command(flatten)]
+    output: OutPath,
     /// Textures: write only mip level N (0 is the full size), to OUTPUT itself.
     #[arg(long, value_name = "N")]
     level: Option<u32>,
@@ -302,14 +308,17 @@ impl SettingsArgs {
 
 /// `voxcaf asset convert`.
 #[derive(Args)]
+#[command(mut_arg("output", |a| a.help(
+    "Output .caf file, or an existing folder to write the name `build` gives inside it \
+     (`hero.png` -> `hero.caf`, `sprite.vert` -> `sprite.vert.caf`; with --stage, the stage \
+     joins the name, `lit.wgsl` -> `lit.vertex.caf`, so each stage of a module has its own \
+     file); `-` writes standard output; missing folders are created; or give it with -o"
+)))]
 pub struct ConvertArgs {
     /// Source file (`-` reads standard input and then needs --type).
     input: PathBuf,
-    /// Output .caf file, or an existing folder to write the name `build` gives inside it
-    /// (`hero.png` -> `hero.caf`, `sprite.vert` -> `sprite.vert.caf`; with --stage, the stage
-    /// joins the name, `lit.wgsl` -> `lit.vertex.caf`, so each stage of a module has its own
-    /// file); `-` writes standard output; missing folders are created.
-    output: PathBuf,
+    #[command(flatten)]
+    output: OutPath,
     /// Overwrite an existing output that is not a .caf asset.
     #[arg(long)]
     force: bool,
@@ -328,13 +337,17 @@ pub struct ConvertArgs {
 
 /// `voxcaf asset build`.
 #[derive(Args)]
+#[command(mut_arg("output", |a| a.value_name("OUT_DIR").help(
+    "Output folder (created if missing, with its parents), or give it with -o; it must not be \
+     SRC_DIR or lie inside it, and an existing folder with files in it must be an earlier \
+     build output (holding its manifest.json) unless --force"
+)))]
+#[command(mut_arg("out", |a| a.value_name("OUT_DIR")))]
 pub struct BuildArgs {
     /// Folder of source files (sidecars `<file>.toml` override settings per asset).
     src_dir: PathBuf,
-    /// Output folder (created if missing, with its parents); it must not be SRC_DIR or lie
-    /// inside it, and an existing folder with files in it must be an earlier build output
-    /// (holding its manifest.json) unless --force.
-    out_dir: PathBuf,
+    #[command(flatten)]
+    out_dir: OutPath,
     /// Worker threads (default: one per core).
     #[arg(long, short = 'j', value_name = "N")]
     jobs: Option<usize>,
@@ -446,7 +459,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
             None => a.output.join(caf_import::batch::output_name(name)),
         }
     } else {
-        a.output.clone()
+        a.output.to_path_buf()
     };
     if !o::is_dash(&out) {
         o::check_file(&out, &[&a.input], &o::CAF, a.force, false)?;
@@ -810,7 +823,7 @@ mod tests {
         std::fs::write(src.join("textures/broken.png"), b"not a png").unwrap();
         let args = BuildArgs {
             src_dir: src.clone(),
-            out_dir: out.clone(),
+            out_dir: out.clone().into(),
             jobs: Some(2),
             force: false,
             settings: SettingsArgs {

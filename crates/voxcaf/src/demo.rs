@@ -11,12 +11,21 @@ use clap::Args;
 use vwr::{stats::WorldStats, MoveObject, World};
 
 use crate::global::say;
+use crate::world_args::OutPath;
+
+/// The demo's folder when none is named.
+const DEFAULT_DIR: &str = "voxcaf-demo";
 
 #[derive(Args)]
+#[command(mut_arg("output", |a| a
+    .required_unless_present(clap::builder::Resettable::<clap::Id>::Reset)
+    .value_name("DIR")
+    .help("Output folder (created if missing, with its parents; default voxcaf-demo), or \
+           give it with -o")))]
+#[command(mut_arg("out", |a| a.value_name("DIR")))]
 pub struct DemoArgs {
-    /// Output folder (created if missing, with its parents).
-    #[arg(default_value = "voxcaf-demo")]
-    pub dir: PathBuf,
+    #[command(flatten)]
+    pub dir: OutPath,
 }
 
 fn ms(t: Instant) -> f64 {
@@ -24,7 +33,10 @@ fn ms(t: Instant) -> f64 {
 }
 
 pub fn run(a: DemoArgs) -> Result<u8> {
-    let dir = a.dir;
+    let dir = match a.dir.as_os_str().is_empty() {
+        true => PathBuf::from(DEFAULT_DIR),
+        false => a.dir.to_path_buf(),
+    };
     crate::output::no_dash(&dir, "the demo's output folder")?;
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     say!("voxcaf demo -> {}/", dir.display());

@@ -148,9 +148,9 @@ fn quiet_ok(dir: &Path, args: &[&str]) -> String {
 fn q_is_honoured_by_every_command() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path();
+    common::write_wav(&p.join("src/beep.wav"), 2205, |i| (i % 64) as i16 * 300);
     cli_ok(p, "world new a.vwr --chunks 2");
     cli_ok(p, "world new v3.vwr --chunks 2 --format v3");
-    common::write_wav(&p.join("src/beep.wav"), 2205, |i| (i % 64) as i16 * 300);
     cli_ok(p, "asset keygen k.key");
     // A key file others can read: a warning without -q (keys.rs), none with it.
     let mut perm = std::fs::metadata(p.join("k.key")).unwrap().permissions();
@@ -554,6 +554,27 @@ fn o_is_an_alias_wherever_an_output_is_positional() {
     for f in ["caf/x.caf", "caf/y.caf", "game.cafpack", "k.key"] {
         assert!(p.join(f).is_file(), "{f}");
     }
+    cli_ok(p, "world convert a.vwr -o vox/a.vox");
+    cli_ok(p, "world convert vox/a.vox --out back.vwr");
+    common::write_wav(&p.join("src/beep.wav"), 2205, |i| (i % 64) as i16 * 300);
+    cli_ok(p, "asset convert src/beep.wav -o caf/beep.caf");
+    cli_ok(p, "asset export caf/beep.caf -o beep.wav");
+    cli_ok(p, "asset build src -o built");
+    cli_ok(p, "demo -o demo");
+    for f in [
+        "vox/a.vox",
+        "back.vwr",
+        "caf/beep.caf",
+        "beep.wav",
+        "built/manifest.json",
+        "built/beep.caf",
+        "demo/showcase.vwr",
+    ] {
+        assert!(p.join(f).is_file(), "{f}");
+    }
+    common::cli_err(p, "asset build src built -o b2", 2, "cannot be used with");
+    common::cli_err(p, "demo d1 --out d2", 2, "cannot be used with");
+    assert!(!p.join("b2").exists() && !p.join("d1").exists() && !p.join("d2").exists());
     // `-o -` streams as the positional `-` does.
     let (code, out, err) = run(p, &["world", "new", "-o", "-", "--chunks", "1"]);
     assert_eq!(code, 0, "{err}");
