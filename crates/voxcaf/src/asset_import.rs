@@ -13,6 +13,12 @@ use caf_import::{
 use clap::{Args, Subcommand};
 use serde_json::json;
 
+use crate::world_args::OutPath;
+
+mod build;
+pub use build::demo_build;
+use build::BuildArgs;
+
 /// Conversion commands.
 #[derive(Subcommand)]
 pub enum ImportCmd {
@@ -65,11 +71,15 @@ pub enum ImportCmd {
 
 /// `voxcaf asset export`.
 #[derive(Args)]
+#[command(mut_arg("output", |a| a.help(
+    "The output file, or for a texture's mip levels the name they are numbered from; or give \
+     it with -o"
+)))]
 pub struct ExportArgs {
     /// The .caf file (`-` reads standard input).
     input: PathBuf,
-    /// The output file, or for a texture's mip levels the name they are numbered from.
-    output: PathBuf,
+    #[command(flatten)]
+    output: OutPath,
     /// Textures: write only mip level N (0 is the full size), to OUTPUT itself.
     #[arg(long, value_name = "N")]
     level: Option<u32>,
@@ -308,14 +318,17 @@ impl SettingsArgs {
 
 /// `voxcaf asset convert`.
 #[derive(Args)]
+#[command(mut_arg("output", |a| a.help(
+    "Output .caf file, or an existing folder to write the name `build` gives inside it \
+     (`hero.png` -> `hero.caf`, `sprite.vert` -> `sprite.vert.caf`; with --stage, the stage \
+     joins the name, `lit.wgsl` -> `lit.vertex.caf`, so each stage of a module has its own \
+     file); `-` writes standard output; missing folders are created; or give it with -o"
+)))]
 pub struct ConvertArgs {
     /// Source file (`-` reads standard input and then needs --type).
     input: PathBuf,
-    /// Output .caf file, or an existing folder to write the name `build` gives inside it
-    /// (`hero.png` -> `hero.caf`, `sprite.vert` -> `sprite.vert.caf`; with --stage, the stage
-    /// joins the name, `lit.wgsl` -> `lit.vertex.caf`; split by entry point, `lit.ENTRY.caf`,
-    /// see --entry); `-` writes standard output; missing folders are created.
-    output: PathBuf,
+    #[command(flatten)]
+    output: OutPath,
     /// Overwrite an existing output that is not a .caf asset.
     #[arg(long)]
     force: bool,
@@ -337,35 +350,6 @@ pub struct ConvertArgs {
     json: bool,
 }
 
-/// `voxcaf asset build`.
-#[derive(Args)]
-pub struct BuildArgs {
-    /// Folder of source files (sidecars `<file>.toml` override settings per asset).
-    src_dir: PathBuf,
-    /// Output folder (created if missing, with its parents); it must not be SRC_DIR or lie
-    /// inside it, and an existing folder with files in it must be an earlier build output
-    /// (holding its manifest.json) unless --force.
-    out_dir: PathBuf,
-    /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', value_name = "N")]
-    jobs: Option<usize>,
-    /// Convert everything, even what is up to date; also build into an existing folder that is
-    /// not a build output.
-    #[arg(long)]
-    force: bool,
-    #[command(flatten)]
-    settings: SettingsArgs,
-    #[command(flatten)]
-    encrypt: EncryptArgs,
-    /// After a build without failures, also pack OUT_DIR into this .cafpack archive (as
-    /// `asset pack-dir OUT_DIR PACK` does; not inside OUT_DIR).
-    #[arg(long, value_name = "PACK")]
-    pack: Option<PathBuf>,
-    /// Print a JSON summary instead of text.
-    #[arg(long)]
-    json: bool,
-}
-
 impl ImportCmd {
     /// Whether `--json` was given.
     pub fn json(&self) -> bool {
@@ -381,7 +365,7 @@ impl ImportCmd {
 pub fn run(cmd: ImportCmd) -> Result<u8> {
     match cmd {
         ImportCmd::Convert(a) => convert(a),
-        ImportCmd::Build(a) => build(a),
+        ImportCmd::Build(a) => build::build(a),
         ImportCmd::Export(a) => export(a),
     }
 }
@@ -419,7 +403,7 @@ fn export(a: ExportArgs) -> Result<u8> {
     }
     export::write_files(&files).map_err(|e| o::failed(&a.input, e))?;
     for f in &files {
-        println!(
+        crate::global::say!(
             "wrote {} ({}, {} bytes)",
             f.path.display(),
             f.what,
@@ -479,7 +463,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
         notes.push("--entry is for shader inputs; ignored".into());
     }
     for note in notes {
-        eprintln!("note: {note}");
+        crate::global::note(note);
     }
     for (out, entry, converted) in assets {
         write_converted(&a, &settings, key.as_ref(), &out, entry, &converted, start)?;
@@ -492,7 +476,7 @@ fn convert(a: ConvertArgs) -> Result<u8> {
 /// its own file).
 fn single_output(a: &ConvertArgs) -> PathBuf {
     if !a.output.is_dir() {
-        return a.output.clone();
+        return a.output.to_path_buf();
     }
     let name = Path::new(a.input.file_name().unwrap_or_default());
     match a.settings.stage {
@@ -518,7 +502,7 @@ fn entry_outputs(
             .collect());
     }
     if let [_] = assets {
-        return Ok(vec![a.output.clone()]);
+        return Ok(vec![a.output.to_path_buf()]);
     }
     let names: Vec<&str> = assets.iter().map(|e| e.entry.as_str()).collect();
     let what = a.settings.stage.map_or(String::new(), |s| format!("{s} "));
@@ -541,9 +525,10 @@ fn convert_failed(a: &ConvertArgs, e: &caf_import::ImportError) -> u8 {
         println!("{}", o::error_json(&o::failed(&a.input, e)));
     } else if matches!(e, caf_import::ImportError::Shader { .. }) {
         // Already "file:line:column: message".
-        eprintln!("error: {e}");
+        eprintln!("{} {e}", crate::global::label("error"));
     } else {
-        eprintln!("error: {}: {e}", a.input.display());
+        let error = crate::global::label("error");
+        eprintln!("{error} {}: {e}", a.input.display());
     }
     // The library says what to set; the CLI says which flag sets it.
     if !a.json {
@@ -573,7 +558,8 @@ fn write_converted(
     use crate::output as o;
     if !a.json {
         for w in &converted.warnings {
-            eprintln!("warning: {}: {w}", a.input.display());
+            let warning = crate::global::label("warning");
+            crate::global::tell!("{warning} {}: {w}", a.input.display());
         }
     }
     let file = converted
@@ -609,7 +595,7 @@ fn write_converted(
         }
         println!("{j}");
     } else {
-        println!(
+        crate::global::say!(
             "{} -> {}: {}{} ({} bytes, {:.1} ms)",
             a.input.display(),
             out.display(),
@@ -620,229 +606,6 @@ fn write_converted(
         );
     }
     Ok(())
-}
-
-fn human_bytes(n: u64) -> String {
-    match n {
-        n if n >= 10 << 20 => format!("{:.1} MiB", n as f64 / (1 << 20) as f64),
-        n if n >= 10 << 10 => format!("{:.1} KiB", n as f64 / 1024.0),
-        n => format!("{n} bytes"),
-    }
-}
-
-fn build(a: BuildArgs) -> Result<u8> {
-    crate::output::no_dash(&a.src_dir, "a source folder")?;
-    crate::output::check_folder(&a.out_dir, &a.src_dir, a.force)?;
-    if let Some(p) = &a.pack {
-        crate::asset::check_pack_output(&a.out_dir, p, a.force)?;
-        crate::output::check_file(
-            p,
-            &[a.src_dir.as_path()],
-            &crate::asset::PACK,
-            a.force,
-            false,
-        )?;
-    }
-    let settings = a.settings.settings(None)?;
-    let key = a.encrypt.key(&settings)?;
-    let opts = BuildOptions {
-        settings,
-        jobs: a.jobs.unwrap_or(0),
-        force: a.force,
-        key,
-    };
-    let tty = !a.json && std::io::stderr().is_terminal();
-    let bar = indicatif::ProgressBar::hidden();
-    if tty {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} [{bar:30}] {pos}/{len} {elapsed_precise} {wide_msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-    }
-    let quiet = a.json;
-    // Ctrl-C, SIGTERM or a closed stdout pipe stop the build between assets; it still writes
-    // the manifest. Prints must not panic on a broken pipe, hence `say`.
-    let stop = voxcaf_fs::signals::StopOnSignal::new().with_broken_pipe()?;
-    let say = |line: std::fmt::Arguments<'_>| {
-        let _ = writeln!(std::io::stdout(), "{line}");
-    };
-    let on_event = |ev: &BuildEvent<'_>| match ev {
-        BuildEvent::Started { total } => bar.set_length(*total as u64),
-        BuildEvent::Converted { entry } => {
-            bar.inc(1);
-            if tty {
-                bar.set_message(entry.source.clone());
-            } else if !quiet {
-                say(format_args!(
-                    "converted {} -> {}: {}",
-                    entry.source, entry.output, entry.summary
-                ));
-            }
-        }
-        BuildEvent::Skipped { entry } => {
-            bar.inc(1);
-            if !tty && !quiet {
-                say(format_args!("up to date {}", entry.source));
-            }
-        }
-        BuildEvent::Failed { failure } => {
-            bar.inc(1);
-            if tty {
-                bar.println(format!("FAILED {}: {}", failure.source, failure.error));
-            } else if !quiet {
-                say(format_args!("FAILED {}: {}", failure.source, failure.error));
-            }
-        }
-    };
-    let report = batch::build_until(&a.src_dir, &a.out_dir, &opts, &stop.flag(), &on_event);
-    bar.finish_and_clear();
-    let report = match report {
-        Ok(r) => r,
-        Err(e) => {
-            if a.json {
-                println!("{}", crate::output::error_json(&e.into()));
-            } else {
-                eprintln!("error: {e}");
-            }
-            return Ok(1);
-        }
-    };
-    // The pack is written only from a complete build without failures.
-    let packed = match &a.pack {
-        Some(p) if report.ok() && !report.interrupted => {
-            Some(crate::asset::write_dir_pack(&a.out_dir, p).map(|(n, size)| (p, n, size))?)
-        }
-        _ => None,
-    };
-    if a.json {
-        say(format_args!(
-            "{}",
-            json!({
-                "pack": packed.map(|(p, n, size)| json!({
-                    "path": p.display().to_string(), "assets": n, "bytes": size,
-                })),
-                "ok": report.ok() && !report.interrupted,
-                "interrupted": report.interrupted,
-                "assets": report.manifest.assets.len(),
-                "converted": report.converted,
-                "skipped": report.skipped,
-                "removed": report.removed,
-                "failed": report.manifest.failures,
-                "ignored": report.manifest.ignored,
-                "bytes_written": report.bytes_written,
-                "elapsed_ms": report.elapsed.as_secs_f64() * 1000.0,
-                "manifest": a.out_dir.join(batch::MANIFEST_NAME).display().to_string(),
-            })
-        ));
-    } else {
-        for i in &report.manifest.ignored {
-            say(format_args!("ignored {}: {}", i.path, i.message));
-        }
-        say(format_args!("{}", summary(&report, &a.out_dir)));
-        for f in &report.manifest.failures {
-            eprintln!("failed: {}: {}", f.source, f.error);
-        }
-        if let Some((p, n, size)) = packed {
-            say(format_args!(
-                "wrote {} ({n} assets, {size} bytes)",
-                p.display()
-            ));
-        } else if let Some(p) = &a.pack {
-            eprintln!(
-                "not packed: {} (the build had failures or was stopped)",
-                p.display()
-            );
-        }
-    }
-    if report.interrupted {
-        if !stop.broken_pipe() {
-            eprintln!(
-                "interrupted: the manifest lists the {} assets finished; run the build again to complete it",
-                report.manifest.assets.len()
-            );
-        }
-        // The conventional 128 + signal: 130 for Ctrl-C, 143 for SIGTERM, 141 for SIGPIPE.
-        return Ok(match voxcaf_fs::signals::exit_code() {
-            _ if stop.broken_pipe() => 141,
-            Some(code) => code,
-            None => 130,
-        });
-    }
-    Ok(if report.ok() { 0 } else { 1 })
-}
-
-fn summary(r: &BuildReport, out: &Path) -> String {
-    let failed = r.manifest.failures.len();
-    format!(
-        "{} asset{} in {}: {} converted, {} up to date, {} failed, {} ignored{}; {} written in {:.2} s",
-        r.manifest.assets.len(),
-        if r.manifest.assets.len() == 1 {
-            ""
-        } else {
-            "s"
-        },
-        out.display(),
-        r.converted,
-        r.skipped,
-        failed,
-        r.manifest.ignored.len(),
-        if r.removed > 0 {
-            format!(", {} stale removed", r.removed)
-        } else {
-            String::new()
-        },
-        human_bytes(r.bytes_written),
-        r.elapsed.as_secs_f64()
-    )
-}
-
-/// Demo hook: write a small source tree into `src_dir` (a PNG texture with a sidecar asking
-/// for mips, a WAV sound, an OBJ mesh, a GLSL vertex and fragment shader), build it into
-/// `out_dir`, build again to show the content-hash skip, and return a short report.
-pub fn demo_build(src_dir: &Path, out_dir: &Path) -> Result<String> {
-    let written = voxcaf_samples::write_source_tree(src_dir)
-        .with_context(|| format!("writing the sample sources to {}", src_dir.display()))?;
-    // Shaders need the Khronos programs (Debian packages glslang-tools and spirv-tools); a
-    // machine without them still gets the rest of the demo, and is told why.
-    let mut note = None;
-    if !caf_import::shader::tools_available() {
-        for rel in written.iter().filter(|r| r.starts_with("shaders/")) {
-            let p = src_dir.join(rel);
-            std::fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
-        }
-        note = Some(format!(
-            "note: shaders left out: importing them runs {} and spirv-val/spirv-dis (Debian \
-             packages glslang-tools and spirv-tools), which are not installed",
-            caf_import::shader::GLSLANG
-        ));
-    }
-
-    let opts = BuildOptions::default();
-    let first = batch::build(src_dir, out_dir, &opts, &|_| {})?;
-    if !first.ok() {
-        let f = &first.manifest.failures[0];
-        anyhow::bail!("demo asset build failed: {}: {}", f.source, f.error);
-    }
-    let second = batch::build(src_dir, out_dir, &opts, &|_| {})?;
-    let total: u64 = first.manifest.assets.iter().map(|e| e.file_size).sum();
-    let mut lines = vec![format!(
-        "asset build: {} assets -> {} ({} bytes) in {:.1} ms; rebuild skipped {}/{} (content hash unchanged)",
-        first.manifest.assets.len(),
-        out_dir.display(),
-        total,
-        first.elapsed.as_secs_f64() * 1000.0,
-        second.skipped,
-        second.manifest.assets.len()
-    )];
-    for e in &first.manifest.assets {
-        lines.push(format!("  {} -> {}: {}", e.source, e.output, e.summary));
-    }
-    lines.extend(note);
-    Ok(lines.join("\n"))
 }
 
 /// `caf_import::convert` with a progress bar of the block encoders (BC1/3/5/7, ASTC) on standard
@@ -856,7 +619,7 @@ fn convert_with_progress(
     let encodes = settings
         .gpu_format
         .is_some_and(|g| g != caf_import::GpuFormat::Rgba8);
-    if json || !encodes || !std::io::stderr().is_terminal() {
+    if json || !encodes || crate::global::quiet() || !std::io::stderr().is_terminal() {
         return caf_import::convert(bytes, input, settings);
     }
     let bar = indicatif::ProgressBar::new(0).with_style(
@@ -875,57 +638,4 @@ fn convert_with_progress(
     });
     bar.finish_and_clear();
     result
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn build_exits_1_naming_the_broken_file_and_demo_skips_on_rebuild() {
-        let tmp = tempfile::tempdir().unwrap();
-        let src = tmp.path().join("src");
-        let out = tmp.path().join("out");
-        let report = demo_build(&src, &out).unwrap();
-        assert!(report.contains("rebuild skipped 5/5"), "{report}");
-        std::fs::write(src.join("textures/broken.png"), b"not a png").unwrap();
-        let args = BuildArgs {
-            src_dir: src.clone(),
-            out_dir: out.clone(),
-            jobs: Some(2),
-            force: false,
-            settings: SettingsArgs {
-                mips: false,
-                mip_filter: MipFilter::Linear,
-                srgb: false,
-                linear: false,
-                gpu_format: None,
-                profile: Profile::Default,
-                bits: AudioBits::B16,
-                stage: None,
-                compress: Compress::None,
-                level: None,
-                cipher: None,
-                mesh_nodes: MeshNodes::Flatten,
-                charset: None,
-                charset_file: None,
-                size: None,
-                sdf_range: None,
-                font_format: FontFormat::Sdf,
-                font_face: None,
-                anim_rate: None,
-            },
-            encrypt: EncryptArgs {
-                encrypt: false,
-                key_file: None,
-            },
-            pack: None,
-            json: true,
-        };
-        assert_eq!(build(args).unwrap(), 1);
-        let m = batch::Manifest::read(&out.join(batch::MANIFEST_NAME)).unwrap();
-        assert_eq!(m.failures.len(), 1);
-        assert_eq!(m.failures[0].source, "textures/broken.png");
-        assert_eq!(m.assets.len(), 5);
-    }
 }

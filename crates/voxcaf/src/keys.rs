@@ -46,7 +46,7 @@ pub fn load(key_file: Option<&Path>, required: bool) -> Result<Option<Key>> {
 }
 
 /// Warns, as ssh does for private keys, when a key file can be read or written by users other
-/// than its owner (Unix permissions; nothing elsewhere).
+/// than its owner (Unix permissions; nothing elsewhere, and nothing with `-q`).
 fn warn_if_shared(path: &Path) {
     #[cfg(unix)]
     {
@@ -54,9 +54,10 @@ fn warn_if_shared(path: &Path) {
         if let Ok(meta) = std::fs::metadata(path) {
             let mode = meta.permissions().mode() & 0o777;
             if mode & 0o077 != 0 {
-                eprintln!(
-                    "warning: {}: the key file is accessible to other users (mode {mode:03o}); \
+                crate::global::tell!(
+                    "{} {}: the key file is accessible to other users (mode {mode:03o}); \
                      anyone who can read it can read and forge your assets: chmod 600 {}",
+                    crate::global::label("warning"),
                     path.display(),
                     path.display()
                 );

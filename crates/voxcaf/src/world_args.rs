@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 use vwr::{Codec, Format, SaveOptions};
 
+use crate::out_arg::OutArg;
+
 /// `--format` values.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum FormatArg {
@@ -56,14 +58,62 @@ pub(crate) fn save_options(
     }
 }
 
+/// A positional output that `-o`/`--out` may give instead: an [`OutArg`] read as the path it
+/// names, for the commands whose code reads the output as a path (`&a.output`, through
+/// `Deref`). Its help and value name can be set with `#[command(mut_arg("output", ...))]`.
+#[derive(Clone, Debug, Default)]
+pub struct OutPath(PathBuf);
+
+impl From<PathBuf> for OutPath {
+    fn from(p: PathBuf) -> Self {
+        OutPath(p)
+    }
+}
+
+impl AsRef<std::path::Path> for OutPath {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for OutPath {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl clap::FromArgMatches for OutPath {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        <OutArg as clap::FromArgMatches>::from_arg_matches(m).map(|o| OutPath(o.path()))
+    }
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for OutPath {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        <OutArg as clap::Args>::augment_args(cmd)
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        <OutArg as clap::Args>::augment_args_for_update(cmd)
+    }
+}
+
 /// Arguments of `voxcaf world convert`.
 #[derive(clap::Args)]
+#[command(mut_arg("output", |a| a.help(
+    "Output: .vwr or .vox, or give it with -o (`-` writes standard output; missing folders \
+     are created)"
+)))]
 pub struct ConvertArgs {
     /// Input: .vwr (v2 or v3) or .vox (`-` reads standard input; the kind is then told by its
     /// magic).
     pub input: PathBuf,
-    /// Output: .vwr or .vox (`-` writes standard output; missing folders are created).
-    pub output: PathBuf,
+    #[command(flatten)]
+    pub output: OutPath,
     /// Output format: v2 when the world fits it, else v3; `vox` writes MagicaVoxel (the
     /// default for a .vox output name).
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]

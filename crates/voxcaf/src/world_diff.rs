@@ -120,12 +120,16 @@ fn block_text(b: Block) -> String {
 }
 
 fn stats(path: &Path, as_json: bool) -> Result<u8> {
-    let f = open(path)?;
+    let mut f = open(path)?;
     let dims = f.chunk_dims();
+    // A v3 file lists the chunks it stores; a v2 file's table holds every position.
+    let list = f
+        .stored_chunks()
+        .map_err(|e| crate::output::failed(path, e))?;
     let mut by_type: BTreeMap<u16, u64> = BTreeMap::new();
     let (mut stored, mut records) = (0u64, 0u64);
     let mut bounds: Option<([i64; 3], [i64; 3])> = None;
-    each_chunk(dims, |pos| {
+    let mut visit = |pos: [u32; 3]| -> Result<()> {
         let Some(c) = f.chunk(pos).map_err(|e| crate::output::failed(path, e))? else {
             return Ok(());
         };
@@ -141,7 +145,11 @@ fn stats(path: &Path, as_json: bool) -> Result<u8> {
             }
         });
         Ok(())
-    })?;
+    };
+    match list {
+        Some(list) => list.into_iter().try_for_each(&mut visit)?,
+        None => each_chunk(dims, visit)?,
+    }
     let non_air: u64 = by_type.values().sum();
     let mut rows: Vec<(u16, u64)> = by_type.into_iter().collect();
     rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -187,21 +195,6 @@ fn stats(path: &Path, as_json: bool) -> Result<u8> {
     Ok(0)
 }
 
-/// The world-wide fields of a v2 file (sky region, mission number, spawn: header bytes
-/// 20..40); `None` for v3, whose fields live in its index.
-fn v2_fields(path: &Path) -> Result<Option<[u8; 20]>> {
-    use std::io::Read as _;
-    let mut head = [0u8; 40];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .map_err(|e| crate::output::failed(path, e))?;
-    Ok((vwr::world_version(&head) == Some(2)).then(|| {
-        let mut f = [0u8; 20];
-        f.copy_from_slice(&head[20..40]);
-        f
-    }))
-}
-
 /// What `world diff` found.
 #[derive(Default)]
 struct Found {
@@ -243,28 +236,40 @@ impl Found {
 }
 
 fn diff(a: &Path, b: &Path, max: usize, as_json: bool) -> Result<u8> {
-    let (fa, fb) = (open(a)?, open(b)?);
+    let (mut fa, mut fb) = (open(a)?, open(b)?);
     let (da, db) = (fa.chunk_dims(), fb.chunk_dims());
-    let (va, vb) = (v2_fields(a)?, v2_fields(b)?);
-    let fields_compared = va.is_some() && vb.is_some();
-    let fields_differ = fields_compared && va != vb;
+    let fields = |f: &WorldFile, p: &Path| f.fields().map_err(|e| crate::output::failed(p, e));
+    let fields_differ = fields(&fa, a)? != fields(&fb, b)?;
     let union = [0, 1, 2].map(|k| da[k].max(db[k]));
     let mut found = Found::default();
-    each_chunk(union, |pos| {
+    // Two v3 files: only the chunks either stores; otherwise every position.
+    let stored =
+        |f: &mut WorldFile, p: &Path| f.stored_chunks().map_err(|e| crate::output::failed(p, e));
+    let lists = (stored(&mut fa, a)?, stored(&mut fb, b)?);
+    let mut visit = |pos: [u32; 3]| -> Result<()> {
         let ca = fa.chunk(pos).map_err(|e| crate::output::failed(a, e))?;
         let cb = fb.chunk(pos).map_err(|e| crate::output::failed(b, e))?;
         if ca.is_some() || cb.is_some() {
             found.chunk(pos, ca, cb, max);
         }
         Ok(())
-    })?;
+    };
+    match lists {
+        (Some(sa), Some(sb)) => {
+            let mut all: Vec<[u32; 3]> = sa.into_iter().chain(sb).collect();
+            all.sort_unstable_by_key(|p| (p[2], p[1], p[0]));
+            all.dedup();
+            all.into_iter().try_for_each(&mut visit)?;
+        }
+        _ => each_chunk(union, visit)?,
+    }
     let same = da == db && !fields_differ && found.cells == 0 && found.record_chunks == 0;
     if as_json {
         let v = json!({
             "ok": true, "same": same,
             "a": a.display().to_string(), "b": b.display().to_string(),
             "chunk_dims": [da, db], "sizes_differ": da != db,
-            "fields_compared": fields_compared, "fields_differ": fields_differ,
+            "fields_differ": fields_differ,
             "cells": found.cells, "chunks": found.chunks,
             "metadata_chunks": found.record_chunks,
             "first": found.first.iter().map(|(p, x, y)| json!({
@@ -275,11 +280,11 @@ fn diff(a: &Path, b: &Path, max: usize, as_json: bool) -> Result<u8> {
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(u8::from(!same));
     }
-    print_diff(a, b, [da, db], fields_compared, fields_differ, &found);
+    print_diff(a, b, [da, db], fields_differ, &found);
     Ok(u8::from(!same))
 }
 
-fn print_diff(a: &Path, b: &Path, dims: [[u32; 3]; 2], compared: bool, fields: bool, f: &Found) {
+fn print_diff(a: &Path, b: &Path, dims: [[u32; 3]; 2], fields: bool, f: &Found) {
     let (a, b) = (a.display(), b.display());
     let dim = |d: [u32; 3]| format!("{}x{}x{}", d[0], d[1], d[2]);
     if dims[0] != dims[1] {
@@ -327,10 +332,5 @@ fn print_diff(a: &Path, b: &Path, dims: [[u32; 3]; 2], compared: bool, fields: b
         crate::global::say!("{a} and {b} hold the same world");
     } else {
         crate::global::say!("{a} and {b} differ");
-    }
-    if !compared {
-        crate::global::note(
-            "the world-wide fields (sky region, mission number, spawn) are compared for v2 files only",
-        );
     }
 }

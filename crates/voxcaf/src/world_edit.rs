@@ -19,6 +19,8 @@ use vwr_edit::script::{
 };
 use vwr_edit::{all_chunk_stats, render_chunk_stats, Editor, Layer, RenderOptions};
 
+use crate::global::label;
+
 #[derive(Subcommand)]
 pub enum EditCmd {
     /// Apply edit operations to a world: box fills, flood fills, brushes, replace, copy/paste,
@@ -316,7 +318,7 @@ fn edit(args: &EditArgs) -> Result<u8> {
                 return Ok(1);
             }
             for e in &errors {
-                eprintln!("error: {e}");
+                eprintln!("{} {e}", label("error"));
             }
             // `place 1 1 1 35` unquoted arrives as five operations; say so.
             if args.script.is_none() && args.ops.iter().any(|a| a.parse::<f64>().is_ok()) {
@@ -349,7 +351,7 @@ fn edit(args: &EditArgs) -> Result<u8> {
                 println!("{}", o::error_json(&o::failed(&args.file, &e)));
                 return Ok(1);
             }
-            eprintln!("error: {e}");
+            eprintln!("{} {e}", label("error"));
             eprintln!("nothing was written");
             return Ok(1);
         }
@@ -456,7 +458,10 @@ fn print_report(
             );
         }
     }
-    print!("{o}");
+    // A dry run's report is what it was asked for; otherwise it is a report line.
+    if args.dry_run || !crate::global::quiet() {
+        print!("{o}");
+    }
     Ok(0)
 }
 

@@ -13,6 +13,8 @@ use vwr_mesh::{
     RenderOptions, Rendered, View, WorldMesh,
 };
 
+use crate::global::say;
+
 #[derive(Subcommand)]
 pub enum MeshCmd {
     /// Mesh a world and export it as .glb, .gltf (+ .bin), .obj or .caf (by extension).
@@ -297,9 +299,9 @@ fn print_mesh_json(
     );
 }
 
-/// `world mesh`'s statistics as text, and the files written.
+/// `world mesh`'s statistics as text, and the files written (nothing with `-q`).
 fn print_mesh_text(file: &Path, mesh: &WorldMesh, stats: &ExportStats, times: Times) {
-    println!(
+    say!(
         "{}: {} chunks, {} quads covering {} faces, {} special cells -> {} vertices, {} triangles ({:.1} ms meshing, {:.2} s in all)",
         file.display(),
         mesh.chunks.len(),
@@ -311,7 +313,7 @@ fn print_mesh_text(file: &Path, mesh: &WorldMesh, stats: &ExportStats, times: Ti
         times.mesh_ms,
         times.total_ms / 1e3
     );
-    println!("wrote {}", stats.files.join(", "));
+    say!("wrote {}", stats.files.join(", "));
 }
 
 /// What `world render` draws.
@@ -325,7 +327,7 @@ enum Picture {
 }
 
 /// `world render`: draws the picture of the world, saves it as a PNG and prints a line on
-/// what was drawn.
+/// what was drawn (unless `-q`).
 fn render_png(
     file: &Path,
     out: &Path,
@@ -340,7 +342,7 @@ fn render_png(
     let (rendered, what) = render_with_spinner(file, &world, &reg, picture, size)?;
     o::create_parent(out)?;
     render::save_png(&rendered.image, out).map_err(|e| o::failed(out, e))?;
-    println!(
+    say!(
         "{} -> {} ({}, {}x{}, {:.0}% covered, {} markers, {:.0} ms)",
         file.display(),
         out.display(),

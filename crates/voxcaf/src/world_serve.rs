@@ -1,6 +1,6 @@
 //! `voxcaf world serve`: the browser level editor. The server, the page and the API are the
 //! `vwr-serve` crate; this module parses the command line, prints the URL and waits for
-//! Ctrl+C.
+//! Ctrl+C. With `-q` the URL is the only line it prints.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
+
+use crate::global::{label, say, tell};
 
 #[derive(Subcommand)]
 pub enum ServeCmd {
@@ -62,8 +64,9 @@ pub fn run(cmd: ServeCmd) -> Result<u8> {
         ));
     }
     if !a.addr.ip().is_loopback() {
-        eprintln!(
-            "warning: listening on {}, not on loopback: anyone who can reach it and has the token can edit",
+        tell!(
+            "{} listening on {}, not on loopback: anyone who can reach it and has the token can edit",
+            label("warning"),
             a.addr
         );
     }
@@ -79,15 +82,17 @@ pub fn run(cmd: ServeCmd) -> Result<u8> {
     };
     let server = vwr_serve::start(&a.file, opts).map_err(|e| crate::output::failed(&a.file, e))?;
     let url = server.url();
-    println!("voxcaf world serve: editing {}", a.file.display());
+    say!("voxcaf world serve: editing {}", a.file.display());
     if let Some(r) = server.with_session(|s| s.recovery().cloned()) {
-        println!(
+        say!(
             "  {} holds unsaved edits from an earlier session: the page offers to recover or discard them",
             r.path.display()
         );
     }
+    // The URL carries the session's token: it is what the command is asked for, so `-q`
+    // leaves it (alone).
     println!("  open {url}");
-    println!("  Ctrl+C stops (unsaved edits stay in the journal)");
+    say!("  Ctrl+C stops (unsaved edits stay in the journal)");
     if a.open {
         open_browser(&url);
     }
@@ -110,6 +115,9 @@ fn open_browser(url: &str) {
         "xdg-open"
     };
     if let Err(e) = std::process::Command::new(opener).arg(url).spawn() {
-        eprintln!("warning: could not open a browser ({opener}: {e}); open the URL yourself");
+        tell!(
+            "{} could not open a browser ({opener}: {e}); open the URL yourself",
+            label("warning")
+        );
     }
 }

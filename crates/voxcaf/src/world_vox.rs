@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use vwr::World;
 use vwr_vox::{ExportOptions, ImportOptions, PaletteMap, VoxWarning, WorldSize};
 
+use crate::global::{label, say, tell};
 use crate::output as o;
 use crate::world_args::{ConvertArgs, FormatArg};
 
@@ -243,11 +244,12 @@ fn print_json(a: &ConvertArgs, dir: Direction, summary: &Value, warning_text: &[
     }
 }
 
-/// The text report: the warnings and a summary line (on stderr when stdout is the output).
+/// The text report: the warnings and a summary line (on stderr when stdout is the output);
+/// nothing with `-q`.
 fn print_text(a: &ConvertArgs, dir: Direction, summary: &Value, warning_text: &[String]) {
     let (input, output) = (&a.input, &a.output);
     for w in warning_text {
-        eprintln!("warning: {}: {w}", input.display());
+        tell!("{} {}: {w}", label("warning"), input.display());
     }
     let line = match dir {
         Direction::Import => format!(
@@ -276,9 +278,9 @@ fn print_text(a: &ConvertArgs, dir: Direction, summary: &Value, warning_text: &[
         ),
     };
     if o::is_dash(output) {
-        eprintln!("{line}");
+        tell!("{line}");
     } else {
-        println!("{line}");
+        say!("{line}");
     }
 }
 

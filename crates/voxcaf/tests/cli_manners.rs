@@ -134,6 +134,122 @@ fn quiet_prints_only_errors() {
     assert_eq!(code, 2);
 }
 
+/// `voxcaf -q ARGS` in `dir` that must succeed: its stdout, after checking that it said
+/// nothing on stderr.
+fn quiet_ok(dir: &Path, args: &[&str]) -> String {
+    let mut all = vec!["-q"];
+    all.extend_from_slice(args);
+    let (code, out, err) = run(dir, &all);
+    assert_eq!((code, err.as_str()), (0, ""), "{all:?}: {out}");
+    out
+}
+
+#[test]
+fn q_is_honoured_by_every_command() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    common::write_wav(&p.join("src/beep.wav"), 2205, |i| (i % 64) as i16 * 300);
+    cli_ok(p, "world new a.vwr --chunks 2");
+    cli_ok(p, "world new v3.vwr --chunks 2 --format v3");
+    cli_ok(p, "asset keygen k.key");
+    // A key file others can read: a warning without -q (keys.rs), none with it.
+    let mut perm = std::fs::metadata(p.join("k.key")).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o644);
+    std::fs::set_permissions(p.join("k.key"), perm).unwrap();
+    // One command (or more) of each module; what they report goes, what they write stays.
+    let silent: &[&[&str]] = &[
+        // world_edit.rs
+        &["world", "edit", "a.vwr", "box 1 1 1 3 3 3 stone"],
+        &["world", "edit", "v3.vwr", "place 2 2 2 lava"],
+        // world_history.rs
+        &["world", "revert", "v3.vwr"],
+        // world_mesh.rs
+        &["world", "mesh", "a.vwr", "-o", "m.glb"],
+        &["world", "render", "a.vwr", "-o", "r.png", "--size", "64x48"],
+        // world_vox.rs (and world_args.rs)
+        &["world", "convert", "a.vwr", "a.vox"],
+        &["world", "convert", "a.vox", "b.vwr"],
+        // asset_import.rs, with a note (--mips on audio) and a warning (keys.rs) left out
+        &[
+            "asset",
+            "convert",
+            "src/beep.wav",
+            "s.caf",
+            "--mips",
+            "--encrypt",
+            "--key-file",
+            "k.key",
+        ],
+        &["asset", "export", "s.caf", "s.wav", "--key-file", "k.key"],
+        &["asset", "build", "src", "built"],
+    ];
+    for args in silent {
+        assert_eq!(quiet_ok(p, args), "", "{args:?}");
+    }
+    for f in [
+        "m.glb",
+        "r.png",
+        "a.vox",
+        "b.vwr",
+        "s.caf",
+        "s.wav",
+        "built/beep.caf",
+    ] {
+        assert!(p.join(f).is_file(), "{f}");
+    }
+    let (_, _, err) = run(
+        p,
+        &["asset", "export", "s.caf", "t.wav", "--key-file", "k.key"],
+    );
+    assert!(err.contains("warning: k.key"), "{err}");
+    // world_play.rs answers what it is asked, as `world get` does.
+    let out = quiet_ok(
+        p,
+        &[
+            "world", "ray", "a.vwr", "--from", "2,9,2", "--dir", "0,-1,0",
+        ],
+    );
+    assert!(out.starts_with("hit (2, 3, 2) Stone"), "{out}");
+    // --json is the answer, not a report: -q leaves it.
+    let out = quiet_ok(p, &["world", "convert", "a.vwr", "j.vox", "--json"]);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["ok"],
+        true
+    );
+    // world_serve.rs prints only the URL, which holds the session's token.
+    let mut child = common::voxcaf()
+        .current_dir(p)
+        .args(["-q", "world", "serve", "a.vwr"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    child.kill().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(line.trim().starts_with("open http://127.0.0.1:"), "{line}");
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // demo.rs: the files, and no report.
+    assert_eq!(quiet_ok(p, &["demo", "demo"]), "");
+    for f in [
+        "showcase.vwr",
+        "showcase.glb",
+        "pool-v3.vwr",
+        "assets/manifest.json",
+    ] {
+        assert!(p.join("demo").join(f).is_file(), "{f}");
+    }
+}
+
 #[test]
 fn verbose_prints_the_time_and_exit_status() {
     let d = tempfile::tempdir().unwrap();
@@ -341,6 +457,10 @@ fn world_diff_lists_the_differences_and_exits_like_diff() {
     );
     let out = common::cli_out(d.path(), "world diff b.vwr c.vwr", 1);
     assert!(out.contains("world-wide fields differ"), "{out}");
+    // The fields of v3 files are compared too (from their current commits).
+    common::cli_out(d.path(), "world convert c.vwr c3.vwr --format v3", 0);
+    let out = common::cli_out(d.path(), "world diff b3.vwr c3.vwr", 1);
+    assert!(out.contains("world-wide fields differ"), "{out}");
     let v: serde_json::Value = serde_json::from_str(&common::cli_out(
         d.path(),
         "world diff b.vwr a.vwr --json --max 100",
@@ -438,6 +558,27 @@ fn o_is_an_alias_wherever_an_output_is_positional() {
     for f in ["caf/x.caf", "caf/y.caf", "game.cafpack", "k.key"] {
         assert!(p.join(f).is_file(), "{f}");
     }
+    cli_ok(p, "world convert a.vwr -o vox/a.vox");
+    cli_ok(p, "world convert vox/a.vox --out back.vwr");
+    common::write_wav(&p.join("src/beep.wav"), 2205, |i| (i % 64) as i16 * 300);
+    cli_ok(p, "asset convert src/beep.wav -o caf/beep.caf");
+    cli_ok(p, "asset export caf/beep.caf -o beep.wav");
+    cli_ok(p, "asset build src -o built");
+    cli_ok(p, "demo -o demo");
+    for f in [
+        "vox/a.vox",
+        "back.vwr",
+        "caf/beep.caf",
+        "beep.wav",
+        "built/manifest.json",
+        "built/beep.caf",
+        "demo/showcase.vwr",
+    ] {
+        assert!(p.join(f).is_file(), "{f}");
+    }
+    common::cli_err(p, "asset build src built -o b2", 2, "cannot be used with");
+    common::cli_err(p, "demo d1 --out d2", 2, "cannot be used with");
+    assert!(!p.join("b2").exists() && !p.join("d1").exists() && !p.join("d2").exists());
     // `-o -` streams as the positional `-` does.
     let (code, out, err) = run(p, &["world", "new", "-o", "-", "--chunks", "1"]);
     assert_eq!(code, 0, "{err}");

@@ -222,7 +222,7 @@ fn read_inner(bytes: &[u8], mut odd: Option<&mut Vec<Oddity>>) -> Result<World> 
             needed: u64::from(count) * size_of::<ChunkTableEntry>() as u64,
             available: (bytes.len() as u64).saturating_sub(table),
         })?;
-    let fields = header_fields(&h, n)?;
+    let fields = header_fields(h, n)?;
     let (sky, mission, spawn) = (fields.sky_region, fields.mission_number, fields.spawn);
 
     if let Some(o) = odd.as_deref_mut() {
@@ -792,7 +792,7 @@ fn header_fields(h: &WorldHeader, n: u32) -> Result<crate::WorldFields> {
 pub(crate) fn v2_fields(head: &[u8]) -> Result<crate::WorldFields> {
     let n = check_v2_header(head)?;
     let (h, _) = record::<WorldHeader>(head, 0, "world header")?;
-    header_fields(&h, n)
+    header_fields(h, n)
 }
 
 #[cfg(test)]
@@ -814,4 +814,3 @@ mod tests {
         }
     }
 }
-

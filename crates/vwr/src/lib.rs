@@ -70,4 +70,6 @@ pub use v3::{
     read_world_v3, write_world_v3, Codec, CodecStats, Commit, CommitInfo, CommitKind, FileBytes,
     Format, PageForm, SaveOptions, DEFAULT_ZSTD_LEVEL,
 };
-pub use world::{World, WorldFields, DEFAULT_CHUNKS_PER_AXIS, MAX_CHUNKS_PER_AXIS, MAX_CHUNK_COUNT};
+pub use world::{
+    World, WorldFields, DEFAULT_CHUNKS_PER_AXIS, MAX_CHUNKS_PER_AXIS, MAX_CHUNK_COUNT,
+};
