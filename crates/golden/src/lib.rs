@@ -59,18 +59,19 @@ pub fn caf() -> Option<PathBuf> {
 /// `../corpus/REL` beside the golden folder (real files from other projects: `REL` names a file
 /// or a folder, e.g. `mesh/Box.glb` or `vox`), when it exists.
 pub fn corpus(rel: &str) -> Option<PathBuf> {
-    let path = root().join("../corpus").join(rel);
-    if path.exists() {
-        Some(path)
-    } else {
-        missing(&path)
-    }
+    beside("corpus", rel)
 }
 
 /// `../realworld/REL` beside the golden folder (real files from public repositories, with their
 /// origins in its `SOURCES.md`), when it exists.
 pub fn realworld(rel: &str) -> Option<PathBuf> {
-    let path = root().join("../realworld").join(rel);
+    beside("realworld", rel)
+}
+
+/// `../FOLDER/REL` beside the golden folder, when it exists (else skipped, or a failure when
+/// the data is required).
+fn beside(folder: &str, rel: &str) -> Option<PathBuf> {
+    let path = root().join("..").join(folder).join(rel);
     if path.exists() {
         Some(path)
     } else {

@@ -40,31 +40,21 @@ fn ext(p: &Path) -> String {
 /// What happened to one file: `Ok(())` converted and checked, `Err(message)` refused.
 fn run_one(src: &Path, out_dir: &Path, k: usize) -> Result<(), String> {
     let shown = src.display().to_string();
-    let (convert, check) = if ext(src) == "vox" {
-        let out = out_dir.join(format!("{k}.vwr"));
-        let mut c = voxcaf();
-        c.args(["world", "convert"]).arg(src).arg(&out);
-        let mut k = voxcaf();
-        k.args(["world", "check"]).arg(&out);
-        (c, k)
-    } else if ext(src) == "wgsl" {
-        // A module may hold several entry points: one asset each, into a folder.
-        let out = out_dir.join(format!("{k}"));
-        std::fs::create_dir_all(&out).unwrap();
-        let mut c = voxcaf();
-        c.args(["asset", "convert"]).arg(src).arg(&out);
-        let mut k = voxcaf();
-        k.args(["asset", "check"]).arg(&out);
-        (c, k)
-    } else {
-        let out = out_dir.join(format!("{k}.caf"));
-        let mut c = voxcaf();
-        c.args(["asset", "convert"]).arg(src).arg(&out);
-        let mut k = voxcaf();
-        k.args(["asset", "check"]).arg(&out);
-        (c, k)
+    // A world from a `.vox`, an asset from anything else; a WGSL module may hold several
+    // entry points, one asset each, so it goes into a folder.
+    let (group, out) = match ext(src).as_str() {
+        "vox" => ("world", out_dir.join(format!("{k}.vwr"))),
+        "wgsl" => {
+            let dir = out_dir.join(format!("{k}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            ("asset", dir)
+        }
+        _ => ("asset", out_dir.join(format!("{k}.caf"))),
     };
-    let (mut convert, mut check) = (convert, check);
+    let mut convert = voxcaf();
+    convert.args([group, "convert"]).arg(src).arg(&out);
+    let mut check = voxcaf();
+    check.args([group, "check"]).arg(&out);
     let (code, _, err) = output(&mut convert);
     assert!(
         !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),

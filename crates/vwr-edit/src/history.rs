@@ -416,21 +416,28 @@ impl History {
     pub(crate) fn undo(&mut self, world: &mut World) -> Option<Change> {
         // An undo ends a group: its commands stay separate commands.
         self.open = None;
-        let mut cmd = self.undo.pop_back()?;
-        cmd.apply(world, true);
-        let change = cmd.change.clone();
-        self.redo.push(cmd);
-        Some(change)
+        let cmd = self.undo.pop_back()?;
+        Some(self.replay(cmd, world, true))
     }
 
     /// Redoes the last undone command on `world`; returns its summary.
     pub(crate) fn redo(&mut self, world: &mut World) -> Option<Change> {
         self.open = None;
-        let mut cmd = self.redo.pop()?;
-        cmd.apply(world, false);
+        let cmd = self.redo.pop()?;
+        Some(self.replay(cmd, world, false))
+    }
+
+    /// Applies `cmd` backwards (`undo`) or forwards on `world` and moves it to the other
+    /// stack; its summary.
+    fn replay(&mut self, mut cmd: Command, world: &mut World, undo: bool) -> Change {
+        cmd.apply(world, undo);
         let change = cmd.change.clone();
-        self.undo.push_back(cmd);
-        Some(change)
+        if undo {
+            self.redo.push(cmd);
+        } else {
+            self.undo.push_back(cmd);
+        }
+        change
     }
 }
 
