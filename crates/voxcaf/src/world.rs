@@ -413,7 +413,10 @@ fn convert(a: &ConvertArgs) -> Result<u8> {
 
 fn get(path: &Path, p: [i32; 3], as_json: bool) -> Result<u8> {
     use crate::output as o;
-    let (block, dims) = if o::is_dash(path) {
+    let is_vox = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("vox"));
+    let (block, dims) = if o::is_dash(path) || is_vox {
         let w = load(path)?;
         (w.get_block(p), w.block_dims())
     } else {
@@ -447,13 +450,39 @@ fn get(path: &Path, p: [i32; 3], as_json: bool) -> Result<u8> {
 /// Loads a world (`-` reads standard input), with the file name once in the error.
 pub fn load(path: &Path) -> Result<World> {
     let bytes = crate::output::read_input(path)?;
-    World::from_bytes(&bytes).map_err(|e| crate::output::failed(path, e))
+    from_bytes(path, &bytes)
+}
+
+/// The world in `bytes` (a `.vwr` world, or a `.vox` model read as a world), its error as bare
+/// text for the lines of `check` and `dump`, which name the file themselves.
+fn world_of(bytes: &[u8]) -> std::result::Result<World, String> {
+    if bytes.starts_with(b"VOX ") {
+        return vwr_vox::import(bytes, &vwr_vox::ImportOptions::default())
+            .map(|o| o.world)
+            .map_err(|e| e.to_string());
+    }
+    World::from_bytes(bytes).map_err(|e| e.to_string())
+}
+
+/// The world in `bytes` read from `path`: a `.vwr` world, or a MagicaVoxel `.vox` model read
+/// as a world (as `world convert` imports it, every model placed, frame 0), its import
+/// warnings said as notes; so that every command that reads a world reads a `.vox` too.
+pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<World> {
+    if bytes.starts_with(b"VOX ") {
+        let out = vwr_vox::import(bytes, &vwr_vox::ImportOptions::default())
+            .map_err(|e| crate::output::failed(path, e))?;
+        for w in &out.warnings {
+            crate::global::note(format!("{}: {w}", path.display()));
+        }
+        return Ok(out.world);
+    }
+    World::from_bytes(bytes).map_err(|e| crate::output::failed(path, e))
 }
 
 fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
     let bytes = crate::output::read_input(path)?;
     let file_size = bytes.len() as u64;
-    let world = World::from_bytes(&bytes).map_err(|e| crate::output::failed(path, e))?;
+    let world = from_bytes(path, &bytes)?;
     let s = WorldStats::of(&world);
     let spawn = world.spawn();
     let version = vwr::world_version(&bytes).unwrap_or(0);
@@ -467,6 +496,7 @@ fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
             "ok": true,
             "file": path.display().to_string(),
             "version": version,
+            "vox": bytes.starts_with(b"VOX "),
             "chunks_per_axis": s.chunks_per_axis,
             "chunk_dims": s.chunk_dims,
             "blocks_per_axis": world.blocks_per_axis(),
@@ -505,7 +535,11 @@ fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
     let mut o = String::new();
     use std::fmt::Write as _;
     let _ = writeln!(o, "{}", path.display());
-    let _ = writeln!(o, "  format          v{version}");
+    if bytes.starts_with(b"VOX ") {
+        let _ = writeln!(o, "  format          MagicaVoxel .vox (read as a world)");
+    } else {
+        let _ = writeln!(o, "  format          v{version}");
+    }
     let _ = writeln!(
         o,
         "  size            {} chunks ({} blocks)",
@@ -596,7 +630,7 @@ fn dump(path: &Path) -> Result<u8> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     match crate::output::read_input(path)
         .map_err(|e| e.to_string())
-        .and_then(|b| World::from_bytes(&b).map_err(|e| e.to_string()))
+        .and_then(|b| world_of(&b))
     {
         Ok(world) => {
             vwr::dump::write_dump_to(&world, &mut out)?;
@@ -619,12 +653,11 @@ fn check(files: &[PathBuf], strict: bool, as_json: bool) -> Result<u8> {
             .map_err(|e| e.to_string())
             .and_then(|b| {
                 // The oddity scan only when asked: without --strict a check is a load.
-                if strict {
-                    vwr::read_world_checked(&b)
+                if strict && !b.starts_with(b"VOX ") {
+                    vwr::read_world_checked(&b).map_err(|e| e.to_string())
                 } else {
-                    World::from_bytes(&b).map(|w| (w, Vec::new()))
+                    world_of(&b).map(|w| (w, Vec::new()))
                 }
-                .map_err(|e| e.to_string())
             });
         let (ok, reason, warnings) = match &result {
             Ok((_, odd)) => {

@@ -253,3 +253,26 @@ fn layer_view() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("outside the world"), "{err}");
 }
+
+#[test]
+fn edits_leave_no_unused_palette_entries_for_check_strict_to_report() {
+    let d = tempfile::tempdir().unwrap();
+    for (file, format) in [("a.vwr", "v2"), ("b.vwr", "v3")] {
+        common::cli_ok(d.path(), &format!("world new {file} --format {format}"));
+        // Stone over a chunk, rock over the stone, one cell placed and erased: the stone and
+        // the placed value end up used by no cell.
+        let ops = [
+            "box 0 0 0 9 9 9 35",
+            "box 0 0 0 9 9 9 36",
+            "place 1 1 1 37",
+            "erase 1 1 1",
+        ];
+        let mut args = vec!["world", "edit", file];
+        args.extend(ops);
+        let (code, _, err) = common::run(d.path(), &args);
+        assert_eq!(code, 0, "{err}");
+        let (code, out, err) = common::run(d.path(), &["world", "check", "--strict", file]);
+        assert_eq!(code, 0, "{file}: {out}{err}");
+        assert!(out.starts_with("OK"), "{file}: {out}");
+    }
+}

@@ -296,3 +296,45 @@ fn a_magicavoxel_palette_is_kept_through_vox_to_vwr_to_vox() {
     assert!(!err.contains("warning:"), "{err}");
     assert_eq!(rgba_chunk(&vox), rgba_chunk(&model));
 }
+
+#[test]
+fn world_commands_read_a_vox_model_directly() {
+    let Some(vox) = voxcaf_golden::corpus("vox/chr_sol.vox") else {
+        return;
+    };
+    let d = tempfile::tempdir().unwrap();
+    let f = vox.to_str().unwrap();
+    let info = common::cli_ok(d.path(), &format!("world info {f}"));
+    assert!(
+        info.contains("MagicaVoxel .vox (read as a world)"),
+        "{info}"
+    );
+    assert!(info.contains("2³ chunks"), "{info}");
+    // The same world `world convert` makes, read by get, check, dump, render, mesh and ray.
+    common::cli_ok(d.path(), &format!("world convert {f} m.vwr"));
+    let world = vwr::World::load(d.path().join("m.vwr")).unwrap();
+    let (x, y, z) = world
+        .chunks()
+        .flat_map(|(p, c)| {
+            let mut first = None;
+            c.for_each_non_air(|i, _| {
+                if first.is_none() {
+                    let l = vwr::local_position(i);
+                    first = Some([0, 1, 2].map(|k| p[k] as usize * 10 + l[k]));
+                }
+            });
+            first
+        })
+        .map(|p| (p[0], p[1], p[2]))
+        .next()
+        .unwrap();
+    let got = common::cli_ok(d.path(), &format!("world get {f} {x},{y},{z}"));
+    let want = world.get_block([x as i32, y as i32, z as i32]).raw();
+    assert!(got.contains(&format!("raw {want}")), "{got}");
+    assert!(common::cli_ok(d.path(), &format!("world check {f}")).starts_with("OK"));
+    let dump = common::cli_ok(d.path(), &format!("world dump {f}"));
+    assert_eq!(dump, common::cli_ok(d.path(), "world dump m.vwr"));
+    common::cli_ok(d.path(), &format!("world render {f} -o v.png"));
+    common::cli_ok(d.path(), &format!("world mesh {f} -o v.glb"));
+    assert!(d.path().join("v.png").is_file() && d.path().join("v.glb").is_file());
+}

@@ -617,10 +617,18 @@ impl<'w> Tx<'w> {
         let mut chunks = Vec::new();
         let fresh = Chunk::new();
         for (pos, before) in self.touched {
-            let after = self.world.chunk([pos[0], pos[1], pos[2]]);
-            if unchanged(before.as_deref(), after) {
+            if unchanged(before.as_deref(), self.world.chunk(pos)) {
                 continue;
             }
+            // An edit leaves no palette entry that no cell uses (`check --strict` reports
+            // them): the changed chunk is compacted before its record is taken, so undo and
+            // redo stay exact. Blocks never change.
+            if self.world.chunk(pos).is_some() {
+                if let Some(c) = self.world.chunk_mut(pos) {
+                    c.compact();
+                }
+            }
+            let after = self.world.chunk(pos);
             if let Some(d) = diff(before, after, &fresh, &mut change) {
                 chunks.push((pos, d));
             }
