@@ -124,3 +124,41 @@ fn a_closed_output_pipe_stops_the_build_quietly_with_the_manifest() {
     let finished = check_out_dir(&out);
     assert!((1..SOURCES).contains(&finished), "{finished}");
 }
+
+/// Ctrl-C at any moment, from the start (before the first asset, while the folder is being
+/// made) to well into the build: the folder left behind is either empty or a build output
+/// with its manifest, and the next build accepts it and finishes.
+#[test]
+fn an_interrupted_build_at_any_moment_leaves_a_folder_the_next_build_finishes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    make_sources(&src);
+    for (k, delay_ms) in [0u64, 1, 3, 7, 15, 30, 60, 120].into_iter().enumerate() {
+        let out = tmp.path().join(format!("out{k}"));
+        let child = start_build(&src, &out);
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        signal(&child, "-INT");
+        let done = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        // Interrupted (130; or ended by the signal itself when it lands before the handler
+        // is installed, as a shell reports 130 too), or done before the signal landed (0).
+        use std::os::unix::process::ExitStatusExt;
+        assert!(
+            matches!(done.status.code(), Some(0 | 130)) || done.status.signal() == Some(2),
+            "after {delay_ms} ms: {:?}\n{stderr}",
+            done.status
+        );
+        let empty = !out.exists() || std::fs::read_dir(&out).unwrap().next().is_none();
+        if !empty {
+            check_out_dir(&out);
+        }
+        let next = start_build(&src, &out).wait_with_output().unwrap();
+        assert_eq!(
+            next.status.code(),
+            Some(0),
+            "the build after an interruption at {delay_ms} ms: {}",
+            String::from_utf8_lossy(&next.stderr)
+        );
+        assert_eq!(check_out_dir(&out), SOURCES);
+    }
+}
