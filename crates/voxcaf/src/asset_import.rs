@@ -16,6 +16,7 @@ use serde_json::json;
 use crate::world_args::OutPath;
 
 mod build;
+mod watch;
 pub use build::demo_build;
 use build::BuildArgs;
 

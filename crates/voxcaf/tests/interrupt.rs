@@ -162,3 +162,50 @@ fn an_interrupted_build_at_any_moment_leaves_a_folder_the_next_build_finishes() 
         assert_eq!(check_out_dir(&out), SOURCES);
     }
 }
+
+/// `asset build --watch` builds, then builds again what changes under the source folder
+/// (a new source here) until Ctrl-C, which ends it with 130 and the last build's manifest.
+#[test]
+fn asset_build_watch_rebuilds_what_changes_until_ctrl_c() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (src, out) = (tmp.path().join("src"), tmp.path().join("out"));
+    std::fs::create_dir_all(&src).unwrap();
+    let wav = |name: &str, frames: u32| {
+        std::fs::write(src.join(name), voxcaf_samples::wav_i16(22050, 1, frames)).unwrap();
+    };
+    wav("a.wav", 1000);
+    wav("b.wav", 2000);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_voxcaf"))
+        .args(["asset", "build", "--watch"])
+        .arg(&src)
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A watchdog: a build that never prints its second summary fails the test, not hangs it.
+    let pid = child.id().to_string();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(120));
+        let _ = Command::new("kill").args(["-KILL", &pid]).status();
+    });
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut summary = || loop {
+        let line = lines.next().expect("the build ended early").unwrap();
+        if line.contains(" assets in ") {
+            return line;
+        }
+    };
+    assert!(summary().contains("2 converted"));
+    // A new source: built, the others up to date.
+    wav("c.wav", 3000);
+    let second = summary();
+    assert!(
+        second.contains("3 assets") && second.contains("1 converted"),
+        "{second}"
+    );
+    signal(&child, "-INT");
+    let done = child.wait_with_output().unwrap();
+    assert_eq!(done.status.code(), Some(130));
+    assert_eq!(check_out_dir(&out), 3);
+}

@@ -33,6 +33,10 @@ pub struct BuildArgs {
     /// Print a JSON summary instead of text.
     #[arg(long)]
     pub(super) json: bool,
+    /// After the build, watch SRC_DIR and build again (only what changed) whenever its files
+    /// change, until Ctrl-C (exit 130, the manifest of the last build written).
+    #[arg(long)]
+    pub(super) watch: bool,
 }
 
 fn human_bytes(n: u64) -> String {
@@ -44,6 +48,32 @@ fn human_bytes(n: u64) -> String {
 }
 
 pub(super) fn build(a: BuildArgs) -> Result<u8> {
+    // Ctrl-C, SIGTERM or a closed stdout pipe stop the build between assets; it still writes
+    // the manifest. With --watch they also end the wait for the next change.
+    let stop = voxcaf_fs::signals::StopOnSignal::new().with_broken_pipe()?;
+    let watch = match a.watch {
+        true => Some(super::watch::SourceWatch::new(&a.src_dir)?),
+        false => None,
+    };
+    loop {
+        let code = build_once(&a, &stop)?;
+        let Some(watch) = watch.as_ref().filter(|_| !stop.stopped()) else {
+            return Ok(code);
+        };
+        if !a.json {
+            crate::global::note(format!(
+                "watching {} for changes (Ctrl-C stops)",
+                a.src_dir.display()
+            ));
+        }
+        if !watch.wait_for_change(&stop.flag()) {
+            return Ok(voxcaf_fs::signals::exit_code().unwrap_or(130));
+        }
+    }
+}
+
+/// One build of `a` (all of `build` without `--watch`); its exit code.
+fn build_once(a: &BuildArgs, stop: &voxcaf_fs::signals::StopOnSignal) -> Result<u8> {
     crate::output::no_dash(&a.src_dir, "a source folder")?;
     crate::output::check_folder(&a.out_dir, &a.src_dir, a.force)?;
     if let Some(p) = &a.pack {
@@ -78,9 +108,7 @@ pub(super) fn build(a: BuildArgs) -> Result<u8> {
             .progress_chars("=> "),
         );
     }
-    // Ctrl-C, SIGTERM or a closed stdout pipe stop the build between assets; it still writes
-    // the manifest. Prints must not panic on a broken pipe, hence `say`.
-    let stop = voxcaf_fs::signals::StopOnSignal::new().with_broken_pipe()?;
+    // Prints must not panic on a broken pipe, hence `say`.
     let say = |line: std::fmt::Arguments<'_>| {
         let _ = writeln!(std::io::stdout(), "{line}");
     };
@@ -305,6 +333,7 @@ mod tests {
             },
             pack: None,
             json: true,
+            watch: false,
         };
         assert_eq!(build(args).unwrap(), 1);
         let m = batch::Manifest::read(&out.join(batch::MANIFEST_NAME)).unwrap();
