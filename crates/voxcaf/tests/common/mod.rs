@@ -142,6 +142,12 @@ pub fn commands(file: &str) -> Vec<Vec<String>> {
         "dump F",
         "sweep F --box 1,1,1,2,3,2 --move 5,-3,5",
         "play F --input in.txt --ticks 20",
+        "stats F",
+        "diff F F",
+        "edit F --dry-run -s ops.txt",
+        "edit F -o edited.vwr -s ops.txt",
+        "resave F resaved.vwr",
+        "compact F",
     ];
     all.iter()
         .map(|c| {
@@ -178,6 +184,11 @@ pub fn goal_worlds(dir: &std::path::Path) {
     }
     std::fs::write(dir.join("edits.txt"), edits).unwrap();
     std::fs::write(dir.join("in.txt"), "").unwrap();
+    std::fs::write(
+        dir.join("ops.txt"),
+        "box 0 0 0 99 0 99 35\nplace 5 5 5 Water\n",
+    )
+    .unwrap();
     std::fs::write(dir.join("terrain.txt"), terrain).unwrap();
     for cmd in [
         "world new w255.vwr --size 2550x2550x2550 --format v3",
