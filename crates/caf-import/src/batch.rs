@@ -9,6 +9,12 @@
 //!   extension (`sprite.vert` -> `sprite.vert.caf`, id `sprite.vert`) so that a vertex and
 //!   fragment pair do not collide. Two sources that would still write the same output
 //!   (`hero.png` and `hero.wav`) are an error for the second one in sorted order.
+//! - A WGSL module with several entry points (of the sidecar's `stage`, or several at all
+//!   without one) gives one asset per entry point, each module holding it alone, as `asset
+//!   convert` into a folder makes them: `fx/shadow.wgsl` becomes `fx/shadow.vs_main.caf` and
+//!   `fx/shadow.fs_main.caf`, ids `fx/shadow.vs_main` and `fx/shadow.fs_main`, each entry
+//!   naming its [`ManifestEntry::entry`]. An entry's output that another source already
+//!   produces fails the module (entry point names hold no `.`, so two modules never collide).
 //! - A sidecar `hero.png.toml` next to a source overrides the build settings for that asset
 //!   (see [`SettingsOverride`]); the effective settings are recorded in the manifest.
 //! - Rebuilds compare content hashes (BLAKE3 of the source, its sidecar-derived settings and
@@ -89,6 +95,10 @@ pub struct ManifestEntry {
     pub dependencies: Vec<String>,
     /// One line description.
     pub summary: String,
+    /// The shader entry point this asset holds alone, when its source (a WGSL module with
+    /// several) gives one asset per entry point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
 }
 
 /// A source that did not convert.
@@ -176,13 +186,13 @@ pub enum BuildEvent<'a> {
     },
     /// One source was converted and written.
     Converted {
-        /// The manifest entry.
-        entry: &'a ManifestEntry,
+        /// Its manifest entries: one, or one per entry point of a WGSL module split by them.
+        entries: &'a [ManifestEntry],
     },
     /// One source was up to date.
     Skipped {
-        /// The manifest entry (from the previous build).
-        entry: &'a ManifestEntry,
+        /// Its manifest entries (from the previous build).
+        entries: &'a [ManifestEntry],
     },
     /// One source failed.
     Failed {
@@ -196,9 +206,9 @@ pub enum BuildEvent<'a> {
 pub struct BuildReport {
     /// The manifest that was written.
     pub manifest: Manifest,
-    /// Sources converted in this run.
+    /// Assets converted in this run (a WGSL module split by entry point counts each).
     pub converted: usize,
-    /// Sources skipped because nothing changed.
+    /// Assets skipped because nothing changed.
     pub skipped: usize,
     /// Outputs of sources that no longer exist, removed.
     pub removed: usize,
@@ -434,11 +444,26 @@ fn collect_sources(src: &Path, out: &Path) -> Result<Walk> {
 }
 
 enum Outcome {
-    Converted(ManifestEntry, u64),
-    Skipped(ManifestEntry),
+    Converted(Vec<ManifestEntry>, u64),
+    Skipped(Vec<ManifestEntry>),
     Failed(Failure),
     /// Not started because the build was asked to stop.
     NotReached(String),
+}
+
+/// What [`process`] reads besides the source: the output each other source claims, and the
+/// previous build's entries of this source.
+struct Context<'a> {
+    owner: &'a BTreeMap<&'a str, &'a str>,
+    previous: &'a [ManifestEntry],
+}
+
+/// The output of one entry point's asset: `STEM.ENTRY.caf` beside the source's own output.
+fn entry_output(s: &Source, entry: Option<&str>) -> String {
+    match entry {
+        None => s.output.clone(),
+        Some(e) => format!("{}.{e}.caf", s.id),
+    }
 }
 
 fn process(
@@ -446,7 +471,7 @@ fn process(
     out_root: &Path,
     s: &Source,
     opts: &BuildOptions,
-    previous: Option<&ManifestEntry>,
+    cx: &Context<'_>,
 ) -> Result<Outcome> {
     let path = src_root.join(&s.rel);
     let bytes = std::fs::read(&path).map_err(|e| ImportError::io(&path, e))?;
@@ -466,52 +491,75 @@ fn process(
         None => settings_hash(&settings),
         Some(k) => keyed_settings_hash(&settings, k),
     };
-    if let (Some(prev), false) = (previous, opts.force) {
+    let up_to_date = |prev: &ManifestEntry| {
         let deps = read_deps(src_root, &prev.dependencies);
-        if prev.settings_hash == settings_h
+        prev.settings_hash == settings_h
             && prev.source_hash == source_hash(&bytes, &deps)
-            && prev.output == s.output
+            && prev.output == entry_output(s, prev.entry.as_deref())
             && prev.sidecar == sidecar
             && output_matches(&out_root.join(&prev.output), prev)
-        {
-            return Ok(Outcome::Skipped(prev.clone()));
+    };
+    if !opts.force && !cx.previous.is_empty() && cx.previous.iter().all(up_to_date) {
+        return Ok(Outcome::Skipped(cx.previous.to_vec()));
+    }
+    let assets: Vec<(Option<String>, crate::Converted)> =
+        match crate::shader::convert_entries(&bytes, &path, &settings, None)? {
+            Some(list) => list
+                .into_iter()
+                .map(|e| (Some(e.entry), e.converted))
+                .collect(),
+            None => vec![(None, convert(&bytes, &path, &settings)?)],
+        };
+    // Decided before anything is written, from the outputs claimed up front.
+    for (entry, _) in &assets {
+        let output = entry_output(s, entry.as_deref());
+        if let (Some(e), Some(first)) = (entry, cx.owner.get(output.as_str())) {
+            return Err(ImportError::InvalidArgument(format!(
+                "the asset of entry point {e} would be {output}, which {first} already \
+                 produces; rename one of them"
+            )));
         }
     }
-    let converted = convert(&bytes, &path, &settings)?;
-    let dep_names: Vec<String> = {
-        let mut v: Vec<String> = converted
-            .dependencies
-            .iter()
-            .map(|d| rel_string(d.strip_prefix(src_root).unwrap_or(d)))
-            .collect();
-        v.sort();
-        v.dedup();
-        v
-    };
-    let deps = read_deps(src_root, &dep_names);
-    let file = converted.to_caf_bytes_encoded(&settings.encoding(opts.key.as_ref()))?;
-    let out_path = out_root.join(&s.output);
-    write_atomic(&out_path, &file)?;
-    let entry = ManifestEntry {
-        id: s.id.clone(),
-        source: s.rel_str.clone(),
-        output: s.output.clone(),
-        kind: converted.kind,
-        source_size: bytes.len() as u64,
-        file_size: file.len() as u64,
-        // As written: the default profile pads the metadata to align the payload.
-        metadata_size: caf::validate_header_bytes(&file)?.metadata_size,
-        payload_size: converted.payload.len() as u64,
-        payload_crc32: caf::crc32(&converted.payload),
-        file_crc32: content_crc(&file),
-        source_hash: source_hash(&bytes, &deps),
-        settings_hash: settings_h,
-        settings,
-        sidecar,
-        dependencies: dep_names,
-        summary: converted.summary,
-    };
-    Ok(Outcome::Converted(entry, file.len() as u64))
+    let mut entries = Vec::with_capacity(assets.len());
+    let mut written = 0;
+    for (entry, converted) in assets {
+        let output = entry_output(s, entry.as_deref());
+        let dep_names: Vec<String> = {
+            let mut v: Vec<String> = converted
+                .dependencies
+                .iter()
+                .map(|d| rel_string(d.strip_prefix(src_root).unwrap_or(d)))
+                .collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let deps = read_deps(src_root, &dep_names);
+        let file = converted.to_caf_bytes_encoded(&settings.encoding(opts.key.as_ref()))?;
+        write_atomic(&out_root.join(&output), &file)?;
+        written += file.len() as u64;
+        entries.push(ManifestEntry {
+            id: entry.as_ref().map_or_else(|| s.id.clone(), |e| format!("{}.{e}", s.id)),
+            source: s.rel_str.clone(),
+            output,
+            kind: converted.kind,
+            source_size: bytes.len() as u64,
+            file_size: file.len() as u64,
+            // As written: the default profile pads the metadata to align the payload.
+            metadata_size: caf::validate_header_bytes(&file)?.metadata_size,
+            payload_size: converted.payload.len() as u64,
+            payload_crc32: caf::crc32(&converted.payload),
+            file_crc32: content_crc(&file),
+            source_hash: source_hash(&bytes, &deps),
+            settings_hash: settings_h.clone(),
+            settings: settings.clone(),
+            sidecar: sidecar.clone(),
+            dependencies: dep_names,
+            summary: converted.summary,
+            entry,
+        });
+    }
+    Ok(Outcome::Converted(entries, written))
 }
 
 fn output_matches(path: &Path, e: &ManifestEntry) -> bool {
@@ -587,14 +635,13 @@ pub fn build_until(
     }
     std::fs::create_dir_all(out).map_err(|e| ImportError::io(out, e))?;
     let manifest_path = out.join(MANIFEST_NAME);
-    let previous: HashMap<String, ManifestEntry> = match Manifest::read(&manifest_path) {
-        Ok(m) => m
-            .assets
-            .into_iter()
-            .map(|e| (e.source.clone(), e))
-            .collect(),
-        Err(_) => HashMap::new(),
-    };
+    // A source's entries: one, or one per entry point of a WGSL module.
+    let mut previous: HashMap<String, Vec<ManifestEntry>> = HashMap::new();
+    if let Ok(m) = Manifest::read(&manifest_path) {
+        for e in m.assets {
+            previous.entry(e.source.clone()).or_default().push(e);
+        }
+    }
     let Walk {
         sources,
         ignored,
@@ -640,7 +687,11 @@ pub fn build_until(
                         error: msg.clone(),
                     })
                 } else {
-                    match process(src, out, s, opts, previous.get(&s.rel_str)) {
+                    let cx = Context {
+                        owner: &owner,
+                        previous: previous.get(&s.rel_str).map_or(&[], Vec::as_slice),
+                    };
+                    match process(src, out, s, opts, &cx) {
                         Ok(o) => o,
                         Err(e) => Outcome::Failed(Failure {
                             source: s.rel_str.clone(),
@@ -649,8 +700,8 @@ pub fn build_until(
                     }
                 };
                 match &outcome {
-                    Outcome::Converted(entry, _) => on_event(&BuildEvent::Converted { entry }),
-                    Outcome::Skipped(entry) => on_event(&BuildEvent::Skipped { entry }),
+                    Outcome::Converted(entries, _) => on_event(&BuildEvent::Converted { entries }),
+                    Outcome::Skipped(entries) => on_event(&BuildEvent::Skipped { entries }),
                     Outcome::Failed(failure) => on_event(&BuildEvent::Failed { failure }),
                     Outcome::NotReached(_) => {}
                 }
@@ -683,21 +734,24 @@ pub fn build_until(
     for o in outcomes {
         match o {
             Outcome::Converted(e, n) => {
-                converted += 1;
+                converted += e.len();
                 bytes_written += n;
-                manifest.assets.push(e);
+                manifest.assets.extend(e);
             }
             Outcome::Skipped(e) => {
-                skipped += 1;
-                manifest.assets.push(e);
+                skipped += e.len();
+                manifest.assets.extend(e);
             }
             Outcome::Failed(f) => manifest.failures.push(f),
             Outcome::NotReached(source) => {
                 interrupted = true;
-                if let Some(prev) = previous.get(&source) {
-                    if output_matches(&out.join(&prev.output), prev) {
-                        manifest.assets.push(prev.clone());
-                    }
+                let prev = previous.get(&source).map_or(&[][..], Vec::as_slice);
+                if !prev.is_empty()
+                    && prev
+                        .iter()
+                        .all(|e| output_matches(&out.join(&e.output), e))
+                {
+                    manifest.assets.extend(prev.iter().cloned());
                 }
             }
         }
@@ -716,7 +770,7 @@ pub fn build_until(
         .collect();
     let mut removed = 0;
     // An interrupted build does not know which sources are gone.
-    for e in previous.values().filter(|_| !interrupted) {
+    for e in previous.values().flatten().filter(|_| !interrupted) {
         let safe = e.output.ends_with(".caf")
             && Path::new(&e.output)
                 .components()

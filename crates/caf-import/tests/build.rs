@@ -83,8 +83,8 @@ fn build_end_to_end() {
     let on_event = |e: &BuildEvent<'_>| {
         let line = match e {
             BuildEvent::Started { total } => format!("start {total}"),
-            BuildEvent::Converted { entry } => format!("converted {}", entry.source),
-            BuildEvent::Skipped { entry } => format!("skipped {}", entry.source),
+            BuildEvent::Converted { entries } => format!("converted {}", entries[0].source),
+            BuildEvent::Skipped { entries } => format!("skipped {}", entries[0].source),
             BuildEvent::Failed { failure } => format!("failed {}", failure.source),
         };
         events.lock().unwrap().push(line);

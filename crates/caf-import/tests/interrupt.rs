@@ -55,8 +55,8 @@ fn a_stop_during_the_build_records_exactly_the_finished_assets() {
     let stop = AtomicBool::new(false);
     // Ctrl-C after the third asset.
     let on_event = |e: &BuildEvent<'_>| {
-        if let BuildEvent::Converted { entry } = e {
-            if entry.source == "s02.wav" {
+        if let BuildEvent::Converted { entries } = e {
+            if entries[0].source == "s02.wav" {
                 stop.store(true, Ordering::SeqCst);
             }
         }

@@ -114,20 +114,22 @@ fn build_once(a: &BuildArgs, stop: &voxcaf_fs::signals::StopOnSignal) -> Result<
     };
     let on_event = |ev: &BuildEvent<'_>| match ev {
         BuildEvent::Started { total } => bar.set_length(*total as u64),
-        BuildEvent::Converted { entry } => {
+        BuildEvent::Converted { entries } => {
             bar.inc(1);
-            if tty {
-                bar.set_message(entry.source.clone());
-            } else if !quiet {
-                say(format_args!(
-                    "converted {} -> {}: {}",
-                    entry.source, entry.output, entry.summary
-                ));
+            for entry in entries.iter() {
+                if tty {
+                    bar.set_message(entry.source.clone());
+                } else if !quiet {
+                    say(format_args!(
+                        "converted {} -> {}: {}",
+                        entry.source, entry.output, entry.summary
+                    ));
+                }
             }
         }
-        BuildEvent::Skipped { entry } => {
+        BuildEvent::Skipped { entries } => {
             bar.inc(1);
-            if !tty && !quiet {
+            if let (false, false, Some(entry)) = (tty, quiet, entries.first()) {
                 say(format_args!("up to date {}", entry.source));
             }
         }
