@@ -479,6 +479,32 @@ pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<World> {
     World::from_bytes(bytes).map_err(|e| crate::output::failed(path, e))
 }
 
+/// Whether the file at `path` (not standard input) starts as a MagicaVoxel `.vox` model.
+pub fn is_vox_file(path: &Path) -> bool {
+    use std::io::Read as _;
+    let mut magic = [0u8; 4];
+    !crate::output::is_dash(path)
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut magic))
+            .is_ok()
+        && &magic == b"VOX "
+}
+
+/// Refuses a `.vox` model for a command that works on a world's commit history.
+pub fn refuse_vox_history(path: &Path, command: &str) -> Result<()> {
+    if !is_vox_file(path) {
+        return Ok(());
+    }
+    Err(crate::output::failed(
+        path,
+        format!(
+            "this is a MagicaVoxel .vox model, which keeps no commit history for {command}; \
+             only v3 worlds do: `voxcaf world convert {} WORLD.vwr --format v3` makes one",
+            path.display()
+        ),
+    ))
+}
+
 fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
     let bytes = crate::output::read_input(path)?;
     let file_size = bytes.len() as u64;

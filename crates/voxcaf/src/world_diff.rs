@@ -1,7 +1,7 @@
 //! `voxcaf world stats` (the blocks a world holds, by type) and `voxcaf world diff A B` (which
-//! chunks and cells differ). Both read the files chunk by chunk through [`WorldFile`], so
+//! chunks and cells differ). Both read `.vwr` files chunk by chunk through [`WorldFile`], so
 //! memory stays at a few decoded chunks whatever the world's size; the time grows with the
-//! number of chunk slots.
+//! number of chunk slots. A MagicaVoxel `.vox` model is read whole, as a world.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -10,7 +10,9 @@ use std::sync::Arc;
 use anyhow::Result;
 use clap::Subcommand;
 use serde_json::json;
-use vwr::{local_position, Block, Chunk, WorldFile, CHUNK_SIZE, CHUNK_VOLUME};
+use vwr::{
+    local_position, Block, Chunk, World, WorldFields, WorldFile, CHUNK_SIZE, CHUNK_VOLUME,
+};
 
 #[derive(Subcommand)]
 pub enum DiffCmd {
@@ -22,9 +24,10 @@ pub enum DiffCmd {
     /// Examples:
     ///   voxcaf world stats level.vwr
     ///   voxcaf world stats big.vwr --json
+    ///   voxcaf world stats castle.vox
     #[command(verbatim_doc_comment)]
     Stats {
-        /// The .vwr file (v2 or v3).
+        /// The .vwr file (v2 or v3), or a MagicaVoxel .vox model read as a world.
         file: PathBuf,
         /// Print one JSON object.
         #[arg(long)]
@@ -38,9 +41,10 @@ pub enum DiffCmd {
     /// Examples:
     ///   voxcaf world diff before.vwr after.vwr
     ///   voxcaf world diff a.vwr b.vwr --max 100 --json
+    ///   voxcaf world diff castle.vox castle.vwr        (a .vox model read as a world)
     #[command(verbatim_doc_comment)]
     Diff {
-        /// The first world (.vwr, v2 or v3).
+        /// The first world (.vwr, v2 or v3, or a .vox model read as a world).
         a: PathBuf,
         /// The second world.
         b: PathBuf,
@@ -81,15 +85,73 @@ pub fn run(cmd: DiffCmd) -> Result<u8> {
     }
 }
 
-/// Opens a world lazily, keeping at most a couple of decoded chunks.
-fn open(path: &Path) -> Result<WorldFile> {
-    crate::output::no_dash(
-        path,
-        "an input of world stats or diff (they read files lazily)",
-    )?;
-    Ok(WorldFile::open(path)
-        .map_err(|e| crate::output::failed(path, e))?
-        .with_cache_chunks(2))
+/// A world read chunk by chunk: a `.vwr` file lazily, keeping at most a couple of decoded
+/// chunks, or a MagicaVoxel `.vox` model imported whole (as `world convert` imports it; a
+/// model's size is bounded by its file).
+enum Source {
+    File(WorldFile),
+    Vox(World),
+}
+
+impl Source {
+    fn open(path: &Path) -> Result<Source> {
+        crate::output::no_dash(
+            path,
+            "an input of world stats or diff (they read files lazily)",
+        )?;
+        if crate::world::is_vox_file(path) {
+            return Ok(Source::Vox(crate::world::load(path)?));
+        }
+        Ok(Source::File(
+            WorldFile::open(path)
+                .map_err(|e| crate::output::failed(path, e))?
+                .with_cache_chunks(2),
+        ))
+    }
+
+    fn chunk_dims(&self) -> [u32; 3] {
+        match self {
+            Source::File(f) => f.chunk_dims(),
+            Source::Vox(w) => w.chunk_dims(),
+        }
+    }
+
+    /// The header version; none for a `.vox` model.
+    fn version(&self) -> Option<u8> {
+        match self {
+            Source::File(f) => Some(f.version()),
+            Source::Vox(_) => None,
+        }
+    }
+
+    fn fields(&self, path: &Path) -> Result<WorldFields> {
+        match self {
+            Source::File(f) => f.fields().map_err(|e| crate::output::failed(path, e)),
+            Source::Vox(w) => Ok(w.fields()),
+        }
+    }
+
+    /// The chunks stored, in file order, when the source lists them (v3, `.vox`); a v2 file's
+    /// table holds every position.
+    fn stored_chunks(&mut self, path: &Path) -> Result<Option<Vec<[u32; 3]>>> {
+        match self {
+            Source::File(f) => f
+                .stored_chunks()
+                .map_err(|e| crate::output::failed(path, e)),
+            Source::Vox(w) => {
+                let mut list: Vec<[u32; 3]> = w.non_empty_chunks().map(|(p, _)| p).collect();
+                list.sort_unstable_by_key(|p| (p[2], p[1], p[0]));
+                Ok(Some(list))
+            }
+        }
+    }
+
+    fn chunk(&self, pos: [u32; 3], path: &Path) -> Result<Option<Arc<Chunk>>> {
+        match self {
+            Source::File(f) => f.chunk(pos).map_err(|e| crate::output::failed(path, e)),
+            Source::Vox(w) => Ok(w.chunk(pos).map(|c| Arc::new(c.clone()))),
+        }
+    }
 }
 
 /// Calls `f` for every chunk position inside `dims`, in file order (x fastest).
@@ -120,17 +182,14 @@ fn block_text(b: Block) -> String {
 }
 
 fn stats(path: &Path, as_json: bool) -> Result<u8> {
-    let mut f = open(path)?;
+    let mut f = Source::open(path)?;
     let dims = f.chunk_dims();
-    // A v3 file lists the chunks it stores; a v2 file's table holds every position.
-    let list = f
-        .stored_chunks()
-        .map_err(|e| crate::output::failed(path, e))?;
+    let list = f.stored_chunks(path)?;
     let mut by_type: BTreeMap<u16, u64> = BTreeMap::new();
     let (mut stored, mut records) = (0u64, 0u64);
     let mut bounds: Option<([i64; 3], [i64; 3])> = None;
     let mut visit = |pos: [u32; 3]| -> Result<()> {
-        let Some(c) = f.chunk(pos).map_err(|e| crate::output::failed(path, e))? else {
+        let Some(c) = f.chunk(pos, path)? else {
             return Ok(());
         };
         stored += 1;
@@ -157,6 +216,7 @@ fn stats(path: &Path, as_json: bool) -> Result<u8> {
     if as_json {
         let v = json!({
             "ok": true, "file": path.display().to_string(), "version": f.version(),
+            "vox": matches!(f, Source::Vox(_)),
             "chunk_dims": dims, "chunks_stored": stored, "non_air_blocks": non_air,
             "metadata_records": records,
             "bounds": bounds.map(|(lo, hi)| json!({"min": lo, "max": hi})),
@@ -236,19 +296,17 @@ impl Found {
 }
 
 fn diff(a: &Path, b: &Path, max: usize, as_json: bool) -> Result<u8> {
-    let (mut fa, mut fb) = (open(a)?, open(b)?);
+    let (mut fa, mut fb) = (Source::open(a)?, Source::open(b)?);
     let (da, db) = (fa.chunk_dims(), fb.chunk_dims());
-    let fields = |f: &WorldFile, p: &Path| f.fields().map_err(|e| crate::output::failed(p, e));
-    let fields_differ = fields(&fa, a)? != fields(&fb, b)?;
+    let fields_differ = fa.fields(a)? != fb.fields(b)?;
     let union = [0, 1, 2].map(|k| da[k].max(db[k]));
     let mut found = Found::default();
-    // Two v3 files: only the chunks either stores; otherwise every position.
-    let stored =
-        |f: &mut WorldFile, p: &Path| f.stored_chunks().map_err(|e| crate::output::failed(p, e));
-    let lists = (stored(&mut fa, a)?, stored(&mut fb, b)?);
+    // Two sources that list their chunks (v3, .vox): only the chunks either stores;
+    // otherwise every position.
+    let lists = (fa.stored_chunks(a)?, fb.stored_chunks(b)?);
     let mut visit = |pos: [u32; 3]| -> Result<()> {
-        let ca = fa.chunk(pos).map_err(|e| crate::output::failed(a, e))?;
-        let cb = fb.chunk(pos).map_err(|e| crate::output::failed(b, e))?;
+        let ca = fa.chunk(pos, a)?;
+        let cb = fb.chunk(pos, b)?;
         if ca.is_some() || cb.is_some() {
             found.chunk(pos, ca, cb, max);
         }

@@ -56,7 +56,8 @@ pub enum EditCmd {
 pub struct EditArgs {
     /// The .vwr file to edit, saved in place in its own format (v3: one commit, undone by
     /// `voxcaf world revert`; v2: rewritten keeping FILE.bak) unless -o names another file;
-    /// `-` reads standard input and then needs -o or --dry-run.
+    /// `-` reads standard input and then needs -o or --dry-run, and so does a MagicaVoxel
+    /// .vox model (read as a world, as `world convert` imports it).
     pub file: PathBuf,
     /// Read operations from this script (one per line; `-` reads standard input).
     #[arg(long, short = 's', conflicts_with = "ops")]
@@ -250,20 +251,29 @@ fn edit_copy(
 ) -> Result<std::result::Result<Done, anyhow::Error>> {
     use crate::output as o;
     let original = o::read_input(&args.file)?;
-    let world = World::from_bytes(&original).map_err(|e| o::failed(&args.file, e))?;
-    let version = vwr::world_version(&original).unwrap_or(2);
+    // A .vox model is read as a world, as `world convert` imports it.
+    let world = crate::world::from_bytes(&args.file, &original)?;
+    let vox = original.starts_with(b"VOX ");
+    let version = match vwr::world_version(&original) {
+        Some(v) => v,
+        None if vox && !world.fits_v2() => 3,
+        None => 2,
+    };
+    let save = |w: &World| {
+        w.to_bytes_with(&SaveOptions::of_version(version))
+            .map_err(|e| o::failed(&args.file, e))
+    };
+    // What "changed" compares with: the file itself, or a .vox model's world unedited.
+    let before = if vox { save(&world)? } else { original };
     let mut ed = Editor::new(world);
     let applied = match run(&mut ed) {
         Ok(a) => a,
         Err(e) => return Ok(Err(e.into())),
     };
-    let bytes = ed
-        .world()
-        .to_bytes_with(&SaveOptions::of_version(version))
-        .map_err(|e| o::failed(&args.file, e))?;
+    let bytes = save(ed.world())?;
     Ok(Ok(Done {
         applied,
-        changed: bytes != original,
+        changed: bytes != before,
         saved: None,
         bytes: Some(bytes),
     }))
@@ -294,6 +304,14 @@ fn edit(args: &EditArgs) -> Result<u8> {
             o::same_file(out, &args.file)
         }
     };
+    if in_place && !args.dry_run && crate::world::is_vox_file(&args.file) {
+        return Err(o::usage(
+            Some(&args.file),
+            "this is a MagicaVoxel .vox model; an edit of it writes a .vwr world: pass \
+             -o OUT.vwr (or --dry-run), then `voxcaf world convert OUT.vwr OUT.vox` if you \
+             want a .vox again",
+        ));
+    }
     let lines = read_lines(args)?;
     if lines.is_empty() {
         return Err(o::usage(

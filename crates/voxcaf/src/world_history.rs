@@ -129,6 +129,7 @@ fn commit_json(c: &Commit) -> serde_json::Value {
 }
 
 fn history(a: &HistoryArgs) -> Result<u8> {
+    crate::world::refuse_vox_history(&a.file, "world history")?;
     let o = |e| crate::output::failed(&a.file, e);
     let f = WorldFile::open(&a.file).map_err(o)?;
     if !f.has_history() {
@@ -170,6 +171,7 @@ fn history(a: &HistoryArgs) -> Result<u8> {
 }
 
 fn revert(a: &RevertArgs) -> Result<u8> {
+    crate::world::refuse_vox_history(&a.file, "world revert")?;
     let o = |e| crate::output::failed(&a.file, e);
     let (mut s, _) =
         WorldSession::open(&a.file, SessionOptions::tool("voxcaf world revert")).map_err(o)?;
@@ -199,6 +201,7 @@ fn revert(a: &RevertArgs) -> Result<u8> {
 }
 
 fn compact(a: &CompactArgs) -> Result<u8> {
+    crate::world::refuse_vox_history(&a.file, "world compact")?;
     let o = |e| crate::output::failed(&a.file, e);
     let opts = SessionOptions {
         keep: a.keep as usize,

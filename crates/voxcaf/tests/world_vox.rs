@@ -338,3 +338,56 @@ fn world_commands_read_a_vox_model_directly() {
     common::cli_ok(d.path(), &format!("world mesh {f} -o v.glb"));
     assert!(d.path().join("v.png").is_file() && d.path().join("v.glb").is_file());
 }
+
+/// `world stats` and `world diff` read a `.vox` model as the world `world convert` makes;
+/// `world edit` edits it into a `.vwr` (-o) and refuses to rewrite the model in place; the
+/// history commands say a model has no history instead of "bad magic".
+#[test]
+fn stats_diff_and_edit_read_a_vox_model_and_history_says_it_has_none() {
+    let Some(vox) = voxcaf_golden::corpus("vox/chr_sol.vox") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::copy(&vox, d.join("m.vox")).unwrap();
+    common::cli_ok(d, "world convert m.vox m.vwr");
+    let stats = |f: &str| {
+        let mut j = common::cli_json(d, &format!("world stats {f} --json"));
+        j.as_object_mut().unwrap().retain(|k, _| k != "file" && k != "version" && k != "vox");
+        j
+    };
+    let from_vox = stats("m.vox");
+    assert!(from_vox["non_air_blocks"].as_u64().unwrap() > 0, "{from_vox}");
+    assert_eq!(from_vox, stats("m.vwr"));
+    assert_eq!(common::cli_json(d, "world stats m.vox --json")["vox"], true);
+    // The same world: diff says so (exit 0) both ways.
+    let (code, out, err) = common::cli(d, "world diff m.vox m.vwr");
+    assert_eq!(code, 0, "{out}{err}");
+    // An edit of the model, into a .vwr; diff then finds the one cell.
+    let edit = |args: &[&str]| common::run(d, &[&["world", "edit", "m.vox"], args].concat());
+    let (code, out, err) = edit(&["-o", "e.vwr", "--json", "place 0 0 0 35:2"]);
+    assert_eq!(code, 0, "{err}");
+    let ed: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(ed["changed"], true, "{ed}");
+    let j = common::cli_json(d, "world get e.vwr 0,0,0 --json");
+    assert_eq!((j["type"].as_u64(), j["meta"].as_u64()), (Some(35), Some(2)), "{j}");
+    let (code, out, _) = common::cli(d, "world diff m.vox e.vwr --json");
+    assert_eq!(code, 1);
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["cells"].as_u64(), Some(1), "{j}");
+    // A dry run on the model is fine; in place is refused, and the model is untouched.
+    let before = std::fs::read(d.join("m.vox")).unwrap();
+    assert_eq!(edit(&["--dry-run", "place 0 0 0 35"]).0, 0);
+    let (code, _, err) = edit(&["place 0 0 0 35"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("pass -o OUT.vwr"), "{err}");
+    assert_eq!(std::fs::read(d.join("m.vox")).unwrap(), before);
+    for cmd in ["history", "revert", "compact"] {
+        common::cli_err(
+            d,
+            &format!("world {cmd} m.vox"),
+            1,
+            "MagicaVoxel .vox model, which keeps no commit history",
+        );
+    }
+}
