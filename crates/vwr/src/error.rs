@@ -215,6 +215,32 @@ pub enum VwrError {
         /// The generations still kept, `first..=last`.
         kept: String,
     },
+    /// A chunk a store holds is damaged (a wrong CRC, a field out of range).
+    #[error("{location}: chunk ({}, {}, {}) is damaged: {reason}", chunk[0], chunk[1], chunk[2])]
+    BadStoredChunk {
+        /// The world (a path, or a URL without password).
+        location: String,
+        /// The chunk position.
+        chunk: [u32; 3],
+        /// What is wrong.
+        reason: String,
+    },
+    /// A commit found what it read changed by another writer; nothing was written.
+    #[error("{location}: {what} changed since it was read (another writer committed); nothing was written")]
+    Conflict {
+        /// The world.
+        location: String,
+        /// What moved: `chunk (1, 2, 3)`, `3 chunks`, `the world`, `the world-wide fields`.
+        what: String,
+    },
+    /// A store failed (a database connection, a query, a schema from a newer voxcaf).
+    #[error("{location}: {message}")]
+    Store {
+        /// The world or database.
+        location: String,
+        /// What failed.
+        message: String,
+    },
     /// History operations need a v3 file with commit records.
     #[error("{}: no commit history (a v{version} file{}); `voxcaf world convert --format v3` makes one that has", path.display(), if *version == 3 { " written before commit records" } else { "" })]
     NoHistory {

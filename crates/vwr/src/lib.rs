@@ -33,6 +33,7 @@
 mod block;
 mod bulk;
 mod chunk;
+mod chunk_store;
 mod codec;
 mod commit;
 pub mod dump;
@@ -55,6 +56,9 @@ pub use bulk::BulkError;
 pub use chunk::{
     bits_for, local_index, local_position, word_count, Chunk, MetaRecord, CHUNK_SIZE, CHUNK_VOLUME,
     MAX_PALETTE,
+};
+pub use chunk_store::{
+    ChunkStore, Committed, Expect, FileStore, StoreCommit, StoreHead, StoredChunk, Versioned,
 };
 pub use codec::{chunk_payload_size, read_world, write_world, Oddity};
 pub use error::{ChunkFault, RecordError, RecordFault, Result, TableFault, V3Fault, VwrError};

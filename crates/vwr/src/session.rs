@@ -254,11 +254,17 @@ impl WorldSession {
         Ok(())
     }
 
+    /// v3: the stored chunk positions in file order; v2: `None` (the world is loaded whole).
+    pub(crate) fn stored_chunks(&mut self) -> Result<Option<Vec<[u32; 3]>>> {
+        self.file.stored_chunks()
+    }
+
     fn is_resident(&self, i: u32) -> bool {
         resident_has(&self.resident, i)
     }
 
-    fn load_chunk(&mut self, world: &mut World, pos: [u32; 3]) -> Result<bool> {
+    /// Loads the chunk at `pos` into `world` unless it is loaded; whether it was read.
+    pub(crate) fn load_chunk(&mut self, world: &mut World, pos: [u32; 3]) -> Result<bool> {
         let i = v3::linear(self.file.chunk_dims(), pos);
         if self.is_resident(i) {
             return Ok(false);

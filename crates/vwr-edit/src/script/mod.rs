@@ -49,11 +49,13 @@ mod demo;
 mod error;
 mod footprint;
 mod parse;
+mod store;
 
 pub use apply::{apply_ops, Applied, Effect};
 pub use demo::{demo_pool, DemoReport, POOL_SCRIPT};
 pub use error::{BlockSyntaxError, DemoError, ScriptError, ScriptErrorKind};
 pub use footprint::{footprint, Footprint, EDIT_BYTES_PER_CHUNK};
+pub use store::{edit_store, StoreEdit, StoreEditError, MAX_ATTEMPTS, READ_BATCH};
 pub use parse::{
     argument_lines, parse_block, parse_op, parse_script, parse_text, script_lines, Located, Op,
 };

@@ -118,7 +118,7 @@ fn entry(
     }
 }
 
-fn compress(bytes: &[u8], level: i32) -> Vec<u8> {
+pub(crate) fn compress(bytes: &[u8], level: i32) -> Vec<u8> {
     zstd::bulk::compress(bytes, level).expect("zstd compression of an in-memory buffer")
 }
 

@@ -120,7 +120,7 @@ fn rle_fill<T: Copy>(runs: &[RleRun], idx: &mut [T; CHUNK_VOLUME], f: impl Fn(u1
 }
 
 /// Decodes one payload of `encoding` (bytes at file offset `base`, or inside a frame).
-fn decode_payload(encoding: u8, p: &[u8], pos: [u16; 3], base: u64) -> Result<Chunk> {
+pub(crate) fn decode_payload(encoding: u8, p: &[u8], pos: [u16; 3], base: u64) -> Result<Chunk> {
     match encoding {
         ENCODING_PACKED => {
             let (c, used) = read_chunk(p, pos, base, None)?;
@@ -589,7 +589,7 @@ fn pos16(dims: [u32; 3], i: u32) -> [u16; 3] {
 
 /// Decompresses one zstd frame that must hold exactly `raw` bytes (checked against `limit`
 /// before allocating).
-fn unzstd(
+pub(crate) fn unzstd(
     frame: &[u8],
     raw: u32,
     limit: u32,
@@ -622,7 +622,7 @@ fn unzstd(
     Ok(out)
 }
 
-fn check_crc(bytes: &[u8], stored: u32, offset: u64, what: impl Fn() -> String) -> Result<()> {
+pub(crate) fn check_crc(bytes: &[u8], stored: u32, offset: u64, what: impl Fn() -> String) -> Result<()> {
     let computed = crc32fast::hash(bytes);
     if computed != stored {
         return Err(bad(offset, what(), V3Fault::Crc { stored, computed }));

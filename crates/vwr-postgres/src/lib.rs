@@ -1,0 +1,14 @@
+//! Worlds in PostgreSQL: the [`vwr::ChunkStore`] backend of docs/format/vwr-postgres.md.
+//!
+//! A world is named by a [`PgLocation`] (`postgres://USER@HOST:PORT/DB?world=NAME`; the
+//! password from `PGPASSWORD` or `~/.pgpass`, never from the URL). [`PgStore`] reads and commits
+//! it (one transaction per commit, compare-and-swap on chunk versions); [`list_worlds`],
+//! [`PgStore::create`] and [`import`] make and list worlds.
+#![deny(clippy::unwrap_used)]
+
+mod location;
+mod schema;
+mod store;
+
+pub use location::PgLocation;
+pub use store::{import, list_worlds, CommitRow, ImportReport, PgStore, WorldRow};
