@@ -539,7 +539,9 @@ fn process(
         write_atomic(&out_root.join(&output), &file)?;
         written += file.len() as u64;
         entries.push(ManifestEntry {
-            id: entry.as_ref().map_or_else(|| s.id.clone(), |e| format!("{}.{e}", s.id)),
+            id: entry
+                .as_ref()
+                .map_or_else(|| s.id.clone(), |e| format!("{}.{e}", s.id)),
             source: s.rel_str.clone(),
             output,
             kind: converted.kind,
@@ -746,10 +748,7 @@ pub fn build_until(
             Outcome::NotReached(source) => {
                 interrupted = true;
                 let prev = previous.get(&source).map_or(&[][..], Vec::as_slice);
-                if !prev.is_empty()
-                    && prev
-                        .iter()
-                        .all(|e| output_matches(&out.join(&e.output), e))
+                if !prev.is_empty() && prev.iter().all(|e| output_matches(&out.join(&e.output), e))
                 {
                     manifest.assets.extend(prev.iter().cloned());
                 }

@@ -30,6 +30,7 @@ mod sigpipe;
 mod world;
 mod world_args;
 mod world_blocks;
+mod world_db;
 mod world_diff;
 mod world_edit;
 mod world_history;
@@ -110,6 +111,8 @@ enum WorldCmd {
     Serve(world_serve::ServeCmd),
     #[command(flatten)]
     Play(world_play::PlayCmd),
+    #[command(flatten)]
+    Db(world_db::DbCmd),
 }
 
 #[derive(Subcommand)]
@@ -133,6 +136,7 @@ impl Cmd {
                 WorldCmd::Mesh(c) => c.json(),
                 WorldCmd::Serve(c) => c.json(),
                 WorldCmd::Play(c) => c.json(),
+                WorldCmd::Db(c) => c.json(),
             },
             Cmd::Asset { cmd } => match cmd {
                 AssetCmd::Container(c) => c.json(),
@@ -171,6 +175,7 @@ fn main() -> ExitCode {
             WorldCmd::Mesh(c) => world_mesh::run(c),
             WorldCmd::Serve(c) => world_serve::run(c),
             WorldCmd::Play(c) => world_play::run(c),
+            WorldCmd::Db(c) => world_db::run(c),
         },
         Cmd::Asset { cmd } => match cmd {
             AssetCmd::Container(c) => asset::run(c),

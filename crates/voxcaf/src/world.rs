@@ -253,7 +253,8 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
                     "--format vox: world new writes .vwr worlds (v2 or v3); make a .vox with `voxcaf world convert NEW.vwr OUT.vox`",
                 ));
             }
-            if !o::is_dash(&out) {
+            let db = crate::world_db::is_db(&out);
+            if !o::is_dash(&out) && !db {
                 o::check_file(&out, &[], &o::WORLD, true, false)?;
                 if out.exists() && !force {
                     return Err(o::usage(
@@ -280,6 +281,10 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
                 vwr::DEFAULT_ZSTD_LEVEL,
                 "voxcaf world new",
             );
+            if db {
+                let v3 = matches!(format, FormatArg::V3) || !world.fits_v2();
+                return crate::world_db::create(&out, &world, if v3 { 3 } else { 2 }, force);
+            }
             let bytes = world
                 .to_bytes_with(&opts)
                 .map_err(|e| o::usage(None, e.to_string()))?;
@@ -416,7 +421,9 @@ fn get(path: &Path, p: [i32; 3], as_json: bool) -> Result<u8> {
     let is_vox = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("vox"));
-    let (block, dims) = if o::is_dash(path) || is_vox {
+    let (block, dims) = if let Some(loc) = crate::world_db::location(path) {
+        crate::world_db::get_block(&loc?, p)?
+    } else if o::is_dash(path) || is_vox {
         let w = load(path)?;
         (w.get_block(p), w.block_dims())
     } else {
@@ -449,6 +456,9 @@ fn get(path: &Path, p: [i32; 3], as_json: bool) -> Result<u8> {
 
 /// Loads a world (`-` reads standard input), with the file name once in the error.
 pub fn load(path: &Path) -> Result<World> {
+    if let Some(loc) = crate::world_db::location(path) {
+        return crate::world_db::load(&loc?);
+    }
     let bytes = crate::output::read_input(path)?;
     from_bytes(path, &bytes)
 }
@@ -506,6 +516,9 @@ pub fn refuse_vox_history(path: &Path, command: &str) -> Result<()> {
 }
 
 fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
+    if crate::world_db::is_db(path) {
+        return crate::world_db::info(path, as_json);
+    }
     let bytes = crate::output::read_input(path)?;
     let file_size = bytes.len() as u64;
     let world = from_bytes(path, &bytes)?;
@@ -654,10 +667,14 @@ fn non_empty(s: String) -> String {
 fn dump(path: &Path) -> Result<u8> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    match crate::output::read_input(path)
-        .map_err(|e| e.to_string())
-        .and_then(|b| world_of(&b))
-    {
+    let world = if crate::world_db::is_db(path) {
+        load(path).map_err(|e| format!("{e:#}"))
+    } else {
+        crate::output::read_input(path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| world_of(&b))
+    };
+    match world {
         Ok(world) => {
             vwr::dump::write_dump_to(&world, &mut out)?;
             out.flush()?;
@@ -675,16 +692,23 @@ fn check(files: &[PathBuf], strict: bool, as_json: bool) -> Result<u8> {
     let mut failed = 0usize;
     for path in files {
         let spinner = crate::output::spinner(format!("checking {}", path.display()));
-        let result = crate::output::read_input(path)
-            .map_err(|e| e.to_string())
-            .and_then(|b| {
-                // The oddity scan only when asked: without --strict a check is a load.
-                if strict && !b.starts_with(b"VOX ") {
-                    vwr::read_world_checked(&b).map_err(|e| e.to_string())
-                } else {
-                    world_of(&b).map(|w| (w, Vec::new()))
-                }
-            });
+        let result = if crate::world_db::is_db(path) {
+            // Every row's CRC and fields are checked as the world is read.
+            load(path)
+                .map(|w| (w, Vec::new()))
+                .map_err(|e| format!("{e:#}"))
+        } else {
+            crate::output::read_input(path)
+                .map_err(|e| e.to_string())
+                .and_then(|b| {
+                    // The oddity scan only when asked: without --strict a check is a load.
+                    if strict && !b.starts_with(b"VOX ") {
+                        vwr::read_world_checked(&b).map_err(|e| e.to_string())
+                    } else {
+                        world_of(&b).map(|w| (w, Vec::new()))
+                    }
+                })
+        };
         let (ok, reason, warnings) = match &result {
             Ok((_, odd)) => {
                 let warnings: Vec<String> = if strict {

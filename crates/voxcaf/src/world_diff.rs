@@ -10,9 +10,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use clap::Subcommand;
 use serde_json::json;
-use vwr::{
-    local_position, Block, Chunk, World, WorldFields, WorldFile, CHUNK_SIZE, CHUNK_VOLUME,
-};
+use vwr::{local_position, Block, Chunk, World, WorldFields, WorldFile, CHUNK_SIZE, CHUNK_VOLUME};
 
 #[derive(Subcommand)]
 pub enum DiffCmd {

@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use serde_json::json;
-use vwr::{Block, SaveOptions, SaveReport, SessionOptions, World, WorldSession};
+use vwr::{Block, SaveOptions, SaveReport, World};
 use vwr_edit::script::{
-    apply_ops, argument_lines, footprint, parse_script, script_lines, Applied, Effect, Footprint,
-    Located, Location, ScriptError,
+    apply_ops, argument_lines, edit_store, footprint, parse_script, script_lines, Applied, Effect,
+    Located, Location, ScriptError, StoreEditError,
 };
 use vwr_edit::{all_chunk_stats, render_chunk_stats, Editor, Layer, RenderOptions};
 
@@ -178,6 +178,8 @@ struct Done {
     saved: Option<SaveReport>,
     bytes: Option<Vec<u8>>,
     changed: bool,
+    /// Commit attempts (more than 1 when other writers of a database world committed first).
+    attempts: u32,
 }
 
 /// Refuses, before any work, an edit whose boxes reach more chunks than the memory budget
@@ -210,37 +212,38 @@ fn check_edit_memory(args: &EditArgs, ops: &[Located]) -> Result<()> {
     }
 }
 
-/// The in-place edit: a [`WorldSession`] that loads only what the script touches and saves in
-/// the file's format (v3: one commit; v2: rewrite with FILE.bak). Errors of the file itself
-/// (locked, unreadable) end the command; errors of the script come back as `Err` inside.
+/// The in-place edit (and its dry run) of a file or a database world, through the one edit
+/// path: `vwr_edit::script::edit_store` over the world's [`vwr::ChunkStore`]. It reads only
+/// what the script reaches and commits in the world's own way (a v3 file: one commit; a v2
+/// file: rewrite with FILE.bak; a database: one transaction, applied again if another writer
+/// committed first). Errors of the world itself (locked, unreadable) end the command; errors of
+/// the script come back as `Err` inside.
 fn edit_in_place(
     args: &EditArgs,
     ops: &[Located],
-    run: impl Fn(&mut Editor) -> Result<Vec<Applied>, ScriptError>,
 ) -> Result<std::result::Result<Done, anyhow::Error>> {
-    let o = |e: vwr::VwrError| crate::output::failed(&args.file, e);
-    let opts = SessionOptions::tool("voxcaf world edit");
-    let (mut session, mut world) = WorldSession::open(&args.file, opts).map_err(o)?;
-    match footprint(ops) {
-        Footprint::Whole => session.load_all(&mut world).map_err(o)?,
-        Footprint::Boxes(boxes) => {
-            for (a, b) in boxes {
-                session.load_box(&mut world, a, b).map_err(o)?;
-            }
+    const TOOL: &str = "voxcaf world edit";
+    let mut store = crate::world_db::open_store(&args.file, TOOL)?;
+    let at = store.location();
+    match edit_store(store.as_mut(), ops, args.fill_limit, TOOL, args.dry_run) {
+        Ok(e) => {
+            let changed = e.chunks_changed > 0 || e.fields_changed;
+            let saved = e.committed.map(|c| SaveReport {
+                written: true,
+                generation: Some(c.seq as u32),
+                ..c.report
+            });
+            Ok(Ok(Done {
+                applied: e.applied,
+                changed,
+                saved: saved.filter(|r| r.written),
+                bytes: None,
+                attempts: e.attempts,
+            }))
         }
+        Err(StoreEditError::Script(e)) => Ok(Err(e.into())),
+        Err(StoreEditError::Store(e)) => Err(crate::world_db::failed(&at, e)),
     }
-    let mut ed = Editor::new(world);
-    let applied = match run(&mut ed) {
-        Ok(a) => a,
-        Err(e) => return Ok(Err(e.into())),
-    };
-    let report = session.save(ed.world()).map_err(o)?;
-    Ok(Ok(Done {
-        applied,
-        changed: report.written,
-        saved: Some(report),
-        bytes: None,
-    }))
 }
 
 /// The edit of a copy (`-o OTHER`, standard input or output, `--dry-run`): the whole world
@@ -276,6 +279,7 @@ fn edit_copy(
         changed: bytes != before,
         saved: None,
         bytes: Some(bytes),
+        attempts: 1,
     }))
 }
 
@@ -304,6 +308,13 @@ fn edit(args: &EditArgs) -> Result<u8> {
             o::same_file(out, &args.file)
         }
     };
+    if !in_place && crate::world_db::is_db(&args.file) {
+        return Err(o::usage(
+            Some(&args.file),
+            "a database world is edited in place (one commit); to edit a copy, copy it first \
+             with `voxcaf world migrate URL COPY.vwr`",
+        ));
+    }
     if in_place && !args.dry_run && crate::world::is_vox_file(&args.file) {
         return Err(o::usage(
             Some(&args.file),
@@ -352,8 +363,10 @@ fn edit(args: &EditArgs) -> Result<u8> {
     };
     check_edit_memory(args, &ops)?;
     let run = |ed: &mut Editor| apply_ops(ed, &ops, args.fill_limit);
-    let done = if in_place && !args.dry_run {
-        edit_in_place(args, &ops, run)?
+    let through_store =
+        in_place && !o::is_dash(&args.file) && !crate::world::is_vox_file(&args.file);
+    let done = if through_store {
+        edit_in_place(args, &ops)?
     } else {
         edit_copy(args, run)?
     };
@@ -362,6 +375,7 @@ fn edit(args: &EditArgs) -> Result<u8> {
         saved,
         bytes,
         changed,
+        attempts,
     } = match done {
         Ok(d) => d,
         Err(e) => {
@@ -392,18 +406,36 @@ fn edit(args: &EditArgs) -> Result<u8> {
     if let Some(r) = saved.as_ref().filter(|r| r.written) {
         written = Some((target.clone(), r.file_size));
     }
-    print_report(args, &applied, saved.as_ref(), written, changed, &target)
+    let report = Report {
+        saved: saved.as_ref(),
+        written,
+        changed,
+        attempts,
+    };
+    print_report(args, &applied, &report, &target)
+}
+
+/// What an edit wrote, for [`print_report`].
+struct Report<'a> {
+    saved: Option<&'a SaveReport>,
+    written: Option<(PathBuf, u64)>,
+    changed: bool,
+    attempts: u32,
 }
 
 /// The edit's report: one JSON object, or a line per operation and what was written.
 fn print_report(
     args: &EditArgs,
     applied: &[Applied],
-    saved: Option<&SaveReport>,
-    written: Option<(PathBuf, u64)>,
-    changed: bool,
+    report: &Report<'_>,
     target: &std::path::Path,
 ) -> Result<u8> {
+    let Report {
+        saved,
+        ref written,
+        changed,
+        attempts,
+    } = *report;
     let backup = saved.and_then(|r| r.backup.clone());
     if args.json {
         let ops_json: Vec<_> = applied
@@ -432,6 +464,7 @@ fn print_report(
             "commit": saved.and_then(|r| r.generation),
             "incremental": saved.is_some_and(|r| r.incremental),
             "bytes_written": saved.map(|r| r.bytes_written),
+            "attempts": attempts,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(0);
@@ -444,9 +477,23 @@ fn print_report(
             None => writeln!(o, "{}: {}", a.at, a.change),
         };
     }
-    match (&written, changed) {
+    match (written, changed) {
         (Some((p, size)), _) => {
             match saved.and_then(|r| r.generation.map(|g| (g, r))) {
+                Some((g, r)) if crate::world_db::is_db(p) => {
+                    let _ = write!(
+                        o,
+                        "committed to {} as commit {g}: {} chunks",
+                        p.display(),
+                        r.chunks_written
+                    );
+                    if attempts > 1 {
+                        let _ = write!(
+                            o,
+                            " (applied {attempts} times: other writers committed first)"
+                        );
+                    }
+                }
                 Some((g, r)) => {
                     let _ = write!(
                         o,

@@ -84,7 +84,7 @@ pub fn run(cmd: HistoryCmd) -> Result<u8> {
     }
 }
 
-fn time_text(ms: u64) -> String {
+pub(crate) fn time_text(ms: u64) -> String {
     if ms == 0 {
         return "unknown time".into();
     }
@@ -129,6 +129,9 @@ fn commit_json(c: &Commit) -> serde_json::Value {
 }
 
 fn history(a: &HistoryArgs) -> Result<u8> {
+    if crate::world_db::is_db(&a.file) {
+        return crate::world_db::history(&a.file, a.json);
+    }
     crate::world::refuse_vox_history(&a.file, "world history")?;
     let o = |e| crate::output::failed(&a.file, e);
     let f = WorldFile::open(&a.file).map_err(o)?;

@@ -80,7 +80,11 @@ fn asset_build_gives_one_asset_per_wgsl_entry_point_like_convert() {
     cli_ok(d, "asset convert src/fx/lit.wgsl conv");
 
     let j = cli_json(d, "asset build src build --json");
-    assert_eq!((j["converted"].as_u64(), j["assets"].as_u64()), (Some(4), Some(4)), "{j}");
+    assert_eq!(
+        (j["converted"].as_u64(), j["assets"].as_u64()),
+        (Some(4), Some(4)),
+        "{j}"
+    );
     let m: serde_json::Value =
         serde_json::from_slice(&std::fs::read(d.join("build/manifest.json")).unwrap()).unwrap();
     let mut split: Vec<(String, String, String)> = m["assets"]
@@ -105,11 +109,19 @@ fn asset_build_gives_one_asset_per_wgsl_entry_point_like_convert() {
 
     // Nothing changed: every asset of the module is up to date.
     let j = cli_json(d, "asset build src build --json");
-    assert_eq!((j["converted"].as_u64(), j["skipped"].as_u64()), (Some(0), Some(4)), "{j}");
+    assert_eq!(
+        (j["converted"].as_u64(), j["skipped"].as_u64()),
+        (Some(0), Some(4)),
+        "{j}"
+    );
     // One output lost: the module is converted again, whole.
     std::fs::remove_file(d.join("build/fx/lit.vs_b.caf")).unwrap();
     let j = cli_json(d, "asset build src build --json");
-    assert_eq!((j["converted"].as_u64(), j["skipped"].as_u64()), (Some(3), Some(1)), "{j}");
+    assert_eq!(
+        (j["converted"].as_u64(), j["skipped"].as_u64()),
+        (Some(3), Some(1)),
+        "{j}"
+    );
     assert!(d.join("build/fx/lit.vs_b.caf").is_file());
 
     // A source whose output is an entry's output: the module fails, the other converts.

@@ -353,11 +353,16 @@ fn stats_diff_and_edit_read_a_vox_model_and_history_says_it_has_none() {
     common::cli_ok(d, "world convert m.vox m.vwr");
     let stats = |f: &str| {
         let mut j = common::cli_json(d, &format!("world stats {f} --json"));
-        j.as_object_mut().unwrap().retain(|k, _| k != "file" && k != "version" && k != "vox");
+        j.as_object_mut()
+            .unwrap()
+            .retain(|k, _| k != "file" && k != "version" && k != "vox");
         j
     };
     let from_vox = stats("m.vox");
-    assert!(from_vox["non_air_blocks"].as_u64().unwrap() > 0, "{from_vox}");
+    assert!(
+        from_vox["non_air_blocks"].as_u64().unwrap() > 0,
+        "{from_vox}"
+    );
     assert_eq!(from_vox, stats("m.vwr"));
     assert_eq!(common::cli_json(d, "world stats m.vox --json")["vox"], true);
     // The same world: diff says so (exit 0) both ways.
@@ -370,7 +375,11 @@ fn stats_diff_and_edit_read_a_vox_model_and_history_says_it_has_none() {
     let ed: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(ed["changed"], true, "{ed}");
     let j = common::cli_json(d, "world get e.vwr 0,0,0 --json");
-    assert_eq!((j["type"].as_u64(), j["meta"].as_u64()), (Some(35), Some(2)), "{j}");
+    assert_eq!(
+        (j["type"].as_u64(), j["meta"].as_u64()),
+        (Some(35), Some(2)),
+        "{j}"
+    );
     let (code, out, _) = common::cli(d, "world diff m.vox e.vwr --json");
     assert_eq!(code, 1);
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();

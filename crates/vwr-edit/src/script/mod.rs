@@ -55,10 +55,10 @@ pub use apply::{apply_ops, Applied, Effect};
 pub use demo::{demo_pool, DemoReport, POOL_SCRIPT};
 pub use error::{BlockSyntaxError, DemoError, ScriptError, ScriptErrorKind};
 pub use footprint::{footprint, Footprint, EDIT_BYTES_PER_CHUNK};
-pub use store::{edit_store, StoreEdit, StoreEditError, MAX_ATTEMPTS, READ_BATCH};
 pub use parse::{
     argument_lines, parse_block, parse_op, parse_script, parse_text, script_lines, Located, Op,
 };
+pub use store::{edit_store, StoreEdit, StoreEditError, MAX_ATTEMPTS, READ_BATCH};
 
 /// Where an operation came from, for messages and reports.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -74,10 +74,8 @@ pub fn edit_store(
                 read.insert(v.pos, (v.version, v.chunk));
             }
         }
-        let revisions: HashMap<[u32; 3], u64> = world
-            .chunks()
-            .map(|(p, c)| (p, c.revision()))
-            .collect();
+        let revisions: HashMap<[u32; 3], u64> =
+            world.chunks().map(|(p, c)| (p, c.revision())).collect();
         let mut ed = Editor::new(world);
         let applied = apply_ops(&mut ed, ops, fill_limit)?;
         let world = ed.into_world();

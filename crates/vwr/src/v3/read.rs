@@ -622,7 +622,12 @@ pub(crate) fn unzstd(
     Ok(out)
 }
 
-pub(crate) fn check_crc(bytes: &[u8], stored: u32, offset: u64, what: impl Fn() -> String) -> Result<()> {
+pub(crate) fn check_crc(
+    bytes: &[u8],
+    stored: u32,
+    offset: u64,
+    what: impl Fn() -> String,
+) -> Result<()> {
     let computed = crc32fast::hash(bytes);
     if computed != stored {
         return Err(bad(offset, what(), V3Fault::Crc { stored, computed }));
