@@ -41,8 +41,8 @@ fn block_position(at: &[String]) -> Result<[i32; 3]> {
 pub enum WorldCmd {
     /// Show a world's header fields and storage statistics.
     Info {
-        /// The .vwr files (`-` reads standard input); a folder stands for every .vwr file
-        /// below it.
+        /// The .vwr files (`-` reads standard input; a folder stands for every .vwr file
+        /// below it), or database worlds, postgres://USER@HOST:PORT/DB?world=NAME.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Print one JSON object instead of text (one per line for several files).
@@ -53,7 +53,8 @@ pub enum WorldCmd {
     ///
     /// On a load error prints `ERROR: <message>` and exits 1.
     Dump {
-        /// The .vwr file (`-` reads standard input).
+        /// The .vwr file (`-` reads standard input), or a database world,
+        /// postgres://USER@HOST:PORT/DB?world=NAME.
         file: PathBuf,
     },
     /// Check that worlds load; exit 1 if any does not.
@@ -88,6 +89,7 @@ pub enum WorldCmd {
     ///   voxcaf world new level.vwr                        (100³ blocks, v2)
     ///   voxcaf world new big.vwr --size 1000x100x1000     (v3: not cubic)
     ///   voxcaf world new cube.vwr --chunks 40 --format v3
+    ///   voxcaf world new 'postgres://me@localhost/game?world=level1' --size 1000x100x1000
     #[command(verbatim_doc_comment)]
     New {
         /// Output .vwr.
@@ -147,7 +149,8 @@ pub enum WorldCmd {
     ///   voxcaf world get big.vwr 500,40,500
     #[command(verbatim_doc_comment)]
     Get {
-        /// The .vwr file (v2 or v3; `-` reads standard input whole).
+        /// The .vwr file (v2 or v3; `-` reads standard input whole), or a database world,
+        /// postgres://USER@HOST:PORT/DB?world=NAME (one chunk read).
         file: PathBuf,
         /// Block x, or the whole position as one X,Y,Z (as `world ray --from` takes it).
         #[arg(value_name = "X", allow_hyphen_values = true)]

@@ -57,7 +57,9 @@ pub struct EditArgs {
     /// The .vwr file to edit, saved in place in its own format (v3: one commit, undone by
     /// `voxcaf world revert`; v2: rewritten keeping FILE.bak) unless -o names another file;
     /// `-` reads standard input and then needs -o or --dry-run, and so does a MagicaVoxel
-    /// .vox model (read as a world, as `world convert` imports it).
+    /// .vox model (read as a world, as `world convert` imports it). A database world,
+    /// postgres://USER@HOST:PORT/DB?world=NAME, gets one commit, applied again when another
+    /// writer committed first.
     pub file: PathBuf,
     /// Read operations from this script (one per line; `-` reads standard input).
     #[arg(long, short = 's', conflicts_with = "ops")]

@@ -32,7 +32,7 @@ pub enum HistoryCmd {
 
 #[derive(Args)]
 pub struct HistoryArgs {
-    /// The .vwr file.
+    /// The .vwr file, or a database world, postgres://USER@HOST:PORT/DB?world=NAME.
     pub file: PathBuf,
     /// Print one JSON object instead of text.
     #[arg(long)]

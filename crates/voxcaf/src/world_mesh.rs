@@ -24,7 +24,7 @@ pub enum MeshCmd {
     /// occlusion and bakes it into the vertex colours. Transparent blocks (water, glass) go
     /// into their own primitive with a blended material.
     Mesh {
-        /// The .vwr file.
+        /// The .vwr file, or a database world, postgres://USER@HOST:PORT/DB?world=NAME.
         file: PathBuf,
         /// Output file: .glb, .gltf, .obj or .caf (missing folders are created).
         #[arg(short, long)]
@@ -56,7 +56,7 @@ pub enum MeshCmd {
     /// Render a preview PNG: a shaded 3D view, one layer as a tile map (--layer), or the
     /// chunk debug heat map (--chunks).
     Render {
-        /// The .vwr file.
+        /// The .vwr file, or a database world, postgres://USER@HOST:PORT/DB?world=NAME.
         file: PathBuf,
         /// Output .png (missing folders are created).
         #[arg(short, long)]
