@@ -12,30 +12,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use vwr::{Block, SaveOptions, World};
+use vwr::SaveOptions;
 
 fn voxcaf() -> Option<PathBuf> {
     // target/release/deps/session-… -> target/release/voxcaf
     let exe = std::env::current_exe().ok()?;
     let bin = exe.parent()?.parent()?.join("voxcaf");
     bin.is_file().then_some(bin)
-}
-
-/// Hilly terrain in 2×2 columns over 1000×100×1000 blocks, rock under a grass top.
-fn terrain() -> World {
-    let mut w = World::with_chunk_dims([100, 10, 100]).expect("size");
-    for x in (0..1000).step_by(2) {
-        for z in (0..1000).step_by(2) {
-            let h = 20 + ((x as f32 * 0.05).sin() * 8.0 + (z as f32 * 0.04).cos() * 8.0) as i32;
-            let rock = Block::make(35, 0).expect("block");
-            let grass = Block::make(1, 0).expect("block");
-            w.fill_box([x, 0, z], [x + 1, h - 3, z + 1], rock)
-                .expect("fill");
-            w.fill_box([x, h - 2, z], [x + 1, h, z + 1], grass)
-                .expect("fill");
-        }
-    }
-    w
 }
 
 fn run(bin: &Path, dir: &Path, args: &[&str]) {
@@ -58,7 +41,7 @@ fn session(c: &mut Criterion) {
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let d = dir.path();
-    terrain()
+    voxcaf_bench::terrain_1000()
         .save_with(d.join("t.vwr"), &SaveOptions::v3(vwr::Codec::Auto))
         .expect("save");
     for (name, block) in [("a.txt", "glass"), ("b.txt", "lava")] {

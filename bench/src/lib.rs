@@ -62,3 +62,20 @@ pub fn world999() -> Option<World> {
         });
     World::load(dir.join("vwr/worlds3d/world999.vwr")).ok()
 }
+
+/// The session and store benchmarks' world: hilly terrain in 2×2 columns over 1000×100×1000 blocks, rock under a grass top.
+pub fn terrain_1000() -> World {
+    let mut w = World::with_chunk_dims([100, 10, 100]).expect("size");
+    for x in (0..1000).step_by(2) {
+        for z in (0..1000).step_by(2) {
+            let h = 20 + ((x as f32 * 0.05).sin() * 8.0 + (z as f32 * 0.04).cos() * 8.0) as i32;
+            let rock = Block::make(35, 0).expect("block");
+            let grass = Block::make(1, 0).expect("block");
+            w.fill_box([x, 0, z], [x + 1, h - 3, z + 1], rock)
+                .expect("fill");
+            w.fill_box([x, h - 2, z], [x + 1, h, z + 1], grass)
+                .expect("fill");
+        }
+    }
+    w
+}
