@@ -4,22 +4,197 @@
 //! Without the server binaries [`TestServer::start`] returns `None` (the test skips), unless
 //! `VOXCAF_REQUIRE_POSTGRES=1`, when it panics. As root (CI), the server runs as the
 //! `postgres` user the Debian package creates (`initdb` refuses root).
+//!
+//! Several servers may run at once (each its own directory and port). The server stops when
+//! the [`TestServer`] is dropped, which also happens while a panicking test unwinds.
+#![deny(clippy::unwrap_used)]
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 /// A running server.
 #[derive(Debug)]
 pub struct TestServer {
-    _p: (),
+    port: u16,
+    bin: PathBuf,
+    data: PathBuf,
+    as_postgres: bool,
+    // Removed on drop, after the server stopped.
+    dir: tempfile::TempDir,
+}
+
+/// Whether a missing PostgreSQL must fail the tests (`VOXCAF_REQUIRE_POSTGRES=1`).
+pub fn required() -> bool {
+    std::env::var("VOXCAF_REQUIRE_POSTGRES").is_ok_and(|v| v == "1")
+}
+
+/// The folder holding `initdb` and `pg_ctl`: `PATH` first, then `/usr/lib/postgresql/*/bin`
+/// (the newest version).
+pub fn find_bin() -> Option<PathBuf> {
+    let has = |d: &Path| d.join("initdb").is_file() && d.join("pg_ctl").is_file();
+    if let Some(path) = std::env::var_os("PATH") {
+        if let Some(d) = std::env::split_paths(&path).find(|d| has(d)) {
+            return Some(d);
+        }
+    }
+    let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
+        .filter(|d| has(d))
+        .collect();
+    versions.sort_by_key(|d| {
+        let v = d.parent().and_then(|p| p.file_name());
+        v.and_then(|v| v.to_str()?.parse::<u32>().ok())
+            .unwrap_or(0)
+    });
+    versions.pop()
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0")
 }
 
 impl TestServer {
     /// Starts a server, or `None` when PostgreSQL is not installed and not required.
+    ///
+    /// # Panics
+    /// When the binaries are found but the server does not start, or when they are missing
+    /// and `VOXCAF_REQUIRE_POSTGRES=1`.
     pub fn start() -> Option<TestServer> {
-        todo!()
+        let Some(bin) = find_bin() else {
+            let what = "PostgreSQL's initdb and pg_ctl (not in PATH nor /usr/lib/postgresql/*/bin)";
+            if required() {
+                panic!("{what} not found and VOXCAF_REQUIRE_POSTGRES=1");
+            }
+            eprintln!("note: {what} not found; skipping");
+            return None;
+        };
+        let as_postgres = is_root();
+        let dir = tempfile::Builder::new()
+            .prefix("voxcaf-pg")
+            .tempdir()
+            .unwrap_or_else(|e| panic!("temporary directory: {e}"));
+        if as_postgres {
+            let out = Command::new("chown")
+                .args(["postgres:"])
+                .arg(dir.path())
+                .output()
+                .unwrap_or_else(|e| panic!("chown: {e}"));
+            check("chown postgres", &out);
+        }
+        let data = dir.path().join("data");
+        let mut server = TestServer {
+            port: 0,
+            bin,
+            data,
+            as_postgres,
+            dir,
+        };
+        let initdb = server.bin.join("initdb");
+        let out = server
+            .run(&initdb)
+            .args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "-D"])
+            .arg(&server.data)
+            .output()
+            .unwrap_or_else(|e| panic!("{}: {e}", initdb.display()));
+        check("initdb", &out);
+        // A free port can be taken by another server between the probe and the start: retry.
+        let mut last = String::new();
+        for _ in 0..5 {
+            server.port = free_port();
+            let opts = format!(
+                "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=on",
+                server.port,
+                server.dir.path().display()
+            );
+            let out = server
+                .pg_ctl()
+                .args(["start", "-w", "-t", "60", "-l"])
+                .arg(server.dir.path().join("log"))
+                .arg("-o")
+                .arg(opts)
+                .output()
+                .unwrap_or_else(|e| panic!("pg_ctl start: {e}"));
+            if out.status.success() {
+                return Some(server);
+            }
+            last = describe(&out) + &server.log();
+        }
+        panic!("pg_ctl start failed: {last}");
     }
 
     /// A location of world `name` on this server: `postgres://postgres@127.0.0.1:PORT/postgres?world=NAME`.
     pub fn url(&self, world: &str) -> String {
-        let _ = world;
-        todo!()
+        format!(
+            "postgres://postgres@127.0.0.1:{}/postgres?world={world}",
+            self.port
+        )
     }
+
+    /// The server's port on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The folder holding the server's Unix socket (`host=` of a URL).
+    pub fn socket_dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The server's log so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("log")).unwrap_or_default()
+    }
+
+    /// A command running `program` as the server's user.
+    fn run(&self, program: &Path) -> Command {
+        if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(program);
+            c
+        } else {
+            Command::new(program)
+        }
+    }
+
+    fn pg_ctl(&self) -> Command {
+        let mut c = self.run(&self.bin.join("pg_ctl"));
+        c.arg("-D").arg(&self.data);
+        c
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if self.port != 0 {
+            let _ = self
+                .pg_ctl()
+                .args(["stop", "-m", "immediate", "-w"])
+                .output();
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("no free port: {e}"))
+}
+
+fn describe(out: &Output) -> String {
+    format!(
+        "{}\n{}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn check(what: &str, out: &Output) {
+    assert!(out.status.success(), "{what} failed: {}", describe(out));
 }

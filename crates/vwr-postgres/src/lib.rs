@@ -6,9 +6,10 @@
 //! [`PgStore::create`] and [`import`] make and list worlds.
 #![deny(clippy::unwrap_used)]
 
+mod db;
 mod location;
-mod schema;
+pub mod schema;
 mod store;
 
-pub use location::PgLocation;
-pub use store::{import, list_worlds, CommitRow, ImportReport, PgStore, WorldRow};
+pub use location::{check_world_name, pgpass_lookup, PgLocation, SslMode, KNOWN_KEYS};
+pub use store::{import, list_worlds, CommitRow, ImportReport, PgStore, WorldRow, CHANNEL};
