@@ -114,6 +114,13 @@
 // An internal error (a panic inside the library, caught at the boundary).
 #define VOXCAF_ERR_PANIC 9
 
+// A save into a database world found it changed by another writer since it was opened;
+// nothing was written (open it again, apply the change again, save).
+#define VOXCAF_ERR_CONFLICT 10
+
+// A database could not be reached or refused a query (the message says which).
+#define VOXCAF_ERR_STORE 11
+
 // Merge coplanar faces of the same block into rectangles.
 #define VOXCAF_MESH_GREEDY 1
 
@@ -466,7 +473,9 @@ int32_t voxcaf_world_new(uint32_t cx, uint32_t cy, uint32_t cz, struct VoxcafWor
 
 // Loads a world from a file: `.vwr` (every check of the format), or a MagicaVoxel `.vox`
 // (imported into the smallest cubic world that holds it, colours mapped to the nearest
-// registry block).
+// registry block); or from a database, `postgres://USER@HOST:PORT/DB?world=NAME` (the password
+// from `PGPASSWORD` or `~/.pgpass`; every chunk's CRC checked), remembering the commit it was
+// read at for `voxcaf_world_save`.
 //
 // Ownership: `path` is borrowed for the call; on success `*out` receives a new world owned
 // by the caller.
@@ -484,7 +493,11 @@ int32_t voxcaf_world_from_bytes(const uint8_t *data, size_t len, struct VoxcafWo
 // crash-safe commit; a v2 file keeps its previous version as `FILE.bak`); or MagicaVoxel `.vox` when the path ends in `.vox`
 // (`format` ignored; beyond 255 distinct block values the rarest take the nearest palette
 // colour, and the exact values and the MoveObjects and other records are kept in voxcaf's own
-// chunk, which MagicaVoxel ignores: docs/format/vox-voxcaf-chunk.md).
+// chunk, which MagicaVoxel ignores: docs/format/vox-voxcaf-chunk.md). A database location
+// (`postgres://...?world=NAME`, `format` ignored): over the world the handle was opened from,
+// one commit of what differs, refused with `VOXCAF_ERR_CONFLICT` (nothing written) if another
+// writer committed since; anywhere else a new database world (an existing one is not
+// replaced).
 //
 // Ownership: borrows `world` and `path` for the call.
 int32_t voxcaf_world_save(const struct VoxcafWorld *world, const char *path, uint32_t format);

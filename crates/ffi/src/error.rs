@@ -24,6 +24,11 @@ pub const VOXCAF_ERR_WRONG_TYPE: i32 = 7;
 pub const VOXCAF_ERR_NOT_FOUND: i32 = 8;
 /// An internal error (a panic inside the library, caught at the boundary).
 pub const VOXCAF_ERR_PANIC: i32 = 9;
+/// A save into a database world found it changed by another writer since it was opened;
+/// nothing was written (open it again, apply the change again, save).
+pub const VOXCAF_ERR_CONFLICT: i32 = 10;
+/// A database could not be reached or refused a query (the message says which).
+pub const VOXCAF_ERR_STORE: i32 = 11;
 
 /// An error on its way to the caller: a status and a message.
 pub(crate) struct Fail {
@@ -53,6 +58,8 @@ fn vwr_status(e: &vwr::VwrError) -> i32 {
     use vwr::VwrError as E;
     match e {
         E::Io { .. } | E::Write(_) => VOXCAF_ERR_IO,
+        E::Conflict { .. } => VOXCAF_ERR_CONFLICT,
+        E::Store { .. } => VOXCAF_ERR_STORE,
         E::OutOfBounds { .. } => VOXCAF_ERR_OUT_OF_BOUNDS,
         E::PaletteFull { .. } | E::PayloadTooLarge(_) => VOXCAF_ERR_LIMIT,
         E::UnsupportedVersion { .. } => VOXCAF_ERR_UNSUPPORTED,

@@ -47,6 +47,7 @@ mod asset;
 mod error;
 mod mesh;
 mod ptr;
+mod store;
 mod world;
 
 pub use asset::*;

@@ -11,7 +11,7 @@ use crate::VoxcafBuffer;
 
 /// A `.vwr` world. Opaque; created by `voxcaf_world_new` / `_open` / `_from_bytes`, freed by
 /// `voxcaf_world_free`. Not thread-safe: use one handle from one thread at a time.
-pub struct VoxcafWorld(pub(crate) World);
+pub struct VoxcafWorld(pub(crate) World, pub(crate) Option<crate::store::Origin>);
 
 /// Save format: v2 when the world is cubic with at most 255 chunks per axis, else v3.
 pub const VOXCAF_FORMAT_AUTO: u32 = 0;
@@ -143,13 +143,15 @@ pub unsafe extern "C" fn voxcaf_world_new(
     guard(|| {
         ptr::check_out(out, "out")?;
         let w = World::with_chunk_dims([cx, cy, cz])?;
-        ptr::out(out, ptr::give(VoxcafWorld(w)), "out")
+        ptr::out(out, ptr::give(VoxcafWorld(w, None)), "out")
     })
 }
 
 /// Loads a world from a file: `.vwr` (every check of the format), or a MagicaVoxel `.vox`
 /// (imported into the smallest cubic world that holds it, colours mapped to the nearest
-/// registry block).
+/// registry block); or from a database, `postgres://USER@HOST:PORT/DB?world=NAME` (the password
+/// from `PGPASSWORD` or `~/.pgpass`; every chunk's CRC checked), remembering the commit it was
+/// read at for `voxcaf_world_save`.
 ///
 /// Ownership: `path` is borrowed for the call; on success `*out` receives a new world owned
 /// by the caller.
@@ -158,6 +160,10 @@ pub unsafe extern "C" fn voxcaf_world_open(path: *const c_char, out: *mut *mut V
     guard(|| {
         ptr::check_out(out, "out")?;
         let path = ptr::path(path, "path")?;
+        if let Some(loc) = crate::store::location(&path)? {
+            let (w, origin) = crate::store::open(&loc)?;
+            return ptr::out(out, ptr::give(VoxcafWorld(w, Some(origin))), "out");
+        }
         let w = if ext_is(&path, "vox") {
             let bytes = std::fs::read(&path)
                 .map_err(|e| Fail::new(VOXCAF_ERR_IO, format!("{}: {e}", path.display())))?;
@@ -167,7 +173,7 @@ pub unsafe extern "C" fn voxcaf_world_open(path: *const c_char, out: *mut *mut V
         } else {
             World::load(&path)?
         };
-        ptr::out(out, ptr::give(VoxcafWorld(w)), "out")
+        ptr::out(out, ptr::give(VoxcafWorld(w, None)), "out")
     })
 }
 
@@ -185,7 +191,7 @@ pub unsafe extern "C" fn voxcaf_world_from_bytes(
         ptr::check_out(out, "out")?;
         let bytes = ptr::bytes(data, len, "data")?;
         let w = World::from_bytes(bytes)?;
-        ptr::out(out, ptr::give(VoxcafWorld(w)), "out")
+        ptr::out(out, ptr::give(VoxcafWorld(w, None)), "out")
     })
 }
 
@@ -195,7 +201,11 @@ pub unsafe extern "C" fn voxcaf_world_from_bytes(
 /// crash-safe commit; a v2 file keeps its previous version as `FILE.bak`); or MagicaVoxel `.vox` when the path ends in `.vox`
 /// (`format` ignored; beyond 255 distinct block values the rarest take the nearest palette
 /// colour, and the exact values and the MoveObjects and other records are kept in voxcaf's own
-/// chunk, which MagicaVoxel ignores: docs/format/vox-voxcaf-chunk.md).
+/// chunk, which MagicaVoxel ignores: docs/format/vox-voxcaf-chunk.md). A database location
+/// (`postgres://...?world=NAME`, `format` ignored): over the world the handle was opened from,
+/// one commit of what differs, refused with `VOXCAF_ERR_CONFLICT` (nothing written) if another
+/// writer committed since; anywhere else a new database world (an existing one is not
+/// replaced).
 ///
 /// Ownership: borrows `world` and `path` for the call.
 #[no_mangle]
@@ -205,8 +215,11 @@ pub unsafe extern "C" fn voxcaf_world_save(
     format: u32,
 ) -> i32 {
     guard(|| {
-        let w = self::world(world)?;
         let path = ptr::path(path, "path")?;
+        if let Some(loc) = crate::store::location(&path)? {
+            return crate::store::save(ptr::handle(world, "world")?, &loc);
+        }
+        let w = self::world(world)?;
         if ext_is(&path, "vox") {
             let out = vwr_vox::export(w, &vwr_vox::ExportOptions::default())?;
             return vwr_fs_write(&path, &out.bytes);

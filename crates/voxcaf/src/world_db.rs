@@ -14,7 +14,7 @@ use vwr_postgres::{PgLocation, PgStore};
 use crate::world_args::FormatArg;
 
 /// Chunks per batch of a migration (vwr-postgres.md §5).
-const BATCH: usize = vwr_edit::script::READ_BATCH;
+const BATCH: usize = vwr::STORE_BATCH;
 
 #[derive(Subcommand)]
 pub enum DbCmd {
@@ -123,17 +123,7 @@ pub fn open_store(path: &Path, tool: &str) -> Result<Box<dyn ChunkStore>> {
 pub fn load(loc: &PgLocation) -> Result<World> {
     let at = loc.display();
     let mut store = PgStore::open(loc).map_err(|e| failed(&at, e))?;
-    let head = store.head().map_err(|e| failed(&at, e))?;
-    let mut world = World::with_chunk_dims(head.chunk_dims).map_err(|e| failed(&at, e))?;
-    world.set_fields(head.fields).map_err(|e| failed(&at, e))?;
-    let list = store.list().map_err(|e| failed(&at, e))?;
-    for batch in list.chunks(BATCH) {
-        for v in store.read(batch).map_err(|e| failed(&at, e))? {
-            if let Some(c) = v.chunk {
-                world.set_chunk(v.pos, c).map_err(|e| failed(&at, e))?;
-            }
-        }
-    }
+    let (world, _) = vwr::load_store(&mut store).map_err(|e| failed(&at, e))?;
     Ok(world)
 }
 

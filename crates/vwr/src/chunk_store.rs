@@ -288,3 +288,73 @@ impl ChunkStore for FileStore {
         })
     }
 }
+
+/// Positions a store is read in per request by [`load_store`] and [`commit_world`].
+pub const STORE_BATCH: usize = 512;
+
+/// The whole world a store holds (every chunk checked as it is decoded), and its head.
+pub fn load_store(store: &mut dyn ChunkStore) -> Result<(World, StoreHead)> {
+    let head = store.head()?;
+    let mut world = World::with_chunk_dims(head.chunk_dims)?;
+    world.set_fields(head.fields)?;
+    let list = store.list()?;
+    for batch in list.chunks(STORE_BATCH) {
+        for v in store.read(batch)? {
+            if let Some(c) = v.chunk {
+                world.set_chunk(v.pos, c)?;
+            }
+        }
+    }
+    Ok((world, head))
+}
+
+/// Commits `world` whole into `store`, as one commit of the chunks that differ from the stored
+/// ones, provided nothing was committed since `base` (the head the world was loaded at; a
+/// [`VwrError::Conflict`] otherwise). Returns `None` when nothing differs.
+pub fn commit_world(
+    store: &mut dyn ChunkStore,
+    world: &World,
+    base: u64,
+    tool: &str,
+    summary: &str,
+) -> Result<Option<Committed>> {
+    let head = store.head()?;
+    if head.chunk_dims != world.chunk_dims() {
+        return Err(VwrError::Unrepresentable(format!(
+            "{}: the world has {:?} chunks, the stored one {:?}; write it as a new world",
+            store.location(),
+            world.chunk_dims(),
+            head.chunk_dims
+        )));
+    }
+    let stored = store.list()?;
+    let mut changes: Vec<([u32; 3], Option<&Chunk>)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for batch in stored.chunks(STORE_BATCH) {
+        for v in store.read(batch)? {
+            seen.insert(v.pos);
+            let mine = world.chunk(v.pos).filter(|c| !c.is_empty());
+            if mine != v.chunk.as_ref() {
+                changes.push((v.pos, mine));
+            }
+        }
+    }
+    for (p, c) in world.non_empty_chunks() {
+        if !seen.contains(&p) {
+            changes.push((p, Some(c)));
+        }
+    }
+    let fields = (world.fields() != head.fields).then_some((world.fields(), head.fields_version));
+    if changes.is_empty() && fields.is_none() {
+        return Ok(None);
+    }
+    changes.sort_unstable_by_key(|(p, _)| (p[2], p[1], p[0]));
+    let commit = StoreCommit {
+        expect: Expect::Head(base),
+        changes,
+        fields,
+        tool,
+        summary,
+    };
+    store.commit(&commit).map(Some)
+}

@@ -58,7 +58,7 @@ pub use footprint::{footprint, Footprint, EDIT_BYTES_PER_CHUNK};
 pub use parse::{
     argument_lines, parse_block, parse_op, parse_script, parse_text, script_lines, Located, Op,
 };
-pub use store::{edit_store, StoreEdit, StoreEditError, MAX_ATTEMPTS, READ_BATCH};
+pub use store::{edit_store, StoreEdit, StoreEditError, MAX_ATTEMPTS};
 
 /// Where an operation came from, for messages and reports.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

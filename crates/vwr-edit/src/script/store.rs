@@ -13,9 +13,6 @@ use crate::Editor;
 /// Attempts before a script that keeps meeting other writers' commits gives up.
 pub const MAX_ATTEMPTS: u32 = 64;
 
-/// Chunks read from a store per request.
-pub const READ_BATCH: usize = 512;
-
 /// How an edit of a store went wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreEditError {
@@ -66,7 +63,7 @@ pub fn edit_store(
             Footprint::Boxes(boxes) => positions_in(&world, boxes),
         };
         let mut read: HashMap<[u32; 3], (u64, Option<Chunk>)> = HashMap::new();
-        for batch in positions.chunks(READ_BATCH) {
+        for batch in positions.chunks(vwr::STORE_BATCH) {
             for v in store.read(batch)? {
                 if let Some(c) = &v.chunk {
                     world.set_chunk(v.pos, c.clone())?;
