@@ -45,8 +45,7 @@ pub fn find_bin() -> Option<PathBuf> {
         .collect();
     versions.sort_by_key(|d| {
         let v = d.parent().and_then(|p| p.file_name());
-        v.and_then(|v| v.to_str()?.parse::<u32>().ok())
-            .unwrap_or(0)
+        v.and_then(|v| v.to_str()?.parse::<u32>().ok()).unwrap_or(0)
     });
     versions.pop()
 }
@@ -97,7 +96,16 @@ impl TestServer {
         let initdb = server.bin.join("initdb");
         let out = server
             .run(&initdb)
-            .args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "-D"])
+            .args([
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "-E",
+                "UTF8",
+                "--no-sync",
+                "-D",
+            ])
             .arg(&server.data)
             .output()
             .unwrap_or_else(|e| panic!("{}: {e}", initdb.display()));

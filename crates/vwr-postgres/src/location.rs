@@ -205,19 +205,16 @@ impl PgLocation {
                 }
             }
             "connect_timeout" => {
-                let secs: u64 = value.parse().map_err(|_| {
-                    bad(s, format!("bad connect_timeout {value:?}: whole seconds"))
-                })?;
+                let secs: u64 = value
+                    .parse()
+                    .map_err(|_| bad(s, format!("bad connect_timeout {value:?}: whole seconds")))?;
                 self.connect_timeout = Duration::from_secs(secs.max(1));
             }
             "application_name" => self.application_name = value.to_string(),
             k => {
                 return Err(bad(
                     s,
-                    format!(
-                        "unknown key {k:?} (known: {})",
-                        KNOWN_KEYS.join(", ")
-                    ),
+                    format!("unknown key {k:?} (known: {})", KNOWN_KEYS.join(", ")),
                 ))
             }
         }

@@ -84,8 +84,7 @@ const READ_SQL: &str = "SELECT p.i, c.version, c.encoding, c.storage, c.value, c
      FROM unnest($2::int4[], $3::int4[], $4::int4[]) WITH ORDINALITY AS p(x, y, z, i) \
      JOIN voxcaf.chunks c ON c.world = $1 AND c.x = p.x AND c.y = p.y AND c.z = p.z";
 const LIST_SQL: &str = "SELECT x, y, z FROM voxcaf.chunks WHERE world = $1 ORDER BY z, y, x";
-const LOCK_SQL: &str =
-    "SELECT head, fields_version FROM voxcaf.worlds WHERE id = $1 FOR UPDATE";
+const LOCK_SQL: &str = "SELECT head, fields_version FROM voxcaf.worlds WHERE id = $1 FOR UPDATE";
 const VERSIONS_SQL: &str = "SELECT c.x, c.y, c.z, c.version \
      FROM unnest($2::int4[], $3::int4[], $4::int4[]) AS p(x, y, z) \
      JOIN voxcaf.chunks c ON c.world = $1 AND c.x = p.x AND c.y = p.y AND c.z = p.z";
@@ -454,7 +453,8 @@ impl ChunkStore for PgStore {
         let mut upserts = Vec::new();
         let mut deletes = Vec::new();
         for &(p, chunk) in &c.changes {
-            let enc = chunk.and_then(|ch| StoredChunk::encode(ch, Codec::Auto, vwr::DEFAULT_ZSTD_LEVEL));
+            let enc =
+                chunk.and_then(|ch| StoredChunk::encode(ch, Codec::Auto, vwr::DEFAULT_ZSTD_LEVEL));
             match enc {
                 Some(s) => upserts.push((p, s)),
                 None => deletes.push(p),
@@ -660,7 +660,10 @@ pub fn import(
                 if (0..3).any(|k| p[k] >= head.chunk_dims[k]) {
                     return Err(store_error(
                         loc,
-                        format!("chunk {p:?} is outside the world's {:?} chunks", head.chunk_dims),
+                        format!(
+                            "chunk {p:?} is outside the world's {:?} chunks",
+                            head.chunk_dims
+                        ),
                     ));
                 }
                 let [x, y, z] = p.map(|v| v as i32);

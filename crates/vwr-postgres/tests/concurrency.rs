@@ -27,7 +27,10 @@ fn random_op(rng: &mut Rng) -> String {
     } else {
         let a = [p(rng, 0), p(rng, 1), p(rng, 2)];
         let e = a.map(|v| v + rng.range(0, 12));
-        format!("box {} {} {} {} {} {} {b}", a[0], a[1], a[2], e[0], e[1], e[2])
+        format!(
+            "box {} {} {} {} {} {} {b}",
+            a[0], a[1], a[2], e[0], e[1], e[2]
+        )
     }
 }
 
@@ -50,9 +53,16 @@ fn replay(store: &mut PgStore) -> (World, HashMap<u64, String>) {
 /// Checks the world equals its replayed log and every acknowledged `(seq, script)` is in it.
 fn check_log(store: &mut PgStore, acked: &[(u64, String)]) {
     let (replayed, log) = replay(store);
-    assert!(load(store) == replayed, "the world differs from its replayed log");
+    assert!(
+        load(store) == replayed,
+        "the world differs from its replayed log"
+    );
     for (seq, text) in acked {
-        assert_eq!(log.get(seq), Some(text), "acknowledged commit {seq} missing");
+        assert_eq!(
+            log.get(seq),
+            Some(text),
+            "acknowledged commit {seq} missing"
+        );
     }
 }
 
@@ -107,10 +117,7 @@ fn import_content(n: u64) -> World {
     // Spread over the whole world: the same ops shifted to every 3x3 block of chunks.
     for dx in [0, 30, 60] {
         for dz in [0, 30, 60] {
-            let shifted: String = text
-                .lines()
-                .map(|op| shift(op, dx, dz) + "\n")
-                .collect();
+            let shifted: String = text.lines().map(|op| shift(op, dx, dz) + "\n").collect();
             apply_ops(&mut ed2, &script(&shifted), 1_000_000).unwrap();
         }
     }
@@ -179,10 +186,16 @@ fn a_writer_killed_mid_commit_leaves_whole_commits() {
             .spawn()
             .unwrap();
         std::thread::sleep(Duration::from_millis(700 + rng.below(1500)));
-        assert!(child.try_wait().unwrap().is_none(), "the writer ended before the kill");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the writer ended before the kill"
+        );
         child.kill().unwrap(); // SIGKILL
         let status = child.wait().unwrap();
-        assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(9));
+        assert_eq!(
+            std::os::unix::process::ExitStatusExt::signal(&status),
+            Some(9)
+        );
         let out = BufReader::new(child.stdout.take().unwrap());
         let mut imported = 0;
         for line in out.lines().map_while(Result::ok) {
@@ -193,7 +206,10 @@ fn a_writer_killed_mid_commit_leaves_whole_commits() {
                 imported += 1;
             }
         }
-        eprintln!("round {round}: {imported} imports acknowledged, {} commits so far", acked.len());
+        eprintln!(
+            "round {round}: {imported} imports acknowledged, {} commits so far",
+            acked.len()
+        );
         // Every imported world is absent or complete: an import is one commit.
         for row in list_worlds(&shared).unwrap() {
             let Some(n) = row.name.strip_prefix("imp-") else {
@@ -201,10 +217,17 @@ fn a_writer_killed_mid_commit_leaves_whole_commits() {
             };
             let l = loc(&srv, &row.name);
             let mut store = PgStore::open(&l).unwrap();
-            assert!(load(&mut store) == import_content(n.parse().unwrap()), "{} is partial", row.name);
+            assert!(
+                load(&mut store) == import_content(n.parse().unwrap()),
+                "{} is partial",
+                row.name
+            );
             assert_eq!(store.commits(5).unwrap().len(), 1);
             drop(store);
-            sql(&l, &format!("DELETE FROM voxcaf.worlds WHERE name = '{}'", row.name));
+            sql(
+                &l,
+                &format!("DELETE FROM voxcaf.worlds WHERE name = '{}'", row.name),
+            );
         }
         let mut store = PgStore::open(&shared).unwrap();
         check_log(&mut store, &acked);

@@ -21,9 +21,17 @@ fn golden_worlds_read_back_equal_on_both_backends() {
         assert_eq!(report.seq, 1);
         let mut pg = PgStore::open(&l).unwrap();
         assert_eq!(pg.head().unwrap().chunk_dims, world.chunk_dims());
-        assert!(load(&mut pg) == world, "{}: database copy differs", path.display());
+        assert!(
+            load(&mut pg) == world,
+            "{}: database copy differs",
+            path.display()
+        );
         let mut file = file_store(dir.path(), &name, &world);
-        assert!(load(&mut file) == world, "{}: file copy differs", path.display());
+        assert!(
+            load(&mut file) == world,
+            "{}: file copy differs",
+            path.display()
+        );
     }
     let listed = list_worlds(&loc(&srv, "x")).unwrap();
     assert_eq!(listed.len(), worlds.len());
@@ -156,7 +164,10 @@ fn a_row_with_a_wrong_crc_is_a_bad_stored_chunk() {
     let l = loc(&srv, "w");
     let mut pg = create_empty(&l, [3, 3, 3]);
     // Varied blocks, so the chunk is a payload with a CRC (not a uniform inline one).
-    edit(&mut pg, "box 10 10 10 19 19 19 35\nplace 11 11 11 36\nplace 15 12 17 40");
+    edit(
+        &mut pg,
+        "box 10 10 10 19 19 19 35\nplace 11 11 11 36\nplace 15 12 17 40",
+    );
     sql(
         &l,
         "UPDATE voxcaf.chunks SET crc = (crc + 1) % 4294967296 WHERE x = 1 AND y = 1 AND z = 1",
@@ -201,7 +212,10 @@ fn a_newer_schema_version_is_refused_naming_both() {
     let Some(srv) = server() else { return };
     let l = loc(&srv, "w");
     create_empty(&l, [1, 1, 1]);
-    sql(&l, "UPDATE voxcaf.meta SET value = '99' WHERE key = 'schema_version'");
+    sql(
+        &l,
+        "UPDATE voxcaf.meta SET value = '99' WHERE key = 'schema_version'",
+    );
     match PgStore::open(&l) {
         Err(VwrError::Store { message, .. }) => {
             assert!(message.contains("version 99"), "{message}");

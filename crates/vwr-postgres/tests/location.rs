@@ -27,7 +27,10 @@ fn a_full_url_parses() {
     assert_eq!(l.sslmode, SslMode::Disable);
     assert_eq!(l.connect_timeout.as_secs(), 3);
     assert_eq!(l.application_name, "ed");
-    assert_eq!(l.display(), "postgres://ann@db.example:6543/maps?world=level-1.b");
+    assert_eq!(
+        l.display(),
+        "postgres://ann@db.example:6543/maps?world=level-1.b"
+    );
     assert_eq!(l.world_name().unwrap(), "level-1.b");
 }
 
@@ -37,7 +40,10 @@ fn a_socket_url_parses() {
     assert_eq!(l.host, None);
     assert_eq!(l.socket_dir, Some(PathBuf::from("/tmp/pg sock")));
     assert_eq!(l.port, 5432);
-    assert_eq!(l.display(), "postgres://bob@/maps?host=/tmp/pg sock&world=w");
+    assert_eq!(
+        l.display(),
+        "postgres://bob@/maps?host=/tmp/pg sock&world=w"
+    );
     let l = PgLocation::parse("postgres://bob@/maps").unwrap();
     assert_eq!(
         l.socket_dir.as_deref(),
@@ -76,7 +82,10 @@ fn unhappy_urls_say_what_is_wrong() {
         ("postgres://a@h:0/d", "bad port"),
         ("postgres://a@h:99999/d", "bad port"),
         ("postgres://a@h:x/d", "bad port"),
-        ("postgres://a@h/d?sslmode=verify-full", "disable, prefer or require"),
+        (
+            "postgres://a@h/d?sslmode=verify-full",
+            "disable, prefer or require",
+        ),
         ("postgres://a@h/d?connect_timeout=soon", "connect_timeout"),
         ("postgres://a@[::1/d", "unclosed"),
         ("postgres://a@h/d%zz", "%-escape"),
