@@ -291,3 +291,23 @@ fn wait_for_commit_sees_another_writer() {
     assert!(t0.elapsed() < std::time::Duration::from_secs(10));
     t.join().unwrap();
 }
+
+#[test]
+fn a_unix_socket_location_connects() {
+    let Some(srv) = server() else { return };
+    let url = format!(
+        "postgres://postgres@:{}/postgres?host={}&world=s",
+        srv.port(),
+        srv.socket_dir().display()
+    );
+    let l = vwr_postgres::PgLocation::parse(&url).unwrap();
+    assert_eq!(l.host, None);
+    let mut pg = create_empty(&l, [1, 1, 1]);
+    edit(&mut pg, "place 1 2 3 35");
+    assert_eq!(pg.list().unwrap(), vec![[0, 0, 0]]);
+    // The same world over TCP.
+    assert_eq!(
+        PgStore::open(&loc(&srv, "s")).unwrap().head().unwrap().head,
+        1
+    );
+}
