@@ -6,7 +6,10 @@
 //! `postgres` user the Debian package creates (`initdb` refuses root).
 //!
 //! Several servers may run at once (each its own directory and port). The server stops when
-//! the [`TestServer`] is dropped, which also happens while a panicking test unwinds.
+//! the [`TestServer`] is dropped, which also happens while a panicking test unwinds. A test
+//! process killed outright (a CI timeout) cannot stop its servers: each directory records its
+//! owner's process id, and the next [`TestServer::start`] stops and removes the servers whose
+//! owner is gone.
 #![deny(clippy::unwrap_used)]
 
 use std::net::TcpListener;
@@ -73,10 +76,13 @@ impl TestServer {
             return None;
         };
         let as_postgres = is_root();
+        reap_orphans(&bin, as_postgres);
         let dir = tempfile::Builder::new()
-            .prefix("voxcaf-pg")
+            .prefix(PREFIX)
             .tempdir()
             .unwrap_or_else(|e| panic!("temporary directory: {e}"));
+        std::fs::write(dir.path().join(OWNER), std::process::id().to_string())
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.path().display()));
         if as_postgres {
             let out = Command::new("chown")
                 .args(["postgres:"])
@@ -93,8 +99,14 @@ impl TestServer {
             as_postgres,
             dir,
         };
-        let initdb = server.bin.join("initdb");
-        let out = server
+        server.init_and_start();
+        Some(server)
+    }
+
+    /// `initdb`, then `pg_ctl start` on a free port.
+    fn init_and_start(&mut self) {
+        let initdb = self.bin.join("initdb");
+        let out = self
             .run(&initdb)
             .args([
                 "-A",
@@ -106,31 +118,31 @@ impl TestServer {
                 "--no-sync",
                 "-D",
             ])
-            .arg(&server.data)
+            .arg(&self.data)
             .output()
             .unwrap_or_else(|e| panic!("{}: {e}", initdb.display()));
         check("initdb", &out);
         // A free port can be taken by another server between the probe and the start: retry.
         let mut last = String::new();
         for _ in 0..5 {
-            server.port = free_port();
+            self.port = free_port();
             let opts = format!(
                 "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=on",
-                server.port,
-                server.dir.path().display()
+                self.port,
+                self.dir.path().display()
             );
-            let out = server
+            let out = self
                 .pg_ctl()
                 .args(["start", "-w", "-t", "60", "-l"])
-                .arg(server.dir.path().join("log"))
+                .arg(self.dir.path().join("log"))
                 .arg("-o")
                 .arg(opts)
                 .output()
                 .unwrap_or_else(|e| panic!("pg_ctl start: {e}"));
             if out.status.success() {
-                return Some(server);
+                return;
             }
-            last = describe(&out) + &server.log();
+            last = describe(&out) + &self.log();
         }
         panic!("pg_ctl start failed: {last}");
     }
@@ -160,19 +172,65 @@ impl TestServer {
 
     /// A command running `program` as the server's user.
     fn run(&self, program: &Path) -> Command {
-        if self.as_postgres {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(program);
-            c
-        } else {
-            Command::new(program)
-        }
+        as_user(program, self.as_postgres)
     }
 
     fn pg_ctl(&self) -> Command {
-        let mut c = self.run(&self.bin.join("pg_ctl"));
-        c.arg("-D").arg(&self.data);
+        pg_ctl(&self.bin, self.as_postgres, &self.data)
+    }
+}
+
+/// Temporary directories of test servers start with this.
+const PREFIX: &str = "voxcaf-pg";
+
+/// The file of a server's directory holding its owner's process id.
+const OWNER: &str = "owner.pid";
+
+/// `pg_ctl -D data`, as the server's user.
+fn pg_ctl(bin: &Path, as_postgres: bool, data: &Path) -> Command {
+    let mut c = as_user(&bin.join("pg_ctl"), as_postgres);
+    c.arg("-D").arg(data);
+    c
+}
+
+/// A command running `program`, as the `postgres` user when `as_postgres`.
+fn as_user(program: &Path, as_postgres: bool) -> Command {
+    if as_postgres {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--"]).arg(program);
         c
+    } else {
+        Command::new(program)
+    }
+}
+
+/// Stops and removes the servers of test processes that were killed before their drop.
+fn reap_orphans(bin: &Path, as_postgres: bool) {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for dir in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        let ours = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with(PREFIX));
+        let Some(pid) = ours
+            .then(|| std::fs::read_to_string(dir.join(OWNER)).ok())
+            .flatten()
+            .and_then(|s| s.trim().parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let data = dir.join("data");
+        if data.join("postmaster.pid").exists() {
+            let _ = pg_ctl(bin, as_postgres, &data)
+                .args(["stop", "-m", "immediate", "-w"])
+                .output();
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
 

@@ -74,7 +74,13 @@ impl From<postgres::Error> for SchemaError {
 /// The version the database holds (`None`: no schema yet).
 fn current(c: &mut impl postgres::GenericClient) -> Result<Option<u32>, SchemaError> {
     let exists: bool = c
-        .query_one("SELECT to_regclass('voxcaf.meta') IS NOT NULL", &[])?
+        .query_one(
+            // A plain catalog query (not `to_regclass`, whose cached lookup may miss a table
+            // another transaction just created).
+            "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n \
+             ON n.oid = c.relnamespace WHERE n.nspname = 'voxcaf' AND c.relname = 'meta')",
+            &[],
+        )?
         .get(0);
     if !exists {
         return Ok(None);

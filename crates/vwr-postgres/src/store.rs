@@ -304,6 +304,11 @@ impl PgStore {
     }
 }
 
+/// The spawn as the three nullable columns (all NULL: no spawn).
+fn spawn_columns(f: &WorldFields) -> [Option<i32>; 3] {
+    f.spawn.map_or([None; 3], |s| s.map(Some))
+}
+
 /// Inserts a world row (dropping an existing one first when `replace`) with head and fields
 /// version `seq`; its id.
 fn insert_world(
@@ -330,7 +335,7 @@ fn insert_world(
     }
     let d = head.chunk_dims.map(|v| v as i32);
     let f = &head.fields;
-    let spawn = f.spawn.map_or([None; 3], |s| s.map(Some));
+    let spawn = spawn_columns(f);
     let row = tx
         .query_one(
             "INSERT INTO voxcaf.worlds (name, dims_x, dims_y, dims_z, sky_region, \
@@ -574,7 +579,7 @@ fn commit_tx(
     // 4. The world row and the commits row; 5. NOTIFY (sent at COMMIT).
     match c.fields {
         Some((f, _)) => {
-            let spawn = f.spawn.map_or([None; 3], |s| s.map(Some));
+            let spawn = spawn_columns(&f);
             let (sky, mission) = (i64::from(f.sky_region), i64::from(f.mission_number));
             let params: [&(dyn ToSql + Sync); 7] =
                 [&id, &seq, &sky, &mission, &spawn[0], &spawn[1], &spawn[2]];
