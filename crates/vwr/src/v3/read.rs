@@ -382,14 +382,10 @@ pub(crate) fn parse_root<S: Source + ?Sized>(
             "more entries than chunks",
         ));
     }
-    if groups_n > entries_n {
-        return Err(field(
-            12,
-            "groupCount",
-            groups_n,
-            "more groups than entries",
-        ));
-    }
+    // No rule ties groupCount to entryCount: a commit that removes chunks keeps the groups
+    // of the commits before it (entries of unchanged pages name them by number), so a group
+    // may have no entry left until a compaction (vwr-v3.md §4). The index size, checked above
+    // against the bytes read, bounds groupCount.
     if h.data_end.get() != offset + size {
         let v = h.data_end.get();
         return Err(field(40, "dataEnd", v, "must be the end of the index"));
