@@ -91,6 +91,24 @@ pub fn location(path: &Path) -> Option<Result<PgLocation>> {
     PgLocation::is_url(s).then(|| PgLocation::parse(s).map_err(|e| failed(s, e)))
 }
 
+/// The database location `path` names (a usage error when it names none).
+fn db_location(path: &Path) -> Result<PgLocation> {
+    location(path).unwrap_or_else(|| {
+        Err(crate::output::usage(
+            Some(path),
+            "not a database location (postgres://USER@HOST:PORT/DB?world=NAME)",
+        ))
+    })
+}
+
+/// The database world `path` names, open: its location, how messages name it, the store.
+fn open_db(path: &Path) -> Result<(PgLocation, String, PgStore)> {
+    let loc = db_location(path)?;
+    let at = loc.display();
+    let store = PgStore::open(&loc).map_err(|e| failed(&at, e))?;
+    Ok((loc, at, store))
+}
+
 /// Whether `path` is written as a database location.
 pub fn is_db(path: &Path) -> bool {
     path.to_str().is_some_and(PgLocation::is_url)
@@ -352,9 +370,7 @@ pub fn get_block(loc: &PgLocation, p: [i32; 3]) -> Result<(vwr::Block, [u32; 3])
 
 /// `world info` of a database world.
 pub fn info(path: &Path, as_json: bool) -> Result<u8> {
-    let loc = location(path).expect("a database location")?;
-    let at = loc.display();
-    let mut store = PgStore::open(&loc).map_err(|e| failed(&at, e))?;
+    let (loc, at, mut store) = open_db(path)?;
     let head = store.head().map_err(|e| failed(&at, e))?;
     let world = load(&loc)?;
     let s = vwr::stats::WorldStats::of(&world);
@@ -397,7 +413,7 @@ pub fn info(path: &Path, as_json: bool) -> Result<u8> {
 
 /// `world new` into a database: an empty world of `world`'s size and fields.
 pub fn create(path: &Path, world: &World, format_version: u8, replace: bool) -> Result<u8> {
-    let loc = location(path).expect("a database location")?;
+    let loc = db_location(path)?;
     let at = loc.display();
     let head = StoreHead {
         chunk_dims: world.chunk_dims(),
@@ -414,9 +430,7 @@ pub fn create(path: &Path, world: &World, format_version: u8, replace: bool) -> 
 
 /// `world history` of a database world: its commits, newest first.
 pub fn history(path: &Path, as_json: bool) -> Result<u8> {
-    let loc = location(path).expect("a database location")?;
-    let at = loc.display();
-    let mut store = PgStore::open(&loc).map_err(|e| failed(&at, e))?;
+    let (_, at, mut store) = open_db(path)?;
     let commits = store.commits(usize::MAX).map_err(|e| failed(&at, e))?;
     if as_json {
         let v = json!({"ok": true, "file": at, "commits": commits.iter().map(|c| json!({
