@@ -88,7 +88,9 @@ pub fn run(cmd: DbCmd) -> Result<u8> {
 /// malformed).
 pub fn location(path: &Path) -> Option<Result<PgLocation>> {
     let s = path.to_str()?;
-    PgLocation::is_url(s).then(|| PgLocation::parse(s).map_err(|e| failed(s, e)))
+    // The error names the location itself, with any password masked: the argument as typed
+    // is never repeated.
+    PgLocation::is_url(s).then(|| PgLocation::parse(s).map_err(|e| anyhow::anyhow!(e)))
 }
 
 /// The database location `path` names (a usage error when it names none).

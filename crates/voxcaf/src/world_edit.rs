@@ -230,9 +230,11 @@ fn edit_in_place(
     match edit_store(store.as_mut(), ops, args.fill_limit, TOOL, args.dry_run) {
         Ok(e) => {
             let changed = e.chunks_changed > 0 || e.fields_changed;
+            // A database commit has no file report: its chunk count is the commit's.
             let saved = e.committed.map(|c| SaveReport {
                 written: true,
                 generation: Some(c.seq as u32),
+                chunks_written: c.report.chunks_written.max(c.chunks),
                 ..c.report
             });
             Ok(Ok(Done {

@@ -131,6 +131,14 @@ fn a_database_world_is_made_edited_and_read_by_the_world_commands() {
     let (code, _, err) = run(d, &["world", "info", &pg.url("nope")]);
     assert_eq!(code, 1);
     assert!(err.contains("nope"), "{err}");
+    // A password in the URL is refused and never repeated.
+    let with_password = pg.url("level").replacen("postgres@", "postgres:s3cret@", 1);
+    let (code, out, err) = run(d, &["world", "info", &with_password]);
+    assert_eq!(code, 1);
+    assert!(err.contains("password") && !(err + &out).contains("s3cret"));
+    // The commit reports its chunks.
+    let e = ok(d, &["world", "edit", &url, "place 7 1 7 35"]);
+    assert!(e.contains("as commit 2: 1 chunks"), "{e}");
 }
 
 /// A writer: `voxcaf world edit URL OP` once per operation, printing each acknowledged
