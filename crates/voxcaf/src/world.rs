@@ -697,9 +697,12 @@ fn check(files: &[PathBuf], strict: bool, as_json: bool) -> Result<u8> {
         let spinner = crate::output::spinner(format!("checking {}", path.display()));
         let result = if crate::world_db::is_db(path) {
             // Every row's CRC and fields are checked as the world is read.
-            load(path)
-                .map(|w| (w, Vec::new()))
-                .map_err(|e| format!("{e:#}"))
+            load(path).map(|w| (w, Vec::new())).map_err(|e| {
+                // The line names the world already.
+                let m = format!("{e:#}");
+                let named = format!("{}: ", path.display());
+                m.strip_prefix(&named).map_or(m.clone(), str::to_string)
+            })
         } else {
             crate::output::read_input(path)
                 .map_err(|e| e.to_string())

@@ -80,7 +80,11 @@ impl StoredChunk {
             .map_err(|e| VwrError::BadStoredChunk {
                 location: location.to_string(),
                 chunk: pos,
-                reason: e.to_string(),
+                // The fault itself: the chunk is named once, and a row has no file offset.
+                reason: match e {
+                    VwrError::BadV3 { reason, .. } => reason.to_string(),
+                    e => e.to_string(),
+                },
             })
     }
 
