@@ -603,6 +603,18 @@ fn content_crc(file: &[u8]) -> u32 {
     caf::crc32(&file[..file.len().saturating_sub(caf::FOOTER_SIZE)])
 }
 
+/// The previous build's entries by source: one, or one per entry point of a WGSL module
+/// (none when there is no readable manifest).
+fn previous_entries(manifest_path: &Path) -> HashMap<String, Vec<ManifestEntry>> {
+    let mut previous: HashMap<String, Vec<ManifestEntry>> = HashMap::new();
+    if let Ok(m) = Manifest::read(manifest_path) {
+        for e in m.assets {
+            previous.entry(e.source.clone()).or_default().push(e);
+        }
+    }
+    previous
+}
+
 /// Build every source under `src` into `out` (created if missing) and write the manifest.
 ///
 /// Returns an error only when the build as a whole cannot run (unreadable source folder,
@@ -637,13 +649,7 @@ pub fn build_until(
     }
     std::fs::create_dir_all(out).map_err(|e| ImportError::io(out, e))?;
     let manifest_path = out.join(MANIFEST_NAME);
-    // A source's entries: one, or one per entry point of a WGSL module.
-    let mut previous: HashMap<String, Vec<ManifestEntry>> = HashMap::new();
-    if let Ok(m) = Manifest::read(&manifest_path) {
-        for e in m.assets {
-            previous.entry(e.source.clone()).or_default().push(e);
-        }
-    }
+    let previous = previous_entries(&manifest_path);
     let Walk {
         sources,
         ignored,

@@ -13,10 +13,8 @@ use voxcaf_ffi::*;
 fn open(url: &CString) -> *mut VoxcafWorld {
     let mut w: *mut VoxcafWorld = ptr::null_mut();
     // SAFETY: a valid C string and out-pointer.
-    assert_eq!(
-        unsafe { voxcaf_world_open(url.as_ptr(), &mut w) },
-        VOXCAF_OK
-    );
+    let status = unsafe { voxcaf_world_open(url.as_ptr(), &mut w) };
+    assert_eq!(status, VOXCAF_OK);
     w
 }
 

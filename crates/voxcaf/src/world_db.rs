@@ -150,7 +150,7 @@ pub fn load(loc: &PgLocation) -> Result<World> {
 /// Where a migration reads: a file (v3 lazily, chunk by chunk; v2 whole) or a database.
 enum Source {
     File(WorldFile),
-    Db(PgStore),
+    Db(Box<PgStore>),
 }
 
 impl Source {
@@ -160,7 +160,7 @@ impl Source {
             let at = loc.display();
             let mut s = PgStore::open(&loc).map_err(|e| failed(&at, e))?;
             let head = s.head().map_err(|e| failed(&at, e))?;
-            return Ok((Source::Db(s), head, at));
+            return Ok((Source::Db(Box::new(s)), head, at));
         }
         let o = |e| crate::output::failed(path, e);
         crate::output::no_dash(path, "a migration source (it is read lazily)")?;
