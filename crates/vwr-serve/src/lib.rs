@@ -45,7 +45,7 @@ mod session;
 pub mod wire;
 
 pub use error::{Result, ServeError};
-pub use server::{start, RunningServer, ServerOptions};
+pub use server::{start, start_db, RunningServer, ServerOptions};
 pub use session::{
     journal_path, Recovery, SaveMode, Session, SessionOptions, DEFAULT_HISTORY_DEPTH,
 };
