@@ -6,29 +6,14 @@
 
 mod common;
 
+use common::db_world as new_world;
 use voxcaf_pg_test::TestServer;
-use vwr::{Block, ChunkStore, StoreHead, World, WorldFields};
+use vwr::{Block, ChunkStore, World};
 use vwr_postgres::{PgLocation, PgStore};
 use vwr_serve::{Session, SessionOptions};
 
 fn block(name: &str) -> Block {
     vwr_edit::script::parse_block(name).unwrap()
-}
-
-/// A new world of 4×2×4 chunks named `name` with a stone floor (commit 1), and its location.
-fn new_world(pg: &TestServer, name: &str) -> PgLocation {
-    let loc = PgLocation::parse(&pg.url(name)).unwrap();
-    let head = StoreHead {
-        chunk_dims: [4, 2, 4],
-        fields: WorldFields::default(),
-        head: 0,
-        fields_version: 0,
-        format_version: 3,
-    };
-    let mut store = PgStore::create(&loc, &head, false).unwrap();
-    let ops = vwr_edit::script::parse_text("setup", "box 0 0 0 39 0 39 stone").unwrap();
-    vwr_edit::script::edit_store(&mut store, &ops, 1_000_000, "test", false).unwrap();
-    loc
 }
 
 fn open(loc: &PgLocation) -> Session {
