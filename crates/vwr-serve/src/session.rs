@@ -556,6 +556,13 @@ impl Session {
     /// the opened one (which the session then edits).
     pub fn save_with(&mut self, mode: SaveMode) -> Result<SaveAnswer> {
         if self.db.is_some() {
+            if let SaveMode::As(_) = mode {
+                return Err(ServeError::Refused {
+                    message: "a world in a database is not saved as a file: every edit is \
+                              committed; `voxcaf world migrate` copies it to one"
+                        .into(),
+                });
+            }
             return self.save_db();
         }
         let report = match mode {

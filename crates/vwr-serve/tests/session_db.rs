@@ -61,10 +61,22 @@ fn an_edit_in_one_session_reaches_the_other_after_a_sync() {
     assert_eq!(again.pulled, 0);
     assert!(again.state.synced.is_none());
     assert_eq!(a.sync().unwrap().pulled, 0);
-    // World-wide fields travel too.
-    a.apply_script("sky 7").unwrap();
-    b.sync().unwrap();
+    // World-wide fields, objects and decor travel too.
+    a.apply_script("sky 7\nspawn 2 1 2\nobject add lift 20 1 20 end=20,6,20\ndecor 3 1 3 12")
+        .unwrap();
+    let s = b.sync().unwrap();
     assert_eq!(b.world().sky_region(), 7);
+    assert_eq!(b.world().spawn(), Some([2, 1, 2]));
+    assert_eq!(s.state.world.objects.len(), 1);
+    assert_eq!(s.state.world.decors.len(), 1);
+    assert_eq!(stored(&loc), *b.world());
+    // A flood fill (reach not bounded) is checked against the whole world's head.
+    a.apply_script("fill 0 1 0 water limit 20").unwrap_err();
+    b.apply_script("replace lava glass").unwrap();
+    a.apply_script("place 39 1 39 lava").unwrap();
+    assert_eq!(a.world().get_block([15, 3, 5]), block("glass"));
+    b.sync().unwrap();
+    assert_eq!(stored(&loc), *a.world());
     assert_eq!(stored(&loc), *b.world());
 }
 
@@ -150,6 +162,10 @@ fn saving_a_database_world_writes_nothing_and_says_committed() {
     assert_eq!(store.head().unwrap().head, before, "no commit");
     assert!(!a.autosave().unwrap(), "no journal");
     assert!(a.recovery().is_none());
+    let e = a
+        .save_with(vwr_serve::SaveMode::As("copy.vwr".into()))
+        .unwrap_err();
+    assert_eq!(e.kind(), "refused");
     let j = serde_json::to_value(&r).unwrap();
     assert_eq!(j["committed"], before);
 }
