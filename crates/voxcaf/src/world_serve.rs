@@ -22,8 +22,15 @@ pub enum ServeCmd {
     /// are journalled to FILE.journal every second; the next serve offers to recover them. The URL carries a random session token that every request
     /// needs; scripts can drive the same HTTP API (see the README).
     ///
+    /// A world in PostgreSQL (postgres://USER@HOST:PORT/DB?world=NAME) is edited in database
+    /// mode: every edit is committed at once (Ctrl+S has nothing to write), and several
+    /// servers on one world see each other's commits (the page polls every second; another
+    /// editor's commit clears the local undo history, and an undo over their change is
+    /// refused).
+    ///
     /// Examples:
     ///   voxcaf world serve level.vwr
+    ///   voxcaf world serve 'postgres://me@localhost/levels?world=castle'
     ///   voxcaf world serve level.vwr --addr 127.0.0.1:8080 --open
     #[command(verbatim_doc_comment)]
     Serve(ServeArgs),
@@ -33,6 +40,7 @@ pub enum ServeCmd {
 pub struct ServeArgs {
     /// The .vwr file to edit (saved in its own format: a v3 file by an incremental commit, a
     /// v2 file rewritten keeping FILE.bak). Its write lock FILE.lock is held while serving.
+    /// Or a world in a database: postgres://USER@HOST:PORT/DB?world=NAME.
     pub file: PathBuf,
     /// Address to listen on (loopback by default; port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:0")]
@@ -57,7 +65,8 @@ impl ServeCmd {
 pub fn run(cmd: ServeCmd) -> Result<u8> {
     let ServeCmd::Serve(a) = cmd;
     crate::output::no_dash(&a.file, "the world to serve")?;
-    if !a.file.is_file() {
+    let db = crate::world_db::location(&a.file).transpose()?;
+    if db.is_none() && !a.file.is_file() {
         return Err(crate::output::failed(
             &a.file,
             "no such world file (create one first, e.g. with `voxcaf world edit`)",
@@ -80,9 +89,19 @@ pub fn run(cmd: ServeCmd) -> Result<u8> {
         },
         ..Default::default()
     };
-    let server = vwr_serve::start(&a.file, opts).map_err(|e| crate::output::failed(&a.file, e))?;
+    let server = match &db {
+        Some(loc) => vwr_serve::start_db(loc, opts)
+            .map_err(|e| crate::world_db::failed(&loc.display(), e))?,
+        None => vwr_serve::start(&a.file, opts).map_err(|e| crate::output::failed(&a.file, e))?,
+    };
     let url = server.url();
-    say!("voxcaf world serve: editing {}", a.file.display());
+    match &db {
+        Some(loc) => say!(
+            "voxcaf world serve: editing {} (every edit is committed at once)",
+            loc.display()
+        ),
+        None => say!("voxcaf world serve: editing {}", a.file.display()),
+    }
     if let Some(r) = server.with_session(|s| s.recovery().cloned()) {
         say!(
             "  {} holds unsaved edits from an earlier session: the page offers to recover or discard them",
@@ -92,7 +111,11 @@ pub fn run(cmd: ServeCmd) -> Result<u8> {
     // The URL carries the session's token: it is what the command is asked for, so `-q`
     // leaves it (alone).
     println!("  open {url}");
-    say!("  Ctrl+C stops (unsaved edits stay in the journal)");
+    if db.is_some() {
+        say!("  Ctrl+C stops");
+    } else {
+        say!("  Ctrl+C stops (unsaved edits stay in the journal)");
+    }
     if a.open {
         open_browser(&url);
     }

@@ -1,5 +1,6 @@
 // What the page asks of the server: edits, undo/redo, saving (and its conflict dialog), the
-// layer and chunk views, recovery of an autosave journal.
+// layer and chunk views, recovery of an autosave journal, and, for a world in a database,
+// other editors' commits (polled).
 import { state, stats } from './state.js';
 import { $, hideToast, toast } from './dom.js';
 import { api, post } from './api.js';
@@ -38,7 +39,8 @@ export async function afterChange(r) {
   const sel = state.selectedObj;
   if (sel && !state.world.objects.some((o) => o.pos.join() === sel.join())) state.selectedObj = null;
   objectList(); updateStatus();
-  $('stSaved').textContent = 'unsaved changes';
+  $('stSaved').textContent = savedLabel();
+  if (r.synced) toast(r.synced, 4000);
   if (state.layerOn) await loadLayer();
   if (state.chunksOn) await loadChunkStats();
   state.dirty = true;
@@ -47,8 +49,32 @@ export async function afterChange(r) {
 export async function undo() { const r = await post('/api/undo'); await afterChange(r); toast(r.change ? 'undone: ' + r.change.label : 'nothing to undo'); }
 export async function redo() { const r = await post('/api/redo'); await afterChange(r); toast(r.change ? 'redone: ' + r.change.label : 'nothing to redo'); }
 
+/** The save state shown after a change: a database world commits every edit at once. */
+export const savedLabel = () => (isDb() ? `committed (commit ${state.world.head})` : 'unsaved changes');
+
+/** Whether the world is in a database (every edit committed; other editors' commits polled). */
+export const isDb = () => !!state.world && state.world.store === 'database';
+
+/** Database mode: pulls other editors' commits and shows them (chunks, objects, summary). */
+export async function poll() {
+  if (!isDb() || state.polling) return;
+  state.polling = true;
+  try {
+    const r = await api('/api/sync');
+    if (r.pulled || r.synced || r.epoch > state.epoch) { await afterChange(r); stats.pulls.push({ head: r.head, chunks: r.pulled }); }
+    else if (r.world) state.world = r.world;
+  } finally { state.polling = false; }
+}
+
+/** Database mode: polls every `ms` milliseconds for other editors' commits. */
+export function startPolling(ms = 1000) {
+  if (!isDb() || state.pollTimer) return;
+  state.pollTimer = setInterval(() => { poll().catch(() => {}); }, ms);
+}
+
 // `as`: the answer of a Save as, which names the new file the page now edits.
 function savedToast(r, as = false) {
+  if (r.committed !== undefined) { $('stSaved').textContent = `committed (commit ${r.committed})`; return toast(`nothing to save: every edit is committed (commit ${r.committed})`); }
   $('stSaved').textContent = r.written ? 'saved' : 'saved (no changes)';
   if (as) return toast(`saved as ${r.file.split(/[\\/]/).pop()} (${r.bytes} bytes); editing it now`, 4000);
   if (!r.written) return toast('no changes to save');

@@ -8,7 +8,7 @@ import { camBasis, rayThrough } from './camera.js';
 import { applyChunks, drawn, frame, initGL } from './render.js';
 import { buildPalette, cellBlock, objectList, pickRay, selectObject, setTool, updateStatus } from './ui.js';
 import { clickScript, dragEnd, objectAddLine } from './tools.js';
-import { edit, loadChunkStats, loadLayer, recoveryPrompt, redo, save, undo } from './actions.js';
+import { edit, loadChunkStats, loadLayer, recoveryPrompt, redo, save, savedLabel, startPolling, undo } from './actions.js';
 import { startPlay, stopPlay } from './playtest.js';
 
 window.voxcafStats = stats;
@@ -159,11 +159,12 @@ async function main() {
   frameWorld();
   $('file').textContent = w.file; $('layerY').max = w.block_dims[1] - 1;
   setTool('place'); objectList(); updateStatus();
-  $('stSaved').textContent = 'saved';
+  $('stSaved').textContent = w.store === 'database' ? savedLabel() : 'saved';
   stats.openMs = await drawn();
   stats.open = { before_fetch_ms: tFetch, fetch_ms: tGot - tFetch, upload_ms: tUp - tGot, draw_ms: stats.openMs - tUp, bytes: buf.byteLength };
   $('stPerf').textContent = `opened in ${stats.openMs.toFixed(0)} ms, ${state.chunks.size} chunks`;
   document.body.dataset.ready = '1';
+  startPolling();
   await recoveryPrompt();
 }
 

@@ -26,6 +26,8 @@ export const state = {
   chunkStats: [],
   historyDropped: 0,    // undo steps the server dropped from the oldest end so far
   play: null,           // {state, keys: Set, timer, busy, saved} while play-testing
+  pollTimer: 0,         // database mode: the timer polling /api/sync
+  polling: false,       // a poll is in flight
   dirty: true,          // the view needs drawing
   toastTimer: 0,
   frameWaiters: [],     // resolved with the time of the next drawn frame
@@ -34,4 +36,4 @@ export const state = {
 };
 
 /** Timings and errors, for the browser tests (window.voxcafStats). */
-export const stats = { openMs: null, edits: [], errors: [] };
+export const stats = { openMs: null, edits: [], errors: [], pulls: [] };

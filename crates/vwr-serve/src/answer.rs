@@ -53,6 +53,11 @@ pub struct WorldSummary {
     pub redo_depth: usize,
     /// The autosave journal waiting for a decision, if any.
     pub recovery: Option<RecoveryInfo>,
+    /// Where the world is: `file`, or `database` (every edit committed at once; the page
+    /// then polls `GET /api/sync` for other editors' commits).
+    pub store: &'static str,
+    /// A database world's commit counter as the session holds it.
+    pub head: Option<u64>,
 }
 
 /// One MoveObject of a [`WorldSummary`].
@@ -170,6 +175,22 @@ pub struct EditState {
     pub history_dropped: u64,
     /// The world's summary after the edit (the page needs no second request).
     pub world: WorldSummary,
+    /// Database mode: what another editor's commits changed here (the undo history was
+    /// cleared), or why an undo or redo was refused; for the page to show.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub synced: Option<String>,
+}
+
+/// The answer of `GET /api/sync`: other editors' commits pulled (database mode).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SyncAnswer {
+    /// The database world's commit counter (`None` for a file).
+    pub head: Option<u64>,
+    /// Chunks that other editors' commits changed here.
+    pub pulled: usize,
+    /// The common fields.
+    #[serde(flatten)]
+    pub state: EditState,
 }
 
 /// The answer of an edit script (`POST /api/ops`).
@@ -323,6 +344,10 @@ pub struct SaveAnswer {
     pub commit: Option<u32>,
     /// Whether the save appended to the file (a v3 commit) instead of rewriting it.
     pub incremental: bool,
+    /// Database mode: nothing to write, every edit is committed already; the world's commit
+    /// counter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub committed: Option<u64>,
 }
 
 /// The state of a play test (`POST /api/play/start` and `/api/play/step`).

@@ -84,6 +84,14 @@ pub enum ServeError {
         /// Why not.
         message: String,
     },
+    /// Database mode: an edit another editor's commit conflicts with (an undo or redo of
+    /// cells changed since, or other editors committing first every time); nothing was
+    /// written.
+    #[error("{message}")]
+    Refused {
+        /// What was refused and why.
+        message: String,
+    },
     /// The file changed on disk since it was opened or saved: the page offers to reload it,
     /// overwrite it, or save as a new file.
     #[error("{message}")]
@@ -133,6 +141,7 @@ impl ServeError {
             ServeError::Play { .. } => "play",
             ServeError::Locked { .. } => "locked",
             ServeError::Conflict { .. } => "conflict",
+            ServeError::Refused { .. } => "refused",
             ServeError::SaveAs { .. } => "usage",
         }
     }

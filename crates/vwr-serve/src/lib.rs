@@ -11,6 +11,14 @@
 //! unsaved edits across a crash and is offered for recovery on the next start. A play test
 //! ([`play`]) runs `vwr-play`'s level loop on the world as edited, stepped by the page.
 //!
+//! A world in PostgreSQL ([`start_db`], [`Session::open_db`]) is edited in database mode:
+//! every accepted edit, undo and redo is committed at once (one commit, tool `voxcaf world
+//! serve`, with a version check over the chunks it read and changed); other editors' commits
+//! are pulled before each edit and by `GET /api/sync`, which the page polls every second, and
+//! clear the local undo history. A conflicting script is applied again on the new state; an
+//! undo or redo over another editor's change is refused. There is no journal and nothing to
+//! save.
+//!
 //! Security: loopback by default, a random session token required on every request (the
 //! `token` query parameter, an `X-Voxcaf-Token` header, or the path `/page/TOKEN/` of the
 //! page's ES modules and style sheet; 401 without it), foreign `Origin`
@@ -45,7 +53,7 @@ mod session;
 pub mod wire;
 
 pub use error::{Result, ServeError};
-pub use server::{start, RunningServer, ServerOptions};
+pub use server::{start, start_db, RunningServer, ServerOptions};
 pub use session::{
     journal_path, Recovery, SaveMode, Session, SessionOptions, DEFAULT_HISTORY_DEPTH,
 };

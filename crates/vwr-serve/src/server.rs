@@ -126,6 +126,18 @@ fn random_token() -> Result<String> {
 /// listening.
 pub fn start(file: &std::path::Path, opts: ServerOptions) -> Result<RunningServer> {
     let session = Session::open(file, opts.session)?;
+    serve(session, opts)
+}
+
+/// Opens the world in a database `loc` names (database mode: every edit committed at once,
+/// other editors' commits pulled; see [`Session::open_db`]) and starts serving it.
+pub fn start_db(loc: &vwr_postgres::PgLocation, opts: ServerOptions) -> Result<RunningServer> {
+    let session = Session::open_db(loc, opts.session)?;
+    serve(session, opts)
+}
+
+/// Serves `session` on a background runtime; returns once the socket is listening.
+fn serve(session: Session, opts: ServerOptions) -> Result<RunningServer> {
     let token = match opts.token.clone() {
         Some(t) => t,
         None => random_token()?,
@@ -264,6 +276,7 @@ fn router(state: Arc<AppState>, max_body: usize) -> Router {
         .route("/api/world", get(world))
         .route("/api/blocks", get(blocks))
         .route("/api/chunks", get(chunks))
+        .route("/api/sync", get(sync))
         .route("/api/layer", get(layer))
         .route("/api/chunk-stats", get(chunk_stats))
         .route("/api/ops", post(ops))
@@ -322,9 +335,10 @@ impl IntoResponse for ServeError {
             ServeError::Io { .. } | ServeError::Bind { .. } | ServeError::Random(_) => {
                 StatusCode::INTERNAL_SERVER_ERROR
             }
-            ServeError::NoJournal | ServeError::Conflict { .. } | ServeError::Locked { .. } => {
-                StatusCode::CONFLICT
-            }
+            ServeError::NoJournal
+            | ServeError::Conflict { .. }
+            | ServeError::Locked { .. }
+            | ServeError::Refused { .. } => StatusCode::CONFLICT,
             ServeError::FillLimit { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             _ => StatusCode::BAD_REQUEST,
         };
@@ -517,11 +531,15 @@ fn result<T: Serialize>(r: Result<T>) -> Response {
 }
 
 async fn undo(State(st): State<Arc<AppState>>) -> Response {
-    Json(on_session(st, |s| s.undo()).await).into_response()
+    result(on_session(st, |s| s.try_undo()).await)
 }
 
 async fn redo(State(st): State<Arc<AppState>>) -> Response {
-    Json(on_session(st, |s| s.redo()).await).into_response()
+    result(on_session(st, |s| s.try_redo()).await)
+}
+
+async fn sync(State(st): State<Arc<AppState>>) -> Response {
+    no_store(result(on_session(st, |s| s.sync()).await))
 }
 
 #[derive(serde::Deserialize)]

@@ -21,6 +21,8 @@ use crate::answer::{
 use crate::error::{Result, ServeError};
 use crate::wire;
 
+mod db;
+
 /// Limits and defaults of a session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SessionOptions {
@@ -115,11 +117,14 @@ pub struct Recovery {
     pub modified_unix: Option<u64>,
 }
 
-/// An editing session on one file.
+/// An editing session on one file, or on a world in a database ([`Session::open_db`]).
 #[derive(Debug)]
 pub struct Session {
-    /// The file, open for writing (its lock is held while the session lives).
-    file: WorldSession,
+    /// The file, open for writing (its lock is held while the session lives); `None` in
+    /// database mode.
+    file: Option<WorldSession>,
+    /// The world's database (database mode).
+    db: Option<Box<db::DbLink>>,
     path: PathBuf,
     opts: SessionOptions,
     editor: Editor,
@@ -137,6 +142,13 @@ pub struct Session {
     recovery: Option<Recovery>,
     /// The play test in progress, if any.
     play: Option<crate::play::PlayTest>,
+}
+
+/// The file of a file session (a database session has none).
+fn file_of(file: &mut Option<WorldSession>) -> Result<&mut WorldSession> {
+    file.as_mut().ok_or_else(|| ServeError::Refused {
+        message: "a world in a database has no file".into(),
+    })
 }
 
 impl Session {
@@ -169,24 +181,37 @@ impl Session {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(ServeError::io(&jpath, e)),
         };
-        Ok(Session {
+        let mut s = Session::with_world(Some(file), path.to_path_buf(), world, opts);
+        s.saved_hash = saved_hash;
+        s.recovery = recovery;
+        Ok(s)
+    }
+
+    fn with_world(
+        file: Option<WorldSession>,
+        path: PathBuf,
+        world: World,
+        opts: SessionOptions,
+    ) -> Session {
+        Session {
             file,
-            path: path.to_path_buf(),
+            db: None,
+            path,
             opts,
             editor: Editor::with_limits(world, history_limits(&opts)),
             registry: vwr_blocks::default_registry(),
             cache: MeshCache::new(MeshOptions::GREEDY_AO),
             epoch: 0,
             versions: HashMap::new(),
-            saved_hash,
+            saved_hash: 0,
             gen: 0,
             journal_gen: 0,
-            recovery,
+            recovery: None,
             play: None,
-        })
+        }
     }
 
-    /// The opened file.
+    /// The opened file (in database mode: the world's location, without password).
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -211,9 +236,10 @@ impl Session {
         self.epoch
     }
 
-    /// Whether the world differs from the file on disk.
+    /// Whether the world differs from the file on disk (never in database mode: every
+    /// edit is committed).
     pub fn modified(&self) -> bool {
-        fnv(&self.world().to_bytes()) != self.saved_hash
+        self.db.is_none() && fnv(&self.world().to_bytes()) != self.saved_hash
     }
 
     /// The summary of `GET /api/world`.
@@ -253,6 +279,12 @@ impl Session {
                 bytes: r.bytes,
                 modified_unix: r.modified_unix,
             }),
+            store: if self.db.is_some() {
+                "database"
+            } else {
+                "file"
+            },
+            head: self.head(),
         }
     }
 
@@ -313,7 +345,11 @@ impl Session {
                 }
             }
         }
-        let applied = self.apply_as_one_step(&ops)?;
+        let applied = if self.db.is_some() {
+            self.apply_db(&ops)?
+        } else {
+            self.apply_as_one_step(&ops)?
+        };
         let ops = applied
             .iter()
             .map(|a| OpInfo {
@@ -356,16 +392,42 @@ impl Session {
             .map_err(script_err)
     }
 
-    /// Undoes the newest command (`"change": null` when there is nothing to undo).
+    /// Undoes the newest command (`"change": null` when there is nothing to undo, or, in
+    /// database mode, when the undo is refused: [`Session::try_undo`] says why).
     pub fn undo(&mut self) -> HistoryAnswer {
-        let c = self.editor.undo();
-        self.after_history(c)
+        self.try_undo().unwrap_or_else(|e| self.refused_history(e))
     }
 
-    /// Redoes the last undone command (`"change": null` when there is nothing to redo).
+    /// Redoes the last undone command (`"change": null` when there is nothing to redo, or,
+    /// in database mode, when the redo is refused: [`Session::try_redo`] says why).
     pub fn redo(&mut self) -> HistoryAnswer {
+        self.try_redo().unwrap_or_else(|e| self.refused_history(e))
+    }
+
+    /// [`Session::undo`]; in database mode committed at once, and refused
+    /// ([`ServeError::Refused`]) when another editor changed the same chunks since.
+    pub fn try_undo(&mut self) -> Result<HistoryAnswer> {
+        if self.db.is_some() {
+            return self.history_db(false);
+        }
+        let c = self.editor.undo();
+        Ok(self.after_history(c))
+    }
+
+    /// [`Session::redo`]; in database mode committed at once, and refused when another
+    /// editor changed the same chunks since.
+    pub fn try_redo(&mut self) -> Result<HistoryAnswer> {
+        if self.db.is_some() {
+            return self.history_db(true);
+        }
         let c = self.editor.redo();
-        self.after_history(c)
+        Ok(self.after_history(c))
+    }
+
+    fn refused_history(&mut self, e: ServeError) -> HistoryAnswer {
+        let mut a = self.after_history(None);
+        a.state.synced = Some(e.to_string());
+        a
     }
 
     fn after_history(&mut self, c: Option<Change>) -> HistoryAnswer {
@@ -392,6 +454,7 @@ impl Session {
             history_dropped: h.dropped(),
             // The summary too, so the page needs no second request to show objects and history.
             world: self.summary(),
+            synced: self.db.as_mut().and_then(|d| d.note.take()),
         }
     }
 
@@ -492,10 +555,20 @@ impl Session {
     /// [`Session::save`], or the answers to a conflict: overwrite, or save as a new file beside
     /// the opened one (which the session then edits).
     pub fn save_with(&mut self, mode: SaveMode) -> Result<SaveAnswer> {
+        if self.db.is_some() {
+            if let SaveMode::As(_) = mode {
+                return Err(ServeError::Refused {
+                    message: "a world in a database is not saved as a file: every edit is \
+                              committed; `voxcaf world migrate` copies it to one"
+                        .into(),
+                });
+            }
+            return self.save_db();
+        }
         let report = match mode {
             SaveMode::Normal => {
                 let world = self.editor.world();
-                self.file
+                file_of(&mut self.file)?
                     .save(world)
                     .map_err(|e| ServeError::world(&self.path, e))?
             }
@@ -518,6 +591,7 @@ impl Session {
             bytes_written: report.bytes_written,
             commit: report.generation,
             incremental: report.incremental,
+            committed: None,
         })
     }
 
@@ -525,10 +599,11 @@ impl Session {
     /// already) and this world is saved against what is there now.
     fn overwrite(&mut self) -> Result<vwr::SaveReport> {
         let err = |e| ServeError::world(&self.path, e);
-        let mut disk = self.file.reopen().map_err(err)?;
-        self.file.load_all(&mut disk).map_err(err)?;
+        let file = file_of(&mut self.file)?;
+        let mut disk = file.reopen().map_err(err)?;
+        file.load_all(&mut disk).map_err(err)?;
         drop(disk);
-        self.file.save(self.editor.world()).map_err(err)
+        file.save(self.editor.world()).map_err(err)
     }
 
     /// Writes the world as a new file beside the opened one, in the same format, and edits
@@ -551,7 +626,7 @@ impl Session {
                 "a file of that name exists already; choose another name",
             ));
         }
-        let opts = vwr::SaveOptions::of_version(self.file.version());
+        let opts = vwr::SaveOptions::of_version(file_of(&mut self.file)?.version());
         let bytes = self
             .world()
             .to_bytes_with(&opts)
@@ -561,7 +636,7 @@ impl Session {
         if self.recovery.is_none() {
             self.remove_journal()?;
         }
-        self.file = file;
+        self.file = Some(file);
         self.path = target;
         Ok(vwr::SaveReport {
             written: true,
@@ -573,10 +648,16 @@ impl Session {
 
     /// Drops the edits and the undo history and edits the file as it is on disk now.
     pub fn reload(&mut self) -> Result<ReloadAnswer> {
-        let err = |e| ServeError::world(&self.path, e);
-        let mut world = self.file.reopen().map_err(err)?;
-        self.file.load_all(&mut world).map_err(err)?;
-        self.saved_hash = fnv(&world.to_bytes());
+        let world = if self.db.is_some() {
+            self.reload_db()?
+        } else {
+            let err = |e| ServeError::world(&self.path, e);
+            let file = file_of(&mut self.file)?;
+            let mut world = file.reopen().map_err(err)?;
+            file.load_all(&mut world).map_err(err)?;
+            self.saved_hash = fnv(&world.to_bytes());
+            world
+        };
         self.editor = Editor::with_limits(world, history_limits(&self.opts));
         self.gen += 1;
         self.journal_gen = self.gen;
@@ -588,6 +669,9 @@ impl Session {
     }
 
     fn remove_journal(&self) -> Result<()> {
+        if self.db.is_some() {
+            return Ok(());
+        }
         let j = journal_path(&self.path);
         match std::fs::remove_file(&j) {
             Ok(()) => Ok(()),
@@ -601,7 +685,7 @@ impl Session {
     /// journal from an earlier session waits for a decision it is left alone. Returns whether
     /// the journal was written or removed.
     pub fn autosave(&mut self) -> Result<bool> {
-        if self.gen == self.journal_gen || self.recovery.is_some() {
+        if self.gen == self.journal_gen || self.recovery.is_some() || self.db.is_some() {
             return Ok(false);
         }
         let bytes = self.world().to_bytes();

@@ -389,6 +389,57 @@ fn the_page_says_when_the_undo_history_is_full() {
     assert_eq!(v["scripts"].as_array().unwrap().len(), 3);
 }
 
+/// Pixels that differ between two screenshots of the same size (by more than 24 in a channel).
+fn shots_differ(a: &serde_json::Value, b: &serde_json::Value) -> u64 {
+    let open = |s: &serde_json::Value| image::open(s["file"].as_str().unwrap()).unwrap().to_rgb8();
+    let (a, b) = (open(a), open(b));
+    assert_eq!(a.dimensions(), b.dimensions());
+    a.pixels()
+        .zip(b.pixels())
+        .filter(|(p, q)| (0..3).any(|i| (p[i] as i32 - q[i] as i32).abs() > 24))
+        .count() as u64
+}
+
+#[test]
+fn two_servers_on_one_database_world_show_each_others_edits_without_reload() {
+    let Some(_tmp) = browser_tmp() else {
+        return;
+    };
+    let Some(pg) = voxcaf_pg_test::TestServer::start() else {
+        return;
+    };
+    let loc = common::db_world(&pg, "shared");
+    let a = vwr_serve::start_db(&loc, ServerOptions::default()).unwrap();
+    let b = vwr_serve::start_db(&loc, ServerOptions::default()).unwrap();
+    let urls = format!("{} {}", a.url(), b.url());
+    let v = run_node_with("shared", &urls, |step| panic!("unexpected {step:?}"));
+    a.shutdown().unwrap();
+    b.shutdown().unwrap();
+    check_shots(&v);
+    let shots = v["shots"].as_array().unwrap();
+    let (before, after) = (&shots[1], &shots[2]);
+    let moved = shots_differ(before, after);
+    assert!(
+        moved > 5_000,
+        "page B's view changed in {moved} pixels only"
+    );
+    let toast = v["b_toast"].as_str().unwrap();
+    assert!(toast.contains("another editor committed"), "{toast}");
+    assert!(v["b_status"].as_str().unwrap().starts_with("committed"));
+    assert_eq!(v["b_errors"], serde_json::json!([]));
+    let world = vwr_serve::Session::open_db(&loc, SessionOptions::default()).unwrap();
+    let w = world.world();
+    assert_eq!(
+        w.get_block([20, 6, 20]),
+        vwr_edit::script::parse_block("lava").unwrap()
+    );
+    assert_eq!(
+        w.get_block([4, 10, 4]),
+        vwr_edit::script::parse_block("glass").unwrap()
+    );
+    eprintln!("seen by page B after {} ms", v["figures"]["seen_by_b_ms"]);
+}
+
 #[test]
 fn the_screenshot_check_rejects_a_blank_view() {
     let dir = tempfile::tempdir().unwrap();

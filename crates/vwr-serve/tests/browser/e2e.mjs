@@ -2,7 +2,9 @@
 // chromium). Run by crates/vwr-serve/tests/browser.rs, which starts the servers, passes their
 // URLs, and checks the saved files and the screenshots with the Rust libraries.
 //
-//   node e2e.mjs SCENARIO URL SHOT_DIR        SCENARIO: golden | showcase | terrain | conflict | history
+//   node e2e.mjs SCENARIO URL SHOT_DIR        SCENARIO: golden | showcase | terrain | conflict | history | shared
+//
+// `shared` opens two pages on two servers of one database world: URL is "URL_A URL_B".
 //
 // Prints one JSON line: {"ok": true, "scripts": [...], "figures": {...}} (or ok:false, error).
 // A scenario that needs the test to act meanwhile (change the file on disk) prints a line
@@ -13,7 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 
-const [scenario, url, shots] = process.argv.slice(2);
+const [scenario, urls, shots] = process.argv.slice(2);
+const [url, secondUrl] = urls.split(' ');
 fs.mkdirSync(shots, { recursive: true });
 for (const f of fs.readdirSync(shots)) if (f.startsWith(scenario + '-') && f.endsWith('.png')) fs.rmSync(path.join(shots, f));
 const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vwr-serve-chromium-'));
@@ -44,11 +47,11 @@ try {
   const logs = [];
   page.on('console', (m) => logs.push(m.text()));
   page.on('pageerror', (e) => logs.push('pageerror: ' + e.message));
-  const shot = async (name) => {
+  const shot = async (name, on = page) => {
     const file = path.join(shots, `${scenario}-${String(out.shots.length + 1).padStart(2, '0')}-${name}.png`);
-    await page.screenshot({ path: file });
+    await on.screenshot({ path: file });
     // Where the 3D view is in the picture, so the test judges the view, not the panels.
-    const b = await page.locator('#gl').boundingBox();
+    const b = await on.locator('#gl').boundingBox();
     out.shots.push({ file, x: Math.round(b.x), y: Math.round(b.y), w: Math.round(b.width), h: Math.round(b.height) });
   };
   await page.goto(url);
@@ -202,6 +205,34 @@ try {
     out.file = await page.textContent('#file');
     out.status = await page.textContent('#stSaved');
     await shot('saved-as');
+  } else if (scenario === 'shared') {
+    // Page B on the second server of the same database world; A edits, B shows it without a
+    // reload (it polls), and the other way round.
+    const pageB = await browser.newPage();
+    pageB.on('pageerror', (e) => logs.push('pageerror: ' + e.message));
+    await pageB.goto(secondUrl);
+    await pageB.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: 30000 });
+    // Both pages look from the same camera.
+    const look = () => Object.assign(window.voxcaf.cam, { target: [20, 4, 20], yaw: 0.8, pitch: 0.6, dist: 70 });
+    await page.evaluate(look); await pageB.evaluate(look);
+    await pageB.evaluate(() => window.voxcaf.drawn());
+    await shot('b-before', pageB);
+    const t0 = Date.now();
+    await page.evaluate(() => window.voxcaf.edit('box 12 1 12 27 12 27 lava'));
+    const lava = await page.evaluate(() => window.voxcaf.blockAt(20, 6, 20));
+    await pageB.waitForFunction((v) => window.voxcaf.blockAt(20, 6, 20) === v, lava, { timeout: 10000 });
+    out.figures.seen_by_b_ms = Date.now() - t0;
+    await pageB.evaluate(() => window.voxcaf.drawn());
+    out.b_toast = await pageB.textContent('#toast');
+    out.b_status = await pageB.textContent('#stSaved');
+    await shot('b-after', pageB);
+    await pageB.evaluate(() => window.voxcaf.edit('box 2 1 2 7 20 7 glass'));
+    const glass = await pageB.evaluate(() => window.voxcaf.blockAt(4, 10, 4));
+    await page.waitForFunction((v) => window.voxcaf.blockAt(4, 10, 4) === v, glass, { timeout: 10000 });
+    await page.evaluate(() => window.voxcaf.drawn());
+    await shot('a-after');
+    out.b_errors = await pageB.evaluate(() => window.voxcafStats.errors);
+    out.a_pulls = await page.evaluate(() => window.voxcafStats.pulls);
   } else if (scenario === 'history') {
     // Three edits (three requests, three undo steps) with a history of two: the page says so.
     for (let i = 0; i < 3; i++) {

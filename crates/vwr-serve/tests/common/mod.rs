@@ -212,3 +212,19 @@ pub fn hilly_terrain() -> World {
     }
     w
 }
+
+/// A new world of 4×2×4 chunks named `name` with a stone floor (commit 1), and its location.
+pub fn db_world(pg: &voxcaf_pg_test::TestServer, name: &str) -> vwr_postgres::PgLocation {
+    let loc = vwr_postgres::PgLocation::parse(&pg.url(name)).unwrap();
+    let head = vwr::StoreHead {
+        chunk_dims: [4, 2, 4],
+        fields: vwr::WorldFields::default(),
+        head: 0,
+        fields_version: 0,
+        format_version: 3,
+    };
+    let mut store = vwr_postgres::PgStore::create(&loc, &head, false).unwrap();
+    let ops = vwr_edit::script::parse_text("setup", "box 0 0 0 39 0 39 stone").unwrap();
+    vwr_edit::script::edit_store(&mut store, &ops, 1_000_000, "test", false).unwrap();
+    loc
+}

@@ -1,0 +1,424 @@
+//! The database mode of a session: the world lives in PostgreSQL (docs/format/vwr-postgres.md)
+//! and every accepted edit is committed at once, as one commit with a version check over the
+//! chunks it read and changed. Before an edit the session pulls other writers' commits; on a
+//! conflict it puts back what the store holds, pulls, and applies the script again (like
+//! `vwr_edit::script::edit_store`). An undo or redo that conflicts is refused. Commits of
+//! others clear the local undo history (the answer says so in `synced`).
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use vwr::{Chunk, ChunkStore, Expect, StoreCommit, VwrError, World, WorldFields};
+use vwr_edit::script::{footprint, Applied, Footprint, Located, Op, MAX_ATTEMPTS, READ_BATCH};
+use vwr_edit::{Change, Editor};
+use vwr_postgres::{PgLocation, PgStore};
+
+use super::{history_limits, Session, SessionOptions};
+use crate::answer::{HistoryAnswer, SaveAnswer, Success, SyncAnswer};
+use crate::error::{Result, ServeError};
+
+/// The tool recorded with the session's commits.
+pub const TOOL: &str = "voxcaf world serve";
+
+/// What the session holds of one stored chunk: the commit that wrote it and the revision of
+/// the chunk in the session's world that equals it.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    version: u64,
+    revision: u64,
+}
+
+/// A session's link to its world in a database.
+#[derive(Debug)]
+pub(super) struct DbLink {
+    store: PgStore,
+    loc: PgLocation,
+    location: String,
+    /// The store's head as last pulled (or moved by an own commit right after it).
+    head: u64,
+    fields_version: u64,
+    /// The fields as the store has them at `fields_version`.
+    fields: WorldFields,
+    /// Every stored chunk the world holds.
+    held: HashMap<[u32; 3], Held>,
+    /// What the last pull brought from others, for the next answer.
+    pub(super) note: Option<String>,
+}
+
+/// What a pull brought from other writers.
+struct Pulled {
+    head: u64,
+    chunks: Vec<([u32; 3], u64, Option<Chunk>)>,
+    fields: Option<(WorldFields, u64)>,
+}
+
+/// The chunks a script can read or write: `None` when its reach is not bounded.
+fn reach(world: &World, ops: &[Located]) -> Option<Vec<[u32; 3]>> {
+    let Footprint::Boxes(boxes) = footprint(ops) else {
+        return None;
+    };
+    let c = vwr::CHUNK_SIZE as u32;
+    let mut out = Vec::new();
+    for (a, b) in boxes {
+        let Some((lo, hi)) = world.clamp_box(a, b) else {
+            continue;
+        };
+        for z in lo[2] / c..=hi[2] / c {
+            for y in lo[1] / c..=hi[1] / c {
+                for x in lo[0] / c..=hi[0] / c {
+                    out.push([x, y, z]);
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+impl DbLink {
+    /// Opens the world `loc` names and reads it whole, in batches.
+    fn open(loc: &PgLocation) -> Result<(DbLink, World)> {
+        let location = loc.display();
+        let err = |e| ServeError::world(Path::new(&location), e);
+        let mut store = PgStore::open(loc).map_err(err)?;
+        let head = store.head().map_err(err)?;
+        let mut world = World::with_chunk_dims(head.chunk_dims).map_err(err)?;
+        world.set_fields(head.fields).map_err(err)?;
+        let mut held = HashMap::new();
+        let list = store.list().map_err(err)?;
+        for batch in list.chunks(READ_BATCH) {
+            for v in store.read(batch).map_err(err)? {
+                if let Some(c) = v.chunk {
+                    let revision = c.revision();
+                    world.set_chunk(v.pos, c).map_err(err)?;
+                    held.insert(
+                        v.pos,
+                        Held {
+                            version: v.version,
+                            revision,
+                        },
+                    );
+                }
+            }
+        }
+        let link = DbLink {
+            store,
+            loc: loc.clone(),
+            location: location.clone(),
+            head: head.head,
+            fields_version: head.fields_version,
+            fields: head.fields,
+            held,
+            note: None,
+        };
+        Ok((link, world))
+    }
+
+    fn err(&self, e: VwrError) -> ServeError {
+        ServeError::world(Path::new(&self.location), e)
+    }
+
+    /// The chunks of `world` that differ from what the store holds, in file order.
+    fn changed(&self, world: &World) -> Vec<[u32; 3]> {
+        let mut out: Vec<[u32; 3]> = world
+            .chunks()
+            .filter(|(p, c)| match self.held.get(p) {
+                Some(h) => h.revision != c.revision(),
+                None => !c.is_empty(),
+            })
+            .map(|(p, _)| p)
+            .collect();
+        out.extend(self.held.keys().filter(|p| world.chunk(**p).is_none()));
+        out.sort_unstable_by_key(|p| (p[2], p[1], p[0]));
+        out.dedup();
+        out
+    }
+
+    /// Commits the chunks of `world` in `changed` and its fields when they changed, expecting
+    /// the versions held for `read` and `changed` (or the head when `read` is `None`). The
+    /// commit's seq, or `None` when nothing changed.
+    fn commit(
+        &mut self,
+        world: &World,
+        changed: &[[u32; 3]],
+        read: Option<&[[u32; 3]]>,
+        summary: &str,
+    ) -> std::result::Result<Option<u64>, VwrError> {
+        let fields = (world.fields() != self.fields).then(|| (world.fields(), self.fields_version));
+        if changed.is_empty() && fields.is_none() {
+            return Ok(None);
+        }
+        let expect = match read {
+            None => Expect::Head(self.head),
+            Some(read) => {
+                let mut v: Vec<([u32; 3], u64)> = read
+                    .iter()
+                    .chain(changed)
+                    .map(|p| (*p, self.held.get(p).map_or(0, |h| h.version)))
+                    .collect();
+                v.sort_unstable_by_key(|(p, _)| (p[2], p[1], p[0]));
+                v.dedup();
+                Expect::Chunks(v)
+            }
+        };
+        let commit = StoreCommit {
+            expect,
+            changes: changed
+                .iter()
+                .map(|&p| (p, world.chunk(p).filter(|c| !c.is_empty())))
+                .collect(),
+            fields,
+            tool: TOOL,
+            summary,
+        };
+        let seq = self.store.commit(&commit)?.seq;
+        for &p in changed {
+            match world.chunk(p).filter(|c| !c.is_empty()) {
+                Some(c) => {
+                    let revision = c.revision();
+                    self.held.insert(
+                        p,
+                        Held {
+                            version: seq,
+                            revision,
+                        },
+                    );
+                }
+                None => {
+                    self.held.remove(&p);
+                }
+            }
+        }
+        if let Some((f, _)) = fields {
+            self.fields = f;
+            self.fields_version = seq;
+        }
+        if seq == self.head + 1 {
+            self.head = seq;
+        }
+        Ok(Some(seq))
+    }
+
+    /// Reads what other writers committed since the head held (and the chunks in `reset`,
+    /// whatever their version): `None` when nothing of theirs is new.
+    fn pull(&mut self, reset: &[[u32; 3]]) -> std::result::Result<Option<Pulled>, VwrError> {
+        let head = self.store.head()?;
+        if head.head == self.head && reset.is_empty() {
+            return Ok(None);
+        }
+        let mut chunks = Vec::new();
+        let mut stored = HashSet::new();
+        let mut list = self.store.list()?;
+        list.extend(reset.iter().filter(|p| !self.held.contains_key(*p)));
+        for batch in list.chunks(READ_BATCH) {
+            for v in self.store.read(batch)? {
+                stored.insert(v.pos);
+                let held = self.held.get(&v.pos).map_or(0, |h| h.version);
+                if held != v.version || reset.contains(&v.pos) {
+                    chunks.push((v.pos, v.version, v.chunk));
+                }
+            }
+        }
+        for (p, _) in self.held.iter().filter(|(p, _)| !stored.contains(*p)) {
+            chunks.push((*p, 0, None));
+        }
+        let fields_moved = head.fields_version != self.fields_version;
+        let fields =
+            (fields_moved || !reset.is_empty()).then_some((head.fields, head.fields_version));
+        if chunks.is_empty() && fields.is_none() {
+            self.head = head.head;
+            return Ok(None);
+        }
+        Ok(Some(Pulled {
+            head: head.head,
+            chunks,
+            fields,
+        }))
+    }
+
+    /// Puts what a pull brought into `world`.
+    fn take_in(&mut self, world: &mut World, p: Pulled) -> std::result::Result<usize, VwrError> {
+        let n = p.chunks.len();
+        for (pos, version, chunk) in p.chunks {
+            match chunk {
+                Some(c) => {
+                    let revision = c.revision();
+                    world.set_chunk(pos, c)?;
+                    self.held.insert(pos, Held { version, revision });
+                }
+                None => {
+                    drop(world.take_chunk(pos));
+                    self.held.remove(&pos);
+                }
+            }
+        }
+        if let Some((f, v)) = p.fields {
+            world.set_fields(f)?;
+            self.fields = f;
+            self.fields_version = v;
+        }
+        self.head = p.head;
+        Ok(n)
+    }
+}
+
+impl Session {
+    /// Opens the world in the database `loc` names for editing in database mode: read whole
+    /// (in batches), every accepted edit committed at once (see [`Session::sync`]). There is
+    /// no journal, no backup and nothing to save.
+    pub fn open_db(loc: &PgLocation, opts: SessionOptions) -> Result<Session> {
+        let (link, world) = DbLink::open(loc)?;
+        let location = link.location.clone();
+        let mut s = Session::with_world(None, location.into(), world, opts);
+        s.db = Some(Box::new(link));
+        Ok(s)
+    }
+
+    /// Whether the world is in a database.
+    pub fn is_db(&self) -> bool {
+        self.db.is_some()
+    }
+
+    /// The database world's commit counter as the session holds it (`None` for a file).
+    pub fn head(&self) -> Option<u64> {
+        self.db.as_ref().map(|d| d.head)
+    }
+
+    /// Pulls other writers' commits (a head query when there are none): changed chunks
+    /// replace the session's (their meshes are then in [`Session::chunks_since`]) and the undo
+    /// history is cleared, which `synced` says. A file session answers with nothing pulled.
+    pub fn sync(&mut self) -> Result<SyncAnswer> {
+        let pulled = self.pull(&[])?;
+        Ok(SyncAnswer {
+            head: self.head(),
+            pulled,
+            state: self.edit_state(),
+        })
+    }
+
+    /// Pulls, resetting the chunks in `reset` (and the fields) to the store's; the chunks
+    /// brought in. The undo history is cleared when anything came.
+    fn pull(&mut self, reset: &[[u32; 3]]) -> Result<usize> {
+        let Some(db) = self.db.as_mut() else {
+            return Ok(0);
+        };
+        let Some(p) = db.pull(reset).map_err(|e| db.err(e))? else {
+            return Ok(0);
+        };
+        let ed = std::mem::replace(&mut self.editor, Editor::new(World::new()));
+        let mut world = ed.into_world();
+        let taken = db.take_in(&mut world, p);
+        self.editor = Editor::with_limits(world, history_limits(&self.opts));
+        let n = taken.map_err(|e| db.err(e))?;
+        self.gen += 1;
+        db.note = Some(format!(
+            "another editor committed (now at commit {}): {n} chunk(s) updated; undo history cleared",
+            db.head
+        ));
+        Ok(n)
+    }
+
+    /// Applies a script in database mode and commits it: pull, apply as one step, commit;
+    /// on a conflict put the store's chunks back, pull, and apply again.
+    pub(super) fn apply_db(&mut self, ops: &[Located]) -> Result<Vec<Applied>> {
+        if ops.iter().any(|l| matches!(l.op, Op::Undo | Op::Redo)) {
+            return Err(ServeError::Refused {
+                message: "in a database world, undo and redo are requests of their own \
+                          (POST /api/undo, /api/redo), not script lines"
+                    .into(),
+            });
+        }
+        let summary: String = ops.iter().map(|l| format!("{}\n", l.text)).collect();
+        self.pull(&[])?;
+        let mut last = None;
+        for _ in 0..MAX_ATTEMPTS {
+            let applied = self.apply_as_one_step(ops)?;
+            let read = reach(self.editor.world(), ops);
+            let Some(db) = self.db.as_mut() else {
+                return Ok(applied);
+            };
+            let changed = db.changed(self.editor.world());
+            match db.commit(self.editor.world(), &changed, read.as_deref(), &summary) {
+                Ok(_) => return Ok(applied),
+                Err(e @ VwrError::Conflict { .. }) => {
+                    last = Some(e);
+                    self.pull(&changed)?;
+                }
+                Err(e) => {
+                    let e = db.err(e);
+                    self.editor.undo();
+                    return Err(e);
+                }
+            }
+        }
+        let what = last.map_or_else(String::new, |e| e.to_string());
+        Err(ServeError::Refused {
+            message: format!("other editors kept committing first ({what}); nothing was written"),
+        })
+    }
+
+    /// Undo or redo in database mode: taken back locally, then committed; one that conflicts
+    /// with another editor's commit is refused and the world shows theirs.
+    pub(super) fn history_db(&mut self, redo: bool) -> Result<HistoryAnswer> {
+        let c: Option<Change> = if redo {
+            self.editor.redo()
+        } else {
+            self.editor.undo()
+        };
+        let verb = if redo { "redo" } else { "undo" };
+        if let (Some(c), Some(db)) = (&c, self.db.as_mut()) {
+            let changed = db.changed(self.editor.world());
+            let summary = format!("{verb}: {}", c.label);
+            match db.commit(self.editor.world(), &changed, Some(&[]), &summary) {
+                Ok(_) => {}
+                Err(VwrError::Conflict { what, .. }) => {
+                    self.pull(&changed)?;
+                    return Err(ServeError::Refused {
+                        message: format!(
+                            "{verb} refused: another editor changed {what} since; the world \
+                             shows their change and the undo history was cleared"
+                        ),
+                    });
+                }
+                Err(e) => {
+                    let e = db.err(e);
+                    if redo {
+                        self.editor.undo();
+                    } else {
+                        self.editor.redo();
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        Ok(self.after_history(c))
+    }
+
+    /// Save in database mode: everything is committed already; the answer names the head.
+    pub(super) fn save_db(&mut self) -> Result<SaveAnswer> {
+        self.pull(&[])?;
+        let head = self.head();
+        Ok(SaveAnswer {
+            ok: Success,
+            file: self.path.display().to_string(),
+            written: false,
+            backup: None,
+            bytes: 0,
+            bytes_written: 0,
+            commit: None,
+            incremental: false,
+            committed: head,
+        })
+    }
+
+    /// Reload in database mode: the whole world read again, the history dropped.
+    pub(super) fn reload_db(&mut self) -> Result<World> {
+        let Some(db) = self.db.as_mut() else {
+            return Err(ServeError::Refused {
+                message: "not a database world".into(),
+            });
+        };
+        let (link, world) = DbLink::open(&db.loc)?;
+        **db = link;
+        Ok(world)
+    }
+}

@@ -1,0 +1,213 @@
+//! The editor's database mode against a real PostgreSQL the test starts (`voxcaf_pg_test`;
+//! skipped without PostgreSQL unless `VOXCAF_REQUIRE_POSTGRES=1`): two sessions on one
+//! database world see each other's commits after a sync, concurrent edits of one chunk both
+//! end in the world, an undo over another editor's change is refused, and saving writes
+//! nothing.
+
+mod common;
+
+use common::db_world as new_world;
+use voxcaf_pg_test::TestServer;
+use vwr::{Block, ChunkStore, World};
+use vwr_postgres::{PgLocation, PgStore};
+use vwr_serve::{Session, SessionOptions};
+
+fn block(name: &str) -> Block {
+    vwr_edit::script::parse_block(name).unwrap()
+}
+
+fn open(loc: &PgLocation) -> Session {
+    Session::open_db(loc, SessionOptions::default()).unwrap()
+}
+
+/// The world as the database holds it now.
+fn stored(loc: &PgLocation) -> World {
+    open(loc).world().clone()
+}
+
+/// The chunk positions of a binary chunk answer (see `vwr_serve::wire`).
+fn chunk_count(answer: &[u8]) -> u32 {
+    assert_eq!(&answer[..4], vwr_serve::wire::MAGIC);
+    u32::from_le_bytes(answer[8..12].try_into().unwrap())
+}
+
+#[test]
+fn an_edit_in_one_session_reaches_the_other_after_a_sync() {
+    let Some(pg) = TestServer::start() else {
+        return;
+    };
+    let loc = new_world(&pg, "w1");
+    let mut a = open(&loc);
+    let mut b = open(&loc);
+    assert!(a.is_db());
+    assert_eq!(a.summary().store, "database");
+    b.chunks_since(0);
+    let since = b.epoch();
+    let r = a.apply_script("place 15 3 5 lava").unwrap();
+    assert!(!r.state.changed_chunks.is_empty());
+    assert_eq!(a.head(), Some(2), "committed at once");
+    // B sees it only after a sync.
+    assert_eq!(b.world().get_block([15, 3, 5]), Block::AIR);
+    let s = b.sync().unwrap();
+    assert_eq!(s.head, Some(2));
+    assert_eq!(s.pulled, 1);
+    let note = s.state.synced.expect("the sync says what it brought");
+    assert!(note.contains("undo history cleared"), "{note}");
+    assert_eq!(b.world().get_block([15, 3, 5]), block("lava"));
+    assert!(s.state.changed_chunks.contains(&[1, 0, 0]));
+    assert!(chunk_count(&b.chunks_since(since)) >= 1);
+    // A second sync brings nothing; A's own commit is not someone else's.
+    let again = b.sync().unwrap();
+    assert_eq!(again.pulled, 0);
+    assert!(again.state.synced.is_none());
+    assert_eq!(a.sync().unwrap().pulled, 0);
+    // World-wide fields, objects and decor travel too.
+    a.apply_script("sky 7\nspawn 2 1 2\nobject add lift 20 1 20 end=20,6,20\ndecor 3 1 3 12")
+        .unwrap();
+    let s = b.sync().unwrap();
+    assert_eq!(b.world().sky_region(), 7);
+    assert_eq!(b.world().spawn(), Some([2, 1, 2]));
+    assert_eq!(s.state.world.objects.len(), 1);
+    assert_eq!(s.state.world.decors.len(), 1);
+    assert_eq!(stored(&loc), *b.world());
+    // A flood fill (reach not bounded) is checked against the whole world's head.
+    a.apply_script("fill 0 1 0 water limit 20").unwrap_err();
+    b.apply_script("replace lava glass").unwrap();
+    a.apply_script("place 39 1 39 lava").unwrap();
+    assert_eq!(a.world().get_block([15, 3, 5]), block("glass"));
+    b.sync().unwrap();
+    assert_eq!(stored(&loc), *a.world());
+    assert_eq!(stored(&loc), *b.world());
+}
+
+#[test]
+fn concurrent_edits_of_one_chunk_both_end_in_the_world() {
+    let Some(pg) = TestServer::start() else {
+        return;
+    };
+    let loc = new_world(&pg, "w2");
+    let mut a = open(&loc);
+    let mut b = open(&loc);
+    // B has not seen A's edit when it edits the same chunk: its commit conflicts, it pulls
+    // and applies again.
+    a.apply_script("place 1 1 1 lava").unwrap();
+    b.apply_script("place 2 1 1 glass").unwrap();
+    assert_eq!(b.world().get_block([1, 1, 1]), block("lava"));
+    assert_eq!(b.world().get_block([2, 1, 1]), block("glass"));
+    // Two threads editing the same chunk at once lose nothing either.
+    let run = |mut s: Session, y: i32| {
+        std::thread::spawn(move || {
+            for x in 0..10 {
+                s.apply_script(&format!("place {x} {y} 4 brickwall"))
+                    .unwrap();
+            }
+            s
+        })
+    };
+    let (ta, tb) = (run(a, 2), run(b, 3));
+    let (mut a, _b) = (ta.join().unwrap(), tb.join().unwrap());
+    let w = stored(&loc);
+    for x in 0..10 {
+        for y in [2, 3] {
+            assert_eq!(w.get_block([x, y, 4]), block("brickwall"), "{x} {y}");
+        }
+    }
+    assert_eq!(w.get_block([1, 1, 1]), block("lava"));
+    assert_eq!(w.get_block([2, 1, 1]), block("glass"));
+    a.sync().unwrap();
+    assert_eq!(*a.world(), w);
+}
+
+#[test]
+fn an_undo_over_another_editors_change_is_refused_and_keeps_it() {
+    let Some(pg) = TestServer::start() else {
+        return;
+    };
+    let loc = new_world(&pg, "w3");
+    let mut a = open(&loc);
+    let mut b = open(&loc);
+    a.apply_script("place 3 1 3 glass").unwrap();
+    b.apply_script("place 3 1 3 lava").unwrap();
+    let e = a.try_undo().expect_err("undo over B's change");
+    assert_eq!(e.kind(), "refused");
+    assert!(e.to_string().contains("another editor changed"), "{e}");
+    assert_eq!(a.world().get_block([3, 1, 3]), block("lava"));
+    assert_eq!(a.editor().history().undo_depth(), 0);
+    assert_eq!(stored(&loc).get_block([3, 1, 3]), block("lava"));
+    // An undo of a change nobody touched since goes through and is committed.
+    a.apply_script("place 30 1 30 glass").unwrap();
+    let u = a.try_undo().unwrap();
+    assert!(u.change.is_some());
+    assert_eq!(stored(&loc).get_block([30, 1, 30]), Block::AIR);
+    let r = a.try_redo().unwrap();
+    assert!(r.change.is_some());
+    assert_eq!(stored(&loc).get_block([30, 1, 30]), block("glass"));
+    assert_eq!(stored(&loc), *a.world());
+}
+
+#[test]
+fn saving_a_database_world_writes_nothing_and_says_committed() {
+    let Some(pg) = TestServer::start() else {
+        return;
+    };
+    let loc = new_world(&pg, "w4");
+    let mut a = open(&loc);
+    a.apply_script("place 5 1 5 lava").unwrap();
+    assert!(!a.modified());
+    let mut store = PgStore::open(&loc).unwrap();
+    let before = store.head().unwrap().head;
+    let r = a.save().unwrap();
+    assert!(!r.written);
+    assert_eq!(r.committed, Some(before));
+    assert_eq!(store.head().unwrap().head, before, "no commit");
+    assert!(!a.autosave().unwrap(), "no journal");
+    assert!(a.recovery().is_none());
+    let e = a
+        .save_with(vwr_serve::SaveMode::As("copy.vwr".into()))
+        .unwrap_err();
+    assert_eq!(e.kind(), "refused");
+    let j = serde_json::to_value(&r).unwrap();
+    assert_eq!(j["committed"], before);
+}
+
+#[test]
+fn the_server_serves_a_database_world_and_its_sync_endpoint() {
+    let Some(pg) = TestServer::start() else {
+        return;
+    };
+    let loc = new_world(&pg, "w5");
+    let opts = vwr_serve::ServerOptions::default();
+    let sa = vwr_serve::start_db(&loc, opts.clone()).unwrap();
+    let sb = vwr_serve::start_db(&loc, opts).unwrap();
+    let ca = common::Client {
+        addr: sa.addr(),
+        token: sa.token().to_string(),
+    };
+    let cb = common::Client {
+        addr: sb.addr(),
+        token: sb.token().to_string(),
+    };
+    let w = cb.get("/api/world").json();
+    assert_eq!(w["store"], "database");
+    let epoch = w["epoch"].as_u64().unwrap();
+    ca.ok("/api/ops", "place 8 1 8 lava");
+    let s = cb.get("/api/sync").json();
+    assert_eq!(s["pulled"], 1);
+    assert!(s["epoch"].as_u64().unwrap() > epoch);
+    assert!(s["synced"]
+        .as_str()
+        .unwrap()
+        .contains("undo history cleared"));
+    let chunks = cb.get(&format!("/api/chunks?since={epoch}"));
+    assert!(chunk_count(&chunks.body) >= 1);
+    let save = cb.ok("/api/save", "");
+    assert_eq!(save["committed"], 2);
+    // An undo B cannot make is a 409 with kind "refused".
+    cb.ok("/api/ops", "place 9 1 9 glass");
+    ca.ok("/api/ops", "place 9 1 9 lava");
+    let r = cb.post("/api/undo", "");
+    assert_eq!(r.status, 409);
+    assert_eq!(r.json()["error"]["kind"], "refused");
+    sa.shutdown().unwrap();
+    sb.shutdown().unwrap();
+}
