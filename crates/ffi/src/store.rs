@@ -35,7 +35,7 @@ pub(crate) fn location(path: &Path) -> Result<Option<PgLocation>, Fail> {
 /// The whole world at `loc` and where it came from.
 pub(crate) fn open(loc: &PgLocation) -> Result<(World, Origin), Fail> {
     let mut store = PgStore::open(loc)?;
-    let (world, head) = vwr::load_store(&mut store)?;
+    let (world, head, _) = vwr::load_store(&mut store)?;
     let origin = Origin {
         location: loc.display(),
         head: Cell::new(head.head),

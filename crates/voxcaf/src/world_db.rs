@@ -143,7 +143,7 @@ pub fn open_store(path: &Path, tool: &str) -> Result<Box<dyn ChunkStore>> {
 pub fn load(loc: &PgLocation) -> Result<World> {
     let at = loc.display();
     let mut store = PgStore::open(loc).map_err(|e| failed(&at, e))?;
-    let (world, _) = vwr::load_store(&mut store).map_err(|e| failed(&at, e))?;
+    let (world, _, _) = vwr::load_store(&mut store).map_err(|e| failed(&at, e))?;
     Ok(world)
 }
 

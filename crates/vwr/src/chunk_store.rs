@@ -296,20 +296,26 @@ impl ChunkStore for FileStore {
 /// Positions a store is read in per request by [`load_store`] and [`commit_world`].
 pub const STORE_BATCH: usize = 512;
 
-/// The whole world a store holds (every chunk checked as it is decoded), and its head.
-pub fn load_store(store: &mut dyn ChunkStore) -> Result<(World, StoreHead)> {
+/// A whole world read from a store: the world, the head it was read at, and each stored
+/// chunk's version.
+pub type Loaded = (World, StoreHead, Vec<([u32; 3], u64)>);
+
+/// The whole world a store holds (every chunk checked as it is decoded).
+pub fn load_store(store: &mut dyn ChunkStore) -> Result<Loaded> {
     let head = store.head()?;
     let mut world = World::with_chunk_dims(head.chunk_dims)?;
     world.set_fields(head.fields)?;
     let list = store.list()?;
+    let mut versions = Vec::with_capacity(list.len());
     for batch in list.chunks(STORE_BATCH) {
         for v in store.read(batch)? {
             if let Some(c) = v.chunk {
                 world.set_chunk(v.pos, c)?;
+                versions.push((v.pos, v.version));
             }
         }
     }
-    Ok((world, head))
+    Ok((world, head, versions))
 }
 
 /// Commits `world` whole into `store`, as one commit of the chunks that differ from the stored

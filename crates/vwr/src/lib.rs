@@ -58,8 +58,8 @@ pub use chunk::{
     MAX_PALETTE,
 };
 pub use chunk_store::{
-    commit_world, load_store, ChunkStore, Committed, Expect, FileStore, StoreCommit, StoreHead,
-    StoredChunk, Versioned, STORE_BATCH,
+    commit_world, load_store, ChunkStore, Committed, Expect, FileStore, Loaded, StoreCommit,
+    StoreHead, StoredChunk, Versioned, STORE_BATCH,
 };
 pub use codec::{chunk_payload_size, read_world, write_world, Oddity};
 pub use error::{ChunkFault, RecordError, RecordFault, Result, TableFault, V3Fault, VwrError};

@@ -83,6 +83,31 @@ pub fn footprint(ops: &[Located]) -> Footprint {
 pub const EDIT_BYTES_PER_CHUNK: u64 = 700;
 
 impl Footprint {
+    /// Every chunk position of `world` the boxes reach (clamped), in file order, each once;
+    /// `None` for [`Footprint::Whole`].
+    pub fn chunks_in(&self, world: &vwr::World) -> Option<Vec<[u32; 3]>> {
+        let Footprint::Boxes(boxes) = self else {
+            return None;
+        };
+        let c = vwr::CHUNK_SIZE as u32;
+        let mut out = Vec::new();
+        for &(a, b) in boxes {
+            let Some((lo, hi)) = world.clamp_box(a, b) else {
+                continue;
+            };
+            for z in lo[2] / c..=hi[2] / c {
+                for y in lo[1] / c..=hi[1] / c {
+                    for x in lo[0] / c..=hi[0] / c {
+                        out.push([x, y, z]);
+                    }
+                }
+            }
+        }
+        out.sort_unstable_by_key(|p| (p[2], p[1], p[0]));
+        out.dedup();
+        Some(out)
+    }
+
     /// The chunks of a world of `chunk_dims` chunks the boxes reach, at most (boxes clamped to
     /// the world, overlaps counted twice); `None` for [`Footprint::Whole`].
     pub fn chunks_within(&self, chunk_dims: [u32; 3]) -> Option<u64> {

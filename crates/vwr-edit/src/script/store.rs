@@ -58,9 +58,9 @@ pub fn edit_store(
         let head = store.head()?;
         let mut world = World::with_chunk_dims(head.chunk_dims)?;
         world.set_fields(head.fields)?;
-        let positions = match &reach {
-            Footprint::Whole => store.list()?,
-            Footprint::Boxes(boxes) => positions_in(&world, boxes),
+        let positions = match reach.chunks_in(&world) {
+            Some(p) => p,
+            None => store.list()?,
         };
         let mut read: HashMap<[u32; 3], (u64, Option<Chunk>)> = HashMap::new();
         for batch in positions.chunks(vwr::STORE_BATCH) {
@@ -129,27 +129,6 @@ pub fn edit_store(
         })
         .unwrap_or_else(|| VwrError::Unrepresentable("no attempt was made".into()))
         .into())
-}
-
-/// Every chunk position of `world` the boxes reach (clamped), in file order, each once.
-fn positions_in(world: &World, boxes: &[([i32; 3], [i32; 3])]) -> Vec<[u32; 3]> {
-    let c = vwr::CHUNK_SIZE as u32;
-    let mut out = Vec::new();
-    for &(a, b) in boxes {
-        let Some((lo, hi)) = world.clamp_box(a, b) else {
-            continue;
-        };
-        for z in lo[2] / c..=hi[2] / c {
-            for y in lo[1] / c..=hi[1] / c {
-                for x in lo[0] / c..=hi[0] / c {
-                    out.push([x, y, z]);
-                }
-            }
-        }
-    }
-    out.sort_unstable_by_key(|p| (p[2], p[1], p[0]));
-    out.dedup();
-    out
 }
 
 /// The positions whose chunk differs from what was read (a new chunk where none was read, a

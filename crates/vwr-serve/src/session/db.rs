@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use vwr::{Chunk, ChunkStore, Expect, StoreCommit, VwrError, World, WorldFields};
-use vwr_edit::script::{footprint, Applied, Footprint, Located, Op, MAX_ATTEMPTS, READ_BATCH};
+use vwr_edit::script::{footprint, Applied, Located, Op, MAX_ATTEMPTS};
 use vwr_edit::{Change, Editor};
 use vwr_postgres::{PgLocation, PgStore};
 
@@ -54,24 +54,7 @@ struct Pulled {
 
 /// The chunks a script can read or write: `None` when its reach is not bounded.
 fn reach(world: &World, ops: &[Located]) -> Option<Vec<[u32; 3]>> {
-    let Footprint::Boxes(boxes) = footprint(ops) else {
-        return None;
-    };
-    let c = vwr::CHUNK_SIZE as u32;
-    let mut out = Vec::new();
-    for (a, b) in boxes {
-        let Some((lo, hi)) = world.clamp_box(a, b) else {
-            continue;
-        };
-        for z in lo[2] / c..=hi[2] / c {
-            for y in lo[1] / c..=hi[1] / c {
-                for x in lo[0] / c..=hi[0] / c {
-                    out.push([x, y, z]);
-                }
-            }
-        }
-    }
-    Some(out)
+    footprint(ops).chunks_in(world)
 }
 
 impl DbLink {
@@ -80,26 +63,14 @@ impl DbLink {
         let location = loc.display();
         let err = |e| ServeError::world(Path::new(&location), e);
         let mut store = PgStore::open(loc).map_err(err)?;
-        let head = store.head().map_err(err)?;
-        let mut world = World::with_chunk_dims(head.chunk_dims).map_err(err)?;
-        world.set_fields(head.fields).map_err(err)?;
-        let mut held = HashMap::new();
-        let list = store.list().map_err(err)?;
-        for batch in list.chunks(READ_BATCH) {
-            for v in store.read(batch).map_err(err)? {
-                if let Some(c) = v.chunk {
-                    let revision = c.revision();
-                    world.set_chunk(v.pos, c).map_err(err)?;
-                    held.insert(
-                        v.pos,
-                        Held {
-                            version: v.version,
-                            revision,
-                        },
-                    );
-                }
-            }
-        }
+        let (world, head, versions) = vwr::load_store(&mut store).map_err(err)?;
+        let held = versions
+            .into_iter()
+            .map(|(pos, version)| {
+                let revision = world.chunk_revision(pos).unwrap_or(0);
+                (pos, Held { version, revision })
+            })
+            .collect();
         let link = DbLink {
             store,
             loc: loc.clone(),
@@ -209,7 +180,7 @@ impl DbLink {
         let mut stored = HashSet::new();
         let mut list = self.store.list()?;
         list.extend(reset.iter().filter(|p| !self.held.contains_key(*p)));
-        for batch in list.chunks(READ_BATCH) {
+        for batch in list.chunks(vwr::STORE_BATCH) {
             for v in self.store.read(batch)? {
                 stored.insert(v.pos);
                 let held = self.held.get(&v.pos).map_or(0, |h| h.version);
