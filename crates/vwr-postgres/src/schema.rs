@@ -4,14 +4,14 @@
 use postgres::Client;
 
 /// The schema version this code writes and reads.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The advisory lock guarding schema creation and upgrades (`voxcaf` in ASCII).
 pub const SCHEMA_LOCK: i64 = 0x766f78636166;
 
 /// The upgrade steps: step `n` takes the schema from version `n - 1` to `n` (step 1 creates
 /// it). A new version adds its step here and to the spec.
-pub const STEPS: &[&str] = &[STEP_1];
+pub const STEPS: &[&str] = &[STEP_1, STEP_2];
 
 const STEP_1: &str = "
 CREATE SCHEMA IF NOT EXISTS voxcaf;
@@ -54,6 +54,35 @@ CREATE TABLE voxcaf.commits (
     PRIMARY KEY (world, seq)
 );
 INSERT INTO voxcaf.meta (key, value) VALUES ('schema_version', '0');
+";
+
+/// Version 1 -> 2: chunk history (vwr-postgres.md §7); existing worlds start their history at
+/// their head, whose commit row gets the world's fields.
+const STEP_2: &str = "
+CREATE TABLE voxcaf.chunk_history (
+    world    bigint  NOT NULL REFERENCES voxcaf.worlds(id) ON DELETE CASCADE,
+    x integer NOT NULL, y integer NOT NULL, z integer NOT NULL,
+    replaced_by bigint NOT NULL,
+    version  bigint  NOT NULL,
+    encoding smallint NOT NULL,
+    storage  smallint NOT NULL,
+    value    bigint  NOT NULL,
+    crc      bigint  NOT NULL,
+    data     bytea,
+    PRIMARY KEY (world, x, y, z, replaced_by)
+);
+CREATE INDEX chunk_history_replaced ON voxcaf.chunk_history (world, replaced_by);
+ALTER TABLE voxcaf.worlds ADD COLUMN history_from bigint NOT NULL DEFAULT 1;
+UPDATE voxcaf.worlds SET history_from = greatest(head, 1);
+ALTER TABLE voxcaf.commits
+    ADD COLUMN kind text NOT NULL DEFAULT 'save' CHECK (kind IN ('save', 'revert', 'migrate')),
+    ADD COLUMN reverted_to bigint,
+    ADD COLUMN sky_region bigint,
+    ADD COLUMN mission_number bigint,
+    ADD COLUMN spawn_x integer, ADD COLUMN spawn_y integer, ADD COLUMN spawn_z integer;
+UPDATE voxcaf.commits c SET sky_region = w.sky_region, mission_number = w.mission_number,
+    spawn_x = w.spawn_x, spawn_y = w.spawn_y, spawn_z = w.spawn_z
+    FROM voxcaf.worlds w WHERE c.world = w.id AND c.seq = w.head;
 ";
 
 /// Why the schema cannot be used.

@@ -4,13 +4,17 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use postgres::binary_copy::BinaryCopyInWriter;
-use postgres::types::{ToSql, Type};
+use postgres::types::Type;
 use postgres::{Client, GenericClient, Row, Statement};
 use vwr::{
     ChunkStore, Codec, Committed, Expect, Result, StoreCommit, StoreHead, StoredChunk, Versioned,
-    VwrError, WorldFields,
+    VwrError,
 };
 
+use crate::commit::{
+    columns, fields_from_row, finish, lock, record_commit, spawn_columns, stmt, write_rows,
+    CommitFail, CommitKind, Meta, Prepared, Rows, COMMIT_SQL, VERSIONS_SQL,
+};
 use crate::db::{connect, db_error, now_ms, store_error};
 use crate::PgLocation;
 
@@ -21,8 +25,9 @@ pub struct PgStore {
     name: String,
     id: i64,
     dims: [u32; 3],
-    statements: HashMap<&'static str, Statement>,
+    statements: Prepared,
     listening: bool,
+    keep: usize,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -62,6 +67,10 @@ pub struct CommitRow {
     pub summary: String,
     /// Chunks written or removed.
     pub chunks: u64,
+    /// What made it: an edit, a revert, a migrate.
+    pub kind: CommitKind,
+    /// A revert's target: the seq whose state it made current again.
+    pub reverted_to: Option<u64>,
 }
 
 /// What [`import`] wrote.
@@ -84,38 +93,6 @@ const READ_SQL: &str = "SELECT p.i, c.version, c.encoding, c.storage, c.value, c
      FROM unnest($2::int4[], $3::int4[], $4::int4[]) WITH ORDINALITY AS p(x, y, z, i) \
      JOIN voxcaf.chunks c ON c.world = $1 AND c.x = p.x AND c.y = p.y AND c.z = p.z";
 const LIST_SQL: &str = "SELECT x, y, z FROM voxcaf.chunks WHERE world = $1 ORDER BY z, y, x";
-const LOCK_SQL: &str = "SELECT head, fields_version FROM voxcaf.worlds WHERE id = $1 FOR UPDATE";
-const VERSIONS_SQL: &str = "SELECT c.x, c.y, c.z, c.version \
-     FROM unnest($2::int4[], $3::int4[], $4::int4[]) AS p(x, y, z) \
-     JOIN voxcaf.chunks c ON c.world = $1 AND c.x = p.x AND c.y = p.y AND c.z = p.z";
-const UPSERT_SQL: &str = "INSERT INTO voxcaf.chunks \
-     (world, x, y, z, version, encoding, storage, value, crc, data) \
-     SELECT $1, x, y, z, $2, e, s, v, c, d FROM unnest($3::int4[], $4::int4[], $5::int4[], \
-     $6::int2[], $7::int2[], $8::int8[], $9::int8[], $10::bytea[]) AS t(x, y, z, e, s, v, c, d) \
-     ON CONFLICT (world, x, y, z) DO UPDATE SET version = EXCLUDED.version, \
-     encoding = EXCLUDED.encoding, storage = EXCLUDED.storage, value = EXCLUDED.value, \
-     crc = EXCLUDED.crc, data = EXCLUDED.data";
-const DELETE_SQL: &str = "DELETE FROM voxcaf.chunks WHERE world = $1 AND (x, y, z) IN \
-     (SELECT * FROM unnest($2::int4[], $3::int4[], $4::int4[]))";
-const HEAD_UPDATE_SQL: &str = "UPDATE voxcaf.worlds SET head = $2 WHERE id = $1";
-const FIELDS_UPDATE_SQL: &str = "UPDATE voxcaf.worlds SET head = $2, fields_version = $2, \
-     sky_region = $3, mission_number = $4, spawn_x = $5, spawn_y = $6, spawn_z = $7 \
-     WHERE id = $1";
-const COMMIT_ROW_SQL: &str = "INSERT INTO voxcaf.commits (world, seq, time_ms, tool, summary, \
-     chunks) VALUES ($1, $2, $3, $4, $5, $6)";
-const NOTIFY_SQL: &str = "SELECT pg_notify('voxcaf_world', $1)";
-
-/// Positions as three coordinate arrays (for `unnest`).
-fn columns(positions: impl Iterator<Item = [u32; 3]>) -> [Vec<i32>; 3] {
-    let mut c: [Vec<i32>; 3] = Default::default();
-    for p in positions {
-        for k in 0..3 {
-            c[k].push(p[k] as i32);
-        }
-    }
-    c
-}
-
 fn conflict_what(moved: &[[u32; 3]]) -> String {
     match moved {
         [p] => format!("chunk ({}, {}, {})", p[0], p[1], p[2]),
@@ -123,9 +100,9 @@ fn conflict_what(moved: &[[u32; 3]]) -> String {
     }
 }
 
-/// A stored row's columns `first..first+5` (encoding, storage, value, crc, data) as a chunk,
-/// checked; a value out of its column's range is a bad chunk too.
-fn row_chunk(loc: &str, row: &Row, first: usize, pos: [u32; 3]) -> Result<vwr::Chunk> {
+/// A stored row's columns `first..first+5` (encoding, storage, value, crc, data) as a stored
+/// chunk; a value out of its column's range is a bad chunk.
+pub(crate) fn row_stored(loc: &str, row: &Row, first: usize, pos: [u32; 3]) -> Result<StoredChunk> {
     let bad = |what: &str| VwrError::BadStoredChunk {
         location: loc.to_string(),
         chunk: pos,
@@ -142,7 +119,7 @@ fn row_chunk(loc: &str, row: &Row, first: usize, pos: [u32; 3]) -> Result<vwr::C
         crc: u32::try_from(crc).map_err(|_| bad("crc"))?,
         data: row.get(first + 4),
     };
-    stored.decode(loc, pos)
+    Ok(stored)
 }
 
 impl PgStore {
@@ -178,6 +155,7 @@ impl PgStore {
             dims: [d(1), d(2), d(3)],
             statements: HashMap::new(),
             listening: false,
+            keep: vwr::DEFAULT_KEEP,
         }
     }
 
@@ -199,6 +177,7 @@ impl PgStore {
             dims: d,
             statements: HashMap::new(),
             listening: false,
+            keep: vwr::DEFAULT_KEEP,
         })
     }
 
@@ -212,27 +191,39 @@ impl PgStore {
         self.id
     }
 
+    /// Commits whose state later commits keep (vwr-postgres.md §7; default
+    /// [`vwr::DEFAULT_KEEP`], at least 1): history older than that is pruned at each commit.
+    pub fn set_keep(&mut self, keep: usize) {
+        self.keep = keep.max(1);
+    }
+
     /// The newest `limit` commits, newest first.
     pub fn commits(&mut self, limit: usize) -> Result<Vec<CommitRow>> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows = self
             .client
             .query(
-                "SELECT seq, time_ms, tool, summary, chunks FROM voxcaf.commits \
-                 WHERE world = $1 ORDER BY seq DESC LIMIT $2",
+                "SELECT seq, time_ms, tool, summary, chunks, kind, reverted_to \
+                 FROM voxcaf.commits WHERE world = $1 ORDER BY seq DESC LIMIT $2",
                 &[&self.id, &limit],
             )
             .map_err(|e| db_error(&self.loc, &e))?;
-        Ok(rows
-            .iter()
-            .map(|r| CommitRow {
-                seq: r.get::<_, i64>(0) as u64,
-                time_ms: r.get::<_, i64>(1) as u64,
-                tool: r.get(2),
-                summary: r.get(3),
-                chunks: r.get::<_, i32>(4) as u64,
+        rows.iter()
+            .map(|r| {
+                let kind: String = r.get(5);
+                Ok(CommitRow {
+                    seq: r.get::<_, i64>(0) as u64,
+                    time_ms: r.get::<_, i64>(1) as u64,
+                    tool: r.get(2),
+                    summary: r.get(3),
+                    chunks: r.get::<_, i32>(4) as u64,
+                    kind: CommitKind::parse(&kind).ok_or_else(|| {
+                        store_error(&self.loc, format!("a commit of unknown kind {kind:?}"))
+                    })?,
+                    reverted_to: r.get::<_, Option<i64>>(6).map(|v| v as u64),
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// Waits until the world's head moves past `after` (another writer committed), for at
@@ -304,11 +295,6 @@ impl PgStore {
     }
 }
 
-/// The spawn as the three nullable columns (all NULL: no spawn).
-fn spawn_columns(f: &WorldFields) -> [Option<i32>; 3] {
-    f.spawn.map_or([None; 3], |s| s.map(Some))
-}
-
 /// Inserts a world row (dropping an existing one first when `replace`) with head and fields
 /// version `seq`; its id.
 fn insert_world(
@@ -361,21 +347,6 @@ fn insert_world(
     Ok(row.get(0))
 }
 
-/// The commits row and its NOTIFY.
-fn record_commit(
-    tx: &mut impl GenericClient,
-    id: i64,
-    seq: i64,
-    tool: &str,
-    summary: &str,
-    chunks: u64,
-) -> std::result::Result<(), postgres::Error> {
-    let n = i32::try_from(chunks).unwrap_or(i32::MAX);
-    tx.execute(COMMIT_ROW_SQL, &[&id, &seq, &now_ms(), &tool, &summary, &n])?;
-    tx.execute(NOTIFY_SQL, &[&format!("{id} {seq}")])?;
-    Ok(())
-}
-
 impl ChunkStore for PgStore {
     fn location(&self) -> String {
         self.loc.display()
@@ -389,18 +360,9 @@ impl ChunkStore for PgStore {
             .map_err(|e| db_error(&self.loc, &e))?
             .ok_or_else(|| self.missing_world())?;
         let d = |i: usize| row.get::<_, i32>(i) as u32;
-        let spawn: [Option<i32>; 3] = [row.get(5), row.get(6), row.get(7)];
-        let spawn = match spawn {
-            [Some(x), Some(y), Some(z)] => Some([x, y, z]),
-            _ => None,
-        };
         Ok(StoreHead {
             chunk_dims: [d(0), d(1), d(2)],
-            fields: WorldFields {
-                sky_region: row.get::<_, i64>(3) as u32,
-                mission_number: row.get::<_, i64>(4) as u32,
-                spawn,
-            },
+            fields: fields_from_row(&row, 3).unwrap_or_default(),
             fields_version: row.get::<_, i64>(8) as u64,
             head: row.get::<_, i64>(9) as u64,
             format_version: row.get::<_, i16>(10) as u8,
@@ -433,7 +395,7 @@ impl ChunkStore for PgStore {
             let i = (row.get::<_, i64>(0) - 1) as usize;
             let v = &mut out[i];
             v.version = row.get::<_, i64>(1) as u64;
-            v.chunk = Some(row_chunk(&location, &row, 2, v.pos)?);
+            v.chunk = Some(row_stored(&location, &row, 2, v.pos)?.decode(&location, v.pos)?);
         }
         Ok(out)
     }
@@ -455,141 +417,125 @@ impl ChunkStore for PgStore {
             self.check_pos(p)?;
         }
         // Encoded before the transaction, so the world row is locked for the writes only.
-        let mut upserts = Vec::new();
-        let mut deletes = Vec::new();
+        let mut rows = Rows::default();
         for &(p, chunk) in &c.changes {
             let enc =
                 chunk.and_then(|ch| StoredChunk::encode(ch, Codec::Auto, vwr::DEFAULT_ZSTD_LEVEL));
             match enc {
-                Some(s) => upserts.push((p, s)),
-                None => deletes.push(p),
+                Some(s) => rows.upserts.push((p, s)),
+                None => rows.deletes.push(p),
             }
         }
-        let stmts = [
-            LOCK_SQL,
-            VERSIONS_SQL,
-            UPSERT_SQL,
-            DELETE_SQL,
-            HEAD_UPDATE_SQL,
-            FIELDS_UPDATE_SQL,
-            COMMIT_ROW_SQL,
-            NOTIFY_SQL,
-        ];
-        for sql in stmts {
+        self.prepare_commit()?;
+        let result = commit_tx(self, c, &rows);
+        let seq = result.map_err(|f| self.fail(f))?;
+        Ok(Committed {
+            seq,
+            chunks: c.changes.len() as u64,
+            report: Default::default(),
+        })
+    }
+}
+
+impl PgStore {
+    /// Prepares the statements of a commit (once per store).
+    pub(crate) fn prepare_commit(&mut self) -> Result<()> {
+        for sql in COMMIT_SQL {
             self.statement(sql)?;
         }
-        let result = commit_tx(self, c, &upserts, &deletes);
-        match result {
-            Ok(seq) => Ok(Committed {
-                seq,
-                chunks: c.changes.len() as u64,
-                report: Default::default(),
-            }),
-            Err(CommitFail::Db(e)) => Err(db_error(&self.loc, &e)),
-            Err(CommitFail::Conflict(what)) => Err(VwrError::Conflict {
+        Ok(())
+    }
+
+    /// A failed commit transaction as an error.
+    pub(crate) fn fail(&self, f: CommitFail) -> VwrError {
+        match f {
+            CommitFail::Db(e) => db_error(&self.loc, &e),
+            CommitFail::Conflict(what) => VwrError::Conflict {
                 location: self.loc.display(),
                 what,
-            }),
-            Err(CommitFail::Gone) => Err(self.missing_world()),
+            },
+            CommitFail::Gone => self.missing_world(),
+            CommitFail::Vwr(e) => e,
         }
     }
-}
 
-/// Why a commit transaction did not commit (it rolled back).
-enum CommitFail {
-    Db(postgres::Error),
-    Conflict(String),
-    Gone,
-}
-
-impl From<postgres::Error> for CommitFail {
-    fn from(e: postgres::Error) -> Self {
-        CommitFail::Db(e)
+    /// The connection, the prepared statements, the world's id and the commits kept: what a
+    /// commit transaction needs.
+    pub(crate) fn parts(&mut self) -> (&mut Client, &Prepared, i64, usize) {
+        (&mut self.client, &self.statements, self.id, self.keep)
     }
+
+    /// The location, for messages.
+    pub(crate) fn loc(&self) -> &PgLocation {
+        &self.loc
+    }
+}
+
+/// The version check of §3 step 2 for `Expect::Chunks`: the positions that moved.
+fn moved_chunks(
+    tx: &mut postgres::Transaction<'_>,
+    versions: &Statement,
+    id: i64,
+    list: &[([u32; 3], u64)],
+) -> std::result::Result<Vec<[u32; 3]>, postgres::Error> {
+    let [xs, ys, zs] = columns(list.iter().map(|(p, _)| *p));
+    let now: HashMap<[u32; 3], u64> = tx
+        .query(versions, &[&id, &xs, &ys, &zs])?
+        .iter()
+        .map(|r| {
+            let p = [0, 1, 2].map(|i| r.get::<_, i32>(i) as u32);
+            (p, r.get::<_, i64>(3) as u64)
+        })
+        .collect();
+    Ok(list
+        .iter()
+        .filter(|(p, v)| now.get(p).copied().unwrap_or(0) != *v)
+        .map(|(p, _)| *p)
+        .collect())
 }
 
 /// The transaction of vwr-postgres.md §3; the new seq.
 fn commit_tx(
     s: &mut PgStore,
     c: &StoreCommit<'_>,
-    upserts: &[([u32; 3], StoredChunk)],
-    deletes: &[[u32; 3]],
+    rows: &Rows,
 ) -> std::result::Result<u64, CommitFail> {
-    let st = |sql: &str| s.statements[sql].clone();
-    let (lock, versions, upsert, delete) = (
-        st(LOCK_SQL),
-        st(VERSIONS_SQL),
-        st(UPSERT_SQL),
-        st(DELETE_SQL),
-    );
-    let (head_up, fields_up) = (st(HEAD_UPDATE_SQL), st(FIELDS_UPDATE_SQL));
-    let id = s.id;
-    let mut tx = s.client.transaction()?;
+    let (client, prepared, id, keep) = s.parts();
+    let mut tx = client.transaction()?;
     // 1. The world row, locked: commits of this world are serial from here.
-    let row = tx.query_opt(&lock, &[&id])?.ok_or(CommitFail::Gone)?;
-    let (head, fields_version): (i64, i64) = (row.get(0), row.get(1));
+    let locked = lock(&mut tx, prepared, id)?;
     // 2. The version check.
     match &c.expect {
-        Expect::Head(h) if *h != head as u64 => {
+        Expect::Head(h) if *h != locked.head as u64 => {
             return Err(CommitFail::Conflict("the world".into()))
         }
         Expect::Head(_) => {}
         Expect::Chunks(list) => {
-            let [xs, ys, zs] = columns(list.iter().map(|(p, _)| *p));
-            let now: HashMap<[u32; 3], u64> = tx
-                .query(&versions, &[&id, &xs, &ys, &zs])?
-                .iter()
-                .map(|r| {
-                    let p = [0, 1, 2].map(|i| r.get::<_, i32>(i) as u32);
-                    (p, r.get::<_, i64>(3) as u64)
-                })
-                .collect();
-            let moved: Vec<[u32; 3]> = list
-                .iter()
-                .filter(|(p, v)| now.get(p).copied().unwrap_or(0) != *v)
-                .map(|(p, _)| *p)
-                .collect();
+            let versions = stmt(&mut tx, prepared, VERSIONS_SQL)?;
+            let moved = moved_chunks(&mut tx, &versions, id, list)?;
             if !moved.is_empty() {
                 return Err(CommitFail::Conflict(conflict_what(&moved)));
             }
         }
     }
     if let Some((_, seen)) = c.fields {
-        if seen != fields_version as u64 {
+        if seen != locked.fields_version as u64 {
             return Err(CommitFail::Conflict("the world-wide fields".into()));
         }
     }
-    let seq = head + 1;
-    // 3. The chunk rows.
-    if !upserts.is_empty() {
-        let [xs, ys, zs] = columns(upserts.iter().map(|(p, _)| *p));
-        let e: Vec<i16> = upserts.iter().map(|(_, s)| i16::from(s.encoding)).collect();
-        let st: Vec<i16> = upserts.iter().map(|(_, s)| i16::from(s.storage)).collect();
-        let v: Vec<i64> = upserts.iter().map(|(_, s)| i64::from(s.value)).collect();
-        let crc: Vec<i64> = upserts.iter().map(|(_, s)| i64::from(s.crc)).collect();
-        let data: Vec<&[u8]> = upserts.iter().map(|(_, s)| &s.data[..]).collect();
-        let params: [&(dyn ToSql + Sync); 10] =
-            [&id, &seq, &xs, &ys, &zs, &e, &st, &v, &crc, &data];
-        tx.execute(&upsert, &params)?;
-    }
-    if !deletes.is_empty() {
-        let [xs, ys, zs] = columns(deletes.iter().copied());
-        tx.execute(&delete, &[&id, &xs, &ys, &zs])?;
-    }
-    // 4. The world row and the commits row; 5. NOTIFY (sent at COMMIT).
-    match c.fields {
-        Some((f, _)) => {
-            let spawn = spawn_columns(&f);
-            let (sky, mission) = (i64::from(f.sky_region), i64::from(f.mission_number));
-            let params: [&(dyn ToSql + Sync); 7] =
-                [&id, &seq, &sky, &mission, &spawn[0], &spawn[1], &spawn[2]];
-            tx.execute(&fields_up, &params)?;
-        }
-        None => {
-            tx.execute(&head_up, &[&id, &seq])?;
-        }
-    }
-    record_commit(&mut tx, id, seq, c.tool, c.summary, c.changes.len() as u64)?;
+    let seq = locked.head + 1;
+    // 3. The chunk rows (the replaced ones to history).
+    write_rows(&mut tx, prepared, id, seq, rows)?;
+    // 4. The world row, the commits row, pruning; 5. NOTIFY (sent at COMMIT).
+    let meta = Meta {
+        kind: CommitKind::Save,
+        reverted_to: None,
+        tool: c.tool,
+        summary: c.summary,
+        chunks: c.changes.len() as u64,
+    };
+    let fields = c.fields.map(|(f, _)| f);
+    finish(&mut tx, prepared, id, seq, &locked, fields, &meta, keep)?;
     // 6.
     tx.commit()?;
     Ok(seq as u64)
@@ -682,7 +628,14 @@ pub fn import(
         }
         w.finish().map_err(dbe)?;
     }
-    record_commit(&mut tx, id, seq, tool, summary, report.chunks).map_err(dbe)?;
+    let meta = Meta {
+        kind: CommitKind::Migrate,
+        reverted_to: None,
+        tool,
+        summary,
+        chunks: report.chunks,
+    };
+    record_commit(&mut tx, &HashMap::new(), id, seq, &meta, &head.fields).map_err(dbe)?;
     tx.commit().map_err(dbe)?;
     Ok(report)
 }
