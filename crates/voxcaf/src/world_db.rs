@@ -437,16 +437,18 @@ pub fn history(path: &Path, as_json: bool) -> Result<u8> {
     if as_json {
         let v = json!({"ok": true, "file": at, "commits": commits.iter().map(|c| json!({
             "generation": c.seq, "time_ms": c.time_ms, "tool": c.tool,
-            "summary": c.summary, "chunks_written": c.chunks,
+            "summary": c.summary, "chunks_written": c.chunks, "kind": c.kind.as_str(),
+            "reverted_to": c.reverted_to,
         })).collect::<Vec<_>>()});
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(0);
     }
     crate::global::say!(
-        "{:>7}  {:<23}  {:>7}  {:<22}  summary",
+        "{:>7}  {:<23}  {:>7}  {:<11}  {:<22}  summary",
         "seq",
         "time",
         "chunks",
+        "kind",
         "tool"
     );
     for c in commits {
@@ -457,12 +459,67 @@ pub fn history(path: &Path, as_json: bool) -> Result<u8> {
         } else {
             String::new()
         };
+        let kind = match c.reverted_to {
+            Some(to) => format!("revert {to}"),
+            None => c.kind.as_str().to_string(),
+        };
         crate::global::say!(
-            "{:>7}  {:<23}  {:>7}  {:<22}  {first}{more}",
+            "{:>7}  {:<23}  {:>7}  {:<11}  {:<22}  {first}{more}",
             c.seq,
             crate::world_history::time_text(c.time_ms),
             c.chunks,
+            kind,
             c.tool
+        );
+    }
+    Ok(0)
+}
+
+/// `world revert` of a database world: the state of commit `to` (default: the one before the
+/// head) made current again as a new commit.
+pub fn revert(path: &Path, to: Option<u64>, as_json: bool) -> Result<u8> {
+    let (_, at, mut store) = open_db(path)?;
+    let c = store
+        .revert(to, "voxcaf world revert")
+        .map_err(|e| failed(&at, e))?;
+    let target = store
+        .commits(1)
+        .map_err(|e| failed(&at, e))?
+        .first()
+        .and_then(|r| r.reverted_to)
+        .unwrap_or(0);
+    if as_json {
+        let v = json!({"ok": true, "file": at, "commit": c.seq, "reverted_to": target,
+                       "chunks": c.chunks});
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        crate::global::say!(
+            "{at}: commit {} makes commit {target} current again ({} chunks); \
+             `voxcaf world revert '{at}' --to {}` goes back",
+            c.seq,
+            c.chunks,
+            c.seq - 1
+        );
+    }
+    Ok(0)
+}
+
+/// `world compact` of a database world: the chunk history older than the last `keep` commits
+/// dropped (the commit log itself is kept).
+pub fn compact(path: &Path, keep: u64, as_json: bool) -> Result<u8> {
+    let (_, at, mut store) = open_db(path)?;
+    let keep = usize::try_from(keep).unwrap_or(usize::MAX);
+    let dropped = store.compact(keep).map_err(|e| failed(&at, e))?;
+    let kept = store.kept().map_err(|e| failed(&at, e))?;
+    if as_json {
+        let v = json!({"ok": true, "file": at, "history_rows_dropped": dropped,
+                       "revertible": [kept.start(), kept.end()]});
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        crate::global::say!(
+            "{at}: {dropped} rows of chunk history dropped; commits {}..={} can be reverted to",
+            kept.start(),
+            kept.end()
         );
     }
     Ok(0)

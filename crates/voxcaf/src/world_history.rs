@@ -41,7 +41,7 @@ pub struct HistoryArgs {
 
 #[derive(Args)]
 pub struct RevertArgs {
-    /// The .vwr file (v3).
+    /// The .vwr file (v3), or a database world, postgres://USER@HOST:PORT/DB?world=NAME.
     pub file: PathBuf,
     /// The commit to make current again (default: the one before the current commit).
     #[arg(long, value_name = "SEQ")]
@@ -53,7 +53,8 @@ pub struct RevertArgs {
 
 #[derive(Args)]
 pub struct CompactArgs {
-    /// The .vwr file (v3).
+    /// The .vwr file (v3), or a database world (its chunk history is pruned; the commit log
+    /// is kept).
     pub file: PathBuf,
     /// Commits to keep.
     #[arg(long, default_value_t = vwr::DEFAULT_KEEP as u64,
@@ -174,6 +175,9 @@ fn history(a: &HistoryArgs) -> Result<u8> {
 }
 
 fn revert(a: &RevertArgs) -> Result<u8> {
+    if crate::world_db::is_db(&a.file) {
+        return crate::world_db::revert(&a.file, a.to.map(u64::from), a.json);
+    }
     crate::world::refuse_vox_history(&a.file, "world revert")?;
     let o = |e| crate::output::failed(&a.file, e);
     let (mut s, _) =
@@ -204,6 +208,9 @@ fn revert(a: &RevertArgs) -> Result<u8> {
 }
 
 fn compact(a: &CompactArgs) -> Result<u8> {
+    if crate::world_db::is_db(&a.file) {
+        return crate::world_db::compact(&a.file, a.keep, a.json);
+    }
     crate::world::refuse_vox_history(&a.file, "world compact")?;
     let o = |e| crate::output::failed(&a.file, e);
     let opts = SessionOptions {

@@ -139,6 +139,24 @@ fn a_database_world_is_made_edited_and_read_by_the_world_commands() {
     // The commit reports its chunks.
     let e = ok(d, &["world", "edit", &url, "place 7 1 7 35"]);
     assert!(e.contains("as commit 2: 1 chunks"), "{e}");
+    // Revert makes commit 1 current again as commit 3, which can itself be reverted.
+    let block = |d: &Path| cli_json(d, &format!("world get {url} 7,1,7 --json"))["type"].clone();
+    assert_eq!(block(d), 35);
+    let r = cli_json(d, &format!("world revert {url} --json"));
+    assert_eq!(
+        (r["commit"].as_u64(), r["reverted_to"].as_u64()),
+        (Some(3), Some(1))
+    );
+    assert_eq!(block(d), 0);
+    ok(d, &["world", "revert", &url]);
+    assert_eq!(block(d), 35);
+    let h = cli_json(d, &format!("world history {url} --json"));
+    assert_eq!(h["commits"][0]["kind"], "revert", "{h}");
+    // Compact keeps the last commit's state only: a revert past it is refused, naming why.
+    ok(d, &["world", "compact", &url, "--keep", "1"]);
+    let (code, _, err) = run(d, &["world", "revert", &url, "--to", "1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("commit 1 is not in the kept history"), "{err}");
 }
 
 /// A writer: `voxcaf world edit URL OP` once per operation, printing each acknowledged

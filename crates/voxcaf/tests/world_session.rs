@@ -105,7 +105,7 @@ fn history_and_revert_round_trip() {
         dir,
         &["world", "revert", "t.vwr", "--to", "77"],
         1,
-        "commit 77 is not in the file's history",
+        "commit 77 is not in the kept history",
     );
     // A v2 world has no history, and says so.
     ok(&["world", "new", "v2.vwr", "--chunks", "2"], dir);

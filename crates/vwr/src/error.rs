@@ -206,7 +206,7 @@ pub enum VwrError {
         chunk: [u32; 3],
     },
     /// A revert named a commit the file no longer has.
-    #[error("{}: commit {generation} is not in the file's history (kept: {kept})", path.display())]
+    #[error("{}: commit {generation} is not in the kept history (kept: {kept})", path.display())]
     NoSuchCommit {
         /// The world file.
         path: PathBuf,
