@@ -22,6 +22,10 @@ const STATES_SQL: &str = "SELECT DISTINCT ON (x, y, z) x, y, z, encoding, storag
 const FIELDS_AT_SQL: &str = "SELECT sky_region, mission_number, spawn_x, spawn_y, spawn_z \
      FROM voxcaf.commits WHERE world = $1 AND seq = $2";
 const KEPT_SQL: &str = "SELECT history_from, head FROM voxcaf.worlds WHERE id = $1";
+/// Every position a commit after `$2` wrote (its row's version) or replaced or removed (a
+/// history row it replaced).
+const CHANGED_SQL: &str = "SELECT x, y, z FROM voxcaf.chunks WHERE world = $1 AND version > $2 \
+     UNION SELECT x, y, z FROM voxcaf.chunk_history WHERE world = $1 AND replaced_by > $2";
 
 /// `from..=head` as the error message writes a kept range (`none` when empty).
 fn range_text(from: i64, head: i64) -> String {
@@ -42,6 +46,29 @@ impl PgStore {
         let row = row.ok_or_else(|| self.fail(CommitFail::Gone))?;
         let (from, head): (i64, i64) = (row.get(0), row.get(1));
         Ok(from.max(1) as u64..=head.max(0) as u64)
+    }
+
+    /// The chunk positions that commits after `seq` wrote, replaced or removed, when the kept
+    /// history still reaches back to `seq` (so that removals are known); `None` when it does not,
+    /// and the world must be read whole. What an editor that holds the world at `seq` reads to
+    /// catch up.
+    pub fn changed_since(&mut self, seq: u64) -> Result<Option<Vec<[u32; 3]>>> {
+        let kept = self.kept()?;
+        if seq >= *kept.end() {
+            return Ok(Some(Vec::new()));
+        }
+        if seq < *kept.start() {
+            return Ok(None);
+        }
+        let (client, _, id, _) = self.parts();
+        let rows = client.query(CHANGED_SQL, &[&id, &(seq as i64)]);
+        let rows = rows.map_err(|e| db_error(self.loc(), &e))?;
+        let mut out: Vec<[u32; 3]> = rows
+            .iter()
+            .map(|r| [0, 1, 2].map(|i| r.get::<_, i32>(i) as u32))
+            .collect();
+        out.sort_unstable_by_key(|p| (p[2], p[1], p[0]));
+        Ok(Some(out))
     }
 
     /// Makes the state of commit `to` (default: the one before the head) current again as a

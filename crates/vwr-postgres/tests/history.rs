@@ -216,7 +216,7 @@ fn a_schema_1_database_is_upgraded_on_connect() {
     );
     assert_eq!(version, i64::from(vwr_postgres::schema::SCHEMA_VERSION));
     // Readable as before.
-    let (world, head) = load_store(&mut store).unwrap();
+    let (world, head, _) = load_store(&mut store).unwrap();
     assert_eq!((head.head, head.fields.sky_region), (1, 5));
     assert_eq!(world.get_block([15, 3, 15]), vwr::Block(35 << 4));
     assert_eq!(world.non_empty_chunks().count(), 1);
@@ -236,4 +236,35 @@ fn a_schema_1_database_is_upgraded_on_connect() {
     // A second client finds version 2 and does nothing.
     let mut again = PgStore::open(&l).unwrap();
     assert!(snapshot(&mut again) == world);
+}
+
+/// What an editor holding the world at commit N reads to catch up: the positions later
+/// commits wrote or removed, or `None` once the kept history no longer reaches N.
+#[test]
+fn changed_since_names_written_and_removed_chunks_while_history_reaches() {
+    let Some(pg) = voxcaf_pg_test::TestServer::start() else {
+        return;
+    };
+    let loc = PgLocation::parse(&pg.url("w")).unwrap();
+    let (mut store, _) = three_commits(&loc);
+    // Commit 4: one chunk written where none was, one removed.
+    let filled = vwr::Chunk::uniform(vwr::Block(35 << 4));
+    let gone = store.list().unwrap()[0];
+    let commit = vwr::StoreCommit {
+        expect: vwr::Expect::Head(3),
+        changes: vec![([2, 1, 2], Some(&filled)), (gone, None)],
+        fields: None,
+        tool: "t",
+        summary: "s",
+    };
+    store.commit(&commit).unwrap();
+    let mut changed = store.changed_since(3).unwrap().unwrap();
+    changed.sort();
+    let mut want = vec![[2, 1, 2], gone];
+    want.sort();
+    assert_eq!(changed, want);
+    assert_eq!(store.changed_since(4).unwrap(), Some(Vec::new()));
+    // Past the kept history: read whole.
+    store.compact(1).unwrap();
+    assert_eq!(store.changed_since(3).unwrap(), None);
 }

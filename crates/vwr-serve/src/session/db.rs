@@ -177,20 +177,36 @@ impl DbLink {
             return Ok(None);
         }
         let mut chunks = Vec::new();
+        // What changed since the head held, when the kept history says (removals included);
+        // otherwise every stored chunk, and the ones held but no longer stored are removed.
+        let changed = self.store.changed_since(self.head)?;
+        let whole = changed.is_none();
+        let mut list = match changed {
+            Some(list) => list,
+            None => self.store.list()?,
+        };
+        list.extend(
+            reset
+                .iter()
+                .filter(|p| !list.contains(p))
+                .collect::<Vec<_>>(),
+        );
         let mut stored = HashSet::new();
-        let mut list = self.store.list()?;
-        list.extend(reset.iter().filter(|p| !self.held.contains_key(*p)));
         for batch in list.chunks(vwr::STORE_BATCH) {
             for v in self.store.read(batch)? {
-                stored.insert(v.pos);
+                if v.chunk.is_some() {
+                    stored.insert(v.pos);
+                }
                 let held = self.held.get(&v.pos).map_or(0, |h| h.version);
                 if held != v.version || reset.contains(&v.pos) {
                     chunks.push((v.pos, v.version, v.chunk));
                 }
             }
         }
-        for (p, _) in self.held.iter().filter(|(p, _)| !stored.contains(*p)) {
-            chunks.push((*p, 0, None));
+        if whole {
+            for (p, _) in self.held.iter().filter(|(p, _)| !stored.contains(*p)) {
+                chunks.push((*p, 0, None));
+            }
         }
         let fields_moved = head.fields_version != self.fields_version;
         let fields =
