@@ -67,6 +67,16 @@ impl TestServer {
     /// When the binaries are found but the server does not start, or when they are missing
     /// and `VOXCAF_REQUIRE_POSTGRES=1`.
     pub fn start() -> Option<TestServer> {
+        TestServer::start_with(None)
+    }
+
+    /// [`TestServer::start`] with TLS on (`ssl=on`), serving the PEM certificate chain
+    /// `cert` with its private key `key`; clients may still connect in clear.
+    pub fn start_tls(cert: &str, key: &str) -> Option<TestServer> {
+        TestServer::start_with(Some((cert, key)))
+    }
+
+    fn start_with(tls: Option<(&str, &str)>) -> Option<TestServer> {
         let Some(bin) = find_bin() else {
             let what = "PostgreSQL's initdb and pg_ctl (not in PATH nor /usr/lib/postgresql/*/bin)";
             if required() {
@@ -99,12 +109,13 @@ impl TestServer {
             as_postgres,
             dir,
         };
-        server.init_and_start();
+        server.init_and_start(tls);
         Some(server)
     }
 
-    /// `initdb`, then `pg_ctl start` on a free port.
-    fn init_and_start(&mut self) {
+    /// `initdb`, then `pg_ctl start` on a free port (with TLS when `tls` gives a certificate
+    /// and its key).
+    fn init_and_start(&mut self, tls: Option<(&str, &str)>) {
         let initdb = self.bin.join("initdb");
         let out = self
             .run(&initdb)
@@ -122,12 +133,13 @@ impl TestServer {
             .output()
             .unwrap_or_else(|e| panic!("{}: {e}", initdb.display()));
         check("initdb", &out);
+        let tls_opts = tls.map_or(String::new(), |(cert, key)| self.write_tls(cert, key));
         // A free port can be taken by another server between the probe and the start: retry.
         let mut last = String::new();
         for _ in 0..5 {
             self.port = free_port();
             let opts = format!(
-                "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=on",
+                "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=on{tls_opts}",
                 self.port,
                 self.dir.path().display()
             );
@@ -145,6 +157,34 @@ impl TestServer {
             last = describe(&out) + &self.log();
         }
         panic!("pg_ctl start failed: {last}");
+    }
+
+    /// Writes the server's certificate and key into its data folder (the key readable by
+    /// the server's user only, as the server requires); the `-o` options naming them.
+    fn write_tls(&self, cert: &str, key: &str) -> String {
+        let (c, k) = (self.data.join("server.crt"), self.data.join("server.key"));
+        for (path, text) in [(&c, cert), (&k, key)] {
+            std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+        let out = Command::new("chmod")
+            .arg("600")
+            .arg(&k)
+            .output()
+            .unwrap_or_else(|e| panic!("chmod: {e}"));
+        check("chmod 600 server.key", &out);
+        if self.as_postgres {
+            let out = Command::new("chown")
+                .arg("postgres:")
+                .args([&c, &k])
+                .output()
+                .unwrap_or_else(|e| panic!("chown: {e}"));
+            check("chown postgres server.crt server.key", &out);
+        }
+        format!(
+            " -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+            c.display(),
+            k.display()
+        )
     }
 
     /// A location of world `name` on this server: `postgres://postgres@127.0.0.1:PORT/postgres?world=NAME`.

@@ -2,7 +2,7 @@
 
 use std::io;
 
-use postgres::{Client, NoTls};
+use postgres::Client;
 use vwr::{Result, VwrError};
 
 use crate::schema::{self, SchemaError};
@@ -12,7 +12,11 @@ use crate::PgLocation;
 /// §4).
 pub fn connect(loc: &PgLocation) -> Result<Client> {
     let (config, note) = loc.config()?;
-    let mut client = config.connect(NoTls).map_err(|e| {
+    #[cfg(feature = "tls")]
+    let connected = config.connect(crate::tls::connector(loc)?);
+    #[cfg(not(feature = "tls"))]
+    let connected = config.connect(postgres::NoTls);
+    let mut client = connected.map_err(|e| {
         let mut err = db_error(loc, &e);
         if let (VwrError::Store { message, .. }, Some(note)) = (&mut err, note) {
             *message += &format!(" (note: {note})");
@@ -64,17 +68,32 @@ pub fn db_error(loc: &PgLocation, e: &postgres::Error) -> VwrError {
                 "no answer from PostgreSQL at {server} within {} s (connect_timeout)",
                 loc.connect_timeout.as_secs()
             ),
-            _ => format!("connection to PostgreSQL at {server}: {e}"),
+            _ => format!("connection to PostgreSQL at {server}: {}", with_causes(e)),
         }
     } else if e.is_closed() {
         "the connection to the server was closed".to_string()
     } else {
-        e.to_string()
+        with_causes(e)
     };
     VwrError::Store {
         location: loc.display(),
         message,
     }
+}
+
+/// `e` and what caused it (a TLS handshake's "invalid peer certificate: UnknownIssuer"), each
+/// said once.
+fn with_causes(e: &postgres::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        let t = s.to_string();
+        if !text.contains(&t) {
+            text += &format!(": {t}");
+        }
+        source = s.source();
+    }
+    text
 }
 
 /// A [`VwrError::Store`] about `loc`.

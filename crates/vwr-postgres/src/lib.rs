@@ -14,6 +14,8 @@ mod history;
 mod location;
 pub mod schema;
 mod store;
+#[cfg(feature = "tls")]
+mod tls;
 
 pub use commit::CommitKind;
 pub use location::{check_world_name, pgpass_lookup, PgLocation, SslMode, KNOWN_KEYS};

@@ -11,6 +11,7 @@ pub const KNOWN_KEYS: &[&str] = &[
     "world",
     "host",
     "sslmode",
+    "sslrootcert",
     "connect_timeout",
     "application_name",
 ];
@@ -23,10 +24,12 @@ pub const DEFAULT_SOCKET_DIR: &str = "/var/run/postgresql";
 pub enum SslMode {
     /// In clear.
     Disable,
-    /// TLS when available; without TLS support, in clear (the default).
+    /// TLS (its certificate verified) when the server offers it, else in clear (the default);
+    /// always in clear in a build without the `tls` feature.
     #[default]
     Prefer,
-    /// TLS or nothing (this build has no TLS support, so it fails to connect, saying so).
+    /// TLS with a verified server certificate, or no connection (a build without the `tls`
+    /// feature refuses it, saying so).
     Require,
 }
 
@@ -47,6 +50,9 @@ pub struct PgLocation {
     pub dbname: String,
     /// `sslmode=`.
     pub sslmode: SslMode,
+    /// `sslrootcert=PATH`: PEM certificates to trust for the server's (default: the Mozilla
+    /// root certificates).
+    pub sslrootcert: Option<PathBuf>,
     /// `connect_timeout=SECONDS` (default 10).
     pub connect_timeout: Duration,
     /// `application_name=` (default `voxcaf`).
@@ -150,6 +156,7 @@ impl PgLocation {
             socket_dir: None,
             port: 5432,
             sslmode: SslMode::default(),
+            sslrootcert: None,
             connect_timeout: Duration::from_secs(10),
             application_name: "voxcaf".into(),
         }
@@ -204,6 +211,7 @@ impl PgLocation {
                     }
                 }
             }
+            "sslrootcert" if !value.is_empty() => self.sslrootcert = Some(PathBuf::from(value)),
             "connect_timeout" => {
                 let secs: u64 = value
                     .parse()
@@ -285,9 +293,17 @@ impl PgLocation {
         }
     }
 
-    /// The client configuration (without TLS: `sslmode=require` is refused here, saying so).
+    /// The client configuration (in a build without the `tls` feature, `sslmode=require` is
+    /// refused here, saying so).
     pub fn config(&self) -> Result<(postgres::Config, Option<String>)> {
-        if self.sslmode == SslMode::Require {
+        use postgres::config::SslMode as Pg;
+        let ssl = match self.sslmode {
+            SslMode::Disable => Pg::Disable,
+            SslMode::Prefer if cfg!(feature = "tls") => Pg::Prefer,
+            SslMode::Prefer => Pg::Disable,
+            SslMode::Require => Pg::Require,
+        };
+        if self.sslmode == SslMode::Require && !cfg!(feature = "tls") {
             return Err(VwrError::Store {
                 location: self.display(),
                 message: "sslmode=require, but this voxcaf is built without TLS support \
@@ -301,7 +317,7 @@ impl PgLocation {
             .port(self.port)
             .connect_timeout(self.connect_timeout)
             .application_name(&self.application_name)
-            .ssl_mode(postgres::config::SslMode::Disable);
+            .ssl_mode(ssl);
         match (&self.host, &self.socket_dir) {
             (Some(h), _) => c.host(h),
             (None, Some(d)) => c.host_path(d),
