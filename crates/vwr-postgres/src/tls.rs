@@ -30,6 +30,10 @@ pub fn connector(loc: &PgLocation) -> Result<MakeRustlsConnect> {
         }
         None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
     }
+    // ring needs only a C compiler, as the rest of the build; rustls marks it deprecated for
+    // want of post-quantum key exchange, which its other provider (aws-lc-rs) has but builds
+    // with CMake.
+    #[allow(deprecated)]
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
