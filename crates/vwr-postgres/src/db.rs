@@ -12,8 +12,12 @@ use crate::PgLocation;
 /// §4).
 pub fn connect(loc: &PgLocation) -> Result<Client> {
     let (config, note) = loc.config()?;
+    // A Unix socket never uses TLS (and the TLS connector would want a host name for it).
     #[cfg(feature = "tls")]
-    let connected = config.connect(crate::tls::connector(loc)?);
+    let connected = match loc.host {
+        Some(_) => config.connect(crate::tls::connector(loc)?),
+        None => config.connect(postgres::NoTls),
+    };
     #[cfg(not(feature = "tls"))]
     let connected = config.connect(postgres::NoTls);
     let mut client = connected.map_err(|e| {

@@ -298,12 +298,14 @@ impl PgLocation {
     pub fn config(&self) -> Result<(postgres::Config, Option<String>)> {
         use postgres::config::SslMode as Pg;
         let ssl = match self.sslmode {
+            // A Unix socket is local: never TLS over it (as libpq), whatever the mode.
+            _ if self.host.is_none() => Pg::Disable,
             SslMode::Disable => Pg::Disable,
             SslMode::Prefer if cfg!(feature = "tls") => Pg::Prefer,
             SslMode::Prefer => Pg::Disable,
             SslMode::Require => Pg::Require,
         };
-        if self.sslmode == SslMode::Require && !cfg!(feature = "tls") {
+        if self.sslmode == SslMode::Require && !cfg!(feature = "tls") && self.host.is_some() {
             return Err(VwrError::Store {
                 location: self.display(),
                 message: "sslmode=require, but this voxcaf is built without TLS support \

@@ -73,6 +73,14 @@ fn sslmode_require_connects_with_a_verified_certificate_and_refuses_otherwise() 
         .to_string();
     assert!(e.contains("UnknownIssuer"), "{e}");
 
+    // The Unix socket of the same server is local: no TLS over it, whatever the mode.
+    let socket = format!(
+        "postgres://postgres@:{}/postgres?host={}&world=w&sslmode=require",
+        pg.port(),
+        pg.socket_dir().display()
+    );
+    assert!(open(&socket).is_ok());
+
     // A server without TLS: require is refused, prefer connects in clear.
     let Some(plain) = voxcaf_pg_test::TestServer::start() else {
         return;
