@@ -437,7 +437,7 @@ pub fn history(path: &Path, as_json: bool) -> Result<u8> {
     if as_json {
         let v = json!({"ok": true, "file": at, "commits": commits.iter().map(|c| json!({
             "generation": c.seq, "time_ms": c.time_ms, "tool": c.tool,
-            "summary": c.summary, "chunks_written": c.chunks, "kind": c.kind.as_str(),
+            "summary": c.summary, "chunks_written": c.chunks, "kind": c.kind.name(),
             "reverted_to": c.reverted_to,
         })).collect::<Vec<_>>()});
         println!("{}", serde_json::to_string_pretty(&v)?);
@@ -461,7 +461,7 @@ pub fn history(path: &Path, as_json: bool) -> Result<u8> {
         };
         let kind = match c.reverted_to {
             Some(to) => format!("revert {to}"),
-            None => c.kind.as_str().to_string(),
+            None => c.kind.name().to_string(),
         };
         crate::global::say!(
             "{:>7}  {:<23}  {:>7}  {:<11}  {:<22}  {first}{more}",

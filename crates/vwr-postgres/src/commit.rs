@@ -10,32 +10,16 @@ use vwr::{StoredChunk, VwrError, WorldFields};
 
 use crate::db::now_ms;
 
-/// What made a commit (`commits.kind`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CommitKind {
-    /// An edit (`save`).
-    Save,
-    /// A revert (`revert`): the state of an older commit made current again.
-    Revert,
-    /// A whole world written by `migrate` or import (`migrate`).
-    Migrate,
-}
-
-impl CommitKind {
-    /// The word the `kind` column holds.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CommitKind::Save => "save",
-            CommitKind::Revert => "revert",
-            CommitKind::Migrate => "migrate",
-        }
-    }
-
-    /// The kind a `kind` column word names.
-    pub fn parse(word: &str) -> Option<CommitKind> {
-        [CommitKind::Save, CommitKind::Revert, CommitKind::Migrate]
-            .into_iter()
-            .find(|k| k.as_str() == word)
+voxcaf_names::names! {
+    /// What made a commit (`commits.kind`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum CommitKind as "commit kind" {
+        /// An edit (`save`).
+        Save => "save",
+        /// A revert (`revert`): the state of an older commit made current again.
+        Revert => "revert",
+        /// A whole world written by `migrate` or import (`migrate`).
+        Migrate => "migrate",
     }
 }
 
@@ -273,7 +257,7 @@ pub(crate) fn record_commit(
         &meta.tool,
         &meta.summary,
         &n,
-        &meta.kind.as_str(),
+        &meta.kind.name(),
         &meta.reverted_to,
         &sky,
         &mission,

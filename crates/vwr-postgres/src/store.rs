@@ -217,7 +217,7 @@ impl PgStore {
                     tool: r.get(2),
                     summary: r.get(3),
                     chunks: r.get::<_, i32>(4) as u64,
-                    kind: CommitKind::parse(&kind).ok_or_else(|| {
+                    kind: kind.parse::<CommitKind>().ok().ok_or_else(|| {
                         store_error(&self.loc, format!("a commit of unknown kind {kind:?}"))
                     })?,
                     reverted_to: r.get::<_, Option<i64>>(6).map(|v| v as u64),
