@@ -65,21 +65,7 @@ pub fn create_empty(loc: &PgLocation, dims: [u32; 3]) -> PgStore {
 
 /// The whole world a store holds, read through the trait (list, then read in batches).
 pub fn load(store: &mut dyn ChunkStore) -> World {
-    let head = store.head().unwrap();
-    let mut world = World::with_chunk_dims(head.chunk_dims).unwrap();
-    world.set_fields(head.fields).unwrap();
-    let list = store.list().unwrap();
-    for batch in list.chunks(512) {
-        for v in store.read(batch).unwrap() {
-            // (A file may list a chunk it keeps all air, which reads as absent.)
-            if let Some(c) = v.chunk {
-                world.set_chunk(v.pos, c).unwrap();
-            } else {
-                eprintln!("{}: listed {:?} reads as absent", store.location(), v.pos);
-            }
-        }
-    }
-    world
+    vwr::load_store(store).unwrap().0
 }
 
 /// A file store on a copy of `world` saved as v3 in `dir`.
