@@ -32,6 +32,7 @@ pub enum ServeCmd {
     ///   voxcaf world serve level.vwr
     ///   voxcaf world serve 'postgres://me@localhost/levels?world=castle'
     ///   voxcaf world serve level.vwr --addr 127.0.0.1:8080 --open
+    ///   voxcaf world serve level.vwr --addr 0.0.0.0:8080 --allow-host build-pc.lan
     #[command(verbatim_doc_comment)]
     Serve(ServeArgs),
 }
@@ -45,6 +46,11 @@ pub struct ServeArgs {
     /// Address to listen on (loopback by default; port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:0")]
     pub addr: SocketAddr,
+    /// A host name (or address) others reach this machine by, accepted in requests' Host
+    /// header when serving beyond loopback (--addr 0.0.0.0:8080 --allow-host build-pc.lan);
+    /// repeatable. Other names are refused (DNS rebinding).
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
@@ -78,11 +84,19 @@ pub fn run(cmd: ServeCmd) -> Result<u8> {
             label("warning"),
             a.addr
         );
+        if a.allow_host.is_empty() && a.addr.ip().is_unspecified() {
+            tell!(
+                "{} others' requests name this machine in their Host header: allow that name \
+                 with --allow-host NAME, or they are refused",
+                label("note")
+            );
+        }
     }
     // A signal asks the loop below to stop, so the journal is brought up to date first.
     let stop = voxcaf_fs::signals::StopOnSignal::new();
     let opts = vwr_serve::ServerOptions {
         addr: a.addr,
+        allow_hosts: a.allow_host.clone(),
         session: vwr_serve::SessionOptions {
             history_depth: a.history,
             ..Default::default()

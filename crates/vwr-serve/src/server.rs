@@ -54,7 +54,10 @@ const CSS: &str = "text/css; charset=utf-8";
 
 /// The page's Content-Security-Policy: its own scripts and style sheet only (no inline
 /// script or style), requests to this server only.
-const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:";
+const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'";
+
+/// The Content-Security-Policy of every other answer: nothing may frame it either.
+const NO_FRAMES_CSP: &str = "frame-ancestors 'none'";
 
 /// How a server is set up.
 #[derive(Clone, Debug)]
@@ -69,6 +72,10 @@ pub struct ServerOptions {
     pub autosave_every: Duration,
     /// The session token; `None` makes a random one.
     pub token: Option<String>,
+    /// Host names (or addresses) a request may name in its `Host` header besides the
+    /// listening address, `localhost` and `127.0.0.1`: the names others reach this machine by
+    /// when it serves beyond loopback (`--allow-host NAME`).
+    pub allow_hosts: Vec<String>,
 }
 
 impl Default for ServerOptions {
@@ -79,6 +86,7 @@ impl Default for ServerOptions {
             max_body: 256 * 1024,
             autosave_every: Duration::from_secs(1),
             token: None,
+            allow_hosts: Vec::new(),
         }
     }
 }
@@ -166,6 +174,7 @@ fn serve(session: Session, opts: ServerOptions) -> Result<RunningServer> {
         format!("127.0.0.1:{port}"),
         format!("[::1]:{port}"),
     ];
+    hosts.extend(opts.allow_hosts.iter().map(|h| format!("{h}:{port}")));
     hosts.dedup();
     let state = Arc::new(AppState {
         session: Mutex::new(session),
@@ -289,9 +298,63 @@ fn router(state: Arc<AppState>, max_body: usize) -> Router {
         .route("/api/play/start", post(play_start))
         .route("/api/play/step", post(play_step))
         .route("/api/play/stop", post(play_stop))
+        .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), guard))
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(middleware::from_fn(shape))
         .with_state(state)
+}
+
+async fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND, "not-found", "no such page or API")
+}
+
+/// Every answer: never framed by another page (`frame-ancestors 'none'`, `X-Frame-Options:
+/// DENY`), and every refusal in the documented JSON shape, also those axum makes itself (a
+/// body over the limit, a malformed query, a wrong method), whose text becomes the message.
+async fn shape(req: Request, next: Next) -> Response {
+    let mut r = as_json(next.run(req).await).await;
+    let h = r.headers_mut();
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    if !h.contains_key(header::CONTENT_SECURITY_POLICY) {
+        h.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(NO_FRAMES_CSP),
+        );
+    }
+    r
+}
+
+/// A refusal that is not JSON yet, in the JSON shape; anything else as it is.
+async fn as_json(r: Response) -> Response {
+    let status = r.status();
+    let json = r
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|c| c.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return r;
+    }
+    let text = axum::body::to_bytes(r.into_body(), 64 * 1024)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let message = if text.is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("refused")
+            .to_lowercase()
+    } else {
+        text
+    };
+    let kind = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => "too-large",
+        StatusCode::METHOD_NOT_ALLOWED => "method",
+        StatusCode::NOT_FOUND => "not-found",
+        s if s.is_server_error() => "internal",
+        _ => "bad-request",
+    };
+    error(status, kind, message)
 }
 
 /// The JSON body of a refused request: `{"ok": false, "error": {...}}`.

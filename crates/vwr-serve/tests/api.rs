@@ -430,3 +430,46 @@ fn the_session_answers_typed_values_that_serialize_to_the_http_answers() {
     assert!(serde_json::to_value(&none).unwrap()["change"].is_null());
     s.shutdown().unwrap();
 }
+
+/// Nothing may frame the editor; every refusal is the documented JSON shape, also those the
+/// HTTP layer makes itself; `allow_hosts` admits a name others reach the machine by.
+#[test]
+fn frames_are_refused_every_refusal_is_json_and_an_allowed_host_is_admitted() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = level(dir.path());
+    let opts = ServerOptions {
+        allow_hosts: vec!["build-pc.lan".into()],
+        ..ServerOptions::default()
+    };
+    let (s, c) = common::options_serve(&file, opts);
+    let page = c.get(&format!("/?token={}", c.token));
+    assert_eq!(page.header("x-frame-options"), Some("DENY"));
+    assert!(page
+        .header("content-security-policy")
+        .is_some_and(|p| p.contains("frame-ancestors 'none'")));
+    for (method, path, body) in [
+        ("GET", "/api/nope", "".to_string()),
+        ("GET", "/api/layer?y=high", "".to_string()),
+        ("GET", "/api/ops", "".to_string()),
+        ("POST", "/api/ops", "place 1 1 1 35\n".repeat(30_000)),
+    ] {
+        let t = [("X-Voxcaf-Token", c.token.as_str())];
+        let r = request(c.addr, method, path, &t, body.as_bytes());
+        assert!(r.status >= 400, "{method} {path}: {}", r.status);
+        let j = r.json();
+        assert_eq!(j["ok"], false, "{method} {path}");
+        assert!(j["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()));
+        assert_eq!(r.header("x-frame-options"), Some("DENY"), "{method} {path}");
+    }
+    // The allowed name is admitted; another still is not.
+    let port = c.addr.port();
+    let host = |h: String| {
+        let hdr = [("X-Voxcaf-Token", c.token.as_str()), ("Host", h.as_str())];
+        request(c.addr, "GET", "/api/world", &hdr, b"").status
+    };
+    assert_eq!(host(format!("build-pc.lan:{port}")), 200);
+    assert_eq!(host(format!("other.lan:{port}")), 403);
+    s.shutdown().unwrap();
+}
