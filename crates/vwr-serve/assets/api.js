@@ -8,7 +8,17 @@ const TOKEN = new URLSearchParams(location.search).get('token') || '';
  * is shown and thrown (with the server's `kind`). */
 export async function api(path, opts = {}) {
   const headers = Object.assign({ 'X-Voxcaf-Token': TOKEN }, opts.headers || {});
-  const r = await fetch(path, Object.assign({}, opts, { headers }));
+  let r;
+  try {
+    r = await fetch(path, Object.assign({}, opts, { headers }));
+  } catch (e) {
+    // No answer at all: say so, and that nothing was applied (never a silent no-op).
+    const msg = 'the server is unreachable: nothing was applied or saved (is voxcaf world serve still running?)';
+    stats.errors.push(msg);
+    toast(msg, 10000);
+    const err = new Error(msg); err.kind = 'unreachable';
+    throw err;
+  }
   if (opts.binary && r.ok) return r.arrayBuffer();
   const j = await r.json().catch(() => ({ ok: false, error: { message: r.status + ' ' + r.statusText } }));
   if (!r.ok || j.ok === false) {

@@ -159,7 +159,8 @@ async function main() {
   frameWorld();
   $('file').textContent = w.file; $('layerY').max = w.block_dims[1] - 1;
   setTool('place'); objectList(); updateStatus();
-  $('stSaved').textContent = w.store === 'database' ? savedLabel() : 'saved';
+  // The session's true state: a reloaded page may find edits not saved yet.
+  $('stSaved').textContent = w.store === 'database' || w.modified ? savedLabel() : 'saved';
   stats.openMs = await drawn();
   stats.open = { before_fetch_ms: tFetch, fetch_ms: tGot - tFetch, upload_ms: tUp - tGot, draw_ms: stats.openMs - tUp, bytes: buf.byteLength };
   $('stPerf').textContent = `opened in ${stats.openMs.toFixed(0)} ms, ${state.chunks.size} chunks`;

@@ -58,6 +58,11 @@ pub struct WorldSummary {
     pub store: &'static str,
     /// A database world's commit counter as the session holds it.
     pub head: Option<u64>,
+    /// Whether the session holds edits not saved to the file yet (false for a database
+    /// world, whose edits are committed at once): what a reloaded page shows. Only in
+    /// `GET /api/world` (it compares the whole world with the file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<bool>,
 }
 
 /// One MoveObject of a [`WorldSummary`].

@@ -540,7 +540,7 @@ where
 }
 
 async fn world(State(st): State<Arc<AppState>>) -> Response {
-    no_store(Json(on_session(st, |s| s.summary()).await).into_response())
+    no_store(Json(on_session(st, |s| s.summary_with_state()).await).into_response())
 }
 
 async fn blocks(State(st): State<Arc<AppState>>) -> Response {

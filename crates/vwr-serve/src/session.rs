@@ -242,7 +242,15 @@ impl Session {
         self.db.is_none() && fnv(&self.world().to_bytes()) != self.saved_hash
     }
 
-    /// The summary of `GET /api/world`.
+    /// The summary of `GET /api/world`, with whether edits are unsaved.
+    pub fn summary_with_state(&self) -> WorldSummary {
+        WorldSummary {
+            modified: Some(self.modified()),
+            ..self.summary()
+        }
+    }
+
+    /// The summary every edit answer carries.
     pub fn summary(&self) -> WorldSummary {
         let w = self.world();
         let objects = w
@@ -285,6 +293,7 @@ impl Session {
                 "file"
             },
             head: self.head(),
+            modified: None,
         }
     }
 

@@ -396,7 +396,7 @@ fn play_test_walks_the_edited_level() {
 fn the_session_answers_typed_values_that_serialize_to_the_http_answers() {
     let (_dir, _file, s, c) = serve_new(level);
     // What the HTTP layer sends is the session's typed answer, serialized.
-    let summary = s.with_session(|s| s.summary());
+    let summary = s.with_session(|s| s.summary_with_state());
     assert_eq!(
         serde_json::to_value(&summary).unwrap(),
         c.get("/api/world").json()
@@ -471,5 +471,18 @@ fn frames_are_refused_every_refusal_is_json_and_an_allowed_host_is_admitted() {
     };
     assert_eq!(host(format!("build-pc.lan:{port}")), 200);
     assert_eq!(host(format!("other.lan:{port}")), 403);
+    s.shutdown().unwrap();
+}
+
+/// What a reloaded page asks first says whether the session holds unsaved edits, so the page
+/// never shows "saved" over them.
+#[test]
+fn the_world_summary_says_when_edits_are_unsaved() {
+    let (_dir, _file, s, c) = serve_new(level);
+    assert_eq!(c.get("/api/world").json()["modified"], false);
+    c.ok("/api/ops", "place 1 1 1 35");
+    assert_eq!(c.get("/api/world").json()["modified"], true);
+    c.ok("/api/save", "");
+    assert_eq!(c.get("/api/world").json()["modified"], false);
     s.shutdown().unwrap();
 }
