@@ -372,9 +372,9 @@ pub fn get_block(loc: &PgLocation, p: [i32; 3]) -> Result<(vwr::Block, [u32; 3])
 
 /// `world info` of a database world.
 pub fn info(path: &Path, as_json: bool) -> Result<u8> {
-    let (loc, at, mut store) = open_db(path)?;
-    let head = store.head().map_err(|e| failed(&at, e))?;
-    let world = load(&loc)?;
+    let (_, at, mut store) = open_db(path)?;
+    // One connection: the head and the world read together.
+    let (world, head, _) = vwr::load_store(&mut store).map_err(|e| failed(&at, e))?;
     let s = vwr::stats::WorldStats::of(&world);
     let f = head.fields;
     if as_json {
