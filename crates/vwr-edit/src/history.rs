@@ -133,6 +133,26 @@ impl Delta {
             }
     }
 
+    /// The chunk as it is on the stored side, given `current`, its state on the world's side.
+    fn other_side(&self, current: Option<Chunk>) -> Option<Chunk> {
+        match self {
+            Delta::Swap(stored) => stored.as_deref().cloned(),
+            Delta::Cells { cells, records } => {
+                // A cells record exists only for a chunk present on both sides.
+                let mut chunk = current?;
+                for (i, other) in cells {
+                    // Same palette on both sides: the value is there already.
+                    let r = chunk.set(*i as usize, Block::from_raw(*other));
+                    debug_assert!(r.is_ok());
+                }
+                if let Some(r) = records {
+                    chunk.set_records(r.clone());
+                }
+                Some(chunk)
+            }
+        }
+    }
+
     /// Swaps the world's state of chunk `pos` with the stored one.
     fn apply(&mut self, world: &mut World, pos: [u32; 3]) {
         let [cx, cy, cz] = pos;
@@ -220,6 +240,12 @@ struct Open {
     redo: Option<Vec<Command>>,
 }
 
+/// What [`History::newest_before`] answers.
+pub(crate) struct NewestBefore {
+    pub chunks: Vec<([u32; 3], Option<Chunk>)>,
+    pub fields: Option<WorldFields>,
+}
+
 /// Bounds of a [`History`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HistoryLimits {
@@ -299,6 +325,33 @@ impl History {
     /// Summaries of the redoable commands, next redo first.
     pub fn redo_changes(&self) -> impl Iterator<Item = &Change> + '_ {
         self.redo.iter().rev().map(|c| &c.change)
+    }
+
+    /// The chunks the newest command changed, each as it was before the command (`None`: not
+    /// allocated), and the world fields before it if it changed them; `world` is the world
+    /// as it is after the command. `None` when there is no command.
+    pub(crate) fn newest_before(&self, world: &World) -> Option<NewestBefore> {
+        let cmd = self.undo.back()?;
+        let mut before: Vec<([u32; 3], Option<Chunk>)> = Vec::new();
+        let mut at: HashMap<[u32; 3], usize> = HashMap::new();
+        let mut fields = None;
+        for step in cmd.steps.iter().rev() {
+            for (pos, d) in &step.chunks {
+                match at.get(pos) {
+                    Some(&i) => before[i].1 = d.other_side(before[i].1.take()),
+                    None => {
+                        at.insert(*pos, before.len());
+                        before.push((*pos, d.other_side(world.chunk(*pos).cloned())));
+                    }
+                }
+            }
+            fields = step.fields.or(fields);
+        }
+        before.sort_unstable_by_key(|(p, _)| [p[2], p[1], p[0]]);
+        Some(NewestBefore {
+            chunks: before,
+            fields,
+        })
     }
 
     /// Forgets every command.
@@ -512,6 +565,20 @@ impl<'w> Tx<'w> {
     pub fn chunk_mut(&mut self, c: [u32; 3]) -> Option<&mut Chunk> {
         self.touch_chunk(c);
         self.world.chunk_mut([c[0], c[1], c[2]])
+    }
+
+    /// Puts `chunk` (`None`: unallocated) in place of chunk `c`, recorded. Positions
+    /// outside the world are ignored.
+    pub fn replace_chunk(&mut self, c: [u32; 3], chunk: Option<Chunk>) {
+        if !self.world.contains_chunk(c) {
+            return;
+        }
+        self.touch_chunk(c);
+        self.world.take_chunk(c);
+        if let Some(chunk) = chunk {
+            let r = self.world.set_chunk(c, chunk);
+            debug_assert!(r.is_ok());
+        }
     }
 
     /// [`World::set_block`], recorded.

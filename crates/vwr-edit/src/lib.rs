@@ -58,6 +58,7 @@ mod editor;
 mod error;
 mod flood;
 mod history;
+pub mod oplog;
 pub mod script;
 mod view;
 

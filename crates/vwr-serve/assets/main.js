@@ -10,6 +10,7 @@ import { buildPalette, cellBlock, objectList, pickRay, selectObject, setTool, up
 import { clickScript, dragEnd, objectAddLine } from './tools.js';
 import { edit, loadChunkStats, loadLayer, recoveryPrompt, redo, save, savedLabel, startPolling, undo } from './actions.js';
 import { startPlay, stopPlay } from './playtest.js';
+import { sendPresence, startEvents, wireInvite } from './team.js';
 
 window.voxcafStats = stats;
 const canvas = $('gl');
@@ -42,7 +43,7 @@ function onMouseMove(e) {
   if (e.target !== canvas && !state.drag) return;
   const hover = (state.hover = pickRay(rayAt(e.clientX, e.clientY)));
   if (state.drag && hover) state.drag.b = state.tool === 'box' ? hover.place : (hover.cell || hover.place);
-  updateStatus(); state.dirty = true;
+  updateStatus(); sendPresence(); state.dirty = true;
 }
 
 async function onMouseUp(e) {
@@ -129,6 +130,7 @@ function wireControls() {
   $('objDelete').onclick = () => { if (state.selectedObj) edit(`object remove ${state.selectedObj.join(' ')}`).then(() => selectObject(null)).catch(() => {}); };
   $('play').onclick = () => (state.play ? stopPlay() : startPlay().catch(() => {}));
   $('blockFilter').oninput = () => buildPalette();
+  wireInvite();
 }
 
 // Frames what is drawn (the chunks with meshes), or the whole world when it is empty.
@@ -166,6 +168,7 @@ async function main() {
   $('stPerf').textContent = `opened in ${stats.openMs.toFixed(0)} ms, ${state.chunks.size} chunks`;
   document.body.dataset.ready = '1';
   startPolling();
+  startEvents();
   await recoveryPrompt();
 }
 

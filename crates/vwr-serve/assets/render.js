@@ -4,6 +4,7 @@ import { CS, state } from './state.js';
 import { viewProj } from './camera.js';
 import { chunkKey, decodeChunks } from './wire.js';
 import { dragEnd } from './tools.js';
+import { presenceLines } from './team.js';
 
 // The GL objects, made once by initGL.
 const g = {};
@@ -126,6 +127,7 @@ function lines() {
     for (const o of st.objects) if (!o.collected) boxLinesF(out, o.min, o.max, o.kind === 'lift' ? [0.2, 1, 1, 1] : [1, 0.5, 0.1, 1]);
     boxLinesF(out, st.player.min, st.player.max, [1, 0.1, 0.6, 1]);
   }
+  presenceLines(out, boxLines);
   if (s.selection) boxLines(out, s.selection.a, s.selection.b, [1, 1, 1, 1], 0.03);
   if (s.drag) boxLines(out, s.drag.a, dragEnd(), [0.3, 0.7, 1, 1], 0.04);
   if (s.hover) {

@@ -28,6 +28,10 @@ export const state = {
   play: null,           // {state, keys: Set, timer, busy, saved} while play-testing
   pollTimer: 0,         // database mode: the timer polling /api/sync
   polling: false,       // a poll is in flight
+  me: null,             // who this page is: {name, role, colour} (from /api/events)
+  presence: new Map(),  // user -> {user, colour, role, cell, selection}
+  presenceTimer: 0,
+  events: null,         // the EventSource of /api/events
   dirty: true,          // the view needs drawing
   toastTimer: 0,
   frameWaiters: [],     // resolved with the time of the next drawn frame
@@ -36,4 +40,4 @@ export const state = {
 };
 
 /** Timings and errors, for the browser tests (window.voxcafStats). */
-export const stats = { openMs: null, edits: [], errors: [], pulls: [] };
+export const stats = { openMs: null, edits: [], errors: [], pulls: [], pushes: [] };

@@ -419,3 +419,57 @@ pub struct PlayStopped {
     /// Whether a play test was running.
     pub stopped: bool,
 }
+
+/// One operation of the log (`GET /api/log`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LogOp {
+    /// Its number in the log.
+    pub seq: u64,
+    /// Who did it.
+    pub user: String,
+    /// When (milliseconds since the Unix epoch).
+    pub time: u64,
+    /// `edit`, `undo` or `redo`.
+    pub kind: &'static str,
+    /// The edit script (for an edit).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// The operation undone, or the undo redone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub of: Option<u64>,
+    /// What it did.
+    pub label: String,
+    /// Cells it changed.
+    pub cells: u64,
+}
+
+impl LogOp {
+    /// The answer's form of a log entry.
+    pub fn of(e: &vwr_edit::oplog::Entry) -> LogOp {
+        use vwr_edit::oplog::Action;
+        let (kind, text, of) = match &e.action {
+            Action::Edit { text } => ("edit", Some(text.clone()), None),
+            Action::Undo { of } => ("undo", None, Some(*of)),
+            Action::Redo { of } => ("redo", None, Some(*of)),
+        };
+        LogOp {
+            seq: e.seq,
+            user: e.user.clone(),
+            time: e.time_ms,
+            kind,
+            text,
+            of,
+            label: e.change.label.clone(),
+            cells: e.change.cells,
+        }
+    }
+}
+
+/// The answer of `GET /api/log?since=SEQ`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LogAnswer {
+    /// The operations from `since` on, oldest first.
+    pub ops: Vec<LogOp>,
+    /// The number the next operation will get.
+    pub next: u64,
+}

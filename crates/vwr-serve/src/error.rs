@@ -102,6 +102,17 @@ pub enum ServeError {
 }
 
 impl ServeError {
+    /// An operation the log refused.
+    pub(crate) fn from_log(e: vwr_edit::oplog::LogError) -> ServeError {
+        use vwr_edit::oplog::LogError;
+        match e {
+            LogError::Script(e) => ServeError::Script { errors: vec![e] },
+            e => ServeError::Refused {
+                message: e.to_string(),
+            },
+        }
+    }
+
     /// A world error of `path`, lock and change conflicts as their own kinds.
     pub(crate) fn world(path: &std::path::Path, source: vwr::VwrError) -> ServeError {
         match source {

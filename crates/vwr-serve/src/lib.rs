@@ -50,11 +50,14 @@ mod error;
 pub mod play;
 mod server;
 mod session;
+mod team;
 pub mod wire;
 
 pub use error::{Result, ServeError};
 pub use server::{start, start_db, RunningServer, ServerOptions};
 pub use session::{
-    journal_path, Recovery, SaveMode, Session, SessionOptions, DEFAULT_HISTORY_DEPTH,
+    journal_path, oplog_path, Recovery, SaveMode, Session, SessionOptions, DEFAULT_HISTORY_DEPTH,
+    OWNER,
 };
+pub use team::{Role, User};
 pub use vwr::backup_path;

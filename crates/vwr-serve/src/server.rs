@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Extension, Path, Query, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use crate::error::{Result, ServeError};
 use crate::session::{Session, SessionOptions};
+use crate::team::{self, Hub, User, Users};
 
 /// The page, embedded in the binary. Its modules and style sheet are served under
 /// `/page/TOKEN/` (see [`PAGE_FILES`]), so that the browser's requests for them, relative
@@ -48,6 +49,7 @@ const PAGE_FILES: &[(&str, &str, &str)] = page_files![
     "tools.js" => JS,
     "actions.js" => JS,
     "playtest.js" => JS,
+    "team.js" => JS,
 ];
 const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
@@ -91,9 +93,14 @@ impl Default for ServerOptions {
     }
 }
 
-struct AppState {
+pub(crate) struct AppState {
     session: Mutex<Session>,
-    token: String,
+    /// The owner and the invitations.
+    pub(crate) users: Users,
+    /// The push to the pages.
+    pub(crate) hub: Hub,
+    /// The listening address (for invitation URLs).
+    pub(crate) addr: SocketAddr,
     /// Host header values a request may carry (`127.0.0.1:PORT`, `localhost:PORT`, ...).
     hosts: Vec<String>,
 }
@@ -124,7 +131,7 @@ impl std::fmt::Debug for RunningServer {
 }
 
 /// A random token of 32 hex digits (128 bits from the operating system).
-fn random_token() -> Result<String> {
+pub(crate) fn random_token() -> Result<String> {
     let mut b = [0u8; 16];
     getrandom::fill(&mut b).map_err(|e| ServeError::Random(e.to_string()))?;
     Ok(b.iter().map(|x| format!("{x:02x}")).collect())
@@ -178,7 +185,9 @@ fn serve(session: Session, opts: ServerOptions) -> Result<RunningServer> {
     hosts.dedup();
     let state = Arc::new(AppState {
         session: Mutex::new(session),
-        token: token.clone(),
+        users: Users::new(token.clone()),
+        hub: Hub::new(),
+        addr,
         hosts,
     });
     let app = router(state.clone(), opts.max_body);
@@ -258,6 +267,7 @@ impl RunningServer {
     }
 
     fn stop_now(&mut self) -> Result<()> {
+        self.state.hub.close();
         if let Some(s) = self.stop.take() {
             let _ = s.send(());
         }
@@ -298,6 +308,12 @@ fn router(state: Arc<AppState>, max_body: usize) -> Router {
         .route("/api/play/start", post(play_start))
         .route("/api/play/step", post(play_step))
         .route("/api/play/stop", post(play_stop))
+        .route("/api/events", get(team::events))
+        .route("/api/log", get(team::log))
+        .route("/api/invite", post(team::invite))
+        .route("/api/revoke", post(team::revoke))
+        .route("/api/users", get(team::users))
+        .route("/api/presence", post(team::presence))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), guard))
         .layer(DefaultBodyLimit::max(max_body))
@@ -383,7 +399,11 @@ fn failure(status: StatusCode, error: FailureInfo) -> Response {
     (status, Json(Failure { ok: false, error })).into_response()
 }
 
-fn error(status: StatusCode, kind: &'static str, message: impl Into<String>) -> Response {
+pub(crate) fn error(
+    status: StatusCode,
+    kind: &'static str,
+    message: impl Into<String>,
+) -> Response {
     let error = FailureInfo {
         kind,
         message: message.into(),
@@ -427,7 +447,7 @@ impl IntoResponse for ServeError {
 }
 
 /// Whether two strings are equal, in time independent of where they differ.
-fn same_token(a: &str, b: &str) -> bool {
+pub(crate) fn same_token(a: &str, b: &str) -> bool {
     a.len() == b.len()
         && a.bytes()
             .zip(b.bytes())
@@ -453,7 +473,7 @@ fn request_token(req: &Request) -> Option<String> {
 
 /// Host and Origin checks (403: DNS rebinding and cross-origin requests), then the token
 /// (401).
-async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+async fn guard(State(st): State<Arc<AppState>>, mut req: Request, next: Next) -> Response {
     let host = req
         .headers()
         .get(header::HOST)
@@ -479,9 +499,20 @@ async fn guard(State(st): State<Arc<AppState>>, req: Request, next: Next) -> Res
             );
         }
     }
-    match request_token(&req) {
-        Some(t) if same_token(&t, &st.token) => next.run(req).await,
-        Some(_) => error(StatusCode::UNAUTHORIZED, "token", "wrong session token"),
+    match request_token(&req).map(|t| st.users.find(&t)) {
+        Some(Some(user)) => {
+            let post = req.method() == axum::http::Method::POST;
+            if let Err(why) = team::allowed(user.role, post, req.uri().path()) {
+                return error(StatusCode::FORBIDDEN, "forbidden", why);
+            }
+            req.extensions_mut().insert(user);
+            next.run(req).await
+        }
+        Some(None) => error(
+            StatusCode::UNAUTHORIZED,
+            "token",
+            "wrong session token (or a revoked invitation)",
+        ),
         None => error(
             StatusCode::UNAUTHORIZED,
             "token",
@@ -496,8 +527,8 @@ fn no_store(mut r: Response) -> Response {
     r
 }
 
-async fn index(State(st): State<Arc<AppState>>) -> Response {
-    let html = INDEX_HTML.replace("/*BASE*/", &format!("/page/{}/", st.token));
+async fn index(Extension(me): Extension<User>) -> Response {
+    let html = INDEX_HTML.replace("/*BASE*/", &format!("/page/{}/", me.token));
     let mut r = ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response();
     r.headers_mut().insert(
         header::CONTENT_SECURITY_POLICY,
@@ -528,7 +559,7 @@ async fn page_file(Path((_, name)): Path<(String, String)>) -> Response {
 
 /// Runs `f` on the session on the blocking pool: meshing, saving and long scripts never stall
 /// the runtime's threads (a panic inside goes on unwinding here, as it would inline).
-async fn on_session<T, F>(st: Arc<AppState>, f: F) -> T
+pub(crate) async fn on_session<T, F>(st: Arc<AppState>, f: F) -> T
 where
     F: FnOnce(&mut Session) -> T + Send + 'static,
     T: Send + 'static,
@@ -574,7 +605,29 @@ async fn chunk_stats(State(st): State<Arc<AppState>>) -> Response {
     no_store(Json(on_session(st, |s| s.chunk_stats()).await).into_response())
 }
 
-async fn ops(State(st): State<Arc<AppState>>, body: Bytes) -> Response {
+/// Runs a change of the session as `me` and pushes what it changed to every page.
+async fn change<T, F>(st: Arc<AppState>, me: User, f: F) -> Response
+where
+    F: FnOnce(&mut Session, &str) -> Result<T> + Send + 'static,
+    T: Serialize + Send + 'static,
+{
+    let st2 = st.clone();
+    result(
+        on_session(st, move |s| {
+            let from = s.mesh_epoch();
+            let r = f(s, &me.name);
+            team::push(&st2.hub, s, &me.name, from);
+            r
+        })
+        .await,
+    )
+}
+
+async fn ops(
+    State(st): State<Arc<AppState>>,
+    Extension(me): Extension<User>,
+    body: Bytes,
+) -> Response {
     let Ok(text) = String::from_utf8(body.to_vec()) else {
         return error(
             StatusCode::BAD_REQUEST,
@@ -582,7 +635,7 @@ async fn ops(State(st): State<Arc<AppState>>, body: Bytes) -> Response {
             "the edit script is not UTF-8 text",
         );
     };
-    result(on_session(st, move |s| s.apply_script(&text)).await)
+    change(st, me, move |s, u| s.apply_script_as(u, &text)).await
 }
 
 /// A session's answer as JSON, or its error with the error's status.
@@ -593,12 +646,12 @@ fn result<T: Serialize>(r: Result<T>) -> Response {
     }
 }
 
-async fn undo(State(st): State<Arc<AppState>>) -> Response {
-    result(on_session(st, |s| s.try_undo()).await)
+async fn undo(State(st): State<Arc<AppState>>, Extension(me): Extension<User>) -> Response {
+    change(st, me, |s, u| s.undo_as(u)).await
 }
 
-async fn redo(State(st): State<Arc<AppState>>) -> Response {
-    result(on_session(st, |s| s.try_redo()).await)
+async fn redo(State(st): State<Arc<AppState>>, Extension(me): Extension<User>) -> Response {
+    change(st, me, |s, u| s.redo_as(u)).await
 }
 
 async fn sync(State(st): State<Arc<AppState>>) -> Response {
@@ -615,7 +668,11 @@ struct SaveQuery {
     save_as: Option<String>,
 }
 
-async fn save(State(st): State<Arc<AppState>>, Query(q): Query<SaveQuery>) -> Response {
+async fn save(
+    State(st): State<Arc<AppState>>,
+    Extension(me): Extension<User>,
+    Query(q): Query<SaveQuery>,
+) -> Response {
     let mode = match (q.mode.as_str(), q.save_as) {
         (_, Some(name)) => SaveMode::As(name),
         ("overwrite", None) => SaveMode::Overwrite,
@@ -625,15 +682,15 @@ async fn save(State(st): State<Arc<AppState>>, Query(q): Query<SaveQuery>) -> Re
             return error(StatusCode::BAD_REQUEST, "usage", &m);
         }
     };
-    result(on_session(st, move |s| s.save_with(mode)).await)
+    change(st, me, move |s, u| s.save_by(u, mode)).await
 }
 
-async fn reload(State(st): State<Arc<AppState>>) -> Response {
-    result(on_session(st, |s| s.reload()).await)
+async fn reload(State(st): State<Arc<AppState>>, Extension(me): Extension<User>) -> Response {
+    change(st, me, |s, u| s.reload_by(u)).await
 }
 
-async fn recover(State(st): State<Arc<AppState>>) -> Response {
-    result(on_session(st, |s| s.recover()).await)
+async fn recover(State(st): State<Arc<AppState>>, Extension(me): Extension<User>) -> Response {
+    change(st, me, |s, _| s.recover()).await
 }
 
 async fn discard(State(st): State<Arc<AppState>>) -> Response {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use vwr::{Block, World, WorldSession, CHUNK_SIZE, CHUNK_VOLUME};
 use vwr_blocks::Registry;
-use vwr_edit::script::{apply_ops, parse_text, Applied, Effect, Op};
+use vwr_edit::script::{parse_text, Effect, Op};
 use vwr_edit::{all_chunk_stats, Change, Editor, Layer};
 use vwr_mesh::{MeshCache, MeshOptions};
 
@@ -22,6 +22,9 @@ use crate::error::{Result, ServeError};
 use crate::wire;
 
 mod db;
+mod team;
+
+pub use team::{oplog_path, OWNER};
 
 /// Limits and defaults of a session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,13 +81,6 @@ fn history_limits(o: &SessionOptions) -> vwr_edit::HistoryLimits {
     }
 }
 
-/// The label of a request's operations merged into one undo step.
-fn group_label(changes: &[&Change]) -> String {
-    let shown: Vec<&str> = changes.iter().take(3).map(|c| c.label.as_str()).collect();
-    let more = if changes.len() > 3 { "; …" } else { "" };
-    format!("{} edits: {}{more}", changes.len(), shown.join("; "))
-}
-
 /// Opens `path` for writing (taking its lock) with every chunk loaded.
 fn open_file(path: &Path) -> Result<(WorldSession, World)> {
     let opts = vwr::SessionOptions::tool("voxcaf world serve");
@@ -95,15 +91,7 @@ fn open_file(path: &Path) -> Result<(WorldSession, World)> {
     Ok((file, world))
 }
 
-/// FNV-1a, 64 bits: tells whether the world differs from the file on disk.
-fn fnv(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
+use vwr_edit::oplog::fnv64 as fnv;
 
 /// An autosave journal found when the session was opened, waiting for the user to recover
 /// or discard it.
@@ -142,6 +130,8 @@ pub struct Session {
     recovery: Option<Recovery>,
     /// The play test in progress, if any.
     play: Option<crate::play::PlayTest>,
+    /// File mode: the operation log (database mode commits every edit instead).
+    team: Option<team::Team>,
 }
 
 /// The file of a file session (a database session has none).
@@ -181,7 +171,11 @@ impl Session {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(ServeError::io(&jpath, e)),
         };
+        let team = team::Team::start(path, &world, &opts)?;
         let mut s = Session::with_world(Some(file), path.to_path_buf(), world, opts);
+        s.team = Some(team);
+        s.editor
+            .set_limits(vwr_edit::oplog::editor_limits(history_limits(&opts)));
         s.saved_hash = saved_hash;
         s.recovery = recovery;
         Ok(s)
@@ -208,6 +202,17 @@ impl Session {
             journal_gen: 0,
             recovery: None,
             play: None,
+            team: None,
+        }
+    }
+
+    /// The editor's history bounds: the newest command only in file mode (the log keeps
+    /// each user's steps), the whole history in database mode.
+    fn editor_limits(&self) -> vwr_edit::HistoryLimits {
+        let l = history_limits(&self.opts);
+        match self.team {
+            Some(_) => vwr_edit::oplog::editor_limits(l),
+            None => l,
         }
     }
 
@@ -250,8 +255,44 @@ impl Session {
         }
     }
 
-    /// The summary every edit answer carries.
+    /// `user`'s undo depth, redo depth and steps dropped.
+    fn depth(&self, user: &str) -> (usize, usize, u64) {
+        match &self.team {
+            Some(t) => {
+                let d = t.log.depth(user);
+                (d.undo, d.redo, d.dropped)
+            }
+            None => {
+                let h = self.editor.history();
+                (h.undo_depth(), h.redo_depth(), h.dropped())
+            }
+        }
+    }
+
+    /// `user`'s next undo and redo labels.
+    fn labels(&self, user: &str) -> (Option<String>, Option<String>) {
+        match &self.team {
+            Some(t) => (
+                t.log.undo_label(user).map(str::to_string),
+                t.log.redo_label(user).map(str::to_string),
+            ),
+            None => {
+                let h = self.editor.history();
+                (
+                    h.undo_changes().last().map(|c| c.label.clone()),
+                    h.redo_changes().last().map(|c| c.label.clone()),
+                )
+            }
+        }
+    }
+
+    /// The summary every edit answer carries (the owner's undo state).
     pub fn summary(&self) -> WorldSummary {
+        self.summary_for(OWNER)
+    }
+
+    /// The summary, with `user`'s undo state.
+    pub fn summary_for(&self, user: &str) -> WorldSummary {
         let w = self.world();
         let objects = w
             .move_objects()
@@ -265,7 +306,8 @@ impl Session {
             .into_iter()
             .map(|(pos, icon)| DecorInfo { pos, icon })
             .collect();
-        let h = self.editor.history();
+        let (undo_depth, redo_depth, _) = self.depth(user);
+        let (undo, redo) = self.labels(user);
         WorldSummary {
             ok: Success,
             file: self.path.display().to_string(),
@@ -278,10 +320,10 @@ impl Session {
             mission: w.mission_number(),
             objects,
             decors,
-            undo: h.undo_changes().last().map(|c| c.label.clone()),
-            redo: h.redo_changes().last().map(|c| c.label.clone()),
-            undo_depth: h.undo_depth(),
-            redo_depth: h.redo_depth(),
+            undo,
+            redo,
+            undo_depth,
+            redo_depth,
             recovery: self.recovery.as_ref().map(|r| RecoveryInfo {
                 journal: r.path.display().to_string(),
                 bytes: r.bytes,
@@ -336,6 +378,12 @@ impl Session {
     /// all-or-nothing: if any line is malformed or refused, the world and history are left as
     /// they were. Answers what each operation did and which chunks changed.
     pub fn apply_script(&mut self, text: &str) -> Result<ScriptAnswer> {
+        self.apply_script_as(OWNER, text)
+    }
+
+    /// [`Session::apply_script`] as `user`'s operation (the log names them; their undo
+    /// undoes it).
+    pub fn apply_script_as(&mut self, user: &str, text: &str) -> Result<ScriptAnswer> {
         let ops = parse_text("request", text).map_err(|errors| ServeError::Script { errors })?;
         if ops.is_empty() {
             return Err(ServeError::EmptyScript);
@@ -357,7 +405,7 @@ impl Session {
         let applied = if self.db.is_some() {
             self.apply_db(&ops)?
         } else {
-            self.apply_as_one_step(&ops)?
+            self.apply_logged(user, text, &ops)?
         };
         let ops = applied
             .iter()
@@ -379,26 +427,8 @@ impl Session {
         }
         Ok(ScriptAnswer {
             ops,
-            state: self.edit_state(),
+            state: self.edit_state_for(user),
         })
-    }
-
-    /// Applies one request's operations as one undo step, all or nothing. A request that
-    /// itself undoes or redoes keeps its steps apart (and is restored from a copy on failure).
-    fn apply_as_one_step(&mut self, ops: &[vwr_edit::script::Located]) -> Result<Vec<Applied>> {
-        let limit = self.opts.fill_limit;
-        let script_err = |e| ServeError::Script { errors: vec![e] };
-        if ops.iter().any(|l| matches!(l.op, Op::Undo | Op::Redo)) {
-            let backup = self.editor.clone();
-            return apply_ops(&mut self.editor, ops, limit).map_err(|e| {
-                self.editor = backup;
-                script_err(e)
-            });
-        }
-        self.editor
-            .group(group_label, |ed| apply_ops(ed, ops, limit))
-            .map(|(a, _)| a)
-            .map_err(script_err)
     }
 
     /// Undoes the newest command (`"change": null` when there is nothing to undo, or, in
@@ -416,53 +446,69 @@ impl Session {
     /// [`Session::undo`]; in database mode committed at once, and refused
     /// ([`ServeError::Refused`]) when another editor changed the same chunks since.
     pub fn try_undo(&mut self) -> Result<HistoryAnswer> {
+        self.undo_as(OWNER)
+    }
+
+    /// Undoes `user`'s own newest operation under the undo rule (see [`vwr_edit::oplog`]):
+    /// cells others changed since are left as they are.
+    pub fn undo_as(&mut self, user: &str) -> Result<HistoryAnswer> {
         if self.db.is_some() {
             return self.history_db(false);
         }
-        let c = self.editor.undo();
-        Ok(self.after_history(c))
+        let c = self.step_logged(user, false)?;
+        Ok(self.after_history(user, c))
+    }
+
+    /// Redoes `user`'s own newest undo, under the same rule.
+    pub fn redo_as(&mut self, user: &str) -> Result<HistoryAnswer> {
+        if self.db.is_some() {
+            return self.history_db(true);
+        }
+        let c = self.step_logged(user, true)?;
+        Ok(self.after_history(user, c))
     }
 
     /// [`Session::redo`]; in database mode committed at once, and refused when another
     /// editor changed the same chunks since.
     pub fn try_redo(&mut self) -> Result<HistoryAnswer> {
-        if self.db.is_some() {
-            return self.history_db(true);
-        }
-        let c = self.editor.redo();
-        Ok(self.after_history(c))
+        self.redo_as(OWNER)
     }
 
     fn refused_history(&mut self, e: ServeError) -> HistoryAnswer {
-        let mut a = self.after_history(None);
+        let mut a = self.after_history(OWNER, None);
         a.state.synced = Some(e.to_string());
         a
     }
 
-    fn after_history(&mut self, c: Option<Change>) -> HistoryAnswer {
+    fn after_history(&mut self, user: &str, c: Option<Change>) -> HistoryAnswer {
         if c.is_some() {
             self.gen += 1;
         }
         HistoryAnswer {
             change: c,
-            state: self.edit_state(),
+            state: self.edit_state_for(user),
         }
     }
 
-    /// Brings the meshes up to date; the common fields of an edit answer.
+    /// [`Session::edit_state_for`] the owner.
     fn edit_state(&mut self) -> EditState {
+        self.edit_state_for(OWNER)
+    }
+
+    /// Brings the meshes up to date; the common fields of an edit answer, for `user`.
+    fn edit_state_for(&mut self, user: &str) -> EditState {
         let changed_chunks = self.update_meshes();
-        let h = self.editor.history();
+        let (undo_depth, redo_depth, history_dropped) = self.depth(user);
         EditState {
             ok: Success,
             epoch: self.epoch,
             changed_chunks,
-            undo_depth: h.undo_depth(),
-            redo_depth: h.redo_depth(),
+            undo_depth,
+            redo_depth,
             // Steps dropped from the oldest end to honour the history's bounds: the page says so.
-            history_dropped: h.dropped(),
+            history_dropped,
             // The summary too, so the page needs no second request to show objects and history.
-            world: self.summary(),
+            world: self.summary_for(user),
             synced: self.db.as_mut().and_then(|d| d.note.take()),
         }
     }
@@ -564,6 +610,11 @@ impl Session {
     /// [`Session::save`], or the answers to a conflict: overwrite, or save as a new file beside
     /// the opened one (which the session then edits).
     pub fn save_with(&mut self, mode: SaveMode) -> Result<SaveAnswer> {
+        self.save_by(OWNER, mode)
+    }
+
+    /// [`Session::save_with`] by `user` (the log names who saved).
+    pub fn save_by(&mut self, user: &str, mode: SaveMode) -> Result<SaveAnswer> {
         if self.db.is_some() {
             if let SaveMode::As(_) = mode {
                 return Err(ServeError::Refused {
@@ -574,18 +625,22 @@ impl Session {
             }
             return self.save_db();
         }
+        let time = team::now_ms();
         let report = match mode {
             SaveMode::Normal => {
                 let world = self.editor.world();
                 file_of(&mut self.file)?
-                    .save(world)
+                    .save_at(world, time)
                     .map_err(|e| ServeError::world(&self.path, e))?
             }
-            SaveMode::Overwrite => self.overwrite()?,
+            SaveMode::Overwrite => self.overwrite(time)?,
             SaveMode::As(name) => self.save_as(&name)?,
         };
         if report.written {
             self.saved_hash = fnv(&self.world().to_bytes());
+        }
+        if let Some(t) = self.team.as_mut() {
+            t.write(&self.path, self.editor.world(), user, time)?;
         }
         if self.recovery.is_none() {
             self.remove_journal()?;
@@ -606,13 +661,13 @@ impl Session {
 
     /// Saves over a file that changed on disk: the file is opened again (its lock is ours
     /// already) and this world is saved against what is there now.
-    fn overwrite(&mut self) -> Result<vwr::SaveReport> {
+    fn overwrite(&mut self, time: u64) -> Result<vwr::SaveReport> {
         let err = |e| ServeError::world(&self.path, e);
         let file = file_of(&mut self.file)?;
         let mut disk = file.reopen().map_err(err)?;
         file.load_all(&mut disk).map_err(err)?;
         drop(disk);
-        file.save(self.editor.world()).map_err(err)
+        file.save_at(self.editor.world(), time).map_err(err)
     }
 
     /// Writes the world as a new file beside the opened one, in the same format, and edits
@@ -647,6 +702,12 @@ impl Session {
         }
         self.file = Some(file);
         self.path = target;
+        // The new file's log starts from the world as written there.
+        self.team = Some(team::Team::start(
+            &self.path,
+            self.editor.world(),
+            &self.opts,
+        )?);
         Ok(vwr::SaveReport {
             written: true,
             bytes_written: bytes.len() as u64,
@@ -657,6 +718,11 @@ impl Session {
 
     /// Drops the edits and the undo history and edits the file as it is on disk now.
     pub fn reload(&mut self) -> Result<ReloadAnswer> {
+        self.reload_by(OWNER)
+    }
+
+    /// [`Session::reload`] by `user` (the log names who dropped the edits).
+    pub fn reload_by(&mut self, user: &str) -> Result<ReloadAnswer> {
         let world = if self.db.is_some() {
             self.reload_db()?
         } else {
@@ -667,7 +733,10 @@ impl Session {
             self.saved_hash = fnv(&world.to_bytes());
             world
         };
-        self.editor = Editor::with_limits(world, history_limits(&self.opts));
+        self.editor = Editor::with_limits(world, self.editor_limits());
+        if let Some(t) = self.team.as_mut() {
+            t.reloaded(user);
+        }
         self.gen += 1;
         self.journal_gen = self.gen;
         self.remove_journal()?;
@@ -723,7 +792,11 @@ impl Session {
                 });
             }
         };
-        self.editor = Editor::with_limits(world, history_limits(&self.opts));
+        self.editor = Editor::with_limits(world, self.editor_limits());
+        let limit = self.opts.fill_limit;
+        if let Some(t) = self.team.as_mut() {
+            t.restart(self.editor.world(), limit);
+        }
         self.gen += 1;
         // The journal now describes this session's world; it is rewritten on the next autosave.
         self.journal_gen = self.gen;

@@ -137,6 +137,8 @@ pub struct WorldSession {
     revisions: HashMap<u32, u64>,
     fields: RootFields,
     stamp: Stamp,
+    /// The time the next commit records ([`WorldSession::save_at`]); `None` = now.
+    clock: Option<u64>,
 }
 
 impl std::fmt::Debug for WorldSession {
@@ -173,6 +175,7 @@ impl WorldSession {
             revisions: HashMap::new(),
             fields: RootFields::of(&world),
             stamp,
+            clock: None,
         };
         if s.resident.is_none() {
             s.remember(&world);
@@ -405,7 +408,20 @@ impl WorldSession {
     }
 
     fn info(&self) -> CommitInfo {
-        CommitInfo::now(&self.opts.tool)
+        match self.clock {
+            Some(ms) => CommitInfo::new(&self.opts.tool, ms),
+            None => CommitInfo::now(&self.opts.tool),
+        }
+    }
+
+    /// [`WorldSession::save`], with the commit stamped `time_ms` (milliseconds since the Unix
+    /// epoch) instead of now, so that a replay of an editing session writes the same bytes
+    /// as the session did.
+    pub fn save_at(&mut self, world: &World, time_ms: u64) -> Result<SaveReport> {
+        self.clock = Some(time_ms);
+        let r = self.save(world);
+        self.clock = None;
+        r
     }
 
     fn append(

@@ -9,7 +9,8 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use vwr::{Chunk, ChunkStore, Expect, StoreCommit, VwrError, World, WorldFields};
-use vwr_edit::script::{footprint, Applied, Located, Op, MAX_ATTEMPTS};
+use vwr_edit::oplog::group_label;
+use vwr_edit::script::{apply_ops, footprint, Applied, Located, Op, MAX_ATTEMPTS};
 use vwr_edit::{Change, Editor};
 use vwr_postgres::{PgLocation, PgStore};
 
@@ -318,7 +319,12 @@ impl Session {
         self.pull(&[])?;
         let mut last = None;
         for _ in 0..MAX_ATTEMPTS {
-            let applied = self.apply_as_one_step(ops)?;
+            let limit = self.opts.fill_limit;
+            let applied = self
+                .editor
+                .group(group_label, |ed| apply_ops(ed, ops, limit))
+                .map(|(a, _)| a)
+                .map_err(|e| ServeError::Script { errors: vec![e] })?;
             let read = reach(self.editor.world(), ops);
             let Some(db) = self.db.as_mut() else {
                 return Ok(applied);
@@ -377,7 +383,7 @@ impl Session {
                 }
             }
         }
-        Ok(self.after_history(c))
+        Ok(self.after_history(super::OWNER, c))
     }
 
     /// Save in database mode: everything is committed already; the answer names the head.

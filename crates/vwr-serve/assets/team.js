@@ -1,0 +1,111 @@
+// Several people on one world: the server pushes every committed change (Server-Sent Events,
+// GET /api/events) with the changed chunks' meshes, so a page never acts on a stale world;
+// each user's cursor cell and selection (POST /api/presence) are shown to the others in the
+// user's colour; the owner invites others (POST /api/invite).
+import { state, stats } from './state.js';
+import { $, toast } from './dom.js';
+import { api } from './api.js';
+import { applyChunks } from './render.js';
+import { objectList, updateStatus } from './ui.js';
+
+const TOKEN = new URLSearchParams(location.search).get('token') || '';
+
+/** base64 -> ArrayBuffer. */
+function bytesOf(b64) {
+  const s = atob(b64), out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out.buffer;
+}
+
+/** Takes in a pushed change: its chunks when they follow the epoch held, else a fetch of
+ * everything newer than it. */
+async function onChange(d) {
+  const t0 = performance.now();
+  if (d.epoch > state.epoch) {
+    if (d.from === state.epoch) applyChunks(bytesOf(d.chunks));
+    else applyChunks(await api('/api/chunks?since=' + state.epoch, { binary: true }));
+  }
+  // The summary's objects, decor, spawn and sky are everyone's; the undo fields are the
+  // caller's own, so they are kept.
+  if (state.world && d.world) {
+    const keep = { undo: state.world.undo, redo: state.world.redo, undo_depth: state.world.undo_depth, redo_depth: state.world.redo_depth, modified: state.world.modified };
+    state.world = Object.assign({}, d.world, keep);
+    objectList(); updateStatus();
+  }
+  if (state.me && d.user !== state.me.name && d.label) {
+    $('stSaved').textContent = 'unsaved changes';
+    toast(`${d.user}: ${d.label}`, 2500);
+  }
+  stats.pushes.push({ user: d.user, seq: d.seq, epoch: d.epoch, at: t0 });
+  state.dirty = true;
+}
+
+function showPeople() {
+  const el = $('people');
+  if (!el) return;
+  el.replaceChildren();
+  const me = state.me;
+  const list = [...state.presence.values()].filter((p) => !me || p.user !== me.name);
+  for (const p of [me, ...list].filter(Boolean)) {
+    const li = document.createElement('li');
+    li.textContent = p === me ? `${p.name} (you, ${p.role})` : `${p.user} (${p.role})`;
+    li.style.borderLeft = `6px solid ${p.colour}`;
+    el.appendChild(li);
+  }
+  $('inviteBox').hidden = !me || me.role !== 'owner';
+}
+
+/** Follows the server's events; reconnects (and catches up) by itself. */
+export function startEvents() {
+  const es = new EventSource('/api/events?token=' + encodeURIComponent(TOKEN));
+  state.events = es;
+  es.addEventListener('hello', (e) => {
+    const d = JSON.parse(e.data);
+    state.me = d.me;
+    for (const p of d.presence) state.presence.set(p.user, p);
+    showPeople();
+    // Reconnected: whatever was pushed meanwhile is fetched.
+    if (state.world) onChange({ epoch: Infinity, from: -1, world: null }).catch(() => {});
+  });
+  es.addEventListener('change', (e) => { onChange(JSON.parse(e.data)).catch(() => {}); });
+  es.addEventListener('lagged', () => { onChange({ epoch: Infinity, from: -1, world: null }).catch(() => {}); });
+  es.addEventListener('presence', (e) => {
+    const p = JSON.parse(e.data);
+    state.presence.set(p.user, p); showPeople(); state.dirty = true;
+  });
+}
+
+/** Sends the cursor cell and selection (at most every 100 ms). */
+export function sendPresence() {
+  if (!state.me || state.presenceTimer) return;
+  state.presenceTimer = setTimeout(() => {
+    state.presenceTimer = 0;
+    const h = state.hover, sel = state.selection;
+    const body = { cell: h ? (h.cell || h.place) : null, selection: sel ? [sel.a, sel.b] : null };
+    api('/api/presence', { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }).catch(() => {});
+  }, 100);
+}
+
+const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).concat([1]);
+
+/** The others' cursors and selections, as outline boxes in their colours. */
+export function presenceLines(out, boxLines) {
+  for (const p of state.presence.values()) {
+    if (state.me && p.user === state.me.name) continue;
+    const col = rgb(p.colour);
+    if (p.cell) boxLines(out, p.cell, p.cell, col, 0.06);
+    if (p.selection) boxLines(out, p.selection[0], p.selection[1], col, 0.05);
+  }
+}
+
+/** The owner's invitation form. */
+export function wireInvite() {
+  const b = $('inviteBtn');
+  if (!b) return;
+  b.onclick = async () => {
+    const body = { role: $('inviteRole').value, name: $('inviteName').value };
+    const r = await api('/api/invite', { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+    $('inviteUrl').value = r.url;
+    toast(`invited ${r.name} (${r.role}): give them the address below`, 5000);
+  };
+}

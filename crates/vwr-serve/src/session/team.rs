@@ -1,0 +1,215 @@
+//! Several people on one file session: every accepted operation goes through the session's
+//! [`OpLog`] (one sequence, each user's own undo and redo, rebased over the others'
+//! operations: see [`vwr_edit::oplog`]), and every save appends the log's new lines to
+//! `FILE.oplog` beside the world, which `voxcaf world replay` replays.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use vwr::World;
+use vwr_edit::oplog::{world_hash, Entry, LogLine, OpLog};
+use vwr_edit::script::{Applied, Located};
+
+use super::{Session, SessionOptions};
+use crate::answer::{LogAnswer, LogOp};
+use crate::error::{Result, ServeError};
+
+/// The name of the session's owner (the person who started `voxcaf world serve`) in the log.
+pub const OWNER: &str = "owner";
+
+/// The operation log of `file`: `FILE.oplog`.
+pub fn oplog_path(file: &Path) -> PathBuf {
+    let mut s = file.as_os_str().to_owned();
+    s.push(".oplog");
+    PathBuf::from(s)
+}
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// The log of a file session and the lines not yet written to `FILE.oplog`.
+#[derive(Debug)]
+pub(super) struct Team {
+    pub(super) log: OpLog,
+    pending: Vec<LogLine>,
+}
+
+/// The last line of an existing log: its last operation number and whether it ends with a
+/// save of the world whose hash is `hash` (then a new session continues it).
+fn log_tail(path: &Path, hash: &str) -> std::io::Result<Option<(u64, bool)>> {
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let (mut last_seq, mut saved) = (0, false);
+    for line in std::io::BufReader::new(file).lines() {
+        let line = line?;
+        let Ok(l) = serde_json::from_str::<LogLine>(&line) else {
+            // A torn last line (a crash while appending) or a foreign file: not continued.
+            saved = false;
+            continue;
+        };
+        saved = matches!(&l, LogLine::Save { hash: h, .. } if h == hash);
+        if let LogLine::Edit { seq, .. } | LogLine::Undo { seq, .. } | LogLine::Redo { seq, .. } = l
+        {
+            last_seq = seq;
+        }
+    }
+    Ok(Some((last_seq, saved)))
+}
+
+impl Team {
+    /// The log of a session opening `path` on `world`: continues `FILE.oplog` when it ends
+    /// with a save of this very world, else starts afresh (moving a stale log aside to
+    /// `FILE.oplog.old`).
+    pub(super) fn start(path: &Path, world: &World, opts: &SessionOptions) -> Result<Team> {
+        let log_path = oplog_path(path);
+        let hash = format!("{:016x}", world_hash(world));
+        let tail = log_tail(&log_path, &hash).map_err(|e| ServeError::io(&log_path, e))?;
+        let first = match tail {
+            Some((seq, true)) => seq + 1,
+            Some(_) => {
+                let mut old = log_path.clone().into_os_string();
+                old.push(".old");
+                std::fs::rename(&log_path, &old).map_err(|e| ServeError::io(&log_path, e))?;
+                1
+            }
+            None => 1,
+        };
+        Ok(Team {
+            log: OpLog::new(first, super::history_limits(opts)),
+            pending: vec![LogLine::begin(world, opts.fill_limit, now_ms())],
+        })
+    }
+
+    /// A new segment: the world was replaced (recovered from a journal, saved as a new file).
+    pub(super) fn restart(&mut self, world: &World, fill_limit: u64) {
+        self.log.clear_undo();
+        self.pending
+            .push(LogLine::begin(world, fill_limit, now_ms()));
+    }
+
+    /// The unsaved edits were dropped: the world is the file as last saved.
+    pub(super) fn reloaded(&mut self, user: &str) {
+        self.log.clear_undo();
+        self.pending.push(LogLine::Reload {
+            user: user.into(),
+            time: now_ms(),
+        });
+    }
+
+    fn logged(&mut self, e: Option<&Entry>) {
+        if let Some(e) = e {
+            self.pending.push(LogLine::of_entry(e));
+        }
+    }
+
+    /// Appends the pending lines and a save of `world` (its commit stamped `time`) to
+    /// `FILE.oplog`, synced.
+    pub(super) fn write(
+        &mut self,
+        path: &Path,
+        world: &World,
+        user: &str,
+        time: u64,
+    ) -> Result<()> {
+        let log_path = oplog_path(path);
+        self.pending.push(LogLine::save(world, user, time));
+        let text: String = self.pending.iter().map(LogLine::to_json_line).collect();
+        let io = |e| ServeError::io(&log_path, e);
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log_path)
+            .map_err(io)?;
+        f.write_all(text.as_bytes()).map_err(io)?;
+        f.sync_data().map_err(io)?;
+        self.pending.clear();
+        Ok(())
+    }
+}
+
+fn no_log() -> ServeError {
+    ServeError::Refused {
+        message: "a world in a database keeps its history as commits, not as an operation log"
+            .into(),
+    }
+}
+
+impl Session {
+    /// Applies `ops` (parsed from `text`) as `user`'s one operation (file mode).
+    pub(super) fn apply_logged(
+        &mut self,
+        user: &str,
+        text: &str,
+        ops: &[Located],
+    ) -> Result<Vec<Applied>> {
+        let limit = self.opts.fill_limit;
+        let team = self.team.as_mut().ok_or_else(no_log)?;
+        let (applied, entry) = team
+            .log
+            .edit(&mut self.editor, user, text, ops, limit, now_ms())
+            .map_err(ServeError::from_log)?;
+        let entry = entry.cloned();
+        team.logged(entry.as_ref());
+        Ok(applied)
+    }
+
+    /// `user`'s undo (or redo) in file mode: the change, if there was a step.
+    pub(super) fn step_logged(
+        &mut self,
+        user: &str,
+        redo: bool,
+    ) -> Result<Option<vwr_edit::Change>> {
+        let t = now_ms();
+        let team = self.team.as_mut().ok_or_else(no_log)?;
+        let e = if redo {
+            team.log.redo(&mut self.editor, user, t)
+        } else {
+            team.log.undo(&mut self.editor, user, t)
+        }
+        .map_err(ServeError::from_log)?
+        .cloned();
+        team.logged(e.as_ref());
+        Ok(e.map(|e| e.change))
+    }
+
+    /// The newest operation of the log.
+    pub fn last_op(&self) -> Option<LogOp> {
+        self.team.as_ref()?.log.entries().last().map(LogOp::of)
+    }
+
+    /// The mesh epoch, meshes brought up to date first: what a push after the next change
+    /// starts from.
+    pub fn mesh_epoch(&mut self) -> u32 {
+        self.update_meshes();
+        self.epoch
+    }
+
+    /// The chunks changed after epoch `from` (see [`crate::wire`]) and the current epoch;
+    /// `None` when nothing changed.
+    pub fn take_push(&mut self, from: u32) -> Option<(u32, Vec<u8>)> {
+        let bytes = self.chunks_since(from);
+        (self.epoch > from).then_some((self.epoch, bytes))
+    }
+
+    /// The operations of the log from `since` on (`GET /api/log?since=SEQ`), as many as are
+    /// kept in memory (all of this session's).
+    pub fn log_since(&self, since: u64) -> LogAnswer {
+        let ops = self.team.as_ref().map_or_else(Vec::new, |t| {
+            t.log
+                .entries()
+                .iter()
+                .filter(|e| e.seq >= since)
+                .map(LogOp::of)
+                .collect()
+        });
+        let next = self.team.as_ref().map_or(1, |t| t.log.next_seq());
+        LogAnswer { ops, next }
+    }
+}
