@@ -236,3 +236,59 @@ fn ctrl_c_writes_the_journal_before_exiting() {
     let w = World::from_bytes(&std::fs::read(journal).unwrap()).unwrap();
     assert_eq!(w.get_block([5, 1, 5]).block_type(), 68);
 }
+
+#[test]
+fn world_replay_rebuilds_the_served_file_from_its_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let served = setup(dir.path(), "served.vwr");
+    let base = dir.path().join("base.vwr");
+    std::fs::copy(&served, &base).unwrap();
+    let s = serve(&served);
+    s.ok("/api/ops", SCRIPT);
+    s.ok("/api/undo", "");
+    s.ok("/api/redo", "");
+    s.ok("/api/save", "");
+    s.ok("/api/ops", "box 0 1 0 9 3 9 lava");
+    s.ok("/api/save", "");
+    drop(s);
+    let log = vwr_serve::oplog_path(&served);
+    let out = dir.path().join("rebuilt.vwr");
+    let (code, stdout, err) =
+        common::output(voxcaf().args(["world", "replay"]).args([&log, &base, &out]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        stdout.contains("4 operations replayed in 1 editing session(s), 2 save(s) written"),
+        "{stdout}"
+    );
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(&served).unwrap()
+    );
+    // The wrong base, a damaged log and a missing log are refused, naming what and where.
+    let (code, _, err) = common::output(
+        voxcaf()
+            .args(["world", "replay"])
+            .args([&log, &served, &out]),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("served.vwr.oplog:1: this segment starts from the world"),
+        "{err}"
+    );
+    let bad = dir.path().join("bad.oplog");
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    text = text.replacen("\"kind\":\"undo\"", "\"kind\":\"undo\",\"extra\":1", 1);
+    std::fs::write(&bad, text).unwrap();
+    let (code, _, err) =
+        common::output(voxcaf().args(["world", "replay"]).args([&bad, &base, &out]));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("bad.oplog:3: not a log line"), "{err}");
+    let (code, _, err) = common::output(
+        voxcaf()
+            .args(["world", "replay", "nope.oplog"])
+            .args([&base, &out]),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("nope.oplog"), "{err}");
+    assert_help_example(&["world", "replay"], "voxcaf world replay level.vwr.oplog");
+}

@@ -93,6 +93,48 @@ fn push_part(out: &mut Vec<u8>, p: &MeshPart) {
     }
 }
 
+/// Reads an answer's chunks: each chunk's position and block values (raw, as
+/// [`vwr::Block::raw`]; `None` when the answer carries none for it). What a client that
+/// follows the world without drawing it needs; the page's own reader is `wire.js`.
+pub fn decode_blocks(bytes: &[u8]) -> Result<Vec<([u32; 3], Option<Vec<u16>>)>, String> {
+    let mut at = 0usize;
+    let mut take = |n: usize| -> Result<&[u8], String> {
+        let s = bytes
+            .get(at..at + n)
+            .ok_or_else(|| format!("the answer ends at byte {} (wanted {n} more)", bytes.len()))?;
+        at += n;
+        Ok(s)
+    };
+    let u32_at = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    if take(4)? != MAGIC {
+        return Err("not a chunk answer (no VXM1 magic)".into());
+    }
+    let _epoch = u32_at(take(4)?);
+    let count = u32_at(take(4)?);
+    let mut out = Vec::new();
+    for _ in 0..count {
+        let h = take(16)?;
+        let pos = [u32_at(&h[0..]), u32_at(&h[4..]), u32_at(&h[8..])];
+        let blocks = if u32_at(&h[12..]) & 1 == 1 {
+            let b = take(CHUNK_VOLUME * 2)?;
+            Some(
+                b.chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                    .collect(),
+            )
+        } else {
+            None
+        };
+        for _ in 0..2 {
+            let p = take(8)?;
+            let (nv, ni) = (u32_at(p) as usize, u32_at(&p[4..]) as usize);
+            take(nv.saturating_mul(20).saturating_add(ni.saturating_mul(4)))?;
+        }
+        out.push((pos, blocks));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
