@@ -36,7 +36,7 @@ async function onChange(d) {
     $('stSaved').textContent = 'unsaved changes';
     toast(`${d.user}: ${d.label}`, 2500);
   }
-  stats.pushes.push({ user: d.user, seq: d.seq, epoch: d.epoch, at: t0 });
+  if (d.user) stats.pushes.push({ user: d.user, seq: d.seq, epoch: d.epoch, at: t0 });
   state.dirty = true;
 }
 
@@ -62,16 +62,18 @@ export function startEvents() {
   es.addEventListener('hello', (e) => {
     const d = JSON.parse(e.data);
     state.me = d.me;
+    // Reconnected: whatever was pushed meanwhile is fetched.
+    state.presence.clear();
     for (const p of d.presence) state.presence.set(p.user, p);
     showPeople();
-    // Reconnected: whatever was pushed meanwhile is fetched.
     if (state.world) onChange({ epoch: Infinity, from: -1, world: null }).catch(() => {});
   });
   es.addEventListener('change', (e) => { onChange(JSON.parse(e.data)).catch(() => {}); });
   es.addEventListener('lagged', () => { onChange({ epoch: Infinity, from: -1, world: null }).catch(() => {}); });
   es.addEventListener('presence', (e) => {
     const p = JSON.parse(e.data);
-    state.presence.set(p.user, p); showPeople(); state.dirty = true;
+    if (p.gone) state.presence.delete(p.user); else state.presence.set(p.user, p);
+    showPeople(); state.dirty = true;
   });
 }
 

@@ -185,6 +185,57 @@ pub(crate) fn push(hub: &Hub, s: &mut Session, user: &str, from: u32) {
     }
 }
 
+/// A page following the events: announced to the others when it connects, and gone from
+/// their People lists when its stream is dropped (the page closed).
+struct Following {
+    st: Arc<AppState>,
+    me: User,
+}
+
+impl Following {
+    fn new(st: Arc<AppState>, me: User) -> Following {
+        let v = presence_of(&me, None, None);
+        st.hub.set_presence(&me.name, Some(v));
+        Following { st, me }
+    }
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        self.st.hub.set_presence(&self.me.name, None);
+    }
+}
+
+fn presence_of(
+    me: &User,
+    cell: Option<[i32; 3]>,
+    selection: Option<[[i32; 3]; 2]>,
+) -> serde_json::Value {
+    serde_json::json!({
+        "user": me.name, "colour": me.colour, "role": me.role,
+        "cell": cell, "selection": selection,
+    })
+}
+
+impl Hub {
+    /// Records and pushes a user's presence (`None`: the user left).
+    fn set_presence(&self, user: &str, v: Option<serde_json::Value>) {
+        let mut p = self.presence.lock().unwrap_or_else(|e| e.into_inner());
+        let data = match v {
+            Some(v) => {
+                p.insert(user.to_string(), v.clone());
+                v
+            }
+            None => {
+                p.remove(user);
+                serde_json::json!({ "user": user, "gone": true })
+            }
+        };
+        drop(p);
+        self.send("presence", data.to_string());
+    }
+}
+
 /// `GET /api/events`: the change and presence events, as Server-Sent Events. The first
 /// event (`hello`) names the caller and the presences known.
 pub(crate) async fn events(
@@ -199,18 +250,19 @@ pub(crate) async fn events(
     let first = futures_util::stream::once(async move {
         Ok::<Event, Infallible>(Event::default().event("hello").data(hello))
     });
-    let rest = futures_util::stream::unfold(rx, |mut rx| async move {
+    let following = Following::new(st.clone(), me);
+    let rest = futures_util::stream::unfold((rx, following), |(mut rx, f)| async move {
         loop {
             match rx.recv().await {
                 Ok(m) if m.0 == CLOSE => return None,
                 Ok(m) => {
                     let e = Event::default().event(m.0.as_str()).data(m.1.as_str());
-                    return Some((Ok::<Event, Infallible>(e), rx));
+                    return Some((Ok::<Event, Infallible>(e), (rx, f)));
                 }
                 // A page too slow to follow is told to fetch what it missed.
                 Err(broadcast::error::RecvError::Lagged(_)) => {
                     let e = Event::default().event("lagged").data("{}");
-                    return Some((Ok(e), rx));
+                    return Some((Ok(e), (rx, f)));
                 }
                 Err(broadcast::error::RecvError::Closed) => return None,
             }
@@ -290,8 +342,7 @@ pub(crate) async fn revoke(State(st): State<Arc<AppState>>, b: axum::body::Bytes
     };
     match st.users.revoke(&b.token) {
         Some(u) => {
-            let mut p = st.hub.presence.lock().unwrap_or_else(|e| e.into_inner());
-            p.remove(&u.name);
+            st.hub.set_presence(&u.name, None);
             Json(serde_json::json!({ "ok": true, "revoked": u.name })).into_response()
         }
         None => error(
@@ -342,15 +393,7 @@ pub(crate) async fn presence(
         Ok(b) => b,
         Err(r) => return r,
     };
-    let v = serde_json::json!({
-        "user": me.name, "colour": me.colour, "role": me.role,
-        "cell": b.cell, "selection": b.selection,
-    });
     st.hub
-        .presence
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(me.name.clone(), v.clone());
-    st.hub.send("presence", v.to_string());
+        .set_presence(&me.name, Some(presence_of(&me, b.cell, b.selection)));
     Json(serde_json::json!({ "ok": true })).into_response()
 }

@@ -460,3 +460,61 @@ fn the_screenshot_check_rejects_a_blank_view() {
     let r = std::panic::catch_unwind(|| check_shots(&serde_json::json!({ "shots": [shot] })));
     assert!(r.is_err(), "a blank view must fail the check");
 }
+
+#[test]
+fn three_people_see_each_others_edits_pushed_and_undo_only_their_own() {
+    let Some(tmp) = browser_tmp() else {
+        return;
+    };
+    let file = common::v3_level(tmp.path());
+    let server = start(&file, ServerOptions::default()).unwrap();
+    let owner = common::Client {
+        addr: server.addr(),
+        token: server.token().to_string(),
+    };
+    let ed = owner.ok("/api/invite", r#"{"role": "edit", "name": "Ed"}"#);
+    let vera = owner.ok("/api/invite", r#"{"role": "view", "name": "Vera"}"#);
+    let urls = format!(
+        "{} {} {}",
+        server.url(),
+        ed["url"].as_str().unwrap(),
+        vera["url"].as_str().unwrap()
+    );
+    let v = run_node_with("team", &urls, |step| panic!("unexpected {step:?}"));
+    let log = owner.get("/api/log").json();
+    server.shutdown().unwrap();
+    check_shots(&v);
+    // Pushed, not polled: the editor's page got the owner's change as an event.
+    let pushes: Vec<&str> = v["b_pushes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap())
+        .collect();
+    assert!(
+        pushes.contains(&"owner") && !pushes.contains(&""),
+        "{pushes:?}"
+    );
+    assert_eq!(v["b_errors"], serde_json::json!([]));
+    // Undo was the owner's own: the editor's history is untouched.
+    assert_eq!(v["owner_undo"], serde_json::json!([0, 1]));
+    assert_eq!(v["editor_undo"], serde_json::json!([1, 0]));
+    let viewer = v["viewer_errors"].to_string();
+    assert!(viewer.contains("view invitation"), "{viewer}");
+    let people = v["people"].as_str().unwrap();
+    assert!(
+        people.contains("owner (you, owner)") && people.contains("Ed") && people.contains("Vera"),
+        "{people}"
+    );
+    let users: Vec<&str> = log["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["user"].as_str().unwrap())
+        .collect();
+    assert_eq!(users, ["owner", "Ed", "owner"]);
+    eprintln!(
+        "team e2e: edits seen on the other pages after {} ms (request to block held, 3 pages, loopback)",
+        v["figures"]["seen_ms"]
+    );
+}

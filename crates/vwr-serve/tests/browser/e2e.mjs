@@ -2,9 +2,11 @@
 // chromium). Run by crates/vwr-serve/tests/browser.rs, which starts the servers, passes their
 // URLs, and checks the saved files and the screenshots with the Rust libraries.
 //
-//   node e2e.mjs SCENARIO URL SHOT_DIR        SCENARIO: golden | showcase | terrain | conflict | history | shared
+//   node e2e.mjs SCENARIO URL SHOT_DIR        SCENARIO: golden | showcase | terrain | conflict | history | shared | team
 //
 // `shared` opens two pages on two servers of one database world: URL is "URL_A URL_B".
+// `team` opens three pages on one server as three people (owner, editor, viewer): URL is
+// "URL_OWNER URL_EDITOR URL_VIEWER".
 //
 // Prints one JSON line: {"ok": true, "scripts": [...], "figures": {...}} (or ok:false, error).
 // A scenario that needs the test to act meanwhile (change the file on disk) prints a line
@@ -16,7 +18,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 
 const [scenario, urls, shots] = process.argv.slice(2);
-const [url, secondUrl] = urls.split(' ');
+const [url, secondUrl, thirdUrl] = urls.split(' ');
 fs.mkdirSync(shots, { recursive: true });
 for (const f of fs.readdirSync(shots)) if (f.startsWith(scenario + '-') && f.endsWith('.png')) fs.rmSync(path.join(shots, f));
 const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vwr-serve-chromium-'));
@@ -233,6 +235,63 @@ try {
     await shot('a-after');
     out.b_errors = await pageB.evaluate(() => window.voxcafStats.errors);
     out.a_pulls = await page.evaluate(() => window.voxcafStats.pulls);
+  } else if (scenario === 'team') {
+    // Three people on one server: edits appear on the others' pages by push (no reload, no
+    // polling), undo is each person's own, a viewer cannot edit, cursors show.
+    const open = async (u) => {
+      const p = await browser.newPage();
+      p.on('pageerror', (e) => logs.push('pageerror: ' + e.message));
+      await p.goto(u);
+      await p.waitForFunction(() => document.body.dataset.ready === '1' && window.voxcaf.state.me, null, { timeout: 30000 });
+      return p;
+    };
+    const [pageB, pageC] = [await open(secondUrl), await open(thirdUrl)];
+    await page.waitForFunction(() => window.voxcaf.state.me, null, { timeout: 30000 });
+    const pages = [page, pageB, pageC];
+    const look = () => Object.assign(window.voxcaf.cam, { target: [20, 4, 20], yaw: 0.8, pitch: 0.6, dist: 70 });
+    for (const p of pages) { await p.evaluate(look); await p.evaluate(() => window.voxcaf.drawn()); }
+    // Seen on the others: the time from the edit request to the page holding the new block.
+    const seen = async (p, x, y, z, v) => {
+      await p.waitForFunction(([x, y, z, v]) => window.voxcaf.blockAt(x, y, z) === v, [x, y, z, v], { timeout: 10000, polling: 5 });
+      return Date.now();
+    };
+    const t0 = Date.now();
+    await page.evaluate(() => window.voxcaf.edit('box 12 1 12 27 12 27 lava'));
+    const lavaV = await page.evaluate(() => window.voxcaf.blockAt(20, 6, 20));
+    const [tb, tc] = await Promise.all([seen(pageB, 20, 6, 20, lavaV), seen(pageC, 20, 6, 20, lavaV)]);
+    out.figures.seen_ms = [tb - t0, tc - t0];
+    out.figures.owner_edit = await page.evaluate(() => window.voxcafStats.edits[0]);
+    out.figures.b_pushes = await pageB.evaluate(() => window.voxcafStats.pushes);
+    // The editor paints over part of the owner's box; the owner sees it.
+    const t1 = Date.now();
+    await pageB.evaluate(() => window.voxcaf.edit('box 15 1 15 17 12 17 glass'));
+    const glassV = await pageB.evaluate(() => window.voxcaf.blockAt(16, 6, 16));
+    const [ta, tc2] = await Promise.all([seen(page, 16, 6, 16, glassV), seen(pageC, 16, 6, 16, glassV)]);
+    out.figures.seen_ms.push(ta - t1, tc2 - t1);
+    // Presence: the editor's cursor over the view shows on the owner's page.
+    const box = await pageB.locator('#gl').boundingBox();
+    await pageB.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await pageB.mouse.move(box.x + box.width / 2 + 3, box.y + box.height / 2 + 3);
+    await page.waitForFunction(() => { const p = window.voxcaf.state.presence.get('Ed'); return p && p.cell; }, null, { timeout: 10000 });
+    await page.evaluate(() => window.voxcaf.drawn());
+    await shot('owner-sees-ed', page);
+    await shot('viewer', pageC);
+    // The owner's Ctrl+Z takes back the owner's box, not the editor's glass, on every page.
+    await page.click('#gl', { position: { x: 5, y: 5 }, button: 'right' });
+    await page.keyboard.press('Control+z');
+    for (const p of pages) {
+      await p.waitForFunction(([g]) => window.voxcaf.blockAt(20, 6, 20) === 0 && window.voxcaf.blockAt(16, 6, 16) === g, [glassV], { timeout: 10000 });
+      await p.evaluate(() => window.voxcaf.drawn());
+    }
+    await shot('owner-undone', page);
+    out.owner_undo = await page.evaluate(() => [window.voxcaf.world.undo_depth, window.voxcaf.world.redo_depth]);
+    out.editor_undo = await pageB.evaluate(() => [window.voxcaf.world.undo_depth, window.voxcaf.world.redo_depth]);
+    // The viewer's edit is refused, and says why.
+    await pageC.evaluate(() => window.voxcaf.edit('place 1 1 1 lava').catch(() => {}));
+    out.viewer_errors = await pageC.evaluate(() => window.voxcafStats.errors);
+    out.people = await page.textContent('#people');
+    out.b_pushes = await pageB.evaluate(() => window.voxcafStats.pushes.map((p) => p.user));
+    out.b_errors = await pageB.evaluate(() => window.voxcafStats.errors);
   } else if (scenario === 'history') {
     // Three edits (three requests, three undo steps) with a history of two: the page says so.
     for (let i = 0; i < 3; i++) {
