@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { camBasis, frameBox, orthoHalf, presetView, rayThrough, viewProj } from '../../assets/camera.js';
-import { pasteSize, raiseTop } from '../../assets/tools.js';
+import { ghostBox, pasteSize, raiseTop } from '../../assets/tools.js';
 import { blockTypeOf, blockWord } from '../../assets/ui.js';
 import { namedBlocks, typeName } from '../../assets/dom.js';
 import { boxTris, gizmoLines, gridLines, gridStep } from '../../assets/overlay.js';
@@ -115,6 +115,23 @@ test('the guides: a grid line per cell (per chunk on large worlds), a box of 12 
   const ends = [0, 1, 2].map((k) => a.slice(k * 14 + 7, k * 14 + 10).map((v) => Math.round(v) + 0));
   assert.deepEqual(ends, [[5, 0, 0], [0, 5, 0], [0, 0, 5]]);
   assert.deepEqual([0, 1, 2].map((k) => a.slice(k * 14 + 3, k * 14 + 6).indexOf(Math.max(...a.slice(k * 14 + 3, k * 14 + 6)))), [0, 1, 2], 'X red, Y green, Z blue');
+});
+
+test('the ghost: the cell a place or erase would change, the box being dragged; none in a play test', () => {
+  Object.assign(state, { world: { block_dims: [10, 10, 10] }, block: '35:2', hover: { cell: [1, 1, 1], place: [1, 2, 1] }, drag: null, play: null });
+  state.blockInfo.set(35, { type: 35, name: 'cloth', color: [255, 0, 51, 255] });
+  state.tool = 'place';
+  assert.deepEqual(ghostBox(), { a: [1, 2, 1], b: [1, 2, 1], col: [1, 0, 0.2] });
+  state.tool = 'erase';
+  assert.deepEqual(ghostBox(), { a: [1, 1, 1], b: [1, 1, 1], col: [1, 0.2, 0.2] });
+  state.tool = 'place'; state.hover = { cell: null, place: [1, 10, 1] };
+  assert.equal(ghostBox(), null, 'no place outside the world');
+  state.tool = 'select'; state.drag = { a: [0, 0, 0], b: [3, 1, 2] };
+  assert.deepEqual(ghostBox(), { a: [0, 0, 0], b: [3, 1, 2], col: [0.3, 0.7, 1] });
+  state.drag = null; state.play = { state: null };
+  state.tool = 'erase'; state.hover = { cell: [1, 1, 1], place: [1, 2, 1] };
+  assert.equal(ghostBox(), null);
+  Object.assign(state, { world: null, hover: null, play: null, tool: 'place', block: 35 });
 });
 
 const page = fs.readFileSync(new URL('../../assets/index.html', import.meta.url), 'utf8');
