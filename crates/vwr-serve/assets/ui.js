@@ -1,7 +1,7 @@
 // The panels: palette, status bar, object list and form, and the state's view of the world
 // (the block under a cell, what a ray picks).
 import { CS, state } from './state.js';
-import { $, toast, typeName } from './dom.js';
+import { $, namedBlocks, toast, typeName } from './dom.js';
 import { frameBox, presetView } from './camera.js';
 import { blockAt, pick } from './pick.js';
 
@@ -56,6 +56,9 @@ export function updateStatus() {
   } else { $('stCell').textContent = '-'; $('stBlock').textContent = ''; }
   $('stHist').textContent = `undo ${w.undo_depth} / redo ${w.redo_depth}`;
   $('undo').disabled = !w.undo_depth; $('redo').disabled = !w.redo_depth;
+  // The steps an undo and a redo would take, blocks by name.
+  $('undo').title = (w.undo ? 'Undo ' + namedBlocks(w.undo) : 'Undo') + ' (Ctrl+Z)';
+  $('redo').title = (w.redo ? 'Redo ' + namedBlocks(w.redo) : 'Redo') + ' (Ctrl+Shift+Z)';
 }
 
 /** The palette, filtered by the filter field. */

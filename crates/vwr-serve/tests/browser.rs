@@ -521,7 +521,7 @@ fn modelling_basics_help_guides_ortho_top_view_3d_selection_and_block_metadata()
         "{v:#}"
     );
     assert_eq!(v["meta_raw"], (35 << 4) | 2);
-    for key in ["pick_toast", "place_toast", "undo_toast"] {
+    for key in ["pick_toast", "place_toast", "undo_toast", "undo_title"] {
         let t = v[key].as_str().unwrap();
         assert!(t.contains(":2") && !t.contains("35:"), "{key}: {t}");
     }

@@ -308,6 +308,7 @@ try {
     out.meta_raw = await page.evaluate((p) => window.voxcaf.blockAt(...p), m.place);
     await waitToast(/^place /);
     out.place_toast = await toastText();
+    out.undo_title = await page.getAttribute('#undo', 'title');
     await keysDown('Control+z');
     await waitToast(/^undone/);
     out.undo_toast = await toastText();
