@@ -509,6 +509,7 @@ fn modelling_basics_help_guides_ortho_top_view_3d_selection_and_block_metadata()
     };
     let guides = shots_differ(shot("grid-gizmo"), shot("no-guides"));
     assert!(guides > 2_000, "the guides changed {guides} pixels only");
+    println!("e2e figures (golden example_world): grid, bounds and gizmo drawn in {guides} pixels");
     // The orthographic top view: looking straight down, every ray parallel.
     let o = &v["ortho"];
     assert_eq!(o["ortho"], true);
