@@ -2,7 +2,7 @@
 // layer and chunk views, recovery of an autosave journal, and, for a world in a database,
 // other editors' commits (polled).
 import { state, stats } from './state.js';
-import { $, hideToast, toast } from './dom.js';
+import { $, hideToast, namedBlocks, toast } from './dom.js';
 import { api, post } from './api.js';
 import { applyChunks, drawn } from './render.js';
 import { objectList, updateStatus } from './ui.js';
@@ -22,7 +22,7 @@ export async function edit(script) {
   const t2 = performance.now();
   const shown = await drawn();
   stats.edits.push({ script, ms: shown - t0, api_ms: t1 - t0, meshes_ms: t2 - t1, draw_ms: shown - t2, chunks: r.changed_chunks.length });
-  $('stPerf').textContent = `${r.ops.map((o) => o.label).join(', ')}: ${(shown - t0).toFixed(0)} ms, ${r.changed_chunks.length} chunks`;
+  $('stPerf').textContent = `${r.ops.map((o) => namedBlocks(o.label)).join(', ')}: ${(shown - t0).toFixed(0)} ms, ${r.changed_chunks.length} chunks`;
   return r;
 }
 

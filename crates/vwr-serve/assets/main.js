@@ -1,13 +1,15 @@
 // voxcaf level editor: plain WebGL2, ES modules, no build step. Everything goes through the
 // HTTP API (the same one scripts use): edits are `voxcaf world edit` script lines sent to
 // /api/ops. This module wires the events and opens the world.
-import { CS, state, stats } from './state.js';
+import { state, stats } from './state.js';
 import { $, toast } from './dom.js';
 import { api } from './api.js';
 import { camBasis, rayThrough } from './camera.js';
 import { applyChunks, drawn, frame, initGL } from './render.js';
-import { buildPalette, cellBlock, objectList, pickRay, selectObject, setTool, updateStatus } from './ui.js';
-import { clickScript, dragEnd, objectAddLine } from './tools.js';
+import { blockName, blockWord, buildPalette, cellBlock, frameAll, objectList, pickRay, selectObject, setTool, updateStatus, viewAction } from './ui.js';
+import { clickScript, dragEnd, objectAddLine, raiseTop } from './tools.js';
+import { buildHelp, keyAction } from './help.js';
+import { guides } from './overlay.js';
 import { edit, loadChunkStats, loadLayer, recoveryPrompt, redo, save, savedLabel, startPolling, undo } from './actions.js';
 import { startPlay, stopPlay } from './playtest.js';
 import { sendPresence, startEvents, wireInvite } from './team.js';
@@ -59,10 +61,36 @@ async function onMouseUp(e) {
     if (Math.abs(e.clientX - m.x) > 4 || Math.abs(e.clientY - m.y) > 4) return;
     const h = pickRay(rayAt(e.clientX, e.clientY));
     if (!h) return;
-    if (e.altKey && h.cell) { state.block = cellBlock(...h.cell) >> 4; buildPalette(); return; }
+    if (e.altKey && h.cell) {
+      const raw = cellBlock(...h.cell);
+      state.block = blockWord(raw); buildPalette(); toast('block: ' + blockName(raw)); return;
+    }
     const s = clickScript(h, e);
-    if (s) await edit(s);
+    if (s) toast((await edit(s)).ops.map((o) => o.label).join(', '));
   } catch (err) { /* already shown */ }
+}
+
+// The help overlay: shown or hidden.
+function showHelp(on) { $('help').hidden = !on; state.dirty = true; }
+
+// PageUp / PageDown (Shift+wheel): the top of the selection up or down by `delta`.
+function raiseSelection(delta) {
+  const sel = state.selection;
+  if (!sel) return toast('select a region first (M, then drag)');
+  state.selection = raiseTop(sel, delta, state.world.block_dims[1] - 1);
+  const lo = Math.min(sel.a[1], sel.b[1]), hi = Math.max(state.selection.a[1], state.selection.b[1]);
+  toast(`selection y ${lo}..${hi} (${hi - lo + 1} high)`); state.dirty = true;
+}
+
+// The action `act` of a key of help.js's table.
+async function keyAct(act) {
+  if (act.startsWith('tool:')) setTool(act.slice(5));
+  else if (act.startsWith('guide:')) { const g = act.slice(6); guides[g] = !guides[g]; toast(`${g} ${guides[g] ? 'on' : 'off'}`); }
+  else if (act === 'raise' || act === 'lower') raiseSelection(act === 'raise' ? 1 : -1);
+  else if (act === 'help') showHelp(true);
+  else if (act === 'play') await startPlay();
+  else viewAction(act);
+  state.dirty = true;
 }
 
 async function onKeyDown(e) {
@@ -73,6 +101,8 @@ async function onKeyDown(e) {
     if (k === 'escape') stopPlay(); else { state.play.keys.add(k); e.preventDefault(); }
     return;
   }
+  // The help overlay takes the keys until Esc or ? closes it.
+  if (!$('help').hidden) { if (k === 'escape' || k === '?') showHelp(false); e.preventDefault(); return; }
   // Text fields keep their own keys (Ctrl+Z edits the text); Ctrl+S saves from anywhere.
   const typing = (e.target.tagName === 'INPUT' && e.target.type !== 'checkbox') || e.target.tagName === 'SELECT';
   const ctrl = e.ctrlKey || e.metaKey;
@@ -82,8 +112,8 @@ async function onKeyDown(e) {
     else if (ctrl && k === 'y') { e.preventDefault(); await redo(); }
     else if (ctrl && k === 's') { e.preventDefault(); await save(); }
     else if (!ctrl && !e.altKey) {
-      const t = { p: 'place', e: 'erase', b: 'box', f: 'fill', s: 'sphere', c: 'cube' }[k];
-      if (t) setTool(t);
+      const act = state.world && keyAction(k);
+      if (act) { e.preventDefault(); await keyAct(act); }
       if (k === 'escape') { state.selection = null; state.drag = null; state.dirty = true; }
     }
   } catch (err) { /* already shown */ }
@@ -103,7 +133,10 @@ function wireControls() {
   window.addEventListener('mousemove', onMouseMove);
   window.addEventListener('mouseup', onMouseUp);
   canvas.addEventListener('wheel', (e) => {
-    e.preventDefault(); state.cam.dist = Math.max(3, Math.min(2000, state.cam.dist * Math.exp(e.deltaY * 0.001))); state.dirty = true;
+    e.preventDefault();
+    // Shift+wheel with a selection: its top up (wheel up) or down.
+    if (e.shiftKey && state.selection) return raiseSelection(e.deltaY < 0 ? 1 : -1);
+    state.cam.dist = Math.max(3, Math.min(2000, state.cam.dist * Math.exp(e.deltaY * 0.001))); state.dirty = true;
   }, { passive: false });
   window.addEventListener('keydown', onKeyDown);
   window.addEventListener('keyup', (e) => { if (state.play) state.play.keys.delete(e.key.toLowerCase()); });
@@ -131,18 +164,9 @@ function wireControls() {
   $('play').onclick = () => (state.play ? stopPlay() : startPlay().catch(() => {}));
   $('blockFilter').oninput = () => buildPalette();
   wireInvite();
-}
-
-// Frames what is drawn (the chunks with meshes), or the whole world when it is empty.
-function frameWorld() {
-  const d = state.world.block_dims;
-  let lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (const c of state.chunks.values()) if (c.parts[0] || c.parts[1]) for (let i = 0; i < 3; i++) {
-    lo[i] = Math.min(lo[i], c.pos[i] * CS); hi[i] = Math.max(hi[i], c.pos[i] * CS + CS);
-  }
-  if (lo[0] === Infinity) { lo = [0, 0, 0]; hi = [d[0], 1, d[2]]; }
-  state.cam.target = [0, 1, 2].map((i) => (lo[i] + hi[i]) / 2);
-  state.cam.dist = Math.max(12, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) * 1.1);
+  buildHelp($('helpTable'));
+  $('helpBtn').onclick = () => showHelp($('help').hidden);
+  $('helpClose').onclick = () => showHelp(false);
 }
 
 async function main() {
@@ -158,7 +182,7 @@ async function main() {
   buildPalette();
   applyChunks(buf);
   const tUp = performance.now();
-  frameWorld();
+  frameAll();
   $('file').textContent = w.file; $('layerY').max = w.block_dims[1] - 1;
   setTool('place'); objectList(); updateStatus();
   // The session's true state: a reloaded page may find edits not saved yet.

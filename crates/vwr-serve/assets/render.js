@@ -3,8 +3,9 @@
 import { CS, state } from './state.js';
 import { viewProj } from './camera.js';
 import { chunkKey, decodeChunks } from './wire.js';
-import { dragEnd } from './tools.js';
 import { presenceLines } from './team.js';
+import { ghostBox } from './tools.js';
+import { boxLines, ghostGeometry, guideLines } from './overlay.js';
 
 // The GL objects, made once by initGL.
 const g = {};
@@ -89,12 +90,6 @@ export function applyChunks(buf) {
   state.dirty = true;
 }
 
-function boxLines(out, a, b, col, pad = 0.01) {
-  const lo = [0, 1, 2].map((i) => Math.min(a[i], b[i]) - pad), hi = [0, 1, 2].map((i) => Math.max(a[i], b[i]) + 1 + pad);
-  const c = (x, y, z) => [x ? hi[0] : lo[0], y ? hi[1] : lo[1], z ? hi[2] : lo[2]];
-  const e = [[0,0,0,1,0,0],[0,1,0,1,1,0],[0,0,1,1,0,1],[0,1,1,1,1,1],[0,0,0,0,1,0],[1,0,0,1,1,0],[0,0,1,0,1,1],[1,0,1,1,1,1],[0,0,0,0,0,1],[1,0,0,1,0,1],[0,1,0,0,1,1],[1,1,0,1,1,1]];
-  for (const s of e) { out.push(...c(s[0], s[1], s[2]), ...col, ...c(s[3], s[4], s[5]), ...col); }
-}
 // A box between two float corners.
 function boxLinesF(out, lo, hi, col) {
   boxLines(out, lo, hi.map((v) => v - 1), col, 0);
@@ -113,9 +108,13 @@ function worldLines(out, world) {
   for (const d of world.decors) boxLines(out, d.pos, d.pos, [1, 0.3, 1, 1], 0.1);
   if (world.spawn) boxLines(out, world.spawn, [world.spawn[0], world.spawn[1] + 1, world.spawn[2]], [0.2, 1, 0.3, 1], 0.05);
 }
-function lines() {
+// The line vertices; `more` gets the translucent triangles (the ghost of the next edit) and
+// the lines drawn over everything (the axis gizmo).
+function lines(more) {
   const out = [];
   const s = state;
+  if (s.world) guideLines(out, more.onTop, s.world.block_dims, s.layerOn ? s.layerY : 0);
+  ghostGeometry(out, more.tris, ghostBox());
   if (s.chunksOn) for (const c of s.chunkStats) {
     const a = c.pos.map((v) => v * CS), b = a.map((v) => v + CS - 1);
     const col = c.empty ? [0.4, 0.4, 0.4, 1] : c.uniform ? [0.2, 0.8, 1, 1] : c.bits >= 4 ? [1, 0.4, 0.2, 1] : [1, 0.9, 0.2, 1];
@@ -129,7 +128,6 @@ function lines() {
   }
   presenceLines(out, boxLines);
   if (s.selection) boxLines(out, s.selection.a, s.selection.b, [1, 1, 1, 1], 0.03);
-  if (s.drag) boxLines(out, s.drag.a, dragEnd(), [0.3, 0.7, 1, 1], 0.04);
   if (s.hover) {
     const c = s.hover.cell && ['erase', 'fill', 'replace', 'select'].includes(s.tool) ? s.hover.cell : s.hover.place;
     boxLines(out, c, c, [0, 0, 0, 1], 0.02);
@@ -161,12 +159,15 @@ function draw() {
   gl.uniform1f(g.uCaps, 0); gl.disable(gl.CULL_FACE); gl.enable(gl.BLEND); gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA); gl.depthMask(false);
   for (const c of s.chunks.values()) if (c.parts[1]) { gl.bindVertexArray(c.parts[1].vao); gl.drawElements(gl.TRIANGLES, c.parts[1].count, gl.UNSIGNED_INT, 0); }
   gl.depthMask(true); gl.disable(gl.BLEND);
-  const l = lines();
-  if (l.length) {
-    gl.useProgram(g.lineProg); gl.uniformMatrix4fv(g.uVPl, false, vp);
-    gl.bindVertexArray(g.lineVao); gl.bindBuffer(gl.ARRAY_BUFFER, g.lineBuf);
-    gl.bufferData(gl.ARRAY_BUFFER, l, gl.DYNAMIC_DRAW); gl.drawArrays(gl.LINES, 0, l.length / 7);
-  }
+  const more = { tris: [], onTop: [] }, l = lines(more);
+  gl.useProgram(g.lineProg); gl.uniformMatrix4fv(g.uVPl, false, vp);
+  gl.bindVertexArray(g.lineVao); gl.bindBuffer(gl.ARRAY_BUFFER, g.lineBuf);
+  const put = (mode, v) => { if (v.length) { gl.bufferData(gl.ARRAY_BUFFER, v, gl.DYNAMIC_DRAW); gl.drawArrays(mode, 0, v.length / 7); } };
+  put(gl.LINES, l);
+  gl.enable(gl.BLEND); gl.depthMask(false);
+  put(gl.TRIANGLES, new Float32Array(more.tris));
+  gl.depthMask(true); gl.disable(gl.BLEND);
+  gl.disable(gl.DEPTH_TEST); put(gl.LINES, new Float32Array(more.onTop)); gl.enable(gl.DEPTH_TEST);
   gl.bindVertexArray(null);
   gl.finish();
 }

@@ -3,7 +3,7 @@
 // each user's cursor cell and selection (POST /api/presence) are shown to the others in the
 // user's colour; the owner invites others (POST /api/invite).
 import { state, stats } from './state.js';
-import { $, toast } from './dom.js';
+import { $, namedBlocks, toast } from './dom.js';
 import { api } from './api.js';
 import { applyChunks } from './render.js';
 import { objectList, updateStatus } from './ui.js';
@@ -34,7 +34,7 @@ async function onChange(d) {
   }
   if (state.me && d.user !== state.me.name && d.label) {
     $('stSaved').textContent = 'unsaved changes';
-    toast(`${d.user}: ${d.label}`, 2500);
+    toast(`${d.user}: ${namedBlocks(d.label)}`, 2500);
   }
   if (d.user) stats.pushes.push({ user: d.user, seq: d.seq, epoch: d.epoch, at: t0 });
   state.dirty = true;

@@ -1,11 +1,19 @@
 // The panels: palette, status bar, object list and form, and the state's view of the world
 // (the block under a cell, what a ray picks).
 import { CS, state } from './state.js';
-import { $ } from './dom.js';
+import { $, namedBlocks, toast, typeName } from './dom.js';
+import { frameBox, presetView } from './camera.js';
 import { blockAt, pick } from './pick.js';
 
 /** The raw block value at a cell of the world as the page holds it. */
 export const cellBlock = (x, y, z) => blockAt(state.chunks, x, y, z);
+
+/** The BLOCK word of a raw block value for a script line, metadata kept: 560 -> 35, 562 ->
+ * '35:2'. */
+export const blockWord = (raw) => (raw & 15 ? `${raw >> 4}:${raw & 15}` : raw >> 4);
+
+/** The block type of a BLOCK word (35 or '35:2' -> 35). */
+export const blockTypeOf = (word) => parseInt(word, 10);
 
 /** Whether cell `p` lies in the world. */
 export const inWorld = (p) => state.world && p.every((v, i) => v >= 0 && v < state.world.block_dims[i]);
@@ -18,11 +26,7 @@ export function pickRay(ray) {
 }
 
 /** The name of a raw block value (`name` or `name:meta`). */
-export function blockName(raw) {
-  const t = raw >> 4, m = raw & 15; // raw = (type << 4) | metadata
-  const i = state.blockInfo.get(t);
-  return (i ? i.name : 'tile' + t) + (m ? ':' + m : '');
-}
+export const blockName = (raw) => typeName(raw >> 4, raw & 15); // raw = (type << 4) | metadata
 
 /** Makes `t` the current tool. */
 export function setTool(t) {
@@ -52,6 +56,9 @@ export function updateStatus() {
   } else { $('stCell').textContent = '-'; $('stBlock').textContent = ''; }
   $('stHist').textContent = `undo ${w.undo_depth} / redo ${w.redo_depth}`;
   $('undo').disabled = !w.undo_depth; $('redo').disabled = !w.redo_depth;
+  // The steps an undo and a redo would take, blocks by name.
+  $('undo').title = (w.undo ? 'Undo ' + namedBlocks(w.undo) : 'Undo') + ' (Ctrl+Z)';
+  $('redo').title = (w.redo ? 'Redo ' + namedBlocks(w.redo) : 'Redo') + ' (Ctrl+Shift+Z)';
 }
 
 /** The palette, filtered by the filter field. */
@@ -60,7 +67,7 @@ export function buildPalette() {
   const f = $('blockFilter').value.toLowerCase();
   for (const b of state.paletteList) {
     if (f && !b.name.toLowerCase().includes(f) && String(b.type) !== f) continue;
-    const d = document.createElement('div'); d.className = 'sw' + (b.type === state.block ? ' on' : '');
+    const d = document.createElement('div'); d.className = 'sw' + (b.type === blockTypeOf(state.block) ? ' on' : '');
     d.dataset.type = b.type; d.title = `${b.name} (${b.type}, ${b.kind})`;
     // Styled through the DOM, not markup: the page's CSP allows no inline style attributes.
     const sw = document.createElement('i');
@@ -97,4 +104,29 @@ export function selectObject(pos) {
     $('objSel').textContent = `selected: ${o.name || o.type} at ${o.pos.join(' ')}`;
   } else $('objSel').textContent = 'click an object marker to select it';
   objectList(); state.dirty = true;
+}
+
+/** Frames the selection, if there is one, else what is drawn (the chunks with meshes), else
+ * the whole world's floor. */
+export function frameAll() {
+  const sel = state.selection, d = state.world.block_dims;
+  let lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  if (sel) {
+    lo = [0, 1, 2].map((i) => Math.min(sel.a[i], sel.b[i])); hi = [0, 1, 2].map((i) => Math.max(sel.a[i], sel.b[i]) + 1);
+  } else {
+    for (const c of state.chunks.values()) if (c.parts[0] || c.parts[1]) for (let i = 0; i < 3; i++) {
+      lo[i] = Math.min(lo[i], c.pos[i] * CS); hi[i] = Math.max(hi[i], c.pos[i] * CS + CS);
+    }
+  }
+  if (lo[0] === Infinity) { lo = [0, 0, 0]; hi = [d[0], 1, d[2]]; }
+  frameBox(state.cam, lo, hi); state.dirty = true;
+}
+
+/** The view keys' actions (see help.js): camera presets, framing, the orthographic view. */
+export function viewAction(name) {
+  const cam = state.cam;
+  if (name === 'frame') frameAll();
+  else if (name === 'ortho') { cam.ortho = !cam.ortho; toast(cam.ortho ? 'orthographic view' : 'perspective view'); }
+  else { presetView(cam, name); toast(name + ' view'); }
+  state.dirty = true;
 }

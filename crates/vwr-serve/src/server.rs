@@ -50,6 +50,8 @@ const PAGE_FILES: &[(&str, &str, &str)] = page_files![
     "actions.js" => JS,
     "playtest.js" => JS,
     "team.js" => JS,
+    "help.js" => JS,
+    "overlay.js" => JS,
 ];
 const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";

@@ -517,4 +517,81 @@ fn three_people_see_each_others_edits_pushed_and_undo_only_their_own() {
         "team e2e: edits seen on the other pages after {} ms (request to block held, 3 pages, loopback)",
         v["figures"]["seen_ms"]
     );
+fn modelling_basics_help_guides_ortho_top_view_3d_selection_and_block_metadata() {
+    let Some(tmp) = browser_tmp() else {
+        return;
+    };
+    let Some(root) = voxcaf_golden::with_worlds() else {
+        eprintln!("skipped: no golden worlds");
+        return;
+    };
+    let file = tmp.path().join("example_world.vwr");
+    let golden = root.join("vwr/worlds3d/example_world.vwr");
+    std::fs::write(&file, std::fs::read(golden).unwrap()).unwrap();
+    let v = run_page(&file, ServerOptions::default(), "model");
+
+    // The help overlay lists a key for every tool and for Play.
+    let tools = v["help"]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 13, "{tools:?}");
+    for t in tools {
+        assert_eq!(t["listed"], true, "no key in the help for {t}");
+    }
+    let help = v["help"]["text"].as_str().unwrap();
+    for what in [
+        "Orthographic",
+        "Top view",
+        "Grid",
+        "Axis gizmo",
+        "Alt+click",
+    ] {
+        assert!(
+            help.contains(what),
+            "the help does not mention {what}: {help}"
+        );
+    }
+    // The guides draw: switching them off changes the view.
+    let shots = v["shots"].as_array().unwrap();
+    let shot = |name: &str| {
+        shots
+            .iter()
+            .find(|s| {
+                s["file"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with(&format!("-{name}.png"))
+            })
+            .unwrap_or_else(|| panic!("no {name} shot"))
+    };
+    let guides = shots_differ(shot("grid-gizmo"), shot("no-guides"));
+    assert!(guides > 2_000, "the guides changed {guides} pixels only");
+    println!("e2e figures (golden example_world): grid, bounds and gizmo drawn in {guides} pixels");
+    // The orthographic top view: looking straight down, every ray parallel.
+    let o = &v["ortho"];
+    assert_eq!(o["ortho"], true);
+    assert!((o["pitch"].as_f64().unwrap() - std::f64::consts::FRAC_PI_2).abs() < 1e-3);
+    assert_eq!(o["da"], o["db"], "orthographic rays are not parallel");
+    // Alt+click picked 35:2 and a click placed 35:2 (not 35:0), named in the toasts.
+    assert_eq!(v["picked"], "35:2");
+    assert!(
+        v["meta_script"].as_str().unwrap().ends_with(" 35:2"),
+        "{v:#}"
+    );
+    assert_eq!(v["meta_raw"], (35 << 4) | 2);
+    for key in ["pick_toast", "place_toast", "undo_toast", "undo_title"] {
+        let t = v[key].as_str().unwrap();
+        assert!(t.contains(":2") && !t.contains("35:"), "{key}: {t}");
+    }
+    // PageUp three times and Shift+wheel once: the dragged selection is 4 higher.
+    let height = |s: &serde_json::Value| {
+        (s["a"][1].as_i64().unwrap() - s["b"][1].as_i64().unwrap()).abs() + 1
+    };
+    let h0 = height(&v["sel_flat"]);
+    assert_eq!(height(&v["sel_raised"]), h0 + 3, "{v:#}");
+    assert_eq!(height(&v["sel_wheel"]), h0 + 4, "{v:#}");
+    let t = v["sel_toast"].as_str().unwrap();
+    assert!(t.ends_with(&format!("({} high)", h0 + 4)), "{t}");
+    // The server held 35:2 there: it is in the saved file.
+    let w = World::load(&file).unwrap();
+    let p: Vec<i32> = serde_json::from_value(v["meta_placed"].clone()).unwrap();
+    assert_eq!(w.get_block([p[0], p[1], p[2]]), Block::make(35, 2).unwrap());
 }

@@ -2,7 +2,7 @@
 // chromium). Run by crates/vwr-serve/tests/browser.rs, which starts the servers, passes their
 // URLs, and checks the saved files and the screenshots with the Rust libraries.
 //
-//   node e2e.mjs SCENARIO URL SHOT_DIR        SCENARIO: golden | showcase | terrain | conflict | history | shared | team
+//   node e2e.mjs SCENARIO URL SHOT_DIR        SCENARIO: golden | showcase | terrain | conflict | history | shared | team | model
 //
 // `shared` opens two pages on two servers of one database world: URL is "URL_A URL_B".
 // `team` opens three pages on one server as three people (owner, editor, viewer): URL is
@@ -292,6 +292,117 @@ try {
     out.people = await page.textContent('#people');
     out.b_pushes = await pageB.evaluate(() => window.voxcafStats.pushes.map((p) => p.user));
     out.b_errors = await pageB.evaluate(() => window.voxcafStats.errors);
+  } else if (scenario === 'model') {
+    const keysDown = async (...keys) => { await page.locator('#gl').focus(); for (const k of keys) await page.keyboard.press(k); await page.evaluate(() => window.voxcaf.drawn()); };
+    const toastText = () => page.textContent('#toast');
+    // 1. The help overlay: `?` opens it, it lists a key for every tool and Play, Esc closes it;
+    // the ? button and the ? key likewise.
+    await keysDown('?');
+    await page.waitForSelector('#help:not([hidden])', { timeout: 5000 });
+    out.help = await page.evaluate(() => {
+      const kbds = [...document.querySelectorAll('#helpTable kbd')].map((k) => k.textContent);
+      const tools = [...document.querySelectorAll('#tools button'), document.getElementById('play')].map((b) => {
+        const m = b.title.match(/\((\w)\)/);
+        return { tool: b.textContent, key: m && m[1], listed: !!m && kbds.includes(m[1]) };
+      });
+      return { rows: kbds.length, tools, text: document.getElementById('helpTable').textContent };
+    });
+    await shot('help');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#help', { state: 'hidden', timeout: 5000 });
+    await page.click('#helpBtn');
+    await page.waitForSelector('#help:not([hidden])', { timeout: 5000 });
+    await page.keyboard.press('?');
+    await page.waitForSelector('#help', { state: 'hidden', timeout: 5000 });
+    // 2. The guides (grid, bounds, gizmo; on by default) with the ghost of a place under the
+    // mouse, then without the guides.
+    await keysDown('p');
+    // Turned half round by a right-drag (the world's origin in front) and zoomed out a little:
+    // the grid and the bounds behind the drawn world.
+    const cx = canvasBox.x + canvasBox.width / 2, cy = canvasBox.y + canvasBox.height / 2;
+    await page.mouse.move(cx - 200, cy);
+    await page.mouse.down({ button: 'right' });
+    await page.mouse.move(cx + 193, cy - 15, { steps: 8 });
+    await page.mouse.up({ button: 'right' });
+    await page.mouse.wheel(0, 400);
+    const g = await findHit(0.5, 0.5);
+    if (!g) throw new Error('no block under the canvas centre');
+    await page.mouse.move(g.x, g.y);
+    await page.evaluate(() => window.voxcaf.drawn());
+    await shot('grid-gizmo');
+    await keysDown('g', 'w', 'x');
+    await shot('no-guides');
+    await keysDown('g', 'w', 'x');
+    // 3. Top view, orthographic, framed: a map; its rays are parallel.
+    await keysDown('1', '5', 'a');
+    await page.mouse.move(canvasBox.x + 5, canvasBox.y + 5);
+    out.ortho = await page.evaluate(() => {
+      const r = document.getElementById('gl').getBoundingClientRect();
+      const a = window.voxcaf.rayAt(r.left + 10, r.top + 10), b = window.voxcaf.rayAt(r.right - 10, r.bottom - 10);
+      return { ortho: window.voxcaf.cam.ortho, pitch: window.voxcaf.cam.pitch, da: a.d, db: b.d };
+    });
+    await shot('ortho-top');
+    // 4. A 35:2 block, picked with Alt+click (in the top view) and placed elsewhere by a click.
+    const t = await findHit(0.5, 0.5);
+    if (!t) throw new Error('nothing under the centre of the top view');
+    await page.evaluate((p) => window.voxcaf.edit(`place ${p.join(' ')} 35:2`), t.place);
+    const again = await findHit(0.5, 0.5);
+    if (!again || again.cell.join() !== t.place.join()) throw new Error(`the top view does not see the placed 35:2 at ${t.place}: ${JSON.stringify(again)}`);
+    await page.keyboard.down('Alt');
+    await page.mouse.click(again.x, again.y);
+    await page.keyboard.up('Alt');
+    out.picked = await page.evaluate(() => window.voxcaf.state.block);
+    out.pick_toast = await toastText();
+    let m = null;
+    for (const [fx, fy] of [[0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7], [0.3, 0.3]]) {
+      m = await findHit(fx, fy);
+      if (m && m.place.join() !== t.place.join()) break;
+    }
+    const n = await editCount();
+    await page.mouse.move(m.x, m.y);
+    await page.mouse.click(m.x, m.y);
+    await waitEdits(n + 1);
+    out.meta_placed = m.place;
+    out.meta_script = (await lastEdit()).script;
+    out.meta_raw = await page.evaluate((p) => window.voxcaf.blockAt(...p), m.place);
+    await waitToast(/^place /);
+    out.place_toast = await toastText();
+    out.undo_title = await page.getAttribute('#undo', 'title');
+    await keysDown('Control+z');
+    await waitToast(/^undone/);
+    out.undo_toast = await toastText();
+    await keysDown('Control+Shift+z');
+    await waitToast(/^redone/);
+    // 5. A 3D selection: a flat drag, then PageUp three times and Shift+wheel up once.
+    await page.evaluate(() => Object.assign(window.voxcaf.cam, { yaw: 0.8, pitch: 0.6, ortho: false }));
+    await keysDown('a');
+    await keysDown('m');
+    const s0 = await findHit(0.4, 0.5), s1 = await findHit(0.6, 0.6);
+    if (!s0 || !s1) throw new Error('selection corners do not hit the world');
+    await page.mouse.move(s0.x, s0.y);
+    await page.mouse.down();
+    await page.mouse.move(s1.x, s1.y, { steps: 4 });
+    await page.mouse.up();
+    out.sel_flat = await page.evaluate(() => window.voxcaf.state.selection);
+    await keysDown('PageUp', 'PageUp', 'PageUp');
+    out.sel_raised = await page.evaluate(() => window.voxcaf.state.selection);
+    await page.keyboard.down('Shift');
+    await page.mouse.wheel(0, -100);
+    await page.keyboard.up('Shift');
+    await page.evaluate(() => window.voxcaf.drawn());
+    out.sel_wheel = await page.evaluate(() => window.voxcaf.state.selection);
+    out.sel_toast = await toastText();
+    await shot('selection');
+    // 6. Copy it: the paste footprint follows the mouse before any click.
+    await page.click('#copyBtn');
+    const pp = await findHit(0.45, 0.45);
+    if (pp) await page.mouse.move(pp.x, pp.y);
+    await page.evaluate(() => window.voxcaf.drawn());
+    await shot('paste-ghost');
+    await keysDown('Escape');
+    // 7. Save: the test reads the file.
+    await keysDown('Control+s');
+    await page.waitForFunction(() => /^saved/.test(document.getElementById('stSaved').textContent), null, { timeout: 10000 });
   } else if (scenario === 'history') {
     // Three edits (three requests, three undo steps) with a history of two: the page says so.
     for (let i = 0; i < 3; i++) {
