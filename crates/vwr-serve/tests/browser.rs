@@ -517,6 +517,9 @@ fn three_people_see_each_others_edits_pushed_and_undo_only_their_own() {
         "team e2e: edits seen on the other pages after {} ms (request to block held, 3 pages, loopback)",
         v["figures"]["seen_ms"]
     );
+}
+
+#[test]
 fn modelling_basics_help_guides_ortho_top_view_3d_selection_and_block_metadata() {
     let Some(tmp) = browser_tmp() else {
         return;
