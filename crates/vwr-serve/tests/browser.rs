@@ -514,8 +514,8 @@ fn three_people_see_each_others_edits_pushed_and_undo_only_their_own() {
         .collect();
     assert_eq!(users, ["owner", "Ed", "owner"]);
     eprintln!(
-        "team e2e: edits seen on the other pages after {} ms (request to block held, 3 pages, loopback)",
-        v["figures"]["seen_ms"]
+        "team e2e: edits seen on the other pages after {} ms (request to block held, 3 pages, loopback); the owner's own edit: {}",
+        v["figures"]["seen_ms"], v["figures"]["owner_edit"]
     );
 }
 
