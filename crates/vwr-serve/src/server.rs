@@ -572,8 +572,10 @@ where
     }
 }
 
-async fn world(State(st): State<Arc<AppState>>) -> Response {
-    no_store(Json(on_session(st, |s| s.summary_with_state()).await).into_response())
+async fn world(State(st): State<Arc<AppState>>, Extension(me): Extension<User>) -> Response {
+    no_store(
+        Json(on_session(st, move |s| s.summary_with_state_for(&me.name)).await).into_response(),
+    )
 }
 
 async fn blocks(State(st): State<Arc<AppState>>) -> Response {

@@ -249,9 +249,14 @@ impl Session {
 
     /// The summary of `GET /api/world`, with whether edits are unsaved.
     pub fn summary_with_state(&self) -> WorldSummary {
+        self.summary_with_state_for(OWNER)
+    }
+
+    /// [`Session::summary_with_state`] with `user`'s undo state.
+    pub fn summary_with_state_for(&self, user: &str) -> WorldSummary {
         WorldSummary {
             modified: Some(self.modified()),
-            ..self.summary()
+            ..self.summary_for(user)
         }
     }
 

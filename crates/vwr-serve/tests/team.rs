@@ -82,9 +82,11 @@ fn undo_acts_on_the_callers_own_operations_and_leaves_the_others() {
     // Ed's own history is his: one step to undo, none to redo.
     let w = ed.get("/api/world").json();
     assert_eq!(
-        w["undo_depth"], 0,
-        "GET /api/world is the owner's view? {w}"
+        (&w["undo_depth"], &w["redo_depth"]),
+        (&1.into(), &0.into()),
+        "{w}"
     );
+    assert!(w["undo"].as_str().unwrap().contains("place"), "{w}");
     let e = ed.ok("/api/undo", "");
     assert_eq!(e["change"]["cells"], 2);
     assert_eq!(e["undo_depth"], 0);
