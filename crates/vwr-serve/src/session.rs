@@ -408,7 +408,7 @@ impl Session {
             }
         }
         let applied = if self.db.is_some() {
-            self.apply_db(&ops)?
+            self.apply_db(user, &ops)?
         } else {
             self.apply_logged(user, text, &ops)?
         };
@@ -458,7 +458,7 @@ impl Session {
     /// cells others changed since are left as they are.
     pub fn undo_as(&mut self, user: &str) -> Result<HistoryAnswer> {
         if self.db.is_some() {
-            return self.history_db(false);
+            return self.history_db(user, false);
         }
         let c = self.step_logged(user, false)?;
         Ok(self.after_history(user, c))
@@ -467,7 +467,7 @@ impl Session {
     /// Redoes `user`'s own newest undo, under the same rule.
     pub fn redo_as(&mut self, user: &str) -> Result<HistoryAnswer> {
         if self.db.is_some() {
-            return self.history_db(true);
+            return self.history_db(user, true);
         }
         let c = self.step_logged(user, true)?;
         Ok(self.after_history(user, c))

@@ -211,3 +211,25 @@ fn the_server_serves_a_database_world_and_its_sync_endpoint() {
     sa.shutdown().unwrap();
     sb.shutdown().unwrap();
 }
+
+#[test]
+fn people_on_one_database_server_undo_only_their_own_newest_step() {
+    let Some(pg) = TestServer::start() else {
+        return;
+    };
+    let loc = new_world(&pg, "people");
+    let mut s = open(&loc);
+    s.apply_script_as("ana", "place 1 1 1 lava").unwrap();
+    s.apply_script_as("bo", "place 2 1 2 glass").unwrap();
+    let e = s.undo_as("ana").expect_err("Bo's step is the newest");
+    assert!(e.to_string().contains("the newest step on this server is bo's"), "{e}");
+    assert_eq!(s.world().get_block([2, 1, 2]), block("glass"));
+    assert!(s.undo_as("bo").unwrap().change.is_some());
+    assert!(s.undo_as("ana").unwrap().change.is_some());
+    assert_eq!(stored(&loc).get_block([1, 1, 1]), Block::AIR);
+    // Redo follows the same rule: Ana's undo is the newest to redo.
+    let e = s.redo_as("bo").expect_err("Ana's undo is the newest");
+    assert!(e.to_string().contains("ana's"), "{e}");
+    assert!(s.redo_as("ana").unwrap().change.is_some());
+    assert_eq!(stored(&loc).get_block([1, 1, 1]), block("lava"));
+}

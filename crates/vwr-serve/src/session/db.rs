@@ -44,6 +44,10 @@ pub(super) struct DbLink {
     held: HashMap<[u32; 3], Held>,
     /// What the last pull brought from others, for the next answer.
     pub(super) note: Option<String>,
+    /// Who made each step of the editor's undo stack (oldest first), and of its redo stack:
+    /// several people may edit through one server, and each undoes only their own step.
+    undo_by: Vec<String>,
+    redo_by: Vec<String>,
 }
 
 /// What a pull brought from other writers.
@@ -81,6 +85,8 @@ impl DbLink {
             fields: head.fields,
             held,
             note: None,
+            undo_by: Vec::new(),
+            redo_by: Vec::new(),
         };
         Ok((link, world))
     }
@@ -297,6 +303,8 @@ impl Session {
         let taken = db.take_in(&mut world, p);
         self.editor = Editor::with_limits(world, history_limits(&self.opts));
         let n = taken.map_err(|e| db.err(e))?;
+        db.undo_by.clear();
+        db.redo_by.clear();
         self.gen += 1;
         db.note = Some(format!(
             "another editor committed (now at commit {}): {n} chunk(s) updated; undo history cleared",
@@ -307,7 +315,7 @@ impl Session {
 
     /// Applies a script in database mode and commits it: pull, apply as one step, commit;
     /// on a conflict put the store's chunks back, pull, and apply again.
-    pub(super) fn apply_db(&mut self, ops: &[Located]) -> Result<Vec<Applied>> {
+    pub(super) fn apply_db(&mut self, user: &str, ops: &[Located]) -> Result<Vec<Applied>> {
         if ops.iter().any(|l| matches!(l.op, Op::Undo | Op::Redo)) {
             return Err(ServeError::Refused {
                 message: "in a database world, undo and redo are requests of their own \
@@ -331,7 +339,16 @@ impl Session {
             };
             let changed = db.changed(self.editor.world());
             match db.commit(self.editor.world(), &changed, read.as_deref(), &summary) {
-                Ok(_) => return Ok(applied),
+                Ok(_) => {
+                    if !changed.is_empty() {
+                        let depth = self.editor.history().undo_depth();
+                        db.undo_by.push(user.to_string());
+                        let extra = db.undo_by.len().saturating_sub(depth);
+                        db.undo_by.drain(..extra);
+                        db.redo_by.clear();
+                    }
+                    return Ok(applied);
+                }
                 Err(e @ VwrError::Conflict { .. }) => {
                     last = Some(e);
                     self.pull(&changed)?;
@@ -351,7 +368,24 @@ impl Session {
 
     /// Undo or redo in database mode: taken back locally, then committed; one that conflicts
     /// with another editor's commit is refused and the world shows theirs.
-    pub(super) fn history_db(&mut self, redo: bool) -> Result<HistoryAnswer> {
+    pub(super) fn history_db(&mut self, user: &str, redo: bool) -> Result<HistoryAnswer> {
+        if let Some(db) = self.db.as_mut() {
+            let top = if redo {
+                db.redo_by.last()
+            } else {
+                db.undo_by.last()
+            };
+            if let Some(who) = top.filter(|w| *w != user) {
+                let verb = if redo { "redo" } else { "undo" };
+                return Err(ServeError::Refused {
+                    message: format!(
+                        "{verb} refused: the newest step on this server is {who}'s; in a \
+                         database world undo takes back only the newest step, and only its \
+                         author may"
+                    ),
+                });
+            }
+        }
         let c: Option<Change> = if redo {
             self.editor.redo()
         } else {
@@ -362,7 +396,16 @@ impl Session {
             let changed = db.changed(self.editor.world());
             let summary = format!("{verb}: {}", c.label);
             match db.commit(self.editor.world(), &changed, Some(&[]), &summary) {
-                Ok(_) => {}
+                Ok(_) => {
+                    let (from, to) = if redo {
+                        (&mut db.redo_by, &mut db.undo_by)
+                    } else {
+                        (&mut db.undo_by, &mut db.redo_by)
+                    };
+                    if let Some(w) = from.pop() {
+                        to.push(w);
+                    }
+                }
                 Err(VwrError::Conflict { what, .. }) => {
                     self.pull(&changed)?;
                     return Err(ServeError::Refused {
@@ -383,7 +426,7 @@ impl Session {
                 }
             }
         }
-        Ok(self.after_history(super::OWNER, c))
+        Ok(self.after_history(user, c))
     }
 
     /// Save in database mode: everything is committed already; the answer names the head.
