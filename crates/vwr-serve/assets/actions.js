@@ -15,6 +15,7 @@ export async function refreshChunks() {
 /** Sends an edit script; the answer lists what changed; the new meshes are then fetched and
  * drawn. Resolves with the answer when the change is on screen. */
 export async function edit(script) {
+  notLookingBack();
   const t0 = performance.now();
   const r = await post('/api/ops', script);
   const t1 = performance.now();
@@ -46,8 +47,15 @@ export async function afterChange(r) {
   state.dirty = true;
 }
 
-export async function undo() { const r = await post('/api/undo'); await afterChange(r); toast(r.change ? 'undone: ' + r.change.label : 'nothing to undo'); }
-export async function redo() { const r = await post('/api/redo'); await afterChange(r); toast(r.change ? 'redone: ' + r.change.label : 'nothing to redo'); }
+/** Edits are refused while the timeline shows the past. */
+function notLookingBack() {
+  if (state.scrub === null) return;
+  toast('you are looking back in the timeline: press "Back to now" to edit', 4000);
+  throw new Error('looking back in the timeline');
+}
+
+export async function undo() { notLookingBack(); const r = await post('/api/undo'); await afterChange(r); toast(r.change ? 'undone: ' + r.change.label : 'nothing to undo'); }
+export async function redo() { notLookingBack(); const r = await post('/api/redo'); await afterChange(r); toast(r.change ? 'redone: ' + r.change.label : 'nothing to redo'); }
 
 /** The save state shown after a change: a database world commits every edit at once. */
 export const savedLabel = () => (isDb() ? `committed (commit ${state.world.head})` : 'unsaved changes');

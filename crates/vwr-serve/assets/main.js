@@ -12,7 +12,7 @@ import { buildHelp, keyAction } from './help.js';
 import { guides } from './overlay.js';
 import { edit, loadChunkStats, loadLayer, recoveryPrompt, redo, save, savedLabel, startPolling, undo } from './actions.js';
 import { startPlay, stopPlay } from './playtest.js';
-import { sendPresence, startEvents, wireInvite } from './team.js';
+import { sendPresence, startEvents, wireInvite, wireTimeline } from './team.js';
 
 window.voxcafStats = stats;
 const canvas = $('gl');
@@ -164,6 +164,7 @@ function wireControls() {
   $('play').onclick = () => (state.play ? stopPlay() : startPlay().catch(() => {}));
   $('blockFilter').oninput = () => buildPalette();
   wireInvite();
+  wireTimeline();
   buildHelp($('helpTable'));
   $('helpBtn').onclick = () => showHelp($('help').hidden);
   $('helpClose').onclick = () => showHelp(false);

@@ -32,6 +32,11 @@ export const state = {
   presence: new Map(),  // user -> {user, colour, role, cell, selection}
   presenceTimer: 0,
   events: null,         // the EventSource of /api/events
+  logOps: [],           // the operations log as fetched (/api/log)
+  scrub: null,          // the operation the timeline shows the world after, when not now
+  shownSeq: 0,          // the operation the view shows the world after
+  scrubWanted: null,    // where the slider asks to go
+  scrubbing: false,     // a timeline request is in flight
   dirty: true,          // the view needs drawing
   toastTimer: 0,
   frameWaiters: [],     // resolved with the time of the next drawn frame

@@ -21,6 +21,8 @@ function bytesOf(b64) {
  * everything newer than it. */
 async function onChange(d) {
   const t0 = performance.now();
+  // Looking back in the timeline: the change waits for Back to now.
+  if (state.scrub !== null) { refreshTimeline().catch(() => {}); return; }
   if (d.epoch > state.epoch) {
     if (d.from === state.epoch) applyChunks(bytesOf(d.chunks));
     else applyChunks(await api('/api/chunks?since=' + state.epoch, { binary: true }));
@@ -36,6 +38,7 @@ async function onChange(d) {
     $('stSaved').textContent = 'unsaved changes';
     toast(`${d.user}: ${namedBlocks(d.label)}`, 2500);
   }
+  refreshTimeline().catch(() => {});
   if (d.user) stats.pushes.push({ user: d.user, seq: d.seq, epoch: d.epoch, at: t0 });
   state.dirty = true;
 }
@@ -66,6 +69,7 @@ export function startEvents() {
     state.presence.clear();
     for (const p of d.presence) state.presence.set(p.user, p);
     showPeople();
+    refreshTimeline().catch(() => {});
     if (state.world) onChange({ epoch: Infinity, from: -1, world: null }).catch(() => {});
   });
   es.addEventListener('change', (e) => { onChange(JSON.parse(e.data)).catch(() => {}); });
@@ -98,6 +102,53 @@ export function presenceLines(out, boxLines) {
     if (p.cell) boxLines(out, p.cell, p.cell, col, 0.06);
     if (p.selection) boxLines(out, p.selection[0], p.selection[1], col, 0.05);
   }
+}
+
+/** Brings the log and the timeline slider up to date (new operations only). */
+export async function refreshTimeline() {
+  const r = await api('/api/log?since=' + (state.logOps.length ? state.logOps[state.logOps.length - 1].seq + 1 : 0));
+  state.logOps.push(...r.ops);
+  const tl = $('tl');
+  tl.min = r.timeline_from; tl.max = r.next - 1;
+  if (state.scrub === null) { tl.value = tl.max; state.shownSeq = r.next - 1; }
+  showTimelineInfo();
+}
+
+function showTimelineInfo() {
+  const n = +$('tl').value, op = state.logOps.find((o) => o.seq === n);
+  const what = op ? `after ${op.seq}: ${op.user}: ${namedBlocks(op.label)}` : (n === 0 ? 'before the first operation' : `after operation ${n}`);
+  $('tlInfo').textContent = state.scrub === null ? `now (${what})` : `looking back, ${what}; editing is off`;
+  $('tlNow').hidden = state.scrub === null;
+}
+
+/** Shows the world after operation `n` (the newest: now, editable again). */
+async function scrubTo(n) {
+  const max = +$('tl').max;
+  const buf = await api(`/api/timeline?seq=${n}&shown=${state.shownSeq}`, { binary: true });
+  applyChunks(buf);
+  state.shownSeq = n;
+  state.scrub = n >= max ? null : n;
+  $('tl').value = n;
+  showTimelineInfo();
+  state.dirty = true;
+}
+
+/** The timeline's slider and its Back to now button. */
+export function wireTimeline() {
+  const tl = $('tl');
+  tl.oninput = () => { state.scrubWanted = +tl.value; if (!state.scrubbing) scrubLoop(); };
+  $('tlNow').onclick = () => { state.scrubWanted = +tl.max; if (!state.scrubbing) scrubLoop(); };
+}
+
+// One timeline request at a time; the slider's last position wins.
+async function scrubLoop() {
+  state.scrubbing = true;
+  try {
+    while (state.scrubWanted !== null && state.scrubWanted !== state.shownSeq) {
+      const n = state.scrubWanted; state.scrubWanted = null;
+      await scrubTo(n);
+    }
+  } catch (e) { /* shown by api() */ } finally { state.scrubbing = false; state.scrubWanted = null; }
 }
 
 /** The owner's invitation form. */

@@ -312,6 +312,7 @@ fn router(state: Arc<AppState>, max_body: usize) -> Router {
         .route("/api/play/stop", post(play_stop))
         .route("/api/events", get(team::events))
         .route("/api/log", get(team::log))
+        .route("/api/timeline", get(team::timeline))
         .route("/api/invite", post(team::invite))
         .route("/api/revoke", post(team::revoke))
         .route("/api/users", get(team::users))

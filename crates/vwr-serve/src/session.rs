@@ -63,6 +63,11 @@ pub fn journal_path(file: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// How the editor meshes chunks (the cache and the timeline's views alike).
+pub(crate) fn mesh_options() -> MeshOptions {
+    MeshOptions::GREEDY_AO
+}
+
 /// How [`Session::save_with`] saves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SaveMode {
@@ -194,7 +199,7 @@ impl Session {
             opts,
             editor: Editor::with_limits(world, history_limits(&opts)),
             registry: vwr_blocks::default_registry(),
-            cache: MeshCache::new(MeshOptions::GREEDY_AO),
+            cache: MeshCache::new(mesh_options()),
             epoch: 0,
             versions: HashMap::new(),
             saved_hash: 0,

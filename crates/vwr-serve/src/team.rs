@@ -369,10 +369,34 @@ pub(crate) struct LogQuery {
     since: u64,
 }
 
-/// `GET /api/log?since=SEQ`.
+/// `GET /api/log?since=SEQ`: the operations, and how far back the timeline reaches.
 pub(crate) async fn log(State(st): State<Arc<AppState>>, Query(q): Query<LogQuery>) -> Response {
-    let a = crate::server::on_session(st, move |s| s.log_since(q.since)).await;
-    Json(serde_json::json!({ "ok": true, "ops": a.ops, "next": a.next })).into_response()
+    let (a, (first, _)) =
+        crate::server::on_session(st, move |s| (s.log_since(q.since), s.timeline_range())).await;
+    Json(serde_json::json!({ "ok": true, "ops": a.ops, "next": a.next, "timeline_from": first }))
+        .into_response()
+}
+
+#[derive(Deserialize)]
+pub(crate) struct TimelineQuery {
+    seq: u64,
+    shown: u64,
+}
+
+/// `GET /api/timeline?seq=N&shown=M`: the chunks a page showing the world after operation
+/// `M` changes to show it after operation `N` (binary, see [`crate::wire`]).
+pub(crate) async fn timeline(
+    State(st): State<Arc<AppState>>,
+    Query(q): Query<TimelineQuery>,
+) -> Response {
+    match crate::server::on_session(st, move |s| s.timeline(q.seq, q.shown)).await {
+        Ok(body) => (
+            [(axum::http::header::CONTENT_TYPE, "application/octet-stream")],
+            body,
+        )
+            .into_response(),
+        Err(e) => e.into_response(),
+    }
 }
 
 #[derive(Deserialize)]

@@ -499,6 +499,19 @@ fn three_people_see_each_others_edits_pushed_and_undo_only_their_own() {
     // Undo was the owner's own: the editor's history is untouched.
     assert_eq!(v["owner_undo"], serde_json::json!([0, 1]));
     assert_eq!(v["editor_undo"], serde_json::json!([1, 0]));
+    // The timeline: three operations, looked back at and returned from.
+    assert_eq!(v["timeline_max"], 3);
+    let info = v["timeline_info"].as_str().unwrap();
+    assert!(
+        info.contains("after 1: owner") && info.contains("editing is off"),
+        "{info}"
+    );
+    assert_eq!(v["scrub_edit"], "looking back in the timeline");
+    assert!(
+        v["timeline_now"][2].as_str().unwrap().starts_with("now"),
+        "{}",
+        v["timeline_now"]
+    );
     let viewer = v["viewer_errors"].to_string();
     assert!(viewer.contains("view invitation"), "{viewer}");
     let people = v["people"].as_str().unwrap();

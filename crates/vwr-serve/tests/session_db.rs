@@ -222,7 +222,11 @@ fn people_on_one_database_server_undo_only_their_own_newest_step() {
     s.apply_script_as("ana", "place 1 1 1 lava").unwrap();
     s.apply_script_as("bo", "place 2 1 2 glass").unwrap();
     let e = s.undo_as("ana").expect_err("Bo's step is the newest");
-    assert!(e.to_string().contains("the newest step on this server is bo's"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("the newest step on this server is bo's"),
+        "{e}"
+    );
     assert_eq!(s.world().get_block([2, 1, 2]), block("glass"));
     assert!(s.undo_as("bo").unwrap().change.is_some());
     assert!(s.undo_as("ana").unwrap().change.is_some());

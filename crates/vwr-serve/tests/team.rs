@@ -233,3 +233,39 @@ fn every_save_appends_the_log_and_replay_rebuilds_the_saved_file() {
     assert_eq!(r.segments, 2);
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&file).unwrap());
 }
+
+#[test]
+fn the_timeline_shows_the_world_after_any_kept_operation() {
+    let (_d, _f, server, owner) = serve_new(v3_level);
+    owner.ok("/api/ops", "box 12 3 12 27 12 27 lava");
+    owner.ok("/api/ops", "box 15 3 15 17 12 17 glass");
+    let at = |n: u64, m: u64| {
+        let r = owner.get(&format!("/api/timeline?seq={n}&shown={m}"));
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        vwr_serve::wire::decode_blocks(&r.body).unwrap()
+    };
+    let cell = |chunks: &[([u32; 3], Option<Vec<u16>>)], p: [u32; 3]| {
+        let c = [p[0] / 10, p[1] / 10, p[2] / 10];
+        let i = (p[0] % 10 + 10 * (p[1] % 10 + 10 * (p[2] % 10))) as usize;
+        chunks
+            .iter()
+            .find(|(q, _)| *q == c)
+            .map(|(_, b)| b.as_ref().map_or(0, |b| b[i] >> 4))
+    };
+    let lava = u16::from(vwr_edit::script::parse_block("lava").unwrap().raw() >> 4);
+    let glass = u16::from(vwr_edit::script::parse_block("glass").unwrap().raw() >> 4);
+    let back = at(0, 2);
+    assert_eq!(cell(&back, [20, 6, 20]), Some(0));
+    assert_eq!(cell(&back, [16, 6, 16]), Some(0));
+    let one = at(1, 0);
+    assert_eq!(cell(&one, [16, 6, 16]), Some(lava));
+    let now = at(2, 1);
+    assert_eq!(cell(&now, [16, 6, 16]), Some(glass));
+    assert_eq!(
+        cell(&now, [20, 6, 20]),
+        None,
+        "a chunk the glass did not touch is not sent"
+    );
+    assert_eq!(owner.get("/api/log").json()["timeline_from"], 0);
+    server.shutdown().unwrap();
+}

@@ -18,7 +18,8 @@
 //! writes beside a world as `FILE.oplog`, and [`replay`] rebuilds the saved world from it; see
 //! `docs/format/oplog.md`.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::sync::Arc;
 
 use vwr::{Block, Chunk, MetaRecord, World, WorldFields, CHUNK_VOLUME};
 
@@ -275,7 +276,8 @@ pub fn group_label(changes: &[&Change]) -> String {
 pub struct OpLog {
     next: u64,
     entries: Vec<Entry>,
-    records: BTreeMap<u64, (OpRecord, String)>,
+    /// The record and label of every operation kept (for undo, redo and the timeline).
+    records: BTreeMap<u64, (Arc<OpRecord>, String)>,
     users: HashMap<String, Stacks>,
     limits: HistoryLimits,
     bytes: usize,
@@ -373,11 +375,7 @@ impl OpLog {
             return Ok((applied, None));
         };
         let rec = OpRecord::of_newest(ed);
-        let stacks = self.users.entry(user.to_string()).or_default();
-        let redo = std::mem::take(&mut stacks.redo);
-        for s in redo {
-            self.drop_record(s);
-        }
+        self.users.entry(user.to_string()).or_default().redo.clear();
         let seq = self.push(user, time_ms, Action::Edit { text: text.into() }, change);
         self.keep(user, seq, rec, false);
         Ok((applied, self.entries.last()))
@@ -421,7 +419,7 @@ impl OpLog {
         let Some(of) = of else {
             return Ok(None);
         };
-        let Some((rec, label)) = self.records.remove(&of) else {
+        let Some((rec, label)) = self.records.get(&of).cloned() else {
             return Ok(None);
         };
         let shown = if redo {
@@ -441,11 +439,9 @@ impl OpLog {
                 } else {
                     s.undo.push_back(of);
                 }
-                self.records.insert(of, (rec, label));
                 return Err(e.into());
             }
         };
-        self.bytes -= rec.bytes;
         let new = if change.is_empty() {
             OpRecord::default()
         } else {
@@ -487,20 +483,18 @@ impl OpLog {
     fn keep(&mut self, user: &str, seq: u64, rec: OpRecord, redo: bool) {
         let label = self.label_of(seq);
         self.bytes += rec.bytes;
-        self.records.insert(seq, (rec, label));
+        self.records.insert(seq, (Arc::new(rec), label));
         let s = self.users.entry(user.to_string()).or_default();
         if redo {
             s.redo.push(seq);
         } else {
             s.undo.push_back(seq);
         }
+        // Past the depth the oldest step can no longer be undone (its record stays for the
+        // timeline while the byte budget allows).
         while s.undo.len() > self.limits.max_depth {
-            if let Some(old) = s.undo.pop_front() {
-                s.dropped += 1;
-                if let Some((r, _)) = self.records.remove(&old) {
-                    self.bytes -= r.bytes;
-                }
-            }
+            s.undo.pop_front();
+            s.dropped += 1;
         }
         while self.bytes > self.limits.max_bytes && self.records.len() > 1 {
             let Some((&old, _)) = self.records.iter().next() else {
@@ -514,6 +508,47 @@ impl OpLog {
                 s.dropped += (before - s.undo.len() - s.redo.len()) as u64;
             }
         }
+    }
+
+    /// The chunks operations `min(n, m) + 1 ..= max(n, m)` changed, each in its state just
+    /// after operation `n` (0: before the first), sorted (z, y, x): what a view showing the
+    /// world after operation `m` must change to show it after `n`. `Err(k)`: the records go
+    /// back to after operation `k` only.
+    #[allow(clippy::type_complexity)]
+    pub fn states_between(&self, n: u64, m: u64) -> Result<Vec<([u32; 3], Option<Chunk>)>, u64> {
+        let (lo, hi) = (n.min(m), n.max(m).min(self.next - 1));
+        let kept = self.records.keys().next().map_or(self.next - 1, |k| k - 1);
+        if (lo + 1..=hi).any(|s| !self.records.contains_key(&s)) {
+            return Err(kept);
+        }
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        let mut take = |rec: &OpRecord, before: bool| {
+            for (pos, b, a) in &rec.chunks {
+                if seen.insert(*pos) {
+                    out.push((*pos, if before { b.clone() } else { a.clone() }));
+                }
+            }
+        };
+        if n < m {
+            // Back: each chunk as the first operation after `n` found it.
+            for s in lo + 1..=hi {
+                take(&self.records[&s].0, true);
+            }
+        } else {
+            // Forward: each chunk as the last operation up to `n` left it.
+            for s in (lo + 1..=hi).rev() {
+                take(&self.records[&s].0, false);
+            }
+        }
+        out.sort_unstable_by_key(|(p, _)| [p[2], p[1], p[0]]);
+        Ok(out)
+    }
+
+    /// The oldest operation the timeline can show the world before (`next_seq() - 1` when
+    /// nothing is kept).
+    pub fn timeline_start(&self) -> u64 {
+        self.records.keys().next().map_or(self.next - 1, |k| k - 1)
     }
 
     fn drop_record(&mut self, seq: u64) {

@@ -159,3 +159,48 @@ fn the_oldest_steps_are_dropped_past_the_depth() {
     assert!(log.undo(&mut ed, "ana", 0).expect("undo").is_none());
     assert_eq!(at(&ed, [2, 0, 0]), 2, "the dropped steps stay done");
 }
+
+#[test]
+fn the_timeline_turns_any_kept_state_into_any_other() {
+    let (mut log, mut ed) = log_and_editor();
+    let mut worlds = vec![ed.world().clone()];
+    let scripts = [
+        ("ana", "box 0 0 0 29 1 29 1"),
+        ("bo", "brush sphere 10 3 10 4 35"),
+        ("ana", "object add 1 5 5 5\nplace 20 2 20 3"),
+        ("bo", "replace 35 2"),
+    ];
+    for (u, text) in scripts {
+        edit(&mut log, &mut ed, u, text);
+        worlds.push(ed.world().clone());
+    }
+    log.undo(&mut ed, "ana", 0).expect("undo").expect("a step");
+    worlds.push(ed.world().clone());
+    log.redo(&mut ed, "ana", 0).expect("redo").expect("a step");
+    worlds.push(ed.world().clone());
+    assert_eq!(log.timeline_start(), 0);
+    for n in 0..worlds.len() as u64 {
+        for m in 0..worlds.len() as u64 {
+            let mut w = worlds[m as usize].clone();
+            for (pos, c) in log.states_between(n, m).expect("kept") {
+                w.take_chunk(pos);
+                if let Some(c) = c {
+                    w.set_chunk(pos, c).expect("inside");
+                }
+            }
+            let want = &worlds[n as usize];
+            for (pos, c) in want.chunks() {
+                assert!(
+                    w.chunk(pos) == Some(c),
+                    "state after {n} from {m}: chunk {pos:?}"
+                );
+            }
+            for (pos, c) in w.chunks() {
+                assert!(
+                    want.chunk(pos) == Some(c),
+                    "state after {n} from {m}: extra {pos:?}"
+                );
+            }
+        }
+    }
+}

@@ -13,6 +13,7 @@ use vwr_edit::script::{Applied, Located};
 use super::{Session, SessionOptions};
 use crate::answer::{LogAnswer, LogOp};
 use crate::error::{Result, ServeError};
+use crate::wire;
 
 /// The name of the session's owner (the person who started `voxcaf world serve`) in the log.
 pub const OWNER: &str = "owner";
@@ -196,6 +197,72 @@ impl Session {
     pub fn take_push(&mut self, from: u32) -> Option<(u32, Vec<u8>)> {
         let bytes = self.chunks_since(from);
         (self.epoch > from).then_some((self.epoch, bytes))
+    }
+
+    /// The timeline (`GET /api/timeline?seq=N&shown=M`): the binary chunk answer (see
+    /// [`crate::wire`], epoch 0) of the chunks that differ between the world after
+    /// operation `m` and after operation `n`, as they are after `n`, with their meshes, for
+    /// a page that shows the world after `m` to show it after `n`. Refused when the log no
+    /// longer keeps the records back that far.
+    pub fn timeline(&self, n: u64, m: u64) -> Result<Vec<u8>> {
+        let team = self.team.as_ref().ok_or_else(no_log)?;
+        let states = team
+            .log
+            .states_between(n, m)
+            .map_err(|k| ServeError::Refused {
+                message: format!(
+                    "the log keeps the world's states back to after operation {k} only \
+                 (older records were dropped to bound the memory)"
+                ),
+            })?;
+        let world = self.editor.world();
+        let mut view = World::with_chunk_dims(world.chunk_dims())
+            .map_err(|e| ServeError::world(&self.path, e))?;
+        let touched: std::collections::HashSet<[u32; 3]> = states.iter().map(|s| s.0).collect();
+        for (p, c) in &states {
+            if let Some(c) = c {
+                view.set_chunk(*p, c.clone())
+                    .map_err(|e| ServeError::world(&self.path, e))?;
+            }
+            // Neighbours as they are (faces against them are hidden or shown alike).
+            for d in [
+                [-1, 0, 0],
+                [1, 0, 0],
+                [0, -1, 0],
+                [0, 1, 0],
+                [0, 0, -1],
+                [0, 0, 1],
+            ] {
+                let q = [0, 1, 2].map(|i| p[i].wrapping_add_signed(d[i]));
+                if touched.contains(&q) || view.chunk(q).is_some() {
+                    continue;
+                }
+                if let Some(c) = world.chunk(q) {
+                    view.set_chunk(q, c.clone())
+                        .map_err(|e| ServeError::world(&self.path, e))?;
+                }
+            }
+        }
+        let mut out = Vec::new();
+        wire::begin(&mut out, 0, states.len() as u32);
+        let mut blocks = [vwr::Block::AIR; vwr::CHUNK_VOLUME];
+        for (p, c) in &states {
+            let mesh =
+                vwr_mesh::mesher::mesh_chunk(&view, self.registry, *p, super::mesh_options());
+            let b = c.as_ref().map(|c| {
+                c.blocks_into(&mut blocks);
+                &blocks
+            });
+            wire::push_chunk(&mut out, *p, b, Some(&mesh), self.registry);
+        }
+        Ok(out)
+    }
+
+    /// The oldest operation the timeline can show the world before, and the newest.
+    pub fn timeline_range(&self) -> (u64, u64) {
+        self.team
+            .as_ref()
+            .map_or((0, 0), |t| (t.log.timeline_start(), t.log.next_seq() - 1))
     }
 
     /// The operations of the log from `since` on (`GET /api/log?since=SEQ`), as many as are

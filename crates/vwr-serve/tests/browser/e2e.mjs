@@ -287,6 +287,21 @@ try {
       await p.evaluate(() => window.voxcaf.drawn());
     }
     await shot('owner-undone', page);
+    // The owner scrubs the timeline: before everything, after the box, after the glass, now.
+    const scrub = (n) => page.evaluate((n) => { const t = document.getElementById('tl'); t.value = n; t.dispatchEvent(new Event('input')); }, n);
+    const at = (x, y, z) => page.evaluate(([x, y, z]) => window.voxcaf.blockAt(x, y, z), [x, y, z]);
+    const waitAt = (want) => page.waitForFunction((w) => w.every(([x, y, z, v]) => window.voxcaf.blockAt(x, y, z) === v), want, { timeout: 10000 });
+    out.timeline_max = await page.evaluate(() => +document.getElementById('tl').max);
+    await scrub(0); await waitAt([[20, 6, 20, 0], [16, 6, 16, 0]]);
+    await scrub(1); await waitAt([[20, 6, 20, lavaV], [16, 6, 16, lavaV]]);
+    await page.evaluate(() => window.voxcaf.drawn());
+    await shot('timeline-after-1', page);
+    out.timeline_info = await page.textContent('#tlInfo');
+    out.scrub_edit = await page.evaluate(() => window.voxcaf.edit('place 1 3 1 lava').then(() => 'applied', (e) => e.message));
+    await scrub(2); await waitAt([[20, 6, 20, lavaV], [16, 6, 16, glassV]]);
+    await page.click('#tlNow');
+    await waitAt([[20, 6, 20, 0], [16, 6, 16, glassV]]);
+    out.timeline_now = [await at(20, 6, 20), await at(16, 6, 16), await page.textContent('#tlInfo')];
     out.owner_undo = await page.evaluate(() => [window.voxcaf.world.undo_depth, window.voxcaf.world.redo_depth]);
     out.editor_undo = await pageB.evaluate(() => [window.voxcaf.world.undo_depth, window.voxcaf.world.redo_depth]);
     // The viewer's edit is refused, and says why.
