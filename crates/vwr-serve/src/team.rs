@@ -252,21 +252,16 @@ pub(crate) async fn events(
     });
     let following = Following::new(st.clone(), me);
     let rest = futures_util::stream::unfold((rx, following), |(mut rx, f)| async move {
-        loop {
-            match rx.recv().await {
-                Ok(m) if m.0 == CLOSE => return None,
-                Ok(m) => {
-                    let e = Event::default().event(m.0.as_str()).data(m.1.as_str());
-                    return Some((Ok::<Event, Infallible>(e), (rx, f)));
-                }
-                // A page too slow to follow is told to fetch what it missed.
-                Err(broadcast::error::RecvError::Lagged(_)) => {
-                    let e = Event::default().event("lagged").data("{}");
-                    return Some((Ok(e), (rx, f)));
-                }
-                Err(broadcast::error::RecvError::Closed) => return None,
+        let e = match rx.recv().await {
+            Ok(m) if m.0 == CLOSE => return None,
+            Ok(m) => Event::default().event(m.0.as_str()).data(m.1.as_str()),
+            // A page too slow to follow is told to fetch what it missed.
+            Err(broadcast::error::RecvError::Lagged(_)) => {
+                Event::default().event("lagged").data("{}")
             }
-        }
+            Err(broadcast::error::RecvError::Closed) => return None,
+        };
+        Some((Ok::<Event, Infallible>(e), (rx, f)))
     });
     use futures_util::StreamExt as _;
     Sse::new(first.chain(rest))
@@ -275,13 +270,15 @@ pub(crate) async fn events(
 }
 
 /// A JSON request body (whatever its `Content-Type`), or the answer refusing it.
-fn body<T: serde::de::DeserializeOwned>(b: &axum::body::Bytes) -> std::result::Result<T, Response> {
+fn body<T: serde::de::DeserializeOwned>(
+    b: &axum::body::Bytes,
+) -> std::result::Result<T, Box<Response>> {
     serde_json::from_slice(b).map_err(|e| {
-        error(
+        Box::new(error(
             StatusCode::BAD_REQUEST,
             "usage",
             format!("the request body is not the JSON expected: {e}"),
-        )
+        ))
     })
 }
 
@@ -297,7 +294,7 @@ pub(crate) struct InviteBody {
 pub(crate) async fn invite(State(st): State<Arc<AppState>>, b: axum::body::Bytes) -> Response {
     let b: InviteBody = match body(&b) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     if b.role == Role::Owner {
         return error(
@@ -338,7 +335,7 @@ pub(crate) struct RevokeBody {
 pub(crate) async fn revoke(State(st): State<Arc<AppState>>, b: axum::body::Bytes) -> Response {
     let b: RevokeBody = match body(&b) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     match st.users.revoke(&b.token) {
         Some(u) => {
@@ -415,7 +412,7 @@ pub(crate) async fn presence(
 ) -> Response {
     let b: PresenceBody = match body(&b) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     st.hub
         .set_presence(&me.name, Some(presence_of(&me, b.cell, b.selection)));

@@ -93,10 +93,13 @@ fn push_part(out: &mut Vec<u8>, p: &MeshPart) {
     }
 }
 
+/// A chunk of an answer read back: its position and block values.
+pub type DecodedChunk = ([u32; 3], Option<Vec<u16>>);
+
 /// Reads an answer's chunks: each chunk's position and block values (raw, as
 /// [`vwr::Block::raw`]; `None` when the answer carries none for it). What a client that
 /// follows the world without drawing it needs; the page's own reader is `wire.js`.
-pub fn decode_blocks(bytes: &[u8]) -> Result<Vec<([u32; 3], Option<Vec<u16>>)>, String> {
+pub fn decode_blocks(bytes: &[u8]) -> Result<Vec<DecodedChunk>, String> {
     let mut at = 0usize;
     let mut take = |n: usize| -> Result<&[u8], String> {
         let s = bytes

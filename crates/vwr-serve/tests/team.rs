@@ -252,8 +252,8 @@ fn the_timeline_shows_the_world_after_any_kept_operation() {
             .find(|(q, _)| *q == c)
             .map(|(_, b)| b.as_ref().map_or(0, |b| b[i] >> 4))
     };
-    let lava = u16::from(vwr_edit::script::parse_block("lava").unwrap().raw() >> 4);
-    let glass = u16::from(vwr_edit::script::parse_block("glass").unwrap().raw() >> 4);
+    let lava = vwr_edit::script::parse_block("lava").unwrap().raw() >> 4;
+    let glass = vwr_edit::script::parse_block("glass").unwrap().raw() >> 4;
     let back = at(0, 2);
     assert_eq!(cell(&back, [20, 6, 20]), Some(0));
     assert_eq!(cell(&back, [16, 6, 16]), Some(0));
