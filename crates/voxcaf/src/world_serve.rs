@@ -22,6 +22,12 @@ pub enum ServeCmd {
     /// are journalled to FILE.journal every second; the next serve offers to recover them. The URL carries a random session token that every request
     /// needs; scripts can drive the same HTTP API (see the README).
     ///
+    /// The printed URL is the owner's. Others join through invitations made on the page
+    /// (People panel) or with POST /api/invite ({"role": "edit"|"view", "name": "..."}): each
+    /// is its own address, revocable; every page sees the others' edits at once and their
+    /// cursors; each person's undo takes back their own steps only. Every save appends the
+    /// operations to FILE.oplog, which `voxcaf world replay` replays byte for byte.
+    ///
     /// A world in PostgreSQL (postgres://USER@HOST:PORT/DB?world=NAME) is edited in database
     /// mode: every edit is committed at once (Ctrl+S has nothing to write), and several
     /// servers on one world see each other's commits (the page polls every second; another
@@ -125,6 +131,7 @@ pub fn run(cmd: ServeCmd) -> Result<u8> {
     // The URL carries the session's token: it is what the command is asked for, so `-q`
     // leaves it (alone).
     println!("  open {url}");
+    say!("  this is the owner's address: invite others from the page's People panel");
     if db.is_some() {
         say!("  Ctrl+C stops");
     } else {
