@@ -6,6 +6,7 @@ import { state, stats } from './state.js';
 import { $, namedBlocks, toast } from './dom.js';
 import { api } from './api.js';
 import { applyChunks } from './render.js';
+import { viewProj } from './camera.js';
 import { objectList, updateStatus } from './ui.js';
 
 const TOKEN = new URLSearchParams(location.search).get('token') || '';
@@ -60,6 +61,7 @@ function showPeople() {
 
 /** Follows the server's events; reconnects (and catches up) by itself. */
 export function startEvents() {
+  requestAnimationFrame(placeLabels);
   const es = new EventSource('/api/events?token=' + encodeURIComponent(TOKEN));
   state.events = es;
   es.addEventListener('hello', (e) => {
@@ -93,6 +95,32 @@ export function sendPresence() {
 }
 
 const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).concat([1]);
+
+/** Keeps a name label beside each other person's cursor (HTML over the canvas, placed by
+ * projecting the cursor cell every frame while anyone is shown). */
+function placeLabels() {
+  const view = $('view'), canvas = $('gl');
+  const shown = new Set();
+  const r = canvas.getBoundingClientRect();
+  const vp = viewProj(state.cam, r.width / Math.max(1, r.height));
+  for (const p of state.presence.values()) {
+    if ((state.me && p.user === state.me.name) || !p.cell) continue;
+    const [x, y, z] = p.cell.map((v, i) => v + (i === 1 ? 1.2 : 0.5));
+    const cx = vp[0] * x + vp[4] * y + vp[8] * z + vp[12], cy = vp[1] * x + vp[5] * y + vp[9] * z + vp[13];
+    const cw = vp[3] * x + vp[7] * y + vp[11] * z + vp[15];
+    let el = view.querySelector(`.who[data-user="${CSS.escape(p.user)}"]`);
+    if (cw <= 0) { if (el) el.remove(); continue; }
+    if (!el) {
+      el = document.createElement('div'); el.className = 'who'; el.dataset.user = p.user;
+      el.textContent = p.user; el.style.background = p.colour; view.appendChild(el);
+    }
+    el.style.left = `${((cx / cw) * 0.5 + 0.5) * r.width}px`;
+    el.style.top = `${(0.5 - (cy / cw) * 0.5) * r.height}px`;
+    shown.add(p.user);
+  }
+  for (const el of view.querySelectorAll('.who')) if (!shown.has(el.dataset.user)) el.remove();
+  requestAnimationFrame(placeLabels);
+}
 
 /** The others' cursors and selections, as outline boxes in their colours. */
 export function presenceLines(out, boxLines) {

@@ -512,6 +512,7 @@ fn three_people_see_each_others_edits_pushed_and_undo_only_their_own() {
         "{}",
         v["timeline_now"]
     );
+    assert_eq!(v["label"], "Ed", "the editor's name beside their cursor");
     let viewer = v["viewer_errors"].to_string();
     assert!(viewer.contains("view invitation"), "{viewer}");
     let people = v["people"].as_str().unwrap();

@@ -276,6 +276,8 @@ try {
     await pageB.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await pageB.mouse.move(box.x + box.width / 2 + 3, box.y + box.height / 2 + 3);
     await page.waitForFunction(() => { const p = window.voxcaf.state.presence.get('Ed'); return p && p.cell; }, null, { timeout: 10000 });
+    await page.waitForSelector('.who[data-user="Ed"]', { timeout: 10000 });
+    out.label = await page.textContent('.who[data-user="Ed"]');
     await page.evaluate(() => window.voxcaf.drawn());
     await shot('owner-sees-ed', page);
     await shot('viewer', pageC);
