@@ -75,6 +75,10 @@ export function startEvents() {
     if (state.world) onChange({ epoch: Infinity, from: -1, world: null }).catch(() => {});
   });
   es.addEventListener('change', (e) => { onChange(JSON.parse(e.data)).catch(() => {}); });
+  es.addEventListener('revoked', () => {
+    es.close(); state.events = null;
+    toast('your invitation was revoked: this page can no longer read or change the world', 100000);
+  });
   es.addEventListener('lagged', () => { onChange({ epoch: Infinity, from: -1, world: null }).catch(() => {}); });
   es.addEventListener('presence', (e) => {
     const p = JSON.parse(e.data);

@@ -124,6 +124,9 @@ pub(crate) fn allowed(role: Role, post: bool, path: &str) -> std::result::Result
 /// The message that ends the event streams.
 const CLOSE: &str = "close";
 
+/// The message that ends the event stream of one revoked invitation (its name as data).
+const REVOKED: &str = "revoked";
+
 /// The push channel and the presences it last carried.
 #[derive(Debug)]
 pub(crate) struct Hub {
@@ -190,13 +193,24 @@ pub(crate) fn push(hub: &Hub, s: &mut Session, user: &str, from: u32) {
 struct Following {
     st: Arc<AppState>,
     me: User,
+    /// The stream ends at the next poll (its last event was sent).
+    ended: bool,
 }
 
 impl Following {
     fn new(st: Arc<AppState>, me: User) -> Following {
         let v = presence_of(&me, None, None);
         st.hub.set_presence(&me.name, Some(v));
-        Following { st, me }
+        Following {
+            st,
+            me,
+            ended: false,
+        }
+    }
+
+    fn ending(mut self) -> Following {
+        self.ended = true;
+        self
     }
 }
 
@@ -252,14 +266,25 @@ pub(crate) async fn events(
     });
     let following = Following::new(st.clone(), me);
     let rest = futures_util::stream::unfold((rx, following), |(mut rx, f)| async move {
-        let e = match rx.recv().await {
-            Ok(m) if m.0 == CLOSE => return None,
-            Ok(m) => Event::default().event(m.0.as_str()).data(m.1.as_str()),
-            // A page too slow to follow is told to fetch what it missed.
-            Err(broadcast::error::RecvError::Lagged(_)) => {
-                Event::default().event("lagged").data("{}")
+        if f.ended {
+            return None;
+        }
+        let e = loop {
+            match rx.recv().await {
+                Ok(m) if m.0 == CLOSE => return None,
+                // A revoked invitation's stream ends after telling its page.
+                Ok(m) if m.0 == REVOKED && m.1 != f.me.name => continue,
+                Ok(m) if m.0 == REVOKED => {
+                    let e = Event::default().event(REVOKED).data("{}");
+                    return Some((Ok(e), (rx, f.ending())));
+                }
+                Ok(m) => break Event::default().event(m.0.as_str()).data(m.1.as_str()),
+                // A page too slow to follow is told to fetch what it missed.
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    break Event::default().event("lagged").data("{}")
+                }
+                Err(broadcast::error::RecvError::Closed) => return None,
             }
-            Err(broadcast::error::RecvError::Closed) => return None,
         };
         Some((Ok::<Event, Infallible>(e), (rx, f)))
     });
@@ -339,6 +364,7 @@ pub(crate) async fn revoke(State(st): State<Arc<AppState>>, b: axum::body::Bytes
     };
     match st.users.revoke(&b.token) {
         Some(u) => {
+            st.hub.send(REVOKED, u.name.clone());
             st.hub.set_presence(&u.name, None);
             Json(serde_json::json!({ "ok": true, "revoked": u.name })).into_response()
         }

@@ -50,12 +50,19 @@ fn invitations_give_roles_and_are_revocable() {
     // A name given twice is told apart.
     let again = owner.ok("/api/invite", r#"{"role": "edit", "name": "Ed"}"#);
     assert_eq!(again["name"], "Ed (2)");
-    // Revoked: refused from then on.
+    // Revoked: refused from then on, and its open event stream ends.
+    let mut stream = events(&editor);
+    next_event(&mut stream, "hello");
     let r = owner.ok(
         "/api/revoke",
         &format!(r#"{{"token": "{}"}}"#, editor.token),
     );
     assert_eq!(r["revoked"], "Ed");
+    next_event(&mut stream, "revoked");
+    let mut rest = String::new();
+    use std::io::Read as _;
+    stream.read_to_string(&mut rest).unwrap();
+    assert!(!rest.contains("event: change"), "{rest}");
     assert_eq!(editor.post("/api/ops", "place 2 3 2 stone").status, 401);
     assert_eq!(editor.get("/api/world").status, 401);
     assert_eq!(
@@ -122,7 +129,7 @@ fn events(c: &Client) -> BufReader<TcpStream> {
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     write!(
         s,
-        "GET /api/events?token={} HTTP/1.1\r\nHost: {}\r\n\r\n",
+        "GET /api/events?token={} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
         c.token, c.addr
     )
     .unwrap();
