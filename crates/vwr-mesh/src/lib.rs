@@ -14,8 +14,8 @@
 //! world.set_block([10, 0, 0], Block::make(92, 0)?)?; // water in the next chunk
 //!
 //! let registry = Registry::default(); // Galaxy Eggbert's block types
-//! let exposed = mesh_world(&world, &registry, MeshOptions { greedy: false, ao: false });
-//! let greedy = mesh_world(&world, &registry, MeshOptions { greedy: true, ao: true });
+//! let exposed = mesh_world(&world, &registry, MeshOptions::EXPOSED);
+//! let greedy = mesh_world(&world, &registry, MeshOptions::GREEDY_AO);
 //! assert_eq!(exposed.chunks[0].opaque.len(), 600); // 6 × 10 × 10 unit faces …
 //! assert_eq!(greedy.chunks[0].opaque.len(), 6); // … merge into 6 quads
 //! assert_eq!(greedy.chunks[1].transparent.len(), 5); // water hides its face towards bricks
