@@ -200,7 +200,7 @@ impl Session {
             opts,
             editor: Editor::with_limits(world, history_limits(&opts)),
             registry: vwr_blocks::default_registry(),
-            cache: MeshCache::new(MeshOptions::GREEDY_AO),
+            cache: MeshCache::new(MeshOptions::GREEDY_AO_WATERTIGHT),
             epoch: 0,
             versions: HashMap::new(),
             saved_hash: 0,
