@@ -154,6 +154,10 @@ pub(super) fn push_quad(
     pts: &mut Vec<Point>,
 ) {
     let at = boundary(q, set, pts);
+    if pts.len() == 4 {
+        // Nothing on its edges: the plain quad, cut along the same diagonal.
+        return part.push_quad(q, registry);
+    }
     let base = part.positions.len() as u32;
     let n = q.face.normal().map(|v| v as f32);
     let color = registry.color(q.block.block_type());
