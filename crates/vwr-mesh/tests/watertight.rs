@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use common::*;
 use vwr::World;
 use vwr_blocks::Registry;
-use vwr_mesh::{mesh_world, MeshBuffers, MeshOptions, MeshPart, WorldMesh};
+use vwr_mesh::{mesh_world, MeshBuffers, MeshCache, MeshOptions, MeshPart, WorldMesh};
 
 /// A welded vertex: a position in 1/1024 blocks (cube corners are whole numbers, special
 /// geometry multiples of 1/1024 or close to it).
@@ -267,6 +267,33 @@ fn lone_cubes_keep_two_triangles_per_face() {
         v
     };
     assert_eq!(tris(&tight.opaque), tris(&plain.opaque));
+}
+
+/// A mesh cache meshing watertight, brought up to date after edits on and near chunk
+/// borders, gives the buffers of a fresh mesh, still closed: a chunk's watertight buffers
+/// depend on its own quads alone.
+#[test]
+fn cached_watertight_meshes_stay_closed_after_edits() {
+    let r = Registry::default();
+    let mut w = blobs(3);
+    let mut cache = MeshCache::new(MeshOptions::GREEDY_AO_WATERTIGHT);
+    cache.update(&w, &r);
+    let edits = [
+        ([9, 9, 9], 261),
+        ([10, 4, 19], 0),
+        ([20, 20, 10], 35),
+        ([5, 0, 29], 378),
+    ];
+    for (p, t) in edits {
+        w.fill_box(p, p.map(|v| (v + 2).min(29)), b(t)).unwrap();
+        cache.update(&w, &r);
+        let cached = WorldMesh {
+            chunks: cache.meshes().into_iter().cloned().collect(),
+        };
+        let fresh = mesh_world(&w, &r, MeshOptions::GREEDY_AO_WATERTIGHT);
+        assert_eq!(cached, fresh);
+        check_watertight("cached", &cached, &r);
+    }
 }
 
 mod prop {
