@@ -80,6 +80,7 @@ pub unsafe extern "C" fn voxcaf_mesh_chunk(
         let opts = MeshOptions {
             greedy: flags & VOXCAF_MESH_GREEDY != 0,
             ao: flags & VOXCAF_MESH_AO != 0,
+            watertight: false,
         };
         let chunk = mesh_chunk(w, registry, [cx, cy, cz], opts);
         let buffers = MeshBuffers::from_chunk(&chunk, registry);

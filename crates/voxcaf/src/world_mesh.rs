@@ -138,7 +138,11 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
         } => {
             let t = Instant::now();
             check_mesh_output(&file, &out, force)?;
-            let opts = MeshOptions { greedy, ao };
+            let opts = MeshOptions {
+                greedy,
+                ao,
+                watertight: false,
+            };
             let (mesh, stats, mesh_ms) =
                 export_mesh(&file, &out, reg.as_deref(), opts, per_chunk, max_memory)?;
             let times = Times {

@@ -1,5 +1,7 @@
 //! Vertex buffers built from quads and special cells: what exporters and the rasteriser use.
 
+mod watertight;
+
 use crate::mesher::{ChunkMesh, Face, Quad, SpecialCell, WorldMesh};
 use vwr_blocks::{Registry, Shape};
 
@@ -243,13 +245,27 @@ pub struct MeshBuffers {
 }
 
 impl MeshBuffers {
-    /// Appends a chunk's quads and special geometry.
+    /// Appends a chunk's quads and special geometry; the quads without T-junctions when the
+    /// chunk was meshed [`watertight`](crate::MeshOptions::watertight).
     pub fn push_chunk(&mut self, c: &ChunkMesh, registry: &Registry) {
-        for q in &c.opaque {
-            self.opaque.push_quad(q, registry);
-        }
-        for q in &c.transparent {
-            self.transparent.push_quad(q, registry);
+        let passes = [
+            (&mut self.opaque, &c.opaque),
+            (&mut self.transparent, &c.transparent),
+        ];
+        if c.watertight {
+            let set = watertight::CornerSet::of(c);
+            let mut pts = Vec::new();
+            for (part, quads) in passes {
+                for q in quads {
+                    watertight::push_quad(part, q, registry, &set, &mut pts);
+                }
+            }
+        } else {
+            for (part, quads) in passes {
+                for q in quads {
+                    part.push_quad(q, registry);
+                }
+            }
         }
         for s in &c.special {
             if registry.color(s.block.block_type())[3] == 255 {

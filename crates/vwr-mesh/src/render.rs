@@ -212,6 +212,7 @@ pub fn render_world(
         MeshOptions {
             greedy: true,
             ao: opts.ao,
+            watertight: false,
         },
     );
     let buffers = MeshBuffers::from_world(&mesh, registry);

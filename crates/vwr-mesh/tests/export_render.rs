@@ -29,7 +29,14 @@ fn small_world() -> World {
 /// and its buffers.
 fn small_mesh(ao: bool) -> (Registry, WorldMesh, MeshBuffers) {
     let r = Registry::default();
-    let m = mesh_world(&small_world(), &r, MeshOptions { greedy: true, ao });
+    let m = mesh_world(
+        &small_world(),
+        &r,
+        MeshOptions {
+            ao,
+            ..MeshOptions::GREEDY
+        },
+    );
     let b = MeshBuffers::from_world(&m, &r);
     (r, m, b)
 }

@@ -261,9 +261,25 @@ fn greedy_never_merges_different_ao() {
 }
 
 fn check_greedy_equals_exposed(name: &str, w: &World, r: &Registry) {
-    for ao in [false, true] {
-        let e = mesh_world(w, r, MeshOptions { greedy: false, ao });
-        let g = mesh_world(w, r, MeshOptions { greedy: true, ao });
+    for (ao, watertight) in [(false, false), (true, false), (true, true)] {
+        let e = mesh_world(
+            w,
+            r,
+            MeshOptions {
+                greedy: false,
+                ao,
+                watertight: false,
+            },
+        );
+        let g = mesh_world(
+            w,
+            r,
+            MeshOptions {
+                greedy: true,
+                ao,
+                watertight,
+            },
+        );
         let (fe, fg) = (face_set(&e), face_set(&g));
         assert_eq!(fe.len() as u64, e.quad_count() as u64, "{name}");
         assert!(fe == fg, "{name} ao={ao}: greedy covers different faces");
@@ -450,9 +466,9 @@ mod prop {
                 w.set_block([x, y, z], b(types[t])).unwrap();
             }
             let r = Registry::default();
-            for ao in [false, true] {
-                let e = mesh_world(&w, &r, MeshOptions { greedy: false, ao });
-                let g = mesh_world(&w, &r, MeshOptions { greedy: true, ao });
+            for (ao, watertight) in [(false, false), (true, false), (true, true)] {
+                let e = mesh_world(&w, &r, MeshOptions { greedy: false, ao, watertight: false });
+                let g = mesh_world(&w, &r, MeshOptions { greedy: true, ao, watertight });
                 prop_assert_eq!(face_set(&e), face_set(&g));
             }
             let e = mesh_world(&w, &r, MeshOptions::EXPOSED);
@@ -536,8 +552,24 @@ fn reference_greedy(unit: &[vwr_mesh::Quad]) -> Vec<vwr_mesh::Quad> {
 /// faces), with and without AO, in both passes.
 fn check_greedy_rectangles(name: &str, w: &World, r: &Registry) {
     for ao in [false, true] {
-        let e = mesh_world(w, r, MeshOptions { greedy: false, ao });
-        let g = mesh_world(w, r, MeshOptions { greedy: true, ao });
+        let e = mesh_world(
+            w,
+            r,
+            MeshOptions {
+                greedy: false,
+                ao,
+                watertight: false,
+            },
+        );
+        let g = mesh_world(
+            w,
+            r,
+            MeshOptions {
+                greedy: true,
+                ao,
+                watertight: ao,
+            },
+        );
         assert_eq!(e.chunks.len(), g.chunks.len(), "{name}");
         for (ce, cg) in e.chunks.iter().zip(&g.chunks) {
             for (pe, pg) in [(&ce.opaque, &cg.opaque), (&ce.transparent, &cg.transparent)] {

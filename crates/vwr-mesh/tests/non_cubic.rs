@@ -28,6 +28,7 @@ fn whole_world_meshing_equals_chunk_by_chunk_on_a_non_cubic_world() {
             greedy: true,
             ..MeshOptions::default()
         },
+        MeshOptions::GREEDY_AO_WATERTIGHT,
     ] {
         let par = mesh_world(&w, r, opts);
         let ser = mesh_world_serial(&w, r, opts);

@@ -65,7 +65,8 @@ pub fn journal_path(file: &Path) -> PathBuf {
 
 /// How the editor meshes chunks (the cache and the timeline's views alike).
 pub(crate) fn mesh_options() -> MeshOptions {
-    MeshOptions::GREEDY_AO
+    // Watertight: no T-junction cracks between greedy quads (single pixels of sky).
+    MeshOptions::GREEDY_AO_WATERTIGHT
 }
 
 /// How [`Session::save_with`] saves.

@@ -74,7 +74,7 @@ fn part_json(p: &MeshPart) -> Value {
 /// fresh mesh cache builds, in (z, y, x) order, with its blocks and passes.
 fn expected_decode(world: &World, epoch: u32) -> Value {
     let reg = vwr_blocks::default_registry();
-    let mut cache = MeshCache::new(MeshOptions::GREEDY_AO);
+    let mut cache = MeshCache::new(MeshOptions::GREEDY_AO_WATERTIGHT);
     let built = cache.update(world, reg);
     assert!(built.len() >= 6, "the fixture spans most chunks: {built:?}");
     let chunks: Vec<Value> = built

@@ -47,6 +47,10 @@ pub struct ChunkMesh {
     pub transparent: Vec<Quad>,
     /// Cells with special geometry.
     pub special: Vec<SpecialCell>,
+    /// Triangulate the cube faces without T-junctions ([`MeshOptions::watertight`]): set
+    /// from the options the chunk was meshed with, read when buffers are built (which split
+    /// quad edges on the border planes of the chunk at `chunk`).
+    pub watertight: bool,
 }
 
 impl ChunkMesh {
@@ -83,6 +87,12 @@ pub struct MeshOptions {
     pub greedy: bool,
     /// Compute per-corner ambient occlusion.
     pub ao: bool,
+    /// Build buffers without T-junctions: where a corner of another quad (of this chunk, or
+    /// of a neighbouring chunk on the shared border) lies on a quad's edge, the edge is split
+    /// there and the quad drawn as a strip of triangles, so that no pixel-wide crack shows
+    /// between quads. The quads themselves are the same; only [`crate::MeshBuffers`]
+    /// differ (more vertices and triangles). Off in the presets below.
+    pub watertight: bool,
 }
 
 impl MeshOptions {
@@ -90,22 +100,41 @@ impl MeshOptions {
     pub const EXPOSED: MeshOptions = MeshOptions {
         greedy: false,
         ao: false,
+        watertight: false,
     };
     /// One quad per visible face, with AO.
     pub const EXPOSED_AO: MeshOptions = MeshOptions {
         greedy: false,
         ao: true,
+        watertight: false,
     };
     /// Greedy merging, no AO.
     pub const GREEDY: MeshOptions = MeshOptions {
         greedy: true,
         ao: false,
+        watertight: false,
     };
     /// Greedy merging of faces with equal AO.
     pub const GREEDY_AO: MeshOptions = MeshOptions {
         greedy: true,
         ao: true,
+        watertight: false,
     };
+    /// Greedy merging of faces with equal AO, triangulated without T-junctions: what the
+    /// browser editor draws.
+    pub const GREEDY_AO_WATERTIGHT: MeshOptions = MeshOptions {
+        greedy: true,
+        ao: true,
+        watertight: true,
+    };
+
+    /// These options with [`MeshOptions::watertight`] set to `on`.
+    pub const fn with_watertight(self, on: bool) -> MeshOptions {
+        MeshOptions {
+            watertight: on,
+            ..self
+        }
+    }
 }
 
 /// Room an opaque list with none is given while it is meshed ([`Mesher::mesh`]): more than
@@ -156,6 +185,7 @@ impl Mesher {
         out: &mut ChunkMesh,
     ) {
         out.clear();
+        out.watertight = opts.watertight;
         // With no opaque cell that can show a face, the opaque pass has nothing to do.
         if !nb.no_opaque_faces {
             let fresh = out.opaque.capacity() == 0;
@@ -229,6 +259,7 @@ pub fn mesh_chunk_with(
 ) {
     out.clear();
     out.chunk = pos;
+    out.watertight = opts.watertight;
     let Some(chunk) = world.chunk([pos[0], pos[1], pos[2]]) else {
         return;
     };
@@ -325,6 +356,7 @@ fn mesh_chunk_classed<S: ClassSlot>(
     }
     out.clear();
     out.chunk = pos;
+    out.watertight = opts.watertight;
     if !class.visible {
         return;
     }

@@ -110,25 +110,25 @@ impl Quad {
         })
     }
 
-    /// Corner positions in world units, in AO order.
-    pub fn corners(&self) -> [[f32; 3]; 4] {
+    /// Corner positions in world units (block corners, so whole numbers), in AO order.
+    pub fn corner_points(&self) -> [[i32; 3]; 4] {
         let (u, v) = self.face.tangent_axes();
-        let a = self.face.axis();
-        let mut base = [
-            self.origin[0] as f32,
-            self.origin[1] as f32,
-            self.origin[2] as f32,
-        ];
+        let mut base = self.origin;
         if self.face.is_positive() {
-            base[a] += 1.0;
+            base[self.face.axis()] += 1;
         }
-        let (su, sv) = (self.size[0] as f32, self.size[1] as f32);
+        let (su, sv) = (self.size[0] as i32, self.size[1] as i32);
         let mut out = [base; 4];
         out[1][u] += su;
         out[2][u] += su;
         out[2][v] += sv;
         out[3][v] += sv;
         out
+    }
+
+    /// Corner positions in world units, in AO order.
+    pub fn corners(&self) -> [[f32; 3]; 4] {
+        self.corner_points().map(|p| p.map(|x| x as f32))
     }
 
     /// Whether the quad is split along the 1–3 diagonal instead of 0–2: chosen when corners

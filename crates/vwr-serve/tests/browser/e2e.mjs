@@ -2,7 +2,7 @@
 // chromium). Run by crates/vwr-serve/tests/browser.rs, which starts the servers, passes their
 // URLs, and checks the saved files and the screenshots with the Rust libraries.
 //
-//   node e2e.mjs SCENARIO URL SHOT_DIR        SCENARIO: golden | showcase | terrain | conflict | history | shared | team | model
+//   node e2e.mjs SCENARIO URL SHOT_DIR        SCENARIO: golden | showcase | terrain | conflict | history | shared | team | model | holes
 //
 // `shared` opens two pages on two servers of one database world: URL is "URL_A URL_B".
 // `team` opens three pages on one server as three people (owner, editor, viewer): URL is
@@ -433,6 +433,27 @@ try {
     out.toast = await page.textContent('#toast');
     out.undo_depth = await page.evaluate(() => window.voxcaf.world.undo_depth);
     await shot('history-full');
+  } else if (scenario === 'holes') {
+    // Cracks between triangles: the canvas is cleared to magenta (no block has that colour),
+    // then floors are shot from several cameras looking down; the test counts magenta pixels
+    // with geometry all around them.
+    await page.evaluate(() => {
+      const gl = document.getElementById('gl').getContext('webgl2');
+      const clear = gl.clearColor.bind(gl);
+      gl.clearColor = () => clear(1, 0, 1, 1);
+    });
+    // Outlines (objects, decor, spawn) are left out: only the meshes are judged.
+    await page.evaluate(() => { const s = window.voxcaf.state; s.world = { ...s.world, objects: [], decors: [], spawn: null }; });
+    const framed = await page.evaluate(() => ({ target: [...window.voxcaf.cam.target], dist: window.voxcaf.cam.dist }));
+    // [yaw, pitch, distance (share of the framing distance), target height (share of the framed)]
+    const views = [[0.8, 1.25, 0.45, 0.5], [2.4, 1.0, 0.3, 0.7], [4.1, 1.4, 0.6, 0.3], [5.5, 0.85, 0.2, 0.8], [1.6, 1.1, 0.8, 0.5]];
+    for (const [i, [yaw, pitch, f, h]] of views.entries()) {
+      await page.evaluate(([t, c]) => Object.assign(window.voxcaf.cam, { target: t, ...c }),
+        [[framed.target[0], framed.target[1] * h, framed.target[2]], { yaw, pitch, dist: Math.max(12, framed.dist * f) }]);
+      await page.evaluate(() => window.voxcaf.drawn());
+      await shot(`view${i + 1}`);
+    }
+    out.figures.chunks = await page.evaluate(() => window.voxcaf.state.chunks.size);
   } else {
     // Performance on a 100³ hilly terrain: a single-block edit and a 50³ box fill, from the
     // request to the frame that shows the new meshes.
