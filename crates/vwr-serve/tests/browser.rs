@@ -611,6 +611,8 @@ fn modelling_basics_help_guides_ortho_top_view_3d_selection_and_block_metadata()
     let w = World::load(&file).unwrap();
     let p: Vec<i32> = serde_json::from_value(v["meta_placed"].clone()).unwrap();
     assert_eq!(w.get_block([p[0], p[1], p[2]]), Block::make(35, 2).unwrap());
+}
+
 /// Pixels of the clear colour (magenta in the `holes` scenario) that show through surfaces
 /// in the 3D view of a screenshot: those in patches of at most 6 pixels (eight-connected)
 /// that do not touch the view's edge. Sky seen past an edge, even a sliver one pixel wide,
