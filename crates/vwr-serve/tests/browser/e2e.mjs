@@ -442,6 +442,10 @@ try {
       const clear = gl.clearColor.bind(gl);
       gl.clearColor = () => clear(1, 0, 1, 1);
     });
+    // The guides (grid, bounds, gizmo: G, W, X) are switched off: a grid line cuts the open
+    // sky into patches as small as cracks.
+    await page.click('#gl', { position: { x: 5, y: 5 }, button: 'right' });
+    for (const k of ['g', 'w', 'x']) await page.keyboard.press(k);
     // Outlines (objects, decor, spawn) are left out: only the meshes are judged.
     await page.evaluate(() => { const s = window.voxcaf.state; s.world = { ...s.world, objects: [], decors: [], spawn: null }; });
     const framed = await page.evaluate(() => ({ target: [...window.voxcaf.cam.target], dist: window.voxcaf.cam.dist }));
