@@ -1,29 +1,38 @@
 //! The binary chunk-mesh answer of `GET /api/chunks` (the page reads it with typed arrays).
 //!
-//! Little-endian, every section a multiple of 4 bytes so that the page can view it in place:
+//! Little-endian, every section a multiple of 4 bytes so that the page can view it in place.
+//! It sends only what the page needs: block values compactly (a uniform chunk is one run),
+//! positions quantized when that is exact, 16-bit indices when they fit.
 //!
 //! ```text
-//! "VXM1"  u32 epoch  u32 chunk_count
+//! "VXM2"  u32 epoch  u32 chunk_count
 //! per chunk:
-//!   u32 cx, cy, cz   u32 flags (bit 0: block values follow)
-//!   [u16; 1000] raw block values, x fastest then y then z (only with flag bit 0)
+//!   u32 cx, cy, cz   u32 flags (bit 0: block values follow; bit 1: as runs)
+//!   block values (only with flag bit 0), x fastest then y then z:
+//!     bit 1 clear: [u16; 1000] raw block values
+//!     bit 1 set:   u32 run_count, then (u16 raw value, u16 length) × run_count
 //!   opaque pass, then transparent pass, each:
-//!     u32 vertex_count  u32 index_count
-//!     [f32; 3] positions (world units)          × vertex_count
+//!     u32 vertex_count  u32 index_count  u32 pass flags
+//!     positions: pass flag bit 0 clear: [f32; 3] in world units × vertex_count;
+//!                bit 0 set: [i16; 3] in 1/256 block from the chunk's corner × vertex_count,
+//!                padded to 4 bytes
 //!     [i8; 4]  normal (x, y, z, 0)               × vertex_count
 //!     [u8; 4]  colour, sRGB, AO baked in, alpha  × vertex_count
-//!     u32 indices                                 × index_count
+//!     indices: pass flag bit 1 clear: u32 × index_count; set: u16 × index_count, padded to 4
 //! ```
 //!
 //! A chunk listed with no block values and empty passes has been emptied: the page drops it.
 
-use vwr::{Block, CHUNK_VOLUME};
+use vwr::{Block, CHUNK_SIZE, CHUNK_VOLUME};
 use vwr_blocks::Registry;
 use vwr_mesh::mesher::ChunkMesh;
 use vwr_mesh::{MeshBuffers, MeshPart};
 
 /// The magic of the chunk answer.
-pub const MAGIC: &[u8; 4] = b"VXM1";
+pub const MAGIC: &[u8; 4] = b"VXM2";
+
+/// Quantized positions count in these steps per block.
+pub const POSITION_SCALE: f32 = 256.0;
 
 /// Shade factors of the four AO levels (0 darkest … 3 open), in 1/255.
 const AO_SHADE: [u32; 4] = [140, 180, 220, 255];
@@ -43,6 +52,18 @@ pub(crate) fn begin(out: &mut Vec<u8>, epoch: u32, count: u32) {
     out.extend_from_slice(&count.to_le_bytes());
 }
 
+/// The runs of equal values of `blocks`, as (raw value, length).
+fn runs(blocks: &[Block; CHUNK_VOLUME]) -> Vec<(u16, u16)> {
+    let mut out: Vec<(u16, u16)> = Vec::new();
+    for b in blocks {
+        match out.last_mut() {
+            Some((v, n)) if *v == b.raw() => *n += 1,
+            _ => out.push((b.raw(), 1)),
+        }
+    }
+    out
+}
+
 /// Appends one chunk.
 pub(crate) fn push_chunk(
     out: &mut Vec<u8>,
@@ -54,13 +75,26 @@ pub(crate) fn push_chunk(
     for v in pos {
         out.extend_from_slice(&v.to_le_bytes());
     }
-    out.extend_from_slice(&u32::from(blocks.is_some()).to_le_bytes());
-    if let Some(b) = blocks {
-        out.reserve(CHUNK_VOLUME * 2);
-        for c in b.iter() {
-            out.extend_from_slice(&c.raw().to_le_bytes());
+    let runs = blocks.map(runs);
+    // Runs take 4 bytes each: smaller than the 2000-byte array below 500 runs.
+    let as_runs = runs.as_ref().is_some_and(|r| r.len() * 4 < CHUNK_VOLUME * 2);
+    let flags = u32::from(blocks.is_some()) | (u32::from(as_runs) << 1);
+    out.extend_from_slice(&flags.to_le_bytes());
+    match (blocks, runs) {
+        (Some(_), Some(r)) if as_runs => {
+            out.extend_from_slice(&(r.len() as u32).to_le_bytes());
+            for (v, n) in r {
+                out.extend_from_slice(&v.to_le_bytes());
+                out.extend_from_slice(&n.to_le_bytes());
+            }
         }
-        // CHUNK_VOLUME (1000) u16 values are 2000 bytes: already a multiple of 4.
+        (Some(b), _) => {
+            // CHUNK_VOLUME (1000) u16 values are 2000 bytes: already a multiple of 4.
+            for c in b.iter() {
+                out.extend_from_slice(&c.raw().to_le_bytes());
+            }
+        }
+        _ => {}
     }
     let buffers = mesh.map(|m| MeshBuffers::from_chunk(m, registry));
     let empty = MeshPart::default();
@@ -68,18 +102,50 @@ pub(crate) fn push_chunk(
         Some(b) => (&b.opaque, &b.transparent),
         None => (&empty, &empty),
     };
-    push_part(out, opaque);
-    push_part(out, transparent);
+    let corner = pos.map(|v| (v as usize * CHUNK_SIZE) as f32);
+    push_part(out, opaque, corner);
+    push_part(out, transparent, corner);
 }
 
-fn push_part(out: &mut Vec<u8>, p: &MeshPart) {
+/// `v` (world units) in 1/256 block from `corner`, if that is exact and fits an i16.
+fn quantized(v: f32, corner: f32) -> Option<i16> {
+    let q = (v - corner) * POSITION_SCALE;
+    let ok = q == q.round() && (f32::from(i16::MIN)..=f32::from(i16::MAX)).contains(&q);
+    // The page computes corner + q / 256 in f32: it must give v back exactly.
+    (ok && corner + q / POSITION_SCALE == v).then_some(q as i16)
+}
+
+/// Pads `out` with zeros to a multiple of 4 bytes.
+fn pad4(out: &mut Vec<u8>) {
+    while out.len() % 4 != 0 {
+        out.push(0);
+    }
+}
+
+fn push_part(out: &mut Vec<u8>, p: &MeshPart, corner: [f32; 3]) {
     let n = p.positions.len();
+    let q: Option<Vec<i16>> = p
+        .positions
+        .iter()
+        .flat_map(|v| (0..3).map(move |k| quantized(v[k], corner[k])))
+        .collect();
+    let short_indices = n <= usize::from(u16::MAX) + 1;
+    let flags = u32::from(q.is_some()) | (u32::from(short_indices) << 1);
     out.extend_from_slice(&(n as u32).to_le_bytes());
     out.extend_from_slice(&(p.indices.len() as u32).to_le_bytes());
+    out.extend_from_slice(&flags.to_le_bytes());
     out.reserve(n * 20 + p.indices.len() * 4);
-    for v in &p.positions {
-        for c in v {
-            out.extend_from_slice(&c.to_le_bytes());
+    match q {
+        Some(q) => {
+            for c in q {
+                out.extend_from_slice(&c.to_le_bytes());
+            }
+            pad4(out);
+        }
+        None => {
+            for c in p.positions.iter().flatten() {
+                out.extend_from_slice(&c.to_le_bytes());
+            }
         }
     }
     for v in &p.normals {
@@ -89,30 +155,53 @@ fn push_part(out: &mut Vec<u8>, p: &MeshPart) {
         out.extend_from_slice(&vertex_color(*c, *ao));
     }
     for i in &p.indices {
-        out.extend_from_slice(&i.to_le_bytes());
+        if short_indices {
+            out.extend_from_slice(&(*i as u16).to_le_bytes());
+        } else {
+            out.extend_from_slice(&i.to_le_bytes());
+        }
     }
+    pad4(out);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn sections_stay_four_byte_aligned() {
+    fn answer(blocks: &[Block; CHUNK_VOLUME]) -> Vec<u8> {
         let mut out = Vec::new();
         begin(&mut out, 7, 1);
-        let blocks = [Block::AIR; CHUNK_VOLUME];
-        push_chunk(
-            &mut out,
-            [1, 2, 3],
-            Some(&blocks),
-            None,
-            vwr_blocks::default_registry(),
-        );
-        assert_eq!(out.len() % 4, 0);
+        let reg = vwr_blocks::default_registry();
+        push_chunk(&mut out, [1, 2, 3], Some(blocks), None, reg);
+        out
+    }
+
+    #[test]
+    fn a_uniform_chunk_is_one_run() {
+        let out = answer(&[Block::AIR; CHUNK_VOLUME]);
         assert_eq!(&out[..4], MAGIC);
         assert_eq!(u32::from_le_bytes(out[4..8].try_into().unwrap()), 7);
-        // header 12 + chunk header 16 + blocks 2000 + two empty passes 16
-        assert_eq!(out.len(), 12 + 16 + 2000 + 16);
+        // header 12 + chunk header 16 + run count 4 + one run 4 + two empty passes 24
+        assert_eq!(out.len(), 12 + 16 + 8 + 24);
+        assert_eq!(u32::from_le_bytes(out[24..28].try_into().unwrap()), 3);
+    }
+
+    #[test]
+    fn a_varied_chunk_is_sent_raw_and_aligned() {
+        let mut b = [Block::AIR; CHUNK_VOLUME];
+        for (i, c) in b.iter_mut().enumerate() {
+            *c = Block((i % 7) as u16 * 16);
+        }
+        let out = answer(&b);
+        assert_eq!(out.len() % 4, 0);
+        assert_eq!(u32::from_le_bytes(out[24..28].try_into().unwrap()), 1);
+        assert_eq!(out.len(), 12 + 16 + 2000 + 24);
+    }
+
+    #[test]
+    fn positions_quantize_only_when_exact() {
+        assert_eq!(quantized(12.5, 10.0), Some(640));
+        assert_eq!(quantized(10.1, 10.0), None);
+        assert_eq!(quantized(500.0, 0.0), None, "beyond an i16");
     }
 }
