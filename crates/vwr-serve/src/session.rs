@@ -193,7 +193,7 @@ impl Session {
         world: World,
         opts: SessionOptions,
     ) -> Session {
-        Session {
+        let mut s = Session {
             file,
             db: None,
             path,
@@ -208,7 +208,11 @@ impl Session {
             journal_gen: 0,
             recovery: None,
             play: None,
-        }
+        };
+        // The meshes of the world as opened (epoch 1), so that the first edit's answer lists
+        // the chunks it changed rather than every chunk of a first build.
+        s.update_meshes();
+        s
     }
 
     /// The opened file (in database mode: the world's location, without password).
