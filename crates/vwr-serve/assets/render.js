@@ -1,6 +1,6 @@
 // Drawing with plain WebGL2: the chunk meshes (uploaded from the decoded chunk answer), the
 // outlines (chunks, objects, selection, hover, play test) and the frame loop.
-import { CS, state } from './state.js';
+import { CS, state, stats } from './state.js';
 import { viewProj } from './camera.js';
 import { chunkKey, decodeChunks } from './wire.js';
 import { dragEnd } from './tools.js';
@@ -53,9 +53,29 @@ precision mediump float; in vec4 vColor; out vec4 o; void main(){ o = vColor; }`
   return true;
 }
 
-// Uploads one decoded pass.
-function uploadPart(p) {
-  if (!p) return null;
+// Chunks are drawn merged per region of R×R×R chunks: one buffer and one draw call per region
+// and pass, rebuilt (from the decoded chunks it holds) when a chunk inside changes, and skipped
+// when its box is outside the view.
+const R = 8;
+const regionKey = (p) => `${Math.floor(p[0] / R)},${Math.floor(p[1] / R)},${Math.floor(p[2] / R)}`;
+
+// Uploads one merged pass of `parts` (decoded passes): null when it draws nothing.
+function uploadMerged(parts) {
+  let nv = 0, ni = 0;
+  for (const p of parts) { nv += p.positions.length / 3; ni += p.indices.length; }
+  if (ni === 0) return null;
+  const pos = new Float32Array(nv * 3), nrm = new Int8Array(nv * 4), col = new Uint8Array(nv * 4), idx = new Uint32Array(ni);
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  let v = 0, i = 0;
+  for (const p of parts) {
+    pos.set(p.positions, v * 3); nrm.set(p.normals, v * 4); col.set(p.colors, v * 4);
+    for (let k = 0; k < p.indices.length; k++) idx[i + k] = p.indices[k] + v;
+    for (let k = 0; k < p.positions.length; k++) {
+      const x = p.positions[k], a = k % 3;
+      if (x < lo[a]) lo[a] = x; if (x > hi[a]) hi[a] = x;
+    }
+    v += p.positions.length / 3; i += p.indices.length;
+  }
   const gl = g.gl;
   const vao = gl.createVertexArray(); gl.bindVertexArray(vao);
   const bufs = [];
@@ -64,28 +84,65 @@ function uploadPart(p) {
     gl.bufferData(gl.ARRAY_BUFFER, data, gl.STATIC_DRAW);
     gl.enableVertexAttribArray(loc); gl.vertexAttribPointer(loc, size, type, normalized, 0, 0);
   };
-  attr(p.positions, 0, 3, gl.FLOAT, false); attr(p.normals, 1, 4, gl.BYTE, true); attr(p.colors, 2, 4, gl.UNSIGNED_BYTE, true);
+  attr(pos, 0, 3, gl.FLOAT, false); attr(nrm, 1, 4, gl.BYTE, true); attr(col, 2, 4, gl.UNSIGNED_BYTE, true);
   const ib = gl.createBuffer(); bufs.push(ib); gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, ib);
-  gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, p.indices, gl.STATIC_DRAW);
+  gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, idx, gl.STATIC_DRAW);
   gl.bindVertexArray(null);
-  return { vao, bufs, count: p.indices.length };
+  return { vao, bufs, count: ni, lo, hi };
 }
-function freeChunk(c) {
-  for (const p of c.parts) if (p) { g.gl.deleteVertexArray(p.vao); p.bufs.forEach((b) => g.gl.deleteBuffer(b)); }
+function freeRegion(r) {
+  for (const p of r.parts) if (p) { g.gl.deleteVertexArray(p.vao); p.bufs.forEach((b) => g.gl.deleteBuffer(b)); }
+}
+// Rebuilds the regions whose chunks changed.
+function rebuildRegions() {
+  for (const key of state.dirtyRegions) {
+    const old = state.regions.get(key); if (old) freeRegion(old);
+    const chunks = [...(state.regionChunks.get(key) || [])].map((k) => state.chunks.get(k)).filter(Boolean);
+    const parts = [0, 1].map((k) => uploadMerged(chunks.map((c) => c.parts[k]).filter(Boolean)));
+    if (parts[0] || parts[1]) state.regions.set(key, { parts }); else state.regions.delete(key);
+  }
+  state.dirtyRegions.clear();
 }
 
-/** Takes a chunk answer (ArrayBuffer) into state.chunks, replacing or dropping chunks. */
+/** Takes a chunk answer (ArrayBuffer) into state.chunks, replacing or dropping chunks; the
+ * regions holding them are re-merged before the next frame. */
 export function applyChunks(buf) {
   const answer = decodeChunks(buf);
   for (const c of answer.chunks) {
-    const parts = c.parts.map(uploadPart);
-    const key = chunkKey(c.pos);
-    const old = state.chunks.get(key); if (old) freeChunk(old);
-    if (!c.blocks && !parts[0] && !parts[1]) state.chunks.delete(key);
-    else state.chunks.set(key, { pos: c.pos, blocks: c.blocks, parts });
+    const key = chunkKey(c.pos), rk = regionKey(c.pos);
+    if (!state.regionChunks.has(rk)) state.regionChunks.set(rk, new Set());
+    const members = state.regionChunks.get(rk);
+    if (!c.blocks && !c.parts[0] && !c.parts[1]) { state.chunks.delete(key); members.delete(key); }
+    else { state.chunks.set(key, { pos: c.pos, blocks: c.blocks, parts: c.parts }); members.add(key); }
+    state.dirtyRegions.add(rk);
   }
   state.epoch = Math.max(state.epoch, answer.epoch);
   state.dirty = true;
+}
+
+// The six planes (a, b, c, d: inside when a·x + b·y + c·z + d >= 0) of the view-projection `m`.
+function frustum(m) {
+  const row = (r) => [m[r], m[4 + r], m[8 + r], m[12 + r]];
+  const r0 = row(0), r1 = row(1), r2 = row(2), r3 = row(3);
+  return [r0, r1, r2].flatMap((r) => [r3.map((v, i) => v + r[i]), r3.map((v, i) => v - r[i])]);
+}
+// Whether the box lo..hi is at least partly inside every plane.
+function boxVisible(planes, lo, hi) {
+  for (const p of planes) {
+    const x = p[0] >= 0 ? hi[0] : lo[0], y = p[1] >= 0 ? hi[1] : lo[1], z = p[2] >= 0 ? hi[2] : lo[2];
+    if (p[0] * x + p[1] * y + p[2] * z + p[3] < 0) return false;
+  }
+  return true;
+}
+// Draws pass `k` of the regions in view; counts into the frame's figures.
+function drawPass(k, planes, count) {
+  const gl = g.gl;
+  for (const r of state.regions.values()) {
+    const p = r.parts[k];
+    if (!p || !boxVisible(planes, p.lo, p.hi)) continue;
+    gl.bindVertexArray(p.vao); gl.drawElements(gl.TRIANGLES, p.count, gl.UNSIGNED_INT, 0);
+    count.calls++; count.triangles += p.count / 3;
+  }
 }
 
 function boxLines(out, a, b, col, pad = 0.01) {
@@ -155,9 +212,12 @@ function draw() {
   if (s.layerOn) gl.disable(gl.CULL_FACE); else gl.enable(gl.CULL_FACE);
   gl.uniform1f(g.uCaps, s.layerOn ? 1 : 0);
   gl.disable(gl.BLEND); gl.depthMask(true);
-  for (const c of s.chunks.values()) if (c.parts[0]) { gl.bindVertexArray(c.parts[0].vao); gl.drawElements(gl.TRIANGLES, c.parts[0].count, gl.UNSIGNED_INT, 0); }
+  rebuildRegions();
+  const planes = frustum(vp), count = { calls: 0, triangles: 0 };
+  drawPass(0, planes, count);
   gl.uniform1f(g.uCaps, 0); gl.disable(gl.CULL_FACE); gl.enable(gl.BLEND); gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA); gl.depthMask(false);
-  for (const c of s.chunks.values()) if (c.parts[1]) { gl.bindVertexArray(c.parts[1].vao); gl.drawElements(gl.TRIANGLES, c.parts[1].count, gl.UNSIGNED_INT, 0); }
+  drawPass(1, planes, count);
+  stats.frame = count;
   gl.depthMask(true); gl.disable(gl.BLEND);
   const l = lines();
   if (l.length) {
