@@ -460,3 +460,55 @@ fn the_screenshot_check_rejects_a_blank_view() {
     let r = std::panic::catch_unwind(|| check_shots(&serde_json::json!({ "shots": [shot] })));
     assert!(r.is_err(), "a blank view must fail the check");
 }
+
+/// The big-world scenario on a hilly terrain of `chunk_dims` chunks: at most 1,000 draw calls
+/// and 2 M triangles per frame from every camera position tried; figures printed.
+fn big_terrain_scenario(chunk_dims: [u32; 3]) {
+    let Some(tmp) = browser_tmp() else {
+        return;
+    };
+    let file = tmp.path().join("terrain.vwr");
+    common::hilly_terrain_sized(chunk_dims).save(&file).unwrap();
+    let v = run_page(&file, ServerOptions::default(), "big");
+    let f = &v["figures"];
+    let d = chunk_dims.map(|n| n * 10);
+    for (name, frame) in f["frames"].as_object().unwrap() {
+        let calls = frame["calls"].as_u64().unwrap();
+        let triangles = frame["triangles"].as_u64().unwrap();
+        println!("{d:?} {name}: {calls} draw calls, {triangles} triangles");
+        assert!(calls > 0, "{name}: nothing drawn");
+        assert!(calls <= 1000, "{name}: {calls} draw calls");
+        assert!(triangles <= 2_000_000, "{name}: {triangles} triangles");
+    }
+    // Figures, not assertions (timing depends on the machine).
+    println!(
+        "{d:?} hilly terrain: payload {:.2} MB, open+show {:.0} ms, far pick at {:.0} blocks, click to screen {} ms",
+        f["payload_bytes"].as_f64().unwrap() / 1e6,
+        f["open_ms"].as_f64().unwrap(),
+        f["far_pick_distance"].as_f64().unwrap(),
+        f["click_to_screen_ms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| format!("{:.0}", x.as_f64().unwrap()))
+            .collect::<Vec<_>>()
+            .join("/"),
+    );
+    std::fs::write(
+        shot_dir().join(format!("big-{}x{}x{}-figures.json", d[0], d[1], d[2])),
+        serde_json::to_string_pretty(f).unwrap(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_300_wide_terrain_draws_within_the_frame_budget_from_every_view() {
+    big_terrain_scenario([30, 10, 30]);
+}
+
+/// The 1000×100×1000 figures of issue 39 (slow: run by hand with `--ignored`).
+#[test]
+#[ignore]
+fn a_1000_wide_terrain_draws_within_the_frame_budget_from_every_view() {
+    big_terrain_scenario([100, 10, 100]);
+}

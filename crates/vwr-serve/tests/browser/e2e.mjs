@@ -251,7 +251,7 @@ try {
     const views = {
       top: { target: [d[0] / 2, 0, d[2] / 2], yaw: 0.8, pitch: 1.5, dist: Math.max(d[0], d[2]) * 1.2 },
       far_corner: { target: [d[0] * 0.6, 20, d[2] * 0.6], yaw: 0.8, pitch: 0.15, dist: Math.hypot(d[0], d[2]) * 0.6 },
-      close: { target: [d[0] / 2, 25, d[2] / 2], yaw: 2.2, pitch: 0.35, dist: 25 },
+      close: { target: [d[0] / 2, 30, d[2] / 2], yaw: 2.2, pitch: 0.7, dist: 40 },
       low_across: { target: [d[0] / 2, 30, d[2] / 2], yaw: 0.8, pitch: 0.05, dist: Math.hypot(d[0], d[2]) / 2 },
     };
     out.figures.frames = {};
@@ -278,6 +278,7 @@ try {
       await waitEdits(n + 1);
       const e = await lastEdit();
       clicks.push(e.ms);
+      if (e.chunks === 0) throw new Error(`the click at ${h.place} changed nothing`);
       if (await page.evaluate((p) => window.voxcaf.blockAt(...p), h.place) === 0) throw new Error(`no block at ${h.place} after the click`);
     }
     out.figures.click_to_screen_ms = clicks;
