@@ -40,22 +40,59 @@ function decodeBlocks(buf, dv, off, flags) {
   return { off, blocks };
 }
 
+// Positions (pass flags: bit 3 whole blocks as u8, bit 0 1/256 block as i16, else f32) in
+// world units, from `off`; `corner`: the chunk's lowest corner in blocks.
+function positionsAt(buf, off, nv, flags, corner) {
+  if (!(flags & 9)) return new Float32Array(buf, off, nv * 3);
+  const q = flags & 8 ? new Uint8Array(buf, off, nv * 3) : new Int16Array(buf, off, nv * 3);
+  const scale = flags & 8 ? 1 : 1 / POSITION_SCALE;
+  const out = new Float32Array(nv * 3);
+  for (let i = 0; i < nv * 3; i++) out[i] = corner[i % 3] + q[i] * scale;
+  return out;
+}
+
+/** Shade factors of the four AO levels (0 darkest … 3 open), in 1/255: as the server's. */
+const AO_SHADE = [140, 180, 220, 255];
+
+// A quad pass's per-vertex normals, AO-shaded colours and indices, from its per-quad normals
+// and block colours, per-vertex AO levels, four index patterns and each quad's pattern.
+function expandQuads(nv, q) {
+  const normals = new Int8Array(nv * 4), colors = new Uint8Array(nv * 4);
+  const indices = nv <= 65536 ? new Uint16Array(nv / 4 * 6) : new Uint32Array(nv / 4 * 6);
+  for (let i = 0; i < nv; i++) {
+    const f = i >> 2, s = AO_SHADE[q.ao[i]];
+    for (let k = 0; k < 3; k++) {
+      normals[i * 4 + k] = q.normals[f * 4 + k];
+      colors[i * 4 + k] = Math.floor((q.colors[f * 4 + k] * s) / 255);
+    }
+    colors[i * 4 + 3] = q.colors[f * 4 + 3];
+  }
+  for (let f = 0; f < nv / 4; f++) {
+    const pat = q.which[f] * 6;
+    for (let k = 0; k < 6; k++) indices[f * 6 + k] = f * 4 + q.patterns[pat + k];
+  }
+  return { normals, colors, indices };
+}
+
 // One pass: null when it draws nothing; else its vertex and index arrays (positions in world
-// units). `corner`: the chunk's lowest corner in blocks.
+// units, a normal and colour a vertex).
 function decodePart(buf, dv, off, corner) {
   need(buf, off, 12);
   const nv = dv.getUint32(off, true), ni = dv.getUint32(off + 4, true), flags = dv.getUint32(off + 8, true); off += 12;
-  const posBytes = flags & 1 ? pad4(nv * 6) : nv * 12, idxBytes = flags & 2 ? pad4(ni * 2) : ni * 4;
-  need(buf, off, posBytes + nv * 8 + idxBytes);
-  const end = off + posBytes + nv * 8 + idxBytes;
+  const posBytes = pad4(nv * (flags & 8 ? 3 : flags & 1 ? 6 : 12));
+  const nq = nv / 4;
+  if (flags & 4 && (nv % 4 || ni !== nq * 6)) throw new Error('bad chunk answer: quads do not match their counts');
+  const rest = flags & 4 ? nq * 8 + pad4(nv) + 24 + pad4(nq) : nv * 8 + (flags & 2 ? pad4(ni * 2) : ni * 4);
+  need(buf, off, posBytes + rest);
+  const end = off + posBytes + rest;
   if (nv === 0 || ni === 0) return { off: end, part: null };
-  let positions;
-  if (flags & 1) {
-    const q = new Int16Array(buf, off, nv * 3);
-    positions = new Float32Array(nv * 3);
-    for (let i = 0; i < nv * 3; i++) positions[i] = corner[i % 3] + q[i] / POSITION_SCALE;
-  } else positions = new Float32Array(buf, off, nv * 3);
-  off += posBytes;
+  const positions = positionsAt(buf, off, nv, flags, corner); off += posBytes;
+  if (flags & 4) {
+    const at = (n) => { const a = new Uint8Array(buf, off, n); off += pad4(n); return a; };
+    const q = { normals: new Int8Array(buf, off, nq * 4), colors: at(nq * 4 + nq * 4).subarray(nq * 4), ao: at(nv), patterns: at(24), which: at(nq) };
+    if (q.ao.some((a) => a > 3) || q.patterns.some((v) => v > 3) || q.which.some((w) => w > 3)) throw new Error('bad chunk answer: bad quads');
+    return { off: end, part: { positions, ...expandQuads(nv, q) } };
+  }
   const normals = new Int8Array(buf, off, nv * 4); off += nv * 4;
   const colors = new Uint8Array(buf, off, nv * 4); off += nv * 4;
   const indices = flags & 2 ? new Uint16Array(buf, off, ni) : new Uint32Array(buf, off, ni);
@@ -84,6 +121,7 @@ export function decodeChunks(buf) {
     const corner = pos.map((v) => v * SIDE);
     const parts = [];
     for (let k = 0; k < 2; k++) {
+      if (!(flags & (4 << k))) { parts.push(null); continue; }
       const r = decodePart(buf, dv, off, corner); off = r.off; parts.push(r.part);
     }
     chunks.push({ pos, blocks, parts });

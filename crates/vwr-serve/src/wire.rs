@@ -2,26 +2,38 @@
 //!
 //! Little-endian, every section a multiple of 4 bytes so that the page can view it in place.
 //! It sends only what the page needs: block values compactly (a uniform chunk is one run),
-//! positions quantized when that is exact, 16-bit indices when they fit.
+//! positions quantized when that is exact (one byte a coordinate for whole blocks), quads
+//! without their indices and with one normal each, 16-bit indices when they fit.
 //!
 //! ```text
 //! "VXM2"  u32 epoch  u32 chunk_count
 //! per chunk:
-//!   u32 cx, cy, cz   u32 flags (bit 0: block values follow; bit 1: as runs)
+//!   u32 cx, cy, cz   u32 flags (bit 0: block values follow; bit 1: as runs; bit 2: an
+//!   opaque pass follows; bit 3: a transparent pass follows)
 //!   block values (only with flag bit 0), x fastest then y then z:
 //!     bit 1 clear: [u16; 1000] raw block values
 //!     bit 1 set:   u32 run_count, then (u16 raw value, u16 length) × run_count
-//!   opaque pass, then transparent pass, each:
+//!   opaque pass (flag bit 2), then transparent pass (flag bit 3), each:
 //!     u32 vertex_count  u32 index_count  u32 pass flags
-//!     positions: pass flag bit 0 clear: [f32; 3] in world units × vertex_count;
-//!                bit 0 set: [i16; 3] in 1/256 block from the chunk's corner × vertex_count,
-//!                padded to 4 bytes
-//!     [i8; 4]  normal (x, y, z, 0)               × vertex_count
-//!     [u8; 4]  colour, sRGB, AO baked in, alpha  × vertex_count
-//!     indices: pass flag bit 1 clear: u32 × index_count; set: u16 × index_count, padded to 4
+//!     positions, x y z per vertex, each padded to 4 bytes:
+//!       flag bit 3 set:   [u8; 3] whole blocks from the chunk's corner
+//!       else bit 0 set:   [i16; 3] in 1/256 block from the chunk's corner
+//!       else:             [f32; 3] in world units
+//!     flag bit 2 clear (any triangles):
+//!       [i8; 4] normal (x, y, z, 0)               × vertex_count
+//!       [u8; 4] colour, sRGB, AO baked in, alpha  × vertex_count
+//!       indices: bit 1 set: u16 × index_count, padded to 4; else u32 × index_count
+//!     flag bit 2 set (quads: 4 vertices each, one normal and block colour each, every quad's
+//!     six indices q·4 plus one of four patterns):
+//!       [i8; 4] normal (x, y, z, 0)               × quad count
+//!       [u8; 4] block colour, sRGB, alpha         × quad count
+//!       u8 ambient occlusion level (0 darkest … 3) × vertex_count, padded to 4
+//!       [u8; 6] × 4: the patterns (vertex numbers within the quad)
+//!       u8 pattern of each quad                   × quad count, padded to 4
+//!     The page bakes AO into a quad's colours as [`vertex_color`] does.
 //! ```
 //!
-//! A chunk listed with no block values and empty passes has been emptied: the page drops it.
+//! A chunk listed with no block values and no passes has been emptied: the page drops it.
 
 use vwr::{Block, CHUNK_SIZE, CHUNK_VOLUME};
 use vwr_blocks::Registry;
@@ -77,8 +89,18 @@ pub(crate) fn push_chunk(
     }
     let runs = blocks.map(runs);
     // Runs take 4 bytes each: smaller than the 2000-byte array below 500 runs.
-    let as_runs = runs.as_ref().is_some_and(|r| r.len() * 4 < CHUNK_VOLUME * 2);
-    let flags = u32::from(blocks.is_some()) | (u32::from(as_runs) << 1);
+    let as_runs = runs
+        .as_ref()
+        .is_some_and(|r| r.len() * 4 < CHUNK_VOLUME * 2);
+    let buffers = mesh.map(|m| MeshBuffers::from_chunk(m, registry));
+    let passes = match &buffers {
+        Some(b) => [&b.opaque, &b.transparent].map(|p| (!p.indices.is_empty()).then_some(p)),
+        None => [None, None],
+    };
+    let flags = u32::from(blocks.is_some())
+        | (u32::from(as_runs) << 1)
+        | (u32::from(passes[0].is_some()) << 2)
+        | (u32::from(passes[1].is_some()) << 3);
     out.extend_from_slice(&flags.to_le_bytes());
     match (blocks, runs) {
         (Some(_), Some(r)) if as_runs => {
@@ -96,15 +118,10 @@ pub(crate) fn push_chunk(
         }
         _ => {}
     }
-    let buffers = mesh.map(|m| MeshBuffers::from_chunk(m, registry));
-    let empty = MeshPart::default();
-    let (opaque, transparent) = match &buffers {
-        Some(b) => (&b.opaque, &b.transparent),
-        None => (&empty, &empty),
-    };
     let corner = pos.map(|v| (v as usize * CHUNK_SIZE) as f32);
-    push_part(out, opaque, corner);
-    push_part(out, transparent, corner);
+    for p in passes.into_iter().flatten() {
+        push_part(out, p, corner);
+    }
 }
 
 /// `v` (world units) in 1/256 block from `corner`, if that is exact and fits an i16.
@@ -122,6 +139,39 @@ fn pad4(out: &mut Vec<u8>) {
     }
 }
 
+/// A pass as quads: the four index patterns and each quad's pattern, when `p` is quads (4
+/// vertices each, each with one normal and one block colour, every quad's six indices q·4 plus
+/// one of at most four patterns).
+fn quads(p: &MeshPart) -> Option<([[u8; 6]; 4], Vec<u8>)> {
+    let n = p.positions.len();
+    if n == 0 || n % 4 != 0 || p.indices.len() != n / 4 * 6 {
+        return None;
+    }
+    let mut pats: Vec<[u8; 6]> = Vec::new();
+    let mut which = Vec::with_capacity(n / 4);
+    for (q, ix) in p.indices.chunks(6).enumerate() {
+        let mut pat = [0u8; 6];
+        for (k, i) in ix.iter().enumerate() {
+            let rel = (*i as usize).checked_sub(q * 4).filter(|v| *v < 4)?;
+            pat[k] = rel as u8;
+        }
+        let at = match pats.iter().position(|x| *x == pat) {
+            Some(at) => at,
+            None if pats.len() < 4 => {
+                pats.push(pat);
+                pats.len() - 1
+            }
+            None => return None,
+        };
+        which.push(at as u8);
+    }
+    let flat = |v: &[[f32; 3]]| v.iter().all(|x| x == &v[0]);
+    let one_colour = |v: &[[u8; 4]]| v.iter().all(|x| x == &v[0]);
+    let uniform = p.normals.chunks(4).all(flat) && p.colors.chunks(4).all(one_colour);
+    let pat = |k: usize| pats.get(k).copied().unwrap_or(pats[0]);
+    uniform.then_some(([pat(0), pat(1), pat(2), pat(3)], which))
+}
+
 fn push_part(out: &mut Vec<u8>, p: &MeshPart, corner: [f32; 3]) {
     let n = p.positions.len();
     let q: Option<Vec<i16>> = p
@@ -129,36 +179,54 @@ fn push_part(out: &mut Vec<u8>, p: &MeshPart, corner: [f32; 3]) {
         .iter()
         .flat_map(|v| (0..3).map(move |k| quantized(v[k], corner[k])))
         .collect();
+    let whole = q
+        .as_ref()
+        .is_some_and(|q| q.iter().all(|v| v % 256 == 0 && *v >= 0));
+    let as_quads = quads(p);
     let short_indices = n <= usize::from(u16::MAX) + 1;
-    let flags = u32::from(q.is_some()) | (u32::from(short_indices) << 1);
+    let flags = u32::from(q.is_some())
+        | (u32::from(short_indices) << 1)
+        | (u32::from(as_quads.is_some()) << 2)
+        | (u32::from(whole) << 3);
     out.extend_from_slice(&(n as u32).to_le_bytes());
     out.extend_from_slice(&(p.indices.len() as u32).to_le_bytes());
     out.extend_from_slice(&flags.to_le_bytes());
-    out.reserve(n * 20 + p.indices.len() * 4);
     match q {
-        Some(q) => {
-            for c in q {
-                out.extend_from_slice(&c.to_le_bytes());
-            }
-            pad4(out);
-        }
-        None => {
-            for c in p.positions.iter().flatten() {
-                out.extend_from_slice(&c.to_le_bytes());
-            }
-        }
+        Some(q) if whole => out.extend(q.iter().map(|v| (v / 256) as u8)),
+        Some(q) => q
+            .iter()
+            .for_each(|c| out.extend_from_slice(&c.to_le_bytes())),
+        None => p
+            .positions
+            .iter()
+            .flatten()
+            .for_each(|c| out.extend_from_slice(&c.to_le_bytes())),
     }
-    for v in &p.normals {
+    pad4(out);
+    let step = if as_quads.is_some() { 4 } else { 1 };
+    for v in p.normals.iter().step_by(step) {
         out.extend_from_slice(&[v[0] as i8 as u8, v[1] as i8 as u8, v[2] as i8 as u8, 0]);
     }
-    for (c, ao) in p.colors.iter().zip(&p.ao) {
-        out.extend_from_slice(&vertex_color(*c, *ao));
-    }
-    for i in &p.indices {
-        if short_indices {
-            out.extend_from_slice(&(*i as u16).to_le_bytes());
-        } else {
-            out.extend_from_slice(&i.to_le_bytes());
+    match as_quads {
+        Some((pats, which)) => {
+            p.colors.iter().step_by(4).for_each(|c| out.extend(c));
+            out.extend(p.ao.iter().map(|a| (*a).min(3)));
+            pad4(out);
+            out.extend(pats.iter().flatten());
+            out.extend(which);
+        }
+        None => {
+            for (c, ao) in p.colors.iter().zip(&p.ao) {
+                out.extend_from_slice(&vertex_color(*c, *ao));
+            }
+            if short_indices {
+                let ix = p.indices.iter().map(|i| *i as u16);
+                ix.for_each(|i| out.extend_from_slice(&i.to_le_bytes()));
+            } else {
+                p.indices
+                    .iter()
+                    .for_each(|i| out.extend_from_slice(&i.to_le_bytes()));
+            }
         }
     }
     pad4(out);
@@ -181,8 +249,8 @@ mod tests {
         let out = answer(&[Block::AIR; CHUNK_VOLUME]);
         assert_eq!(&out[..4], MAGIC);
         assert_eq!(u32::from_le_bytes(out[4..8].try_into().unwrap()), 7);
-        // header 12 + chunk header 16 + run count 4 + one run 4 + two empty passes 24
-        assert_eq!(out.len(), 12 + 16 + 8 + 24);
+        // header 12 + chunk header 16 + run count 4 + one run 4, no passes
+        assert_eq!(out.len(), 12 + 16 + 8);
         assert_eq!(u32::from_le_bytes(out[24..28].try_into().unwrap()), 3);
     }
 
@@ -195,7 +263,7 @@ mod tests {
         let out = answer(&b);
         assert_eq!(out.len() % 4, 0);
         assert_eq!(u32::from_le_bytes(out[24..28].try_into().unwrap()), 1);
-        assert_eq!(out.len(), 12 + 16 + 2000 + 24);
+        assert_eq!(out.len(), 12 + 16 + 2000);
     }
 
     #[test]
@@ -203,5 +271,34 @@ mod tests {
         assert_eq!(quantized(12.5, 10.0), Some(640));
         assert_eq!(quantized(10.1, 10.0), None);
         assert_eq!(quantized(500.0, 0.0), None, "beyond an i16");
+    }
+
+    /// Quads of one normal and colour each, quad q's indices q·4 plus `pats[q]`.
+    fn quad_part(pats: &[[u32; 6]]) -> MeshPart {
+        let mut p = MeshPart::default();
+        for (q, pat) in pats.iter().enumerate() {
+            p.positions.extend([[0.0; 3]; 4]);
+            p.normals.extend([[0.0, 1.0, 0.0]; 4]);
+            p.colors.extend([[1, 2, 3, 255]; 4]);
+            p.indices.extend(pat.map(|i| i + 4 * q as u32));
+        }
+        p
+    }
+
+    #[test]
+    fn quads_are_recognised_by_their_patterns_shared_normals_and_colours() {
+        let (a, b) = ([0, 1, 2, 0, 2, 3], [1, 2, 3, 1, 3, 0]);
+        let mut p = quad_part(&[a, b, a]);
+        let (pats, which) = quads(&p).unwrap();
+        assert_eq!(pats, [a, b, a, a].map(|x| x.map(|v| v as u8)));
+        assert_eq!(which, [0, 1, 0]);
+        p.normals[5] = [1.0, 0.0, 0.0];
+        assert_eq!(quads(&p), None, "normals differ within a quad");
+        p.normals[5] = [0.0, 1.0, 0.0];
+        p.colors[6] = [9, 9, 9, 255];
+        assert_eq!(quads(&p), None, "colours differ within a quad");
+        let (c, d, e) = ([0, 2, 1, 0, 3, 2], [1, 3, 2, 1, 0, 3], [0, 1, 3, 1, 2, 3]);
+        assert!(quads(&quad_part(&[a, b, c, d])).is_some(), "four patterns");
+        assert_eq!(quads(&quad_part(&[a, b, c, d, e])), None, "a fifth pattern");
     }
 }

@@ -32,7 +32,11 @@ fn the_first_edit_of_a_session_reports_only_the_chunks_it_touched() {
         let c = changed(&s.apply_script("place 55 60 55 stone").unwrap());
         assert!(c.contains(&[5, 6, 5]), "{c:?}");
         // The chunk and the neighbours whose ambient occlusion it can change.
-        assert!(c.len() <= 8, "fetched first: {fetch_first}: {} chunks", c.len());
+        assert!(
+            c.len() <= 8,
+            "fetched first: {fetch_first}: {} chunks",
+            c.len()
+        );
         if fetch_first {
             // And what the page then downloads is that, not the whole world.
             let answer = s.chunks_since(epoch);
