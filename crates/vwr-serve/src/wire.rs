@@ -134,7 +134,7 @@ fn quantized(v: f32, corner: f32) -> Option<i16> {
 
 /// Pads `out` with zeros to a multiple of 4 bytes.
 fn pad4(out: &mut Vec<u8>) {
-    while out.len() % 4 != 0 {
+    while !out.len().is_multiple_of(4) {
         out.push(0);
     }
 }
@@ -144,7 +144,7 @@ fn pad4(out: &mut Vec<u8>) {
 /// one of at most four patterns).
 fn quads(p: &MeshPart) -> Option<([[u8; 6]; 4], Vec<u8>)> {
     let n = p.positions.len();
-    if n == 0 || n % 4 != 0 || p.indices.len() != n / 4 * 6 {
+    if n == 0 || !n.is_multiple_of(4) || p.indices.len() != n / 4 * 6 {
         return None;
     }
     let mut pats: Vec<[u8; 6]> = Vec::new();
