@@ -1,7 +1,7 @@
 // Drawing with plain WebGL2: the chunk meshes (uploaded from the decoded chunk answer), the
 // outlines (chunks, objects, selection, hover, play test) and the frame loop.
 import { CS, state, stats } from './state.js';
-import { viewProj } from './camera.js';
+import { camBasis, viewProj } from './camera.js';
 import { chunkKey, decodeChunks } from './wire.js';
 import { dragEnd } from './tools.js';
 
@@ -91,7 +91,70 @@ function uploadMerged(parts) {
   return { vao, bufs, count: ni, lo, hi };
 }
 function freeRegion(r) {
-  for (const p of r.parts) if (p) { g.gl.deleteVertexArray(p.vao); p.bufs.forEach((b) => g.gl.deleteBuffer(b)); }
+  for (const p of [...r.parts, r.coarse]) if (p) { g.gl.deleteVertexArray(p.vao); p.bufs.forEach((b) => g.gl.deleteBuffer(b)); }
+}
+
+// Far regions are drawn from a coarse mesh of C×C×C-block cells: a cell is solid when any
+// block in it is, coloured by its topmost block; faces only between solid and empty cells
+// (outside the world is empty). Regions farther than
+// FAR blocks use it; COARSE_PER_FRAME of them are built per frame (the full mesh meanwhile).
+const C = 4, FAR = 300, COARSE_PER_FRAME = 24;
+const DIRS = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
+// The solid cells of the region of n cells a side from block `o`, with a ring of one cell
+// around it (from the neighbouring chunks), as an (n + 2)³ grid, and their block types.
+function coarseCells(n, o) {
+  const m = n + 2, solid = new Uint8Array(m * m * m), top = new Int16Array(m * m * m).fill(-1), type = new Uint16Array(m * m * m);
+  const c0 = o.map((v) => v / CS - 1), span = (n * C) / CS + 2;
+  for (let cz = c0[2]; cz < c0[2] + span; cz++) for (let cy = c0[1]; cy < c0[1] + span; cy++) for (let cx = c0[0]; cx < c0[0] + span; cx++) {
+    const c = state.chunks.get(`${cx},${cy},${cz}`); if (!c || !c.blocks) continue;
+    const b = [cx * CS - o[0] + C, cy * CS - o[1] + C, cz * CS - o[2] + C];
+    for (let i = 0; i < CS * CS * CS; i++) {
+      const v = c.blocks[i]; if (!v) continue;
+      const x = b[0] + i % CS, y = b[1] + Math.floor(i / CS) % CS, z = b[2] + Math.floor(i / (CS * CS));
+      if (x < 0 || y < 0 || z < 0 || x >= m * C || y >= m * C || z >= m * C) continue;
+      const cell = Math.floor(x / C) + Math.floor(y / C) * m + Math.floor(z / C) * m * m;
+      solid[cell] = 1; if (y > top[cell]) { top[cell] = y; type[cell] = v >> 4; }
+    }
+  }
+  return { solid, type };
+}
+// The coarse mesh of region `key` as one decoded pass (null when it draws nothing).
+function coarsePart(key) {
+  const n = (R * CS) / C, r = key.split(',').map(Number), o = r.map((v) => v * R * CS);
+  const dims = state.world.block_dims;
+  const { solid, type } = coarseCells(n, o), m = n + 2;
+  // Cell (x, y, z) of the region; -1 and n are the ring around it.
+  const at = (x, y, z) => x + 1 + (y + 1) * m + (z + 1) * m * m;
+  const isSolid = (x, y, z) => solid[at(x, y, z)] === 1;
+  const pos = [], nrm = [], col = [], idx = [];
+  for (let z = 0; z < n; z++) for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) {
+    const cell = at(x, y, z);
+    if (!solid[cell]) continue;
+    const info = state.blockInfo.get(type[cell]), rgb = info ? info.color : [128, 128, 128, 255];
+    for (const d of DIRS) {
+      if (isSolid(x + d[0], y + d[1], z + d[2])) continue;
+      const a = d.findIndex((v) => v !== 0), u = (a + 1) % 3, v = (a + 2) % 3, base = pos.length / 3;
+      for (const [du, dv] of [[0, 0], [1, 0], [1, 1], [0, 1]]) {
+        const p = [x, y, z];
+        p[a] += d[a] > 0 ? 1 : 0; p[u] += du; p[v] += dv;
+        pos.push(...p.map((q, i) => Math.min(o[i] + q * C, dims[i])));
+        nrm.push(d[0], d[1], d[2], 0); col.push(rgb[0], rgb[1], rgb[2], 255);
+      }
+      // Counter-clockwise seen from outside.
+      idx.push(...(d[a] > 0 ? [0, 1, 2, 0, 2, 3] : [0, 2, 1, 0, 3, 2]).map((i) => base + i));
+    }
+  }
+  if (!idx.length) return null;
+  return { positions: new Float32Array(pos), normals: new Int8Array(nrm), colors: new Uint8Array(col), indices: new Uint32Array(idx) };
+}
+// The merged coarse mesh of region `r` (`key`), built when the frame's budget allows.
+function coarseOf(key, r, budget) {
+  if (r.coarse !== undefined) return r.coarse;
+  if (budget.left <= 0) { state.dirty = true; budget.pending++; return null; }
+  budget.left--;
+  const p = coarsePart(key);
+  r.coarse = p && uploadMerged([p]);
+  return r.coarse;
 }
 // Rebuilds the regions whose chunks changed.
 function rebuildRegions() {
@@ -99,7 +162,7 @@ function rebuildRegions() {
     const old = state.regions.get(key); if (old) freeRegion(old);
     const chunks = [...(state.regionChunks.get(key) || [])].map((k) => state.chunks.get(k)).filter(Boolean);
     const parts = [0, 1].map((k) => uploadMerged(chunks.map((c) => c.parts[k]).filter(Boolean)));
-    if (parts[0] || parts[1]) state.regions.set(key, { parts }); else state.regions.delete(key);
+    if (parts[0] || parts[1]) state.regions.set(key, { parts, coarse: undefined }); else state.regions.delete(key);
   }
   state.dirtyRegions.clear();
 }
@@ -134,11 +197,18 @@ function boxVisible(planes, lo, hi) {
   }
   return true;
 }
-// Draws pass `k` of the regions in view; counts into the frame's figures.
-function drawPass(k, planes, count) {
+// Draws pass `k` of the regions in view (far ones from their coarse mesh, opaque only);
+// counts into the frame's figures.
+function drawPass(k, planes, count, eye, budget) {
   const gl = g.gl;
-  for (const r of state.regions.values()) {
-    const p = r.parts[k];
+  for (const [key, r] of state.regions) {
+    let p = r.parts[k];
+    const box = r.parts[0] || r.parts[1];
+    const c = [0, 1, 2].map((a) => (box.lo[a] + box.hi[a]) / 2);
+    if (Math.hypot(c[0] - eye[0], c[1] - eye[1], c[2] - eye[2]) > FAR && !state.layerOn) {
+      const coarse = coarseOf(key, r, budget);
+      if (coarse) p = k === 0 ? coarse : null;
+    }
     if (!p || !boxVisible(planes, p.lo, p.hi)) continue;
     gl.bindVertexArray(p.vao); gl.drawElements(gl.TRIANGLES, p.count, gl.UNSIGNED_INT, 0);
     count.calls++; count.triangles += p.count / 3;
@@ -213,10 +283,12 @@ function draw() {
   gl.uniform1f(g.uCaps, s.layerOn ? 1 : 0);
   gl.disable(gl.BLEND); gl.depthMask(true);
   rebuildRegions();
-  const planes = frustum(vp), count = { calls: 0, triangles: 0 };
-  drawPass(0, planes, count);
+  const planes = frustum(vp), count = { calls: 0, triangles: 0 }, eye = camBasis(s.cam).eye, budget = { left: COARSE_PER_FRAME, pending: 0 };
+  drawPass(0, planes, count, eye, budget);
   gl.uniform1f(g.uCaps, 0); gl.disable(gl.CULL_FACE); gl.enable(gl.BLEND); gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA); gl.depthMask(false);
-  drawPass(1, planes, count);
+  drawPass(1, planes, count, eye, budget);
+  // Regions drawn in full this frame for want of their coarse mesh (built in the next ones).
+  count.coarsePending = budget.pending;
   stats.frame = count;
   gl.depthMask(true); gl.disable(gl.BLEND);
   const l = lines();

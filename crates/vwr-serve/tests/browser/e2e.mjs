@@ -256,7 +256,11 @@ try {
     };
     out.figures.frames = {};
     for (const [name, v] of Object.entries(views)) {
-      await page.evaluate((v) => { Object.assign(window.voxcaf.cam, v); return window.voxcaf.drawn(); }, v);
+      await page.evaluate(async (v) => {
+        Object.assign(window.voxcaf.cam, v);
+        // Until every far region is drawn from its coarse mesh (a few are built per frame).
+        do await window.voxcaf.drawn(); while (window.voxcafStats.frame.coarsePending > 0);
+      }, v);
       out.figures.frames[name] = await page.evaluate(() => ({ ...window.voxcafStats.frame }));
       await shot(name);
     }
