@@ -96,8 +96,8 @@ function freeRegion(r) {
 
 // Far regions are drawn from a coarse mesh of C×C×C-block cells: a cell is solid when any
 // block in it is, coloured by its topmost block; faces only between solid and empty cells
-// (outside the world is empty). Regions farther than
-// FAR blocks use it; COARSE_PER_FRAME of them are built per frame (the full mesh meanwhile).
+// (outside the world is empty). When the full meshes in view exceed state.triangleBudget, regions
+// farther than FAR blocks use it; COARSE_PER_FRAME of them are built per frame (the full mesh meanwhile).
 const C = 4, FAR = 300, COARSE_PER_FRAME = 24;
 const DIRS = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
 // The solid cells of the region of n cells a side from block `o`, with a ring of one cell
@@ -197,15 +197,21 @@ function boxVisible(planes, lo, hi) {
   }
   return true;
 }
-// Draws pass `k` of the regions in view (far ones from their coarse mesh, opaque only);
-// counts into the frame's figures.
+// Whether far regions go coarse this frame: the full meshes in view exceed the budget.
+function overBudget(planes) {
+  let n = 0;
+  for (const r of state.regions.values()) for (const p of r.parts) if (p && boxVisible(planes, p.lo, p.hi)) n += p.count / 3;
+  return n > state.triangleBudget && !state.layerOn;
+}
+// Draws pass `k` of the regions in view (far ones from their coarse mesh, opaque only, when
+// `budget.coarse`); counts into the frame's figures.
 function drawPass(k, planes, count, eye, budget) {
   const gl = g.gl;
   for (const [key, r] of state.regions) {
     let p = r.parts[k];
     const box = r.parts[0] || r.parts[1];
     const c = [0, 1, 2].map((a) => (box.lo[a] + box.hi[a]) / 2);
-    if (Math.hypot(c[0] - eye[0], c[1] - eye[1], c[2] - eye[2]) > FAR && !state.layerOn) {
+    if (budget.coarse && Math.hypot(c[0] - eye[0], c[1] - eye[1], c[2] - eye[2]) > FAR) {
       const coarse = coarseOf(key, r, budget);
       if (coarse) p = k === 0 ? coarse : null;
     }
@@ -283,7 +289,7 @@ function draw() {
   gl.uniform1f(g.uCaps, s.layerOn ? 1 : 0);
   gl.disable(gl.BLEND); gl.depthMask(true);
   rebuildRegions();
-  const planes = frustum(vp), count = { calls: 0, triangles: 0 }, eye = camBasis(s.cam).eye, budget = { left: COARSE_PER_FRAME, pending: 0 };
+  const planes = frustum(vp), count = { calls: 0, triangles: 0 }, eye = camBasis(s.cam).eye, budget = { left: COARSE_PER_FRAME, pending: 0, coarse: overBudget(planes) };
   drawPass(0, planes, count, eye, budget);
   gl.uniform1f(g.uCaps, 0); gl.disable(gl.CULL_FACE); gl.enable(gl.BLEND); gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA); gl.depthMask(false);
   drawPass(1, planes, count, eye, budget);

@@ -264,6 +264,15 @@ try {
       out.figures.frames[name] = await page.evaluate(() => ({ ...window.voxcafStats.frame }));
       await shot(name);
     }
+    // The far-corner view with no triangle budget: far regions drawn from their coarse mesh.
+    await page.evaluate(async (v) => {
+      window.voxcaf.state.triangleBudget = 0;
+      Object.assign(window.voxcaf.cam, v);
+      do await window.voxcaf.drawn(); while (window.voxcafStats.frame.coarsePending > 0);
+    }, views.far_corner);
+    out.figures.far_corner_coarse = await page.evaluate(() => ({ ...window.voxcafStats.frame }));
+    await shot('far_corner_coarse');
+    await page.evaluate(() => { window.voxcaf.state.triangleBudget = 1500000; });
     // Distant terrain near the horizon of the far-corner view: the pick reaches it.
     await page.evaluate((v) => { Object.assign(window.voxcaf.cam, v); return window.voxcaf.drawn(); }, views.far_corner);
     const far = await findHit(0.5, 0.45);
