@@ -1,7 +1,7 @@
 // Drawing with plain WebGL2: the chunk meshes (uploaded from the decoded chunk answer), the
 // outlines (chunks, objects, selection, hover, play test) and the frame loop.
-import { CS, state } from './state.js';
-import { viewProj } from './camera.js';
+import { CS, state, stats } from './state.js';
+import { camBasis, viewProj } from './camera.js';
 import { chunkKey, decodeChunks } from './wire.js';
 import { presenceLines } from './team.js';
 import { ghostBox } from './tools.js';
@@ -55,9 +55,29 @@ precision mediump float; in vec4 vColor; out vec4 o; void main(){ o = vColor; }`
   return true;
 }
 
-// Uploads one decoded pass.
-function uploadPart(p) {
-  if (!p) return null;
+// Chunks are drawn merged per region of R×R×R chunks: one buffer and one draw call per region
+// and pass, rebuilt (from the decoded chunks it holds) when a chunk inside changes, and skipped
+// when its box is outside the view.
+const R = 8;
+const regionKey = (p) => `${Math.floor(p[0] / R)},${Math.floor(p[1] / R)},${Math.floor(p[2] / R)}`;
+
+// Uploads one merged pass of `parts` (decoded passes): null when it draws nothing.
+function uploadMerged(parts) {
+  let nv = 0, ni = 0;
+  for (const p of parts) { nv += p.positions.length / 3; ni += p.indices.length; }
+  if (ni === 0) return null;
+  const pos = new Float32Array(nv * 3), nrm = new Int8Array(nv * 4), col = new Uint8Array(nv * 4), idx = new Uint32Array(ni);
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  let v = 0, i = 0;
+  for (const p of parts) {
+    pos.set(p.positions, v * 3); nrm.set(p.normals, v * 4); col.set(p.colors, v * 4);
+    for (let k = 0; k < p.indices.length; k++) idx[i + k] = p.indices[k] + v;
+    for (let k = 0; k < p.positions.length; k++) {
+      const x = p.positions[k], a = k % 3;
+      if (x < lo[a]) lo[a] = x; if (x > hi[a]) hi[a] = x;
+    }
+    v += p.positions.length / 3; i += p.indices.length;
+  }
   const gl = g.gl;
   const vao = gl.createVertexArray(); gl.bindVertexArray(vao);
   const bufs = [];
@@ -66,30 +86,142 @@ function uploadPart(p) {
     gl.bufferData(gl.ARRAY_BUFFER, data, gl.STATIC_DRAW);
     gl.enableVertexAttribArray(loc); gl.vertexAttribPointer(loc, size, type, normalized, 0, 0);
   };
-  attr(p.positions, 0, 3, gl.FLOAT, false); attr(p.normals, 1, 4, gl.BYTE, true); attr(p.colors, 2, 4, gl.UNSIGNED_BYTE, true);
+  attr(pos, 0, 3, gl.FLOAT, false); attr(nrm, 1, 4, gl.BYTE, true); attr(col, 2, 4, gl.UNSIGNED_BYTE, true);
   const ib = gl.createBuffer(); bufs.push(ib); gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, ib);
-  gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, p.indices, gl.STATIC_DRAW);
+  gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, idx, gl.STATIC_DRAW);
   gl.bindVertexArray(null);
-  return { vao, bufs, count: p.indices.length };
+  return { vao, bufs, count: ni, lo, hi };
 }
-function freeChunk(c) {
-  for (const p of c.parts) if (p) { g.gl.deleteVertexArray(p.vao); p.bufs.forEach((b) => g.gl.deleteBuffer(b)); }
+function freeRegion(r) {
+  for (const p of [...r.parts, r.coarse]) if (p) { g.gl.deleteVertexArray(p.vao); p.bufs.forEach((b) => g.gl.deleteBuffer(b)); }
 }
 
-/** Takes a chunk answer (ArrayBuffer) into state.chunks, replacing or dropping chunks. */
+// Far regions are drawn from a coarse mesh of C×C×C-block cells: a cell is solid when any
+// block in it is, coloured by its topmost block; faces only between solid and empty cells
+// (outside the world is empty). When the full meshes in view exceed state.triangleBudget, regions
+// farther than FAR blocks use it; COARSE_PER_FRAME of them are built per frame (the full mesh meanwhile).
+const C = 4, FAR = 300, COARSE_PER_FRAME = 24;
+const DIRS = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
+// The solid cells of the region of n cells a side from block `o`, with a ring of one cell
+// around it (from the neighbouring chunks), as an (n + 2)³ grid, and their block types.
+function coarseCells(n, o) {
+  const m = n + 2, solid = new Uint8Array(m * m * m), top = new Int16Array(m * m * m).fill(-1), type = new Uint16Array(m * m * m);
+  const c0 = o.map((v) => v / CS - 1), span = (n * C) / CS + 2;
+  for (let cz = c0[2]; cz < c0[2] + span; cz++) for (let cy = c0[1]; cy < c0[1] + span; cy++) for (let cx = c0[0]; cx < c0[0] + span; cx++) {
+    const c = state.chunks.get(`${cx},${cy},${cz}`); if (!c || !c.blocks) continue;
+    const b = [cx * CS - o[0] + C, cy * CS - o[1] + C, cz * CS - o[2] + C];
+    for (let i = 0; i < CS * CS * CS; i++) {
+      const v = c.blocks[i]; if (!v) continue;
+      const x = b[0] + i % CS, y = b[1] + Math.floor(i / CS) % CS, z = b[2] + Math.floor(i / (CS * CS));
+      if (x < 0 || y < 0 || z < 0 || x >= m * C || y >= m * C || z >= m * C) continue;
+      const cell = Math.floor(x / C) + Math.floor(y / C) * m + Math.floor(z / C) * m * m;
+      solid[cell] = 1; if (y > top[cell]) { top[cell] = y; type[cell] = v >> 4; }
+    }
+  }
+  return { solid, type };
+}
+// The coarse mesh of region `key` as one decoded pass (null when it draws nothing).
+function coarsePart(key) {
+  const n = (R * CS) / C, r = key.split(',').map(Number), o = r.map((v) => v * R * CS);
+  const dims = state.world.block_dims;
+  const { solid, type } = coarseCells(n, o), m = n + 2;
+  // Cell (x, y, z) of the region; -1 and n are the ring around it.
+  const at = (x, y, z) => x + 1 + (y + 1) * m + (z + 1) * m * m;
+  const isSolid = (x, y, z) => solid[at(x, y, z)] === 1;
+  const pos = [], nrm = [], col = [], idx = [];
+  for (let z = 0; z < n; z++) for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) {
+    const cell = at(x, y, z);
+    if (!solid[cell]) continue;
+    const info = state.blockInfo.get(type[cell]), rgb = info ? info.color : [128, 128, 128, 255];
+    for (const d of DIRS) {
+      if (isSolid(x + d[0], y + d[1], z + d[2])) continue;
+      const a = d.findIndex((v) => v !== 0), u = (a + 1) % 3, v = (a + 2) % 3, base = pos.length / 3;
+      for (const [du, dv] of [[0, 0], [1, 0], [1, 1], [0, 1]]) {
+        const p = [x, y, z];
+        p[a] += d[a] > 0 ? 1 : 0; p[u] += du; p[v] += dv;
+        pos.push(...p.map((q, i) => Math.min(o[i] + q * C, dims[i])));
+        nrm.push(d[0], d[1], d[2], 0); col.push(rgb[0], rgb[1], rgb[2], 255);
+      }
+      // Counter-clockwise seen from outside.
+      idx.push(...(d[a] > 0 ? [0, 1, 2, 0, 2, 3] : [0, 2, 1, 0, 3, 2]).map((i) => base + i));
+    }
+  }
+  if (!idx.length) return null;
+  return { positions: new Float32Array(pos), normals: new Int8Array(nrm), colors: new Uint8Array(col), indices: new Uint32Array(idx) };
+}
+// The merged coarse mesh of region `r` (`key`), built when the frame's budget allows.
+function coarseOf(key, r, budget) {
+  if (r.coarse !== undefined) return r.coarse;
+  if (budget.left <= 0) { state.dirty = true; budget.pending++; return null; }
+  budget.left--;
+  const p = coarsePart(key);
+  r.coarse = p && uploadMerged([p]);
+  return r.coarse;
+}
+// Rebuilds the regions whose chunks changed.
+function rebuildRegions() {
+  for (const key of state.dirtyRegions) {
+    const old = state.regions.get(key); if (old) freeRegion(old);
+    const chunks = [...(state.regionChunks.get(key) || [])].map((k) => state.chunks.get(k)).filter(Boolean);
+    const parts = [0, 1].map((k) => uploadMerged(chunks.map((c) => c.parts[k]).filter(Boolean)));
+    if (parts[0] || parts[1]) state.regions.set(key, { parts, coarse: undefined }); else state.regions.delete(key);
+  }
+  state.dirtyRegions.clear();
+}
+
+/** Takes a chunk answer (ArrayBuffer) into state.chunks, replacing or dropping chunks; the
+ * regions holding them are re-merged before the next frame. */
 export function applyChunks(buf) {
   const answer = decodeChunks(buf);
   for (const c of answer.chunks) {
-    const parts = c.parts.map(uploadPart);
-    const key = chunkKey(c.pos);
-    const old = state.chunks.get(key); if (old) freeChunk(old);
-    if (!c.blocks && !parts[0] && !parts[1]) state.chunks.delete(key);
-    else state.chunks.set(key, { pos: c.pos, blocks: c.blocks, parts });
+    const key = chunkKey(c.pos), rk = regionKey(c.pos);
+    if (!state.regionChunks.has(rk)) state.regionChunks.set(rk, new Set());
+    const members = state.regionChunks.get(rk);
+    if (!c.blocks && !c.parts[0] && !c.parts[1]) { state.chunks.delete(key); members.delete(key); }
+    else { state.chunks.set(key, { pos: c.pos, blocks: c.blocks, parts: c.parts }); members.add(key); }
+    state.dirtyRegions.add(rk);
   }
   state.epoch = Math.max(state.epoch, answer.epoch);
   state.dirty = true;
 }
 
+// The six planes (a, b, c, d: inside when a·x + b·y + c·z + d >= 0) of the view-projection `m`.
+function frustum(m) {
+  const row = (r) => [m[r], m[4 + r], m[8 + r], m[12 + r]];
+  const r0 = row(0), r1 = row(1), r2 = row(2), r3 = row(3);
+  return [r0, r1, r2].flatMap((r) => [r3.map((v, i) => v + r[i]), r3.map((v, i) => v - r[i])]);
+}
+// Whether the box lo..hi is at least partly inside every plane.
+function boxVisible(planes, lo, hi) {
+  for (const p of planes) {
+    const x = p[0] >= 0 ? hi[0] : lo[0], y = p[1] >= 0 ? hi[1] : lo[1], z = p[2] >= 0 ? hi[2] : lo[2];
+    if (p[0] * x + p[1] * y + p[2] * z + p[3] < 0) return false;
+  }
+  return true;
+}
+// Whether far regions go coarse this frame: the full meshes in view exceed the budget.
+function overBudget(planes) {
+  let n = 0;
+  for (const r of state.regions.values()) for (const p of r.parts) if (p && boxVisible(planes, p.lo, p.hi)) n += p.count / 3;
+  return n > state.triangleBudget && !state.layerOn;
+}
+// Draws pass `k` of the regions in view (far ones from their coarse mesh, opaque only, when
+// `budget.coarse`); counts into the frame's figures.
+function drawPass(k, planes, count, eye, budget) {
+  const gl = g.gl;
+  for (const [key, r] of state.regions) {
+    let p = r.parts[k];
+    const box = r.parts[0] || r.parts[1];
+    const c = [0, 1, 2].map((a) => (box.lo[a] + box.hi[a]) / 2);
+    if (budget.coarse && Math.hypot(c[0] - eye[0], c[1] - eye[1], c[2] - eye[2]) > FAR) {
+      const coarse = coarseOf(key, r, budget);
+      if (coarse) p = k === 0 ? coarse : null;
+    }
+    if (!p || !boxVisible(planes, p.lo, p.hi)) continue;
+    gl.bindVertexArray(p.vao); gl.drawElements(gl.TRIANGLES, p.count, gl.UNSIGNED_INT, 0);
+    count.calls++; count.triangles += p.count / 3;
+  }
+}
 // A box between two float corners.
 function boxLinesF(out, lo, hi, col) {
   boxLines(out, lo, hi.map((v) => v - 1), col, 0);
@@ -155,9 +287,14 @@ function draw() {
   if (s.layerOn) gl.disable(gl.CULL_FACE); else gl.enable(gl.CULL_FACE);
   gl.uniform1f(g.uCaps, s.layerOn ? 1 : 0);
   gl.disable(gl.BLEND); gl.depthMask(true);
-  for (const c of s.chunks.values()) if (c.parts[0]) { gl.bindVertexArray(c.parts[0].vao); gl.drawElements(gl.TRIANGLES, c.parts[0].count, gl.UNSIGNED_INT, 0); }
+  rebuildRegions();
+  const planes = frustum(vp), count = { calls: 0, triangles: 0 }, eye = camBasis(s.cam).eye, budget = { left: COARSE_PER_FRAME, pending: 0, coarse: overBudget(planes) };
+  drawPass(0, planes, count, eye, budget);
   gl.uniform1f(g.uCaps, 0); gl.disable(gl.CULL_FACE); gl.enable(gl.BLEND); gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA); gl.depthMask(false);
-  for (const c of s.chunks.values()) if (c.parts[1]) { gl.bindVertexArray(c.parts[1].vao); gl.drawElements(gl.TRIANGLES, c.parts[1].count, gl.UNSIGNED_INT, 0); }
+  drawPass(1, planes, count, eye, budget);
+  // Regions drawn in full this frame for want of their coarse mesh (built in the next ones).
+  count.coarsePending = budget.pending;
+  stats.frame = count;
   gl.depthMask(true); gl.disable(gl.BLEND);
   const more = { tris: [], onTop: [] }, l = lines(more);
   gl.useProgram(g.lineProg); gl.uniformMatrix4fv(g.uVPl, false, vp);

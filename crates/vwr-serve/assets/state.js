@@ -12,7 +12,7 @@ export const state = {
   block: 35,            // the current block type
   tool: 'place',
   epoch: 0,             // the newest mesh epoch received
-  chunks: new Map(),    // 'x,y,z' -> {pos, blocks: Uint16Array|null, parts: [opaque, transparent]}
+  chunks: new Map(),    // 'x,y,z' -> {pos, blocks: Uint16Array|null, parts: decoded [opaque, transparent]}
   selection: null,      // {a, b}
   clip: null,           // {a, b, cut}
   selectedObj: null,    // [x, y, z] anchor of the selected MoveObject
@@ -42,7 +42,11 @@ export const state = {
   frameWaiters: [],     // resolved with the time of the next drawn frame
   // The orbit camera: looks at `target` from `dist` away.
   cam: { target: [50, 10, 50], yaw: 0.8, pitch: 0.6, dist: 150, fov: 0.9 },
+  regions: new Map(),      // region key -> {parts: [opaque, transparent]}: merged GL buffers
+  regionChunks: new Map(), // region key -> Set of the chunk keys in it
+  dirtyRegions: new Set(), // regions to re-merge before the next frame
+  triangleBudget: 1500000, // beyond it (full meshes in view), far regions are drawn coarse
 };
 
 /** Timings and errors, for the browser tests (window.voxcafStats). */
-export const stats = { openMs: null, edits: [], errors: [], pulls: [], pushes: [] };
+export const stats = { openMs: null, edits: [], errors: [], pulls: [], pushes: [], frame: { calls: 0, triangles: 0 } };

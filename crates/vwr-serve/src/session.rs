@@ -193,7 +193,7 @@ impl Session {
         world: World,
         opts: SessionOptions,
     ) -> Session {
-        Session {
+        let mut s = Session {
             file,
             db: None,
             path,
@@ -209,7 +209,11 @@ impl Session {
             recovery: None,
             play: None,
             team: None,
-        }
+        };
+        // The meshes of the world as opened (epoch 1), so that the first edit's answer lists
+        // the chunks it changed rather than every chunk of a first build.
+        s.update_meshes();
+        s
     }
 
     /// The editor's history bounds: the newest command only in file mode (the log keeps

@@ -1,29 +1,50 @@
 //! The binary chunk-mesh answer of `GET /api/chunks` (the page reads it with typed arrays).
 //!
-//! Little-endian, every section a multiple of 4 bytes so that the page can view it in place:
+//! Little-endian, every section a multiple of 4 bytes so that the page can view it in place.
+//! It sends only what the page needs: block values compactly (a uniform chunk is one run),
+//! positions quantized when that is exact (one byte a coordinate for whole blocks), quads
+//! without their indices and with one normal each, 16-bit indices when they fit.
 //!
 //! ```text
-//! "VXM1"  u32 epoch  u32 chunk_count
+//! "VXM2"  u32 epoch  u32 chunk_count
 //! per chunk:
-//!   u32 cx, cy, cz   u32 flags (bit 0: block values follow)
-//!   [u16; 1000] raw block values, x fastest then y then z (only with flag bit 0)
-//!   opaque pass, then transparent pass, each:
-//!     u32 vertex_count  u32 index_count
-//!     [f32; 3] positions (world units)          × vertex_count
-//!     [i8; 4]  normal (x, y, z, 0)               × vertex_count
-//!     [u8; 4]  colour, sRGB, AO baked in, alpha  × vertex_count
-//!     u32 indices                                 × index_count
+//!   u32 cx, cy, cz   u32 flags (bit 0: block values follow; bit 1: as runs; bit 2: an
+//!   opaque pass follows; bit 3: a transparent pass follows)
+//!   block values (only with flag bit 0), x fastest then y then z:
+//!     bit 1 clear: [u16; 1000] raw block values
+//!     bit 1 set:   u32 run_count, then (u16 raw value, u16 length) × run_count
+//!   opaque pass (flag bit 2), then transparent pass (flag bit 3), each:
+//!     u32 vertex_count  u32 index_count  u32 pass flags
+//!     positions, x y z per vertex, each padded to 4 bytes:
+//!       flag bit 3 set:   [u8; 3] whole blocks from the chunk's corner
+//!       else bit 0 set:   [i16; 3] in 1/256 block from the chunk's corner
+//!       else:             [f32; 3] in world units
+//!     flag bit 2 clear (any triangles):
+//!       [i8; 4] normal (x, y, z, 0)               × vertex_count
+//!       [u8; 4] colour, sRGB, AO baked in, alpha  × vertex_count
+//!       indices: bit 1 set: u16 × index_count, padded to 4; else u32 × index_count
+//!     flag bit 2 set (quads: 4 vertices each, one normal and block colour each, every quad's
+//!     six indices q·4 plus one of four patterns):
+//!       [i8; 4] normal (x, y, z, 0)               × quad count
+//!       [u8; 4] block colour, sRGB, alpha         × quad count
+//!       u8 ambient occlusion level (0 darkest … 3) × vertex_count, padded to 4
+//!       [u8; 6] × 4: the patterns (vertex numbers within the quad)
+//!       u8 pattern of each quad                   × quad count, padded to 4
+//!     The page bakes AO into a quad's colours as [`vertex_color`] does.
 //! ```
 //!
-//! A chunk listed with no block values and empty passes has been emptied: the page drops it.
+//! A chunk listed with no block values and no passes has been emptied: the page drops it.
 
-use vwr::{Block, CHUNK_VOLUME};
+use vwr::{Block, CHUNK_SIZE, CHUNK_VOLUME};
 use vwr_blocks::Registry;
 use vwr_mesh::mesher::ChunkMesh;
 use vwr_mesh::{MeshBuffers, MeshPart};
 
 /// The magic of the chunk answer.
-pub const MAGIC: &[u8; 4] = b"VXM1";
+pub const MAGIC: &[u8; 4] = b"VXM2";
+
+/// Quantized positions count in these steps per block.
+pub const POSITION_SCALE: f32 = 256.0;
 
 /// Shade factors of the four AO levels (0 darkest … 3 open), in 1/255.
 const AO_SHADE: [u32; 4] = [140, 180, 220, 255];
@@ -43,6 +64,18 @@ pub(crate) fn begin(out: &mut Vec<u8>, epoch: u32, count: u32) {
     out.extend_from_slice(&count.to_le_bytes());
 }
 
+/// The runs of equal values of `blocks`, as (raw value, length).
+fn runs(blocks: &[Block; CHUNK_VOLUME]) -> Vec<(u16, u16)> {
+    let mut out: Vec<(u16, u16)> = Vec::new();
+    for b in blocks {
+        match out.last_mut() {
+            Some((v, n)) if *v == b.raw() => *n += 1,
+            _ => out.push((b.raw(), 1)),
+        }
+    }
+    out
+}
+
 /// Appends one chunk.
 pub(crate) fn push_chunk(
     out: &mut Vec<u8>,
@@ -54,43 +87,149 @@ pub(crate) fn push_chunk(
     for v in pos {
         out.extend_from_slice(&v.to_le_bytes());
     }
-    out.extend_from_slice(&u32::from(blocks.is_some()).to_le_bytes());
-    if let Some(b) = blocks {
-        out.reserve(CHUNK_VOLUME * 2);
-        for c in b.iter() {
-            out.extend_from_slice(&c.raw().to_le_bytes());
-        }
-        // CHUNK_VOLUME (1000) u16 values are 2000 bytes: already a multiple of 4.
-    }
+    let runs = blocks.map(runs);
+    // Runs take 4 bytes each: smaller than the 2000-byte array below 500 runs.
+    let as_runs = runs
+        .as_ref()
+        .is_some_and(|r| r.len() * 4 < CHUNK_VOLUME * 2);
     let buffers = mesh.map(|m| MeshBuffers::from_chunk(m, registry));
-    let empty = MeshPart::default();
-    let (opaque, transparent) = match &buffers {
-        Some(b) => (&b.opaque, &b.transparent),
-        None => (&empty, &empty),
+    let passes = match &buffers {
+        Some(b) => [&b.opaque, &b.transparent].map(|p| (!p.indices.is_empty()).then_some(p)),
+        None => [None, None],
     };
-    push_part(out, opaque);
-    push_part(out, transparent);
+    let flags = u32::from(blocks.is_some())
+        | (u32::from(as_runs) << 1)
+        | (u32::from(passes[0].is_some()) << 2)
+        | (u32::from(passes[1].is_some()) << 3);
+    out.extend_from_slice(&flags.to_le_bytes());
+    match (blocks, runs) {
+        (Some(_), Some(r)) if as_runs => {
+            out.extend_from_slice(&(r.len() as u32).to_le_bytes());
+            for (v, n) in r {
+                out.extend_from_slice(&v.to_le_bytes());
+                out.extend_from_slice(&n.to_le_bytes());
+            }
+        }
+        (Some(b), _) => {
+            // CHUNK_VOLUME (1000) u16 values are 2000 bytes: already a multiple of 4.
+            for c in b.iter() {
+                out.extend_from_slice(&c.raw().to_le_bytes());
+            }
+        }
+        _ => {}
+    }
+    let corner = pos.map(|v| (v as usize * CHUNK_SIZE) as f32);
+    for p in passes.into_iter().flatten() {
+        push_part(out, p, corner);
+    }
 }
 
-fn push_part(out: &mut Vec<u8>, p: &MeshPart) {
+/// `v` (world units) in 1/256 block from `corner`, if that is exact and fits an i16.
+fn quantized(v: f32, corner: f32) -> Option<i16> {
+    let q = (v - corner) * POSITION_SCALE;
+    let ok = q == q.round() && (f32::from(i16::MIN)..=f32::from(i16::MAX)).contains(&q);
+    // The page computes corner + q / 256 in f32: it must give v back exactly.
+    (ok && corner + q / POSITION_SCALE == v).then_some(q as i16)
+}
+
+/// Pads `out` with zeros to a multiple of 4 bytes.
+fn pad4(out: &mut Vec<u8>) {
+    while !out.len().is_multiple_of(4) {
+        out.push(0);
+    }
+}
+
+/// A pass as quads: the four index patterns and each quad's pattern, when `p` is quads (4
+/// vertices each, each with one normal and one block colour, every quad's six indices q·4 plus
+/// one of at most four patterns).
+fn quads(p: &MeshPart) -> Option<([[u8; 6]; 4], Vec<u8>)> {
     let n = p.positions.len();
+    if n == 0 || !n.is_multiple_of(4) || p.indices.len() != n / 4 * 6 {
+        return None;
+    }
+    let mut pats: Vec<[u8; 6]> = Vec::new();
+    let mut which = Vec::with_capacity(n / 4);
+    for (q, ix) in p.indices.chunks(6).enumerate() {
+        let mut pat = [0u8; 6];
+        for (k, i) in ix.iter().enumerate() {
+            let rel = (*i as usize).checked_sub(q * 4).filter(|v| *v < 4)?;
+            pat[k] = rel as u8;
+        }
+        let at = match pats.iter().position(|x| *x == pat) {
+            Some(at) => at,
+            None if pats.len() < 4 => {
+                pats.push(pat);
+                pats.len() - 1
+            }
+            None => return None,
+        };
+        which.push(at as u8);
+    }
+    let flat = |v: &[[f32; 3]]| v.iter().all(|x| x == &v[0]);
+    let one_colour = |v: &[[u8; 4]]| v.iter().all(|x| x == &v[0]);
+    let uniform = p.normals.chunks(4).all(flat) && p.colors.chunks(4).all(one_colour);
+    let pat = |k: usize| pats.get(k).copied().unwrap_or(pats[0]);
+    uniform.then_some(([pat(0), pat(1), pat(2), pat(3)], which))
+}
+
+fn push_part(out: &mut Vec<u8>, p: &MeshPart, corner: [f32; 3]) {
+    let n = p.positions.len();
+    let q: Option<Vec<i16>> = p
+        .positions
+        .iter()
+        .flat_map(|v| (0..3).map(move |k| quantized(v[k], corner[k])))
+        .collect();
+    let whole = q
+        .as_ref()
+        .is_some_and(|q| q.iter().all(|v| v % 256 == 0 && *v >= 0));
+    let as_quads = quads(p);
+    let short_indices = n <= usize::from(u16::MAX) + 1;
+    let flags = u32::from(q.is_some())
+        | (u32::from(short_indices) << 1)
+        | (u32::from(as_quads.is_some()) << 2)
+        | (u32::from(whole) << 3);
     out.extend_from_slice(&(n as u32).to_le_bytes());
     out.extend_from_slice(&(p.indices.len() as u32).to_le_bytes());
-    out.reserve(n * 20 + p.indices.len() * 4);
-    for v in &p.positions {
-        for c in v {
-            out.extend_from_slice(&c.to_le_bytes());
-        }
+    out.extend_from_slice(&flags.to_le_bytes());
+    match q {
+        Some(q) if whole => out.extend(q.iter().map(|v| (v / 256) as u8)),
+        Some(q) => q
+            .iter()
+            .for_each(|c| out.extend_from_slice(&c.to_le_bytes())),
+        None => p
+            .positions
+            .iter()
+            .flatten()
+            .for_each(|c| out.extend_from_slice(&c.to_le_bytes())),
     }
-    for v in &p.normals {
+    pad4(out);
+    let step = if as_quads.is_some() { 4 } else { 1 };
+    for v in p.normals.iter().step_by(step) {
         out.extend_from_slice(&[v[0] as i8 as u8, v[1] as i8 as u8, v[2] as i8 as u8, 0]);
     }
-    for (c, ao) in p.colors.iter().zip(&p.ao) {
-        out.extend_from_slice(&vertex_color(*c, *ao));
+    match as_quads {
+        Some((pats, which)) => {
+            p.colors.iter().step_by(4).for_each(|c| out.extend(c));
+            out.extend(p.ao.iter().map(|a| (*a).min(3)));
+            pad4(out);
+            out.extend(pats.iter().flatten());
+            out.extend(which);
+        }
+        None => {
+            for (c, ao) in p.colors.iter().zip(&p.ao) {
+                out.extend_from_slice(&vertex_color(*c, *ao));
+            }
+            if short_indices {
+                let ix = p.indices.iter().map(|i| *i as u16);
+                ix.for_each(|i| out.extend_from_slice(&i.to_le_bytes()));
+            } else {
+                p.indices
+                    .iter()
+                    .for_each(|i| out.extend_from_slice(&i.to_le_bytes()));
+            }
+        }
     }
-    for i in &p.indices {
-        out.extend_from_slice(&i.to_le_bytes());
-    }
+    pad4(out);
 }
 
 /// A chunk of an answer read back: its position and block values.
@@ -102,15 +241,23 @@ pub type DecodedChunk = ([u32; 3], Option<Vec<u16>>);
 pub fn decode_blocks(bytes: &[u8]) -> Result<Vec<DecodedChunk>, String> {
     let mut at = 0usize;
     let mut take = |n: usize| -> Result<&[u8], String> {
-        let s = bytes
-            .get(at..at + n)
-            .ok_or_else(|| format!("the answer ends at byte {} (wanted {n} more)", bytes.len()))?;
-        at += n;
+        let end = at
+            .checked_add(n)
+            .filter(|e| *e <= bytes.len())
+            .ok_or_else(|| {
+                format!(
+                    "the answer ends at byte {} (wanted {n} more at {at})",
+                    bytes.len()
+                )
+            })?;
+        let s = &bytes[at..end];
+        at = end;
         Ok(s)
     };
     let u32_at = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    let padded = |n: usize| n.div_ceil(4) * 4;
     if take(4)? != MAGIC {
-        return Err("not a chunk answer (no VXM1 magic)".into());
+        return Err("not a chunk answer (no VXM2 magic)".into());
     }
     let _epoch = u32_at(take(4)?);
     let count = u32_at(take(4)?);
@@ -118,20 +265,66 @@ pub fn decode_blocks(bytes: &[u8]) -> Result<Vec<DecodedChunk>, String> {
     for _ in 0..count {
         let h = take(16)?;
         let pos = [u32_at(&h[0..]), u32_at(&h[4..]), u32_at(&h[8..])];
-        let blocks = if u32_at(&h[12..]) & 1 == 1 {
-            let b = take(CHUNK_VOLUME * 2)?;
-            Some(
-                b.chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                    .collect(),
-            )
-        } else {
-            None
+        let flags = u32_at(&h[12..]);
+        let blocks = match (flags & 1 == 1, flags & 2 == 2) {
+            (false, _) => None,
+            (true, false) => {
+                let b = take(CHUNK_VOLUME * 2)?;
+                Some(
+                    b.chunks_exact(2)
+                        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                        .collect(),
+                )
+            }
+            (true, true) => {
+                let n = u32_at(take(4)?) as usize;
+                let mut v: Vec<u16> = Vec::with_capacity(CHUNK_VOLUME);
+                for r in take(n.saturating_mul(4))?.chunks_exact(4) {
+                    let (value, len) = (
+                        u16::from_le_bytes([r[0], r[1]]),
+                        u16::from_le_bytes([r[2], r[3]]),
+                    );
+                    if v.len() + usize::from(len) > CHUNK_VOLUME {
+                        return Err(format!(
+                            "chunk {pos:?}: its runs exceed {CHUNK_VOLUME} cells"
+                        ));
+                    }
+                    v.extend(std::iter::repeat_n(value, usize::from(len)));
+                }
+                if v.len() != CHUNK_VOLUME {
+                    return Err(format!("chunk {pos:?}: its runs cover {} cells", v.len()));
+                }
+                Some(v)
+            }
         };
-        for _ in 0..2 {
-            let p = take(8)?;
-            let (nv, ni) = (u32_at(p) as usize, u32_at(&p[4..]) as usize);
-            take(nv.saturating_mul(20).saturating_add(ni.saturating_mul(4)))?;
+        for pass in [4u32, 8] {
+            if flags & pass == 0 {
+                continue;
+            }
+            let p = take(12)?;
+            let (n, m, pf) = (
+                u32_at(p) as usize,
+                u32_at(&p[4..]) as usize,
+                u32_at(&p[8..]),
+            );
+            let per = if pf & 8 != 0 {
+                3
+            } else if pf & 1 != 0 {
+                6
+            } else {
+                12
+            };
+            take(padded(n.saturating_mul(per)))?;
+            if pf & 4 != 0 {
+                let q = n / 4;
+                take(q * 8)?;
+                take(padded(n))?;
+                take(24)?;
+                take(padded(q))?;
+            } else {
+                take(n.saturating_mul(8))?;
+                take(padded(m.saturating_mul(if pf & 2 != 0 { 2 } else { 4 })))?;
+            }
         }
         out.push((pos, blocks));
     }
@@ -142,22 +335,69 @@ pub fn decode_blocks(bytes: &[u8]) -> Result<Vec<DecodedChunk>, String> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn sections_stay_four_byte_aligned() {
+    fn answer(blocks: &[Block; CHUNK_VOLUME]) -> Vec<u8> {
         let mut out = Vec::new();
         begin(&mut out, 7, 1);
-        let blocks = [Block::AIR; CHUNK_VOLUME];
-        push_chunk(
-            &mut out,
-            [1, 2, 3],
-            Some(&blocks),
-            None,
-            vwr_blocks::default_registry(),
-        );
-        assert_eq!(out.len() % 4, 0);
+        let reg = vwr_blocks::default_registry();
+        push_chunk(&mut out, [1, 2, 3], Some(blocks), None, reg);
+        out
+    }
+
+    #[test]
+    fn a_uniform_chunk_is_one_run() {
+        let out = answer(&[Block::AIR; CHUNK_VOLUME]);
         assert_eq!(&out[..4], MAGIC);
         assert_eq!(u32::from_le_bytes(out[4..8].try_into().unwrap()), 7);
-        // header 12 + chunk header 16 + blocks 2000 + two empty passes 16
-        assert_eq!(out.len(), 12 + 16 + 2000 + 16);
+        // header 12 + chunk header 16 + run count 4 + one run 4, no passes
+        assert_eq!(out.len(), 12 + 16 + 8);
+        assert_eq!(u32::from_le_bytes(out[24..28].try_into().unwrap()), 3);
+    }
+
+    #[test]
+    fn a_varied_chunk_is_sent_raw_and_aligned() {
+        let mut b = [Block::AIR; CHUNK_VOLUME];
+        for (i, c) in b.iter_mut().enumerate() {
+            *c = Block((i % 7) as u16 * 16);
+        }
+        let out = answer(&b);
+        assert_eq!(out.len() % 4, 0);
+        assert_eq!(u32::from_le_bytes(out[24..28].try_into().unwrap()), 1);
+        assert_eq!(out.len(), 12 + 16 + 2000);
+    }
+
+    #[test]
+    fn positions_quantize_only_when_exact() {
+        assert_eq!(quantized(12.5, 10.0), Some(640));
+        assert_eq!(quantized(10.1, 10.0), None);
+        assert_eq!(quantized(500.0, 0.0), None, "beyond an i16");
+    }
+
+    /// Quads of one normal and colour each, quad q's indices q·4 plus `pats[q]`.
+    fn quad_part(pats: &[[u32; 6]]) -> MeshPart {
+        let mut p = MeshPart::default();
+        for (q, pat) in pats.iter().enumerate() {
+            p.positions.extend([[0.0; 3]; 4]);
+            p.normals.extend([[0.0, 1.0, 0.0]; 4]);
+            p.colors.extend([[1, 2, 3, 255]; 4]);
+            p.indices.extend(pat.map(|i| i + 4 * q as u32));
+        }
+        p
+    }
+
+    #[test]
+    fn quads_are_recognised_by_their_patterns_shared_normals_and_colours() {
+        let (a, b) = ([0, 1, 2, 0, 2, 3], [1, 2, 3, 1, 3, 0]);
+        let mut p = quad_part(&[a, b, a]);
+        let (pats, which) = quads(&p).unwrap();
+        assert_eq!(pats, [a, b, a, a].map(|x| x.map(|v| v as u8)));
+        assert_eq!(which, [0, 1, 0]);
+        p.normals[5] = [1.0, 0.0, 0.0];
+        assert_eq!(quads(&p), None, "normals differ within a quad");
+        p.normals[5] = [0.0, 1.0, 0.0];
+        p.colors[6] = [9, 9, 9, 255];
+        assert_eq!(quads(&p), None, "colours differ within a quad");
+        let (c, d, e) = ([0, 2, 1, 0, 3, 2], [1, 3, 2, 1, 0, 3], [0, 1, 3, 1, 2, 3]);
+        assert!(quads(&quad_part(&[a, b, c, d])).is_some(), "four patterns");
+        assert_eq!(quads(&quad_part(&[a, b, c, d, e])), None, "a fifth pattern");
     }
 }

@@ -124,7 +124,7 @@ fn edits_answer_the_changed_chunks_including_neighbours_across_borders() {
     let (_dir, _file, s, c) = serve_new(level);
     let all = c.get("/api/chunks?since=0");
     assert_eq!(all.status, 200);
-    assert_eq!(&all.body[..4], b"VXM1");
+    assert_eq!(&all.body[..4], vwr_serve::wire::MAGIC);
     let epoch = u32::from_le_bytes(all.body[4..8].try_into().unwrap());
     let count = u32::from_le_bytes(all.body[8..12].try_into().unwrap());
     assert!(count >= 16, "the 40x40 floor spans 16 chunks, got {count}");

@@ -2,7 +2,7 @@
 // chromium). Run by crates/vwr-serve/tests/browser.rs, which starts the servers, passes their
 // URLs, and checks the saved files and the screenshots with the Rust libraries.
 //
-//   node e2e.mjs SCENARIO URL SHOT_DIR        SCENARIO: golden | showcase | terrain | conflict | history | shared | team | model | holes
+//   node e2e.mjs SCENARIO URL SHOT_DIR        SCENARIO: golden | showcase | terrain | conflict | history | shared | team | model | holes | big
 //
 // `shared` opens two pages on two servers of one database world: URL is "URL_A URL_B".
 // `team` opens three pages on one server as three people (owner, editor, viewer): URL is
@@ -458,6 +458,60 @@ try {
       await shot(`view${i + 1}`);
     }
     out.figures.chunks = await page.evaluate(() => window.voxcaf.state.chunks.size);
+  } else if (scenario === 'big') {
+    // A big terrain: draw calls and triangles per frame from a few camera positions, a click
+    // on distant terrain, and a placed block from the click to the frame that shows it.
+    const d = await page.evaluate(() => window.voxcaf.world.block_dims);
+    out.figures.payload_bytes = out.figures.open.bytes;
+    const views = {
+      top: { target: [d[0] / 2, 0, d[2] / 2], yaw: 0.8, pitch: 1.5, dist: Math.max(d[0], d[2]) * 1.2 },
+      far_corner: { target: [d[0] * 0.6, 20, d[2] * 0.6], yaw: 0.8, pitch: 0.15, dist: Math.hypot(d[0], d[2]) * 0.6 },
+      close: { target: [d[0] / 2, 30, d[2] / 2], yaw: 2.2, pitch: 0.7, dist: 40 },
+      low_across: { target: [d[0] / 2, 30, d[2] / 2], yaw: 0.8, pitch: 0.05, dist: Math.hypot(d[0], d[2]) / 2 },
+    };
+    out.figures.frames = {};
+    for (const [name, v] of Object.entries(views)) {
+      await page.evaluate(async (v) => {
+        Object.assign(window.voxcaf.cam, v);
+        // Until every far region is drawn from its coarse mesh (a few are built per frame).
+        do await window.voxcaf.drawn(); while (window.voxcafStats.frame.coarsePending > 0);
+      }, v);
+      out.figures.frames[name] = await page.evaluate(() => ({ ...window.voxcafStats.frame }));
+      await shot(name);
+    }
+    // The far-corner view with no triangle budget: far regions drawn from their coarse mesh.
+    await page.evaluate(async (v) => {
+      window.voxcaf.state.triangleBudget = 0;
+      Object.assign(window.voxcaf.cam, v);
+      do await window.voxcaf.drawn(); while (window.voxcafStats.frame.coarsePending > 0);
+    }, views.far_corner);
+    out.figures.far_corner_coarse = await page.evaluate(() => ({ ...window.voxcafStats.frame }));
+    await shot('far_corner_coarse');
+    await page.evaluate(() => { window.voxcaf.state.triangleBudget = 1500000; });
+    // Distant terrain near the horizon of the far-corner view: the pick reaches it.
+    await page.evaluate((v) => { Object.assign(window.voxcaf.cam, v); return window.voxcaf.drawn(); }, views.far_corner);
+    const far = await findHit(0.5, 0.45);
+    if (!far) throw new Error('no terrain picked near the horizon');
+    const eye = await page.evaluate((p) => window.voxcaf.rayAt(p.x, p.y).o, far);
+    out.figures.far_pick_distance = Math.hypot(...far.cell.map((c, i) => c + 0.5 - eye[i]));
+    // Click to screen: a real mouse click with the place tool.
+    await page.evaluate((v) => { Object.assign(window.voxcaf.cam, v); return window.voxcaf.drawn(); }, views.close);
+    const a = await findHit(0.5, 0.5);
+    if (!a) throw new Error('no terrain under the canvas centre');
+    const clicks = [];
+    for (let i = 0; i < 3; i++) {
+      const n = await editCount();
+      const h = await findHit(0.5, 0.5 + i * 0.05);
+      await page.mouse.click(h.x, h.y);
+      await waitEdits(n + 1);
+      const e = await lastEdit();
+      clicks.push(e.ms);
+      if (e.chunks === 0) throw new Error(`the click at ${h.place} changed nothing`);
+      if (await page.evaluate((p) => window.voxcaf.blockAt(...p), h.place) === 0) throw new Error(`no block at ${h.place} after the click`);
+    }
+    out.figures.click_to_screen_ms = clicks;
+    out.figures.click_parts = await page.evaluate(() => window.voxcafStats.edits.slice(-3));
+    await shot('placed');
   } else {
     // Performance on a 100³ hilly terrain: a single-block edit and a 50³ box fill, from the
     // request to the frame that shows the new meshes.

@@ -189,10 +189,19 @@ impl Client {
 /// A hilly terrain filling the default 100³ world: stone, dirt and a grass top on rolling
 /// hills between heights 8 and 40, with a lake; about a million blocks' worth of space.
 pub fn hilly_terrain() -> World {
+    terrain_in(World::new())
+}
+
+/// The same hilly terrain in a world of `chunk_dims` chunks (e.g. `[100, 10, 100]`: the
+/// 1000×100×1000 terrain of the big-world figures), lakes wherever the hills dip.
+pub fn hilly_terrain_sized(chunk_dims: [u32; 3]) -> World {
+    terrain_in(World::with_chunk_dims(chunk_dims).unwrap())
+}
+
+fn terrain_in(mut w: World) -> World {
     let reg = vwr_blocks::default_registry();
     let id = |n: &str| Block::make(reg.id_by_name(n).unwrap_or(35), 0).unwrap();
     let (stone, dirt, grass, water) = (id("stone"), id("rockpile"), id("grass"), id("water"));
-    let mut w = World::new();
     let d = w.block_dims();
     for z in 0..d[2] as i32 {
         for x in 0..d[0] as i32 {

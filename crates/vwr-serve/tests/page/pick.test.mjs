@@ -57,3 +57,14 @@ test('with no block hit, the ground plane stands in', () => {
   assert.deepEqual(pick({ o: [3.5, 10, 4.5], d: [0, -1, 0] }, view), { cell: null, place: [3, 0, 4], face: '+y' });
   assert.equal(pick({ o: [3.5, 10, 4.5], d: [0, 1, 0] }, view), null);
 });
+
+test('a pick reaches a block across a 1000-wide world', () => {
+  const blocks = new Uint16Array(1000);
+  blocks[5 + 0 * 10 + 5 * 100] = 35 << 4;
+  const far = new Map([['99,0,99', { pos: [99, 0, 99], blocks }]]);
+  const view = { dims: [1000, 100, 1000], chunks: far, top: 99, ground: -1 };
+  const p = pick({ o: [0.5, 0.7, 0.5], d: [995, 0, 995.2] }, view);
+  assert.notEqual(p, null);
+  assert.deepEqual(p.cell, [995, 0, 995]);
+  assert.equal(Math.abs(p.place[0] - 995) + Math.abs(p.place[2] - 995), 1);
+});
