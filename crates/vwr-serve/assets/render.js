@@ -294,6 +294,8 @@ function draw() {
   drawPass(1, planes, count, eye, budget);
   // Regions drawn in full this frame for want of their coarse mesh (built in the next ones).
   count.coarsePending = budget.pending;
+  // Whether far regions went coarse this frame (the full meshes in view exceeded the budget).
+  count.coarse = budget.coarse;
   stats.frame = count;
   gl.depthMask(true); gl.disable(gl.BLEND);
   const more = { tris: [], onTop: [] }, l = lines(more);
