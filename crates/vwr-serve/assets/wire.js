@@ -1,5 +1,6 @@
 // The binary chunk answer of /api/chunks (layout in vwr-serve's src/wire.rs), decoded into
-// typed arrays. No DOM and no GL: node's tests import it.
+// typed arrays, quads made watertight (watertight.js). No DOM and no GL: node's tests import it.
+import { watertight } from './watertight.js';
 
 /** "VXM2" read as a little-endian u32. */
 export const MAGIC = 0x324d5856;
@@ -91,7 +92,7 @@ function decodePart(buf, dv, off, corner) {
     const at = (n) => { const a = new Uint8Array(buf, off, n); off += pad4(n); return a; };
     const q = { normals: new Int8Array(buf, off, nq * 4), colors: at(nq * 4 + nq * 4).subarray(nq * 4), ao: at(nv), patterns: at(24), which: at(nq) };
     if (q.ao.some((a) => a > 3) || q.patterns.some((v) => v > 3) || q.which.some((w) => w > 3)) throw new Error('bad chunk answer: bad quads');
-    return { off: end, part: { positions, ...expandQuads(nv, q) } };
+    return { off: end, part: { positions, ...expandQuads(nv, q), quads: true } };
   }
   const normals = new Int8Array(buf, off, nv * 4); off += nv * 4;
   const colors = new Uint8Array(buf, off, nv * 4); off += nv * 4;
@@ -104,7 +105,9 @@ function decodePart(buf, dv, off, corner) {
  * `blocks` is a Uint16Array of the 1000 raw block values (x fastest, then y, then z) or null,
  * and `parts` the opaque and transparent passes, each null or `{positions: Float32Array (xyz,
  * world units), normals: Int8Array (xyz0), colors: Uint8Array (rgba, AO baked in), indices:
- * Uint16Array or Uint32Array}`. A chunk without blocks and passes has been emptied.
+ * Uint16Array or Uint32Array}`, cube-face quads split so that no T-junction shows (the
+ * triangles of vwr-mesh's watertight buffers). A chunk without blocks and passes has been
+ * emptied.
  */
 export function decodeChunks(buf) {
   const dv = new DataView(buf);
@@ -124,7 +127,7 @@ export function decodeChunks(buf) {
       if (!(flags & (4 << k))) { parts.push(null); continue; }
       const r = decodePart(buf, dv, off, corner); off = r.off; parts.push(r.part);
     }
-    chunks.push({ pos, blocks, parts });
+    chunks.push({ pos, blocks, parts: watertight(parts, corner) });
   }
   return { epoch, chunks };
 }

@@ -52,6 +52,7 @@ const PAGE_FILES: &[(&str, &str, &str)] = page_files![
     "team.js" => JS,
     "help.js" => JS,
     "overlay.js" => JS,
+    "watertight.js" => JS,
 ];
 const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";

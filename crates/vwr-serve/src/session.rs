@@ -63,10 +63,11 @@ pub fn journal_path(file: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// How the editor meshes chunks (the cache and the timeline's views alike).
+/// How the editor meshes chunks (the cache and the timeline's views alike): plain greedy
+/// quads, compact on the wire; the page splits them watertight itself (`assets/watertight.js`,
+/// the triangles of `MeshOptions::GREEDY_AO_WATERTIGHT`, held to them by the page test).
 pub(crate) fn mesh_options() -> MeshOptions {
-    // Watertight: no T-junction cracks between greedy quads (single pixels of sky).
-    MeshOptions::GREEDY_AO_WATERTIGHT
+    MeshOptions::GREEDY_AO
 }
 
 /// How [`Session::save_with`] saves.

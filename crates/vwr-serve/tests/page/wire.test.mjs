@@ -31,6 +31,8 @@ test('the decoder reads every chunk, block and vertex the server wrote', () => {
   assert.ok(got.chunks.some((c) => c.blocks && c.blocks.some((b) => (b & 15) !== 0)), 'a block with metadata');
   assert.ok(got.chunks.some((c) => c.parts[1] !== null), 'a transparent pass');
   assert.ok(vertices > 100, `${vertices} vertices`);
+  // And the page's watertight split (the server sends plain quads): passes with split quads.
+  assert.ok(got.chunks.some((c) => c.parts.some((p) => p && (p.positions.length / 3) % 4 !== 0)), 'a split quad');
 });
 
 test('the decoder refuses a foreign or cut answer', () => {
