@@ -35,7 +35,8 @@ export async function afterChange(r) {
     toast(`undo history full: the ${r.history_dropped - state.historyDropped} oldest step(s) can no longer be undone (voxcaf world serve --history N keeps more)`, 5000);
     state.historyDropped = r.history_dropped;
   }
-  if (r.changed_chunks && r.changed_chunks.length) await refreshChunks();
+  // The server's push (team.js) may have brought these meshes already.
+  if (r.changed_chunks && r.changed_chunks.length && r.epoch > state.epoch) await refreshChunks();
   state.world = r.world || await api('/api/world');
   const sel = state.selectedObj;
   if (sel && !state.world.objects.some((o) => o.pos.join() === sel.join())) state.selectedObj = null;

@@ -56,8 +56,8 @@ pub mod wire;
 pub use error::{Result, ServeError};
 pub use server::{start, start_db, RunningServer, ServerOptions};
 pub use session::{
-    journal_path, oplog_path, Recovery, SaveMode, Session, SessionOptions, DEFAULT_HISTORY_DEPTH,
-    OWNER,
+    journal_path, oplog_path, JournalJob, Recovery, SaveMode, Session, SessionOptions,
+    DEFAULT_HISTORY_DEPTH, OWNER,
 };
 pub use team::{Role, User};
 pub use vwr::backup_path;

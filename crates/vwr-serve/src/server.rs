@@ -219,7 +219,15 @@ fn serve(session: Session, opts: ServerOptions) -> Result<RunningServer> {
                         // the journal state through the summary. Writing the journal (and
                         // waiting for the session's lock) happens on the blocking pool.
                         let st = autosave_state.clone();
-                        let _ = tokio::task::spawn_blocking(move || st.session().autosave()).await;
+                        let _ = tokio::task::spawn_blocking(move || {
+                            // The copy under the lock, the encoding without it.
+                            let job = st.session().journal_job();
+                            job.map(|job| {
+                                let bytes = job.encode();
+                                st.session().journal_done(job, &bytes)
+                            })
+                        })
+                        .await;
                     }
                 });
                 axum::serve(listener, app)
@@ -620,7 +628,9 @@ where
     let st2 = st.clone();
     result(
         on_session(st, move |s| {
-            let from = s.mesh_epoch();
+            // Meshes not brought up to date here: what changed since `from`, this change or
+            // any before it not pushed yet, goes out in the push.
+            let from = s.epoch();
             let r = f(s, &me.name);
             team::push(&st2.hub, s, &me.name, from);
             r

@@ -22,7 +22,10 @@ use crate::error::{Result, ServeError};
 use crate::wire;
 
 mod db;
+mod journal;
 mod team;
+
+pub use journal::JournalJob;
 
 pub use team::{oplog_path, OWNER};
 
@@ -772,25 +775,6 @@ impl Session {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(ServeError::io(&j, e)),
         }
-    }
-
-    /// Writes the autosave journal if the world changed since it was last written: the world
-    /// as edited when it differs from the file on disk, no journal when it is equal. While a
-    /// journal from an earlier session waits for a decision it is left alone. Returns whether
-    /// the journal was written or removed.
-    pub fn autosave(&mut self) -> Result<bool> {
-        if self.gen == self.journal_gen || self.recovery.is_some() || self.db.is_some() {
-            return Ok(false);
-        }
-        let bytes = self.world().to_bytes();
-        if fnv(&bytes) == self.saved_hash {
-            self.remove_journal()?;
-        } else {
-            let j = journal_path(&self.path);
-            voxcaf_fs::write_atomic(&j, &bytes).map_err(|e| ServeError::io(&j, e))?;
-        }
-        self.journal_gen = self.gen;
-        Ok(true)
     }
 
     /// Takes the world of the waiting journal as the edited world (unsaved; the undo history

@@ -103,7 +103,7 @@ fn run(seed: u64, ops: usize) {
     let (mut edits, mut undos, mut redos) = (0, 0, 0);
     for i in 0..ops {
         let u = &users[r.below(users.len() as u64) as usize];
-        let from = s.mesh_epoch();
+        let from = s.epoch();
         match r.below(10) {
             0..=5 => {
                 if s.apply_script_as(u, &script(&mut r, dims)).is_ok() {

@@ -185,13 +185,6 @@ impl Session {
         self.team.as_ref()?.log.entries().last().map(LogOp::of)
     }
 
-    /// The mesh epoch, meshes brought up to date first: what a push after the next change
-    /// starts from.
-    pub fn mesh_epoch(&mut self) -> u32 {
-        self.update_meshes();
-        self.epoch
-    }
-
     /// The chunks changed after epoch `from` (see [`crate::wire`]) and the current epoch;
     /// `None` when nothing changed.
     pub fn take_push(&mut self, from: u32) -> Option<(u32, Vec<u8>)> {
