@@ -14,10 +14,10 @@
 //! A world in PostgreSQL ([`start_db`], [`Session::open_db`]) is edited in database mode:
 //! every accepted edit, undo and redo is committed at once (one commit, tool `voxcaf world
 //! serve`, with a version check over the chunks it read and changed); other editors' commits
-//! are pulled before each edit and by `GET /api/sync`, which the page polls every second, and
-//! clear the local undo history. A conflicting script is applied again on the new state; an
-//! undo or redo over another editor's change is refused. There is no journal and nothing to
-//! save.
+//! are pulled before each edit and by `GET /api/sync`, which the page polls every second. A
+//! conflicting script, undo or redo is applied again on the new state. Undo is each person's
+//! own in both modes (the session's `vwr_edit::oplog::OpLog`: cells others changed since keep
+//! their change). There is no journal and nothing to save.
 //!
 //! Security: loopback by default, a random session token required on every request (the
 //! `token` query parameter, an `X-Voxcaf-Token` header, or the path `/page/TOKEN/` of the

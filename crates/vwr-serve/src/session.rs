@@ -422,7 +422,7 @@ impl Session {
             }
         }
         let applied = if self.db.is_some() {
-            self.apply_db(user, &ops)?
+            self.apply_db(user, text, &ops)?
         } else {
             self.apply_logged(user, text, &ops)?
         };

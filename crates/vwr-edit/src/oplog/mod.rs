@@ -330,6 +330,41 @@ impl OpLog {
         self.bytes = 0;
     }
 
+    /// Takes the newest operation, `user`'s, back out of the log after its effect on the
+    /// world was taken back by the caller (a commit that lost a race): the entry, its record
+    /// and its place on the user's stacks go; the operation an undo or redo stepped over goes
+    /// back where it was.
+    pub fn retract_last(&mut self, user: &str) {
+        if self.entries.last().is_none_or(|e| e.user != user) {
+            return;
+        }
+        let Some(e) = self.entries.pop() else {
+            return;
+        };
+        self.next = e.seq;
+        self.drop_record(e.seq);
+        let s = self.users.entry(user.to_string()).or_default();
+        match e.action {
+            Action::Edit { .. } => {
+                if s.undo.back() == Some(&e.seq) {
+                    s.undo.pop_back();
+                }
+            }
+            Action::Undo { of } => {
+                if s.redo.last() == Some(&e.seq) {
+                    s.redo.pop();
+                }
+                s.undo.push_back(of);
+            }
+            Action::Redo { of } => {
+                if s.undo.back() == Some(&e.seq) {
+                    s.undo.pop_back();
+                }
+                s.redo.push(of);
+            }
+        }
+    }
+
     /// `user`'s undo state.
     pub fn depth(&self, user: &str) -> UserDepth {
         self.users

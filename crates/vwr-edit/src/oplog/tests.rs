@@ -204,3 +204,26 @@ fn the_timeline_turns_any_kept_state_into_any_other() {
         }
     }
 }
+
+#[test]
+fn a_retracted_step_leaves_the_log_and_the_stacks_as_before_it() {
+    let (mut log, mut ed) = log_and_editor();
+    edit(&mut log, &mut ed, "ana", "place 1 1 1 2");
+    let before = (log.next_seq(), log.depth("ana"));
+    // An undo whose commit lost a race: the world is put back by the caller, the log here.
+    log.undo(&mut ed, "ana", 0).expect("undo").expect("a step");
+    ed.undo();
+    log.retract_last("ana");
+    assert_eq!((log.next_seq(), log.depth("ana")), before);
+    assert_eq!(at(&ed, [1, 1, 1]), 2);
+    // The step can be undone again, and an edit retracted likewise.
+    assert!(log.undo(&mut ed, "ana", 0).expect("undo").is_some());
+    edit(&mut log, &mut ed, "bo", "place 2 2 2 3");
+    ed.undo();
+    log.retract_last("bo");
+    assert_eq!(log.depth("bo"), UserDepth::default());
+    assert_eq!(log.entries().len(), 2);
+    // Another user's newest step is not theirs to retract.
+    log.retract_last("bo");
+    assert_eq!(log.entries().len(), 2);
+}

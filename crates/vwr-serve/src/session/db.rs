@@ -2,19 +2,22 @@
 //! and every accepted edit is committed at once, as one commit with a version check over the
 //! chunks it read and changed. Before an edit the session pulls other writers' commits; on a
 //! conflict it puts back what the store holds, pulls, and applies the script again (like
-//! `vwr_edit::script::edit_store`). An undo or redo that conflicts is refused. Commits of
-//! others clear the local undo history (the answer says so in `synced`).
+//! `vwr_edit::script::edit_store`). Undo and redo are each person's own, through the session's
+//! operation log (`vwr_edit::oplog`: a cell others changed since keeps their change), so other
+//! writers' commits keep everyone's undo; an undo or redo that meets a newer commit is taken
+//! back, the commit pulled, and made again on it. The answer's `synced` says what a pull
+//! brought.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use vwr::{Chunk, ChunkStore, Expect, StoreCommit, VwrError, World, WorldFields};
-use vwr_edit::oplog::group_label;
-use vwr_edit::script::{apply_ops, footprint, Applied, Located, Op, MAX_ATTEMPTS};
-use vwr_edit::{Change, Editor};
+use vwr_edit::script::{footprint, Applied, Located, MAX_ATTEMPTS};
+use vwr_edit::Editor;
 use vwr_postgres::{PgLocation, PgStore};
 
-use super::{history_limits, Session, SessionOptions};
+use super::team::now_ms;
+use super::{Session, SessionOptions};
 use crate::answer::{HistoryAnswer, SaveAnswer, Success, SyncAnswer};
 use crate::error::{Result, ServeError};
 
@@ -44,10 +47,6 @@ pub(super) struct DbLink {
     held: HashMap<[u32; 3], Held>,
     /// What the last pull brought from others, for the next answer.
     pub(super) note: Option<String>,
-    /// Who made each step of the editor's undo stack (oldest first), and of its redo stack:
-    /// several people may edit through one server, and each undoes only their own step.
-    undo_by: Vec<String>,
-    redo_by: Vec<String>,
 }
 
 /// What a pull brought from other writers.
@@ -85,8 +84,6 @@ impl DbLink {
             fields: head.fields,
             held,
             note: None,
-            undo_by: Vec::new(),
-            redo_by: Vec::new(),
         };
         Ok((link, world))
     }
@@ -264,6 +261,10 @@ impl Session {
         let location = link.location.clone();
         let mut s = Session::with_world(None, location.into(), world, opts);
         s.db = Some(Box::new(link));
+        // The operation log keeps each person's undo (its lines are not written: every
+        // operation is a commit of the store).
+        s.team = Some(super::team::Team::in_memory(&opts));
+        s.editor.set_limits(s.editor_limits());
         Ok(s)
     }
 
@@ -290,8 +291,9 @@ impl Session {
     }
 
     /// Pulls, resetting the chunks in `reset` (and the fields) to the store's; the chunks
-    /// brought in. The undo history is cleared when anything came.
+    /// brought in (undo stays: it is rebased over them).
     fn pull(&mut self, reset: &[[u32; 3]]) -> Result<usize> {
+        let limits = self.editor_limits();
         let Some(db) = self.db.as_mut() else {
             return Ok(0);
         };
@@ -301,132 +303,110 @@ impl Session {
         let ed = std::mem::replace(&mut self.editor, Editor::new(World::new()));
         let mut world = ed.into_world();
         let taken = db.take_in(&mut world, p);
-        self.editor = Editor::with_limits(world, history_limits(&self.opts));
+        self.editor = Editor::with_limits(world, limits);
         let n = taken.map_err(|e| db.err(e))?;
-        db.undo_by.clear();
-        db.redo_by.clear();
         self.gen += 1;
         db.note = Some(format!(
-            "another editor committed (now at commit {}): {n} chunk(s) updated; undo history cleared",
+            "another editor committed (now at commit {}): {n} chunk(s) updated",
             db.head
         ));
         Ok(n)
     }
 
-    /// Applies a script in database mode and commits it: pull, apply as one step, commit;
-    /// on a conflict put the store's chunks back, pull, and apply again.
-    pub(super) fn apply_db(&mut self, user: &str, ops: &[Located]) -> Result<Vec<Applied>> {
-        if ops.iter().any(|l| matches!(l.op, Op::Undo | Op::Redo)) {
-            return Err(ServeError::Refused {
-                message: "in a database world, undo and redo are requests of their own \
-                          (POST /api/undo, /api/redo), not script lines"
-                    .into(),
-            });
-        }
+    /// Applies a script in database mode and commits it: pull, apply as `user`'s one step
+    /// of the log, commit; on a conflict take the step back, put the store's chunks back,
+    /// pull, and apply again.
+    pub(super) fn apply_db(
+        &mut self,
+        user: &str,
+        text: &str,
+        ops: &[Located],
+    ) -> Result<Vec<Applied>> {
         let summary: String = ops.iter().map(|l| format!("{}\n", l.text)).collect();
         self.pull(&[])?;
         let mut last = None;
         for _ in 0..MAX_ATTEMPTS {
             let limit = self.opts.fill_limit;
-            let applied = self
-                .editor
-                .group(group_label, |ed| apply_ops(ed, ops, limit))
-                .map(|(a, _)| a)
-                .map_err(|e| ServeError::Script { errors: vec![e] })?;
+            let team = self.team.as_mut().ok_or_else(super::team::no_log)?;
+            let (applied, entry) = team
+                .log
+                .edit(&mut self.editor, user, text, ops, limit, now_ms())
+                .map_err(ServeError::from_log)?;
+            let logged = entry.is_some();
             let read = reach(self.editor.world(), ops);
-            let Some(db) = self.db.as_mut() else {
-                return Ok(applied);
-            };
-            let changed = db.changed(self.editor.world());
-            match db.commit(self.editor.world(), &changed, read.as_deref(), &summary) {
-                Ok(_) => {
-                    if !changed.is_empty() {
-                        let depth = self.editor.history().undo_depth();
-                        db.undo_by.push(user.to_string());
-                        let extra = db.undo_by.len().saturating_sub(depth);
-                        db.undo_by.drain(..extra);
-                        db.redo_by.clear();
-                    }
-                    return Ok(applied);
-                }
-                Err(e @ VwrError::Conflict { .. }) => {
-                    last = Some(e);
-                    self.pull(&changed)?;
-                }
-                Err(e) => {
-                    let e = db.err(e);
-                    self.editor.undo();
-                    return Err(e);
-                }
+            match self.commit_step(user, logged, read.as_deref(), &summary)? {
+                None => return Ok(applied),
+                Some(e) => last = Some(e),
             }
         }
-        let what = last.map_or_else(String::new, |e| e.to_string());
-        Err(ServeError::Refused {
-            message: format!("other editors kept committing first ({what}); nothing was written"),
-        })
+        Err(kept_losing(last))
     }
 
-    /// Undo or redo in database mode: taken back locally, then committed; one that conflicts
-    /// with another editor's commit is refused and the world shows theirs.
-    pub(super) fn history_db(&mut self, user: &str, redo: bool) -> Result<HistoryAnswer> {
-        if let Some(db) = self.db.as_mut() {
-            let top = if redo {
-                db.redo_by.last()
-            } else {
-                db.undo_by.last()
-            };
-            if let Some(who) = top.filter(|w| *w != user) {
-                let verb = if redo { "redo" } else { "undo" };
-                return Err(ServeError::Refused {
-                    message: format!(
-                        "{verb} refused: the newest step on this server is {who}'s; in a \
-                         database world undo takes back only the newest step, and only its \
-                         author may"
-                    ),
-                });
-            }
-        }
-        let c: Option<Change> = if redo {
-            self.editor.redo()
-        } else {
-            self.editor.undo()
+    /// Commits what the newest step changed (`logged`: it is in the log, `user`'s). On a
+    /// conflict the step is taken back out of the log and the store's chunks put back:
+    /// `Some(conflict)`, for the caller to try again.
+    fn commit_step(
+        &mut self,
+        user: &str,
+        logged: bool,
+        read: Option<&[[u32; 3]]>,
+        summary: &str,
+    ) -> Result<Option<VwrError>> {
+        let Some(db) = self.db.as_mut() else {
+            return Ok(None);
         };
-        let verb = if redo { "redo" } else { "undo" };
-        if let (Some(c), Some(db)) = (&c, self.db.as_mut()) {
-            let changed = db.changed(self.editor.world());
-            let summary = format!("{verb}: {}", c.label);
-            match db.commit(self.editor.world(), &changed, Some(&[]), &summary) {
-                Ok(_) => {
-                    let (from, to) = if redo {
-                        (&mut db.redo_by, &mut db.undo_by)
-                    } else {
-                        (&mut db.undo_by, &mut db.redo_by)
-                    };
-                    if let Some(w) = from.pop() {
-                        to.push(w);
-                    }
-                }
-                Err(VwrError::Conflict { what, .. }) => {
-                    self.pull(&changed)?;
-                    return Err(ServeError::Refused {
-                        message: format!(
-                            "{verb} refused: another editor changed {what} since; the world \
-                             shows their change and the undo history was cleared"
-                        ),
-                    });
-                }
-                Err(e) => {
-                    let e = db.err(e);
-                    if redo {
-                        self.editor.undo();
-                    } else {
-                        self.editor.redo();
-                    }
-                    return Err(e);
-                }
+        let changed = db.changed(self.editor.world());
+        let r = db.commit(self.editor.world(), &changed, read, summary);
+        if r.is_ok() {
+            return Ok(None);
+        }
+        if let (true, Some(t)) = (logged, self.team.as_mut()) {
+            t.log.retract_last(user);
+        }
+        match r {
+            Err(e @ VwrError::Conflict { .. }) => {
+                self.pull(&changed)?;
+                Ok(Some(e))
+            }
+            Err(e) => {
+                let e = match self.db.as_ref() {
+                    Some(d) => d.err(e),
+                    None => ServeError::Refused {
+                        message: e.to_string(),
+                    },
+                };
+                self.editor.undo();
+                Err(e)
+            }
+            Ok(_) => Ok(None),
+        }
+    }
+
+    /// Undo or redo of `user`'s own step in database mode, under the log's rule (cells
+    /// others changed since keep their change), committed; on a conflict it is taken back,
+    /// the others' commits pulled, and made again on them.
+    pub(super) fn history_db(&mut self, user: &str, redo: bool) -> Result<HistoryAnswer> {
+        self.pull(&[])?;
+        let mut last = None;
+        for _ in 0..MAX_ATTEMPTS {
+            let team = self.team.as_mut().ok_or_else(super::team::no_log)?;
+            let t = now_ms();
+            let e = if redo {
+                team.log.redo(&mut self.editor, user, t)
+            } else {
+                team.log.undo(&mut self.editor, user, t)
+            }
+            .map_err(ServeError::from_log)?
+            .cloned();
+            let Some(e) = e else {
+                return Ok(self.after_history(user, None));
+            };
+            match self.commit_step(user, true, Some(&[]), &e.change.label)? {
+                None => return Ok(self.after_history(user, Some(e.change))),
+                Some(c) => last = Some(c),
             }
         }
-        Ok(self.after_history(user, c))
+        Err(kept_losing(last))
     }
 
     /// Save in database mode: everything is committed already; the answer names the head.
@@ -456,5 +436,13 @@ impl Session {
         let (link, world) = DbLink::open(&db.loc)?;
         **db = link;
         Ok(world)
+    }
+}
+
+/// The refusal when other writers won every attempt.
+fn kept_losing(last: Option<VwrError>) -> ServeError {
+    let what = last.map_or_else(String::new, |e| e.to_string());
+    ServeError::Refused {
+        message: format!("other editors kept committing first ({what}); nothing was written"),
     }
 }

@@ -88,6 +88,15 @@ impl Team {
         })
     }
 
+    /// The log of a database session: kept in memory for each person's undo (every
+    /// operation is a commit of the store, which is its record).
+    pub(super) fn in_memory(opts: &SessionOptions) -> Team {
+        Team {
+            log: OpLog::new(1, super::history_limits(opts)),
+            pending: Vec::new(),
+        }
+    }
+
     /// A new segment: the world was replaced (recovered from a journal, saved as a new file).
     pub(super) fn restart(&mut self, world: &World, fill_limit: u64) {
         self.log.clear_undo();
@@ -135,7 +144,7 @@ impl Team {
     }
 }
 
-fn no_log() -> ServeError {
+pub(super) fn no_log() -> ServeError {
     ServeError::Refused {
         message: "a world in a database keeps its history as commits, not as an operation log"
             .into(),
