@@ -468,8 +468,12 @@ impl LogOp {
 /// The answer of `GET /api/log?since=SEQ`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LogAnswer {
+    /// Always `true`.
+    pub ok: Success,
     /// The operations from `since` on, oldest first.
     pub ops: Vec<LogOp>,
     /// The number the next operation will get.
     pub next: u64,
+    /// The oldest operation the timeline (`GET /api/timeline`) can show the world before.
+    pub timeline_from: u64,
 }

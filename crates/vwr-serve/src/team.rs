@@ -394,10 +394,7 @@ pub(crate) struct LogQuery {
 
 /// `GET /api/log?since=SEQ`: the operations, and how far back the timeline reaches.
 pub(crate) async fn log(State(st): State<Arc<AppState>>, Query(q): Query<LogQuery>) -> Response {
-    let (a, (first, _)) =
-        crate::server::on_session(st, move |s| (s.log_since(q.since), s.timeline_range())).await;
-    Json(serde_json::json!({ "ok": true, "ops": a.ops, "next": a.next, "timeline_from": first }))
-        .into_response()
+    Json(crate::server::on_session(st, move |s| s.log_since(q.since)).await).into_response()
 }
 
 #[derive(Deserialize)]

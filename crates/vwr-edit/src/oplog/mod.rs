@@ -318,11 +318,6 @@ impl OpLog {
         &self.entries
     }
 
-    /// Forgets the entries before `seq` (once written out); records and undo stay.
-    pub fn forget_before(&mut self, seq: u64) {
-        self.entries.retain(|e| e.seq >= seq);
-    }
-
     /// Forgets everything users could undo or redo (the world was replaced).
     pub fn clear_undo(&mut self) {
         self.records.clear();

@@ -390,15 +390,7 @@ impl Session {
         let mut last = None;
         for _ in 0..MAX_ATTEMPTS {
             let team = self.team.as_mut().ok_or_else(super::team::no_log)?;
-            let t = now_ms();
-            let e = if redo {
-                team.log.redo(&mut self.editor, user, t)
-            } else {
-                team.log.undo(&mut self.editor, user, t)
-            }
-            .map_err(ServeError::from_log)?
-            .cloned();
-            let Some(e) = e else {
+            let Some(e) = team.step(&mut self.editor, user, redo)? else {
                 return Ok(self.after_history(user, None));
             };
             match self.commit_step(user, true, Some(&[]), &e.change.label)? {

@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 use vwr::World;
 use vwr_edit::oplog::{world_hash, Entry, LogLine, OpLog};
 use vwr_edit::script::{Applied, Located};
+use vwr_edit::Editor;
 
 use super::{Session, SessionOptions};
-use crate::answer::{LogAnswer, LogOp};
+use crate::answer::{LogAnswer, LogOp, Success};
 use crate::error::{Result, ServeError};
 use crate::wire;
 
@@ -113,6 +114,22 @@ impl Team {
         });
     }
 
+    /// `user`'s undo (or redo) through the log: the new entry, if there was a step.
+    pub(super) fn step(
+        &mut self,
+        ed: &mut Editor,
+        user: &str,
+        redo: bool,
+    ) -> Result<Option<Entry>> {
+        let t = now_ms();
+        let e = if redo {
+            self.log.redo(ed, user, t)
+        } else {
+            self.log.undo(ed, user, t)
+        };
+        Ok(e.map_err(ServeError::from_log)?.cloned())
+    }
+
     fn logged(&mut self, e: Option<&Entry>) {
         if let Some(e) = e {
             self.pending.push(LogLine::of_entry(e));
@@ -176,15 +193,8 @@ impl Session {
         user: &str,
         redo: bool,
     ) -> Result<Option<vwr_edit::Change>> {
-        let t = now_ms();
         let team = self.team.as_mut().ok_or_else(no_log)?;
-        let e = if redo {
-            team.log.redo(&mut self.editor, user, t)
-        } else {
-            team.log.undo(&mut self.editor, user, t)
-        }
-        .map_err(ServeError::from_log)?
-        .cloned();
+        let e = team.step(&mut self.editor, user, redo)?;
         team.logged(e.as_ref());
         Ok(e.map(|e| e.change))
     }
@@ -260,25 +270,28 @@ impl Session {
         Ok(out)
     }
 
-    /// The oldest operation the timeline can show the world before, and the newest.
-    pub fn timeline_range(&self) -> (u64, u64) {
-        self.team
-            .as_ref()
-            .map_or((0, 0), |t| (t.log.timeline_start(), t.log.next_seq() - 1))
-    }
-
     /// The operations of the log from `since` on (`GET /api/log?since=SEQ`), as many as are
     /// kept in memory (all of this session's).
     pub fn log_since(&self, since: u64) -> LogAnswer {
-        let ops = self.team.as_ref().map_or_else(Vec::new, |t| {
-            t.log
+        let Some(t) = self.team.as_ref() else {
+            return LogAnswer {
+                ok: Success,
+                ops: Vec::new(),
+                next: 1,
+                timeline_from: 0,
+            };
+        };
+        LogAnswer {
+            ok: Success,
+            ops: t
+                .log
                 .entries()
                 .iter()
                 .filter(|e| e.seq >= since)
                 .map(LogOp::of)
-                .collect()
-        });
-        let next = self.team.as_ref().map_or(1, |t| t.log.next_seq());
-        LogAnswer { ops, next }
+                .collect(),
+            next: t.log.next_seq(),
+            timeline_from: t.log.timeline_start(),
+        }
     }
 }
