@@ -79,6 +79,14 @@ pub enum Oddity {
         /// Anchor cell.
         cell: [i32; 3],
     },
+    /// v3: a stored level-of-detail chunk is not what the rule makes from the level below
+    /// (vwr-v3.md §13): a writer did not rebuild it.
+    StaleLevelChunk {
+        /// The level (1..).
+        level: u8,
+        /// The chunk's position in its level.
+        chunk: [u32; 3],
+    },
 }
 
 impl std::fmt::Display for Oddity {
@@ -108,6 +116,11 @@ impl std::fmt::Display for Oddity {
             Oddity::LegacyChunkVersion { pos } => {
                 write!(f, "chunk {pos:?}: legacy v1 chunk payload")
             }
+            Oddity::StaleLevelChunk { level, chunk } => write!(
+                f,
+                "level of detail {level}, chunk {chunk:?}: not what level {} makes (rebuild the levels with `voxcaf world lod`)",
+                level - 1
+            ),
             Oddity::LegacyMoveObject { cell } => {
                 write!(f, "MoveObject at {cell:?} uses the legacy 45-byte form")
             }

@@ -292,11 +292,21 @@ pub(crate) fn compact_chain<S: Source + ?Sized>(
     chain: &[Index],
     codec: v3::Codec,
     level: i32,
+    relod: Option<u8>,
 ) -> Result<Vec<u8>> {
     let first = &chain[0];
     let entries0 = v3::all_entries(src, dims, first)?;
-    let chunks = v3::decode_all(src, dims, first, &entries0)?;
-    let world = v3::assemble(dims, first, chunks)?;
+    // With the levels of detail rebuilt, only level 0 is read.
+    let read = match relod {
+        Some(_) => v3::level0(dims, &entries0),
+        None => &entries0,
+    };
+    let chunks = v3::decode_all(src, dims, first, read)?;
+    let (mut world, mut levels) = v3::assemble(dims, first, chunks)?;
+    let lod = relod.unwrap_or(first.lod);
+    if relod.is_some() {
+        levels = crate::lod::build_levels(&world, lod)?;
+    }
     let info = first
         .record
         .as_ref()
@@ -304,11 +314,15 @@ pub(crate) fn compact_chain<S: Source + ?Sized>(
         .unwrap_or_default();
     // A compaction keeps the file's page form (vwr-v3.md §9).
     let how = (codec, level, v3::PageForm::of(first.compact));
-    let mut bytes = v3::full_file(&world, how, first.generation, &info);
+    let mut bytes = v3::full_file(&world, &levels, how, first.generation, &info);
     let (mut prev_src, mut prev_entries) = (first.clone(), entries0);
     for ix in &chain[1..] {
         let entries = v3::all_entries(src, dims, ix)?;
-        let changes = decode_changes(src, dims, Some((&prev_src, &prev_entries)), ix, &entries)?;
+        let mut changes =
+            decode_changes(src, dims, Some((&prev_src, &prev_entries)), ix, &entries)?;
+        if relod.is_some() {
+            changes = with_levels(dims, lod, changes, &mut world, &mut levels)?;
+        }
         let h = v3::parse_header(&bytes)?;
         let (cur, _) = v3::choose_commit(&bytes[..], &h)?;
         let changed: Vec<(u32, Option<&Chunk>)> =
@@ -333,4 +347,51 @@ pub(crate) fn compact_chain<S: Source + ?Sized>(
         (prev_src, prev_entries) = (ix.clone(), entries);
     }
     Ok(bytes)
+}
+
+/// A commit's level-0 `changes` applied to `world`, with the level-of-detail chunks they
+/// change (rebuilt, applied to `levels`) instead of the ones the commit stored.
+fn with_levels(
+    dims: [u32; 3],
+    lod: u8,
+    mut changes: Vec<(u32, Option<Chunk>)>,
+    world: &mut crate::World,
+    levels: &mut [crate::World],
+) -> Result<Vec<(u32, Option<Chunk>)>> {
+    let count0 = crate::lod::level_chunk_count(dims, 0);
+    changes.retain(|(i, _)| u64::from(*i) < count0);
+    let mut at = Vec::with_capacity(changes.len());
+    for (i, c) in &changes {
+        let p = v3::delinear(dims, *i);
+        match c {
+            Some(c) => world.set_chunk(p, c.clone())?,
+            None => drop(world.take_chunk(p)),
+        }
+        at.push(p);
+    }
+    let lod_changes = {
+        let mut get = |k: u8, p: [u32; 3]| -> Result<Option<std::sync::Arc<Chunk>>> {
+            let w = if k == 0 {
+                &*world
+            } else {
+                &levels[usize::from(k) - 1]
+            };
+            Ok(w.chunk(p)
+                .filter(|c| !c.is_empty())
+                .cloned()
+                .map(std::sync::Arc::new))
+        };
+        crate::lod::rebuild_ancestors(dims, lod, &at, &mut get)?
+    };
+    for (i, c) in &lod_changes {
+        let (k, p) = crate::lod::locate(dims, lod, *i);
+        let w = &mut levels[usize::from(k) - 1];
+        match c {
+            Some(c) => w.set_chunk(p, c.clone())?,
+            None => drop(w.take_chunk(p)),
+        }
+    }
+    changes.extend(lod_changes);
+    changes.sort_unstable_by_key(|c| c.0);
+    Ok(changes)
 }

@@ -223,7 +223,7 @@ impl WorldFile {
         if let Kind::V2 { .. } = self.kind {
             return Ok(None);
         }
-        let entries = self.entries()?;
+        let entries = v3::level0(dims, self.entries()?);
         Ok(Some(
             entries
                 .iter()
@@ -277,7 +277,65 @@ impl WorldFile {
         if (0..3).any(|k| pos[k] >= self.dims[k]) {
             return Ok(None);
         }
-        let i = v3::linear(self.dims, pos);
+        self.cached(v3::linear(self.dims, pos), pos)
+    }
+
+    /// v3: the levels of detail the file stores above level 0 (vwr-v3.md §13); 0 for v2.
+    pub fn lod_levels(&self) -> u8 {
+        self.index().map_or(0, |ix| ix.lod)
+    }
+
+    /// The chunk at `pos` of level `level` (0 = the world; `None` if empty, outside the level
+    /// or above the levels the file stores), through the cache.
+    pub fn lod_chunk(&self, level: u8, pos: [u32; 3]) -> Result<Option<Arc<Chunk>>> {
+        if level == 0 {
+            return self.chunk(pos);
+        }
+        let d = crate::lod::level_dims(self.dims, level);
+        if level > self.lod_levels() || (0..3).any(|k| pos[k] >= d[k]) {
+            return Ok(None);
+        }
+        self.cached(crate::lod::index_of(self.dims, level, pos), pos)
+    }
+
+    /// Level `level` (1..=[`WorldFile::lod_levels`]) as a world of its cells, reading only its
+    /// chunks and the entry pages that list them.
+    pub fn load_level(&self, level: u8) -> Result<World> {
+        if !(1..=self.lod_levels()).contains(&level) {
+            return Err(VwrError::Unrepresentable(format!(
+                "{} stores {} levels of detail, not level {level} (`voxcaf world lod FILE --levels N` builds them)",
+                self.path.display(),
+                self.lod_levels()
+            )));
+        }
+        let dims = self.dims;
+        let (lo, hi) = (
+            crate::lod::level_offset(dims, level),
+            crate::lod::level_offset(dims, level + 1),
+        );
+        let Kind::V3 { index, .. } = &self.kind else {
+            return World::with_chunk_dims(crate::lod::level_dims(dims, level));
+        };
+        // Only the entry pages that hold the level's chunk indices are read.
+        let pages = (lo / u64::from(crate::layout::PAGE_ENTRIES))
+            ..hi.div_ceil(u64::from(crate::layout::PAGE_ENTRIES));
+        let mut entries: Vec<ChunkEntryV3> = Vec::new();
+        for (n, pe) in index.pages.iter().enumerate() {
+            if pages.contains(&u64::from(pe.page.get())) {
+                let page = v3::read_page(&self.src, dims, index, n)?;
+                let inside = |e: &&ChunkEntryV3| (lo..hi).contains(&u64::from(e.chunk_index.get()));
+                entries.extend(page.iter().filter(inside));
+            }
+        }
+        let chunks = v3::decode_all(&self.src, dims, index, &entries)?;
+        let mut w = World::with_chunk_dims(crate::lod::level_dims(dims, level))?;
+        for (i, c) in chunks {
+            w.set_chunk(crate::lod::locate(dims, level, i).1, c)?;
+        }
+        Ok(w)
+    }
+
+    fn cached(&self, i: u32, pos: [u32; 3]) -> Result<Option<Arc<Chunk>>> {
         {
             let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
             cache.clock += 1;
@@ -420,6 +478,7 @@ impl WorldFile {
                     slots: [CommitSlot::new_zeroed(); 2],
                     history: true,
                     compact: index.compact,
+                    lod: index.lod,
                 };
                 v3::chain(&self.src, &h, index, limit)
             }
@@ -490,7 +549,15 @@ impl World {
     pub fn to_bytes_with(&self, options: &SaveOptions) -> Result<Vec<u8>> {
         if options.writes_v3(self) {
             let how = (options.codec, options.level, options.pages);
-            Ok(v3::full_file(self, how, 1, &options.commit))
+            if options.lod > crate::lod::MAX_LOD_LEVELS {
+                return Err(VwrError::Unrepresentable(format!(
+                    "{} levels of detail: at most {} are stored",
+                    options.lod,
+                    crate::lod::MAX_LOD_LEVELS
+                )));
+            }
+            let levels = crate::lod::build_levels(self, options.lod)?;
+            Ok(v3::full_file(self, &levels, how, 1, &options.commit))
         } else if self.fits_v2() {
             Ok(write_world_v2(self))
         } else {
@@ -535,10 +602,45 @@ pub fn read_world_checked(bytes: &[u8]) -> Result<(World, Vec<Oddity>)> {
         if d.world.sky_region() > 31 {
             odd.push(Oddity::SkyRegionOutOfRange(d.world.sky_region()));
         }
+        odd.extend(stale_levels(bytes, &d)?);
         Ok((d.world, odd))
     } else {
         read_world_checked_v2(bytes)
     }
+}
+
+/// The stored level-of-detail chunks of a decoded v3 file that differ from the levels built
+/// from its level 0 (vwr-v3.md §13).
+fn stale_levels(bytes: &[u8], d: &v3::Decoded) -> Result<Vec<Oddity>> {
+    let (dims, ix) = (d.index.dims, &d.index);
+    if ix.lod == 0 {
+        return Ok(Vec::new());
+    }
+    let upper = &d.entries[v3::level0(dims, &d.entries).len()..];
+    let chunks = v3::decode_all(bytes, dims, ix, upper)?;
+    let (_, stored) = v3::assemble(dims, ix, chunks)?;
+    let built = crate::lod::build_levels(&d.world, ix.lod)?;
+    let mut out = Vec::new();
+    for ((level, s), b) in (1u8..).zip(&stored).zip(&built) {
+        let mut at: Vec<[u32; 3]> = s
+            .non_empty_chunks()
+            .chain(b.non_empty_chunks())
+            .map(|c| c.0)
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        for chunk in at
+            .into_iter()
+            .filter(|&p| live_chunk(s, p) != live_chunk(b, p))
+        {
+            out.push(Oddity::StaleLevelChunk { level, chunk });
+        }
+    }
+    Ok(out)
+}
+
+fn live_chunk(w: &World, p: [u32; 3]) -> Option<&Chunk> {
+    w.chunk(p).filter(|c| !c.is_empty())
 }
 
 /// Codec statistics of a v3 file's current commit; `None` for v2 files.

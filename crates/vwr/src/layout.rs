@@ -333,12 +333,15 @@ pub struct WorldHeaderV3 {
     pub version: u8,
     /// Always 10.
     pub chunk_size: u8,
-    /// Feature bits: [`FLAG_HISTORY`], [`FLAG_COMPACT`]; the others are reserved and must be 0.
+    /// Feature bits: [`FLAG_HISTORY`], [`FLAG_COMPACT`], [`FLAG_LOD`]; the others are reserved
+    /// and must be 0.
     pub flags: U16,
     /// Chunks along x, y and z (each 1..=65535).
     pub chunks: [U16; 3],
+    /// Levels of detail stored above level 0 (0..=8; not 0 exactly with [`FLAG_LOD`]).
+    pub lod_levels: u8,
     /// Must be 0.
-    pub reserved: U16,
+    pub reserved: u8,
     /// CRC-32 of bytes 0..16.
     pub header_crc: U32,
     /// Must be 0.
@@ -387,6 +390,8 @@ pub const INDEX_MAGIC: &[u8; 4] = b"VWX1";
 pub const FLAG_HISTORY: u16 = 1;
 /// Header flag: every entry page is in the compact form (vwr-v3.md §4.2).
 pub const FLAG_COMPACT: u16 = 2;
+/// Header flag: the file stores levels of detail (vwr-v3.md §13), `lodLevels` of them.
+pub const FLAG_LOD: u16 = 4;
 
 /// Commit kind: an incremental save.
 pub const COMMIT_SAVE: u8 = 0;

@@ -42,6 +42,7 @@ mod error;
 mod fast;
 mod file;
 pub mod layout;
+pub mod lod;
 mod page;
 mod records;
 pub mod samples;
@@ -73,7 +74,7 @@ pub use records::{
 pub use session::{backup_path, SaveReport, SessionOptions, WorldSession, DEFAULT_KEEP};
 pub use v3::{
     read_world_v3, write_world_v3, Codec, CodecStats, Commit, CommitInfo, CommitKind, FileBytes,
-    Format, PageForm, SaveOptions, DEFAULT_ZSTD_LEVEL,
+    Format, LevelStats, PageForm, SaveOptions, DEFAULT_ZSTD_LEVEL,
 };
 pub use world::{
     World, WorldFields, DEFAULT_CHUNKS_PER_AXIS, MAX_CHUNKS_PER_AXIS, MAX_CHUNK_COUNT,

@@ -6,6 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use voxcaf_fs::lock::{LockError, WriteLock};
 
@@ -64,8 +65,10 @@ pub struct SaveReport {
     pub written: bool,
     /// Whether only changed chunks and a new commit were appended (v3).
     pub incremental: bool,
-    /// Chunks encoded and written.
+    /// Chunks encoded and written (levels of detail included).
     pub chunks_written: u64,
+    /// Of those, level-of-detail chunks (vwr-v3.md §13), per level from level 1.
+    pub lod_chunks: Vec<u64>,
     /// Bytes written to the world file (the backup not included).
     pub bytes_written: u64,
     /// Whether the file was rewritten whole to reclaim space (keeping its history).
@@ -243,9 +246,7 @@ impl WorldSession {
             return Ok(());
         };
         let dims = self.file.chunk_dims();
-        let wanted: Vec<u32> = self
-            .file
-            .entries()?
+        let wanted: Vec<u32> = v3::level0(dims, self.file.entries()?)
             .iter()
             .map(|e| e.chunk_index.get())
             .filter(|i| !resident.contains(i))
@@ -394,9 +395,97 @@ impl WorldSession {
         if !self.file.has_history() {
             return self.upgrade(world);
         }
-        let report = self.append(&changed, &fields)?;
+        let lod = self.lod_changes(world, &changed)?;
+        let mut all: Vec<(u32, Option<&Chunk>)> = changed;
+        all.extend(lod.iter().map(|(i, c)| (*i, c.as_ref())));
+        all.sort_unstable_by_key(|c| c.0);
+        let mut report = self.append(&all, &fields)?;
+        report.lod_chunks = self.per_level(lod.iter().map(|c| c.0));
         self.remember(world);
         self.maybe_compact(report)
+    }
+
+    /// The level-of-detail chunks that change with the level-0 chunks `changed` (vwr-v3.md
+    /// §13): only their ancestors are rebuilt, from the world where it is loaded and from the
+    /// file elsewhere.
+    fn lod_changes(
+        &self,
+        world: &World,
+        changed: &[(u32, Option<&Chunk>)],
+    ) -> Result<Vec<(u32, Option<Chunk>)>> {
+        let (dims, lod) = (self.file.chunk_dims(), self.file.lod_levels());
+        if lod == 0 || changed.is_empty() {
+            return Ok(Vec::new());
+        }
+        let at: Vec<[u32; 3]> = changed.iter().map(|c| v3::delinear(dims, c.0)).collect();
+        let mut get = |k: u8, p: [u32; 3]| -> Result<Option<Arc<Chunk>>> {
+            if k == 0 && self.is_resident(v3::linear(dims, p)) {
+                let c = world.chunk(p).filter(|c| !c.is_empty());
+                return Ok(c.cloned().map(Arc::new));
+            }
+            self.file.lod_chunk(k, p)
+        };
+        crate::lod::rebuild_ancestors(dims, lod, &at, &mut get)
+    }
+
+    fn per_level(&self, indices: impl Iterator<Item = u32>) -> Vec<u64> {
+        let (dims, lod) = (self.file.chunk_dims(), self.file.lod_levels());
+        let mut out = vec![0; usize::from(lod)];
+        for i in indices {
+            let (k, _) = crate::lod::locate(dims, lod, i);
+            if k > 0 {
+                out[usize::from(k) - 1] += 1;
+            }
+        }
+        out
+    }
+
+    /// v3: builds, rebuilds or drops levels of detail so that the file stores `levels` of them
+    /// above level 0 (0 = none; at most [`crate::lod::MAX_LOD_LEVELS`]). The file is rewritten
+    /// whole and atomically, keeping its history: every kept commit gets the levels of its own
+    /// state. The session's world is not saved by this: save it first.
+    pub fn set_lod_levels(&mut self, levels: u8) -> Result<SaveReport> {
+        let dims = self.file.chunk_dims();
+        if self.file.version() != 3 {
+            return Err(VwrError::Unrepresentable(
+                "levels of detail need a v3 file; convert it with `voxcaf world convert --format v3`"
+                    .into(),
+            ));
+        }
+        if levels > crate::lod::MAX_LOD_LEVELS {
+            return Err(VwrError::Unrepresentable(format!(
+                "{levels} levels of detail: at most {} are stored",
+                crate::lod::MAX_LOD_LEVELS
+            )));
+        }
+        if crate::lod::space_count(dims, levels) > crate::world::MAX_CHUNK_COUNT {
+            return Err(VwrError::Unrepresentable(format!(
+                "{levels} levels of detail would take the file past 2^32-1 chunks"
+            )));
+        }
+        self.check_unchanged()?;
+        let (codec, level) = (self.opts.codec, self.opts.level);
+        let bytes = if self.file.has_history() {
+            let (mut chain, _) = self.file.chain(self.opts.keep.max(1));
+            chain.reverse();
+            let src = self.file.source();
+            commit::compact_chain(src, dims, &chain, codec, level, Some(levels))?
+        } else {
+            let full = self.file.load()?;
+            let lv = crate::lod::build_levels(&full, levels)?;
+            let generation = self.file.index().map_or(1, |ix| ix.generation + 1);
+            let how = (codec, level, v3::PageForm::Compact);
+            v3::full_file(&full, &lv, how, generation, &self.info())
+        };
+        let mut report = self.write_whole(&bytes, 0)?;
+        let stored: Vec<u32> = self
+            .file
+            .entries()?
+            .iter()
+            .map(|e| e.chunk_index.get())
+            .collect();
+        report.lod_chunks = self.per_level(stored.into_iter());
+        Ok(report)
     }
 
     fn unchanged_report(&self) -> SaveReport {
@@ -478,7 +567,7 @@ impl WorldSession {
         let (codec, level) = (self.opts.codec, self.opts.level);
         // The rewrite writes compact pages (vwr-v3.md §9).
         let how = (codec, level, v3::PageForm::Compact);
-        let bytes = v3::full_file(&full, how, generation, &self.info());
+        let bytes = v3::full_file(&full, &[], how, generation, &self.info());
         let report = self.write_whole(&bytes, full.non_empty_chunks().count() as u64)?;
         self.remember(world);
         Ok(report)
@@ -570,7 +659,7 @@ impl WorldSession {
         chain.reverse();
         let dims = self.file.chunk_dims();
         let (codec, level) = (self.opts.codec, self.opts.level);
-        let bytes = commit::compact_chain(self.file.source(), dims, &chain, codec, level)?;
+        let bytes = commit::compact_chain(self.file.source(), dims, &chain, codec, level, None)?;
         let mut report = self.write_whole(&bytes, 0)?;
         report.compacted = true;
         Ok(report)

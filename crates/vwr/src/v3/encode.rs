@@ -359,14 +359,27 @@ pub(crate) fn commit_slot(generation: u32, offset: u64, size: u32) -> CommitSlot
 }
 
 /// A v3 header with commit records and, if `compact`, compact entry pages.
-pub(crate) fn header_v3(dims: [u32; 3], slots: [CommitSlot; 2], compact: bool) -> WorldHeaderV3 {
+pub(crate) fn header_v3(
+    dims: [u32; 3],
+    slots: [CommitSlot; 2],
+    compact: bool,
+    lod: u8,
+) -> WorldHeaderV3 {
+    let mut flags = FLAG_HISTORY;
+    if compact {
+        flags |= FLAG_COMPACT;
+    }
+    if lod > 0 {
+        flags |= FLAG_LOD;
+    }
     let mut h = WorldHeaderV3 {
         magic: *WORLD_MAGIC,
         version: WORLD_VERSION_V3,
         chunk_size: crate::chunk::CHUNK_SIZE as u8,
-        flags: U16::new(FLAG_HISTORY | if compact { FLAG_COMPACT } else { 0 }),
+        flags: U16::new(flags),
         chunks: dims.map(|d| U16::new(d as u16)),
-        reserved: U16::ZERO,
+        lod_levels: lod,
+        reserved: 0,
         header_crc: U32::ZERO,
         reserved2: U32::ZERO,
         slots,
@@ -399,6 +412,7 @@ pub(crate) fn live_bytes(
 pub fn write_world_v3(world: &World, codec: Codec, level: i32) -> Vec<u8> {
     full_file(
         world,
+        &[],
         (codec, level, PageForm::Compact),
         1,
         &CommitInfo::default(),
@@ -409,16 +423,21 @@ pub fn write_world_v3(world: &World, codec: Codec, level: i32) -> Vec<u8> {
 /// (kind `write`, no previous commit).
 pub(crate) fn full_file(
     world: &World,
+    lod: &[World],
     (codec, level, form): (Codec, i32, PageForm),
     generation: u32,
     info: &CommitInfo,
 ) -> Vec<u8> {
     let compact = form == PageForm::Compact;
     let dims = world.chunk_dims();
-    let chunks: Vec<(u32, &Chunk)> = world
+    let mut chunks: Vec<(u32, &Chunk)> = world
         .non_empty_chunks()
         .map(|(p, c)| (linear(dims, p), c))
         .collect();
+    for (k, w) in (1u8..).zip(lod) {
+        let at = w.non_empty_chunks();
+        chunks.extend(at.map(|(p, c)| (crate::lod::index_of(dims, k, p), c)));
+    }
     let base = WORLD_HEADER_V3_SIZE as u64;
     let mut body = encode_body(&chunks, codec, level, base, 0);
     let pages = write_pages(&body.entries, &[], base, &mut body.data, compact);
@@ -438,7 +457,7 @@ pub(crate) fn full_file(
     );
     let empty = CommitSlot::new_zeroed();
     let slot = commit_slot(generation, index_at, index.len() as u32);
-    let header = header_v3(dims, [slot, empty], compact);
+    let header = header_v3(dims, [slot, empty], compact, lod.len() as u8);
     let mut out = Vec::with_capacity(index_at as usize + index.len());
     out.extend_from_slice(header.as_bytes());
     out.extend_from_slice(&body.data);

@@ -19,7 +19,7 @@ pub use history::{Commit, CommitInfo, CommitKind};
 pub use read::read_world_v3;
 pub(crate) use read::*;
 pub(crate) use stats::{file_bytes_of, stats_of};
-pub use stats::{CodecStats, FileBytes};
+pub use stats::{CodecStats, FileBytes, LevelStats};
 
 pub(crate) use crate::store::{delinear, linear};
 use crate::world::World;
@@ -105,6 +105,8 @@ pub struct SaveOptions {
     pub commit: CommitInfo,
     /// v3: the entry page form (default compact).
     pub pages: PageForm,
+    /// v3: levels of detail to build and store (vwr-v3.md §13; default 0, at most 8).
+    pub lod: u8,
 }
 
 impl Default for SaveOptions {
@@ -115,6 +117,7 @@ impl Default for SaveOptions {
             level: DEFAULT_ZSTD_LEVEL,
             commit: CommitInfo::default(),
             pages: PageForm::Compact,
+            lod: 0,
         }
     }
 }

@@ -167,6 +167,8 @@ pub(crate) struct Header {
     pub history: bool,
     /// [`FLAG_COMPACT`]: every entry page is compact (vwr-v3.md §4.2).
     pub compact: bool,
+    /// [`FLAG_LOD`]: levels of detail stored above level 0 (vwr-v3.md §13); 0 without it.
+    pub lod: u8,
 }
 
 pub(crate) fn parse_header(bytes: &[u8]) -> Result<Header> {
@@ -203,16 +205,26 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Header> {
     if h.chunk_size != 10 {
         return Err(field(5, "chunkSize", h.chunk_size.into(), "must be 10"));
     }
-    if h.flags.get() & !(FLAG_HISTORY | FLAG_COMPACT) != 0 {
+    if h.flags.get() & !(FLAG_HISTORY | FLAG_COMPACT | FLAG_LOD) != 0 {
         return Err(field(
             6,
             "flags",
             h.flags.get().into(),
-            "only bits 0 (history) and 1 (compact pages) are defined in v3",
+            "only bits 0 (history), 1 (compact pages) and 2 (levels of detail) are defined in v3",
         ));
     }
-    if h.reserved.get() != 0 || h.reserved2.get() != 0 {
-        return Err(field(14, "reserved", 1, "must be 0"));
+    if h.reserved != 0 || h.reserved2.get() != 0 {
+        return Err(field(15, "reserved", 1, "must be 0"));
+    }
+    let lod = h.lod_levels;
+    let lod_flag = h.flags.get() & FLAG_LOD != 0;
+    if lod_flag != (lod > 0) || lod > crate::lod::MAX_LOD_LEVELS {
+        let rule = "1..=8 exactly when flag bit 2 (levels of detail) is set, else 0";
+        return Err(field(14, "lodLevels", lod.into(), rule));
+    }
+    if lod > 0 && h.flags.get() & FLAG_HISTORY == 0 {
+        let rule = "levels of detail need flag bit 0 (history)";
+        return Err(field(6, "flags", h.flags.get().into(), rule));
     }
     let dims = h.chunks.map(|v| u32::from(v.get()));
     for (k, &d) in dims.iter().enumerate() {
@@ -225,14 +237,20 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Header> {
             ));
         }
     }
-    if dims.iter().map(|&d| d as u64).product::<u64>() > crate::world::MAX_CHUNK_COUNT {
-        return Err(field(8, "chunks", 0, "more than 2^32-1 chunks"));
+    if crate::lod::space_count(dims, lod) > crate::world::MAX_CHUNK_COUNT {
+        return Err(field(
+            8,
+            "chunks",
+            0,
+            "more than 2^32-1 chunks, levels of detail included",
+        ));
     }
     Ok(Header {
         dims,
         slots: h.slots,
         history: h.flags.get() & FLAG_HISTORY != 0,
         compact: h.flags.get() & FLAG_COMPACT != 0,
+        lod,
     })
 }
 
@@ -255,6 +273,10 @@ pub(crate) struct Index {
     pub record: Option<CommitRecord>,
     /// The file's entry pages are compact ([`FLAG_COMPACT`]).
     pub compact: bool,
+    /// Levels of detail above level 0 the file stores ([`FLAG_LOD`]).
+    pub lod: u8,
+    /// The file's chunks per axis (level 0).
+    pub dims: [u32; 3],
 }
 
 fn parse_index<S: Source + ?Sized>(src: &S, h: &Header, k: usize) -> Result<Index> {
@@ -373,7 +395,7 @@ pub(crate) fn parse_root<S: Source + ?Sized>(
         let g = h.generation.get().into();
         return Err(field(4, "generation", g, "must equal the commit slot's"));
     }
-    let chunk_count: u64 = dims.iter().map(|&d| d as u64).product();
+    let chunk_count = crate::lod::space_count(dims, hd.lod);
     if entries_n > chunk_count {
         return Err(field(
             8,
@@ -440,6 +462,8 @@ pub(crate) fn parse_root<S: Source + ?Sized>(
         slot: 0,
         record,
         compact: hd.compact,
+        lod: hd.lod,
+        dims: hd.dims,
     })
 }
 
@@ -472,7 +496,7 @@ pub(crate) fn read_page<S: Source + ?Sized>(
             <[ChunkEntryV3]>::ref_from_prefix_with_elems(&bytes, count).expect("size checked");
         es.to_vec()
     };
-    let chunk_count: u64 = dims.iter().map(|&d| d as u64).product();
+    let chunk_count = crate::lod::space_count(dims, ix.lod);
     check_entries(
         &entries,
         &ix.groups,
@@ -727,16 +751,33 @@ pub(crate) fn decode_all<S: Source + ?Sized>(
     Ok(all)
 }
 
-/// Builds a world from a commit's decoded chunks.
-pub(crate) fn assemble(dims: [u32; 3], ix: &Index, chunks: Vec<(u32, Chunk)>) -> Result<World> {
+/// Builds a world and its stored levels of detail (1..=`ix.lod`) from a commit's decoded
+/// chunks.
+pub(crate) fn assemble(
+    dims: [u32; 3],
+    ix: &Index,
+    chunks: Vec<(u32, Chunk)>,
+) -> Result<(World, Vec<World>)> {
     let mut w = World::with_chunk_dims(dims)?;
     w.set_sky_region(ix.sky_region);
     w.set_mission_number(ix.mission_number);
     w.set_spawn_unchecked(ix.spawn);
+    let mut levels = (1..=ix.lod)
+        .map(|k| World::with_chunk_dims(crate::lod::level_dims(dims, k)))
+        .collect::<Result<Vec<World>>>()?;
     for (i, c) in chunks {
-        w.set_chunk(delinear(dims, i), c)?;
+        match crate::lod::locate(dims, ix.lod, i) {
+            (0, p) => w.set_chunk(p, c)?,
+            (k, p) => levels[usize::from(k) - 1].set_chunk(p, c)?,
+        }
     }
-    Ok(w)
+    Ok((w, levels))
+}
+
+/// The level-0 entries of a commit's sorted entries (those before its levels of detail).
+pub(crate) fn level0(dims: [u32; 3], entries: &[ChunkEntryV3]) -> &[ChunkEntryV3] {
+    let n = crate::lod::level_chunk_count(dims, 0);
+    &entries[..entries.partition_point(|e| u64::from(e.chunk_index.get()) < n)]
 }
 
 /// Reads a whole v3 file from memory.
@@ -761,9 +802,9 @@ pub(crate) fn read_v3_detailed<S: Source + ?Sized>(src: &S) -> Result<Decoded> {
     let h = parse_header(&head)?;
     let (index, newer) = choose_commit(src, &h)?;
     let entries = all_entries(src, h.dims, &index)?;
-    let chunks = decode_all(src, h.dims, &index, &entries)?;
+    let chunks = decode_all(src, h.dims, &index, level0(h.dims, &entries))?;
     Ok(Decoded {
-        world: assemble(h.dims, &index, chunks)?,
+        world: assemble(h.dims, &index, chunks)?.0,
         index,
         entries,
         newer,

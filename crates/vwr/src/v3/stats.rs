@@ -33,6 +33,20 @@ pub struct CodecStats {
     pub index_bytes: u64,
     /// Bytes the commit references (header, payloads, index).
     pub live_bytes: u64,
+    /// Per level: level 0 (the world) and each stored level of detail (vwr-v3.md §13).
+    pub levels: Vec<LevelStats>,
+}
+
+/// The chunks and bytes of one level of a v3 commit (`voxcaf world info --json`'s `lod`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LevelStats {
+    /// 0 = the world, 1.. = levels of detail.
+    pub level: u8,
+    /// Chunks the level stores (empty chunks are not stored).
+    pub chunks: u64,
+    /// Bytes as stored: raw payloads and frames whole, each grouped payload its share of its
+    /// group's compressed frame, and each entry its share of its entry page.
+    pub bytes: u64,
 }
 
 pub(crate) fn stats_of(ix: &Index, entries: &[ChunkEntryV3]) -> CodecStats {
@@ -46,6 +60,7 @@ pub(crate) fn stats_of(ix: &Index, entries: &[ChunkEntryV3]) -> CodecStats {
     for g in &ix.groups {
         s.stored_bytes += u64::from(g.stored_size.get());
     }
+    s.levels = level_stats(ix, entries);
     for e in entries {
         match e.encoding {
             ENCODING_UNIFORM => s.uniform += 1,
@@ -71,6 +86,40 @@ pub(crate) fn stats_of(ix: &Index, entries: &[ChunkEntryV3]) -> CodecStats {
         }
     }
     s
+}
+
+fn level_stats(ix: &Index, entries: &[ChunkEntryV3]) -> Vec<LevelStats> {
+    let dims = ix.dims;
+    let mut out: Vec<LevelStats> = (0..=ix.lod)
+        .map(|level| LevelStats {
+            level,
+            ..LevelStats::default()
+        })
+        .collect();
+    let page_len = |page: u32| {
+        ix.pages
+            .binary_search_by_key(&page, |p| p.page.get())
+            .map_or((0, 1), |n| {
+                let p = &ix.pages[n];
+                (stored_len(p, ix.compact), u64::from(p.count.get()))
+            })
+    };
+    for e in entries {
+        let (level, _) = crate::lod::locate(dims, ix.lod, e.chunk_index.get());
+        let l = &mut out[usize::from(level)];
+        l.chunks += 1;
+        let (page_bytes, page_count) = page_len(e.chunk_index.get() / PAGE_ENTRIES);
+        l.bytes += page_bytes / page_count.max(1);
+        l.bytes += match e.storage {
+            STORAGE_RAW | STORAGE_ZSTD => u64::from(e.size.get()),
+            STORAGE_GROUP => ix.groups.get(e.location.get() as usize).map_or(0, |g| {
+                u64::from(e.size.get()) * u64::from(g.stored_size.get())
+                    / u64::from(g.raw_size.get()).max(1)
+            }),
+            _ => 0,
+        };
+    }
+    out
 }
 
 /// Where every byte of a v3 file goes (`voxcaf world info`): the parts sum to the file size.
