@@ -76,6 +76,17 @@ impl MeshPart {
         }
     }
 
+    /// Multiplies the positions and texture coordinates of the vertices from `first` on by
+    /// `scale` (cells of a level of detail to world units).
+    fn scale_from(&mut self, first: usize, scale: f32) {
+        for p in &mut self.positions[first..] {
+            *p = p.map(|v| v * scale);
+        }
+        for uv in &mut self.uvs[first..] {
+            *uv = uv.map(|v| v * scale);
+        }
+    }
+
     fn push_vertex(
         &mut self,
         p: [f32; 3],
@@ -247,7 +258,10 @@ pub struct MeshBuffers {
 impl MeshBuffers {
     /// Appends a chunk's quads and special geometry; the quads without T-junctions when the
     /// chunk was meshed [`watertight`](crate::MeshOptions::watertight).
+    /// A chunk of a level of detail ([`ChunkMesh::level`] k) is scaled by 2^k, positions and
+    /// texture coordinates alike (so textures still repeat once per block).
     pub fn push_chunk(&mut self, c: &ChunkMesh, registry: &Registry) {
+        let firsts = [self.opaque.vertex_count(), self.transparent.vertex_count()];
         let passes = [
             (&mut self.opaque, &c.opaque),
             (&mut self.transparent, &c.transparent),
@@ -273,6 +287,11 @@ impl MeshBuffers {
             } else {
                 self.transparent.push_special(s, registry);
             }
+        }
+        if c.level > 0 {
+            let scale = (1u32 << c.level.min(31)) as f32;
+            self.opaque.scale_from(firsts[0], scale);
+            self.transparent.scale_from(firsts[1], scale);
         }
     }
 

@@ -102,15 +102,16 @@ fn units(
             .iter()
             .map(|c| {
                 let mut b = MeshBuffers::from_chunk(c, registry);
-                let o = [
-                    c.chunk[0] as f32 * 10.0,
-                    c.chunk[1] as f32 * 10.0,
-                    c.chunk[2] as f32 * 10.0,
-                ];
+                // A level-k chunk's corner is at 10·2^k blocks a chunk.
+                let size = 10.0 * (1u32 << c.level.min(31)) as f32;
+                let o = c.chunk.map(|v| v as f32 * size);
                 b.opaque.translate(o);
                 b.transparent.translate(o);
                 (
-                    format!("chunk_{}_{}_{}", c.chunk[0], c.chunk[1], c.chunk[2]),
+                    match c.level {
+                        0 => format!("chunk_{}_{}_{}", c.chunk[0], c.chunk[1], c.chunk[2]),
+                        k => format!("lod{k}_chunk_{}_{}_{}", c.chunk[0], c.chunk[1], c.chunk[2]),
+                    },
                     o,
                     b,
                 )

@@ -13,7 +13,9 @@
 //! quad in the box with an inner point on a plane bounding the box lies in that plane. Such
 //! edges are split at every whole-block point, where all corners of the neighbour's quads
 //! lie: nothing is read from the neighbour, so the buffers of a chunk depend on its own
-//! quads alone (a cached chunk stays right when only its neighbour is meshed again).
+//! quads alone (a cached chunk stays right when only its neighbour is meshed again). A plane
+//! the chunk was meshed closed on ([`ChunkMesh::closed`], levels of detail) is not split:
+//! the chunk's surface is closed there by itself.
 
 use super::{face_uv, MeshPart};
 use crate::mesher::{ChunkMesh, Quad};
@@ -28,6 +30,8 @@ const WORDS: usize = (SIDE * SIDE * SIDE).div_ceil(64);
 pub(super) struct CornerSet {
     lo: [i32; 3],
     bits: [u64; WORDS],
+    /// The chunk's closed border planes ([`ChunkMesh::closed`]).
+    closed: [bool; 6],
 }
 
 impl CornerSet {
@@ -37,6 +41,7 @@ impl CornerSet {
         let mut set = CornerSet {
             lo,
             bits: [0; WORDS],
+            closed: c.closed,
         };
         for q in c.opaque.iter().chain(&c.transparent) {
             for p in q.corner_points() {
@@ -64,10 +69,11 @@ impl CornerSet {
             .is_some_and(|i| self.bits[i / 64] & (1 << (i % 64)) != 0)
     }
 
-    /// Whether coordinate `x` on axis `a` is that of one of the box's two border planes.
+    /// Whether coordinate `x` on axis `a` is that of one of the box's two border planes, and
+    /// that plane is not closed (a closed chunk's surface continues in no other chunk).
     fn on_border(&self, a: usize, x: i32) -> bool {
         let l = x - self.lo[a];
-        l == 0 || l == CHUNK_SIZE as i32
+        (l == 0 && !self.closed[2 * a + 1]) || (l == CHUNK_SIZE as i32 && !self.closed[2 * a])
     }
 }
 

@@ -54,10 +54,14 @@ impl Mesher {
         *pos_x = [[0; N]; N];
         *neg_x = [[0; N]; N];
         for z in 0..N {
-            for y in 0..N {
-                if nb.occ[z + 1][y + 1] & (ROW << 1) == 0 {
-                    continue;
-                }
+            // The layer's rows holding an opaque cell, all ten tested at once.
+            let mut live = 0u16;
+            for (y, &row) in nb.occ[z + 1][1..=N].iter().enumerate() {
+                live |= ((row & (ROW << 1) != 0) as u16) << y;
+            }
+            while live != 0 {
+                let y = live.trailing_zeros() as usize;
+                live &= live - 1;
                 let rows = nb.opaque_face_rows(y, z);
                 for (mut bits, slices) in [(rows[0], &mut *pos_x), (rows[1], &mut *neg_x)] {
                     while bits != 0 {
@@ -136,9 +140,16 @@ impl Mesher {
             let s = todo.trailing_zeros() as usize;
             todo &= todo - 1;
             let rows = self.vis[F][s];
-            let Some(q0) = rows.iter().position(|&r| r != 0) else {
+            // The rows holding a face, all ten tested at once (a fixed trip count); only
+            // those rows are visited below.
+            let mut live = 0u16;
+            for (q, &row) in rows.iter().enumerate() {
+                live |= ((row != 0) as u16) << q;
+            }
+            if live == 0 {
                 continue;
-            };
+            }
+            let q0 = live.trailing_zeros() as usize;
             let key_at = |q: usize, b: usize| key_of::<F, AO>(nb, s, q, b);
             // Without AO and with one opaque block value, every key is that value: only the
             // transposed mask is needed, no key is read.
@@ -148,16 +159,26 @@ impl Mesher {
             // coordinates (transposed on Y and Z faces). A neighbour that is not visible in
             // this slice left a stale key behind; its bit is never read, since the merge only
             // compares cells that are both in the rectangle it grows.
-            let first = key_at(q0, rows[q0].trailing_zeros() as usize);
-            // The rows holding a face, and the union of the rows (the transposed slice's
-            // rows holding a face).
-            let (mut live, mut union) = (0u16, 0u16);
+            let b0 = rows[q0].trailing_zeros() as usize;
+            let first = key_at(q0, b0);
+            // One face (one row holding one bit: told by the bits, not counted, as this
+            // target has no popcount instruction): its quad straight away, no key read twice.
+            if live & (live - 1) == 0 && rows[q0] & (rows[q0] - 1) == 0 {
+                let (x, y, z) = local_of(F, s, q0, b0);
+                out.push(Quad::from_key(origin, [x, y, z], face, [1, 1], first));
+                continue;
+            }
+            // The union of the rows (the transposed slice's rows holding a face).
+            let mut union = 0u16;
             let mut tmask = [0u16; N];
             let (mut eq_l, mut eq_u) = ([0u16; N], [0u16; N]);
             let mut diff = 0u32;
-            for (q, &row) in rows.iter().enumerate().skip(q0) {
+            let mut rest = live;
+            while rest != 0 {
+                let q = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let row = rows[q];
                 let mut bits = row;
-                live |= ((row != 0) as u16) << q;
                 union |= row;
                 if same_keys {
                     while transposed && bits != 0 {
@@ -210,12 +231,12 @@ impl Mesher {
                     k,
                 ));
             };
-            // One face: one row holding one bit (told by the bits, not counted: this target
-            // has no popcount instruction).
-            let single = live & live.wrapping_sub(1) == 0 && union & union.wrapping_sub(1) == 0;
-            if !G || single {
-                for (q, &row) in rows.iter().enumerate().skip(q0) {
-                    let mut bits = row;
+            if !G {
+                let mut rest = live;
+                while rest != 0 {
+                    let q = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let mut bits = rows[q];
                     while bits != 0 {
                         let b = bits.trailing_zeros() as usize;
                         bits &= bits - 1;

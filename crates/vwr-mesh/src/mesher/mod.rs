@@ -51,6 +51,14 @@ pub struct ChunkMesh {
     /// from the options the chunk was meshed with, read when buffers are built (which split
     /// quad edges on the border planes of the chunk at `chunk`).
     pub watertight: bool,
+    /// The level of detail of the world the chunk was meshed from (0: blocks; see
+    /// [`crate::lod`]): its quads and special cells are in that level's cells, and
+    /// [`crate::MeshBuffers`] scales them by 2^`level` into world units.
+    pub level: u8,
+    /// Border planes meshed closed, in [`Face::ALL`] order: the cells across them were read
+    /// as air ([`crate::lod::mesh_chunk_closed`]), so the chunk's surface ends there and
+    /// watertight buffers split no edge on them for a neighbour's sake. None in a plain mesh.
+    pub closed: [bool; 6],
 }
 
 impl ChunkMesh {
@@ -77,6 +85,8 @@ impl ChunkMesh {
         self.opaque.clear();
         self.transparent.clear();
         self.special.clear();
+        self.level = 0;
+        self.closed = [false; 6];
     }
 }
 
@@ -270,7 +280,13 @@ pub fn mesh_chunk_with(
     let c = CHUNK_SIZE as i32;
     let origin = [pos[0] as i32 * c, pos[1] as i32 * c, pos[2] as i32 * c];
     mesher.mesh(nb, origin, opts, out);
-    for s in &mut out.special {
+    rotate_plates(chunk, origin, &mut out.special);
+}
+
+/// Applies `chunk`'s plate-rotation records to the special cells meshed from it (its first
+/// cell at world position `origin`).
+pub(crate) fn rotate_plates(chunk: &Chunk, origin: [i32; 3], special: &mut [SpecialCell]) {
+    for s in special {
         let l = [
             (s.pos[0] - origin[0]) as usize,
             (s.pos[1] - origin[1]) as usize,

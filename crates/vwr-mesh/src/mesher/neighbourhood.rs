@@ -159,6 +159,19 @@ impl Neighborhood {
     /// exactly once and the occupancy rows are built on the way, so no second pass over the
     /// 12³ cells is needed.
     pub fn gather(&mut self, world: &World, pos: [u32; 3], registry: &Registry) {
+        self.gather_closed(world, pos, registry, [false; 6]);
+    }
+
+    /// [`Neighborhood::gather`] with the cells across the chunk's border planes marked in
+    /// `closed` ([`Face::ALL`] order) read as air: the neighbourhood of a chunk meshed with
+    /// closed borders ([`crate::lod`]).
+    pub fn gather_closed(
+        &mut self,
+        world: &World,
+        pos: [u32; 3],
+        registry: &Registry,
+        closed: [bool; 6],
+    ) {
         let table = registry.class_table();
         self.packed = false;
         self.opaque_value = None;
@@ -184,8 +197,12 @@ impl Neighborhood {
                         pos[1].wrapping_add_signed(dy),
                         pos[2].wrapping_add_signed(dz),
                     ];
+                    let across_closed = [dx, dy, dz]
+                        .iter()
+                        .enumerate()
+                        .any(|(a, &d)| (d == 1 && closed[2 * a]) || (d == -1 && closed[2 * a + 1]));
                     // A wrapped coordinate is far outside the world, so `chunk` says None.
-                    let ch = world.chunk(n);
+                    let ch = world.chunk(n).filter(|_| !across_closed);
                     let (sx, lx, px) = spans(dx);
                     let (sy, ly, py) = spans(dy);
                     let (sz, lz, pz) = spans(dz);

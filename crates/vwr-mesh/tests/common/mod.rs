@@ -1,5 +1,7 @@
 #![allow(dead_code, unused_imports)]
 
+pub mod edges;
+
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
