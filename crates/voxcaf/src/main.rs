@@ -34,6 +34,7 @@ mod world_db;
 mod world_diff;
 mod world_edit;
 mod world_history;
+mod world_lod;
 mod world_mesh;
 mod world_play;
 mod world_serve;
@@ -102,6 +103,8 @@ enum WorldCmd {
     #[command(flatten)]
     History(world_history::HistoryCmd),
     #[command(flatten)]
+    Lod(world_lod::LodCmd),
+    #[command(flatten)]
     Blocks(world_blocks::BlocksCmd),
     #[command(flatten)]
     Diff(world_diff::DiffCmd),
@@ -131,6 +134,7 @@ impl Cmd {
                 WorldCmd::Core(c) => c.json(),
                 WorldCmd::Edit(c) => c.json(),
                 WorldCmd::History(c) => c.json(),
+                WorldCmd::Lod(c) => c.json(),
                 WorldCmd::Blocks(c) => c.json(),
                 WorldCmd::Diff(c) => c.json(),
                 WorldCmd::Mesh(c) => c.json(),
@@ -170,6 +174,7 @@ fn main() -> ExitCode {
             WorldCmd::Core(c) => world::run(c),
             WorldCmd::Edit(c) => world_edit::run(c),
             WorldCmd::History(c) => world_history::run(c),
+            WorldCmd::Lod(c) => world_lod::run(c),
             WorldCmd::Blocks(c) => world_blocks::run(c),
             WorldCmd::Diff(c) => world_diff::run(c),
             WorldCmd::Mesh(c) => world_mesh::run(c),

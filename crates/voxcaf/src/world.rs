@@ -204,7 +204,10 @@ pub fn run(cmd: WorldCmd) -> Result<u8> {
             let bytes = o::read_input(&input)?;
             let world = World::from_bytes(&bytes).map_err(|e| o::failed(&input, e))?;
             // A resave keeps the file's format; `world convert --format` changes it.
-            let opts = SaveOptions::of_version(vwr::world_version(&bytes).unwrap_or(2));
+            let opts = SaveOptions {
+                lod: vwr::lod::stored_levels(&bytes),
+                ..SaveOptions::of_version(vwr::world_version(&bytes).unwrap_or(2))
+            };
             if o::is_dash(&output) {
                 let out = world
                     .to_bytes_with(&opts)
@@ -373,8 +376,12 @@ fn convert(a: &ConvertArgs) -> Result<u8> {
             ));
         }
     }
-    let opts = a.save_options();
     let world = World::from_bytes(&in_bytes).map_err(|e| o::failed(input, e))?;
+    let mut opts = a.save_options();
+    if opts.writes_v3(&world) {
+        // A v3 copy keeps the levels of detail the input stores (v2 cannot hold them).
+        opts.lod = vwr::lod::stored_levels(&in_bytes);
+    }
     if !matches!(a.codec, CodecArg::Auto) && !opts.writes_v3(&world) {
         return Err(o::usage(
             None,
@@ -565,6 +572,9 @@ fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
             "metadata_records": s.metadata_records,
             "metadata_by_type": s.records_by_type.iter().map(|(k, v)| (k.to_string(), json!(*v))).collect::<serde_json::Map<_, _>>(),
             "file_size": file_size,
+            "lod": codec.as_ref().map(|c| c.levels.iter().map(|l| json!({
+                "level": l.level, "chunks": l.chunks, "bytes": l.bytes,
+            })).collect::<Vec<_>>()),
             "file_bytes": parts.map(|p| p.iter().map(|(k, v)| (k.replace(' ', "_"), json!(*v))).collect::<serde_json::Map<_, _>>()),
         });
         if pretty {
@@ -637,6 +647,7 @@ fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
             "  codecs          {} uniform, {} packed, {} rle; {} raw, {} zstd frames, {} in {} groups",
             c.uniform, c.packed, c.rle, c.raw, c.zstd, c.grouped, c.groups
         );
+        levels_text(&mut o, &c.levels);
         let _ = writeln!(
             o,
             "  payload bytes   {} before, {} after compression; index {} bytes; generation {}",
@@ -750,4 +761,27 @@ fn check(files: &[PathBuf], strict: bool, as_json: bool) -> Result<u8> {
         crate::global::say!("{} of {} files passed", files.len() - failed, files.len());
     }
     Ok(if failed == 0 { 0 } else { 1 })
+}
+
+/// The `levels` lines of `world info`: each stored level of detail and its share of level 0.
+fn levels_text(o: &mut String, levels: &[vwr::LevelStats]) {
+    use std::fmt::Write as _;
+    let [first, rest @ ..] = levels else { return };
+    if rest.is_empty() {
+        return;
+    }
+    let base = first.bytes.max(1) as f64;
+    let _ = writeln!(
+        o,
+        "  levels          level 0: {} chunks, {} bytes",
+        first.chunks, first.bytes
+    );
+    for l in rest {
+        let pct = 100.0 * l.bytes as f64 / base;
+        let _ = writeln!(
+            o,
+            "                  level {}: {} chunks, {} bytes ({pct:.1} %)",
+            l.level, l.chunks, l.bytes
+        );
+    }
 }

@@ -41,6 +41,11 @@ pub enum MeshCmd {
         /// One node per chunk (at the chunk origin) instead of one merged mesh.
         #[arg(long)]
         per_chunk: bool,
+        /// Export level of detail K (1..=8; cells of 2^K blocks, in world units) instead of
+        /// the world: read from the file when it stores it (`voxcaf world lod`), else built.
+        /// Each chunk is meshed closed, so levels side by side show no cracks.
+        #[arg(long, value_parser = clap::value_parser!(u8).range(0..=8))]
+        lod: Option<u8>,
         /// Block render registry overrides (TOML, see the vwr-blocks docs).
         #[arg(long)]
         registry: Option<PathBuf>,
@@ -131,6 +136,7 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
             greedy,
             ao,
             per_chunk,
+            lod,
             registry: reg,
             json,
             force,
@@ -143,8 +149,13 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
                 ao,
                 watertight: false,
             };
-            let (mesh, stats, mesh_ms) =
-                export_mesh(&file, &out, reg.as_deref(), opts, per_chunk, max_memory)?;
+            let what = Export {
+                opts,
+                per_chunk,
+                lod: lod.unwrap_or(0),
+                max_memory,
+            };
+            let (mesh, stats, mesh_ms) = export_mesh(&file, &out, reg.as_deref(), what)?;
             let times = Times {
                 mesh_ms,
                 total_ms: t.elapsed().as_secs_f64() * 1e3,
@@ -224,6 +235,30 @@ fn check_mesh_output(file: &Path, out: &Path, force: bool) -> Result<()> {
     Ok(())
 }
 
+/// What `world mesh` exports.
+#[derive(Clone, Copy)]
+struct Export {
+    opts: MeshOptions,
+    per_chunk: bool,
+    /// 0: the world; k: its level of detail k.
+    lod: u8,
+    max_memory: Option<u64>,
+}
+
+/// Level `k` of a world: read from a v3 file that stores it (only that level's chunks), else
+/// built from the whole world.
+fn load_level(file: &Path, k: u8) -> Result<vwr::World> {
+    let o = |e| crate::output::failed(file, e);
+    if !crate::world_db::is_db(file) && !crate::output::is_dash(file) {
+        if let Ok(f) = vwr::WorldFile::open(file) {
+            if f.lod_levels() >= k {
+                return f.load_level(k).map_err(o);
+            }
+        }
+    }
+    vwr::lod::build_level(&load(file)?, k).map_err(o)
+}
+
 /// Milliseconds spent meshing, and on the whole command.
 #[derive(Clone, Copy)]
 struct Times {
@@ -238,16 +273,27 @@ fn export_mesh(
     file: &Path,
     out: &Path,
     reg: Option<&Path>,
-    opts: MeshOptions,
-    per_chunk: bool,
-    max_memory: Option<u64>,
+    what: Export,
 ) -> Result<(WorldMesh, ExportStats, f64)> {
+    let Export {
+        opts,
+        per_chunk,
+        lod,
+        max_memory,
+    } = what;
     let reg = registry(reg)?;
     let spinner = crate::output::spinner(format!("meshing {}", file.display()));
-    let world = load(file)?;
-    let t = Instant::now();
-    let mesh = mesh_world(&world, &reg, opts);
-    let mesh_ms = t.elapsed().as_secs_f64() * 1e3;
+    let (world, mesh_ms, mesh) = if lod == 0 {
+        let world = load(file)?;
+        let t = Instant::now();
+        let mesh = mesh_world(&world, &reg, opts);
+        (world, t.elapsed().as_secs_f64() * 1e3, mesh)
+    } else {
+        let level = load_level(file, lod)?;
+        let t = Instant::now();
+        let mesh = vwr_mesh::lod::mesh_level(&level, lod, &reg, opts);
+        (level, t.elapsed().as_secs_f64() * 1e3, mesh)
+    };
     drop(world);
     let format = ExportFormat::from_path(out).unwrap_or(ExportFormat::Glb);
     let budget = crate::world_args::memory_budget(max_memory);
