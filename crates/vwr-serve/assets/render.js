@@ -6,6 +6,7 @@ import { chunkKey, decodeChunks } from './wire.js';
 import { presenceLines } from './team.js';
 import { ghostBox } from './tools.js';
 import { boxLines, ghostGeometry, guideLines } from './overlay.js';
+import { level, levelFor, lodChanged, pending, regionKey, takeStale } from './lod.js';
 
 // The GL objects, made once by initGL.
 const g = {};
@@ -55,11 +56,9 @@ precision mediump float; in vec4 vColor; out vec4 o; void main(){ o = vColor; }`
   return true;
 }
 
-// Chunks are drawn merged per region of R×R×R chunks: one buffer and one draw call per region
-// and pass, rebuilt (from the decoded chunks it holds) when a chunk inside changes, and skipped
-// when its box is outside the view.
-const R = 8;
-const regionKey = (p) => `${Math.floor(p[0] / R)},${Math.floor(p[1] / R)},${Math.floor(p[2] / R)}`;
+// Chunks are drawn merged per region of R×R×R chunks (lod.js): one buffer and one draw call
+// per region and pass, rebuilt (from the decoded chunks it holds) when a chunk inside changes,
+// and skipped when its box is outside the view.
 
 // Uploads one merged pass of `parts` (decoded passes): null when it draws nothing.
 function uploadMerged(parts) {
@@ -92,81 +91,42 @@ function uploadMerged(parts) {
   gl.bindVertexArray(null);
   return { vao, bufs, count: ni, lo, hi };
 }
-function freeRegion(r) {
-  for (const p of [...r.parts, r.coarse]) if (p) { g.gl.deleteVertexArray(p.vao); p.bufs.forEach((b) => g.gl.deleteBuffer(b)); }
+// Frees the GL objects of merged passes.
+function free(parts) {
+  for (const p of parts) if (p) { g.gl.deleteVertexArray(p.vao); p.bufs.forEach((b) => g.gl.deleteBuffer(b)); }
 }
+// The two merged passes of decoded chunks (each a pair of passes).
+const mergedPasses = (chunks) => [0, 1].map((k) => uploadMerged(chunks.map((c) => c[k]).filter(Boolean)));
 
-// Far regions are drawn from a coarse mesh of C×C×C-block cells: a cell is solid when any
-// block in it is, coloured by its topmost block; faces only between solid and empty cells
-// (outside the world is empty). When the full meshes in view exceed state.triangleBudget, regions
-// farther than FAR blocks use it; COARSE_PER_FRAME of them are built per frame (the full mesh meanwhile).
-const C = 4, FAR = 300, COARSE_PER_FRAME = 24;
-const DIRS = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
-// The solid cells of the region of n cells a side from block `o`, with a ring of one cell
-// around it (from the neighbouring chunks), as an (n + 2)³ grid, and their block types.
-function coarseCells(n, o) {
-  const m = n + 2, solid = new Uint8Array(m * m * m), top = new Int16Array(m * m * m).fill(-1), type = new Uint16Array(m * m * m);
-  const c0 = o.map((v) => v / CS - 1), span = (n * C) / CS + 2;
-  for (let cz = c0[2]; cz < c0[2] + span; cz++) for (let cy = c0[1]; cy < c0[1] + span; cy++) for (let cx = c0[0]; cx < c0[0] + span; cx++) {
-    const c = state.chunks.get(`${cx},${cy},${cz}`); if (!c || !c.blocks) continue;
-    const b = [cx * CS - o[0] + C, cy * CS - o[1] + C, cz * CS - o[2] + C];
-    for (let i = 0; i < CS * CS * CS; i++) {
-      const v = c.blocks[i]; if (!v) continue;
-      const x = b[0] + i % CS, y = b[1] + Math.floor(i / CS) % CS, z = b[2] + Math.floor(i / (CS * CS));
-      if (x < 0 || y < 0 || z < 0 || x >= m * C || y >= m * C || z >= m * C) continue;
-      const cell = Math.floor(x / C) + Math.floor(y / C) * m + Math.floor(z / C) * m * m;
-      solid[cell] = 1; if (y > top[cell]) { top[cell] = y; type[cell] = v >> 4; }
-    }
+// Far regions are drawn from the server's levels of detail (lod.js) when the full meshes in
+// view exceed state.triangleBudget: a region farther than FAR blocks from the eye uses the
+// level levelFor gives, merged per level and region here ('k|region' -> [opaque, transparent]),
+// once that level has arrived (the full mesh meanwhile).
+const lodMerged = new Map();
+// The merged passes of level `k` in region `key`; undefined while the level is not here.
+function lodOf(key, k) {
+  const l = level(k);
+  if (!l) return undefined;
+  const id = `${k}|${key}`;
+  if (!lodMerged.has(id)) {
+    const members = [...(l.regions.get(key) || [])];
+    lodMerged.set(id, mergedPasses(members.map((c) => l.chunks.get(c)).filter(Boolean)));
   }
-  return { solid, type };
-}
-// The coarse mesh of region `key` as one decoded pass (null when it draws nothing).
-function coarsePart(key) {
-  const n = (R * CS) / C, r = key.split(',').map(Number), o = r.map((v) => v * R * CS);
-  const dims = state.world.block_dims;
-  const { solid, type } = coarseCells(n, o), m = n + 2;
-  // Cell (x, y, z) of the region; -1 and n are the ring around it.
-  const at = (x, y, z) => x + 1 + (y + 1) * m + (z + 1) * m * m;
-  const isSolid = (x, y, z) => solid[at(x, y, z)] === 1;
-  const pos = [], nrm = [], col = [], idx = [];
-  for (let z = 0; z < n; z++) for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) {
-    const cell = at(x, y, z);
-    if (!solid[cell]) continue;
-    const info = state.blockInfo.get(type[cell]), rgb = info ? info.color : [128, 128, 128, 255];
-    for (const d of DIRS) {
-      if (isSolid(x + d[0], y + d[1], z + d[2])) continue;
-      const a = d.findIndex((v) => v !== 0), u = (a + 1) % 3, v = (a + 2) % 3, base = pos.length / 3;
-      for (const [du, dv] of [[0, 0], [1, 0], [1, 1], [0, 1]]) {
-        const p = [x, y, z];
-        p[a] += d[a] > 0 ? 1 : 0; p[u] += du; p[v] += dv;
-        pos.push(...p.map((q, i) => Math.min(o[i] + q * C, dims[i])));
-        nrm.push(d[0], d[1], d[2], 0); col.push(rgb[0], rgb[1], rgb[2], 255);
-      }
-      // Counter-clockwise seen from outside.
-      idx.push(...(d[a] > 0 ? [0, 1, 2, 0, 2, 3] : [0, 2, 1, 0, 3, 2]).map((i) => base + i));
-    }
-  }
-  if (!idx.length) return null;
-  return { positions: new Float32Array(pos), normals: new Int8Array(nrm), colors: new Uint8Array(col), indices: new Uint32Array(idx) };
-}
-// The merged coarse mesh of region `r` (`key`), built when the frame's budget allows.
-function coarseOf(key, r, budget) {
-  if (r.coarse !== undefined) return r.coarse;
-  if (budget.left <= 0) { state.dirty = true; budget.pending++; return null; }
-  budget.left--;
-  const p = coarsePart(key);
-  r.coarse = p && uploadMerged([p]);
-  return r.coarse;
+  return lodMerged.get(id);
 }
 // Rebuilds the regions whose chunks changed.
 function rebuildRegions() {
   for (const key of state.dirtyRegions) {
-    const old = state.regions.get(key); if (old) freeRegion(old);
+    const old = state.regions.get(key); if (old) free(old.parts);
     const chunks = [...(state.regionChunks.get(key) || [])].map((k) => state.chunks.get(k)).filter(Boolean);
-    const parts = [0, 1].map((k) => uploadMerged(chunks.map((c) => c.parts[k]).filter(Boolean)));
-    if (parts[0] || parts[1]) state.regions.set(key, { parts, coarse: undefined }); else state.regions.delete(key);
+    const parts = mergedPasses(chunks.map((c) => c.parts));
+    if (parts[0] || parts[1]) state.regions.set(key, { parts }); else state.regions.delete(key);
   }
   state.dirtyRegions.clear();
+  for (const id of takeStale()) {
+    const old = lodMerged.get(id); if (old) free(old);
+    lodMerged.delete(id);
+  }
 }
 
 /** Takes a chunk answer (ArrayBuffer) into state.chunks, replacing or dropping chunks; the
@@ -183,6 +143,9 @@ export function applyChunks(buf) {
   }
   state.epoch = Math.max(state.epoch, answer.epoch);
   state.dirty = true;
+  // The levels of detail held follow the world (not the past world the timeline shows: far
+  // regions are drawn in full while it looks back).
+  if (answer.chunks.length) lodChanged();
 }
 
 // The six planes (a, b, c, d: inside when a·x + b·y + c·z + d >= 0) of the view-projection `m`.
@@ -199,23 +162,27 @@ function boxVisible(planes, lo, hi) {
   }
   return true;
 }
-// Whether far regions go coarse this frame: the full meshes in view exceed the budget.
+// Whether far regions are drawn from levels of detail this frame: the full meshes in view
+// exceed the budget (never in the layer view, nor while the timeline shows the past).
 function overBudget(planes) {
+  if (state.layerOn || state.scrub !== null) return false;
   let n = 0;
   for (const r of state.regions.values()) for (const p of r.parts) if (p && boxVisible(planes, p.lo, p.hi)) n += p.count / 3;
-  return n > state.triangleBudget && !state.layerOn;
+  return n > state.triangleBudget;
 }
-// Draws pass `k` of the regions in view (far ones from their coarse mesh, opaque only, when
-// `budget.coarse`); counts into the frame's figures.
+// Draws pass `k` of the regions in view (far ones from a level of detail when `budget.coarse`);
+// counts into the frame's figures.
 function drawPass(k, planes, count, eye, budget) {
   const gl = g.gl;
   for (const [key, r] of state.regions) {
     let p = r.parts[k];
-    const box = r.parts[0] || r.parts[1];
-    const c = [0, 1, 2].map((a) => (box.lo[a] + box.hi[a]) / 2);
-    if (budget.coarse && Math.hypot(c[0] - eye[0], c[1] - eye[1], c[2] - eye[2]) > FAR) {
-      const coarse = coarseOf(key, r, budget);
-      if (coarse) p = k === 0 ? coarse : null;
+    if (budget.coarse) {
+      const box = r.parts[0] || r.parts[1];
+      const c = [0, 1, 2].map((a) => (box.lo[a] + box.hi[a]) / 2);
+      const lvl = levelFor(Math.hypot(c[0] - eye[0], c[1] - eye[1], c[2] - eye[2]));
+      const m = lvl > 0 ? lodOf(key, lvl) : undefined;
+      if (m) p = m[k];
+      else if (lvl > 0 && k === 0 && pending(lvl)) budget.pending++;
     }
     if (!p || !boxVisible(planes, p.lo, p.hi)) continue;
     gl.bindVertexArray(p.vao); gl.drawElements(gl.TRIANGLES, p.count, gl.UNSIGNED_INT, 0);
@@ -288,13 +255,13 @@ function draw() {
   gl.uniform1f(g.uCaps, s.layerOn ? 1 : 0);
   gl.disable(gl.BLEND); gl.depthMask(true);
   rebuildRegions();
-  const planes = frustum(vp), count = { calls: 0, triangles: 0 }, eye = camBasis(s.cam).eye, budget = { left: COARSE_PER_FRAME, pending: 0, coarse: overBudget(planes) };
+  const planes = frustum(vp), count = { calls: 0, triangles: 0 }, eye = camBasis(s.cam).eye, budget = { pending: 0, coarse: overBudget(planes) };
   drawPass(0, planes, count, eye, budget);
   gl.uniform1f(g.uCaps, 0); gl.disable(gl.CULL_FACE); gl.enable(gl.BLEND); gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA); gl.depthMask(false);
   drawPass(1, planes, count, eye, budget);
-  // Regions drawn in full this frame for want of their coarse mesh (built in the next ones).
+  // Regions drawn in full this frame for want of their level of detail (on its way).
   count.coarsePending = budget.pending;
-  // Whether far regions went coarse this frame (the full meshes in view exceeded the budget).
+  // Whether far regions were drawn from levels of detail (the full meshes in view exceeded the budget).
   count.coarse = budget.coarse;
   stats.frame = count;
   gl.depthMask(true); gl.disable(gl.BLEND);

@@ -45,7 +45,7 @@ export const state = {
   regions: new Map(),      // region key -> {parts: [opaque, transparent]}: merged GL buffers
   regionChunks: new Map(), // region key -> Set of the chunk keys in it
   dirtyRegions: new Set(), // regions to re-merge before the next frame
-  triangleBudget: 1500000, // beyond it (full meshes in view), far regions are drawn coarse
+  triangleBudget: 1500000, // beyond it (full meshes in view), far regions are drawn from levels of detail (lod.js)
 };
 
 /** Timings and errors, for the browser tests (window.voxcafStats). */

@@ -92,8 +92,10 @@ function splitPart(p, has, onBorder) {
 /**
  * The passes of the chunk whose lowest corner is `corner` (blocks), made watertight: passes
  * of quads (`quads: true`, as the decoder marks them) are split, others kept as they are.
+ * A chunk meshed `closed` (a level of detail: every border plane closed, vwr-mesh's
+ * ChunkMesh::closed) is sealed by itself, so edges on its border planes are not split.
  */
-export function watertight(parts, corner) {
+export function watertight(parts, corner, closed = false) {
   const inBox = (p) => p.every((v, a) => v - corner[a] >= 0 && v - corner[a] <= SIDE);
   const key = (p) => ((p[0] - corner[0]) * (SIDE + 1) + (p[1] - corner[1])) * (SIDE + 1) + (p[2] - corner[2]);
   const set = new Set();
@@ -105,6 +107,6 @@ export function watertight(parts, corner) {
     }
   }
   const has = (m) => inBox(m) && set.has(key(m));
-  const onBorder = (a, x) => x - corner[a] === 0 || x - corner[a] === SIDE;
+  const onBorder = (a, x) => !closed && (x - corner[a] === 0 || x - corner[a] === SIDE);
   return parts.map((p) => (p && p.quads ? splitPart(p, has, onBorder) : p));
 }

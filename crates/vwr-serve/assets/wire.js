@@ -100,9 +100,17 @@ function decodePart(buf, dv, off, corner) {
   return { off: end, part: { positions, normals, colors, indices } };
 }
 
+// `f` of the passes in cells of `cell` blocks (positions scaled exactly: a power of two), the
+// result back in blocks.
+function inCells(parts, cell, f) {
+  const scale = (p, by) => p && Object.assign(p, { positions: p.positions.map((v) => v * by) });
+  return f(parts.map((p) => scale(p, 1 / cell))).map((p) => scale(p, cell));
+}
+
 /**
- * Decodes a chunk answer (an ArrayBuffer): `{epoch, chunks: [{pos, blocks, parts}]}` where
- * `blocks` is a Uint16Array of the 1000 raw block values (x fastest, then y, then z) or null,
+ * Decodes a chunk answer (an ArrayBuffer): `{epoch, chunks: [{pos, level, blocks, parts}]}` where
+ * `level` is the level of detail (0 but in answers of /api/lod, whose chunk `pos` covers
+ * 10·2^level blocks a side and carries no blocks), `blocks` is a Uint16Array of the 1000 raw block values (x fastest, then y, then z) or null,
  * and `parts` the opaque and transparent passes, each null or `{positions: Float32Array (xyz,
  * world units), normals: Int8Array (xyz0), colors: Uint8Array (rgba, AO baked in), indices:
  * Uint16Array or Uint32Array}`, cube-face quads split so that no T-junction shows (the
@@ -121,13 +129,15 @@ export function decodeChunks(buf) {
     const flags = dv.getUint32(off + 12, true); off += 16;
     let blocks = null;
     if (flags & 1) ({ off, blocks } = decodeBlocks(buf, dv, off, flags));
-    const corner = pos.map((v) => v * SIDE);
+    // Level of detail k (GET /api/lod): cells 2^k blocks wide, positions in world units.
+    const level = (flags >> 8) & 15, cell = 2 ** level;
+    const corner = pos.map((v) => v * SIDE * cell);
     const parts = [];
     for (let k = 0; k < 2; k++) {
       if (!(flags & (4 << k))) { parts.push(null); continue; }
       const r = decodePart(buf, dv, off, corner); off = r.off; parts.push(r.part);
     }
-    chunks.push({ pos, blocks, parts: watertight(parts, corner) });
+    chunks.push({ pos, level, blocks, parts: level ? inCells(parts, cell, (p) => watertight(p, pos.map((v) => v * SIDE), true)) : watertight(parts, corner) });
   }
   return { epoch, chunks };
 }

@@ -49,6 +49,12 @@ pub enum ServeError {
         /// The world's height in blocks.
         height: u32,
     },
+    /// `GET /api/lod` was asked for a level of detail it does not serve.
+    #[error("{message}")]
+    LodLevel {
+        /// What is wrong and which levels there are.
+        message: String,
+    },
     /// Recovery was asked for but there is no autosave journal to recover.
     #[error("there is no autosave journal to recover")]
     NoJournal,
@@ -145,7 +151,7 @@ impl ServeError {
             ServeError::Script { .. } => "script",
             ServeError::FillLimit { .. } => "limit",
             ServeError::EmptyScript => "script",
-            ServeError::LayerOutside { .. } => "range",
+            ServeError::LayerOutside { .. } | ServeError::LodLevel { .. } => "range",
             ServeError::NoJournal => "state",
             ServeError::Bind { .. } => "io",
             ServeError::Random(_) => "io",

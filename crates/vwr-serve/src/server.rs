@@ -53,6 +53,7 @@ const PAGE_FILES: &[(&str, &str, &str)] = page_files![
     "help.js" => JS,
     "overlay.js" => JS,
     "watertight.js" => JS,
+    "lod.js" => JS,
 ];
 const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
@@ -306,6 +307,7 @@ fn router(state: Arc<AppState>, max_body: usize) -> Router {
         .route("/api/world", get(world))
         .route("/api/blocks", get(blocks))
         .route("/api/chunks", get(chunks))
+        .route("/api/lod", get(lod))
         .route("/api/sync", get(sync))
         .route("/api/layer", get(layer))
         .route("/api/chunk-stats", get(chunk_stats))
@@ -601,6 +603,28 @@ struct Since {
 async fn chunks(State(st): State<Arc<AppState>>, Query(q): Query<Since>) -> Response {
     let body = on_session(st, move |s| s.chunks_since(q.since)).await;
     no_store(([(header::CONTENT_TYPE, "application/octet-stream")], body).into_response())
+}
+
+#[derive(serde::Deserialize)]
+struct LodQuery {
+    level: Option<String>,
+    #[serde(default)]
+    since: u32,
+}
+
+/// `GET /api/lod?level=K&since=EPOCH`: the closed meshes of level of detail K that changed
+/// after EPOCH, in the binary chunk answer ([`crate::wire`]).
+async fn lod(State(st): State<Arc<AppState>>, Query(q): Query<LodQuery>) -> Response {
+    let level = match crate::session::parse_level(q.level.as_deref()) {
+        Ok(k) => k,
+        Err(e) => return e.into_response(),
+    };
+    match on_session(st, move |s| s.lod_since(level, q.since)).await {
+        Ok(body) => {
+            no_store(([(header::CONTENT_TYPE, "application/octet-stream")], body).into_response())
+        }
+        Err(e) => e.into_response(),
+    }
 }
 
 #[derive(serde::Deserialize)]

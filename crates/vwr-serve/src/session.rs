@@ -23,9 +23,12 @@ use crate::wire;
 
 mod db;
 mod journal;
+mod lod;
 mod team;
 
 pub use journal::JournalJob;
+pub(crate) use lod::parse_level;
+pub use lod::LOD_MAX_LEVEL;
 
 pub use team::{oplog_path, OWNER};
 
@@ -138,6 +141,8 @@ pub struct Session {
     gen: u64,
     journal_gen: u64,
     recovery: Option<Recovery>,
+    /// The levels of detail, built on the first `GET /api/lod`.
+    lod: lod::Lod,
     /// The play test in progress, if any.
     play: Option<crate::play::PlayTest>,
     /// File mode: the operation log (database mode commits every edit instead).
@@ -211,6 +216,7 @@ impl Session {
             gen: 0,
             journal_gen: 0,
             recovery: None,
+            lod: lod::Lod::default(),
             play: None,
             team: None,
         };
@@ -545,6 +551,7 @@ impl Session {
             .copied()
             .collect();
         changed.extend(gone);
+        self.lod.note(&changed);
         if !changed.is_empty() {
             self.epoch += 1;
             for p in &changed {

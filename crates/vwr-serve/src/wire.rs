@@ -9,7 +9,8 @@
 //! "VXM2"  u32 epoch  u32 chunk_count
 //! per chunk:
 //!   u32 cx, cy, cz   u32 flags (bit 0: block values follow; bit 1: as runs; bit 2: an
-//!   opaque pass follows; bit 3: a transparent pass follows)
+//!   opaque pass follows; bit 3: a transparent pass follows; bits 8–11: the level of detail
+//!   k, 0 but in answers of `GET /api/lod`)
 //!   block values (only with flag bit 0), x fastest then y then z:
 //!     bit 1 clear: [u16; 1000] raw block values
 //!     bit 1 set:   u32 run_count, then (u16 raw value, u16 length) × run_count
@@ -34,6 +35,12 @@
 //! ```
 //!
 //! A chunk listed with no block values and no passes has been emptied: the page drops it.
+//!
+//! **Levels of detail** (`GET /api/lod?level=K`): chunk `(cx, cy, cz)` of level k covers
+//! 10·2^k blocks a side from block `(cx, cy, cz)·10·2^k`, its "chunk's corner" above; its
+//! positions are in world units from that corner like any other (whole multiples of 2^k, so
+//! the one-byte form holds them up to level 4), its mesh closed on every border plane
+//! (`vwr_mesh::lod::mesh_chunk_closed`), and it carries no block values.
 
 use vwr::{Block, CHUNK_SIZE, CHUNK_VOLUME};
 use vwr_blocks::Registry;
@@ -84,6 +91,34 @@ pub(crate) fn push_chunk(
     mesh: Option<&ChunkMesh>,
     registry: &Registry,
 ) {
+    push_chunk_at(out, (pos, 0), blocks, mesh, registry);
+}
+
+/// The answer of `GET /api/lod` at `epoch`: chunks of level of detail `level` (1..=15), each
+/// with its closed mesh (in the level's cells, [`ChunkMesh::level`] `level`) sent in world
+/// units and no block values; a chunk without a mesh became empty.
+pub fn lod_answer(
+    epoch: u32,
+    level: u8,
+    chunks: &[([u32; 3], Option<&ChunkMesh>)],
+    registry: &Registry,
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    begin(&mut out, epoch, chunks.len() as u32);
+    for (pos, mesh) in chunks {
+        push_chunk_at(&mut out, (*pos, level), None, *mesh, registry);
+    }
+    out
+}
+
+/// Appends chunk `pos` of level `level` (0: blocks).
+fn push_chunk_at(
+    out: &mut Vec<u8>,
+    (pos, level): ([u32; 3], u8),
+    blocks: Option<&[Block; CHUNK_VOLUME]>,
+    mesh: Option<&ChunkMesh>,
+    registry: &Registry,
+) {
     for v in pos {
         out.extend_from_slice(&v.to_le_bytes());
     }
@@ -100,7 +135,8 @@ pub(crate) fn push_chunk(
     let flags = u32::from(blocks.is_some())
         | (u32::from(as_runs) << 1)
         | (u32::from(passes[0].is_some()) << 2)
-        | (u32::from(passes[1].is_some()) << 3);
+        | (u32::from(passes[1].is_some()) << 3)
+        | (u32::from(level.min(15)) << 8);
     out.extend_from_slice(&flags.to_le_bytes());
     match (blocks, runs) {
         (Some(_), Some(r)) if as_runs => {
@@ -118,7 +154,7 @@ pub(crate) fn push_chunk(
         }
         _ => {}
     }
-    let corner = pos.map(|v| (v as usize * CHUNK_SIZE) as f32);
+    let corner = pos.map(|v| ((v as usize * CHUNK_SIZE) << level.min(15)) as f32);
     for p in passes.into_iter().flatten() {
         push_part(out, p, corner);
     }
@@ -239,6 +275,18 @@ pub type DecodedChunk = ([u32; 3], Option<Vec<u16>>);
 /// [`vwr::Block::raw`]; `None` when the answer carries none for it). What a client that
 /// follows the world without drawing it needs; the page's own reader is `wire.js`.
 pub fn decode_blocks(bytes: &[u8]) -> Result<Vec<DecodedChunk>, String> {
+    Ok(decode_chunks(bytes)?
+        .into_iter()
+        .map(|(pos, _, blocks)| (pos, blocks))
+        .collect())
+}
+
+/// A chunk of an answer read back with its flags (see the module doc): position, flags,
+/// block values.
+pub type DecodedFlags = ([u32; 3], u32, Option<Vec<u16>>);
+
+/// [`decode_blocks`] with each chunk's flags too.
+pub fn decode_chunks(bytes: &[u8]) -> Result<Vec<DecodedFlags>, String> {
     let mut at = 0usize;
     let mut take = |n: usize| -> Result<&[u8], String> {
         let end = at
@@ -326,7 +374,7 @@ pub fn decode_blocks(bytes: &[u8]) -> Result<Vec<DecodedChunk>, String> {
                 take(padded(m.saturating_mul(if pf & 2 != 0 { 2 } else { 4 })))?;
             }
         }
-        out.push((pos, blocks));
+        out.push((pos, flags, blocks));
     }
     Ok(out)
 }

@@ -192,19 +192,27 @@ fn check_shots(v: &serde_json::Value) {
     }
 }
 
+/// A writable copy of the golden `example_world.vwr` in `tmp` (the golden files are read-only);
+/// `None`, saying so, without golden worlds.
+fn golden_example(tmp: &tempfile::TempDir) -> Option<PathBuf> {
+    let Some(root) = voxcaf_golden::with_worlds() else {
+        eprintln!("skipped: no golden worlds");
+        return None;
+    };
+    let file = tmp.path().join("example_world.vwr");
+    let golden = root.join("vwr/worlds3d/example_world.vwr");
+    std::fs::write(&file, std::fs::read(golden).unwrap()).unwrap();
+    Some(file)
+}
+
 #[test]
 fn golden_level_edited_in_the_browser_saves_what_the_page_did() {
     let Some(tmp) = browser_tmp() else {
         return;
     };
-    let Some(root) = voxcaf_golden::with_worlds() else {
-        eprintln!("skipped: no golden worlds");
+    let Some(file) = golden_example(&tmp) else {
         return;
     };
-    let dir = root.join("vwr/worlds3d");
-    let file = tmp.path().join("example_world.vwr");
-    // A writable copy (the golden files are read-only).
-    std::fs::write(&file, std::fs::read(dir.join("example_world.vwr")).unwrap()).unwrap();
     let original = std::fs::read(&file).unwrap();
     let v = run_page(&file, ServerOptions::default(), "golden");
 
@@ -538,13 +546,9 @@ fn modelling_basics_help_guides_ortho_top_view_3d_selection_and_block_metadata()
     let Some(tmp) = browser_tmp() else {
         return;
     };
-    let Some(root) = voxcaf_golden::with_worlds() else {
-        eprintln!("skipped: no golden worlds");
+    let Some(file) = golden_example(&tmp) else {
         return;
     };
-    let file = tmp.path().join("example_world.vwr");
-    let golden = root.join("vwr/worlds3d/example_world.vwr");
-    std::fs::write(&file, std::fs::read(golden).unwrap()).unwrap();
     let v = run_page(&file, ServerOptions::default(), "model");
 
     // The help overlay lists a key for every tool and for Play.
@@ -816,9 +820,40 @@ fn big_world_scenario(make: impl FnOnce(&Path) -> PathBuf) {
         serde_json::to_string_pretty(f).unwrap(),
     )
     .unwrap();
-    // With no triangle budget, far regions are drawn from their coarse mesh: fewer triangles.
+    // Far views: far regions from levels of detail (no budget) against the full meshes, and
+    // no crack where levels meet.
+    let shots = v["shots"].as_array().unwrap();
+    for (name, fig) in f["far"].as_object().unwrap() {
+        let end = format!("-{name}.png");
+        let shot = shots
+            .iter()
+            .find(|s| s["file"].as_str().unwrap().ends_with(&end));
+        let (cracks, drawn) = cracks_in(shot.unwrap());
+        let (full, lod) = (&fig["full"], &fig["lod"]);
+        println!("{d:?} {name}: full {full}; levels of detail {lod}; {cracks} crack pixels");
+        assert!(lod["coarse"] == true, "{name}: {lod}");
+        assert!(
+            lod["triangles"].as_u64() < full["triangles"].as_u64(),
+            "{name}: {fig}"
+        );
+        assert!(
+            drawn > 0.05,
+            "{name}: the world fills {:.0}% of the view",
+            drawn * 100.0
+        );
+        assert_eq!(cracks, 0, "{name}: cracks where levels of detail meet");
+    }
+    // A lava column edited meanwhile: the levels held came back with only what changed.
+    let after = &f["lod_after_edit"];
+    println!("{d:?} after an edit, the last level-of-detail answer: {after}");
+    println!("{d:?} first answer of each level: {}", after["first"]);
+    assert!(
+        (1..=12).contains(&after["chunks"].as_u64().unwrap()),
+        "{after}"
+    );
+    // With no triangle budget, far regions are drawn from levels of detail: fewer triangles.
     let (full, coarse) = (&f["frames"]["far_corner"], &f["far_corner_coarse"]);
-    println!("{d:?} far_corner, coarse far regions: {coarse}");
+    println!("{d:?} far_corner, far regions from levels of detail: {coarse}");
     assert!(coarse["calls"].as_u64().unwrap() > 0);
     // Fewer triangles, unless the full meshes in view were over the budget already (then that
     // frame went coarse too).

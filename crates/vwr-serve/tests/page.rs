@@ -4,6 +4,8 @@
 //! - `world.bin`: the binary chunk answer (`GET /api/chunks?since=0`) of a small known world,
 //!   and `wire.json`, the values the page must decode from it, computed from the world and a
 //!   fresh mesh cache (not from the answer's bytes);
+//! - `lod.bin`: the answer of `GET /api/lod?level=1` of that world, and `lod.json`, its closed
+//!   level-1 meshes in world units, computed from the world;
 //! - `rays.json`: rays through that world with `vwr-play`'s answers (`raycast`: the first
 //!   solid cell, its face, distance and point; `ray_cells`: the first non-air cell, what the
 //!   editor picks), so that the page and the gameplay layer keep one raycast definition.
@@ -262,6 +264,26 @@ fn ray_fixture(world: &World) -> Value {
     json!({"dims": world.block_dims(), "solid_types": solid_types, "rays": list})
 }
 
+/// What the page must decode from the answer of `GET /api/lod?level=1` of `world`: each
+/// non-empty chunk of level 1 meshed closed, watertight, in world units.
+fn expected_lod(world: &World, epoch: u32) -> Value {
+    let reg = vwr_blocks::default_registry();
+    let level = vwr::lod::build_level(world, 1).unwrap();
+    let opts = MeshOptions::GREEDY_AO_WATERTIGHT;
+    let chunks: Vec<Value> = level
+        .chunks()
+        .map(|(p, _)| {
+            vwr_mesh::lod::mesh_chunk_closed(&level, reg, p, 1, vwr_mesh::lod::CLOSED, opts)
+        })
+        .filter(|m| !m.is_empty())
+        .map(|m| {
+            let b = MeshBuffers::from_chunk(&m, reg);
+            json!({"pos": m.chunk, "parts": [part_json(&b.opaque), part_json(&b.transparent)]})
+        })
+        .collect();
+    json!({"epoch": epoch, "chunks": chunks})
+}
+
 /// Writes the fixtures into `dir`.
 fn write_fixtures(dir: &Path) {
     let world = known_world();
@@ -272,6 +294,10 @@ fn write_fixtures(dir: &Path) {
     std::fs::write(dir.join("world.bin"), &answer).unwrap();
     let expected = expected_decode(session.world(), session.epoch());
     std::fs::write(dir.join("wire.json"), expected.to_string()).unwrap();
+    let lod = session.lod_since(1, 0).unwrap();
+    std::fs::write(dir.join("lod.bin"), &lod).unwrap();
+    let expected = expected_lod(session.world(), session.epoch());
+    std::fs::write(dir.join("lod.json"), expected.to_string()).unwrap();
     std::fs::write(
         dir.join("rays.json"),
         ray_fixture(session.world()).to_string(),

@@ -71,6 +71,21 @@ try {
     const h = window.voxcaf.pick(window.voxcaf.rayAt(x, y));
     return h && h.cell ? { x, y, cell: h.cell, place: h.place } : null;
   }, [fx, fy]);
+  // Cracks between triangles: the canvas is cleared to magenta (no block has that colour),
+  // then views are shot; the test counts magenta pixels with geometry all around them.
+  const holesSetup = async () => {
+    await page.evaluate(() => {
+      const gl = document.getElementById('gl').getContext('webgl2');
+      const clear = gl.clearColor.bind(gl);
+      gl.clearColor = () => clear(1, 0, 1, 1);
+    });
+    // The guides (grid, bounds, gizmo: G, W, X) are switched off: a grid line cuts the open
+    // sky into patches as small as cracks.
+    await page.click('#gl', { position: { x: 5, y: 5 }, button: 'right' });
+    for (const k of ['g', 'w', 'x']) await page.keyboard.press(k);
+    // Outlines (objects, decor, spawn) are left out: only the meshes are judged.
+    await page.evaluate(() => { const s = window.voxcaf.state; s.world = { ...s.world, objects: [], decors: [], spawn: null }; });
+  };
   const lastEdit = () => page.evaluate(() => window.voxcafStats.edits[window.voxcafStats.edits.length - 1]);
   const editCount = () => page.evaluate(() => window.voxcafStats.edits.length);
   const waitEdits = (n) => page.waitForFunction((n) => window.voxcafStats.edits.length >= n, n, { timeout: 30000 });
@@ -434,20 +449,7 @@ try {
     out.undo_depth = await page.evaluate(() => window.voxcaf.world.undo_depth);
     await shot('history-full');
   } else if (scenario === 'holes') {
-    // Cracks between triangles: the canvas is cleared to magenta (no block has that colour),
-    // then floors are shot from several cameras looking down; the test counts magenta pixels
-    // with geometry all around them.
-    await page.evaluate(() => {
-      const gl = document.getElementById('gl').getContext('webgl2');
-      const clear = gl.clearColor.bind(gl);
-      gl.clearColor = () => clear(1, 0, 1, 1);
-    });
-    // The guides (grid, bounds, gizmo: G, W, X) are switched off: a grid line cuts the open
-    // sky into patches as small as cracks.
-    await page.click('#gl', { position: { x: 5, y: 5 }, button: 'right' });
-    for (const k of ['g', 'w', 'x']) await page.keyboard.press(k);
-    // Outlines (objects, decor, spawn) are left out: only the meshes are judged.
-    await page.evaluate(() => { const s = window.voxcaf.state; s.world = { ...s.world, objects: [], decors: [], spawn: null }; });
+    await holesSetup();
     const framed = await page.evaluate(() => ({ target: [...window.voxcaf.cam.target], dist: window.voxcaf.cam.dist }));
     // [yaw, pitch, distance (share of the framing distance), target height (share of the framed)]
     const views = [[0.8, 1.25, 0.45, 0.5], [2.4, 1.0, 0.3, 0.7], [4.1, 1.4, 0.6, 0.3], [5.5, 0.85, 0.2, 0.8], [1.6, 1.1, 0.8, 0.5]];
@@ -512,6 +514,38 @@ try {
     out.figures.click_to_screen_ms = clicks;
     out.figures.click_parts = await page.evaluate(() => window.voxcafStats.edits.slice(-3));
     await shot('placed');
+    // Far views (levels of detail, GET /api/lod): triangles and draw calls in full and with far
+    // regions from levels of detail (no triangle budget); the latter shot over a magenta clear
+    // colour with guides and outlines off, for the test to count cracks.
+    await holesSetup();
+    out.figures.far = {};
+    const w = Math.max(d[0], d[2]);
+    const farViews = [[0.8, 0.6, 1.8], [2.4, 0.35, 1.5], [4.1, 0.9, 2.3], [5.5, 0.3, 1.3]];
+    for (const [i, [yaw, pitch, f]] of farViews.entries()) {
+      const v = { target: [d[0] / 2, 20, d[2] / 2], yaw, pitch, dist: w * f };
+      const fig = {};
+      for (const [name, budget] of [['full', 1e12], ['lod', 0]]) {
+        fig[name] = await page.evaluate(async ([v, budget]) => {
+          window.voxcaf.state.triangleBudget = budget;
+          Object.assign(window.voxcaf.cam, v);
+          do await window.voxcaf.drawn(); while (window.voxcafStats.frame.coarsePending > 0);
+          return { ...window.voxcafStats.frame };
+        }, [v, budget]);
+      }
+      out.figures.far[`far${i + 1}`] = fig;
+      await shot(`far${i + 1}`);
+    }
+    // An edit while far regions are drawn from levels of detail: the levels held are fetched
+    // again with `since`, and only the level chunks that changed come back.
+    const lodBefore = await page.evaluate(() => window.voxcafStats.lod.answers);
+    await page.evaluate((d) => window.voxcaf.edit(`box 2 0 2 5 ${d[1] - 1} 5 lava`), d);
+    await page.waitForFunction((n) => window.voxcafStats.lod.answers > n, lodBefore, { timeout: 30000 });
+    out.figures.lod_after_edit = await page.evaluate(async () => {
+      do await window.voxcaf.drawn(); while (window.voxcafStats.frame.coarsePending > 0);
+      return window.voxcafStats.lod;
+    });
+    await shot('far_edited');
+    await page.evaluate(() => { window.voxcaf.state.triangleBudget = 1500000; });
   } else {
     // Performance on a 100³ hilly terrain: a single-block edit and a 50³ box fill, from the
     // request to the frame that shows the new meshes.

@@ -35,6 +35,28 @@ test('the decoder reads every chunk, block and vertex the server wrote', () => {
   assert.ok(got.chunks.some((c) => c.parts.some((p) => p && (p.positions.length / 3) % 4 !== 0)), 'a split quad');
 });
 
+test('a level of detail decodes in world units, watertight, as vwr-mesh builds it', () => {
+  const expected = fixtureJson('lod.json');
+  const got = decodeChunks(fixtureBuffer('lod.bin'));
+  assert.equal(got.epoch, expected.epoch);
+  assert.equal(got.chunks.length, expected.chunks.length);
+  assert.ok(got.chunks.length > 0);
+  got.chunks.forEach((c, i) => {
+    const e = expected.chunks[i], at = `level-1 chunk ${chunkKey(e.pos)}`;
+    assert.deepEqual(c.pos, e.pos, at);
+    assert.equal(c.level, 1, at);
+    assert.equal(c.blocks, null, at);
+    c.parts.forEach((p, k) => {
+      const ep = e.parts[k];
+      if (ep === null) return assert.equal(p, null, `${at} pass ${k}`);
+      for (const f of ['positions', 'normals', 'colors', 'indices']) assert.deepEqual(typed(p[f]), ep[f], `${at} pass ${k} ${f}`);
+    });
+  });
+  // Cells two blocks wide: every vertex on a multiple of 2 blocks.
+  const xs = got.chunks.flatMap((c) => c.parts.filter(Boolean).flatMap((p) => Array.from(p.positions)));
+  assert.ok(xs.length > 0 && xs.every((v) => v % 2 === 0), 'positions on the level\'s cells');
+});
+
 test('the decoder refuses a foreign or cut answer', () => {
   const buf = fixtureBuffer('world.bin');
   const bad = buf.slice(0);
