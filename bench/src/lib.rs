@@ -5,6 +5,25 @@
 
 use vwr::{Block, World};
 
+/// The machine the figures come from, as a line for a benchmark's output: the CPU model and
+/// core count (from `/proc/cpuinfo`) and the load average when it ran.
+pub fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpu
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .unwrap_or(": unknown")
+        .trim_start_matches([' ', '\t', ':']);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let load = load
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!("machine: {model}, {cores} cores; load average {load}")
+}
+
 /// A dense hilly terrain filling a 100³ world (10³ chunks): stone below, dirt, a grass top,
 /// heights from overlapping sine waves between about 8 and 60.
 pub fn hilly_terrain() -> World {
