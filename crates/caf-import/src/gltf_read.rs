@@ -88,23 +88,41 @@ pub(crate) fn gltf_load(
     check_document(&g.document)?;
     let doc = gltf::Document::from_json(g.document.into_json()).map_err(gltf_err)?;
     let mut deps = Vec::new();
-    for b in doc.buffers() {
-        if let gltf::buffer::Source::Uri(uri) = b.source() {
-            if !uri.starts_with("data:") {
-                match base {
-                    Some(dir) => deps.push(dir.join(uri)),
-                    None => {
-                        return Err(ImportError::unsupported(
-                            "glTF",
-                            format!("external buffer {uri:?} needs the file's folder"),
-                        ))
-                    }
-                }
+    for uri in external_buffers(&doc) {
+        match base {
+            Some(dir) => deps.push(dir.join(uri)),
+            None => {
+                return Err(ImportError::unsupported(
+                    "glTF",
+                    format!("external buffer {uri:?} needs the file's folder"),
+                ))
             }
         }
     }
     let buffers = gltf::import_buffers(&doc, base, g.blob).map_err(|e| buffer_error(&doc, e))?;
     Ok((doc, buffers, deps))
+}
+
+/// The files a glTF document's external buffers name (relative to its folder): every buffer URI
+/// that is not a `data:` URI, percent-decoded as the `gltf` crate decodes it before opening the
+/// file.
+fn external_buffers(doc: &gltf::Document) -> Vec<String> {
+    doc.buffers()
+        .filter_map(|b| match b.source() {
+            gltf::buffer::Source::Uri(uri) if !uri.starts_with("data:") => {
+                Some(urlencoding::decode(uri).map_or_else(|_| uri.to_string(), |d| d.into_owned()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// [`external_buffers`] of a glTF or GLB file's bytes, read without validation (none when they
+/// are not glTF): the files its conversion will open, for `crate::inputs`.
+pub(crate) fn external_buffer_paths(bytes: &[u8]) -> Vec<String> {
+    gltf::Gltf::from_slice_without_validation(bytes)
+        .map(|g| external_buffers(&g.document))
+        .unwrap_or_default()
 }
 
 pub(crate) fn catch<T>(what: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {

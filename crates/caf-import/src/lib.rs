@@ -45,6 +45,7 @@ pub mod export;
 pub mod font;
 mod gltf_read;
 pub mod gltf_scene;
+pub mod inputs;
 pub mod mesh;
 mod mesh_build;
 mod obj;
