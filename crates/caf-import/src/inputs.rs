@@ -145,6 +145,14 @@ mod tests {
     }
 
     #[test]
+    fn the_code_digest_is_a_sha256() {
+        assert_eq!(crate::CODE_DIGEST.len(), 64);
+        assert!(crate::CODE_DIGEST
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+    }
+
+    #[test]
     fn paths_are_normalised_and_kept_inside() {
         assert_eq!(inside(Path::new("a/./b/../c")).as_deref(), Some("a/c"));
         assert_eq!(inside(Path::new("../x")), None);

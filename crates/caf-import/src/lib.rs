@@ -80,6 +80,12 @@ pub use settings::{
 /// `build` reconverts everything made by an older version.
 pub const CONVERTER_REVISION: u32 = 2;
 
+/// SHA-256 (hex) of the conversion code this build of voxcaf runs: the rustc version, the
+/// workspace's `Cargo.lock` and every file of the crates a conversion runs (computed by
+/// `build.rs`). A shared build (docs/remote-build.md §2.3) reuses a result only between builds
+/// of the same code, so a new release or a local change never gets an old result.
+pub const CODE_DIGEST: &str = env!("VOXCAF_CODE_DIGEST");
+
 /// A converted asset, ready to be written as a `.caf` file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Converted {
