@@ -68,7 +68,10 @@ pub fn find_bgd() -> Option<PathBuf> {
         if bgd.is_file() {
             return Some(bgd);
         }
-        return unavailable(&format!("{} not found (VOXCAF_BUILDGRID_VENV)", bgd.display()));
+        return unavailable(&format!(
+            "{} not found (VOXCAF_BUILDGRID_VENV)",
+            bgd.display()
+        ));
     }
     if let Some(path) = std::env::var_os("PATH") {
         if let Some(bgd) = std::env::split_paths(&path)
@@ -111,7 +114,10 @@ fn install(venv: &Path) -> Result<PathBuf, String> {
         return Ok(bgd);
     }
     let _ = std::fs::remove_dir_all(venv);
-    eprintln!("note: installing buildgrid=={VERSION} into {}", venv.display());
+    eprintln!(
+        "note: installing buildgrid=={VERSION} into {}",
+        venv.display()
+    );
     run(Command::new("python3").args(["-m", "venv"]).arg(venv))?;
     run(Command::new(venv.join("bin/pip"))
         .args(["install", "--quiet", "--disable-pip-version-check"])
@@ -210,7 +216,10 @@ impl Server {
         };
         while begun.elapsed() < READY_TIMEOUT {
             if let Ok(Some(status)) = server.child.try_wait() {
-                return Err(format!("bgd exited ({status}); log:\n{}", server.log_tail()));
+                return Err(format!(
+                    "bgd exited ({status}); log:\n{}",
+                    server.log_tail()
+                ));
             }
             if TcpStream::connect(("127.0.0.1", port)).is_ok() {
                 server.startup = begun.elapsed();
