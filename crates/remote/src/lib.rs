@@ -60,6 +60,7 @@ pub struct Remote {
     capabilities: ServerCapabilities,
     max_batch: u64,
     limit: tokio::sync::Semaphore,
+    retries: std::sync::atomic::AtomicU64,
 }
 
 /// `grpc://HOST:PORT` or `http://HOST:PORT` as the `http://` address tonic connects to.
@@ -118,6 +119,7 @@ impl Remote {
             capabilities: ServerCapabilities::default(),
             max_batch: DEFAULT_MAX_BATCH,
             limit: tokio::sync::Semaphore::new(MAX_IN_FLIGHT),
+            retries: std::sync::atomic::AtomicU64::new(0),
         };
         remote.capabilities = remote.fetch_capabilities()?;
         remote.max_batch = remote.check_capabilities()?;
@@ -166,6 +168,12 @@ impl Remote {
         self.max_batch
     }
 
+    /// How many calls were retried so far after the server refused them with
+    /// `RESOURCE_EXHAUSTED` (a sign that it is overloaded).
+    pub fn retries(&self) -> u64 {
+        self.retries.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// The instance name calls are made for.
     pub fn instance(&self) -> &str {
         &self.instance
@@ -187,6 +195,8 @@ impl Remote {
                 Ok(answer) => return Ok(answer.into_inner()),
                 Err(s) if s.code() == tonic::Code::ResourceExhausted && attempt < RETRIES => {
                     attempt += 1;
+                    self.retries
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     tokio::time::sleep(wait).await;
                     wait = (wait * 2).min(Duration::from_secs(5));
                 }

@@ -218,3 +218,30 @@ fn a_down_server_and_bad_input_are_errors() {
         Err(RemoteError::BadDigest { .. })
     ));
 }
+
+#[test]
+fn more_calls_than_the_server_has_threads_all_get_answers() {
+    // cache.yml gives the server 20 threads; 4 clients of 16 calls in flight each, and one
+    // client shared by 4 threads the way rayon shares it, go beyond them (BuildGrid may answer
+    // RESOURCE_EXHAUSTED then, which the client retries).
+    let Some((server, shared)) = start() else {
+        return;
+    };
+    let actions: Vec<Digest> = (0..400)
+        .map(|i| digest_of(format!("action {i}").as_bytes()))
+        .collect();
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                let own = Remote::connect(&server.url(), "").unwrap();
+                let got = own.get_action_results(&actions).unwrap();
+                assert!(got.iter().all(Option::is_none));
+                eprintln!("a client's retries: {}", own.retries());
+            });
+            s.spawn(|| {
+                let got = shared.get_action_results(&actions).unwrap();
+                assert_eq!(got.len(), actions.len());
+            });
+        }
+    });
+}
