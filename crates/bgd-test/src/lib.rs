@@ -106,7 +106,9 @@ fn install(venv: &Path) -> Result<PathBuf, String> {
     }
     let parent = venv.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-    let lock_path = venv.with_extension("lock");
+    let mut lock_name = venv.file_name().unwrap_or_default().to_os_string();
+    lock_name.push(".lock");
+    let lock_path = venv.with_file_name(lock_name);
     let lock = File::create(&lock_path).map_err(|e| format!("{}: {e}", lock_path.display()))?;
     lock.lock()
         .map_err(|e| format!("lock {}: {e}", lock_path.display()))?;

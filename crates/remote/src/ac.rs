@@ -43,7 +43,7 @@ impl Remote {
     /// none.
     pub fn get_action_result(&self, action: &Digest) -> Result<Option<ActionResult>, RemoteError> {
         crate::check_digest(action)?;
-        self.runtime.block_on(self.lookup(action))
+        self.block_on(self.lookup(action))
     }
 
     /// The cached results of many actions, in their order, looked up concurrently (at most
@@ -55,7 +55,7 @@ impl Remote {
         for action in actions {
             crate::check_digest(action)?;
         }
-        self.runtime.block_on(async {
+        self.block_on(async {
             let mut answers = futures::stream::iter(actions.iter().map(|a| self.lookup(a)))
                 .buffered(MAX_IN_FLIGHT);
             let mut results = Vec::with_capacity(actions.len());
@@ -80,12 +80,11 @@ impl Remote {
             action_result: Some(result.clone()),
             ..Default::default()
         };
-        self.runtime
-            .block_on(self.call("UpdateActionResult", || {
-                let mut client = self.ac_client();
-                let request = request.clone();
-                async move { client.update_action_result(request).await }
-            }))
-            .map(|_| ())
+        self.block_on(self.call("UpdateActionResult", || {
+            let mut client = self.ac_client();
+            let request = request.clone();
+            async move { client.update_action_result(request).await }
+        }))
+        .map(|_| ())
     }
 }

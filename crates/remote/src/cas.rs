@@ -109,7 +109,7 @@ impl Remote {
                 wanted.push(d.clone());
             }
         }
-        self.runtime.block_on(async {
+        self.block_on(async {
             let calls = wanted.chunks(FIND_MISSING_BATCH).map(|chunk| {
                 let request = FindMissingBlobsRequest {
                     instance_name: self.instance.clone(),
@@ -172,7 +172,7 @@ impl Remote {
             let data: Arc<[u8]> = Arc::from(*data);
             calls.push(self.write_memory(digest.clone(), data).boxed());
         }
-        self.runtime.block_on(async {
+        self.block_on(async {
             let mut answers = futures::stream::iter(calls).buffer_unordered(MAX_IN_FLIGHT);
             while let Some(answer) = answers.next().await {
                 answer?;
@@ -291,9 +291,8 @@ impl Remote {
             return Ok(digest);
         }
         let failure: Arc<Mutex<Option<RemoteError>>> = Arc::default();
-        let answer = self
-            .runtime
-            .block_on(self.write_stream(&digest, || file_chunks(path, size, failure.clone())));
+        let answer =
+            self.block_on(self.write_stream(&digest, || file_chunks(path, size, failure.clone())));
         let failed = failure.lock().ok().and_then(|mut f| f.take());
         match (failed, answer) {
             (Some(e), _) => Err(e),
@@ -338,7 +337,7 @@ impl Remote {
             );
         }
         let mut blobs = vec![Vec::new(); digests.len()];
-        self.runtime.block_on(async {
+        self.block_on(async {
             let mut answers = futures::stream::iter(calls).buffer_unordered(MAX_IN_FLIGHT);
             while let Some(answer) = answers.next().await {
                 for (i, data) in answer? {
@@ -442,7 +441,7 @@ impl Remote {
         let written = if digest.size_bytes == 0 {
             crate::verify(digest, &[])
         } else {
-            self.runtime.block_on(self.read_blob(digest, |chunk| {
+            self.block_on(self.read_blob(digest, |chunk| {
                 out.write_all(chunk).map_err(|e| RemoteError::io(&temp, e))
             }))
         };

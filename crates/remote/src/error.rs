@@ -84,6 +84,10 @@ pub enum RemoteError {
         #[source]
         source: std::io::Error,
     },
+    /// A method was called from inside a tokio runtime: the client blocks, so it must be
+    /// called from plain threads (or `tokio::task::spawn_blocking`).
+    #[error("the blocking remote client was called from inside an async runtime")]
+    InsideRuntime,
     /// The client's runtime could not be started.
     #[error("cannot start the client's runtime: {0}")]
     Runtime(#[source] std::io::Error),

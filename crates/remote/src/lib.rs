@@ -51,10 +51,15 @@ const DEFAULT_MAX_BATCH: u64 = 4 << 20;
 /// doubling (about 20 s in all).
 const RETRIES: u32 = 11;
 
+/// How long a call may wait for the server's answer to begin (a streamed answer may then take
+/// longer).
+const CALL_TIMEOUT: Duration = Duration::from_secs(120);
+
 /// A connection to a Remote Execution API server's instance.
 #[derive(Debug)]
 pub struct Remote {
-    runtime: tokio::runtime::Runtime,
+    // Some until the drop.
+    runtime: Option<tokio::runtime::Runtime>,
     channel: Channel,
     instance: String,
     capabilities: ServerCapabilities,
@@ -98,7 +103,12 @@ impl Remote {
         let endpoint = endpoint
             .connect_timeout(Duration::from_secs(10))
             .tcp_nodelay(true)
-            .http2_keep_alive_interval(Duration::from_secs(30));
+            .http2_keep_alive_interval(Duration::from_secs(30))
+            .keep_alive_timeout(Duration::from_secs(20))
+            .timeout(CALL_TIMEOUT);
+        if tokio::runtime::Handle::try_current().is_ok() {
+            return Err(RemoteError::InsideRuntime);
+        }
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("voxcaf-remote")
@@ -113,7 +123,7 @@ impl Remote {
                     source,
                 })?;
         let mut remote = Remote {
-            runtime,
+            runtime: Some(runtime),
             channel,
             instance: instance.to_string(),
             capabilities: ServerCapabilities::default(),
@@ -130,7 +140,7 @@ impl Remote {
         let request = GetCapabilitiesRequest {
             instance_name: self.instance.clone(),
         };
-        self.runtime.block_on(self.call("GetCapabilities", || {
+        self.block_on(self.call("GetCapabilities", || {
             let mut client = CapabilitiesClient::new(self.channel.clone());
             let request = request.clone();
             async move { client.get_capabilities(request).await }
@@ -179,6 +189,21 @@ impl Remote {
         &self.instance
     }
 
+    /// Runs `work` to its end on the client's runtime, the calling thread waiting; refused
+    /// inside another tokio runtime (where waiting would panic).
+    fn block_on<T>(
+        &self,
+        work: impl Future<Output = Result<T, RemoteError>>,
+    ) -> Result<T, RemoteError> {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            return Err(RemoteError::InsideRuntime);
+        }
+        match &self.runtime {
+            Some(runtime) => runtime.block_on(work),
+            None => Err(RemoteError::Runtime(std::io::Error::other("shut down"))),
+        }
+    }
+
     /// Runs one call under the in-flight limit, retrying `RESOURCE_EXHAUSTED` with backoff;
     /// `make` issues the call afresh each time.
     async fn call<T, F, Fut>(&self, rpc: &'static str, mut make: F) -> Result<T, RemoteError>
@@ -211,6 +236,16 @@ impl Remote {
             rest.to_string()
         } else {
             format!("{}/{rest}", self.instance)
+        }
+    }
+}
+
+impl Drop for Remote {
+    /// Stops the runtime without waiting for its tasks (so that a drop inside an async
+    /// context does not panic).
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
         }
     }
 }

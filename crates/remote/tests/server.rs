@@ -175,16 +175,40 @@ fn a_blob_stored_under_a_wrong_digest_is_refused_somewhere() {
     let wrong = digest_of(b"what the digest says");
     let content = b"what the data says!!".to_vec();
     assert_eq!(content.len() as i64, wrong.size_bytes);
-    let uploaded = remote.upload(&[(wrong.clone(), &content)]);
-    eprintln!("upload under a wrong digest: {uploaded:?}");
-    if uploaded.is_ok() {
-        assert!(matches!(
-            remote.download(&[wrong]),
-            Err(RemoteError::DigestMismatch { .. })
-        ));
-    } else {
-        assert!(matches!(uploaded, Err(RemoteError::Status { .. })));
+    // The same through ByteStream: content bigger than a batch.
+    let big_wrong = digest_of(&pseudo_random(6 << 20, 1));
+    let big_content = pseudo_random(6 << 20, 2);
+    for (digest, data) in [(wrong, &content[..]), (big_wrong, &big_content[..])] {
+        let uploaded = remote.upload(&[(digest.clone(), data)]);
+        eprintln!("upload under a wrong digest: {uploaded:?}");
+        if uploaded.is_ok() {
+            assert!(matches!(
+                remote.download(&[digest]),
+                Err(RemoteError::DigestMismatch { .. })
+            ));
+        } else {
+            assert!(matches!(uploaded, Err(RemoteError::Status { .. })));
+            assert!(!remote.find_missing(&[digest]).unwrap().is_empty());
+        }
     }
+}
+
+#[test]
+fn the_empty_blob_is_always_there() {
+    let Some((_server, remote)) = start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty");
+    std::fs::write(&path, b"").unwrap();
+    assert_eq!(remote.upload_file(&path).unwrap(), empty_digest());
+    let out = dir.path().join("out");
+    remote.download_to(&empty_digest(), &out).unwrap();
+    assert_eq!(std::fs::read(&out).unwrap(), Vec::<u8>::new());
+    assert_eq!(
+        remote.download(&[empty_digest()]).unwrap(),
+        vec![Vec::new()]
+    );
 }
 
 #[test]
@@ -243,5 +267,27 @@ fn more_calls_than_the_server_has_threads_all_get_answers() {
                 assert_eq!(got.len(), actions.len());
             });
         }
+    });
+}
+
+#[test]
+fn inside_an_async_runtime_calls_are_refused_not_panics() {
+    let Some((_server, remote)) = start() else {
+        return;
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(async move {
+        assert!(matches!(
+            remote.get_action_result(&digest_of(b"x")),
+            Err(RemoteError::InsideRuntime)
+        ));
+        assert!(matches!(
+            Remote::connect("grpc://127.0.0.1:1", ""),
+            Err(RemoteError::InsideRuntime)
+        ));
+        // Dropped here, inside the runtime: no panic either.
+        drop(remote);
     });
 }
