@@ -98,8 +98,8 @@ impl Remote {
         size + BLOB_OVERHEAD <= self.max_batch
     }
 
-    /// The blobs among `digests` that the server does not have, in their order (the empty
-    /// blob is never missing). Asked in calls of 4096 digests, concurrently.
+    /// The blobs among `digests` that the server does not have, in their order, each once (the
+    /// empty blob is never missing). Asked in calls of 4096 digests, concurrently.
     pub fn find_missing(&self, digests: &[Digest]) -> Result<Vec<Digest>, RemoteError> {
         let empty = empty_digest();
         let mut wanted = Vec::with_capacity(digests.len());
@@ -123,11 +123,16 @@ impl Remote {
                 })
             });
             let mut answers = futures::stream::iter(calls).buffered(MAX_IN_FLIGHT);
-            let mut missing = Vec::new();
+            let mut missing = std::collections::HashSet::new();
             while let Some(answer) = answers.next().await {
                 missing.extend(answer?.missing_blob_digests);
             }
-            Ok(missing)
+            // In the caller's order (the server's may differ), once each.
+            Ok(wanted
+                .iter()
+                .filter(|d| missing.remove(*d))
+                .cloned()
+                .collect())
         })
     }
 
@@ -325,7 +330,8 @@ impl Remote {
         for i in big {
             calls.push(
                 async move {
-                    let mut data = Vec::new();
+                    let size = usize::try_from(digests[i].size_bytes).unwrap_or(0);
+                    let mut data = Vec::with_capacity(size.min(MAX_MESSAGE));
                     self.read_blob(&digests[i], |chunk| {
                         data.extend_from_slice(chunk);
                         Ok(())
