@@ -109,5 +109,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let back = remote.download(&digests)?;
     assert!(back == blobs, "the blobs came back different");
     println!("download {count} small blobs (batches): {:?}", t.elapsed());
+    println!(
+        "calls retried after RESOURCE_EXHAUSTED: {}",
+        remote.retries()
+    );
     Ok(())
 }
