@@ -221,6 +221,13 @@ fn a_down_server_and_bad_input_are_errors() {
         return;
     };
     let url = server.url();
+    // An instance the server does not serve.
+    let other = Remote::connect(&url, "no-such-instance");
+    eprintln!("unknown instance: {other:?}");
+    assert!(matches!(other, Err(RemoteError::Status { .. })));
+    // Data that is not as long as its digest says.
+    let short = remote.upload(&[(digest_of(b"four"), b"four!")]);
+    assert!(matches!(short, Err(RemoteError::BadDigest { .. })));
     drop(server);
     let d = digest_of(b"x");
     assert!(matches!(
