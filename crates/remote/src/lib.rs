@@ -12,6 +12,7 @@
 #![deny(clippy::unwrap_used)]
 
 mod ac;
+pub mod action;
 mod cas;
 mod digest;
 mod error;

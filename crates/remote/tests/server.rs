@@ -211,7 +211,7 @@ fn the_empty_blob_is_always_there() {
     assert_eq!(std::fs::read(&out).unwrap(), Vec::<u8>::new());
     assert_eq!(
         remote.download(&[empty_digest()]).unwrap(),
-        vec![Vec::new()]
+        vec![Vec::<u8>::new()]
     );
 }
 

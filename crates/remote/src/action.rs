@@ -1,0 +1,241 @@
+//! One conversion as one Remote Execution API action (docs/remote-build.md §2): the command,
+//! the input root (settings, source, declared inputs), the platform properties and the blobs a
+//! server needs to run it. Computed the same way on every machine: the action digest depends
+//! on the bytes of the inputs and their paths relative to the source folder, never on where
+//! the checkout is.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use caf_import::inputs::declared_inputs;
+use caf_import::{AssetKind, Settings};
+
+use crate::proto::reapi::{
+    platform::Property, Action, Command, Directory, DirectoryNode, FileNode, Platform,
+};
+use crate::{digest_of, digest_of_message, Digest, RemoteError};
+
+/// The program name and subcommand every conversion action runs (§2.1).
+pub const ARGV0: [&str; 3] = ["voxcaf", "asset", "convert-action"];
+/// The input root's settings file.
+pub const SETTINGS_FILE: &str = "settings.json";
+/// The folder of the sources in the input root.
+pub const SOURCE_DIR: &str = "src";
+/// The output folder the action writes.
+pub const OUTPUT_DIR: &str = "out";
+/// The output folder's description of its assets.
+pub const RESULT_FILE: &str = "result.json";
+
+/// Where a blob's bytes are: in memory (messages, settings) or in a file of the checkout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BlobData {
+    /// Bytes held in memory.
+    Bytes(Vec<u8>),
+    /// A file, read when uploaded.
+    File(PathBuf),
+}
+
+/// A blob the server needs for an action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blob {
+    /// Its digest.
+    pub digest: Digest,
+    /// Its bytes.
+    pub data: BlobData,
+}
+
+/// The action of one source's conversion, with every blob it refers to.
+#[derive(Clone, Debug)]
+pub struct ConversionAction {
+    /// The action message.
+    pub action: Action,
+    /// Its digest: the action cache's key.
+    pub digest: Digest,
+    /// The command message (also among `blobs`).
+    pub command: Command,
+    /// The declared inputs in the input root (relative to the source folder), sorted.
+    pub declared: Vec<String>,
+    /// The command, the input root's directories and files: what a server must hold to run
+    /// the action, each digest once.
+    pub blobs: Vec<Blob>,
+}
+
+/// The platform properties of this build of voxcaf (§2.3) for a source of `kind` (GLSL
+/// sources add the compiler's version, `tool`).
+pub fn platform(glsl_tool: Option<&str>) -> Platform {
+    let mut props = vec![
+        ("voxcaf-code", caf_import::CODE_DIGEST.to_string()),
+        (
+            "voxcaf-converter-revision",
+            caf_import::CONVERTER_REVISION.to_string(),
+        ),
+        ("voxcaf-version", env!("CARGO_PKG_VERSION").to_string()),
+    ];
+    if let Some(t) = glsl_tool {
+        props.push(("voxcaf-tool", t.to_string()));
+    }
+    props.sort();
+    Platform {
+        properties: props
+            .into_iter()
+            .map(|(name, value)| Property {
+                name: name.to_string(),
+                value,
+            })
+            .collect(),
+    }
+}
+
+/// The action converting `rel` (relative to `src_root`, `/`-separated) with the effective
+/// `settings` (sidecar applied). `glsl_tool` is the GLSL compiler's version line, used only
+/// for GLSL sources. Reads the source and every declared input (a declared file that does not
+/// exist is left out of the input root).
+pub fn conversion_action(
+    src_root: &Path,
+    rel: &str,
+    settings: &Settings,
+    glsl_tool: Option<&str>,
+) -> Result<ConversionAction, RemoteError> {
+    let source = src_root.join(rel);
+    let bytes = std::fs::read(&source).map_err(|e| RemoteError::io(&source, e))?;
+    let declared = declared_inputs(src_root, Path::new(rel), &bytes, settings);
+    let mut files: BTreeMap<String, Blob> = BTreeMap::new();
+    let settings_json = settings.to_json().to_string().into_bytes();
+    files.insert(
+        SETTINGS_FILE.to_string(),
+        Blob {
+            digest: digest_of(&settings_json),
+            data: BlobData::Bytes(settings_json),
+        },
+    );
+    files.insert(
+        format!("{SOURCE_DIR}/{rel}"),
+        Blob {
+            digest: digest_of(&bytes),
+            data: BlobData::File(source.clone()),
+        },
+    );
+    for d in &declared {
+        let path = src_root.join(d);
+        match std::fs::read(&path) {
+            Ok(b) => {
+                files.insert(
+                    format!("{SOURCE_DIR}/{d}"),
+                    Blob {
+                        digest: digest_of(&b),
+                        data: BlobData::File(path),
+                    },
+                );
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(RemoteError::io(&path, e)),
+        }
+    }
+    let mut blobs = Vec::new();
+    let root = directory_tree(&files, &mut blobs);
+    let is_glsl = settings
+        .kind
+        .or_else(|| AssetKind::from_path(Path::new(rel)))
+        == Some(AssetKind::Shader)
+        && caf_import::shader::Language::detect(&bytes, ext(rel).as_deref())
+            == caf_import::shader::Language::Glsl;
+    let platform = platform(glsl_tool.filter(|_| is_glsl));
+    // `output_directories` and the command's `platform` are deprecated since v2.2 in favour of
+    // `output_paths` and the action's `platform`; both are set, with the same values, for
+    // servers and workers that read only the older fields.
+    #[allow(deprecated)]
+    let command = Command {
+        arguments: ARGV0
+            .iter()
+            .map(|s| s.to_string())
+            .chain([SETTINGS_FILE.to_string(), format!("{SOURCE_DIR}/{rel}")])
+            .collect(),
+        output_paths: vec![OUTPUT_DIR.to_string()],
+        output_directories: vec![OUTPUT_DIR.to_string()],
+        platform: Some(platform.clone()),
+        ..Default::default()
+    };
+    let command_bytes = prost::Message::encode_to_vec(&command);
+    let command_digest = digest_of(&command_bytes);
+    blobs.push(Blob {
+        digest: command_digest.clone(),
+        data: BlobData::Bytes(command_bytes),
+    });
+    let action = Action {
+        command_digest: Some(command_digest),
+        input_root_digest: Some(root),
+        platform: Some(platform),
+        ..Default::default()
+    };
+    let digest = digest_of_message(&action);
+    blobs.sort_by(|a, b| a.digest.hash.cmp(&b.digest.hash));
+    blobs.dedup_by(|a, b| a.digest == b.digest);
+    Ok(ConversionAction {
+        action,
+        digest,
+        command,
+        declared,
+        blobs,
+    })
+}
+
+fn ext(rel: &str) -> Option<String> {
+    Path::new(rel)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+}
+
+/// The `Directory` messages of a tree of files (`/`-separated paths), children sorted by name
+/// as the API requires; each message and each file goes into `blobs`. Returns the root's
+/// digest.
+fn directory_tree(files: &BTreeMap<String, Blob>, blobs: &mut Vec<Blob>) -> Digest {
+    #[derive(Default)]
+    struct Node {
+        files: BTreeMap<String, Digest>,
+        dirs: BTreeMap<String, Node>,
+    }
+    let mut root = Node::default();
+    for (path, blob) in files {
+        let mut parts: Vec<&str> = path.split('/').collect();
+        let Some(name) = parts.pop() else { continue };
+        // The paths are files of one folder (and `settings.json` beside `src/`), so no name
+        // is both a file and a folder.
+        let mut node = &mut root;
+        for p in parts {
+            node = node.dirs.entry(p.to_string()).or_default();
+        }
+        node.files.insert(name.to_string(), blob.digest.clone());
+        blobs.push(blob.clone());
+    }
+    fn encode(node: &Node, blobs: &mut Vec<Blob>) -> Digest {
+        let dir = Directory {
+            files: node
+                .files
+                .iter()
+                .map(|(name, d)| FileNode {
+                    name: name.clone(),
+                    digest: Some(d.clone()),
+                    ..Default::default()
+                })
+                .collect(),
+            directories: node
+                .dirs
+                .iter()
+                .map(|(name, child)| DirectoryNode {
+                    name: name.clone(),
+                    digest: Some(encode(child, blobs)),
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let bytes = prost::Message::encode_to_vec(&dir);
+        let digest = digest_of(&bytes);
+        blobs.push(Blob {
+            digest: digest.clone(),
+            data: BlobData::Bytes(bytes),
+        });
+        digest
+    }
+    encode(&root, blobs)
+}
