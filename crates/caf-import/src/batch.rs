@@ -33,6 +33,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ImportError, Result};
+use crate::shared::{Origin, SharedAsset, SharedCache};
 use crate::{convert, AssetKind, Settings, SettingsOverride, CONVERTER_REVISION};
 
 /// The manifest's file name inside the output folder.
@@ -52,6 +53,9 @@ pub struct BuildOptions {
     /// Encrypt every asset with this key (ENCRYPTED). The manifest records only the key's
     /// public fingerprint (in the settings hash), never the key.
     pub key: Option<caf::encoded::Key>,
+    /// A cache shared with other builds (docs/remote-build.md), asked before converting each
+    /// source and offered each local conversion; not used when `key` is set.
+    pub shared: Option<std::sync::Arc<dyn SharedCache>>,
 }
 
 /// One asset in the manifest.
@@ -99,6 +103,10 @@ pub struct ManifestEntry {
     /// several) gives one asset per entry point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<String>,
+    /// Where the output came from: converted by this build (`local`, left out) or fetched from
+    /// a shared cache (`cache`).
+    #[serde(default, skip_serializing_if = "Origin::is_local")]
+    pub origin: Origin,
 }
 
 /// A source that did not convert.
@@ -502,7 +510,24 @@ fn process(
     if !opts.force && !cx.previous.is_empty() && cx.previous.iter().all(up_to_date) {
         return Ok(Outcome::Skipped(cx.previous.to_vec()));
     }
-    let assets: Vec<(Option<String>, crate::Converted)> =
+    // Encrypted builds share nothing: the key would have to be an input.
+    let shared = opts.shared.as_deref().filter(|_| opts.key.is_none());
+    if let Some(cache) = shared {
+        if let Some(assets) = cache.fetch(src_root, &s.rel_str, &settings) {
+            let expected = |entry: Option<&str>| entry_output(s, entry);
+            if crate::shared::plausible(&assets, expected) && claims_ok(&assets, cx).is_ok() {
+                let cx = Finish {
+                    bytes: &bytes,
+                    settings: &settings,
+                    settings_h: &settings_h,
+                    sidecar: &sidecar,
+                    origin: Origin::Cache,
+                };
+                return finish(src_root, out_root, s, assets, &cx);
+            }
+        }
+    }
+    let converted: Vec<(Option<String>, crate::Converted)> =
         match crate::shader::convert_entries(&bytes, &path, &settings, None)? {
             Some(list) => list
                 .into_iter()
@@ -510,55 +535,101 @@ fn process(
                 .collect(),
             None => vec![(None, convert(&bytes, &path, &settings)?)],
         };
-    // Decided before anything is written, from the outputs claimed up front.
-    for (entry, _) in &assets {
-        let output = entry_output(s, entry.as_deref());
-        if let (Some(e), Some(first)) = (entry, cx.owner.get(output.as_str())) {
+    let mut assets = Vec::with_capacity(converted.len());
+    for (entry, c) in converted {
+        let mut dependencies: Vec<String> = c
+            .dependencies
+            .iter()
+            .map(|d| rel_string(d.strip_prefix(src_root).unwrap_or(d)))
+            .collect();
+        dependencies.sort();
+        dependencies.dedup();
+        assets.push(SharedAsset {
+            output: entry_output(s, entry.as_deref()),
+            file: c.to_caf_bytes_encoded(&settings.encoding(opts.key.as_ref()))?,
+            entry,
+            kind: c.kind,
+            payload_size: c.payload.len() as u64,
+            payload_crc32: caf::crc32(&c.payload),
+            summary: c.summary,
+            dependencies,
+        });
+    }
+    claims_ok(&assets, cx)?;
+    if let Some(cache) = shared {
+        cache.store(src_root, &s.rel_str, &settings, &assets);
+    }
+    let cx = Finish {
+        bytes: &bytes,
+        settings: &settings,
+        settings_h: &settings_h,
+        sidecar: &sidecar,
+        origin: Origin::Local,
+    };
+    finish(src_root, out_root, s, assets, &cx)
+}
+
+/// Refuses assets of entry points whose output another source already produces (decided
+/// before anything is written, from the outputs claimed up front).
+fn claims_ok(assets: &[SharedAsset], cx: &Context<'_>) -> Result<()> {
+    for a in assets {
+        if let (Some(e), Some(first)) = (&a.entry, cx.owner.get(a.output.as_str())) {
             return Err(ImportError::InvalidArgument(format!(
-                "the asset of entry point {e} would be {output}, which {first} already \
-                 produces; rename one of them"
+                "the asset of entry point {e} would be {}, which {first} already produces; \
+                 rename one of them",
+                a.output
             )));
         }
     }
+    Ok(())
+}
+
+/// What [`finish`] records of a source besides its assets.
+struct Finish<'a> {
+    bytes: &'a [u8],
+    settings: &'a Settings,
+    settings_h: &'a str,
+    sidecar: &'a Option<String>,
+    origin: Origin,
+}
+
+/// Writes a source's assets and makes their manifest entries.
+fn finish(
+    src_root: &Path,
+    out_root: &Path,
+    s: &Source,
+    assets: Vec<SharedAsset>,
+    cx: &Finish<'_>,
+) -> Result<Outcome> {
     let mut entries = Vec::with_capacity(assets.len());
     let mut written = 0;
-    for (entry, converted) in assets {
-        let output = entry_output(s, entry.as_deref());
-        let dep_names: Vec<String> = {
-            let mut v: Vec<String> = converted
-                .dependencies
-                .iter()
-                .map(|d| rel_string(d.strip_prefix(src_root).unwrap_or(d)))
-                .collect();
-            v.sort();
-            v.dedup();
-            v
-        };
-        let deps = read_deps(src_root, &dep_names);
-        let file = converted.to_caf_bytes_encoded(&settings.encoding(opts.key.as_ref()))?;
-        write_atomic(&out_root.join(&output), &file)?;
-        written += file.len() as u64;
+    for a in assets {
+        let deps = read_deps(src_root, &a.dependencies);
+        write_atomic(&out_root.join(&a.output), &a.file)?;
+        written += a.file.len() as u64;
         entries.push(ManifestEntry {
-            id: entry
+            id: a
+                .entry
                 .as_ref()
                 .map_or_else(|| s.id.clone(), |e| format!("{}.{e}", s.id)),
             source: s.rel_str.clone(),
-            output,
-            kind: converted.kind,
-            source_size: bytes.len() as u64,
-            file_size: file.len() as u64,
+            output: a.output,
+            kind: a.kind,
+            source_size: cx.bytes.len() as u64,
+            file_size: a.file.len() as u64,
             // As written: the default profile pads the metadata to align the payload.
-            metadata_size: caf::validate_header_bytes(&file)?.metadata_size,
-            payload_size: converted.payload.len() as u64,
-            payload_crc32: caf::crc32(&converted.payload),
-            file_crc32: content_crc(&file),
-            source_hash: source_hash(&bytes, &deps),
-            settings_hash: settings_h.clone(),
-            settings: settings.clone(),
-            sidecar: sidecar.clone(),
-            dependencies: dep_names,
-            summary: converted.summary,
-            entry,
+            metadata_size: caf::validate_header_bytes(&a.file)?.metadata_size,
+            payload_size: a.payload_size,
+            payload_crc32: a.payload_crc32,
+            file_crc32: content_crc(&a.file),
+            source_hash: source_hash(cx.bytes, &deps),
+            settings_hash: cx.settings_h.to_string(),
+            settings: cx.settings.clone(),
+            sidecar: cx.sidecar.clone(),
+            dependencies: a.dependencies,
+            summary: a.summary,
+            entry: a.entry,
+            origin: cx.origin,
         });
     }
     Ok(Outcome::Converted(entries, written))

@@ -51,6 +51,7 @@ mod mesh_build;
 mod obj;
 mod settings;
 pub mod shader;
+pub mod shared;
 pub mod texture;
 mod texture_data;
 pub mod texture_decode;

@@ -13,6 +13,7 @@
 
 mod ac;
 pub mod action;
+pub mod cache;
 mod cas;
 mod digest;
 mod error;

@@ -122,6 +122,11 @@ pub fn note(text: impl std::fmt::Display) {
     }
 }
 
+/// Prints `warning: …` on standard error (also with `-q`).
+pub fn warn(text: impl std::fmt::Display) {
+    eprintln!("{} {text}", label("warning"));
+}
+
 /// The shells `voxcaf completions` writes a script for.
 pub type Shell = clap_complete::Shell;
 

@@ -33,10 +33,86 @@ pub struct BuildArgs {
     /// Print a JSON summary instead of text.
     #[arg(long)]
     pub(super) json: bool,
+    #[command(flatten)]
+    pub(super) remote: RemoteArgs,
     /// After the build, watch SRC_DIR and build again (only what changed) whenever its files
     /// change, until Ctrl-C (exit 130, the manifest of the last build written).
     #[arg(long)]
     pub(super) watch: bool,
+}
+
+/// The remote cache options of `asset build` (docs/remote-build.md).
+#[derive(Args)]
+pub struct RemoteArgs {
+    /// Share conversions through a Remote Execution API server's cache (BuildGrid, Buildbarn,
+    /// NativeLink...): each source is looked up first and fetched on a hit; a miss converts
+    /// locally and uploads the result. Any fault (server down, blob missing or corrupt)
+    /// converts locally with one warning. Not used with --encrypt.
+    #[arg(long, value_name = "grpc://HOST:PORT")]
+    pub(super) remote_cache: Option<String>,
+    /// The server's instance name.
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "",
+        requires = "remote_cache"
+    )]
+    pub(super) remote_instance: String,
+    /// Fetch from the remote cache but never upload to it.
+    #[arg(long, requires = "remote_cache")]
+    pub(super) remote_cache_read_only: bool,
+}
+
+impl RemoteArgs {
+    /// The cache, when asked for (a malformed URL is an error; a server that cannot be
+    /// reached is warned about and the build converts locally).
+    fn cache(
+        &self,
+        json: bool,
+        encrypted: bool,
+    ) -> Result<Option<std::sync::Arc<voxcaf_remote::cache::RemoteCache>>> {
+        let Some(url) = &self.remote_cache else {
+            return Ok(None);
+        };
+        if encrypted {
+            crate::global::warn("an encrypted build shares nothing: --remote-cache is not used");
+            return Ok(None);
+        }
+        let warn: voxcaf_remote::cache::Warn = Box::new(move |m: &str| {
+            if !json {
+                crate::global::warn(m);
+            }
+        });
+        let c = voxcaf_remote::cache::RemoteCache::connect(
+            url,
+            &self.remote_instance,
+            self.remote_cache_read_only,
+            caf_import::shader::glslang_version(),
+            warn,
+        )?;
+        Ok(Some(std::sync::Arc::new(c)))
+    }
+}
+
+/// The remote cache's counts in `--json`.
+fn remote_json(s: &voxcaf_remote::cache::RemoteStats) -> serde_json::Value {
+    json!({
+        "hits": s.hits, "misses": s.misses, "uploaded": s.uploaded,
+        "fallbacks": s.fallbacks, "bytes_down": s.bytes_down, "bytes_up": s.bytes_up,
+    })
+}
+
+/// The remote cache's summary line.
+fn remote_line(s: &voxcaf_remote::cache::RemoteStats) -> String {
+    format!(
+        "remote cache: {} hits, {} misses, {} uploaded, {} fell back to local; {} down, {} up",
+        s.hits,
+        s.misses,
+        s.uploaded,
+        s.fallbacks,
+        human_bytes(s.bytes_down),
+        human_bytes(s.bytes_up)
+    )
 }
 
 fn human_bytes(n: u64) -> String {
@@ -88,11 +164,15 @@ fn build_once(a: &BuildArgs, stop: &voxcaf_fs::signals::StopOnSignal) -> Result<
     }
     let settings = a.settings.settings(None)?;
     let key = a.encrypt.key(&settings)?;
+    let remote = a.remote.cache(a.json, key.is_some())?;
     let opts = BuildOptions {
         settings,
         jobs: a.jobs.unwrap_or(0),
         force: a.force,
         key,
+        shared: remote
+            .clone()
+            .map(|r| r as std::sync::Arc<dyn caf_import::shared::SharedCache>),
     };
     // `-q` prints no progress, per-asset lines or summary (failures still print).
     let quiet = a.json || crate::global::quiet();
@@ -180,6 +260,7 @@ fn build_once(a: &BuildArgs, stop: &voxcaf_fs::signals::StopOnSignal) -> Result<
                 "bytes_written": report.bytes_written,
                 "elapsed_ms": report.elapsed.as_secs_f64() * 1000.0,
                 "manifest": a.out_dir.join(batch::MANIFEST_NAME).display().to_string(),
+                "remote": remote.as_ref().map(|r| remote_json(&r.stats())),
             })
         ));
     } else {
@@ -188,6 +269,9 @@ fn build_once(a: &BuildArgs, stop: &voxcaf_fs::signals::StopOnSignal) -> Result<
                 say(format_args!("ignored {}: {}", i.path, i.message));
             }
             say(format_args!("{}", summary(&report, &a.out_dir)));
+            if let Some(r) = &remote {
+                say(format_args!("{}", remote_line(&r.stats())));
+            }
         }
         for f in &report.manifest.failures {
             eprintln!("failed: {}: {}", f.source, f.error);
@@ -335,6 +419,11 @@ mod tests {
             },
             pack: None,
             json: true,
+            remote: RemoteArgs {
+                remote_cache: None,
+                remote_instance: String::new(),
+                remote_cache_read_only: false,
+            },
             watch: false,
         };
         assert_eq!(build(args).unwrap(), 1);

@@ -1,0 +1,220 @@
+//! `voxcaf asset build --remote-cache` against a real BuildGrid (crates/bgd-test; skipped
+//! without it unless VOXCAF_REQUIRE_BUILDGRID=1): two checkouts of one source tree share every
+//! conversion, byte for byte; every fault converts locally with a warning and the same bytes.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use caf_import::Settings;
+use common::run;
+use voxcaf_remote::action::conversion_action;
+use voxcaf_remote::proto::reapi::{ActionResult, OutputFile};
+use voxcaf_remote::{digest_of, Remote};
+
+/// The demo's source tree plus every golden conversion input (the invalid ones fail, in every
+/// build alike).
+fn source_tree(dir: &Path) -> PathBuf {
+    let src = dir.join("src");
+    voxcaf_samples::write_source_tree(&src).expect("demo sources");
+    if let Some(caf) = voxcaf_golden::caf() {
+        copy_dir(&caf.join("inputs"), &src.join("golden"));
+    }
+    src
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).expect("copy");
+        }
+    }
+}
+
+/// Every `.caf` file under `dir`, relative, with its bytes.
+fn outputs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut v = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).expect("read_dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "caf") {
+                let rel = p.strip_prefix(dir).expect("inside").to_path_buf();
+                v.push((rel, std::fs::read(&p).expect("read")));
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+fn build_json(dir: &Path, args: &[&str]) -> (i32, serde_json::Value, String) {
+    let mut all = vec!["asset", "build", "--json"];
+    all.extend_from_slice(args);
+    let (code, out, err) = run(dir, &all);
+    let v = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}\n{err}"));
+    (code, v, err)
+}
+
+#[test]
+fn two_checkouts_share_every_conversion_byte_for_byte() {
+    let Some(server) = voxcaf_bgd_test::BuildGrid::start() else {
+        return;
+    };
+    let url = server.url();
+    let t = tempfile::tempdir().expect("tempdir");
+    let (a, b) = (t.path().join("a"), t.path().join("b"));
+    let src_a = source_tree(&a);
+    source_tree(&b);
+    let (code_local, local, _) = build_json(&a, &["src", "local"]);
+    assert!(local["remote"].is_null());
+    let n = local["converted"].as_u64().expect("count");
+    assert!(n >= 20, "{local}");
+    let failed = local["failed"].as_array().map_or(0, Vec::len) as u64;
+
+    let (code_a, first, err) = build_json(&a, &["src", "out", "--remote-cache", &url]);
+    assert_eq!(code_a, code_local, "{err}");
+    let r = &first["remote"];
+    assert_eq!(r["hits"], 0, "{first}");
+    // Failures are looked up too and never stored.
+    assert_eq!(r["misses"].as_u64(), Some(n + failed), "{first}");
+    assert!(r["uploaded"].as_u64() >= Some(1) && r["bytes_up"].as_u64() > Some(0));
+
+    // The second checkout converts nothing: every asset comes from the cache.
+    let (code_b, second, err) = build_json(&b, &["src", "out", "--remote-cache", &url]);
+    assert_eq!(code_b, code_local, "{err}");
+    let r = &second["remote"];
+    assert_eq!(r["uploaded"], 0, "{second}");
+    assert_eq!(r["fallbacks"], 0, "{second}");
+    assert_eq!(r["hits"], first["remote"]["uploaded"], "{second}");
+    assert_eq!(second["converted"].as_u64(), Some(n));
+    let manifest = std::fs::read_to_string(b.join("out/manifest.json")).expect("manifest");
+    assert_eq!(
+        manifest.matches("\"origin\": \"cache\"").count() as u64,
+        n,
+        "{manifest}"
+    );
+    // Byte for byte what a local build writes.
+    let want = outputs(&a.join("local"));
+    assert_eq!(want.len() as u64, n);
+    assert!(want == outputs(&a.join("out")), "first build differs");
+    assert!(want == outputs(&b.join("out")), "fetched outputs differ");
+
+    // Read-only: fetches, never stores (a changed source misses and is not uploaded).
+    std::fs::write(
+        src_a.join("extra.obj"),
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+    )
+    .expect("write");
+    let args = [
+        "src",
+        "ro",
+        "--remote-cache",
+        &url,
+        "--remote-cache-read-only",
+    ];
+    let (_, ro, _) = build_json(&a, &args);
+    assert_eq!(ro["remote"]["misses"].as_u64(), Some(1 + failed), "{ro}");
+    assert_eq!(ro["remote"]["uploaded"], 0, "{ro}");
+    let (_, again, _) = build_json(&a, &["src", "ro2", "--remote-cache", &url]);
+    assert_eq!(
+        again["remote"]["misses"].as_u64(),
+        Some(1 + failed),
+        "{again}"
+    );
+}
+
+/// An action cache entry whose blobs the CAS never got (as after an eviction), one whose
+/// description names an output outside the output folder, and a server gone before the
+/// build: each source converts locally (with one warning per kind of fault the client sees),
+/// the outputs as a local build's.
+#[test]
+fn faults_convert_locally_with_the_same_bytes() {
+    let Some(server) = voxcaf_bgd_test::BuildGrid::start() else {
+        return;
+    };
+    let url = server.url();
+    let t = tempfile::tempdir().expect("tempdir");
+    let d = t.path();
+    let src = d.join("src");
+    std::fs::create_dir_all(&src).expect("mkdir");
+    let tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    std::fs::write(src.join("evicted.obj"), tri).expect("write");
+    std::fs::write(src.join("lying.obj"), format!("{tri}# other\n")).expect("write");
+    let (_, local, _) = build_json(d, &["src", "local"]);
+    assert_eq!(local["converted"], 2);
+
+    let remote = Remote::connect(&url, "").expect("connect");
+    let s = Settings::default();
+    // evicted.obj: a result naming blobs the CAS does not hold.
+    let evicted = conversion_action(&src, "evicted.obj", &s, None).expect("action");
+    let ghost = |name: &str, bytes: &[u8]| OutputFile {
+        path: format!("out/{name}"),
+        digest: Some(digest_of(bytes)),
+        ..Default::default()
+    };
+    let result = ActionResult {
+        output_files: vec![
+            ghost("evicted.caf", b"never uploaded"),
+            ghost("result.json", b"[]never"),
+        ],
+        ..Default::default()
+    };
+    remote
+        .update_action_result(&evicted.digest, &result)
+        .expect("store");
+    // lying.obj: a result whose description names an output outside the build's names.
+    let lying = conversion_action(&src, "lying.obj", &s, None).expect("action");
+    let caf = std::fs::read(d.join("local/lying.caf")).expect("local output");
+    let description = br#"[{"output":"../../escape.caf","entry":null,"kind":"mesh","payload_size":1,"payload_crc32":0,"summary":"x","dependencies":[]}]"#;
+    let pairs: Vec<(voxcaf_remote::Digest, &[u8])> = vec![
+        (digest_of(&caf), caf.as_slice()),
+        (digest_of(description), description.as_slice()),
+    ];
+    remote.upload(&pairs).expect("upload");
+    let result = ActionResult {
+        output_files: vec![
+            ghost("../../escape.caf", &caf),
+            ghost("result.json", description),
+        ],
+        ..Default::default()
+    };
+    remote
+        .update_action_result(&lying.digest, &result)
+        .expect("store");
+
+    let (code, v, err) = run_text(d, &["src", "out", "--remote-cache", &url]);
+    assert_eq!(code, 0, "{v}{err}");
+    // BuildGrid itself answers a result whose blobs are gone as a miss; a server that does
+    // not check gets the client's own "missing blob" fallback.
+    let missing_blob = err.contains("missing blob for evicted.obj");
+    assert!(err.contains("bad result for lying.obj"), "{err}");
+    assert_eq!(
+        err.matches("warning").count(),
+        1 + usize::from(missing_blob),
+        "one warning per kind: {err}"
+    );
+    assert!(!d.join("escape.caf").exists() && !t.path().join("escape.caf").exists());
+    assert!(outputs(&d.join("local")) == outputs(&d.join("out")));
+
+    // The server gone: one warning, a local build.
+    drop(remote);
+    drop(server);
+    let (code, out, err) = run_text(d, &["src", "gone", "--remote-cache", &url]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(err.matches("warning").count(), 1, "{err}");
+    assert!(err.contains("converting everything locally"), "{err}");
+    assert!(outputs(&d.join("local")) == outputs(&d.join("gone")));
+}
+
+fn run_text(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let mut all = vec!["asset", "build"];
+    all.extend_from_slice(args);
+    run(dir, &all)
+}
