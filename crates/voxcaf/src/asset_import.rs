@@ -42,9 +42,17 @@ pub enum ImportCmd {
     ///   voxcaf asset convert hero.glb hero.caf                       # mesh (with its skin)
     ///   voxcaf asset convert hero.glb hero.anim.caf --type animation --anim-rate 60
     Convert(ConvertArgs),
+    #[command(verbatim_doc_comment)]
     /// Convert every source under SRC_DIR into a mirrored tree of .caf files in OUT_DIR, in
     /// parallel, with OUT_DIR/manifest.json. Only sources whose content or settings changed
     /// are converted again. Exit code 1 if any source failed.
+    ///
+    /// Examples:
+    ///   voxcaf asset build assets/ build/assets --jobs 4
+    ///   voxcaf asset build assets/ build/assets --watch
+    ///   voxcaf asset build assets/ build/ --pack game.cafpack
+    ///   voxcaf asset build assets/ build/ --remote-cache grpc://127.0.0.1:50051
+    ///   voxcaf asset build assets/ build/ --remote-cache grpc://ci:50051 --remote-cache-read-only
     Build(BuildArgs),
     #[command(verbatim_doc_comment)]
     /// Write a .caf asset back out as files other tools open: a texture as one PNG per mip

@@ -218,3 +218,14 @@ fn run_text(dir: &Path, args: &[&str]) -> (i32, String, String) {
     all.extend_from_slice(args);
     run(dir, &all)
 }
+
+#[test]
+fn help_shows_the_remote_cache_with_examples() {
+    common::assert_help_example(
+        &["asset", "build"],
+        "voxcaf asset build assets/ build/ --remote-cache grpc://127.0.0.1:50051",
+    );
+    let (code, _, err) = run_text(Path::new("."), &["src", "out", "--remote-cache", "ftp://x"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("bad remote URL `ftp://x`"), "{err}");
+}

@@ -200,8 +200,12 @@ fn build_once(a: &BuildArgs, stop: &voxcaf_fs::signals::StopOnSignal) -> Result<
                 if tty {
                     bar.set_message(entry.source.clone());
                 } else if !quiet {
+                    let verb = match entry.origin {
+                        caf_import::shared::Origin::Local => "converted",
+                        caf_import::shared::Origin::Cache => "fetched",
+                    };
                     say(format_args!(
-                        "converted {} -> {}: {}",
+                        "{verb} {} -> {}: {}",
                         entry.source, entry.output, entry.summary
                     ));
                 }
