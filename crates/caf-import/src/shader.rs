@@ -324,22 +324,6 @@ pub fn tools_available() -> bool {
     })
 }
 
-/// The first line of `glslangValidator --version` (the GLSL compiler is part of what a shader's
-/// conversion is, docs/remote-build.md §2.3), or `None` when it cannot run.
-pub fn glslang_version() -> Option<String> {
-    let out = std::process::Command::new(GLSLANG)
-        .arg("--version")
-        .stdin(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    text.lines()
-        .next()
-        .map(|l| l.trim().to_string())
-        .filter(|l| out.status.success() && !l.is_empty())
-}
-
 fn glslang_stage(stage: Stage) -> &'static str {
     match stage {
         Stage::Vertex => "vert",

@@ -28,6 +28,14 @@ impl Origin {
     pub fn is_local(&self) -> bool {
         *self == Origin::Local
     }
+
+    /// What the build did to have the output: `converted` or `fetched`.
+    pub fn verb(self) -> &'static str {
+        match self {
+            Origin::Local => "converted",
+            Origin::Cache => "fetched",
+        }
+    }
 }
 
 /// One asset of a source's conversion, as a shared cache holds it.

@@ -60,6 +60,22 @@ pub struct ConversionAction {
     pub blobs: Vec<Blob>,
 }
 
+/// The first line of `glslangValidator --version` (the GLSL compiler is part of what a shader's
+/// conversion is, §2.3), or `None` when it cannot run.
+pub fn glsl_tool_version() -> Option<String> {
+    let out = std::process::Command::new(caf_import::shader::GLSLANG)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .next()
+        .map(|l| l.trim().to_string())
+        .filter(|l| out.status.success() && !l.is_empty())
+}
+
 /// The platform properties of this build of voxcaf (§2.3) for a source of `kind` (GLSL
 /// sources add the compiler's version, `tool`).
 pub fn platform(glsl_tool: Option<&str>) -> Platform {

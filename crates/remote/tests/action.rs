@@ -205,3 +205,18 @@ fn a_real_server_holds_every_blob_of_an_action() -> Res {
     assert!(remote.find_missing(&digests)?.is_empty());
     Ok(())
 }
+
+/// The compiler line of GLSL actions is glslang's own version line (CI installs glslang).
+#[test]
+fn the_glsl_tool_is_named_by_its_version_line() {
+    match voxcaf_remote::action::glsl_tool_version() {
+        Some(v) => assert!(v.starts_with("Glslang Version"), "{v}"),
+        None => assert!(
+            std::process::Command::new(caf_import::shader::GLSLANG)
+                .arg("--version")
+                .output()
+                .is_err(),
+            "glslang runs but its version was not read"
+        ),
+    }
+}

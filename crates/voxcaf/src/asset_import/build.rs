@@ -87,7 +87,7 @@ impl RemoteArgs {
             url,
             &self.remote_instance,
             self.remote_cache_read_only,
-            caf_import::shader::glslang_version(),
+            voxcaf_remote::action::glsl_tool_version(),
             warn,
         )?;
         Ok(Some(std::sync::Arc::new(c)))
@@ -148,8 +148,8 @@ pub(super) fn build(a: BuildArgs) -> Result<u8> {
     }
 }
 
-/// One build of `a` (all of `build` without `--watch`); its exit code.
-fn build_once(a: &BuildArgs, stop: &voxcaf_fs::signals::StopOnSignal) -> Result<u8> {
+/// The source, output and pack paths of `a`, checked before anything is written.
+fn check_paths(a: &BuildArgs) -> Result<()> {
     crate::output::no_dash(&a.src_dir, "a source folder")?;
     crate::output::check_folder(&a.out_dir, &a.src_dir, a.force)?;
     if let Some(p) = &a.pack {
@@ -162,6 +162,12 @@ fn build_once(a: &BuildArgs, stop: &voxcaf_fs::signals::StopOnSignal) -> Result<
             false,
         )?;
     }
+    Ok(())
+}
+
+/// One build of `a` (all of `build` without `--watch`); its exit code.
+fn build_once(a: &BuildArgs, stop: &voxcaf_fs::signals::StopOnSignal) -> Result<u8> {
+    check_paths(a)?;
     let settings = a.settings.settings(None)?;
     let key = a.encrypt.key(&settings)?;
     let remote = a.remote.cache(a.json, key.is_some())?;
@@ -200,13 +206,12 @@ fn build_once(a: &BuildArgs, stop: &voxcaf_fs::signals::StopOnSignal) -> Result<
                 if tty {
                     bar.set_message(entry.source.clone());
                 } else if !quiet {
-                    let verb = match entry.origin {
-                        caf_import::shared::Origin::Local => "converted",
-                        caf_import::shared::Origin::Cache => "fetched",
-                    };
                     say(format_args!(
-                        "{verb} {} -> {}: {}",
-                        entry.source, entry.output, entry.summary
+                        "{} {} -> {}: {}",
+                        entry.origin.verb(),
+                        entry.source,
+                        entry.output,
+                        entry.summary
                     ));
                 }
             }
