@@ -216,6 +216,59 @@ impl Setup {
         (lookups, reads, blobs.iter().map(Vec::len).sum())
     }
 
+    /// What the warm build does per source, without conversion or files: one lookup then one
+    /// read of that source's blobs, source after source on `jobs` threads (as `batch::build`
+    /// asks the cache); its time and the sizes of the assets read.
+    fn per_source(&self, jobs: usize) -> (Duration, Vec<usize>) {
+        use rayon::prelude::*;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .expect("pool");
+        let t = Instant::now();
+        let sizes: Vec<usize> = pool.install(|| {
+            self.actions
+                .par_iter()
+                .flat_map_iter(|a| {
+                    let result = self.remote.get_action_result(a).expect("lookup");
+                    let files = result.expect("cached").output_files;
+                    let digests: Vec<Digest> =
+                        files.iter().filter_map(|f| f.digest.clone()).collect();
+                    let blobs = self.remote.download(&digests).expect("read");
+                    // The build writes the assets, not the result description.
+                    let caf = files.into_iter().map(|f| f.path.ends_with(".caf"));
+                    blobs
+                        .into_iter()
+                        .zip(caf)
+                        .filter(|(_, c)| *c)
+                        .map(|(b, _)| b.len())
+                })
+                .collect()
+        });
+        (t.elapsed(), sizes)
+    }
+
+    /// Writes files of `sizes` bytes into a fresh folder (100 per sub-folder) with
+    /// `batch::write_atomic` (temporary file, fsync, rename) on `jobs` threads; its time.
+    fn writes(&self, sizes: &[usize], jobs: usize) -> Duration {
+        use rayon::prelude::*;
+        let out = self.out();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .expect("pool");
+        let t = Instant::now();
+        pool.install(|| {
+            sizes.par_iter().enumerate().for_each(|(i, &n)| {
+                let path = out
+                    .path()
+                    .join(format!("d{:03}/f{i:06}.caf", i / PER_FOLDER));
+                caf_import::batch::write_atomic(&path, &vec![7u8; n]).expect("write");
+            })
+        });
+        t.elapsed()
+    }
+
     /// The local build (no cache) into a fresh folder; its time.
     fn local(&self) -> Duration {
         let out = self.out();
@@ -370,6 +423,20 @@ fn summary(s: &Setup, t: &Times) {
         bytes,
         secs(reads)
     );
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for jobs in [cores, 16] {
+        let (d, sizes) = s.per_source(jobs);
+        let w = s.writes(&sizes, jobs);
+        println!(
+            "  diagnostic, {jobs} threads: the warm build's calls alone (per source one lookup \
+             + one read, {} calls) {:.3} s; its {} file writes alone (write_atomic, fsync) \
+             {:.3} s",
+            2 * s.n,
+            secs(d),
+            sizes.len(),
+            secs(w)
+        );
+    }
     for jobs in [16, 64] {
         let d = s.warm(jobs);
         println!(
@@ -407,14 +474,14 @@ fn paired(s: &Setup, rounds: usize) {
             round[j] = secs(match j {
                 0 => s.warm(0),
                 1 => {
-                    let (l, r, _) = s.floor();
-                    l + r
+                    let (lookups, reads, _) = s.floor();
+                    lookups + reads
                 }
                 _ => s.local(),
             });
         }
-        for j in 0..3 {
-            t[j].push(round[j]);
+        for (tj, rj) in t.iter_mut().zip(round) {
+            tj.push(rj);
         }
         ratio.push(round[0] / round[1]);
     }
