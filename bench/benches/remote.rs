@@ -28,8 +28,9 @@
 //! - "local build (no cache)", for context.
 //!
 //! Printed afterwards: the machine, a summary (medians of the criterion samples, the ratio
-//! warm / floor against the goal), the floor split into lookups and reads, the warm build
-//! with more threads in flight (a diagnostic), the CLI once when a release `voxcaf` binary
+//! warm / floor against the goal), the floor split into lookups and reads, diagnostics (the
+//! warm build's per-source calls alone and its file writes alone, on 2 and 16 threads; the
+//! warm build with 16 and 64 threads), the CLI once when a release `voxcaf` binary
 //! is found, and paired rounds (the three jobs in turn, so that drift hits them alike).
 // criterion_main! defines an undocumented `pub fn main`.
 #![allow(missing_docs)]
