@@ -512,18 +512,18 @@ fn process(
     }
     // Encrypted builds share nothing: the key would have to be an input.
     let shared = opts.shared.as_deref().filter(|_| opts.key.is_none());
+    let mut fin = Finish {
+        bytes: &bytes,
+        settings: &settings,
+        settings_h: &settings_h,
+        sidecar: &sidecar,
+        origin: Origin::Cache,
+    };
     if let Some(cache) = shared {
         if let Some(assets) = cache.fetch(src_root, &s.rel_str, &settings) {
             let expected = |entry: Option<&str>| entry_output(s, entry);
             if crate::shared::plausible(&assets, expected) && claims_ok(&assets, cx).is_ok() {
-                let cx = Finish {
-                    bytes: &bytes,
-                    settings: &settings,
-                    settings_h: &settings_h,
-                    sidecar: &sidecar,
-                    origin: Origin::Cache,
-                };
-                return finish(src_root, out_root, s, assets, &cx);
+                return finish(src_root, out_root, s, assets, &fin);
             }
         }
     }
@@ -559,14 +559,8 @@ fn process(
     if let Some(cache) = shared {
         cache.store(src_root, &s.rel_str, &settings, &assets);
     }
-    let cx = Finish {
-        bytes: &bytes,
-        settings: &settings,
-        settings_h: &settings_h,
-        sidecar: &sidecar,
-        origin: Origin::Local,
-    };
-    finish(src_root, out_root, s, assets, &cx)
+    fin.origin = Origin::Local;
+    finish(src_root, out_root, s, assets, &fin)
 }
 
 /// Refuses assets of entry points whose output another source already produces (decided

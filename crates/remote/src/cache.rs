@@ -302,19 +302,15 @@ impl RemoteCache {
             .collect();
         outputs.push((RESULT_FILE.to_string(), &description));
         outputs.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut blobs: Vec<(Digest, std::borrow::Cow<'_, [u8]>)> = Vec::new();
-        for b in &action.blobs {
-            let data = match &b.data {
-                BlobData::Bytes(v) => std::borrow::Cow::Borrowed(v.as_slice()),
-                BlobData::File(p) => std::fs::read(p)
-                    .map_err(|e| RemoteError::Io {
-                        path: p.clone(),
-                        source: e,
-                    })?
-                    .into(),
-            };
-            blobs.push((b.digest.clone(), data));
-        }
+        // Where each blob's bytes are; files are read only when the server lacks them.
+        let mut blobs: Vec<(Digest, Result<&[u8], &Path>)> = action
+            .blobs
+            .iter()
+            .map(|b| match &b.data {
+                BlobData::Bytes(v) => (b.digest.clone(), Ok(v.as_slice())),
+                BlobData::File(p) => (b.digest.clone(), Err(p.as_path())),
+            })
+            .collect();
         let mut result = ActionResult::default();
         for (name, bytes) in &outputs {
             let digest = digest_of(bytes);
@@ -323,7 +319,7 @@ impl RemoteCache {
                 digest: Some(digest.clone()),
                 ..Default::default()
             });
-            blobs.push((digest, std::borrow::Cow::Borrowed(bytes)));
+            blobs.push((digest, Ok(bytes)));
         }
         let digests: Vec<Digest> = blobs.iter().map(|(d, _)| d.clone()).collect();
         let missing: HashSet<String> = r
@@ -332,11 +328,24 @@ impl RemoteCache {
             .map(|d| d.hash)
             .collect();
         let mut sent = HashSet::new();
-        let send: Vec<(Digest, &[u8])> = blobs
-            .iter()
-            .filter(|(d, _)| missing.contains(&d.hash) && sent.insert(d.hash.clone()))
-            .map(|(d, b)| (d.clone(), b.as_ref()))
-            .collect();
+        let mut read = Vec::new();
+        for (d, data) in &blobs {
+            if !missing.contains(&d.hash) || !sent.insert(d.hash.clone()) {
+                continue;
+            }
+            let bytes = match data {
+                Ok(b) => std::borrow::Cow::Borrowed(*b),
+                Err(p) => std::fs::read(p)
+                    .map_err(|e| RemoteError::Io {
+                        path: p.to_path_buf(),
+                        source: e,
+                    })?
+                    .into(),
+            };
+            read.push((d.clone(), bytes));
+        }
+        let send: Vec<(Digest, &[u8])> =
+            read.iter().map(|(d, b)| (d.clone(), b.as_ref())).collect();
         r.upload(&send)?;
         let up: usize = send.iter().map(|(_, b)| b.len()).sum();
         self.bytes_up.fetch_add(up as u64, Ordering::Relaxed);
