@@ -1,4 +1,5 @@
-//! Generates the Remote Execution API's gRPC clients from the vendored protos (proto/): protox
+//! Generates the Remote Execution API's and the Remote Workers API's gRPC clients from the
+//! protos in proto/: protox
 //! (a pure-Rust proto compiler, so no `protoc`) builds the descriptor set, tonic-prost-build
 //! writes the messages and clients (no servers) into OUT_DIR.
 
@@ -6,6 +7,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let protos = [
         "proto/build/bazel/remote/execution/v2/remote_execution.proto",
         "proto/google/bytestream/bytestream.proto",
+        "proto/google/devtools/remoteworkers/v1test2/bots.proto",
     ];
     println!("cargo:rerun-if-changed=proto");
     let fds = protox::compile(protos, ["proto"])?;

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{ImportError, Result};
 use crate::shared::{Origin, SharedAsset, SharedCache};
-use crate::{convert, AssetKind, Settings, SettingsOverride, CONVERTER_REVISION};
+use crate::{AssetKind, Settings, SettingsOverride, CONVERTER_REVISION};
 
 /// The manifest's file name inside the output folder.
 pub const MANIFEST_NAME: &str = "manifest.json";
@@ -103,8 +103,8 @@ pub struct ManifestEntry {
     /// several) gives one asset per entry point.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<String>,
-    /// Where the output came from: converted by this build (`local`, left out) or fetched from
-    /// a shared cache (`cache`).
+    /// Where the output came from: converted by this build (`local`, left out), fetched from
+    /// a shared cache (`cache`), or converted by a remote worker for this build (`remote`).
     #[serde(default, skip_serializing_if = "Origin::is_local")]
     pub origin: Origin,
 }
@@ -324,6 +324,30 @@ struct Source {
     id: String,
 }
 
+impl Source {
+    /// The source at `rel` under the source folder (`rel_str`: the same, `/`-separated).
+    fn new(rel: PathBuf, rel_str: String) -> Source {
+        let stem = output_stem(&rel);
+        Source {
+            output: format!("{}.caf", rel_string(&stem)),
+            id: rel_string(&stem),
+            rel,
+            rel_str,
+        }
+    }
+}
+
+/// Converts one source as [`build`] does, writing nothing: the assets of `rel` (a
+/// `/`-separated path under `src_root`) converted with `settings` (its sidecar already
+/// applied), named as `build` names them. What an action of a shared build runs
+/// (`voxcaf asset convert-action`, docs/remote-build.md).
+pub fn convert_source(src_root: &Path, rel: &str, settings: &Settings) -> Result<Vec<SharedAsset>> {
+    let s = Source::new(PathBuf::from(rel), rel.to_string());
+    let path = src_root.join(&s.rel);
+    let bytes = std::fs::read(&path).map_err(|e| ImportError::io(&path, e))?;
+    source::convert_assets(src_root, &s, &bytes, settings, None)
+}
+
 /// What the walk of the source folder found.
 #[derive(Default)]
 struct Walk {
@@ -437,13 +461,7 @@ fn collect_sources(src: &Path, out: &Path) -> Result<Walk> {
             continue;
         }
         let rel = path.strip_prefix(src).unwrap_or(path).to_path_buf();
-        let stem = output_stem(&rel);
-        walk.sources.push(Source {
-            output: format!("{}.caf", rel_string(&stem)),
-            id: rel_string(&stem),
-            rel,
-            rel_str,
-        });
+        walk.sources.push(Source::new(rel, rel_str));
     }
     walk.ignored.extend(pruned);
     walk.sources.sort_by(|a, b| a.rel_str.cmp(&b.rel_str));
@@ -451,182 +469,82 @@ fn collect_sources(src: &Path, out: &Path) -> Result<Walk> {
     Ok(walk)
 }
 
-enum Outcome {
-    Converted(Vec<ManifestEntry>, u64),
-    Skipped(Vec<ManifestEntry>),
-    Failed(Failure),
-    /// Not started because the build was asked to stop.
-    NotReached(String),
-}
+mod source;
+use source::{plan, process, Context, Outcome, Plan};
 
-/// What [`process`] reads besides the source: the output each other source claims, and the
-/// previous build's entries of this source.
-struct Context<'a> {
-    owner: &'a BTreeMap<&'a str, &'a str>,
-    previous: &'a [ManifestEntry],
-}
+/// Sources planned together when a shared cache is asked ([`SharedCache::prefetch`]).
+const PREFETCH_GROUP: usize = 1024;
 
-/// The output of one entry point's asset: `STEM.ENTRY.caf` beside the source's own output.
-fn entry_output(s: &Source, entry: Option<&str>) -> String {
-    match entry {
-        None => s.output.clone(),
-        Some(e) => format!("{}.{e}.caf", s.id),
-    }
-}
+/// A group's plans (`None`: a source not to plan: a collision, or a stop).
+type Plans = Vec<Option<Result<Plan>>>;
 
-fn process(
-    src_root: &Path,
-    out_root: &Path,
-    s: &Source,
-    opts: &BuildOptions,
-    cx: &Context<'_>,
-) -> Result<Outcome> {
-    let path = src_root.join(&s.rel);
-    let bytes = std::fs::read(&path).map_err(|e| ImportError::io(&path, e))?;
-    let side = sidecar_path(&path);
-    let (settings, sidecar) = match std::fs::read_to_string(&side) {
-        Ok(text) => {
-            let o = SettingsOverride::from_toml(&text, &side)?;
-            (
-                opts.settings.with_override(&o),
-                Some(format!("{}.toml", s.rel_str)),
-            )
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (opts.settings.clone(), None),
-        Err(e) => return Err(ImportError::io(&side, e)),
+/// The build's sources with a shared cache, in groups of [`PREFETCH_GROUP`]: each group is
+/// planned, then announced to the cache ([`SharedCache::prefetch`], on a thread of its own)
+/// while the group before it is processed, so that the cache's lookups overlap the writing of
+/// outputs. Outcomes in the order of `sources`.
+fn run_grouped(
+    sources: &[Source],
+    cache: &dyn SharedCache,
+    src: &Path,
+    plan_one: &(dyn Fn(&Source) -> Option<Result<Plan>> + Sync),
+    one: &(dyn Fn(&Source, Option<Result<Plan>>) -> Outcome + Sync),
+) -> Vec<Outcome> {
+    let plan_group = |g: &[Source]| -> Plans {
+        g.par_iter()
+            .map(|s| {
+                // Not kept between planning and processing: memory stays bounded by the
+                // sources being processed.
+                plan_one(s).map(|p| {
+                    p.map(|p| match p {
+                        Plan::Todo(mut t) => {
+                            t.bytes = None;
+                            Plan::Todo(t)
+                        }
+                        p => p,
+                    })
+                })
+            })
+            .collect()
     };
-    let settings_h = match &opts.key {
-        None => settings_hash(&settings),
-        Some(k) => keyed_settings_hash(&settings, k),
-    };
-    let up_to_date = |prev: &ManifestEntry| {
-        let deps = read_deps(src_root, &prev.dependencies);
-        prev.settings_hash == settings_h
-            && prev.source_hash == source_hash(&bytes, &deps)
-            && prev.output == entry_output(s, prev.entry.as_deref())
-            && prev.sidecar == sidecar
-            && output_matches(&out_root.join(&prev.output), prev)
-    };
-    if !opts.force && !cx.previous.is_empty() && cx.previous.iter().all(up_to_date) {
-        return Ok(Outcome::Skipped(cx.previous.to_vec()));
-    }
-    // Encrypted builds share nothing: the key would have to be an input.
-    let shared = opts.shared.as_deref().filter(|_| opts.key.is_none());
-    let mut fin = Finish {
-        bytes: &bytes,
-        settings: &settings,
-        settings_h: &settings_h,
-        sidecar: &sidecar,
-        origin: Origin::Cache,
-    };
-    if let Some(cache) = shared {
-        if let Some(assets) = cache.fetch(src_root, &s.rel_str, &settings) {
-            let expected = |entry: Option<&str>| entry_output(s, entry);
-            if crate::shared::plausible(&assets, expected) && claims_ok(&assets, cx).is_ok() {
-                return finish(src_root, out_root, s, assets, &fin);
-            }
-        }
-    }
-    let converted: Vec<(Option<String>, crate::Converted)> =
-        match crate::shader::convert_entries(&bytes, &path, &settings, None)? {
-            Some(list) => list
-                .into_iter()
-                .map(|e| (Some(e.entry), e.converted))
-                .collect(),
-            None => vec![(None, convert(&bytes, &path, &settings)?)],
-        };
-    let mut assets = Vec::with_capacity(converted.len());
-    for (entry, c) in converted {
-        let mut dependencies: Vec<String> = c
-            .dependencies
+    let announce = |g: &[Source], plans: &Plans| {
+        let requests: Vec<(&str, &Settings)> = g
             .iter()
-            .map(|d| rel_string(d.strip_prefix(src_root).unwrap_or(d)))
+            .zip(plans)
+            .filter_map(|(s, p)| match p {
+                Some(Ok(Plan::Todo(t))) => Some((s.rel_str.as_str(), &t.settings)),
+                _ => None,
+            })
             .collect();
-        dependencies.sort();
-        dependencies.dedup();
-        assets.push(SharedAsset {
-            output: entry_output(s, entry.as_deref()),
-            file: c.to_caf_bytes_encoded(&settings.encoding(opts.key.as_ref()))?,
-            entry,
-            kind: c.kind,
-            payload_size: c.payload.len() as u64,
-            payload_crc32: caf::crc32(&c.payload),
-            summary: c.summary,
-            dependencies,
-        });
-    }
-    claims_ok(&assets, cx)?;
-    if let Some(cache) = shared {
-        cache.store(src_root, &s.rel_str, &settings, &assets);
-    }
-    fin.origin = Origin::Local;
-    finish(src_root, out_root, s, assets, &fin)
-}
-
-/// Refuses assets of entry points whose output another source already produces (decided
-/// before anything is written, from the outputs claimed up front).
-fn claims_ok(assets: &[SharedAsset], cx: &Context<'_>) -> Result<()> {
-    for a in assets {
-        if let (Some(e), Some(first)) = (&a.entry, cx.owner.get(a.output.as_str())) {
-            return Err(ImportError::InvalidArgument(format!(
-                "the asset of entry point {e} would be {}, which {first} already produces; \
-                 rename one of them",
-                a.output
-            )));
+        if !requests.is_empty() {
+            cache.prefetch(src, &requests);
         }
-    }
-    Ok(())
-}
-
-/// What [`finish`] records of a source besides its assets.
-struct Finish<'a> {
-    bytes: &'a [u8],
-    settings: &'a Settings,
-    settings_h: &'a str,
-    sidecar: &'a Option<String>,
-    origin: Origin,
-}
-
-/// Writes a source's assets and makes their manifest entries.
-fn finish(
-    src_root: &Path,
-    out_root: &Path,
-    s: &Source,
-    assets: Vec<SharedAsset>,
-    cx: &Finish<'_>,
-) -> Result<Outcome> {
-    let mut entries = Vec::with_capacity(assets.len());
-    let mut written = 0;
-    for a in assets {
-        let deps = read_deps(src_root, &a.dependencies);
-        write_atomic(&out_root.join(&a.output), &a.file)?;
-        written += a.file.len() as u64;
-        entries.push(ManifestEntry {
-            id: a
-                .entry
-                .as_ref()
-                .map_or_else(|| s.id.clone(), |e| format!("{}.{e}", s.id)),
-            source: s.rel_str.clone(),
-            output: a.output,
-            kind: a.kind,
-            source_size: cx.bytes.len() as u64,
-            file_size: a.file.len() as u64,
-            // As written: the default profile pads the metadata to align the payload.
-            metadata_size: caf::validate_header_bytes(&a.file)?.metadata_size,
-            payload_size: a.payload_size,
-            payload_crc32: a.payload_crc32,
-            file_crc32: content_crc(&a.file),
-            source_hash: source_hash(cx.bytes, &deps),
-            settings_hash: cx.settings_h.to_string(),
-            settings: cx.settings.clone(),
-            sidecar: cx.sidecar.clone(),
-            dependencies: a.dependencies,
-            summary: a.summary,
-            entry: a.entry,
-            origin: cx.origin,
+    };
+    let groups: Vec<&[Source]> = sources.chunks(PREFETCH_GROUP).collect();
+    let mut outcomes = Vec::with_capacity(sources.len());
+    let mut ready = groups.first().map(|g| {
+        let plans = plan_group(g);
+        announce(g, &plans);
+        plans
+    });
+    for (k, group) in groups.iter().enumerate() {
+        let plans = ready.take().unwrap_or_default();
+        let next = groups.get(k + 1).map(|g| (*g, plan_group(g)));
+        std::thread::scope(|scope| {
+            let ahead = next.as_ref().map(|(g, p)| scope.spawn(|| announce(g, p)));
+            let done: Vec<Outcome> = group
+                .par_iter()
+                .zip(plans)
+                .map(|(s, p)| one(s, p))
+                .collect();
+            outcomes.extend(done);
+            // A look-ahead that panicked only loses its head start.
+            if let Some(h) = ahead {
+                let _ = h.join();
+            }
         });
+        ready = next.map(|(_, p)| p);
     }
-    Ok(Outcome::Converted(entries, written))
+    outcomes
 }
 
 fn output_matches(path: &Path, e: &ManifestEntry) -> bool {
@@ -745,42 +663,53 @@ pub fn build_until(
         }
     }
 
-    let run = || -> Vec<Outcome> {
-        sources
-            .par_iter()
-            .map(|s| {
-                // Checked between assets: an asset in progress finishes, so its output and
-                // manifest entry agree.
-                if stop.load(Ordering::SeqCst) {
-                    return Outcome::NotReached(s.rel_str.clone());
-                }
-                let outcome = if let Some(msg) = collision.get(s.rel_str.as_str()) {
-                    Outcome::Failed(Failure {
-                        source: s.rel_str.clone(),
-                        error: msg.clone(),
-                    })
-                } else {
-                    let cx = Context {
-                        owner: &owner,
-                        previous: previous.get(&s.rel_str).map_or(&[], Vec::as_slice),
-                    };
-                    match process(src, out, s, opts, &cx) {
-                        Ok(o) => o,
-                        Err(e) => Outcome::Failed(Failure {
-                            source: s.rel_str.clone(),
-                            error: e.to_string(),
-                        }),
-                    }
-                };
-                match &outcome {
-                    Outcome::Converted(entries, _) => on_event(&BuildEvent::Converted { entries }),
-                    Outcome::Skipped(entries) => on_event(&BuildEvent::Skipped { entries }),
-                    Outcome::Failed(failure) => on_event(&BuildEvent::Failed { failure }),
-                    Outcome::NotReached(_) => {}
-                }
-                outcome
+    let writes = voxcaf_fs::DeferredSync::new();
+    let context = |s: &Source| Context {
+        owner: &owner,
+        previous: previous.get(&s.rel_str).map_or(&[], Vec::as_slice),
+        writes: &writes,
+    };
+    // A source's outcome, from its plan when it was planned ahead.
+    let one = |s: &Source, planned: Option<Result<Plan>>| -> Outcome {
+        // Checked between assets: an asset in progress finishes, so its output and manifest
+        // entry agree.
+        if stop.load(Ordering::SeqCst) {
+            return Outcome::NotReached(s.rel_str.clone());
+        }
+        let outcome = if let Some(msg) = collision.get(s.rel_str.as_str()) {
+            Outcome::Failed(Failure {
+                source: s.rel_str.clone(),
+                error: msg.clone(),
             })
-            .collect()
+        } else {
+            let cx = context(s);
+            let planned = planned.unwrap_or_else(|| plan(src, out, s, opts, &cx));
+            match planned.and_then(|p| process(src, out, s, opts, &cx, p)) {
+                Ok(o) => o,
+                Err(e) => Outcome::Failed(Failure {
+                    source: s.rel_str.clone(),
+                    error: e.to_string(),
+                }),
+            }
+        };
+        match &outcome {
+            Outcome::Converted(entries, _) => on_event(&BuildEvent::Converted { entries }),
+            Outcome::Skipped(entries) => on_event(&BuildEvent::Skipped { entries }),
+            Outcome::Failed(failure) => on_event(&BuildEvent::Failed { failure }),
+            Outcome::NotReached(_) => {}
+        }
+        outcome
+    };
+    let shared = opts.shared.as_deref().filter(|_| opts.key.is_none());
+    let plan_one = |s: &Source| -> Option<Result<Plan>> {
+        let skip = stop.load(Ordering::SeqCst) || collision.contains_key(s.rel_str.as_str());
+        (!skip).then(|| plan(src, out, s, opts, &context(s)))
+    };
+    let run = || -> Vec<Outcome> {
+        match shared {
+            None => sources.par_iter().map(|s| one(s, None)).collect(),
+            Some(cache) => run_grouped(&sources, cache, src, &plan_one, &one),
+        }
     };
     let outcomes = if opts.jobs == 0 {
         run()
@@ -854,6 +783,8 @@ pub fn build_until(
         }
     }
 
+    // The outputs are durable before the manifest vouches for them.
+    writes.sync().map_err(|e| ImportError::io(out, e))?;
     write_atomic(&manifest_path, manifest.to_json().as_bytes())?;
     Ok(BuildReport {
         manifest,

@@ -21,6 +21,8 @@ pub enum Origin {
     Local,
     /// Fetched from a shared cache.
     Cache,
+    /// Converted by a remote worker for this build, then fetched.
+    Remote,
 }
 
 impl Origin {
@@ -29,11 +31,12 @@ impl Origin {
         *self == Origin::Local
     }
 
-    /// What the build did to have the output: `converted` or `fetched`.
+    /// What the build did to have the output: `converted`, `fetched` or `executed`.
     pub fn verb(self) -> &'static str {
         match self {
             Origin::Local => "converted",
             Origin::Cache => "fetched",
+            Origin::Remote => "executed",
         }
     }
 }
@@ -61,14 +64,30 @@ pub struct SharedAsset {
     pub file: Vec<u8>,
 }
 
-/// A cache of conversions shared between builds. Both methods are called from the build's
+/// A source's assets as a shared cache gives them, and where they came from
+/// ([`Origin::Cache`] or [`Origin::Remote`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fetched {
+    /// The assets, bytes included.
+    pub assets: Vec<SharedAsset>,
+    /// Where they came from.
+    pub origin: Origin,
+}
+
+/// A cache of conversions shared between builds. Its methods are called from the build's
 /// worker threads, for sources converted without a key (an encrypted build shares nothing).
 pub trait SharedCache: Send + Sync + std::fmt::Debug {
+    /// Announces the sources (with their settings, as for [`SharedCache::fetch`]) of the group
+    /// the build is about to process, so that the cache can look them all up together; each is
+    /// then still asked for with `fetch`. The default does nothing.
+    fn prefetch(&self, src_root: &Path, requests: &[(&str, &Settings)]) {
+        let _ = (src_root, requests);
+    }
+
     /// The assets of source `source` (relative to `src_root`, `/`-separated) converted with
     /// `settings` (the sidecar applied), when the cache holds them; `None` otherwise and on any
     /// failure (the cache reports its own warnings).
-    fn fetch(&self, src_root: &Path, source: &str, settings: &Settings)
-        -> Option<Vec<SharedAsset>>;
+    fn fetch(&self, src_root: &Path, source: &str, settings: &Settings) -> Option<Fetched>;
 
     /// Offers the assets a local conversion of `source` made (never called for a failed
     /// conversion). The cache decides whether to keep them.

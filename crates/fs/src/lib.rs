@@ -1,5 +1,7 @@
 //! The one atomic file writer of the workspace: every crate that saves a file (worlds, assets,
-//! meshes, images, manifests) writes through [`AtomicFile`] or [`write_atomic`].
+//! meshes, images, manifests) writes through [`AtomicFile`] or [`write_atomic`], or, for the
+//! thousands of outputs of one build, [`DeferredSync`] (the same save, made durable together
+//! at the end).
 //!
 //! A save is a temporary file in the target's directory, written, flushed and fsynced, then
 //! renamed over the target, and the directory fsynced. A crash or an error at any step leaves
@@ -228,7 +230,7 @@ impl AtomicFile {
     /// over the target and fsyncs the folder. On error the temporary file is removed and the
     /// target is unchanged.
     pub fn commit(mut self) -> io::Result<()> {
-        let result = self.finish();
+        let result = self.finish(true);
         if result.is_err() {
             let _ = std::fs::remove_file(&self.tmp);
         }
@@ -238,18 +240,34 @@ impl AtomicFile {
         result
     }
 
-    fn finish(&mut self) -> io::Result<()> {
+    /// [`AtomicFile::commit`] without waiting for the disk: the file is renamed into place
+    /// unsynced, to be made durable with many others by [`DeferredSync::sync`].
+    fn commit_unsynced(mut self) -> io::Result<PathBuf> {
+        let result = self.finish(false);
+        if result.is_err() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+        unregister(&self.tmp);
+        self.tmp = PathBuf::new();
+        result.map(|()| self.target.clone())
+    }
+
+    fn finish(&mut self, durable: bool) -> io::Result<()> {
         let mut file = self.file.take().expect("AtomicFile committed twice");
         file.flush()?;
         if let Some(p) = self.keep_permissions.take() {
             file.set_permissions(p)?;
         }
-        file.sync_all()?;
+        if durable {
+            file.sync_all()?;
+        }
         drop(file);
         std::fs::rename(&self.tmp, &self.target)?;
         // Make the rename itself durable; a failure here does not undo a complete file.
-        if let Ok(d) = File::open(parent_dir(&self.target)) {
-            let _ = d.sync_all();
+        if durable {
+            if let Ok(d) = File::open(parent_dir(&self.target)) {
+                let _ = d.sync_all();
+            }
         }
         Ok(())
     }
@@ -304,6 +322,74 @@ pub fn write_atomic_with<E: From<io::Error>>(
     Ok(())
 }
 
+/// Many files saved atomically now and made durable together later, for a build that writes
+/// thousands of files and records them in a manifest afterwards: each [`DeferredSync::write`]
+/// is a temporary file renamed over the target as in [`write_atomic`] (a reader sees the old
+/// file or the new one, never half of one), but without the two fsyncs per file; one
+/// [`DeferredSync::sync`] then makes them all durable (on Linux one `syncfs` per file
+/// system). Until `sync` returns, a crash may leave a written file empty or short: write
+/// whatever vouches for the files (a manifest with their sizes and checksums) after `sync`.
+#[derive(Debug, Default)]
+pub struct DeferredSync {
+    written: Mutex<Vec<PathBuf>>,
+}
+
+impl DeferredSync {
+    /// Nothing written yet.
+    pub fn new() -> DeferredSync {
+        DeferredSync::default()
+    }
+
+    /// Saves `bytes` to `path` atomically, durable once [`DeferredSync::sync`] returns.
+    pub fn write(&self, path: impl AsRef<Path>, bytes: &[u8]) -> io::Result<()> {
+        let mut file = AtomicFile::create(path)?;
+        file.write_all(bytes)?;
+        let target = file.commit_unsynced()?;
+        self.written
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(target);
+        Ok(())
+    }
+
+    /// Makes every file written so far durable, with the folders that name them.
+    pub fn sync(&self) -> io::Result<()> {
+        let files = std::mem::take(&mut *self.written.lock().unwrap_or_else(|e| e.into_inner()));
+        let dirs: std::collections::BTreeSet<PathBuf> =
+            files.iter().map(|f| parent_dir(f)).collect();
+        sync_all_of(&files, &dirs)
+    }
+}
+
+/// Linux: one `syncfs` per file system holding `dirs` (it writes back every file and folder
+/// of that file system).
+#[cfg(target_os = "linux")]
+fn sync_all_of(_files: &[PathBuf], dirs: &std::collections::BTreeSet<PathBuf>) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let mut done = std::collections::BTreeSet::new();
+    for d in dirs {
+        let dir = File::open(d)?;
+        if done.insert(dir.metadata()?.dev()) {
+            rustix::fs::syncfs(&dir)?;
+        }
+    }
+    Ok(())
+}
+
+/// Elsewhere: an fsync per file, then per folder.
+#[cfg(not(target_os = "linux"))]
+fn sync_all_of(files: &[PathBuf], dirs: &std::collections::BTreeSet<PathBuf>) -> io::Result<()> {
+    for f in files {
+        File::open(f)?.sync_all()?;
+    }
+    for d in dirs {
+        if let Ok(d) = File::open(d) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,6 +433,29 @@ mod tests {
         write_atomic(&p, b"one").unwrap();
         write_atomic(&p, b"two two").unwrap();
         assert_holds_and_no_temp_left(&p, b"two two");
+    }
+
+    #[test]
+    fn deferred_writes_replace_and_sync() {
+        let (dir, p) = target("a.bin");
+        write_atomic(&p, b"old").unwrap();
+        let q = dir.path().join("b.bin");
+        let writes = DeferredSync::new();
+        writes.write(&p, b"new").unwrap();
+        writes.write(&q, b"second file").unwrap();
+        writes.sync().unwrap();
+        assert_holds_and_no_temp_left(&p, b"new");
+        assert_holds_and_no_temp_left(&q, b"second file");
+        // Nothing left to sync twice, and an error leaves the target alone.
+        writes.sync().unwrap();
+        let missing = dir.path().join("no/such/dir/c.bin");
+        assert_eq!(
+            writes.write(&missing, b"x").unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
+        assert!(temp_files_in_flight()
+            .iter()
+            .all(|t| !t.starts_with(dir.path())));
     }
 
     #[test]

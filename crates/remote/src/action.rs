@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use caf_import::inputs::declared_inputs;
+use caf_import::shared::SharedAsset;
 use caf_import::{AssetKind, Settings};
 
 use crate::proto::reapi::{
@@ -254,4 +255,118 @@ fn directory_tree(files: &BTreeMap<String, Blob>, blobs: &mut Vec<Blob>) -> Dige
         digest
     }
     encode(&root, blobs)
+}
+
+/// The description `out/result.json` holds (§2.4): the assets without their bytes, as JSON.
+pub fn result_description(assets: &[SharedAsset]) -> Result<Vec<u8>, RemoteError> {
+    serde_json::to_vec(assets).map_err(|e| RemoteError::Protocol {
+        rpc: "UpdateActionResult",
+        message: e.to_string(),
+    })
+}
+
+/// Runs a conversion action's command in `root`, its input root (§2.1): `args` are the
+/// command's arguments after `voxcaf asset convert-action` (`settings.json`, `src/<REL>`).
+/// Converts the source with the settings and writes `out/` (§2.4): each asset under its
+/// output name and `out/result.json`. Returns the assets. Refuses any other arguments, and a
+/// source path that leaves `src/`.
+pub fn run_conversion(root: &Path, args: &[String]) -> Result<Vec<SharedAsset>, RemoteError> {
+    let not_ours = |what: String| RemoteError::NotAnAction(what);
+    let [settings_arg, source_arg] = args else {
+        return Err(not_ours(format!(
+            "expected 2 arguments ({SETTINGS_FILE} and {SOURCE_DIR}/PATH), got {}",
+            args.len()
+        )));
+    };
+    if settings_arg != SETTINGS_FILE {
+        return Err(not_ours(format!(
+            "the settings are {SETTINGS_FILE}, not {settings_arg:?}"
+        )));
+    }
+    let rel = source_arg
+        .strip_prefix(&format!("{SOURCE_DIR}/"))
+        .filter(|rel| {
+            !rel.is_empty()
+                && rel
+                    .split('/')
+                    .all(|p| !p.is_empty() && p != "." && p != "..")
+        })
+        .ok_or_else(|| {
+            not_ours(format!(
+                "the source must be a path inside {SOURCE_DIR}/, not {source_arg:?}"
+            ))
+        })?;
+    let settings_path = root.join(SETTINGS_FILE);
+    let text = std::fs::read(&settings_path).map_err(|e| RemoteError::io(&settings_path, e))?;
+    let settings: Settings = serde_json::from_slice(&text)
+        .map_err(|e| not_ours(format!("{}: {e}", settings_path.display())))?;
+    let assets = caf_import::batch::convert_source(&root.join(SOURCE_DIR), rel, &settings)?;
+    let out = root.join(OUTPUT_DIR);
+    for a in &assets {
+        let path = out.join(&a.output);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| RemoteError::io(dir, e))?;
+        }
+        voxcaf_fs::write_atomic(&path, &a.file).map_err(|e| RemoteError::io(&path, e))?;
+    }
+    let path = out.join(RESULT_FILE);
+    voxcaf_fs::write_atomic(&path, &result_description(&assets)?)
+        .map_err(|e| RemoteError::io(&path, e))?;
+    Ok(assets)
+}
+
+/// Folders an input root may nest (a conversion's are a few deep).
+const MAX_DEPTH: usize = 64;
+
+/// Writes the input root whose `Directory` message has digest `root` into the empty folder
+/// `dir`, reading every message and file through `blob` (the CAS, or a list of blobs). Names
+/// are checked (no `/`, `.`, `..` or empty name), nesting is bounded, and files are written
+/// not executable.
+pub fn materialize(
+    root: &Digest,
+    blob: &dyn Fn(&Digest) -> Result<Vec<u8>, RemoteError>,
+    dir: &Path,
+) -> Result<(), RemoteError> {
+    fn walk(
+        digest: &Digest,
+        blob: &dyn Fn(&Digest) -> Result<Vec<u8>, RemoteError>,
+        dir: &Path,
+        depth: usize,
+    ) -> Result<(), RemoteError> {
+        let bad = |message: String| RemoteError::Protocol {
+            rpc: "input root",
+            message,
+        };
+        if depth > MAX_DEPTH {
+            return Err(bad(format!("folders nested deeper than {MAX_DEPTH}")));
+        }
+        let bytes = blob(digest)?;
+        let node: Directory =
+            prost::Message::decode(bytes.as_slice()).map_err(|e| bad(e.to_string()))?;
+        std::fs::create_dir_all(dir).map_err(|e| RemoteError::io(dir, e))?;
+        let name_ok = |n: &str| !n.is_empty() && n != "." && n != ".." && !n.contains(['/', '\\']);
+        for f in &node.files {
+            let d = f
+                .digest
+                .as_ref()
+                .ok_or_else(|| bad(format!("file {:?} has no digest", f.name)))?;
+            if !name_ok(&f.name) {
+                return Err(bad(format!("file name {:?}", f.name)));
+            }
+            let path = dir.join(&f.name);
+            std::fs::write(&path, blob(d)?).map_err(|e| RemoteError::io(&path, e))?;
+        }
+        for sub in &node.directories {
+            let d = sub
+                .digest
+                .as_ref()
+                .ok_or_else(|| bad(format!("folder {:?} has no digest", sub.name)))?;
+            if !name_ok(&sub.name) {
+                return Err(bad(format!("folder name {:?}", sub.name)));
+            }
+            walk(d, blob, &dir.join(&sub.name), depth + 1)?;
+        }
+        Ok(())
+    }
+    walk(root, blob, dir, 0)
 }

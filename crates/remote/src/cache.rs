@@ -6,16 +6,19 @@
 //! blob whose bytes do not match its digest, a result that does not describe its files. Each
 //! kind of fault is reported once per build through the warning callback.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use caf_import::inputs::undeclared;
-use caf_import::shared::{SharedAsset, SharedCache};
+use caf_import::shared::{Fetched, Origin, SharedAsset, SharedCache};
 use caf_import::Settings;
 
-use crate::action::{conversion_action, BlobData, OUTPUT_DIR, RESULT_FILE};
+use crate::action::{
+    conversion_action, result_description, Blob, BlobData, ConversionAction, OUTPUT_DIR,
+    RESULT_FILE,
+};
 use crate::proto::reapi::{ActionResult, OutputFile};
 use crate::{digest_of, Digest, Remote, RemoteError};
 
@@ -34,6 +37,11 @@ pub struct RemoteStats {
     pub bytes_down: u64,
     /// Bytes sent to the CAS.
     pub bytes_up: u64,
+    /// Sources converted by a remote worker for this build (`--remote-exec`).
+    pub executed: u64,
+    /// Hits and misses answered by the look-ahead of their group of sources (the rest were
+    /// asked for one by one).
+    pub ahead: u64,
 }
 
 /// A warning callback (called from the build's threads).
@@ -54,7 +62,43 @@ pub struct RemoteCache {
     fallbacks: AtomicU64,
     bytes_down: AtomicU64,
     bytes_up: AtomicU64,
+    ahead: AtomicU64,
+    executed: AtomicU64,
+    prefetched: Mutex<Prefetched>,
+    /// How long a group's remote executions may take, when misses are executed remotely.
+    exec: Option<std::time::Duration>,
 }
+
+/// What [`SharedCache::prefetch`] looked up and read ahead for the groups of sources the
+/// build is processing and about to process, taken by [`SharedCache::fetch`]. Each entry
+/// carries the number of the look-ahead that made it; a look-ahead drops what the one before
+/// the previous left (a source that was never asked for), so at most two groups' worth is
+/// held.
+#[derive(Default)]
+struct Prefetched {
+    /// The number of the latest look-ahead.
+    generation: u64,
+    /// Action digest's hash -> the result found (in the action cache, or executed for this
+    /// build) and where it came from; `None`: no result.
+    lookups: HashMap<String, (u64, Option<(ActionResult, Origin)>)>,
+    /// Blob hash -> its bytes (checked against the digest when read).
+    blobs: HashMap<String, (u64, Vec<u8>)>,
+}
+
+impl Prefetched {
+    /// Starts look-ahead number n + 1, dropping what look-ahead n − 1 left; its number.
+    fn start(&mut self) -> u64 {
+        self.generation += 1;
+        let keep = self.generation - 1;
+        self.lookups.retain(|_, (g, _)| *g >= keep);
+        self.blobs.retain(|_, (g, _)| *g >= keep);
+        self.generation
+    }
+}
+
+/// Bytes of outputs read ahead per group: the results beyond it are read when their source
+/// is processed, so memory stays bounded whatever the assets' sizes.
+const PREFETCH_BYTES: u64 = 64 << 20;
 
 impl std::fmt::Debug for RemoteCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -64,6 +108,21 @@ impl std::fmt::Debug for RemoteCache {
             .field("stats", &self.stats())
             .finish_non_exhaustive()
     }
+}
+
+/// A blob's digest and where its bytes are (in memory, or a file read only if sent).
+fn blob_source(b: &Blob) -> (Digest, Result<&[u8], &Path>) {
+    match &b.data {
+        BlobData::Bytes(v) => (b.digest.clone(), Ok(v.as_slice())),
+        BlobData::File(p) => (b.digest.clone(), Err(p.as_path())),
+    }
+}
+
+/// Whether `e` says the server cannot be reached (or does not answer in time).
+fn unreachable(e: &RemoteError) -> bool {
+    matches!(e, RemoteError::Connect { .. })
+        || matches!(e, RemoteError::Status { code, .. }
+            if matches!(code, tonic::Code::Unavailable | tonic::Code::DeadlineExceeded))
 }
 
 /// The kinds of fault, each warned about once per build.
@@ -105,7 +164,19 @@ impl RemoteCache {
             fallbacks: AtomicU64::new(0),
             bytes_down: AtomicU64::new(0),
             bytes_up: AtomicU64::new(0),
+            ahead: AtomicU64::new(0),
+            executed: AtomicU64::new(0),
+            prefetched: Mutex::new(Prefetched::default()),
+            exec: None,
         })
+    }
+
+    /// This cache with remote execution (`--remote-exec`): the sources the action cache does
+    /// not have are executed by the server's workers, each group of sources within `timeout`;
+    /// what does not come back in time, or fails remotely, converts locally.
+    pub fn with_execution(mut self, timeout: std::time::Duration) -> RemoteCache {
+        self.exec = Some(timeout);
+        self
     }
 
     /// What the cache did so far.
@@ -118,7 +189,14 @@ impl RemoteCache {
             fallbacks: get(&self.fallbacks),
             bytes_down: get(&self.bytes_down),
             bytes_up: get(&self.bytes_up),
+            ahead: get(&self.ahead),
+            executed: get(&self.executed),
         }
+    }
+
+    fn lock_prefetched(&self) -> std::sync::MutexGuard<'_, Prefetched> {
+        // Only whole maps are stored or entries removed: a panic cannot leave it half-made.
+        self.prefetched.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The server, unless it was found unreachable.
@@ -131,9 +209,7 @@ impl RemoteCache {
     /// Warns once per kind; a fault that says the server is unreachable stops every further
     /// call of this build.
     fn fault(&self, kind: &'static str, what: &str, e: &RemoteError) {
-        let unreachable = matches!(e, RemoteError::Connect { .. })
-            || matches!(e, RemoteError::Status { code, .. }
-                if matches!(code, tonic::Code::Unavailable | tonic::Code::DeadlineExceeded));
+        let unreachable = unreachable(e);
         let kind = if unreachable {
             self.down.store(true, Ordering::Relaxed);
             UNREACHABLE
@@ -171,12 +247,23 @@ impl RemoteCache {
             .iter()
             .filter_map(|f| Some((f.path.strip_prefix(&prefix)?, f.digest.clone()?)))
             .collect();
-        let digests: Vec<Digest> = files.iter().map(|(_, d)| d.clone()).collect();
+        // The blobs read ahead, then the rest.
+        let mut by_name: HashMap<&str, Vec<u8>> = HashMap::new();
+        let mut rest = Vec::new();
+        {
+            let mut ahead = self.lock_prefetched();
+            for (name, d) in &files {
+                match ahead.blobs.remove(&d.hash) {
+                    Some((_, bytes)) => drop(by_name.insert(*name, bytes)),
+                    None => rest.push((*name, d.clone())),
+                }
+            }
+        }
+        let digests: Vec<Digest> = rest.iter().map(|(_, d)| d.clone()).collect();
         let blobs = r.download(&digests)?;
         let size: usize = blobs.iter().map(Vec::len).sum();
         self.bytes_down.fetch_add(size as u64, Ordering::Relaxed);
-        let mut by_name: std::collections::HashMap<&str, Vec<u8>> =
-            files.iter().map(|(n, _)| *n).zip(blobs).collect();
+        by_name.extend(rest.iter().map(|(n, _)| *n).zip(blobs));
         let bad = |m: String| RemoteError::Protocol {
             rpc: "GetActionResult",
             message: m,
@@ -211,12 +298,72 @@ impl RemoteCache {
 }
 
 impl SharedCache for RemoteCache {
-    fn fetch(
-        &self,
-        src_root: &Path,
-        source: &str,
-        settings: &Settings,
-    ) -> Option<Vec<SharedAsset>> {
+    /// Computes the group's actions (in parallel), looks them all up (concurrently), has the
+    /// server execute the misses when remote execution is on, and reads the outputs in
+    /// batches, up to [`PREFETCH_BYTES`]. A fault here only loses the head start: `fetch`
+    /// asks again source by source (without executing) and reports what fails.
+    fn prefetch(&self, src_root: &Path, requests: &[(&str, &Settings)]) {
+        use rayon::prelude::*;
+        let generation = self.lock_prefetched().start();
+        let Some(r) = self.live() else { return };
+        let glsl = self.glsl_tool.as_deref();
+        let actions: Vec<(&str, ConversionAction)> = requests
+            .par_iter()
+            .filter_map(|(source, settings)| {
+                let a = conversion_action(src_root, source, settings, glsl).ok()?;
+                Some((*source, a))
+            })
+            .collect();
+        let digests: Vec<Digest> = actions.iter().map(|(_, a)| a.digest.clone()).collect();
+        let answers = match r.get_action_results(&digests) {
+            Ok(a) => a,
+            // Asked again source by source, unless the server is gone.
+            Err(e) if unreachable(&e) => return self.fault("lookup", "the lookups", &e),
+            Err(_) => return,
+        };
+        let mut found: Vec<Option<(ActionResult, Origin)>> = answers
+            .into_iter()
+            .map(|a| a.map(|r| (r, Origin::Cache)))
+            .collect();
+        if let Some(timeout) = self.exec {
+            self.execute_misses(r, &actions, &mut found, timeout);
+        }
+        let mut wanted = Vec::new();
+        let mut seen = HashSet::new();
+        let mut budget = PREFETCH_BYTES;
+        for (result, _) in found.iter().flatten() {
+            let digests: Vec<&Digest> = result
+                .output_files
+                .iter()
+                .filter_map(|f| f.digest.as_ref())
+                .filter(|d| !seen.contains(&d.hash))
+                .collect();
+            let size: u64 = digests.iter().map(|d| d.size_bytes.max(0) as u64).sum();
+            if size > budget {
+                continue;
+            }
+            budget -= size;
+            for d in digests {
+                seen.insert(d.hash.clone());
+                wanted.push(d.clone());
+            }
+        }
+        // A blob that cannot be read here is read (and its fault reported) by `fetch`.
+        let blobs = r.download(&wanted).unwrap_or_default();
+        let size: usize = blobs.iter().map(Vec::len).sum();
+        self.bytes_down.fetch_add(size as u64, Ordering::Relaxed);
+        let mut ahead = self.lock_prefetched();
+        let hashes = wanted.into_iter().map(|d| d.hash);
+        ahead
+            .blobs
+            .extend(hashes.zip(blobs.into_iter().map(|b| (generation, b))));
+        let actions = digests.into_iter().map(|a| a.hash);
+        ahead
+            .lookups
+            .extend(actions.zip(found.into_iter().map(|f| (generation, f))));
+    }
+
+    fn fetch(&self, src_root: &Path, source: &str, settings: &Settings) -> Option<Fetched> {
         let r = self.live()?;
         let action = match conversion_action(src_root, source, settings, self.glsl_tool.as_deref())
         {
@@ -226,8 +373,22 @@ impl SharedCache for RemoteCache {
                 return None;
             }
         };
-        let result = match r.get_action_result(&action.digest) {
-            Ok(Some(result)) => result,
+        let ahead = self
+            .lock_prefetched()
+            .lookups
+            .remove(&action.digest.hash)
+            .map(|(_, found)| found);
+        let lookup = match ahead {
+            Some(answer) => {
+                self.ahead.fetch_add(1, Ordering::Relaxed);
+                Ok(answer)
+            }
+            None => r
+                .get_action_result(&action.digest)
+                .map(|a| a.map(|r| (r, Origin::Cache))),
+        };
+        let (result, origin) = match lookup {
+            Ok(Some(found)) => found,
             Ok(None) => {
                 self.misses.fetch_add(1, Ordering::Relaxed);
                 return None;
@@ -240,8 +401,12 @@ impl SharedCache for RemoteCache {
         };
         match self.fetch_result(r, &result) {
             Ok(assets) => {
-                self.hits.fetch_add(1, Ordering::Relaxed);
-                Some(assets)
+                let counter = match origin {
+                    Origin::Remote => &self.executed,
+                    _ => &self.hits,
+                };
+                counter.fetch_add(1, Ordering::Relaxed);
+                Some(Fetched { assets, origin })
             }
             Err(e) => {
                 self.fallbacks.fetch_add(1, Ordering::Relaxed);
@@ -284,18 +449,97 @@ impl SharedCache for RemoteCache {
 }
 
 impl RemoteCache {
+    /// Has the server execute the group's actions that `found` has no result for (their
+    /// inputs sent first), all at once, within `timeout`; each that converted becomes a
+    /// found result. An action that fails remotely is left to convert locally (where it fails
+    /// with its own message, or converts); a fault is warned about once.
+    fn execute_misses(
+        &self,
+        r: &Remote,
+        actions: &[(&str, ConversionAction)],
+        found: &mut [Option<(ActionResult, Origin)>],
+        timeout: std::time::Duration,
+    ) {
+        let misses: Vec<usize> = (0..actions.len()).filter(|&i| found[i].is_none()).collect();
+        let Some(&first) = misses.first() else { return };
+        let blobs: Vec<(Digest, Result<&[u8], &Path>)> = misses
+            .iter()
+            .flat_map(|&i| actions[i].1.blobs.iter().map(blob_source))
+            .collect();
+        if let Err(e) = self.send_blobs(r, &blobs) {
+            return self.fault("execution", "the inputs", &e);
+        }
+        let digests: Vec<Digest> = misses
+            .iter()
+            .map(|&i| actions[i].1.digest.clone())
+            .collect();
+        let answers = match r.execute_all(&digests, true, timeout) {
+            Ok(a) => a,
+            Err(e) => return self.fault("execution", actions[first].0, &e),
+        };
+        for (&i, answer) in misses.iter().zip(answers) {
+            match answer {
+                Ok(done) if done.result.exit_code == 0 => {
+                    found[i] = Some((done.result, Origin::Remote));
+                }
+                Ok(_) => {}
+                Err(e) => self.fault("execution", actions[i].0, &e),
+            }
+        }
+    }
+
+    /// Sends the CAS the blobs it lacks (a file's bytes read only then, a batch of at most
+    /// [`PREFETCH_BYTES`] held at a time).
+    fn send_blobs(
+        &self,
+        r: &Remote,
+        blobs: &[(Digest, Result<&[u8], &Path>)],
+    ) -> Result<(), RemoteError> {
+        let digests: Vec<Digest> = blobs.iter().map(|(d, _)| d.clone()).collect();
+        let missing: HashSet<String> = r
+            .find_missing(&digests)?
+            .into_iter()
+            .map(|d| d.hash)
+            .collect();
+        let mut sent = HashSet::new();
+        let mut batch: Vec<(Digest, std::borrow::Cow<'_, [u8]>)> = Vec::new();
+        let mut held = 0u64;
+        let flush = |batch: &mut Vec<(Digest, std::borrow::Cow<'_, [u8]>)>| {
+            let send: Vec<(Digest, &[u8])> =
+                batch.iter().map(|(d, b)| (d.clone(), b.as_ref())).collect();
+            r.upload(&send)?;
+            let up: usize = send.iter().map(|(_, b)| b.len()).sum();
+            self.bytes_up.fetch_add(up as u64, Ordering::Relaxed);
+            batch.clear();
+            Ok::<(), RemoteError>(())
+        };
+        for (d, data) in blobs {
+            if !missing.contains(&d.hash) || !sent.insert(d.hash.clone()) {
+                continue;
+            }
+            let bytes = match data {
+                Ok(b) => std::borrow::Cow::Borrowed(*b),
+                Err(p) => std::fs::read(p).map_err(|e| RemoteError::io(p, e))?.into(),
+            };
+            held += bytes.len() as u64;
+            batch.push((d.clone(), bytes));
+            if held >= PREFETCH_BYTES {
+                flush(&mut batch)?;
+                held = 0;
+            }
+        }
+        flush(&mut batch)
+    }
+
     /// Sends an action's inputs and outputs to the CAS (only the blobs it lacks) and then its
     /// result to the action cache, so a result never names a blob the CAS was not sent.
     fn upload(
         &self,
         r: &Remote,
-        action: &crate::action::ConversionAction,
+        action: &ConversionAction,
         assets: &[SharedAsset],
     ) -> Result<(), RemoteError> {
-        let description = serde_json::to_vec(assets).map_err(|e| RemoteError::Protocol {
-            rpc: "UpdateActionResult",
-            message: e.to_string(),
-        })?;
+        let description = result_description(assets)?;
         let mut outputs: Vec<(String, &[u8])> = assets
             .iter()
             .map(|a| (a.output.clone(), a.file.as_slice()))
@@ -303,14 +547,8 @@ impl RemoteCache {
         outputs.push((RESULT_FILE.to_string(), &description));
         outputs.sort_by(|a, b| a.0.cmp(&b.0));
         // Where each blob's bytes are; files are read only when the server lacks them.
-        let mut blobs: Vec<(Digest, Result<&[u8], &Path>)> = action
-            .blobs
-            .iter()
-            .map(|b| match &b.data {
-                BlobData::Bytes(v) => (b.digest.clone(), Ok(v.as_slice())),
-                BlobData::File(p) => (b.digest.clone(), Err(p.as_path())),
-            })
-            .collect();
+        let mut blobs: Vec<(Digest, Result<&[u8], &Path>)> =
+            action.blobs.iter().map(blob_source).collect();
         let mut result = ActionResult::default();
         for (name, bytes) in &outputs {
             let digest = digest_of(bytes);
@@ -321,34 +559,7 @@ impl RemoteCache {
             });
             blobs.push((digest, Ok(bytes)));
         }
-        let digests: Vec<Digest> = blobs.iter().map(|(d, _)| d.clone()).collect();
-        let missing: HashSet<String> = r
-            .find_missing(&digests)?
-            .into_iter()
-            .map(|d| d.hash)
-            .collect();
-        let mut sent = HashSet::new();
-        let mut read = Vec::new();
-        for (d, data) in &blobs {
-            if !missing.contains(&d.hash) || !sent.insert(d.hash.clone()) {
-                continue;
-            }
-            let bytes = match data {
-                Ok(b) => std::borrow::Cow::Borrowed(*b),
-                Err(p) => std::fs::read(p)
-                    .map_err(|e| RemoteError::Io {
-                        path: p.to_path_buf(),
-                        source: e,
-                    })?
-                    .into(),
-            };
-            read.push((d.clone(), bytes));
-        }
-        let send: Vec<(Digest, &[u8])> =
-            read.iter().map(|(d, b)| (d.clone(), b.as_ref())).collect();
-        r.upload(&send)?;
-        let up: usize = send.iter().map(|(_, b)| b.len()).sum();
-        self.bytes_up.fetch_add(up as u64, Ordering::Relaxed);
+        self.send_blobs(r, &blobs)?;
         r.update_action_result(&action.digest, &result)?;
         self.uploaded.fetch_add(1, Ordering::Relaxed);
         Ok(())

@@ -84,6 +84,12 @@ pub enum RemoteError {
         #[source]
         source: std::io::Error,
     },
+    /// A command that is not a conversion action's (docs/remote-build.md §2.1).
+    #[error("not a conversion action: {0}")]
+    NotAnAction(String),
+    /// The conversion an action runs failed.
+    #[error(transparent)]
+    Conversion(#[from] caf_import::ImportError),
     /// A method was called from inside a tokio runtime: the client blocks, so it must be
     /// called from plain threads (or `tokio::task::spawn_blocking`).
     #[error("the blocking remote client was called from inside an async runtime")]

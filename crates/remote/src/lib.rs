@@ -17,9 +17,12 @@ pub mod cache;
 mod cas;
 mod digest;
 mod error;
+mod exec;
+pub mod worker;
 
 pub use digest::{check_digest, digest_of, digest_of_message, empty_digest, verify};
 pub use error::RemoteError;
+pub use exec::Executed;
 pub use proto::reapi::{ActionResult, Digest};
 
 use proto::reapi::capabilities_client::CapabilitiesClient;
@@ -37,6 +40,8 @@ pub mod proto {
     pub use self::build::bazel::remote::execution::v2 as reapi;
     /// `google.bytestream`: streamed blob reads and writes.
     pub use self::google::bytestream;
+    /// `google.devtools.remoteworkers.v1test2`: the Bots service a worker speaks.
+    pub use self::google::devtools::remoteworkers::v1test2 as bots;
 }
 
 /// The most calls one [`Remote`] has in flight at once.

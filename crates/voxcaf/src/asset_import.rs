@@ -17,6 +17,7 @@ use crate::world_args::OutPath;
 
 mod build;
 mod watch;
+mod worker;
 pub use build::demo_build;
 use build::BuildArgs;
 
@@ -76,6 +77,34 @@ pub enum ImportCmd {
     ///   voxcaf asset export build/hero.caf hero.glb --anim build/hero.anim.caf
     ///   voxcaf asset export --key-file game.key build/secret.caf secret.wav
     Export(ExportArgs),
+    #[command(verbatim_doc_comment)]
+    /// Be a worker of shared builds: take conversion actions from a Remote Execution API
+    /// server (its Bots service, e.g. BuildGrid with execution), run each in a fresh
+    /// temporary folder holding only its inputs, and upload the outputs; until Ctrl-C.
+    /// Builds send work with `asset build --remote-cache URL --remote-exec`. Only actions of
+    /// this voxcaf build (its version and conversion code) are taken.
+    ///
+    /// Examples:
+    ///   voxcaf asset worker grpc://127.0.0.1:50051
+    ///   voxcaf asset worker grpc://farm:50051 --instance main --id gpu-box-1
+    Worker(worker::WorkerArgs),
+    /// Run one conversion action of a shared build in the current folder, its input root
+    /// (docs/remote-build.md): convert src/PATH with settings.json into out/, with
+    /// out/result.json. What a Remote Execution API worker runs; not for everyday use.
+    ///
+    /// Example (in an action's input root):
+    ///   voxcaf asset convert-action settings.json src/textures/hero.png
+    #[command(hide = true, verbatim_doc_comment)]
+    ConvertAction(ConvertActionArgs),
+}
+
+/// `voxcaf asset convert-action` (hidden).
+#[derive(Args)]
+pub struct ConvertActionArgs {
+    /// The settings file: settings.json.
+    settings: String,
+    /// The source: src/PATH.
+    source: String,
 }
 
 /// `voxcaf asset export`.
@@ -365,7 +394,7 @@ impl ImportCmd {
         match self {
             ImportCmd::Convert(a) => a.json,
             ImportCmd::Build(a) => a.json,
-            ImportCmd::Export(_) => false,
+            ImportCmd::Export(_) | ImportCmd::ConvertAction(_) | ImportCmd::Worker(_) => false,
         }
     }
 }
@@ -376,6 +405,19 @@ pub fn run(cmd: ImportCmd) -> Result<u8> {
         ImportCmd::Convert(a) => convert(a),
         ImportCmd::Build(a) => build::build(a),
         ImportCmd::Export(a) => export(a),
+        ImportCmd::Worker(a) => worker::worker(a),
+        ImportCmd::ConvertAction(a) => {
+            let args = [a.settings, a.source];
+            for asset in voxcaf_remote::action::run_conversion(Path::new("."), &args)? {
+                println!(
+                    "{}/{}: {}",
+                    voxcaf_remote::action::OUTPUT_DIR,
+                    asset.output,
+                    asset.summary
+                );
+            }
+            Ok(0)
+        }
     }
 }
 

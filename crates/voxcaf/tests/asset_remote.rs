@@ -229,3 +229,180 @@ fn help_shows_the_remote_cache_with_examples() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("bad remote URL `ftp://x`"), "{err}");
 }
+
+/// The files under `dir`, relative and `/`-separated, sorted.
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut v = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).expect("read_dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).expect("inside");
+                v.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+/// Writes action `a`'s input root into `dir` from the action's own blobs (as a worker fetches
+/// them from the CAS).
+fn materialize(a: &voxcaf_remote::action::ConversionAction, dir: &Path) {
+    use voxcaf_remote::action::BlobData;
+    let blob = |d: &voxcaf_remote::Digest| -> Result<Vec<u8>, voxcaf_remote::RemoteError> {
+        let b = a
+            .blobs
+            .iter()
+            .find(|b| b.digest == *d)
+            .expect("a blob of the action");
+        Ok(match &b.data {
+            BlobData::Bytes(v) => v.clone(),
+            BlobData::File(p) => std::fs::read(p).expect("input file"),
+        })
+    };
+    let root = a.action.input_root_digest.as_ref().expect("input root");
+    voxcaf_remote::action::materialize(root, &blob, dir).expect("materialize");
+}
+
+#[test]
+fn every_action_runs_from_its_input_root_alone_with_the_builds_bytes() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let src = source_tree(t.path());
+    let (code, _, err) = run(t.path(), &["asset", "build", "src", "local", "-q"]);
+    let manifest: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(t.path().join("local/manifest.json")).expect("manifest"),
+    )
+    .expect("json");
+    let failures = manifest["failures"].as_array().expect("failures");
+    assert_eq!(code, i32::from(!failures.is_empty()), "{err}");
+    let assets = manifest["assets"].as_array().expect("assets");
+    let mut sources: Vec<&str> = assets.iter().filter_map(|e| e["source"].as_str()).collect();
+    sources.dedup();
+    assert!(sources.len() >= 20, "{sources:?}");
+    for (i, source) in sources.iter().enumerate() {
+        let entries: Vec<&serde_json::Value> =
+            assets.iter().filter(|e| e["source"] == *source).collect();
+        let settings: Settings =
+            serde_json::from_value(entries[0]["settings"].clone()).expect("settings");
+        let action = conversion_action(&src, source, &settings, None).expect("action");
+        let root = t.path().join(format!("action{i}"));
+        materialize(&action, &root);
+        // The input root holds the settings, the source and what it declares, nothing else.
+        let mut expected: Vec<String> = std::iter::once("settings.json".to_string())
+            .chain(std::iter::once(format!("src/{source}")))
+            .chain(action.declared.iter().map(|d| format!("src/{d}")))
+            .filter(|p| p == "settings.json" || src.join(&p[4..]).is_file())
+            .collect();
+        expected.sort();
+        assert_eq!(files_under(&root), expected, "{source}");
+        // The command as the action states it, from the input root alone.
+        let argv: Vec<&str> = action.command.arguments[1..]
+            .iter()
+            .map(String::as_str)
+            .collect();
+        let (code, out, err) = run(&root, &argv);
+        assert_eq!(code, 0, "{source}: {out}{err}");
+        let description: Vec<serde_json::Value> = serde_json::from_slice(
+            &std::fs::read(root.join("out/result.json")).expect("result.json"),
+        )
+        .expect("result.json is JSON");
+        assert_eq!(description.len(), entries.len(), "{source}");
+        for d in &description {
+            let e = entries
+                .iter()
+                .find(|e| e["output"] == d["output"])
+                .expect("an entry");
+            for field in [
+                "output",
+                "entry",
+                "payload_size",
+                "payload_crc32",
+                "summary",
+            ] {
+                assert_eq!(d[field], e[field], "{source}: {field}");
+            }
+            // The manifest names the kind `type` and leaves out an empty dependency list.
+            assert_eq!(d["kind"], e["type"], "{source}");
+            let deps = match &e["dependencies"] {
+                serde_json::Value::Null => serde_json::json!([]),
+                v => v.clone(),
+            };
+            assert_eq!(d["dependencies"], deps, "{source}");
+            let output = e["output"].as_str().expect("output");
+            assert_eq!(
+                std::fs::read(root.join("out").join(output)).expect("output file"),
+                std::fs::read(t.path().join("local").join(output)).expect("local output"),
+                "{source}: {output}"
+            );
+        }
+    }
+    // A source that fails in the build fails as an action too (exit 1, a message; no out/).
+    for (i, f) in failures.iter().enumerate() {
+        let source = f["source"].as_str().expect("source");
+        // A source failed by its sidecar is not an action.
+        if f["error"].as_str().is_some_and(|e| e.contains(".toml")) {
+            continue;
+        }
+        let Ok(action) = conversion_action(&src, source, &Settings::default(), None) else {
+            continue;
+        };
+        let root = t.path().join(format!("failing{i}"));
+        materialize(&action, &root);
+        let argv: Vec<&str> = action.command.arguments[1..]
+            .iter()
+            .map(String::as_str)
+            .collect();
+        let (code, _, err) = run(&root, &argv);
+        assert_eq!(code, 1, "{source}");
+        assert!(err.contains("error"), "{source}: {err}");
+        assert!(!root.join("out/result.json").exists(), "{source}");
+    }
+}
+
+#[test]
+fn convert_action_refuses_other_commands() {
+    let t = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(t.path().join("src")).expect("mkdir");
+    std::fs::write(
+        t.path().join("src/a.obj"),
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n",
+    )
+    .expect("source");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["other.json", "src/a.obj"],
+            "the settings are settings.json",
+        ),
+        (&["settings.json", "a.obj"], "must be a path inside src/"),
+        (
+            &["settings.json", "src/../a.obj"],
+            "must be a path inside src/",
+        ),
+        (&["settings.json", "src/a.obj"], "settings.json"),
+    ];
+    for (args, says) in cases {
+        let mut argv = vec!["asset", "convert-action"];
+        argv.extend_from_slice(args);
+        let (code, _, err) = run(t.path(), &argv);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!t.path().join("out").exists());
+    }
+    // With its settings it converts.
+    std::fs::write(
+        t.path().join("settings.json"),
+        Settings::default().to_json().to_string(),
+    )
+    .expect("settings");
+    let (code, out, err) = run(
+        t.path(),
+        &["asset", "convert-action", "settings.json", "src/a.obj"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("out/a.caf: mesh"), "{out}");
+    assert!(t.path().join("out/result.json").is_file());
+}

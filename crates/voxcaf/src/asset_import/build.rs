@@ -61,6 +61,20 @@ pub struct RemoteArgs {
     /// Fetch from the remote cache but never upload to it.
     #[arg(long, requires = "remote_cache")]
     pub(super) remote_cache_read_only: bool,
+    /// Have the server's workers (`voxcaf asset worker`) convert what the cache does not
+    /// have, all of a group of sources at once, instead of converting it here; what fails
+    /// remotely or is not back within --remote-exec-timeout converts locally.
+    #[arg(long, requires = "remote_cache")]
+    pub(super) remote_exec: bool,
+    /// Seconds a group of remote executions may take (it waits for workers).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 300,
+        requires = "remote_exec",
+        value_parser = clap::value_parser!(u64).range(1..=86_400)
+    )]
+    pub(super) remote_exec_timeout: u64,
 }
 
 impl RemoteArgs {
@@ -90,6 +104,10 @@ impl RemoteArgs {
             voxcaf_remote::action::glsl_tool_version(),
             warn,
         )?;
+        let c = match self.remote_exec {
+            true => c.with_execution(std::time::Duration::from_secs(self.remote_exec_timeout)),
+            false => c,
+        };
         Ok(Some(std::sync::Arc::new(c)))
     }
 }
@@ -97,7 +115,7 @@ impl RemoteArgs {
 /// The remote cache's counts in `--json`.
 fn remote_json(s: &voxcaf_remote::cache::RemoteStats) -> serde_json::Value {
     json!({
-        "hits": s.hits, "misses": s.misses, "uploaded": s.uploaded,
+        "hits": s.hits, "executed": s.executed, "misses": s.misses, "uploaded": s.uploaded,
         "fallbacks": s.fallbacks, "bytes_down": s.bytes_down, "bytes_up": s.bytes_up,
     })
 }
@@ -105,8 +123,10 @@ fn remote_json(s: &voxcaf_remote::cache::RemoteStats) -> serde_json::Value {
 /// The remote cache's summary line.
 fn remote_line(s: &voxcaf_remote::cache::RemoteStats) -> String {
     format!(
-        "remote cache: {} hits, {} misses, {} uploaded, {} fell back to local; {} down, {} up",
+        "remote cache: {} hits, {} executed, {} misses, {} uploaded, {} fell back to local; {} down, \
+         {} up",
         s.hits,
+        s.executed,
         s.misses,
         s.uploaded,
         s.fallbacks,
@@ -432,6 +452,8 @@ mod tests {
                 remote_cache: None,
                 remote_instance: String::new(),
                 remote_cache_read_only: false,
+                remote_exec: false,
+                remote_exec_timeout: 300,
             },
             watch: false,
         };
