@@ -5,14 +5,20 @@
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Instant;
 use voxcaf_bgd_test::BuildGrid;
 
 #[test]
 fn a_bot_executes_an_action_and_the_second_execute_is_a_cache_hit() {
+    let begun = Instant::now();
     let Some(server) = BuildGrid::start_execution() else {
         return;
     };
-    eprintln!("BuildGrid (execution) started in {:?}", server.startup());
+    eprintln!(
+        "PostgreSQL, migrations and BuildGrid (execution) in {:?}, bgd alone {:?}",
+        begun.elapsed(),
+        server.startup()
+    );
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/execute_e2e.py");
     let out = Command::new(server.python())
         .arg(&script)
