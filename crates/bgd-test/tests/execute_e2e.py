@@ -5,9 +5,12 @@ Usage: python execute_e2e.py HOST:PORT
 
 1. The client uploads a Command, an empty input root Directory and an Action to the CAS.
 2. A bot thread opens a bot session (CreateBotSession) and polls UpdateBotSession until it holds
-   a lease; it marks a PENDING lease ACTIVE, uploads the output file's blob and completes the
-   lease with status OK and result = Any(ActionResult with that output file), then leaves
-   (status BOT_TERMINATING: no more leases for it).
+   a lease (BuildGrid 0.4.4 hands leases out ACTIVE already, the payload an Action; a PENDING one
+   would be marked ACTIVE first), sends one keepalive with the lease unchanged, uploads the
+   output file's blob (before completing: a result whose blobs are missing is served by Execute
+   but kept out of the action cache) and completes the lease with status OK and result =
+   Any(ActionResult with that output file), then leaves (status BOT_TERMINATING: no more leases
+   for it).
 3. Meanwhile the client calls Execute (a stream) and reads it to done=true: the ExecuteResponse
    must carry the bot's ActionResult.
 4. A second Execute of the same action, with no bot, must be an action cache hit.
