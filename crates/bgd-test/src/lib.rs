@@ -1,13 +1,18 @@
 //! A real BuildGrid server for tests: `bgd server start` with the committed cache-only
 //! configuration (`cache.yml`: CAS, ByteStream and action cache in memory, Capabilities; no
-//! execution), on a free loopback port in a temporary directory, killed on drop.
+//! execution), on a free loopback port in a temporary directory, killed on drop. Or, with
+//! [`BuildGrid::start_execution`], one that also executes (`execution.yml`: Execution,
+//! Operations and the Remote Workers API Bots service, for an outside bot), whose scheduler
+//! keeps its state in a test PostgreSQL server (`voxcaf-pg-test`) started with it.
 //!
 //! `bgd` is taken from the virtual environment `VOXCAF_BUILDGRID_VENV` names, else from `PATH`,
-//! else installed once (`pip install buildgrid==0.4.4`) into a cached virtual environment
-//! (`$CARGO_TARGET_DIR/buildgrid-venv`, or one in the temporary directory) under a file lock,
-//! so that parallel tests install it once. Without Python (or when the install fails)
-//! [`BuildGrid::start`] returns `None` (the test skips), unless `VOXCAF_REQUIRE_BUILDGRID=1`,
-//! when it panics.
+//! else installed once (`pip install 'buildgrid[database]==0.4.4'`) into a cached virtual
+//! environment (`$CARGO_TARGET_DIR/buildgrid-venv-0.4.4`, or one in the temporary directory)
+//! under a file lock, so that parallel tests install it once; a cached environment made
+//! without the `database` extra (psycopg2, which the execution server needs) gets it. Without
+//! Python (or when the install fails), or for the execution server without psycopg2 or
+//! PostgreSQL, [`BuildGrid::start`] and [`BuildGrid::start_execution`] return `None` (the test
+//! skips), unless `VOXCAF_REQUIRE_BUILDGRID=1`, when they panic saying why.
 //!
 //! The server runs in its own process group, killed when the [`Server`] is dropped (also while
 //! a panicking test unwinds). A test process killed outright cannot do that: each server's
@@ -22,6 +27,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod execution;
+pub use execution::ExecutionServer;
+
 /// The BuildGrid release the tests run.
 pub const VERSION: &str = "0.4.4";
 
@@ -29,10 +37,11 @@ pub const VERSION: &str = "0.4.4";
 #[derive(Debug)]
 pub struct BuildGrid;
 
-/// A running cache-only BuildGrid server.
+/// A running BuildGrid server.
 #[derive(Debug)]
 pub struct Server {
     port: u16,
+    bgd: PathBuf,
     child: Child,
     startup: Duration,
     // Removed on drop, after the server was killed.
@@ -51,7 +60,7 @@ pub fn config_path() -> PathBuf {
 }
 
 /// Skips (`None`) or, when required, panics, saying why.
-fn unavailable(why: &str) -> Option<PathBuf> {
+fn unavailable<T>(why: &str) -> Option<T> {
     if required() {
         panic!("BuildGrid unavailable and VOXCAF_REQUIRE_BUILDGRID=1: {why}");
     }
@@ -96,12 +105,22 @@ fn cache_dir() -> PathBuf {
     base.join(format!("buildgrid-venv-{VERSION}"))
 }
 
+/// The pip requirement of the cached install (as `.ci/run`'s): BuildGrid with its `database`
+/// extra (psycopg2, for the execution server's PostgreSQL). The install's marker file holds it.
+fn requirement() -> String {
+    format!("buildgrid[database]=={VERSION}")
+}
+
 /// Installs BuildGrid into the virtual environment `venv` unless it is there: one process at
-/// a time (a lock file beside it); a marker file says the install completed.
+/// a time (a lock file beside it); a marker file says the install completed. An environment
+/// an older version of this function completed (its marker holds only the version) gets the
+/// `database` extra installed into it.
 fn install(venv: &Path) -> Result<PathBuf, String> {
     let bgd = venv.join("bin/bgd");
     let done = venv.join("voxcaf-installed");
-    if done.is_file() && bgd.is_file() {
+    let complete =
+        || bgd.is_file() && std::fs::read_to_string(&done).is_ok_and(|m| m.trim() == requirement());
+    if complete() {
         return Ok(bgd);
     }
     let parent = venv.parent().unwrap_or(Path::new("."));
@@ -112,22 +131,22 @@ fn install(venv: &Path) -> Result<PathBuf, String> {
     let lock = File::create(&lock_path).map_err(|e| format!("{}: {e}", lock_path.display()))?;
     lock.lock()
         .map_err(|e| format!("lock {}: {e}", lock_path.display()))?;
-    if done.is_file() && bgd.is_file() {
+    if complete() {
         return Ok(bgd);
     }
-    let _ = std::fs::remove_dir_all(venv);
-    eprintln!(
-        "note: installing buildgrid=={VERSION} into {}",
-        venv.display()
-    );
-    run(Command::new("python3").args(["-m", "venv"]).arg(venv))?;
+    // A completed install without the extra keeps its environment; anything else starts over.
+    if !(done.is_file() && bgd.is_file()) {
+        let _ = std::fs::remove_dir_all(venv);
+        run(Command::new("python3").args(["-m", "venv"]).arg(venv))?;
+    }
+    eprintln!("note: installing {} into {}", requirement(), venv.display());
     run(Command::new(venv.join("bin/pip"))
         .args(["install", "--quiet", "--disable-pip-version-check"])
-        .arg(format!("buildgrid=={VERSION}")))?;
+        .arg(requirement()))?;
     if !bgd.is_file() {
         return Err(format!("{} missing after the install", bgd.display()));
     }
-    std::fs::write(&done, VERSION).map_err(|e| format!("{}: {e}", done.display()))?;
+    std::fs::write(&done, requirement()).map_err(|e| format!("{}: {e}", done.display()))?;
     Ok(bgd)
 }
 
@@ -166,23 +185,32 @@ impl BuildGrid {
     /// when BuildGrid is unavailable and `VOXCAF_REQUIRE_BUILDGRID=1`.
     pub fn start() -> Option<Server> {
         let bgd = find_bgd()?;
+        Some(Server::start(&bgd, &config_path(), &[]))
+    }
+}
+
+impl Server {
+    /// Starts `bgd` with configuration `config` and the environment variables `env` (besides
+    /// `BGD_TEST_PORT`).
+    ///
+    /// # Panics
+    /// When the server does not start (the message ends with its log).
+    fn start(bgd: &Path, config: &Path, env: &[(&str, &str)]) -> Server {
         reap_orphans();
         // A free port can be taken by another server between the probe and the bind: retry.
         let mut last = String::new();
         for _ in 0..3 {
-            match Server::spawn(&bgd) {
-                Ok(server) => return Some(server),
+            match Server::spawn(bgd, config, env) {
+                Ok(server) => return server,
                 Err(log) => last = log,
             }
         }
         panic!("BuildGrid did not start: {last}");
     }
-}
 
-impl Server {
     /// Starts `bgd` on a free port in a new directory and waits until it listens; the log's
     /// tail when it exited or timed out first.
-    fn spawn(bgd: &Path) -> Result<Server, String> {
+    fn spawn(bgd: &Path, config: &Path, env: &[(&str, &str)]) -> Result<Server, String> {
         let dir = tempfile::Builder::new()
             .prefix(PREFIX)
             .tempdir()
@@ -198,8 +226,9 @@ impl Server {
             use std::os::unix::process::CommandExt;
             Command::new(bgd)
                 .args(["server", "start"])
-                .arg(config_path())
+                .arg(config)
                 .env("BGD_TEST_PORT", port.to_string())
+                .envs(env.iter().copied())
                 .current_dir(dir.path())
                 .stdin(Stdio::null())
                 .stdout(log)
@@ -212,6 +241,7 @@ impl Server {
             .unwrap_or_else(|e| panic!("{}: {e}", dir.path().display()));
         let mut server = Server {
             port,
+            bgd: bgd.to_path_buf(),
             child,
             startup: Duration::ZERO,
             dir,
@@ -245,6 +275,17 @@ impl Server {
         self.port
     }
 
+    /// The `bgd` program the server runs.
+    pub fn bgd(&self) -> &Path {
+        &self.bgd
+    }
+
+    /// The Python of `bgd`'s virtual environment (`python` beside `bgd`, else `python3`): it
+    /// has grpc and BuildGrid's generated protocol modules (`buildgrid._protos...`).
+    pub fn python(&self) -> PathBuf {
+        python_of(&self.bgd)
+    }
+
     /// How long the server took from spawn to listening.
     pub fn startup(&self) -> Duration {
         self.startup
@@ -267,6 +308,16 @@ impl Drop for Server {
     fn drop(&mut self) {
         kill_group(self.child.id());
         let _ = self.child.wait();
+    }
+}
+
+/// The Python beside `bgd` (its virtual environment's), else `python3`.
+fn python_of(bgd: &Path) -> PathBuf {
+    let python = bgd.with_file_name("python");
+    if python.is_file() {
+        python
+    } else {
+        PathBuf::from("python3")
     }
 }
 
