@@ -185,6 +185,11 @@ pub fn conversion_action(
         ..Default::default()
     };
     let digest = digest_of_message(&action);
+    // The action itself too: an execution reads it from the CAS.
+    blobs.push(Blob {
+        digest: digest.clone(),
+        data: BlobData::Bytes(prost::Message::encode_to_vec(&action)),
+    });
     blobs.sort_by(|a, b| a.digest.hash.cmp(&b.digest.hash));
     blobs.dedup_by(|a, b| a.digest == b.digest);
     Ok(ConversionAction {

@@ -118,6 +118,12 @@ fn blob_source(b: &Blob) -> (Digest, Result<&[u8], &Path>) {
     }
 }
 
+/// Whether a cached result is of a conversion that succeeded (a server may keep failed ones;
+/// they count as misses, so the source converts here and reports its own error).
+fn succeeded(r: &ActionResult) -> bool {
+    r.exit_code == 0
+}
+
 /// Whether `e` says the server cannot be reached (or does not answer in time).
 fn unreachable(e: &RemoteError) -> bool {
     matches!(e, RemoteError::Connect { .. })
@@ -323,7 +329,7 @@ impl SharedCache for RemoteCache {
         };
         let mut found: Vec<Option<(ActionResult, Origin)>> = answers
             .into_iter()
-            .map(|a| a.map(|r| (r, Origin::Cache)))
+            .map(|a| a.filter(succeeded).map(|r| (r, Origin::Cache)))
             .collect();
         if let Some(timeout) = self.exec {
             self.execute_misses(r, &actions, &mut found, timeout);
@@ -385,7 +391,7 @@ impl SharedCache for RemoteCache {
             }
             None => r
                 .get_action_result(&action.digest)
-                .map(|a| a.map(|r| (r, Origin::Cache))),
+                .map(|a| a.filter(succeeded).map(|r| (r, Origin::Cache))),
         };
         let (result, origin) = match lookup {
             Ok(Some(found)) => found,

@@ -84,6 +84,14 @@ pub enum RemoteError {
         #[source]
         source: std::io::Error,
     },
+    /// A remote execution that did not finish in time (no worker took it, or none is running).
+    #[error("{rpc}: no result within {} s (is a worker running?)", .timeout.as_secs())]
+    ExecutionTimeout {
+        /// The call.
+        rpc: &'static str,
+        /// How long it was given.
+        timeout: std::time::Duration,
+    },
     /// A command that is not a conversion action's (docs/remote-build.md §2.1).
     #[error("not a conversion action: {0}")]
     NotAnAction(String),

@@ -11,9 +11,10 @@ use crate::proto::reapi::{
 use crate::{Remote, RemoteError, MAX_MESSAGE};
 use futures::StreamExt;
 
-/// Executions one client waits for at once (each is one open stream; the workers, not the
-/// client, set the pace).
-pub const EXEC_IN_FLIGHT: usize = 256;
+/// Executions one client waits for at once. Each is a stream the server holds a thread for
+/// (BuildGrid refuses streams beyond its thread pool, and its bots' long polls hold threads
+/// too), so a client keeps this many workers busy at most.
+pub const EXEC_IN_FLIGHT: usize = 8;
 
 /// What an execution gave.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,8 +49,7 @@ impl Remote {
         timeout: Duration,
     ) -> Result<Executed, RemoteError> {
         crate::check_digest(action)?;
-        let deadline = Instant::now() + timeout;
-        self.block_on(self.execute_until(action, skip_cache, deadline))
+        self.block_on(self.execute_until(action, skip_cache, timeout, Instant::now() + timeout))
     }
 
     /// [`Remote::execute`] for many actions at once ([`EXEC_IN_FLIGHT`] waiting at a time,
@@ -68,7 +68,7 @@ impl Remote {
             let answers = futures::stream::iter(
                 actions
                     .iter()
-                    .map(|a| self.execute_until(a, skip_cache, deadline)),
+                    .map(|a| self.execute_until(a, skip_cache, timeout, deadline)),
             )
             .buffered(EXEC_IN_FLIGHT);
             Ok(answers.collect().await)
@@ -79,6 +79,7 @@ impl Remote {
         &self,
         action: &Digest,
         skip_cache: bool,
+        timeout: Duration,
         deadline: Instant,
     ) -> Result<Executed, RemoteError> {
         let request = ExecuteRequest {
@@ -87,18 +88,29 @@ impl Remote {
             action_digest: Some(action.clone()),
             ..Default::default()
         };
-        let left = deadline.saturating_duration_since(Instant::now());
-        let mut client = self.exec_client();
-        let mut stream = match tokio::time::timeout(left, client.execute(request)).await {
-            Err(_) => return Err(late("Execute")),
-            Ok(Err(s)) => return Err(RemoteError::status("Execute", &s)),
-            Ok(Ok(s)) => s.into_inner(),
+        // A server out of threads for streams refuses with RESOURCE_EXHAUSTED: asked again
+        // after a wait, as long as the time allows.
+        let mut wait = Duration::from_millis(50);
+        let mut stream = loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let mut client = self.exec_client();
+            match tokio::time::timeout(left, client.execute(request.clone())).await {
+                Err(_) => return Err(late("Execute", timeout)),
+                Ok(Err(s)) if s.code() == tonic::Code::ResourceExhausted && left > wait => {
+                    self.retries
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(2));
+                }
+                Ok(Err(s)) => return Err(RemoteError::status("Execute", &s)),
+                Ok(Ok(s)) => break s.into_inner(),
+            }
         };
         let mut name = String::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let op = match tokio::time::timeout(left, stream.message()).await {
-                Err(_) => return Err(late("Execute")),
+                Err(_) => return Err(late("Execute", timeout)),
                 Ok(Err(s)) => return Err(RemoteError::status("Execute", &s)),
                 Ok(Ok(Some(op))) => op,
                 // The stream ended before the operation did: wait on it by name.
@@ -107,7 +119,7 @@ impl Remote {
                     let mut client = self.exec_client();
                     let wait = client.wait_execution(request);
                     stream = match tokio::time::timeout(left, wait).await {
-                        Err(_) => return Err(late("WaitExecution")),
+                        Err(_) => return Err(late("WaitExecution", timeout)),
                         Ok(Err(s)) => return Err(RemoteError::status("WaitExecution", &s)),
                         Ok(Ok(s)) => s.into_inner(),
                     };
@@ -129,12 +141,8 @@ impl Remote {
 }
 
 /// The error of an execution not finished in time.
-fn late(rpc: &'static str) -> RemoteError {
-    RemoteError::Status {
-        rpc,
-        code: tonic::Code::DeadlineExceeded,
-        message: "no result before the execution timeout".into(),
-    }
+fn late(rpc: &'static str, timeout: Duration) -> RemoteError {
+    RemoteError::ExecutionTimeout { rpc, timeout }
 }
 
 /// The result of a finished operation.

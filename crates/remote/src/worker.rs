@@ -3,6 +3,7 @@
 //! action in a fresh temporary folder holding only its input root, uploads `out/` and completes
 //! the lease with the `ActionResult`.
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -47,6 +48,10 @@ pub struct WorkerOptions {
     pub glsl_tool: Option<String>,
 }
 
+/// How often a worker running a lease tells the server it is alive (BuildGrid's test
+/// configuration forgets a bot after 5 s of silence).
+const KEEPALIVE: Duration = Duration::from_secs(1);
+
 /// The `type_url` of an `Any` holding message `name`.
 fn type_url(name: &str) -> String {
     format!("type.googleapis.com/{name}")
@@ -65,92 +70,132 @@ impl Remote {
     }
 
     /// Runs a worker until `stop` is set: leases are taken one at a time, each finished before
-    /// the worker stops. Returns how many leases it ran. A server that goes away ends it with
-    /// the error.
+    /// the worker stops, the session kept alive while it runs. Returns how many leases it ran.
+    /// A session the server forgot (expired) is opened again; a server that goes away ends
+    /// the worker with the error.
     pub fn run_worker(
         &self,
         opts: &WorkerOptions,
         stop: &AtomicBool,
         on_event: &(dyn Fn(&WorkerEvent<'_>) + Sync),
     ) -> Result<u64, RemoteError> {
-        let mut session = BotSession {
-            bot_id: opts.bot_id.clone(),
-            status: BotStatus::Ok as i32,
-            worker: Some(worker_description(opts)),
-            version: format!("voxcaf {}", env!("CARGO_PKG_VERSION")),
-            ..Default::default()
-        };
-        let request = CreateBotSessionRequest {
-            parent: self.instance.clone(),
-            bot_session: Some(session.clone()),
-        };
-        session = self.block_on(async {
-            let mut client = self.bots_client();
-            client
-                .create_bot_session(request)
-                .await
-                .map(tonic::Response::into_inner)
-                .map_err(|s| RemoteError::status("CreateBotSession", &s))
-        })?;
+        let mut session = self.create_session(opts)?;
         on_event(&WorkerEvent::Joined {
             session: &session.name,
         });
         let mut ran = 0;
+        // Leases this worker completed, while the server still lists them.
+        let mut done: HashSet<String> = HashSet::new();
         loop {
             if stop.load(Ordering::SeqCst) {
                 session.status = BotStatus::BotTerminating as i32;
-                session
-                    .leases
-                    .retain(|l| l.state != LeaseState::Completed as i32);
+                session.leases.clear();
                 let _ = self.update_session(&session);
                 return Ok(ran);
             }
             // Idle: a stop ends the wait for work at once.
-            let Some(answer) = self.poll_session(&session, stop)? else {
-                continue;
+            let answer = match self.poll_session(&session, stop) {
+                Ok(Some(answer)) => answer,
+                Ok(None) => continue,
+                Err(RemoteError::Status {
+                    code: tonic::Code::InvalidArgument | tonic::Code::NotFound,
+                    ..
+                }) => {
+                    session = self.create_session(opts)?;
+                    continue;
+                }
+                Err(e) => return Err(e),
             };
-            // Completed leases were reported; the server's list is the new one.
             session.leases = answer.leases;
-            let Some(i) = session
-                .leases
-                .iter()
-                .position(|l| l.state == LeaseState::Pending as i32)
-            else {
-                // Nothing new: drop what the server cancelled and ask again.
-                session
-                    .leases
-                    .retain(|l| l.state == LeaseState::Active as i32);
+            session.version = answer.version;
+            done.retain(|id| session.leases.iter().any(|l| &l.id == id));
+            // BuildGrid hands leases out ACTIVE already; the API says PENDING.
+            let Some(i) = session.leases.iter().position(|l| {
+                (l.state == LeaseState::Pending as i32 || l.state == LeaseState::Active as i32)
+                    && !done.contains(&l.id)
+            }) else {
                 continue;
             };
-            // Accepted first, then run, then reported completed in the next update.
             session.leases[i].state = LeaseState::Active as i32;
-            let accepted = self.update_session(&session)?;
-            let cancelled = accepted
-                .leases
-                .iter()
-                .any(|l| l.id == session.leases[i].id && l.state == LeaseState::Cancelled as i32);
-            if cancelled {
-                session.leases.remove(i);
-                continue;
-            }
             let t = Instant::now();
-            let lease = &mut session.leases[i];
-            let run = self.run_lease(opts, lease);
+            let lease = session.leases[i].clone();
+            let run = self.run_keeping_alive(opts, &lease, &mut session);
             on_event(&WorkerEvent::Ran {
                 action: &run.action,
                 source: &run.source,
                 failure: run.failure.as_deref(),
                 elapsed: t.elapsed(),
             });
-            lease.state = LeaseState::Completed as i32;
-            lease.status = Some(run.status);
-            lease.result = run.result.map(|r| prost_types::Any {
-                type_url: type_url("build.bazel.remote.execution.v2.ActionResult"),
-                value: prost::Message::encode_to_vec(&r),
-            });
-            lease.payload = None;
+            // Reported by the next poll.
+            if let Some(l) = session.leases.iter_mut().find(|l| l.id == lease.id) {
+                l.state = LeaseState::Completed as i32;
+                l.status = Some(run.status);
+                l.result = run.result.map(|r| prost_types::Any {
+                    type_url: type_url("build.bazel.remote.execution.v2.ActionResult"),
+                    value: prost::Message::encode_to_vec(&r),
+                });
+                l.payload = None;
+            }
+            done.insert(lease.id);
             ran += 1;
         }
+    }
+
+    /// Opens a bot session for this worker.
+    fn create_session(&self, opts: &WorkerOptions) -> Result<BotSession, RemoteError> {
+        let session = BotSession {
+            bot_id: opts.bot_id.clone(),
+            status: BotStatus::Ok as i32,
+            worker: Some(worker_description(opts)),
+            version: String::new(),
+            ..Default::default()
+        };
+        let request = CreateBotSessionRequest {
+            parent: self.instance.clone(),
+            bot_session: Some(session),
+        };
+        self.block_on(async {
+            let mut client = self.bots_client();
+            client
+                .create_bot_session(request)
+                .await
+                .map(tonic::Response::into_inner)
+                .map_err(|s| RemoteError::status("CreateBotSession", &s))
+        })
+    }
+
+    /// Runs `lease` on a thread of its own while this one tells the server, every
+    /// [`KEEPALIVE`], that the lease is still active (a server forgets a silent bot within
+    /// seconds and gives its lease to another).
+    fn run_keeping_alive(
+        &self,
+        opts: &WorkerOptions,
+        lease: &Lease,
+        session: &mut BotSession,
+    ) -> LeaseRun {
+        std::thread::scope(|scope| {
+            let running = scope.spawn(|| self.run_lease(opts, lease));
+            let mut last = Instant::now();
+            while !running.is_finished() {
+                std::thread::sleep(Duration::from_millis(20));
+                if last.elapsed() >= KEEPALIVE {
+                    last = Instant::now();
+                    // A failed keepalive is tried again on the next beat.
+                    if let Ok(answer) = self.update_session(session) {
+                        session.version = answer.version;
+                    }
+                }
+            }
+            running.join().unwrap_or_else(|_| LeaseRun {
+                status: Status {
+                    code: tonic::Code::Internal as i32,
+                    message: "the worker panicked".into(),
+                    details: Vec::new(),
+                },
+                failure: Some("the worker panicked".into()),
+                ..LeaseRun::default()
+            })
+        })
     }
 
     /// [`Remote::update_session`] given up (`None`) as soon as `stop` is set.
