@@ -46,6 +46,9 @@ pub struct WorkerOptions {
     pub bot_id: String,
     /// The GLSL compiler's version line, when it has one (GLSL actions need the same).
     pub glsl_tool: Option<String>,
+    /// Threads one conversion may use (0: one per core). A farm runs one worker per core
+    /// with 1, so that each worker keeps one core busy.
+    pub threads: usize,
 }
 
 /// How often a worker running a lease tells the server it is alive (BuildGrid's test
@@ -310,8 +313,12 @@ impl Remote {
             .map_err(|m| (tonic::Code::FailedPrecondition, m))?;
         let dir = tempfile::tempdir().map_err(|e| (tonic::Code::Internal, e.to_string()))?;
         materialize(root, &|d| self.blob(d), dir.path()).map_err(remote)?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.threads)
+            .build()
+            .map_err(|e| (tonic::Code::Internal, e.to_string()))?;
         let converted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_conversion(dir.path(), args)
+            pool.install(|| run_conversion(dir.path(), args))
         }));
         let mut result = ActionResult {
             execution_metadata: Some(ExecutedActionMetadata {

@@ -35,7 +35,8 @@ fn build_exec(
 ) -> (BuildReport, RemoteStats, Vec<String>) {
     let warnings = Arc::new(std::sync::Mutex::new(Vec::new()));
     let w = warnings.clone();
-    let warn: voxcaf_remote::cache::Warn = Box::new(move |m: &str| w.lock().unwrap().push(m.into()));
+    let warn: voxcaf_remote::cache::Warn =
+        Box::new(move |m: &str| w.lock().unwrap().push(m.into()));
     let cache = RemoteCache::connect(url, "", false, None, warn)
         .unwrap()
         .with_execution(timeout);
@@ -83,6 +84,7 @@ fn two_workers_convert_every_miss_byte_for_byte_and_the_server_caches_it() {
                 let opts = WorkerOptions {
                     bot_id: format!("test-worker-{k}"),
                     glsl_tool: None,
+                    threads: 1,
                 };
                 remote.run_worker(&opts, &stop, &|_| {})
             })
@@ -94,15 +96,27 @@ fn two_workers_convert_every_miss_byte_for_byte_and_the_server_caches_it() {
     assert!(warnings.is_empty(), "{warnings:?}\n{}", server.log_tail());
     let n = n as u64;
     // Every source converted by a worker; the broken one fails there and then here.
-    assert_eq!((stats.executed, stats.hits, stats.misses), (n, 0, 1), "{stats:?}");
+    assert_eq!(
+        (stats.executed, stats.hits, stats.misses),
+        (n, 0, 1),
+        "{stats:?}"
+    );
     assert_eq!(report.manifest.failures.len(), 1);
-    assert!(report.manifest.assets.iter().all(|e| e.origin == Origin::Remote));
+    assert!(report
+        .manifest
+        .assets
+        .iter()
+        .all(|e| e.origin == Origin::Remote));
     same_outputs(&out, &dir.path().join("local"), &reference);
 
     // The server keeps what its workers made: a second checkout's build only fetches.
     let out2 = dir.path().join("two");
     let (_, stats, _) = build_exec(&server.url(), &src, &out2, Duration::from_secs(120));
-    assert_eq!((stats.executed, stats.hits, stats.misses), (0, n, 1), "{stats:?}");
+    assert_eq!(
+        (stats.executed, stats.hits, stats.misses),
+        (0, n, 1),
+        "{stats:?}"
+    );
     same_outputs(&out2, &dir.path().join("local"), &reference);
 
     stop.store(true, Ordering::SeqCst);
@@ -123,9 +137,17 @@ fn without_workers_the_build_converts_locally_after_the_timeout() {
     let reference = local(&src, &dir.path().join("local"));
     let out = dir.path().join("out");
     let (report, stats, warnings) = build_exec(&server.url(), &src, &out, Duration::from_secs(2));
-    assert_eq!((stats.executed, stats.misses, stats.uploaded), (0, 4, 3), "{stats:?}");
+    assert_eq!(
+        (stats.executed, stats.misses, stats.uploaded),
+        (0, 4, 3),
+        "{stats:?}"
+    );
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(warnings[0].contains("execution"), "{warnings:?}");
-    assert!(report.manifest.assets.iter().all(|e| e.origin == Origin::Local));
+    assert!(report
+        .manifest
+        .assets
+        .iter()
+        .all(|e| e.origin == Origin::Local));
     same_outputs(&out, &dir.path().join("local"), &reference);
 }

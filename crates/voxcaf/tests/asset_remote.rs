@@ -406,3 +406,80 @@ fn convert_action_refuses_other_commands() {
     assert!(out.starts_with("out/a.caf: mesh"), "{out}");
     assert!(t.path().join("out/result.json").is_file());
 }
+
+#[test]
+fn a_worker_process_converts_what_a_build_sends_and_stops_on_ctrl_c() {
+    let Some(server) = voxcaf_bgd_test::BuildGrid::start_execution() else {
+        return;
+    };
+    let url = server.url();
+    let t = tempfile::tempdir().expect("tempdir");
+    let src = t.path().join("src");
+    voxcaf_samples::write_source_tree(&src).expect("demo sources");
+    let (code, local, _) = build_json(t.path(), &["src", "local"]);
+    assert_eq!(code, 0, "{local}");
+    let n = local["converted"].as_u64().expect("count");
+
+    let mut worker = common::voxcaf()
+        .args(["asset", "worker", &url, "--id", "cli-test-worker"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("worker");
+    let (code, built, err) = build_json(
+        t.path(),
+        &["src", "remote", "--remote-cache", &url, "--remote-exec"],
+    );
+    assert_eq!(code, 0, "{built}\n{err}");
+    assert_eq!(
+        built["remote"]["executed"].as_u64(),
+        Some(n),
+        "{built}\n{err}"
+    );
+    assert_eq!(
+        outputs(&t.path().join("remote")),
+        outputs(&t.path().join("local"))
+    );
+    let manifest =
+        std::fs::read_to_string(t.path().join("remote/manifest.json")).expect("manifest");
+    assert_eq!(
+        manifest.matches("\"origin\": \"remote\"").count() as u64,
+        n,
+        "{manifest}"
+    );
+
+    // Ctrl-C: the worker leaves the farm, says what it did and exits 130.
+    let pid = worker.id().to_string();
+    let ok = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("kill");
+    assert!(ok.success());
+    let out = worker.wait_with_output().expect("worker output");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(&format!("stopped after {n} actions")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("converted src/"), "{stdout}");
+}
+
+#[test]
+fn worker_help_and_bad_urls() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let (code, out, _) = run(t.path(), &["asset", "worker", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("voxcaf asset worker grpc://"), "{out}");
+    let (code, _, err) = run(t.path(), &["asset", "worker", "ftp://x:1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("bad remote URL"), "{err}");
+    let (code, _, err) = run(t.path(), &["asset", "build", "a", "b", "--remote-exec"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--remote-cache"), "{err}");
+}

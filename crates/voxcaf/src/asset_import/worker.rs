@@ -18,6 +18,10 @@ pub struct WorkerArgs {
     /// The bot's id, unique within the farm (default: the host name and process id).
     #[arg(long, value_name = "ID")]
     id: Option<String>,
+    /// Threads one conversion may use; 0 means one per core. Run one worker per core with
+    /// the default 1.
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 1)]
+    jobs: usize,
 }
 
 /// The bot id when none is given: `HOST-PID`.
@@ -40,6 +44,7 @@ pub fn worker(a: WorkerArgs) -> Result<u8> {
     let opts = WorkerOptions {
         bot_id: a.id.unwrap_or_else(default_id),
         glsl_tool: voxcaf_remote::action::glsl_tool_version(),
+        threads: a.jobs,
     };
     let on_event = |e: &WorkerEvent<'_>| match e {
         WorkerEvent::Joined { session } => say!(
