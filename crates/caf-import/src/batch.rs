@@ -547,6 +547,37 @@ fn run_grouped(
     outcomes
 }
 
+/// Removes the outputs the previous build wrote whose source is gone (only files the previous
+/// manifest names, inside `out`, ending in .caf); how many.
+fn remove_stale(
+    previous: &HashMap<String, Vec<ManifestEntry>>,
+    manifest: &Manifest,
+    out: &Path,
+) -> usize {
+    let live: std::collections::HashSet<&str> =
+        manifest.assets.iter().map(|e| e.output.as_str()).collect();
+    let failed: std::collections::HashSet<&str> = manifest
+        .failures
+        .iter()
+        .map(|f| f.source.as_str())
+        .collect();
+    let mut removed = 0;
+    for e in previous.values().flatten() {
+        let safe = e.output.ends_with(".caf")
+            && Path::new(&e.output)
+                .components()
+                .all(|c| matches!(c, Component::Normal(_)));
+        if safe
+            && !live.contains(e.output.as_str())
+            && !failed.contains(e.source.as_str())
+            && std::fs::remove_file(out.join(&e.output)).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
+}
+
 fn output_matches(path: &Path, e: &ManifestEntry) -> bool {
     match std::fs::read(path) {
         Ok(b) => b.len() as u64 == e.file_size && content_crc(&b) == e.file_crc32,
@@ -758,30 +789,11 @@ pub fn build_until(
 
     manifest.failures.sort_by(|a, b| a.source.cmp(&b.source));
 
-    // Remove outputs this tool wrote before whose source is gone (only files the previous
-    // manifest names, inside `out`, ending in .caf).
-    let live: std::collections::HashSet<&str> =
-        manifest.assets.iter().map(|e| e.output.as_str()).collect();
-    let failed: std::collections::HashSet<&str> = manifest
-        .failures
-        .iter()
-        .map(|f| f.source.as_str())
-        .collect();
-    let mut removed = 0;
     // An interrupted build does not know which sources are gone.
-    for e in previous.values().flatten().filter(|_| !interrupted) {
-        let safe = e.output.ends_with(".caf")
-            && Path::new(&e.output)
-                .components()
-                .all(|c| matches!(c, Component::Normal(_)));
-        if safe
-            && !live.contains(e.output.as_str())
-            && !failed.contains(e.source.as_str())
-            && std::fs::remove_file(out.join(&e.output)).is_ok()
-        {
-            removed += 1;
-        }
-    }
+    let removed = match interrupted {
+        true => 0,
+        false => remove_stale(&previous, &manifest, out),
+    };
 
     // The outputs are durable before the manifest vouches for them.
     writes.sync().map_err(|e| ImportError::io(out, e))?;

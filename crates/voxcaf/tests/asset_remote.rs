@@ -420,7 +420,7 @@ fn a_worker_process_converts_what_a_build_sends_and_stops_on_ctrl_c() {
     assert_eq!(code, 0, "{local}");
     let n = local["converted"].as_u64().expect("count");
 
-    let mut worker = common::voxcaf()
+    let worker = common::voxcaf()
         .args(["asset", "worker", &url, "--id", "cli-test-worker"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
