@@ -171,10 +171,14 @@ impl Setup {
         })
     }
 
-    /// A fresh empty output folder (removed when dropped).
+    /// A fresh empty output folder, left in place until the bench's folder is removed at the
+    /// end: removing thousands of files right before a timed build makes ext4 skip every
+    /// recently freed inode while creating the next files (`recently_deleted`, seconds of
+    /// kernel time), a state no user's build starts from.
     fn out(&self) -> tempfile::TempDir {
         tempfile::Builder::new()
             .prefix("out")
+            .disable_cleanup(true)
             .tempdir_in(self.dir.path())
             .expect("output folder")
     }

@@ -304,17 +304,18 @@ impl RemoteCache {
 }
 
 impl SharedCache for RemoteCache {
-    /// Computes the group's actions (in parallel), looks them all up (concurrently), has the
+    /// Computes the group's actions, looks them all up (concurrently), has the
     /// server execute the misses when remote execution is on, and reads the outputs in
-    /// batches, up to [`PREFETCH_BYTES`]. A fault here only loses the head start: `fetch`
+    /// batches, up to 64 MiB. A fault here only loses the head start: `fetch`
     /// asks again source by source (without executing) and reports what fails.
     fn prefetch(&self, src_root: &Path, requests: &[(&str, &Settings)]) {
-        use rayon::prelude::*;
         let generation = self.lock_prefetched().start();
         let Some(r) = self.live() else { return };
         let glsl = self.glsl_tool.as_deref();
+        // On this thread, not the build's pool: the look-ahead runs while the pool's threads
+        // process the group before (their work would queue ahead of these tasks).
         let actions: Vec<(&str, ConversionAction)> = requests
-            .par_iter()
+            .iter()
             .filter_map(|(source, settings)| {
                 let a = conversion_action(src_root, source, settings, glsl).ok()?;
                 Some((*source, a))

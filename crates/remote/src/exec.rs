@@ -25,8 +25,8 @@ pub struct Executed {
     pub cached: bool,
 }
 
-/// The `type_url` suffix of an `Any` holding message `name`.
-fn holds(any: &prost_types::Any, name: &str) -> bool {
+/// Whether an `Any` holds message `name` (the last part of its `type_url`).
+pub(crate) fn holds(any: &prost_types::Any, name: &str) -> bool {
     any.type_url.rsplit('/').next() == Some(name)
 }
 
@@ -52,7 +52,7 @@ impl Remote {
         self.block_on(self.execute_until(action, skip_cache, timeout, Instant::now() + timeout))
     }
 
-    /// [`Remote::execute`] for many actions at once ([`EXEC_IN_FLIGHT`] waiting at a time,
+    /// [`Remote::execute`] for many actions at once (8 waiting at a time,
     /// all within one `timeout`); each answer in the order of `actions`.
     pub fn execute_all(
         &self,

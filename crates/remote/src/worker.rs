@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::action::{materialize, platform, run_conversion, ARGV0, OUTPUT_DIR};
+use crate::exec::holds;
 use crate::proto::bots::bots_client::BotsClient;
 use crate::proto::bots::{
     device, BotSession, BotStatus, CreateBotSessionRequest, Device, Lease, LeaseState,
@@ -58,11 +59,6 @@ const KEEPALIVE: Duration = Duration::from_secs(1);
 /// The `type_url` of an `Any` holding message `name`.
 fn type_url(name: &str) -> String {
     format!("type.googleapis.com/{name}")
-}
-
-/// Whether an `Any` holds message `name`.
-fn holds(any: &prost_types::Any, name: &str) -> bool {
-    any.type_url.rsplit('/').next() == Some(name)
 }
 
 impl Remote {
@@ -231,19 +227,10 @@ impl Remote {
     }
 
     fn update_session(&self, session: &BotSession) -> Result<BotSession, RemoteError> {
-        let request = UpdateBotSessionRequest {
-            name: session.name.clone(),
-            bot_session: Some(session.clone()),
-            update_mask: None,
-        };
-        self.block_on(async {
-            let mut client = self.bots_client();
-            client
-                .update_bot_session(request)
-                .await
-                .map(tonic::Response::into_inner)
-                .map_err(|s| RemoteError::status("UpdateBotSession", &s))
-        })
+        let never = AtomicBool::new(false);
+        // Not stopped, so always an answer.
+        self.poll_session(session, &never)
+            .map(Option::unwrap_or_default)
     }
 
     /// Runs one lease's action; never fails: what goes wrong is the lease's status (the

@@ -37,21 +37,14 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// Every `.caf` file under `dir`, relative, with its bytes.
 fn outputs(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut v = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).expect("read_dir").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "caf") {
-                let rel = p.strip_prefix(dir).expect("inside").to_path_buf();
-                v.push((rel, std::fs::read(&p).expect("read")));
-            }
-        }
-    }
-    v.sort();
-    v
+    files_under(dir)
+        .into_iter()
+        .filter(|f| f.ends_with(".caf"))
+        .map(|f| {
+            let bytes = std::fs::read(dir.join(&f)).expect("read");
+            (PathBuf::from(f), bytes)
+        })
+        .collect()
 }
 
 fn build_json(dir: &Path, args: &[&str]) -> (i32, serde_json::Value, String) {
