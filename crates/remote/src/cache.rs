@@ -67,6 +67,9 @@ pub struct RemoteCache {
     prefetched: Mutex<Prefetched>,
     /// How long a group's remote executions may take, when misses are executed remotely.
     exec: Option<std::time::Duration>,
+    /// Set when executions timed out: no worker is taking work, so the rest of the build does
+    /// not wait again.
+    no_workers: AtomicBool,
 }
 
 /// What [`SharedCache::prefetch`] looked up and read ahead for the groups of sources the
@@ -174,6 +177,7 @@ impl RemoteCache {
             executed: AtomicU64::new(0),
             prefetched: Mutex::new(Prefetched::default()),
             exec: None,
+            no_workers: AtomicBool::new(false),
         })
     }
 
@@ -467,6 +471,9 @@ impl RemoteCache {
         found: &mut [Option<(ActionResult, Origin)>],
         timeout: std::time::Duration,
     ) {
+        if self.no_workers.load(Ordering::Relaxed) {
+            return;
+        }
         let misses: Vec<usize> = (0..actions.len()).filter(|&i| found[i].is_none()).collect();
         let Some(&first) = misses.first() else { return };
         let blobs: Vec<(Digest, Result<&[u8], &Path>)> = misses
@@ -490,6 +497,15 @@ impl RemoteCache {
                     found[i] = Some((done.result, Origin::Remote));
                 }
                 Ok(_) => {}
+                Err(e @ RemoteError::ExecutionTimeout { .. }) => {
+                    // Said once; the later groups convert locally without waiting.
+                    if !self.no_workers.swap(true, Ordering::Relaxed) {
+                        (self.warn)(&format!(
+                            "remote cache {}: {e}; converting the rest of the build locally",
+                            self.url
+                        ));
+                    }
+                }
                 Err(e) => self.fault("execution", actions[i].0, &e),
             }
         }

@@ -66,7 +66,8 @@ pub struct RemoteArgs {
     /// remotely or is not back within --remote-exec-timeout converts locally.
     #[arg(long, requires = "remote_cache")]
     pub(super) remote_exec: bool,
-    /// Seconds a group of remote executions may take (it waits for workers).
+    /// Seconds a group of remote executions may take (it waits for workers); after a
+    /// timeout the rest of the build converts locally.
     #[arg(
         long,
         value_name = "SECONDS",
