@@ -87,8 +87,11 @@ impl Remote {
         let mut done: HashSet<String> = HashSet::new();
         loop {
             if stop.load(Ordering::SeqCst) {
+                // The last lease's completion goes with the goodbye.
                 session.status = BotStatus::BotTerminating as i32;
-                session.leases.clear();
+                session
+                    .leases
+                    .retain(|l| l.state == LeaseState::Completed as i32);
                 let _ = self.update_session(&session);
                 return Ok(ran);
             }
