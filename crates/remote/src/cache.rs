@@ -67,9 +67,10 @@ pub struct RemoteCache {
     prefetched: Mutex<Prefetched>,
     /// How long a group's remote executions may take, when misses are executed remotely.
     exec: Option<std::time::Duration>,
-    /// Set when executions timed out: no worker is taking work, so the rest of the build does
-    /// not wait again.
-    no_workers: AtomicBool,
+    /// Set when remote execution cannot help this build: the server does not execute (its
+    /// capabilities say so, or it answers `UNIMPLEMENTED`), or executions timed out (no worker
+    /// is taking work); the rest of the build converts locally without asking again.
+    exec_off: AtomicBool,
 }
 
 /// What [`SharedCache::prefetch`] looked up and read ahead for the groups of sources the
@@ -177,7 +178,7 @@ impl RemoteCache {
             executed: AtomicU64::new(0),
             prefetched: Mutex::new(Prefetched::default()),
             exec: None,
-            no_workers: AtomicBool::new(false),
+            exec_off: AtomicBool::new(false),
         })
     }
 
@@ -186,7 +187,26 @@ impl RemoteCache {
     /// what does not come back in time, or fails remotely, converts locally.
     pub fn with_execution(mut self, timeout: std::time::Duration) -> RemoteCache {
         self.exec = Some(timeout);
+        let executes = |r: &Remote| {
+            r.capabilities()
+                .execution_capabilities
+                .as_ref()
+                .is_some_and(|e| e.exec_enabled)
+        };
+        if self.remote.as_ref().is_some_and(|r| !executes(r)) {
+            self.execution_off(&"the server does not execute actions (no Execution service)");
+        }
         self
+    }
+
+    /// Turns remote execution off for the rest of the build, saying why once.
+    fn execution_off(&self, why: &dyn std::fmt::Display) {
+        if !self.exec_off.swap(true, Ordering::Relaxed) {
+            (self.warn)(&format!(
+                "remote cache {}: {why}; converting the rest of the build's misses locally",
+                self.url
+            ));
+        }
     }
 
     /// What the cache did so far.
@@ -471,7 +491,7 @@ impl RemoteCache {
         found: &mut [Option<(ActionResult, Origin)>],
         timeout: std::time::Duration,
     ) {
-        if self.no_workers.load(Ordering::Relaxed) {
+        if self.exec_off.load(Ordering::Relaxed) {
             return;
         }
         let misses: Vec<usize> = (0..actions.len()).filter(|&i| found[i].is_none()).collect();
@@ -497,15 +517,14 @@ impl RemoteCache {
                     found[i] = Some((done.result, Origin::Remote));
                 }
                 Ok(_) => {}
-                Err(e @ RemoteError::ExecutionTimeout { .. }) => {
-                    // Said once; the later groups convert locally without waiting.
-                    if !self.no_workers.swap(true, Ordering::Relaxed) {
-                        (self.warn)(&format!(
-                            "remote cache {}: {e}; converting the rest of the build locally",
-                            self.url
-                        ));
-                    }
-                }
+                // No worker, or no execution at all: the later groups do not ask again.
+                Err(
+                    e @ (RemoteError::ExecutionTimeout { .. }
+                    | RemoteError::Status {
+                        code: tonic::Code::Unimplemented,
+                        ..
+                    }),
+                ) => self.execution_off(&e),
                 Err(e) => self.fault("execution", actions[i].0, &e),
             }
         }

@@ -154,3 +154,30 @@ fn without_workers_the_build_converts_locally_after_the_timeout() {
         .all(|e| e.origin == Origin::Local));
     same_outputs(&out, &dir.path().join("local"), &reference);
 }
+
+#[test]
+fn a_server_that_does_not_execute_is_said_once_and_nothing_is_sent() {
+    let Some(server) = BuildGrid::start() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    write_sources(&src, 3);
+    let reference = local(&src, &dir.path().join("local"));
+    let out = dir.path().join("out");
+    let (report, stats, warnings) = build_exec(&server.url(), &src, &out, Duration::from_secs(60));
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("does not execute"), "{warnings:?}");
+    // Only the local conversions' results went up: no inputs were sent for execution.
+    assert_eq!(
+        (stats.executed, stats.misses, stats.uploaded),
+        (0, 4, 3),
+        "{stats:?}"
+    );
+    same_outputs(&out, &dir.path().join("local"), &reference);
+    assert!(report
+        .manifest
+        .assets
+        .iter()
+        .all(|e| e.origin == Origin::Local));
+}
