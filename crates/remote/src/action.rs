@@ -349,27 +349,25 @@ pub fn materialize(
         let node: Directory =
             prost::Message::decode(bytes.as_slice()).map_err(|e| bad(e.to_string()))?;
         std::fs::create_dir_all(dir).map_err(|e| RemoteError::io(dir, e))?;
-        let name_ok = |n: &str| !n.is_empty() && n != "." && n != ".." && !n.contains(['/', '\\']);
-        for f in &node.files {
-            let d = f
-                .digest
-                .as_ref()
-                .ok_or_else(|| bad(format!("file {:?} has no digest", f.name)))?;
-            if !name_ok(&f.name) {
-                return Err(bad(format!("file name {:?}", f.name)));
+        // A node's digest, once its name is checked (`what`: file or folder).
+        let checked = |what: &str, name: &str, digest: Option<&Digest>| {
+            let name_ok =
+                !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']);
+            if !name_ok {
+                return Err(bad(format!("{what} name {name:?}")));
             }
+            digest
+                .cloned()
+                .ok_or_else(|| bad(format!("{what} {name:?} has no digest")))
+        };
+        for f in &node.files {
+            let d = checked("file", &f.name, f.digest.as_ref())?;
             let path = dir.join(&f.name);
-            std::fs::write(&path, blob(d)?).map_err(|e| RemoteError::io(&path, e))?;
+            std::fs::write(&path, blob(&d)?).map_err(|e| RemoteError::io(&path, e))?;
         }
         for sub in &node.directories {
-            let d = sub
-                .digest
-                .as_ref()
-                .ok_or_else(|| bad(format!("folder {:?} has no digest", sub.name)))?;
-            if !name_ok(&sub.name) {
-                return Err(bad(format!("folder name {:?}", sub.name)));
-            }
-            walk(d, blob, &dir.join(&sub.name), depth + 1)?;
+            let d = checked("folder", &sub.name, sub.digest.as_ref())?;
+            walk(&d, blob, &dir.join(&sub.name), depth + 1)?;
         }
         Ok(())
     }
