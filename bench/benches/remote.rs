@@ -14,8 +14,9 @@
 //! paired rounds after criterion, default 3, 0 for none). It skips with a message when
 //! BuildGrid cannot be started (`voxcaf_bgd_test::BuildGrid::start`).
 //!
-//! Setup (not timed): a cache-only BuildGrid; N tiny OBJ triangles, each made unique by a
-//! comment line, in sub-folders of 100; one build with the remote cache to populate it.
+//! Setup (not timed): a cache-only BuildGrid; N tiny OBJ triangles, each of its own size (so
+//! every asset has its own bytes), in sub-folders of 100; one build with the remote cache to
+//! populate it.
 //! Timed, each iteration into a fresh empty folder made outside the timed region:
 //!
 //! - "warm build from the remote cache": `caf_import::batch::build` with a
@@ -61,8 +62,9 @@ fn env_count(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// Writes `n` tiny OBJ triangles under `root` (`dNNN/aNNNNN.obj`, 100 per folder), each unique
-/// through its first comment line; their relative paths.
+/// Writes `n` tiny OBJ triangles under `root` (`dNNN/aNNNNN.obj`, 100 per folder), each of its
+/// own size, so that every asset has its own bytes (sources differing only in a comment would
+/// give one shared blob, which the build reads once); their relative paths.
 fn write_sources(root: &Path, n: usize) -> Vec<String> {
     let mut rels = Vec::with_capacity(n);
     for i in 0..n {
@@ -72,8 +74,9 @@ fn write_sources(root: &Path, n: usize) -> Vec<String> {
             std::fs::create_dir_all(path.parent().expect("parent")).expect("source folder");
         }
         let text = format!(
-            "# voxcaf remote bench asset {i}\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 1\n\
-             f 1//1 2//1 3//1\n"
+            "# voxcaf remote bench asset {i}\nv 0 0 0\nv {} 0 0\nv 0 1 0\nvn 0 0 1\n\
+             f 1//1 2//1 3//1\n",
+            i + 1
         );
         std::fs::write(&path, text).expect("source");
         rels.push(rel);

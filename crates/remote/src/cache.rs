@@ -277,14 +277,15 @@ impl RemoteCache {
             .iter()
             .filter_map(|f| Some((f.path.strip_prefix(&prefix)?, f.digest.clone()?)))
             .collect();
-        // The blobs read ahead, then the rest.
+        // The blobs read ahead, then the rest. Read-ahead blobs are copied, not taken: other
+        // sources of the group may have outputs with the same bytes (one blob in the CAS).
         let mut by_name: HashMap<&str, Vec<u8>> = HashMap::new();
         let mut rest = Vec::new();
         {
-            let mut ahead = self.lock_prefetched();
+            let ahead = self.lock_prefetched();
             for (name, d) in &files {
-                match ahead.blobs.remove(&d.hash) {
-                    Some((_, bytes)) => drop(by_name.insert(*name, bytes)),
+                match ahead.blobs.get(&d.hash) {
+                    Some((_, bytes)) => drop(by_name.insert(*name, bytes.clone())),
                     None => rest.push((*name, d.clone())),
                 }
             }
@@ -362,6 +363,20 @@ impl SharedCache for RemoteCache {
         let mut wanted = Vec::new();
         let mut seen = HashSet::new();
         let mut budget = PREFETCH_BYTES;
+        {
+            // Blobs still held from the group before are kept for this one, not read again.
+            let mut ahead = self.lock_prefetched();
+            for result in found.iter().flatten().map(|(r, _)| r) {
+                for d in result.output_files.iter().filter_map(|f| f.digest.as_ref()) {
+                    if let Some((g, bytes)) = ahead.blobs.get_mut(&d.hash) {
+                        if seen.insert(d.hash.clone()) {
+                            *g = generation;
+                            budget = budget.saturating_sub(bytes.len() as u64);
+                        }
+                    }
+                }
+            }
+        }
         for (result, _) in found.iter().flatten() {
             let digests: Vec<&Digest> = result
                 .output_files

@@ -13,12 +13,22 @@ use voxcaf_remote::cache::{RemoteCache, RemoteStats};
 /// More sources than one group of the build's look-ahead (1,024), so that two groups run.
 const SOURCES: usize = 1100;
 
+/// The sources differ only in a comment, so their assets have the same bytes: one blob in the
+/// CAS, which the build reads once per group, not once per source.
 fn write_sources(root: &Path) {
+    // A strip of 32 triangles: an asset much larger than its result description.
+    let mut mesh = String::new();
+    for x in 0..=16 {
+        mesh += &format!("v {x} 0 0\nv {x} 1 0\n");
+    }
+    for q in 0..16 {
+        let (a, b, c, d) = (2 * q + 1, 2 * q + 2, 2 * q + 3, 2 * q + 4);
+        mesh += &format!("f {a} {c} {b}\nf {b} {c} {d}\n");
+    }
     for i in 0..SOURCES {
         let path = root.join(format!("d{:02}/a{i:04}.obj", i / 100));
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let text = format!("# asset {i}\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
-        std::fs::write(path, text).unwrap();
+        std::fs::write(path, format!("# asset {i}\n{mesh}")).unwrap();
     }
 }
 
@@ -72,6 +82,14 @@ fn every_group_is_looked_up_ahead_and_fetched_byte_for_byte() {
         .assets
         .iter()
         .all(|e| e.origin == Origin::Cache));
+    // Every source's result description was read, but the one asset blob they share only once
+    // per group: far fewer bytes than the build wrote.
+    assert!(
+        stats.bytes_down < second.bytes_written / 2,
+        "{} bytes read for {} written",
+        stats.bytes_down,
+        second.bytes_written
+    );
     for e in &second.manifest.assets {
         let one = std::fs::read(dir.path().join("one").join(&e.output)).unwrap();
         let two = std::fs::read(dir.path().join("two").join(&e.output)).unwrap();
