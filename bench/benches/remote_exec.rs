@@ -7,10 +7,12 @@
 //!
 //! The venv needs BuildGrid with its `database` extra (`pip install 'buildgrid[database]==0.4.4'`)
 //! and PostgreSQL's server binaries must be installed (crates/bgd-test starts both); it skips
-//! with a message otherwise. `VOXCAF_BENCH_TEXTURES=N` for another count than 12.
+//! with a message otherwise. `VOXCAF_BENCH_TEXTURES=N` for another count than 24 (fewer make
+//! the build's fixed costs weigh more: the last texture keeps one worker busy while the other
+//! waits).
 //!
-//! The tree: N textures of 512×512 noise (uncompressed TGA) built with mips into BC7, about
-//! half a second of one core each. Every timed build converts fresh sources (new noise, so new
+//! The tree: N textures of 512×512 noise (uncompressed TGA) built with mips into BC7, a third
+//! to half a second of one core each. Every timed build converts fresh sources (new noise, so new
 //! actions: nothing comes from the cache) into an empty folder through
 //! `caf_import::batch::build` with a remote cache that executes its misses
 //! (`asset build --remote-cache URL --remote-exec`); the workers are `voxcaf_remote::worker`
@@ -160,7 +162,7 @@ fn remote_exec(c: &mut Criterion) {
     let n = std::env::var("VOXCAF_BENCH_TEXTURES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(12);
+        .unwrap_or(24);
     let s = Setup {
         server,
         dir: tempfile::tempdir().expect("bench folder"),
