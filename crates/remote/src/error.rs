@@ -102,6 +102,9 @@ pub enum RemoteError {
     /// called from plain threads (or `tokio::task::spawn_blocking`).
     #[error("the blocking remote client was called from inside an async runtime")]
     InsideRuntime,
+    /// The worker's conversion threads could not be started.
+    #[error("cannot start the worker's threads: {0}")]
+    Threads(String),
     /// The client's runtime could not be started.
     #[error("cannot start the client's runtime: {0}")]
     Runtime(#[source] std::io::Error),

@@ -78,6 +78,12 @@ impl Remote {
         stop: &AtomicBool,
         on_event: &(dyn Fn(&WorkerEvent<'_>) + Sync),
     ) -> Result<u64, RemoteError> {
+        // One pool for every lease: its threads (and their allocator arenas) stay warm.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.threads)
+            .thread_name(|i| format!("voxcaf-worker-{i}"))
+            .build()
+            .map_err(|e| RemoteError::Threads(e.to_string()))?;
         let mut session = self.create_session(opts)?;
         on_event(&WorkerEvent::Joined {
             session: &session.name,
@@ -121,7 +127,7 @@ impl Remote {
             session.leases[i].state = LeaseState::Active as i32;
             let t = Instant::now();
             let lease = session.leases[i].clone();
-            let run = self.run_keeping_alive(opts, &lease, &mut session);
+            let run = self.run_keeping_alive(opts, &pool, &lease, &mut session);
             on_event(&WorkerEvent::Ran {
                 action: &run.action,
                 source: &run.source,
@@ -172,11 +178,12 @@ impl Remote {
     fn run_keeping_alive(
         &self,
         opts: &WorkerOptions,
+        pool: &rayon::ThreadPool,
         lease: &Lease,
         session: &mut BotSession,
     ) -> LeaseRun {
         std::thread::scope(|scope| {
-            let running = scope.spawn(|| self.run_lease(opts, lease));
+            let running = scope.spawn(|| self.run_lease(opts, pool, lease));
             let mut last = Instant::now();
             while !running.is_finished() {
                 std::thread::sleep(Duration::from_millis(20));
@@ -238,9 +245,9 @@ impl Remote {
 
     /// Runs one lease's action; never fails: what goes wrong is the lease's status (the
     /// action was not ours to run) or a failed result (the conversion failed).
-    fn run_lease(&self, opts: &WorkerOptions, lease: &Lease) -> LeaseRun {
+    fn run_lease(&self, opts: &WorkerOptions, pool: &rayon::ThreadPool, lease: &Lease) -> LeaseRun {
         let mut run = LeaseRun::default();
-        let outcome = self.lease_action(opts, lease, &mut run);
+        let outcome = self.lease_action(opts, pool, lease, &mut run);
         match outcome {
             Ok(result) => {
                 if result.exit_code != 0 {
@@ -265,6 +272,7 @@ impl Remote {
     fn lease_action(
         &self,
         opts: &WorkerOptions,
+        pool: &rayon::ThreadPool,
         lease: &Lease,
         run: &mut LeaseRun,
     ) -> Result<ActionResult, (tonic::Code, String)> {
@@ -303,10 +311,6 @@ impl Remote {
             .map_err(|m| (tonic::Code::FailedPrecondition, m))?;
         let dir = tempfile::tempdir().map_err(|e| (tonic::Code::Internal, e.to_string()))?;
         materialize(root, &|d| self.blob(d), dir.path()).map_err(remote)?;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(opts.threads)
-            .build()
-            .map_err(|e| (tonic::Code::Internal, e.to_string()))?;
         let converted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             pool.install(|| run_conversion(dir.path(), args))
         }));
