@@ -364,34 +364,33 @@ impl SharedCache for RemoteCache {
         let mut seen = HashSet::new();
         let mut budget = PREFETCH_BYTES;
         {
-            // Blobs still held from the group before are kept for this one, not read again.
             let mut ahead = self.lock_prefetched();
-            for result in found.iter().flatten().map(|(r, _)| r) {
+            for (result, _) in found.iter().flatten() {
+                let mut fresh: Vec<&Digest> = Vec::new();
                 for d in result.output_files.iter().filter_map(|f| f.digest.as_ref()) {
-                    if let Some((g, bytes)) = ahead.blobs.get_mut(&d.hash) {
-                        if seen.insert(d.hash.clone()) {
+                    if seen.contains(&d.hash) {
+                        continue;
+                    }
+                    // A blob still held from the group before is kept for this one, not read
+                    // again.
+                    match ahead.blobs.get_mut(&d.hash) {
+                        Some((g, bytes)) => {
                             *g = generation;
                             budget = budget.saturating_sub(bytes.len() as u64);
+                            seen.insert(d.hash.clone());
                         }
+                        None => fresh.push(d),
                     }
                 }
-            }
-        }
-        for (result, _) in found.iter().flatten() {
-            let digests: Vec<&Digest> = result
-                .output_files
-                .iter()
-                .filter_map(|f| f.digest.as_ref())
-                .filter(|d| !seen.contains(&d.hash))
-                .collect();
-            let size: u64 = digests.iter().map(|d| d.size_bytes.max(0) as u64).sum();
-            if size > budget {
-                continue;
-            }
-            budget -= size;
-            for d in digests {
-                seen.insert(d.hash.clone());
-                wanted.push(d.clone());
+                let size: u64 = fresh.iter().map(|d| d.size_bytes.max(0) as u64).sum();
+                if size > budget {
+                    continue;
+                }
+                budget -= size;
+                for d in fresh {
+                    seen.insert(d.hash.clone());
+                    wanted.push(d.clone());
+                }
             }
         }
         // A blob that cannot be read here is read (and its fault reported) by `fetch`.
