@@ -154,9 +154,18 @@ pub(super) fn build(a: BuildArgs) -> Result<u8> {
     };
     loop {
         let code = build_once(&a, &stop)?;
-        let Some(watch) = watch.as_ref().filter(|_| !stop.stopped()) else {
+        let Some(watch) = watch.as_ref() else {
             return Ok(code);
         };
+        if stop.stopped() {
+            // A signal that came once the build had finished ends the watch as one during the
+            // wait does: with the signal's status, unless the build itself failed.
+            return Ok(match code {
+                0 if stop.broken_pipe() => 141,
+                0 => voxcaf_fs::signals::exit_code().unwrap_or(130),
+                code => code,
+            });
+        }
         if !a.json {
             crate::global::note(format!(
                 "watching {} for changes (Ctrl-C stops)",
