@@ -24,6 +24,24 @@ pub fn machine() -> String {
     format!("machine: {model}, {cores} cores; load average {load}")
 }
 
+/// The machine's busy CPU time so far, over all cores and every process (user, nice, system,
+/// irq and softirq from `/proc/stat`; idle, iowait and time stolen by the hypervisor are not
+/// counted), or `None` where `/proc/stat` cannot be read. The difference of two readings is
+/// the work the whole machine did in between: a bench's own threads, servers it talks to, the
+/// kernel's share of their I/O.
+pub fn busy_cpu() -> Option<std::time::Duration> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+    let fields: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    // user nice system idle iowait irq softirq steal ...: jiffies of USER_HZ (100 on Linux).
+    let busy: u64 = [0, 1, 2, 5, 6].iter().filter_map(|&i| fields.get(i)).sum();
+    Some(std::time::Duration::from_millis(busy * 10))
+}
+
 /// A dense hilly terrain filling a 100³ world (10³ chunks): stone below, dirt, a grass top,
 /// heights from overlapping sine waves between about 8 and 60.
 pub fn hilly_terrain() -> World {

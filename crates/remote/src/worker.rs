@@ -183,16 +183,18 @@ impl Remote {
         session: &mut BotSession,
     ) -> LeaseRun {
         std::thread::scope(|scope| {
-            let running = scope.spawn(|| self.run_lease(opts, pool, lease));
-            let mut last = Instant::now();
-            while !running.is_finished() {
-                std::thread::sleep(Duration::from_millis(20));
-                if last.elapsed() >= KEEPALIVE {
-                    last = Instant::now();
-                    // A failed keepalive is tried again on the next beat.
-                    if let Ok(answer) = self.update_session(session) {
-                        session.version = answer.version;
-                    }
+            // The lease's thread says when it ends (also when it panics: the sender drops),
+            // so its completion is reported at once, not at this thread's next look.
+            let (ended, end) = std::sync::mpsc::channel::<()>();
+            let running = scope.spawn(move || {
+                let _ended = ended;
+                self.run_lease(opts, pool, lease)
+            });
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = end.recv_timeout(KEEPALIVE)
+            {
+                // A failed keepalive is tried again on the next beat.
+                if let Ok(answer) = self.update_session(session) {
+                    session.version = answer.version;
                 }
             }
             running.join().unwrap_or_else(|_| LeaseRun {
