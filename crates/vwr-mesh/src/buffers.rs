@@ -5,6 +5,15 @@ mod watertight;
 use crate::mesher::{ChunkMesh, Face, Quad, SpecialCell, WorldMesh};
 use vwr_blocks::{Registry, Shape};
 
+fn srgb_to_linear(c: u8) -> f32 {
+    let c = c as f32 / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
 /// Indexed triangles with per-vertex attributes, one pass (opaque or transparent).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MeshPart {
@@ -26,6 +35,39 @@ pub struct MeshPart {
 }
 
 impl MeshPart {
+    /// Linear RGBA vertex colours (the sRGB block colours decoded), multiplied by the
+    /// ambient-occlusion factor [`crate::export::AO_FACTORS`] of each vertex when `bake_ao`:
+    /// what glTF's `COLOR_0` and game engines' vertex colour attributes take.
+    pub fn linear_colors(&self, bake_ao: bool) -> Vec<[f32; 4]> {
+        // A quad's four vertices share a colour: each is decoded once per run.
+        let mut last: Option<([u8; 4], u8, [f32; 4])> = None;
+        self.colors
+            .iter()
+            .zip(&self.ao)
+            .map(|(&c, &ao)| {
+                let ao = if bake_ao { ao.min(3) } else { 3 };
+                if let Some((lc, la, v)) = last {
+                    if lc == c && la == ao {
+                        return v;
+                    }
+                }
+                let f = if bake_ao {
+                    crate::export::AO_FACTORS[ao as usize]
+                } else {
+                    1.0
+                };
+                let v = [
+                    srgb_to_linear(c[0]) * f,
+                    srgb_to_linear(c[1]) * f,
+                    srgb_to_linear(c[2]) * f,
+                    c[3] as f32 / 255.0,
+                ];
+                last = Some((c, ao, v));
+                v
+            })
+            .collect()
+    }
+
     /// Vertex count.
     pub fn vertex_count(&self) -> usize {
         self.positions.len()

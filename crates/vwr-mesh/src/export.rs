@@ -61,36 +61,6 @@ pub struct ExportStats {
     pub files: Vec<String>,
 }
 
-fn srgb_to_linear(c: u8) -> f32 {
-    let c = c as f32 / 255.0;
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
-}
-
-/// Linear RGBA vertex colours of a part (AO baked in when asked).
-fn linear_colors(p: &MeshPart, bake_ao: bool) -> Vec<[f32; 4]> {
-    p.colors
-        .iter()
-        .zip(&p.ao)
-        .map(|(c, &ao)| {
-            let f = if bake_ao {
-                AO_FACTORS[ao.min(3) as usize]
-            } else {
-                1.0
-            };
-            [
-                srgb_to_linear(c[0]) * f,
-                srgb_to_linear(c[1]) * f,
-                srgb_to_linear(c[2]) * f,
-                c[3] as f32 / 255.0,
-            ]
-        })
-        .collect()
-}
-
 /// Units to export: (name, translation, buffers).
 fn units(
     mesh: &WorldMesh,
@@ -159,7 +129,7 @@ fn primitive(
     let uv = accessor(root, v, n, T::Vec2, C::F32, None, None);
     let v = bin.view(
         root,
-        &f32_bytes(&linear_colors(part, bake_ao)),
+        &f32_bytes(&part.linear_colors(bake_ao)),
         Some(Target::ArrayBuffer),
     );
     let col = accessor(root, v, n, T::Vec4, C::F32, None, None);
@@ -414,7 +384,7 @@ pub fn caf_mesh(
         },
     )
     .collect();
-    let colors = linear_colors(&all, bake_ao);
+    let colors = all.linear_colors(bake_ao);
     let extras = caf::mesh::MeshExtras {
         sub_meshes: &table,
         colors: Some(&colors),
