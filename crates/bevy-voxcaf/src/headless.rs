@@ -1,0 +1,103 @@
+//! Loading without a window: an [`App`] that loads files from any folder and waits for them,
+//! for tools, tests and the `inspect` example.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use bevy::app::{App, PluginsState};
+use bevy::asset::{Asset, AssetLoadError, AssetPlugin, AssetServer, Assets, Handle, LoadState};
+use bevy::MinimalPlugins;
+
+use crate::{VoxcafPlugin, WorldLoadError};
+
+/// Why [`load_now`] has no asset.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadFailure {
+    /// The loader refused the file (its error says why).
+    #[error("{path}: {message}")]
+    Failed {
+        /// The file.
+        path: PathBuf,
+        /// The asset server's error.
+        message: String,
+    },
+    /// Still loading when the time was up.
+    #[error("{path}: not loaded within {timeout:?}")]
+    TimedOut {
+        /// The file.
+        path: PathBuf,
+        /// How long it was given.
+        timeout: Duration,
+    },
+}
+
+/// A headless app (Bevy's `MinimalPlugins`, the asset plugin reading from `root`, and
+/// [`VoxcafPlugin`]) ready to update.
+pub fn headless_app(root: &Path) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        AssetPlugin {
+            file_path: root.display().to_string(),
+            ..AssetPlugin::default()
+        },
+        VoxcafPlugin::default(),
+    ));
+    while app.plugins_state() == PluginsState::Adding {
+        bevy::tasks::tick_global_task_pools_on_main_thread();
+    }
+    app.finish();
+    app.cleanup();
+    app
+}
+
+/// Loads `path` (relative to the app's asset folder) and updates `app` until it is loaded
+/// with its sub-assets, or failed, or `timeout` passed.
+pub fn load_now<A: Asset>(
+    app: &mut App,
+    path: &str,
+    timeout: Duration,
+) -> Result<Handle<A>, LoadFailure> {
+    let handle: Handle<A> = app.world().resource::<AssetServer>().load(path.to_string());
+    let start = Instant::now();
+    loop {
+        app.update();
+        let server = app.world().resource::<AssetServer>();
+        match server.load_state(&handle) {
+            LoadState::Loaded if app.world().resource::<Assets<A>>().contains(&handle) => {
+                return Ok(handle)
+            }
+            LoadState::Failed(e) => {
+                return Err(LoadFailure::Failed {
+                    path: path.into(),
+                    message: failure_message(&e),
+                })
+            }
+            _ if start.elapsed() > timeout => {
+                return Err(LoadFailure::TimedOut {
+                    path: path.into(),
+                    timeout,
+                })
+            }
+            _ => std::thread::yield_now(),
+        }
+    }
+}
+
+/// What a failed load says: a loader's own error alone (without the asset server's wrapping
+/// or a backtrace), anything else as the asset server puts it.
+fn failure_message(e: &AssetLoadError) -> String {
+    match e {
+        AssetLoadError::AssetLoaderError(l) => match l.error().downcast_ref::<WorldLoadError>() {
+            Some(w) => w.to_string(),
+            None => l
+                .error()
+                .to_string()
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        },
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,65 @@
+//! # bevy_voxcaf — voxcaf's `.vwr` worlds as Bevy assets
+//!
+//! [`VoxcafPlugin`] registers [`VoxWorld`] and its loader: `asset_server.load("level.vwr")`
+//! reads a v2 or v3 world, meshes its chunks with `vwr-mesh` (greedy rectangles with
+//! per-corner ambient occlusion baked into the vertex colours, opaque and transparent passes
+//! apart) and gives each chunk's meshes as labeled sub-assets, so `level.vwr#chunk/1/0/2` is an
+//! ordinary mesh path. The world's moving objects, spawn point and sky region come with it.
+//!
+//! It needs only Bevy's asset and mesh crates: it loads headless (no window, no GPU), as the
+//! `inspect` example does.
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use bevy_voxcaf::{VoxWorld, VoxcafPlugin};
+//!
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, AssetPlugin::default(), VoxcafPlugin::default()));
+//! let level: Handle<VoxWorld> = app.world().resource::<AssetServer>().load("level.vwr");
+//! app.update(); // … until the asset server says it is loaded
+//! if let Some(world) = app.world().resource::<Assets<VoxWorld>>().get(&level) {
+//!     println!("{} chunks, {} quads", world.chunks.len(), world.quad_count());
+//! }
+//! ```
+
+#![deny(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use bevy::app::{App, Plugin};
+use bevy::asset::{AssetApp, Assets};
+use bevy::mesh::Mesh;
+use vwr_blocks::Registry;
+
+/// The Bevy this crate is built on, for applications that use no other (`bevy_voxcaf::bevy::prelude`).
+pub use bevy;
+
+pub mod headless;
+pub mod world;
+
+pub use headless::{headless_app, load_now, LoadFailure};
+
+pub use world::{
+    bevy_mesh, chunk_meshes, ChunkMeshes, VoxChunk, VoxWorld, VwrLoader, VwrLoaderSettings,
+    WorldLoadError,
+};
+
+/// Registers [`VoxWorld`] assets and their loader (and Bevy's [`Mesh`] assets, when no other
+/// plugin has).
+#[derive(Clone, Default)]
+pub struct VoxcafPlugin {
+    /// The block types' looks used to mesh worlds (default: Galaxy Eggbert's).
+    pub registry: Arc<Registry>,
+}
+
+impl Plugin for VoxcafPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.world().contains_resource::<Assets<Mesh>>() {
+            app.init_asset::<Mesh>();
+        }
+        app.init_asset::<VoxWorld>()
+            .register_asset_loader(VwrLoader {
+                registry: self.registry.clone(),
+            });
+    }
+}

@@ -1,0 +1,195 @@
+//! `.vwr` worlds as Bevy assets: [`VoxWorld`], loaded by [`VwrLoader`].
+
+use std::sync::Arc;
+
+use bevy::asset::io::Reader;
+use bevy::asset::{Asset, AssetLoader, Handle, LoadContext, RenderAssetUsages};
+use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
+use bevy::reflect::TypePath;
+use serde::{Deserialize, Serialize};
+use vwr::{MoveObject, World};
+use vwr_blocks::Registry;
+use vwr_mesh::{mesh_world, MeshOptions, MeshPart, WorldMesh};
+
+/// A `.vwr` world loaded as an asset: its chunks' meshes (each also a labeled sub-asset,
+/// `level.vwr#chunk/X/Y/Z` for the opaque pass and `level.vwr#chunk/X/Y/Z/transparent` for
+/// the transparent one), its moving objects, spawn point and sky region.
+#[derive(Asset, TypePath, Debug)]
+pub struct VoxWorld {
+    /// Blocks per axis (x, y, z).
+    pub block_dims: [u32; 3],
+    /// The chunks that show something, in the order `vwr-mesh` meshes them.
+    pub chunks: Vec<VoxChunk>,
+    /// The world's moving objects (MoveObject records): where each is stored, and the record.
+    pub objects: Vec<([i32; 3], MoveObject)>,
+    /// The player's spawn cell, when the world has one.
+    pub spawn: Option<[i32; 3]>,
+    /// The sky region (an index into the game's skies).
+    pub sky_region: u32,
+}
+
+impl VoxWorld {
+    /// Quads over every chunk (greedy rectangles or unit faces, both passes), the count
+    /// `voxcaf world mesh --json` gives as `quads` for the same options.
+    pub fn quad_count(&self) -> usize {
+        self.chunks.iter().map(|c| c.quads).sum()
+    }
+}
+
+/// One chunk of a [`VoxWorld`]: its meshes, in block units relative to [`VoxChunk::origin`].
+#[derive(Debug, Clone)]
+pub struct VoxChunk {
+    /// Chunk coordinates (10 blocks a chunk).
+    pub chunk: [u32; 3],
+    /// Where the chunk's corner is, in blocks: the translation of its entity.
+    pub origin: [f32; 3],
+    /// Quads of both passes, special cells not included.
+    pub quads: usize,
+    /// Cells drawn as special geometry (plates, pillars, bars, billboards, grates).
+    pub special_cells: usize,
+    /// Opaque cubes and special geometry, when the chunk has any.
+    pub opaque: Option<Handle<Mesh>>,
+    /// Transparent cubes (water, glass), when the chunk has any: drawn after the opaque pass.
+    pub transparent: Option<Handle<Mesh>>,
+}
+
+/// How [`VwrLoader`] meshes a world (a `.vwr.meta` file can set them per asset).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VwrLoaderSettings {
+    /// Merge coplanar faces of the same block and light into rectangles (default `true`).
+    pub greedy: bool,
+    /// Per-corner ambient occlusion, baked into the vertex colours (default `true`).
+    pub ao: bool,
+}
+
+impl Default for VwrLoaderSettings {
+    fn default() -> Self {
+        VwrLoaderSettings {
+            greedy: true,
+            ao: true,
+        }
+    }
+}
+
+/// Why a `.vwr` asset did not load.
+#[derive(Debug, thiserror::Error)]
+pub enum WorldLoadError {
+    /// The asset's bytes could not be read.
+    #[error("reading the world: {0}")]
+    Io(#[from] std::io::Error),
+    /// The bytes are not a world `vwr` reads (the error says what and where).
+    #[error("{0}")]
+    World(#[from] vwr::VwrError),
+}
+
+/// The [`AssetLoader`] of `.vwr` files (v2 and v3): reads the world, meshes every chunk with
+/// `vwr-mesh` in parallel, and gives each chunk's meshes as labeled sub-assets.
+#[derive(TypePath)]
+pub struct VwrLoader {
+    /// The block types' looks (the default: Galaxy Eggbert's).
+    pub registry: Arc<Registry>,
+}
+
+impl AssetLoader for VwrLoader {
+    type Asset = VoxWorld;
+    type Settings = VwrLoaderSettings;
+    type Error = WorldLoadError;
+
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        settings: &VwrLoaderSettings,
+        load_context: &mut LoadContext<'_>,
+    ) -> Result<VoxWorld, WorldLoadError> {
+        let mut bytes = Vec::new();
+        reader.read_to_end(&mut bytes).await?;
+        let world = World::from_bytes(&bytes)?;
+        drop(bytes);
+        let opts = MeshOptions {
+            greedy: settings.greedy,
+            ao: settings.ao,
+            watertight: false,
+        };
+        let mesh = mesh_world(&world, &self.registry, opts);
+        let parts = chunk_meshes(&mesh, &self.registry, opts.ao);
+        let chunks = parts
+            .into_iter()
+            .map(|p| {
+                let [x, y, z] = p.chunk.chunk;
+                let label = format!("chunk/{x}/{y}/{z}");
+                let transparent_label = format!("{label}/transparent");
+                VoxChunk {
+                    opaque: p.opaque.map(|m| load_context.add_labeled_asset(label, m)),
+                    transparent: p
+                        .transparent
+                        .map(|m| load_context.add_labeled_asset(transparent_label, m)),
+                    ..p.chunk
+                }
+            })
+            .collect();
+        Ok(VoxWorld {
+            block_dims: world.block_dims(),
+            chunks,
+            objects: world.move_objects()?,
+            spawn: world.spawn(),
+            sky_region: world.sky_region(),
+        })
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["vwr"]
+    }
+}
+
+/// A chunk's description and its two passes as Bevy meshes, before they become sub-assets.
+pub struct ChunkMeshes {
+    /// The chunk (its handles not set yet).
+    pub chunk: VoxChunk,
+    /// The opaque pass, when not empty.
+    pub opaque: Option<Mesh>,
+    /// The transparent pass, when not empty.
+    pub transparent: Option<Mesh>,
+}
+
+/// Every chunk of `mesh` that shows something, as Bevy meshes (AO baked into the colours
+/// when `bake_ao`); what [`VwrLoader`] and a re-meshing system build their assets from.
+pub fn chunk_meshes(mesh: &WorldMesh, registry: &Registry, bake_ao: bool) -> Vec<ChunkMeshes> {
+    mesh.chunks
+        .iter()
+        .map(|c| {
+            let b = vwr_mesh::MeshBuffers::from_chunk(c, registry);
+            let size = 10.0 * (1u32 << c.level.min(31)) as f32;
+            ChunkMeshes {
+                chunk: VoxChunk {
+                    chunk: c.chunk,
+                    origin: c.chunk.map(|v| v as f32 * size),
+                    quads: c.quad_count(),
+                    special_cells: c.special.len(),
+                    opaque: None,
+                    transparent: None,
+                },
+                opaque: bevy_mesh(b.opaque, bake_ao),
+                transparent: bevy_mesh(b.transparent, bake_ao),
+            }
+        })
+        .collect()
+}
+
+/// A pass as a Bevy triangle list: positions, normals, tiling UVs, linear vertex colours;
+/// `None` when it is empty.
+pub fn bevy_mesh(part: MeshPart, bake_ao: bool) -> Option<Mesh> {
+    if part.is_empty() {
+        return None;
+    }
+    let colors = part.linear_colors(bake_ao);
+    let mesh = Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, part.positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, part.normals)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, part.uvs)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, colors)
+    .with_inserted_indices(Indices::U32(part.indices));
+    Some(mesh)
+}
