@@ -25,6 +25,9 @@ criterion_main!(benches);
 
 const GOAL: f64 = 1.5;
 
+/// A load done in this thread: (objects, chunks).
+type Work<'a> = dyn Fn() -> (usize, usize) + 'a;
+
 /// The floor: a file of the same bytes loaded through the same asset server by a loader that
 /// only reads it (what any asset costs: tasks, the file's read, the asset's events).
 #[derive(Asset, TypePath)]
@@ -106,30 +109,24 @@ fn load(c: &mut Criterion) {
         took
     };
     let mut g = c.benchmark_group("showcase level");
-    let (mut direct_t, mut plugin_t) = (Vec::new(), Vec::new());
-    g.bench_function("vwr-mesh directly", |b| {
-        b.iter_custom(|iters| {
-            let t = Instant::now();
-            for _ in 0..iters {
-                std::hint::black_box(direct());
-            }
-            let took = t.elapsed();
-            direct_t.push(took.as_secs_f64() / iters as f64);
-            took
-        })
-    });
-    let mut converted_t = Vec::new();
-    g.bench_function("vwr-mesh + Bevy meshes", |b| {
-        b.iter_custom(|iters| {
-            let t = Instant::now();
-            for _ in 0..iters {
-                std::hint::black_box(converted());
-            }
-            let took = t.elapsed();
-            converted_t.push(took.as_secs_f64() / iters as f64);
-            took
-        })
-    });
+    let (mut direct_t, mut plugin_t, mut converted_t) = (Vec::new(), Vec::new(), Vec::new());
+    let in_process: [(&str, &Work, &mut Vec<f64>); 2] = [
+        ("vwr-mesh directly", &direct, &mut direct_t),
+        ("vwr-mesh + Bevy meshes", &converted, &mut converted_t),
+    ];
+    for (name, work, log) in in_process {
+        g.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let t = Instant::now();
+                for _ in 0..iters {
+                    std::hint::black_box(work());
+                }
+                let took = t.elapsed();
+                log.push(took.as_secs_f64() / iters as f64);
+                took
+            })
+        });
+    }
     let mut floor_t = Vec::new();
     for (name, ext, log) in [
         ("the same bytes as an asset (floor)", "bytes", &mut floor_t),
