@@ -10,6 +10,9 @@ use bevy::MinimalPlugins;
 
 use crate::{VoxcafPlugin, WorldLoadError};
 
+/// How long [`load_now`] waits without sleeping.
+const SPIN: Duration = Duration::from_millis(5);
+
 /// Why [`load_now`] has no asset.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadFailure {
@@ -51,8 +54,10 @@ pub fn headless_app(root: &Path) -> App {
     app
 }
 
-/// Loads `path` (relative to the app's asset folder) and updates `app` until it is loaded
-/// with its sub-assets, or failed, or `timeout` passed.
+/// Loads `path` (relative to the app's asset folder) and updates `app` until the asset is in
+/// its `Assets` (a world's chunk meshes arrive with it), or failed, or `timeout` passed.
+/// The first milliseconds it only yields between updates, so a small file is there as soon as
+/// it can be; then it sleeps a millisecond between them, leaving the cores to the loader.
 pub fn load_now<A: Asset>(
     app: &mut App,
     path: &str,
@@ -79,7 +84,8 @@ pub fn load_now<A: Asset>(
                     timeout,
                 })
             }
-            _ => std::thread::yield_now(),
+            _ if start.elapsed() < SPIN => std::thread::yield_now(),
+            _ => std::thread::sleep(Duration::from_millis(1)),
         }
     }
 }
