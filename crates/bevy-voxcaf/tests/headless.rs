@@ -1,7 +1,8 @@
 //! The plugin headless (Bevy's `MinimalPlugins` and asset plugin, no window, no GPU): every
 //! golden world loads with the chunks, quads, objects, spawn and sky region the library's own
 //! reader and mesher give, each chunk's meshes as labeled sub-assets with the library's vertex
-//! and index counts; a broken file is refused with the reader's message.
+//! and index counts; a `.vwr.meta` file sets one world's meshing; a broken file is refused with
+//! the reader's message.
 
 use std::time::Duration;
 
@@ -147,4 +148,42 @@ fn a_broken_world_is_refused_with_the_readers_message() {
             other => panic!("{name}: {other:?}"),
         }
     }
+}
+
+#[test]
+fn a_meta_file_sets_the_meshing_of_one_world() {
+    let Some((root, _)) = golden_worlds() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp");
+    let bytes = std::fs::read(root.join("worlds3d/world001.vwr")).expect("golden");
+    std::fs::write(dir.path().join("greedy.vwr"), &bytes).expect("write");
+    std::fs::write(dir.path().join("faces.vwr"), &bytes).expect("write");
+    let meta = r#"(
+    meta_format_version: "1.0",
+    asset: Load(
+        loader: "bevy_voxcaf::world::VwrLoader",
+        settings: (greedy: false, ao: false),
+    ),
+)"#;
+    std::fs::write(dir.path().join("faces.vwr.meta"), meta).expect("meta");
+    let world = vwr::World::from_bytes(&bytes).expect("world");
+    let registry = Registry::default();
+    let mut app = headless_app(dir.path());
+    for (name, opts) in [
+        ("greedy.vwr", MeshOptions::GREEDY_AO),
+        ("faces.vwr", MeshOptions::EXPOSED),
+    ] {
+        let h = load_now::<VoxWorld>(&mut app, name, WAIT).expect("load");
+        let w = app.world().resource::<Assets<VoxWorld>>();
+        let quads = w.get(&h).expect("loaded").quad_count();
+        assert_eq!(
+            quads,
+            mesh_world(&world, &registry, opts).quad_count(),
+            "{name}"
+        );
+    }
+    let greedy = mesh_world(&world, &registry, MeshOptions::GREEDY_AO).quad_count();
+    let faces = mesh_world(&world, &registry, MeshOptions::EXPOSED).quad_count();
+    assert!(greedy < faces, "{greedy} greedy quads, {faces} faces");
 }
