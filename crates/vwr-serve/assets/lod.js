@@ -61,11 +61,16 @@ function take(k, l, buf, ms) {
     lod.dirty.add(`${k}|${rk}`);
   }
   l.epoch = Math.max(l.epoch, answer.epoch);
-  // For the browser tests: answers taken, the last one's level, chunks, bytes and time (request
-  // to decoded), and the first one of each level.
+  // For the browser tests: answers taken, chunks in all of them, the last one's level, chunks,
+  // bytes and time (request to decoded), and the first one of each level.
   const last = { level: k, chunks: answer.chunks.length, bytes: buf.byteLength, ms: Math.round(ms) };
-  const was = stats.lod || { answers: 0, first: {} };
-  stats.lod = { ...last, answers: was.answers + 1, first: { [k]: last, ...was.first } };
+  const was = stats.lod || { answers: 0, chunksTotal: 0, first: {} };
+  stats.lod = {
+    ...last,
+    answers: was.answers + 1,
+    chunksTotal: was.chunksTotal + answer.chunks.length,
+    first: { [k]: last, ...was.first },
+  };
 }
 
 // Fetches what changed in level k since its epoch; once more when asked again meanwhile.

@@ -537,13 +537,15 @@ try {
     }
     // An edit while far regions are drawn from levels of detail: the levels held are fetched
     // again with `since`, and only the level chunks that changed come back.
-    const lodBefore = await page.evaluate(() => window.voxcafStats.lod.answers);
+    // Counted over every answer since the edit: a level asked again while its answer was on
+    // the way is fetched once more, and that last answer holds nothing new.
+    const lodBefore = await page.evaluate(() => window.voxcafStats.lod.chunksTotal);
     await page.evaluate((d) => window.voxcaf.edit(`box 2 0 2 5 ${d[1] - 1} 5 lava`), d);
-    await page.waitForFunction((n) => window.voxcafStats.lod.answers > n, lodBefore, { timeout: 30000 });
-    out.figures.lod_after_edit = await page.evaluate(async () => {
+    await page.waitForFunction((n) => window.voxcafStats.lod.chunksTotal > n, lodBefore, { timeout: 30000 });
+    out.figures.lod_after_edit = await page.evaluate(async (n) => {
       do await window.voxcaf.drawn(); while (window.voxcafStats.frame.coarsePending > 0);
-      return window.voxcafStats.lod;
-    });
+      return { ...window.voxcafStats.lod, since_edit: window.voxcafStats.lod.chunksTotal - n };
+    }, lodBefore);
     await shot('far_edited');
     await page.evaluate(() => { window.voxcaf.state.triangleBudget = 1500000; });
   } else {
