@@ -57,6 +57,15 @@ impl AssetLoader for BytesLoader {
     }
 }
 
+/// The time `load_now` takes to load `name` as an `A` (its handle dropped afterwards).
+fn timed_load<A: Asset>(app: &mut bevy::app::App, name: &str) -> Duration {
+    let t = Instant::now();
+    let h = load_now::<A>(app, name, Duration::from_secs(60)).expect("load");
+    let took = t.elapsed();
+    assert!(app.world().resource::<Assets<A>>().contains(&h));
+    took
+}
+
 fn load(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("temp");
     let world = vwr::samples::showcase().expect("showcase");
@@ -92,17 +101,10 @@ fn load(c: &mut Criterion) {
         round += 1;
         let name = format!("showcase{round}.{ext}");
         std::fs::copy(dir.path().join("showcase.vwr"), dir.path().join(&name)).expect("copy");
-        let t = Instant::now();
         let took = if ext == "vwr" {
-            let h = load_now::<VoxWorld>(&mut app, &name, Duration::from_secs(60)).expect("load");
-            let took = t.elapsed();
-            assert!(app.world().resource::<Assets<VoxWorld>>().contains(&h));
-            took
+            timed_load::<VoxWorld>(&mut app, &name)
         } else {
-            let h = load_now::<Bytes>(&mut app, &name, Duration::from_secs(60)).expect("load");
-            let took = t.elapsed();
-            assert!(app.world().resource::<Assets<Bytes>>().contains(&h));
-            took
+            timed_load::<Bytes>(&mut app, &name)
         };
         app.update();
         let _ = std::fs::remove_file(dir.path().join(&name));

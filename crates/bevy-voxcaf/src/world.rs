@@ -158,11 +158,10 @@ pub fn chunk_meshes(mesh: &WorldMesh, registry: &Registry, bake_ao: bool) -> Vec
         .iter()
         .map(|c| {
             let b = vwr_mesh::MeshBuffers::from_chunk(c, registry);
-            let size = 10.0 * (1u32 << c.level.min(31)) as f32;
             ChunkMeshes {
                 chunk: VoxChunk {
                     chunk: c.chunk,
-                    origin: c.chunk.map(|v| v as f32 * size),
+                    origin: c.origin(),
                     quads: c.quad_count(),
                     special_cells: c.special.len(),
                     opaque: None,

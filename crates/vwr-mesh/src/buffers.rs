@@ -331,7 +331,7 @@ impl MeshBuffers {
             }
         }
         if c.level > 0 {
-            let scale = (1u32 << c.level.min(31)) as f32;
+            let scale = c.cell_size();
             self.opaque.scale_from(firsts[0], scale);
             self.transparent.scale_from(firsts[1], scale);
         }

@@ -72,9 +72,7 @@ fn units(
             .iter()
             .map(|c| {
                 let mut b = MeshBuffers::from_chunk(c, registry);
-                // A level-k chunk's corner is at 10·2^k blocks a chunk.
-                let size = 10.0 * (1u32 << c.level.min(31)) as f32;
-                let o = c.chunk.map(|v| v as f32 * size);
+                let o = c.origin();
                 b.opaque.translate(o);
                 b.transparent.translate(o);
                 (

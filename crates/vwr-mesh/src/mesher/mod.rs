@@ -72,6 +72,17 @@ impl ChunkMesh {
         self.opaque.len() + self.transparent.len()
     }
 
+    /// Blocks per cell side: 2^level (1 for the world itself).
+    pub fn cell_size(&self) -> f32 {
+        (1u32 << self.level.min(31)) as f32
+    }
+
+    /// Where the chunk's corner is, in blocks (10 cells a chunk): the translation that places
+    /// its chunk-local buffers ([`crate::MeshBuffers::from_chunk`]) in the world.
+    pub fn origin(&self) -> [f32; 3] {
+        self.chunk.map(|v| v as f32 * 10.0 * self.cell_size())
+    }
+
     /// Number of unit faces covered by both cube passes.
     pub fn unit_face_count(&self) -> u64 {
         self.opaque
