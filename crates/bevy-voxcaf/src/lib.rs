@@ -26,8 +26,9 @@
 
 use std::sync::Arc;
 
-use bevy::app::{App, Plugin};
+use bevy::app::{App, Plugin, Update};
 use bevy::asset::{AssetApp, Assets};
+use bevy::ecs::schedule::IntoScheduleConfigs;
 use bevy::mesh::Mesh;
 use vwr_blocks::Registry;
 
@@ -35,17 +36,27 @@ use vwr_blocks::Registry;
 pub use bevy;
 
 pub mod headless;
+#[cfg(feature = "live")]
+pub mod live;
+pub mod remesh;
+pub mod spawn;
 pub mod world;
 
 pub use headless::{headless_app, load_now, LoadFailure};
+#[cfg(feature = "live")]
+pub use live::{LinkState, LiveLink, LiveLinkError};
+pub use remesh::{remesh_changed, ChunksRemeshed, VoxRegistry};
+pub use spawn::{spawn_world_chunks, SpawnedChunks, VoxChunkPart, VoxWorldRoot};
 
 pub use world::{
-    bevy_mesh, chunk_meshes, ChunkMeshes, VoxChunk, VoxWorld, VwrLoader, VwrLoaderSettings,
-    WorldLoadError,
+    bevy_mesh, chunk_meshes, chunk_parts, ChunkMeshes, VoxChunk, VoxWorld, VwrLoader,
+    VwrLoaderSettings, WorldLoadError,
 };
 
 /// Registers [`VoxWorld`] assets and their loader (and Bevy's [`Mesh`] assets, when no other
-/// plugin has).
+/// plugin has), and the systems that keep worlds' meshes and entities current: a
+/// [`LiveLink`](crate::LiveLink) resource's changes written in, changed chunks re-meshed
+/// ([`remesh_changed`]), [`VoxWorldRoot`] entities' chunk children spawned.
 #[derive(Clone, Default)]
 pub struct VoxcafPlugin {
     /// The block types' looks used to mesh worlds (default: Galaxy Eggbert's).
@@ -60,6 +71,11 @@ impl Plugin for VoxcafPlugin {
         app.init_asset::<VoxWorld>()
             .register_asset_loader(VwrLoader {
                 registry: self.registry.clone(),
-            });
+            })
+            .insert_resource(VoxRegistry(self.registry.clone()))
+            .add_message::<ChunksRemeshed>();
+        #[cfg(feature = "live")]
+        app.add_systems(Update, live::apply_live.before(remesh_changed));
+        app.add_systems(Update, (remesh_changed, spawn_world_chunks).chain());
     }
 }

@@ -9,6 +9,7 @@ use bevy::reflect::TypePath;
 use serde::{Deserialize, Serialize};
 use vwr::{MoveObject, World};
 use vwr_blocks::Registry;
+use vwr_mesh::mesher::ChunkMesh;
 use vwr_mesh::{mesh_world, MeshOptions, MeshPart, WorldMesh};
 
 /// A `.vwr` world loaded as an asset: its chunks' meshes (each also a labeled sub-asset,
@@ -26,6 +27,13 @@ pub struct VoxWorld {
     pub spawn: Option<[i32; 3]>,
     /// The sky region (an index into the game's skies).
     pub sky_region: u32,
+    /// How the chunks were meshed (and are re-meshed).
+    pub settings: VwrLoaderSettings,
+    /// The world's blocks and records, kept to re-mesh the chunks that change: read it with
+    /// [`VoxWorld::world`], change it with [`VoxWorld::edit`].
+    pub(crate) world: World,
+    /// Chunks whose blocks changed since they were last meshed.
+    pub(crate) dirty: std::collections::BTreeSet<[u32; 3]>,
 }
 
 impl VoxWorld {
@@ -33,6 +41,11 @@ impl VoxWorld {
     /// `voxcaf world mesh --json` gives as `quads` for the same options.
     pub fn quad_count(&self) -> usize {
         self.chunks.iter().map(|c| c.quads).sum()
+    }
+
+    /// The meshing options the chunks were meshed with.
+    pub fn mesh_options(&self) -> MeshOptions {
+        self.settings.mesh_options()
     }
 }
 
@@ -60,6 +73,17 @@ pub struct VwrLoaderSettings {
     pub greedy: bool,
     /// Per-corner ambient occlusion, baked into the vertex colours (default `true`).
     pub ao: bool,
+}
+
+impl VwrLoaderSettings {
+    /// `vwr-mesh`'s options for these settings.
+    pub fn mesh_options(&self) -> MeshOptions {
+        MeshOptions {
+            greedy: self.greedy,
+            ao: self.ao,
+            watertight: false,
+        }
+    }
 }
 
 impl Default for VwrLoaderSettings {
@@ -105,11 +129,7 @@ impl AssetLoader for VwrLoader {
         reader.read_to_end(&mut bytes).await?;
         let world = World::from_bytes(&bytes)?;
         drop(bytes);
-        let opts = MeshOptions {
-            greedy: settings.greedy,
-            ao: settings.ao,
-            watertight: false,
-        };
+        let opts = settings.mesh_options();
         let mesh = mesh_world(&world, &self.registry, opts);
         let parts = chunk_meshes(&mesh, &self.registry, opts.ao);
         let chunks = parts
@@ -133,6 +153,9 @@ impl AssetLoader for VwrLoader {
             objects: world.move_objects()?,
             spawn: world.spawn(),
             sky_region: world.sky_region(),
+            world,
+            settings: *settings,
+            dirty: Default::default(),
         })
     }
 
@@ -152,26 +175,30 @@ pub struct ChunkMeshes {
 }
 
 /// Every chunk of `mesh` that shows something, as Bevy meshes (AO baked into the colours
-/// when `bake_ao`); what [`VwrLoader`] and a re-meshing system build their assets from.
+/// when `bake_ao`); what [`VwrLoader`] builds its sub-assets from.
 pub fn chunk_meshes(mesh: &WorldMesh, registry: &Registry, bake_ao: bool) -> Vec<ChunkMeshes> {
     mesh.chunks
         .iter()
-        .map(|c| {
-            let b = vwr_mesh::MeshBuffers::from_chunk(c, registry);
-            ChunkMeshes {
-                chunk: VoxChunk {
-                    chunk: c.chunk,
-                    origin: c.origin(),
-                    quads: c.quad_count(),
-                    special_cells: c.special.len(),
-                    opaque: None,
-                    transparent: None,
-                },
-                opaque: bevy_mesh(b.opaque, bake_ao),
-                transparent: bevy_mesh(b.transparent, bake_ao),
-            }
-        })
+        .map(|c| chunk_parts(c, registry, bake_ao))
         .collect()
+}
+
+/// One chunk's mesh as Bevy meshes (both passes `None` when it shows nothing): what the
+/// loader and the re-meshing of changed chunks build their assets from.
+pub fn chunk_parts(c: &ChunkMesh, registry: &Registry, bake_ao: bool) -> ChunkMeshes {
+    let b = vwr_mesh::MeshBuffers::from_chunk(c, registry);
+    ChunkMeshes {
+        chunk: VoxChunk {
+            chunk: c.chunk,
+            origin: c.origin(),
+            quads: c.quad_count(),
+            special_cells: c.special.len(),
+            opaque: None,
+            transparent: None,
+        },
+        opaque: bevy_mesh(b.opaque, bake_ao),
+        transparent: bevy_mesh(b.transparent, bake_ao),
+    }
 }
 
 /// A pass as a Bevy triangle list: positions, normals, tiling UVs, linear vertex colours;

@@ -1,0 +1,377 @@
+//! The live link: a running game follows a level editor (`voxcaf world serve`) and shows its
+//! users' edits as they are made.
+//!
+//! [`LiveLink::connect`] takes the URL the editor printed (`http://127.0.0.1:PORT/?token=…`;
+//! an invitation's URL works the same) and the [`VoxWorld`] to keep in step. A thread follows
+//! the editor's event stream (`GET /api/events`): on connecting it asks for every chunk the
+//! editor has (`GET /api/chunks?since=0`), so a game started from the saved file also gets the
+//! unsaved edits; then every `change` event carries the changed chunks' blocks. [`apply_live`]
+//! writes those blocks into the world through [`VoxWorld::edit`] (only chunks that differ), and
+//! [`crate::remesh_changed`] re-meshes them in the same update. When the connection drops the
+//! thread tries again every second, and catches up on reconnecting.
+
+use std::io::{BufRead, BufReader};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bevy::asset::{Assets, Handle};
+use bevy::ecs::system::ResMut;
+use bevy::prelude::Resource;
+use vwr::{Block, CHUNK_VOLUME};
+use vwr_serve::wire::{decode_blocks, DecodedChunk};
+
+use crate::world::VoxWorld;
+
+/// How long the link waits before connecting again.
+const RETRY: Duration = Duration::from_secs(1);
+
+/// Why [`LiveLink::connect`] refused a URL.
+#[derive(Debug, thiserror::Error)]
+pub enum LiveLinkError {
+    /// Not an `http://HOST:PORT/?token=…` URL.
+    #[error("live link URL {url:?}: {why} (give the URL `voxcaf world serve` printed, http://HOST:PORT/?token=...)")]
+    Url {
+        /// The URL given.
+        url: String,
+        /// What is wrong with it.
+        why: &'static str,
+    },
+}
+
+/// Where the link stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkState {
+    /// Connecting (or connecting again after a failure).
+    Connecting,
+    /// Following the editor's changes.
+    Connected,
+    /// The last attempt failed (it is tried again every second); why.
+    Lost(String),
+    /// The editor refused the link for good (a revoked invitation, a wrong token).
+    Refused(String),
+}
+
+/// What the link's thread hands the game.
+enum Fed {
+    State(LinkState),
+    Chunks(Vec<DecodedChunk>),
+}
+
+/// A link to a running editor, keeping one [`VoxWorld`] in step with it: insert it as a
+/// resource. Dropping it ends the link.
+#[derive(Resource)]
+pub struct LiveLink {
+    /// The world the editor's changes go into.
+    pub world: Handle<VoxWorld>,
+    rx: Mutex<Receiver<Fed>>,
+    /// Changes that arrived before the world had loaded.
+    waiting: Vec<Vec<DecodedChunk>>,
+    state: LinkState,
+    stop: Arc<AtomicBool>,
+    applied: u64,
+}
+
+impl LiveLink {
+    /// Starts following the editor at `url` (what `voxcaf world serve` printed) for `world`.
+    pub fn connect(url: &str, world: Handle<VoxWorld>) -> Result<LiveLink, LiveLinkError> {
+        let (base, token) = parse_url(url)?;
+        let (tx, rx) = channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        std::thread::Builder::new()
+            .name("voxcaf live link".into())
+            .spawn(move || follow(&base, &token, &tx, &flag))
+            .map_err(|_| LiveLinkError::Url {
+                url: url.into(),
+                why: "could not start the link's thread",
+            })?;
+        Ok(LiveLink {
+            world,
+            rx: Mutex::new(rx),
+            waiting: Vec::new(),
+            state: LinkState::Connecting,
+            stop,
+            applied: 0,
+        })
+    }
+
+    /// Where the link stands.
+    pub fn state(&self) -> &LinkState {
+        &self.state
+    }
+
+    /// How many chunks the link has changed in the world so far.
+    pub fn chunks_applied(&self) -> u64 {
+        self.applied
+    }
+}
+
+impl Drop for LiveLink {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `http://HOST:PORT/...?token=T` as (`http://HOST:PORT`, T).
+fn parse_url(url: &str) -> Result<(String, String), LiveLinkError> {
+    let bad = |why| LiveLinkError::Url {
+        url: url.into(),
+        why,
+    };
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or_else(|| bad("it does not start with http://"))?;
+    let host_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let host = &rest[..host_end];
+    if host.is_empty() || !host.contains(':') {
+        return Err(bad("it names no HOST:PORT"));
+    }
+    let query = rest[host_end..].split_once('?').map_or("", |(_, q)| q);
+    let token = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("token="))
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| bad("it carries no ?token="))?;
+    Ok((format!("http://{host}"), token.to_string()))
+}
+
+/// The link's thread: follows the editor until the link is dropped, connecting again after
+/// a failure.
+fn follow(base: &str, token: &str, tx: &Sender<Fed>, stop: &AtomicBool) {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_connect(Some(Duration::from_secs(5)))
+        .http_status_as_error(false)
+        .build()
+        .into();
+    while !stop.load(Ordering::Relaxed) {
+        let end = follow_once(&agent, base, token, tx, stop);
+        let state = match end {
+            Ok(()) => LinkState::Lost("the editor ended the event stream".into()),
+            Err(Refusal::Final(why)) => {
+                let _ = tx.send(Fed::State(LinkState::Refused(why)));
+                return;
+            }
+            Err(Refusal::Retry(why)) => LinkState::Lost(why),
+        };
+        if tx.send(Fed::State(state)).is_err() {
+            return;
+        }
+        std::thread::sleep(RETRY);
+    }
+}
+
+enum Refusal {
+    Retry(String),
+    Final(String),
+}
+
+impl From<ureq::Error> for Refusal {
+    fn from(e: ureq::Error) -> Self {
+        Refusal::Retry(e.to_string())
+    }
+}
+
+impl From<std::io::Error> for Refusal {
+    fn from(e: std::io::Error) -> Self {
+        Refusal::Retry(e.to_string())
+    }
+}
+
+/// GET `path` with the token; the body, or why not.
+fn get(agent: &ureq::Agent, base: &str, token: &str, path: &str) -> Result<ureq::Body, Refusal> {
+    let r = agent
+        .get(format!("{base}{path}"))
+        .header("X-Voxcaf-Token", token)
+        .call()?;
+    let status = r.status().as_u16();
+    let mut body = r.into_body();
+    match status {
+        200 => Ok(body),
+        401 | 403 => {
+            let text = body.read_to_string().unwrap_or_default();
+            Err(Refusal::Final(format!(
+                "the editor refused the link ({status}): {text}"
+            )))
+        }
+        _ => Err(Refusal::Retry(format!("{path}: HTTP {status}"))),
+    }
+}
+
+/// Every chunk changed after `since`, from `GET /api/chunks`.
+fn fetch(
+    agent: &ureq::Agent,
+    base: &str,
+    token: &str,
+    since: u32,
+) -> Result<(u32, Vec<DecodedChunk>), Refusal> {
+    let bytes = get(agent, base, token, &format!("/api/chunks?since={since}"))?
+        .with_config()
+        .read_to_vec()?;
+    decode(&bytes)
+}
+
+/// An answer's epoch and chunks.
+fn decode(bytes: &[u8]) -> Result<(u32, Vec<DecodedChunk>), Refusal> {
+    let epoch = bytes
+        .get(4..8)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .ok_or_else(|| Refusal::Retry("a chunk answer shorter than its header".into()))?;
+    let chunks =
+        decode_blocks(bytes).map_err(|e| Refusal::Retry(format!("a chunk answer: {e}")))?;
+    Ok((epoch, chunks))
+}
+
+/// One connection: the event stream, read until it ends or fails.
+fn follow_once(
+    agent: &ureq::Agent,
+    base: &str,
+    token: &str,
+    tx: &Sender<Fed>,
+    stop: &AtomicBool,
+) -> Result<(), Refusal> {
+    let events = get(agent, base, token, "/api/events")?;
+    let lines = BufReader::new(events.into_reader()).lines();
+    let (mut name, mut data) = (String::new(), String::new());
+    let mut epoch = 0u32;
+    let send = |f: Fed| {
+        tx.send(f)
+            .map_err(|_| Refusal::Final("the game dropped the link".into()))
+    };
+    for line in lines {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let line = line?;
+        if let Some(v) = line.strip_prefix("event:") {
+            name = v.trim_start().to_string();
+            continue;
+        }
+        if let Some(v) = line.strip_prefix("data:") {
+            data.push_str(v.strip_prefix(' ').unwrap_or(v));
+            continue;
+        }
+        if !line.is_empty() {
+            continue; // a comment (the keep-alive) or a field the link does not use
+        }
+        match name.as_str() {
+            "hello" => {
+                let (e, chunks) = fetch(agent, base, token, 0)?;
+                epoch = e;
+                send(Fed::Chunks(chunks))?;
+                send(Fed::State(LinkState::Connected))?;
+            }
+            "change" => {
+                let pushed = pushed_change(&data)?;
+                // A change after one this link has not seen: fetch what it missed.
+                let chunks = if pushed.from > epoch {
+                    fetch(agent, base, token, epoch)?.1
+                } else {
+                    pushed.chunks
+                };
+                epoch = epoch.max(pushed.epoch);
+                send(Fed::Chunks(chunks))?;
+            }
+            "lagged" => {
+                let (e, chunks) = fetch(agent, base, token, epoch)?;
+                epoch = epoch.max(e);
+                send(Fed::Chunks(chunks))?;
+            }
+            "revoked" => return Err(Refusal::Final("the editor revoked this invitation".into())),
+            _ => {}
+        }
+        name.clear();
+        data.clear();
+    }
+    Ok(())
+}
+
+/// A `change` event's epochs and chunks.
+struct Pushed {
+    from: u32,
+    epoch: u32,
+    chunks: Vec<DecodedChunk>,
+}
+
+fn pushed_change(data: &str) -> Result<Pushed, Refusal> {
+    use base64::Engine as _;
+    let bad = |why: String| Refusal::Retry(format!("a change event: {why}"));
+    let v: serde_json::Value = serde_json::from_str(data).map_err(|e| bad(e.to_string()))?;
+    let num = |k: &str| {
+        v[k].as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .ok_or_else(|| bad(format!("no {k}")))
+    };
+    let b64 = v["chunks"]
+        .as_str()
+        .ok_or_else(|| bad("no chunks".into()))?;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .map_err(|e| bad(e.to_string()))?;
+    Ok(Pushed {
+        from: num("from")?,
+        epoch: num("epoch")?,
+        chunks: decode(&bytes)?.1,
+    })
+}
+
+/// Writes what the link received into its world (once the world has loaded): the blocks of
+/// every chunk that differs. [`crate::remesh_changed`] meshes them in the same update.
+pub fn apply_live(link: Option<ResMut<LiveLink>>, mut worlds: ResMut<Assets<VoxWorld>>) {
+    let Some(mut link) = link else {
+        return;
+    };
+    let link = &mut *link;
+    let fed: Vec<Fed> = match link.rx.lock() {
+        Ok(rx) => rx.try_iter().collect(),
+        Err(_) => return,
+    };
+    for f in fed {
+        match f {
+            Fed::State(s) => link.state = s,
+            Fed::Chunks(c) => link.waiting.push(c),
+        }
+    }
+    if link.waiting.is_empty() {
+        return;
+    }
+    let Some(mut world) = worlds.get_mut(&link.world) else {
+        return;
+    };
+    for batch in std::mem::take(&mut link.waiting) {
+        link.applied += world.edit(|w| write_chunks(w, &batch));
+    }
+}
+
+/// Writes the chunks' blocks into `w` (cells that differ only, so a chunk's records stay);
+/// how many chunks changed. Chunks outside the world, or with a wrong number of values, are
+/// left alone.
+fn write_chunks(w: &mut vwr::World, chunks: &[DecodedChunk]) -> u64 {
+    let mut changed = 0;
+    let mut now = [Block::AIR; CHUNK_VOLUME];
+    for (pos, values) in chunks {
+        if !w.contains_chunk(*pos) {
+            continue;
+        }
+        match w.chunk(*pos) {
+            Some(c) => c.blocks_into(&mut now),
+            None => now.fill(Block::AIR),
+        }
+        let empty = vec![0u16; CHUNK_VOLUME];
+        let values = values.as_deref().unwrap_or(&empty);
+        if values.len() != CHUNK_VOLUME {
+            continue;
+        }
+        let mut any = false;
+        for (i, (old, new)) in now.iter().zip(values).enumerate() {
+            if old.raw() != *new {
+                if let Some(c) = w.chunk_mut(*pos) {
+                    any |= c.set(i, Block(*new)).is_ok();
+                }
+            }
+        }
+        changed += u64::from(any);
+    }
+    changed
+}

@@ -1,0 +1,94 @@
+//! A game changing its world: [`VoxWorld::edit`] notes the chunks whose blocks changed, the
+//! plugin re-meshes them and their neighbours in the next update (the meshes the library
+//! gives for the edited world), and the [`VoxWorldRoot`] entity's children follow.
+
+use std::time::Duration;
+
+use bevy::asset::{Assets, Handle};
+use bevy::ecs::message::Messages;
+use bevy::mesh::{Mesh, VertexAttributeValues};
+use bevy_voxcaf::{headless_app, load_now, ChunksRemeshed, SpawnedChunks, VoxWorld, VoxWorldRoot};
+use vwr::{Block, World};
+use vwr_blocks::Registry;
+use vwr_mesh::{mesh_chunk, MeshBuffers};
+
+fn vertices(meshes: &Assets<Mesh>, h: Option<&Handle<Mesh>>) -> usize {
+    match h
+        .and_then(|h| meshes.get(h))
+        .map(|m| m.attribute(Mesh::ATTRIBUTE_POSITION))
+    {
+        Some(Some(VertexAttributeValues::Float32x3(p))) => p.len(),
+        _ => 0,
+    }
+}
+
+#[test]
+fn edited_chunks_and_their_neighbours_are_remeshed_and_respawned() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut w = World::with_chunk_dims([3, 2, 3]).unwrap();
+    w.fill_box([0, 0, 0], [29, 1, 29], Block(35 << 4)).unwrap();
+    w.save_with(
+        dir.path().join("level.vwr"),
+        &vwr::SaveOptions::v3(vwr::Codec::Auto),
+    )
+    .unwrap();
+    let mut app = headless_app(dir.path());
+    let h = load_now::<VoxWorld>(&mut app, "level.vwr", Duration::from_secs(30)).unwrap();
+    let root = app.world_mut().spawn(VoxWorldRoot(h.clone())).id();
+    app.update();
+    assert_eq!(app.world().get::<SpawnedChunks>(root).unwrap().len(), 9);
+
+    // Dig a hole on the border of chunks (0,0,0) and (1,0,0), and build in an empty chunk.
+    let mut worlds = app.world_mut().resource_mut::<Assets<VoxWorld>>();
+    let mut vw = worlds.get_mut(&h).unwrap();
+    vw.edit(|w| {
+        w.set_block([9, 1, 4], Block::AIR).unwrap();
+        w.set_block([5, 15, 5], Block(35 << 4)).unwrap();
+    });
+    assert_eq!(
+        vw.changed_chunks().collect::<Vec<_>>(),
+        [[0, 0, 0], [0, 1, 0]]
+    );
+    drop(vw);
+    let mut cursor = app
+        .world()
+        .resource::<Messages<ChunksRemeshed>>()
+        .get_cursor_current();
+    app.update();
+    let msgs = app.world().resource::<Messages<ChunksRemeshed>>();
+    let m: Vec<&ChunksRemeshed> = cursor.read(msgs).collect();
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0].changed, [[0, 0, 0], [0, 1, 0]]);
+    // Neighbours within the world (2 chunks high): x, y and z in 0..=1 for both.
+    assert_eq!(m[0].remeshed.len(), 8, "{:?}", m[0].remeshed);
+
+    // Every chunk's meshes are the library's for the edited world.
+    let worlds = app.world().resource::<Assets<VoxWorld>>();
+    let meshes = app.world().resource::<Assets<Mesh>>();
+    let vw = worlds.get(&h).unwrap();
+    let registry = Registry::default();
+    assert_eq!(vw.chunks.len(), 10);
+    for c in &vw.chunks {
+        let lib = mesh_chunk(vw.world(), &registry, c.chunk, vw.mesh_options());
+        let b = MeshBuffers::from_chunk(&lib, &registry);
+        assert_eq!(
+            vertices(meshes, c.opaque.as_ref()),
+            b.opaque.vertex_count(),
+            "{:?}",
+            c.chunk
+        );
+        assert_eq!(c.quads, lib.quad_count(), "{:?}", c.chunk);
+    }
+    app.update();
+    assert_eq!(app.world().get::<SpawnedChunks>(root).unwrap().len(), 10);
+
+    // Emptied again: the chunk and its entity go.
+    let mut worlds = app.world_mut().resource_mut::<Assets<VoxWorld>>();
+    worlds
+        .get_mut(&h)
+        .unwrap()
+        .edit(|w| w.set_block([5, 15, 5], Block::AIR).unwrap());
+    app.update();
+    app.update();
+    assert_eq!(app.world().get::<SpawnedChunks>(root).unwrap().len(), 9);
+}
