@@ -121,6 +121,10 @@
 // A database could not be reached or refused a query (the message says which).
 #define VOXCAF_ERR_STORE 11
 
+// A handle used with a world it does not fit (a watch asked about a world of other chunk
+// dimensions than the one it was made for).
+#define VOXCAF_ERR_MISMATCH 12
+
 // Merge coplanar faces of the same block into rectangles.
 #define VOXCAF_MESH_GREEDY 1
 
@@ -132,6 +136,18 @@
 
 // The transparent part (water, glass, see-through specials), drawn blended after the opaque.
 #define VOXCAF_MESH_PART_TRANSPARENT 1
+
+// Also report chunks whose records (MoveObjects, BigDecor, other metadata) changed while their
+// blocks did not: the watch compares `vwr::Chunk::revision` instead of `blocks_revision`.
+// Records do not change a chunk's mesh, so a watch for re-meshing leaves this off.
+#define VOXCAF_WATCH_RECORDS 1
+
+// Also report, around every changed chunk, the allocated chunks among its 26 neighbours (its
+// faces, edges and corners) that are not all air: a chunk's mesh culls its faces against the
+// neighbouring cells and reads them for ambient occlusion, so an edit on a chunk's border can
+// change its neighbours' meshes too. Without this flag an engine that re-meshes only the
+// reported chunks may keep a face a new neighbour block now hides, or miss one it uncovers.
+#define VOXCAF_WATCH_NEIGHBOURS 2
 
 // Save format: v2 when the world is cubic with at most 255 chunks per axis, else v3.
 #define VOXCAF_FORMAT_AUTO 0
@@ -150,6 +166,10 @@ typedef struct VoxcafAsset VoxcafAsset;
 // A chunk mesh: an opaque and a transparent part. Opaque; created by `voxcaf_mesh_chunk`,
 // freed by `voxcaf_mesh_free`.
 typedef struct VoxcafMesh VoxcafMesh;
+
+// A changed-chunk watch over a world. Opaque; created by `voxcaf_watch_new`, freed by
+// `voxcaf_watch_free`. Not thread-safe: use one watch from one thread at a time.
+typedef struct VoxcafWatch VoxcafWatch;
 
 // A `.vwr` world. Opaque; created by `voxcaf_world_new` / `_open` / `_from_bytes`, freed by
 // `voxcaf_world_free`. Not thread-safe: use one handle from one thread at a time.
@@ -279,7 +299,8 @@ typedef struct VoxcafMeshPart {
   const float *normals;
   // `vertex_count` × 2 floats, in block units (one texture repeat per block).
   const float *uvs;
-  // `vertex_count` × 4 bytes, sRGB RGBA from the block registry.
+  // `vertex_count` × 4 bytes, sRGB RGBA from the block registry (as linear floats, with the
+  // AO shade baked in: `voxcaf_mesh_linear_colors`).
   const uint8_t *colors;
   // `vertex_count` raw block values.
   const uint16_t *blocks;
@@ -459,11 +480,59 @@ int32_t voxcaf_mesh_chunk(const struct VoxcafWorld *world, uint32_t cx, uint32_t
 // Ownership: the arrays are borrowed from `mesh`: valid until `voxcaf_mesh_free(mesh)`.
 int32_t voxcaf_mesh_part(const struct VoxcafMesh *mesh, uint32_t which, struct VoxcafMeshPart *out);
 
+// The vertex colours of a mesh part as linear RGBA floats, 4 per vertex in vertex order: the
+// part's sRGB `colors` decoded to linear (alpha divided by 255), and with `bake_ao` the RGB
+// multiplied by each vertex's ambient-occlusion shade (from the part's `ao` levels; all 3,
+// no shade, unless the mesh was made with `VOXCAF_MESH_AO`). What a vertex colour attribute
+// of a game engine takes, and what the Bevy plugin and the glTF export use
+// (`vwr_mesh::MeshPart::linear_colors`). `capacity` is the size of `out` in floats and must
+// be at least `4 * vertex_count` (the part's `vertex_count`), else
+// `VOXCAF_ERR_INVALID_ARGUMENT` and nothing is written; `*written` receives the number of
+// floats written (`out` may be NULL when the part has no vertices).
+//
+// Ownership: borrows `mesh`; writes the caller's `out` and `written`.
+int32_t voxcaf_mesh_linear_colors(const struct VoxcafMesh *mesh, uint32_t which, bool bake_ao, float *out, size_t capacity, size_t *written);
+
 // Frees a mesh. Accepts NULL.
 // Leaves `voxcaf_last_error()` as it was.
 //
 // Ownership: takes back `mesh`; its arrays must not be used afterwards.
 void voxcaf_mesh_free(struct VoxcafMesh *mesh);
+
+// Creates a watch that remembers the current state of every chunk of `world`; ask it with
+// `voxcaf_watch_changes`. `flags`: 0 for the chunks whose blocks changed (what needs
+// re-meshing), or'ed with `VOXCAF_WATCH_RECORDS` and `VOXCAF_WATCH_NEIGHBOURS`.
+//
+// Ownership: borrows `world` for the call only (the watch keeps no pointer to it); on success
+// `*out` receives a new watch owned by the caller (free it with `voxcaf_watch_free`).
+int32_t voxcaf_watch_new(const struct VoxcafWorld *world, uint32_t flags, struct VoxcafWatch **out);
+
+// The chunks of `world` that changed since the watch was created or last asked, then
+// remembers the world as it is now (the next call reports only what changes after this one).
+//
+// `*chunks` receives `*count` chunk positions, three `uint32_t` each (x, y, z), in file order
+// (z outer, then y, x fastest; NULL when `*count` is 0). A chunk is reported when its blocks
+// changed (its records too with `VOXCAF_WATCH_RECORDS`; its neighbours too with
+// `VOXCAF_WATCH_NEIGHBOURS`), including a chunk that appeared and one that was emptied or
+// removed. Re-meshing every reported chunk with `voxcaf_mesh_chunk` is always right: an
+// emptied or removed chunk gives empty parts, whose mesh the engine drops. A chunk that is not
+// allocated and one filled whole with air count alike (no change between the two).
+//
+// The watch compares revisions, not contents: a change undone (a block set and set back) is
+// still reported, and a world loaded again (`voxcaf_world_open`, `_from_bytes`) has new
+// revisions in every chunk, so all its chunks are reported once. `world` may be another
+// handle than the one the watch was made with, of the same chunk dimensions; other
+// dimensions are refused with `VOXCAF_ERR_MISMATCH`, and the watch is left as it was.
+//
+// Ownership: borrows `watch` mutably and `world` for the call; the positions are borrowed
+// from the watch: valid until the next `voxcaf_watch_changes` on it or `voxcaf_watch_free`.
+int32_t voxcaf_watch_changes(struct VoxcafWatch *watch, const struct VoxcafWorld *world, const uint32_t **chunks, size_t *count);
+
+// Frees a watch. Accepts NULL.
+// Leaves `voxcaf_last_error()` as it was.
+//
+// Ownership: takes back `watch`; it and the positions it lent must not be used afterwards.
+void voxcaf_watch_free(struct VoxcafWatch *watch);
 
 // Creates an empty world of `cx × cy × cz` chunks (10³ blocks each).
 //

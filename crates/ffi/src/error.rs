@@ -29,6 +29,9 @@ pub const VOXCAF_ERR_PANIC: i32 = 9;
 pub const VOXCAF_ERR_CONFLICT: i32 = 10;
 /// A database could not be reached or refused a query (the message says which).
 pub const VOXCAF_ERR_STORE: i32 = 11;
+/// A handle used with a world it does not fit (a watch asked about a world of other chunk
+/// dimensions than the one it was made for).
+pub const VOXCAF_ERR_MISMATCH: i32 = 12;
 
 /// An error on its way to the caller: a status and a message.
 pub(crate) struct Fail {
@@ -170,6 +173,9 @@ pub extern "C" fn voxcaf_status_name(status: i32) -> *const c_char {
         VOXCAF_ERR_WRONG_TYPE => "VOXCAF_ERR_WRONG_TYPE\0",
         VOXCAF_ERR_NOT_FOUND => "VOXCAF_ERR_NOT_FOUND\0",
         VOXCAF_ERR_PANIC => "VOXCAF_ERR_PANIC\0",
+        VOXCAF_ERR_CONFLICT => "VOXCAF_ERR_CONFLICT\0",
+        VOXCAF_ERR_STORE => "VOXCAF_ERR_STORE\0",
+        VOXCAF_ERR_MISMATCH => "VOXCAF_ERR_MISMATCH\0",
         _ => "unknown\0",
     };
     s.as_ptr().cast()

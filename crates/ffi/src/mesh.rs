@@ -30,7 +30,8 @@ pub struct VoxcafMeshPart {
     pub normals: *const f32,
     /// `vertex_count` × 2 floats, in block units (one texture repeat per block).
     pub uvs: *const f32,
-    /// `vertex_count` × 4 bytes, sRGB RGBA from the block registry.
+    /// `vertex_count` × 4 bytes, sRGB RGBA from the block registry (as linear floats, with the
+    /// AO shade baked in: `voxcaf_mesh_linear_colors`).
     pub colors: *const u8,
     /// `vertex_count` raw block values.
     pub blocks: *const u16,
@@ -102,6 +103,18 @@ fn part_view(p: &MeshPart) -> VoxcafMeshPart {
     }
 }
 
+/// The part `which` of a mesh (`VOXCAF_MESH_PART_OPAQUE` or `_TRANSPARENT`).
+fn part(m: &MeshBuffers, which: u32) -> Result<&MeshPart, Fail> {
+    match which {
+        VOXCAF_MESH_PART_OPAQUE => Ok(&m.opaque),
+        VOXCAF_MESH_PART_TRANSPARENT => Ok(&m.transparent),
+        other => Err(Fail::new(
+            VOXCAF_ERR_INVALID_ARGUMENT,
+            format!("unknown mesh part {other}"),
+        )),
+    }
+}
+
 /// One part of a mesh (`VOXCAF_MESH_PART_OPAQUE` or `_TRANSPARENT`).
 ///
 /// Ownership: the arrays are borrowed from `mesh`: valid until `voxcaf_mesh_free(mesh)`.
@@ -113,17 +126,47 @@ pub unsafe extern "C" fn voxcaf_mesh_part(
 ) -> i32 {
     guard(|| {
         let m = &ptr::handle(mesh, "mesh")?.0;
-        let part = match which {
-            VOXCAF_MESH_PART_OPAQUE => &m.opaque,
-            VOXCAF_MESH_PART_TRANSPARENT => &m.transparent,
-            other => {
-                return Err(Fail::new(
-                    VOXCAF_ERR_INVALID_ARGUMENT,
-                    format!("unknown mesh part {other}"),
-                ))
-            }
-        };
-        ptr::out(out, part_view(part), "out")
+        ptr::out(out, part_view(part(m, which)?), "out")
+    })
+}
+
+/// The vertex colours of a mesh part as linear RGBA floats, 4 per vertex in vertex order: the
+/// part's sRGB `colors` decoded to linear (alpha divided by 255), and with `bake_ao` the RGB
+/// multiplied by each vertex's ambient-occlusion shade (from the part's `ao` levels; all 3,
+/// no shade, unless the mesh was made with `VOXCAF_MESH_AO`). What a vertex colour attribute
+/// of a game engine takes, and what the Bevy plugin and the glTF export use
+/// (`vwr_mesh::MeshPart::linear_colors`). `capacity` is the size of `out` in floats and must
+/// be at least `4 * vertex_count` (the part's `vertex_count`), else
+/// `VOXCAF_ERR_INVALID_ARGUMENT` and nothing is written; `*written` receives the number of
+/// floats written (`out` may be NULL when the part has no vertices).
+///
+/// Ownership: borrows `mesh`; writes the caller's `out` and `written`.
+#[no_mangle]
+pub unsafe extern "C" fn voxcaf_mesh_linear_colors(
+    mesh: *const VoxcafMesh,
+    which: u32,
+    bake_ao: bool,
+    out: *mut f32,
+    capacity: usize,
+    written: *mut usize,
+) -> i32 {
+    guard(|| {
+        ptr::check_out(written, "written")?;
+        let p = part(&ptr::handle(mesh, "mesh")?.0, which)?;
+        let need = 4 * p.vertex_count();
+        if capacity < need {
+            return Err(Fail::new(
+                VOXCAF_ERR_INVALID_ARGUMENT,
+                format!(
+                    "out holds {capacity} floats but the part's {} vertices need {need} \
+                     (4 per vertex)",
+                    p.vertex_count()
+                ),
+            ));
+        }
+        let dst = ptr::slice_mut(out, need, "out")?;
+        dst.copy_from_slice(p.linear_colors(bake_ao).as_flattened());
+        ptr::out(written, need, "written")
     })
 }
 

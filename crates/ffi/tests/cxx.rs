@@ -67,5 +67,5 @@ fn cpp_program_passes_through_the_c_api() {
         "C++ test program failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("39 scenarios"), "{stdout}");
+    assert!(stdout.contains("40 scenarios"), "{stdout}");
 }

@@ -5,17 +5,20 @@
 //    behaviour (local palettes of up to 256 entries, bit packing that grows and round-trips);
 //  - the Caffeine engine's tests/test_caf.cpp: its 27 test cases (header layout, helpers, asset
 //    types, flags, metadata sizes, CRC-32, writer/loader round trips, corruption);
-// and loads every golden file written by the original implementations.
+// then an engine's loop (mesh every chunk, edit, re-mesh only what a changed-chunk watch
+// reports); and loads every golden file written by the original implementations.
 //
 // Usage: voxcaf_test TMPDIR [GOLDEN_DIR]
 
 #include "voxcaf.h"
 
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -61,6 +64,10 @@ struct Asset {
 struct Buffer {
     VoxcafBuffer b{nullptr, 0};
     ~Buffer() { voxcaf_buffer_free(&b); }
+};
+struct Watch {
+    VoxcafWatch *w = nullptr;
+    ~Watch() { voxcaf_watch_free(w); }
 };
 
 static void le32(std::vector<uint8_t> &v, uint32_t x) {
@@ -347,8 +354,110 @@ static void w12_null_arguments() {
     voxcaf_world_free(nullptr);
     voxcaf_asset_free(nullptr);
     voxcaf_mesh_free(nullptr);
+    voxcaf_watch_free(nullptr);
     voxcaf_buffer_free(nullptr);
     CHECK(std::strcmp(voxcaf_status_name(VOXCAF_ERR_LIMIT), "VOXCAF_ERR_LIMIT") == 0);
+}
+
+// What an engine keeps of a chunk's uploaded mesh, to compare meshes cheaply.
+struct ChunkSig {
+    size_t vertices = 0, indices = 0;
+    double position_sum = 0, color_sum = 0;
+    bool operator==(const ChunkSig &o) const {
+        return vertices == o.vertices && indices == o.indices && position_sum == o.position_sum &&
+               color_sum == o.color_sum;
+    }
+};
+using Chunk = std::array<uint32_t, 3>;
+
+// Meshes one chunk as an engine does before uploading it: both parts, with the linear vertex
+// colours the shaders take (AO baked in).
+static ChunkSig mesh_for_upload(VoxcafWorld *w, const Chunk &c) {
+    ChunkSig s;
+    VoxcafMesh *m = nullptr;
+    OK(voxcaf_mesh_chunk(w, c[0], c[1], c[2], VOXCAF_MESH_GREEDY | VOXCAF_MESH_AO, &m));
+    for (uint32_t which : {VOXCAF_MESH_PART_OPAQUE, VOXCAF_MESH_PART_TRANSPARENT}) {
+        VoxcafMeshPart p{};
+        OK(voxcaf_mesh_part(m, which, &p));
+        std::vector<float> colors(4 * p.vertex_count);
+        size_t written = 0;
+        OK(voxcaf_mesh_linear_colors(m, which, true, colors.data(), colors.size(), &written));
+        CHECK(written == colors.size());
+        s.vertices += p.vertex_count;
+        s.indices += p.index_count;
+        for (size_t i = 0; i < 3 * p.vertex_count; ++i) s.position_sum += p.positions[i];
+        for (float f : colors) {
+            CHECK(f >= 0.0f && f <= 1.0f);
+            s.color_sum += f;
+        }
+    }
+    voxcaf_mesh_free(m);
+    return s;
+}
+
+static std::map<Chunk, ChunkSig> mesh_every_chunk(VoxcafWorld *w) {
+    uint32_t d[3];
+    OK(voxcaf_world_dims(w, d, nullptr));
+    std::map<Chunk, ChunkSig> all;
+    for (uint32_t z = 0; z < d[2]; ++z)
+        for (uint32_t y = 0; y < d[1]; ++y)
+            for (uint32_t x = 0; x < d[0]; ++x) all[{x, y, z}] = mesh_for_upload(w, {x, y, z});
+    return all;
+}
+
+static void w13_watch_remeshes_only_changed_chunks() {
+    // An engine meshes every chunk once, then after edits re-meshes only what a watch reports.
+    // With VOXCAF_WATCH_NEIGHBOURS the report includes the chunks around each change (their
+    // faces and AO read its border cells): the kept meshes then equal a full re-mesh.
+    World world;
+    OK(voxcaf_world_new(8, 2, 8, &world.w));
+    int lo[3] = {0, 0, 0}, hi[3] = {79, 4, 79};
+    OK(voxcaf_world_fill_box(world.w, lo, hi, blk(2, 0), nullptr));  // ground: 64 chunks
+    std::map<Chunk, ChunkSig> meshes = mesh_every_chunk(world.w);
+    CHECK(meshes.size() == 128);
+    Watch plain, engine;
+    OK(voxcaf_watch_new(world.w, 0, &plain.w));
+    OK(voxcaf_watch_new(world.w, VOXCAF_WATCH_NEIGHBOURS, &engine.w));
+    const uint32_t *changed = nullptr;
+    size_t n = 99;
+    OK(voxcaf_watch_changes(engine.w, world.w, &changed, &n));
+    CHECK(n == 0 && changed == nullptr);
+
+    OK(voxcaf_world_set_block(world.w, 12, 6, 12, blk(35, 0)));  // (1,0,1): a stone in the air
+    OK(voxcaf_world_set_block(world.w, 35, 2, 5, 0));            // (3,0,0): a hole in the ground
+    OK(voxcaf_world_set_block(world.w, 5, 15, 35, blk(35, 0)));  // (0,1,3): a new chunk
+    OK(voxcaf_world_set_block(world.w, 30, 5, 25, blk(35, 0)));  // (3,0,2), on its border
+
+    // The chunks whose blocks changed, in file order (z outer, then y, x fastest).
+    const uint32_t edited[4][3] = {{3, 0, 0}, {1, 0, 1}, {3, 0, 2}, {0, 1, 3}};
+    OK(voxcaf_watch_changes(plain.w, world.w, &changed, &n));
+    CHECK(n == 4 && std::memcmp(changed, edited, sizeof edited) == 0);
+    // With their neighbours that hold ground: 23 of the 128 chunks.
+    OK(voxcaf_watch_changes(engine.w, world.w, &changed, &n));
+    CHECK(n == 23);
+    auto zyx = [](const uint32_t *p) { return Chunk{p[2], p[1], p[0]}; };
+    int remeshed = 0, needed_as_neighbour = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const Chunk c = {changed[3 * i], changed[3 * i + 1], changed[3 * i + 2]};
+        if (i > 0) CHECK(zyx(changed + 3 * (i - 1)) < zyx(changed + 3 * i));
+        bool was_edited = false;
+        for (const auto &e : edited) was_edited |= c == Chunk{e[0], e[1], e[2]};
+        ChunkSig s = mesh_for_upload(world.w, c);
+        if (!was_edited && !(s == meshes[c])) ++needed_as_neighbour;
+        meshes[c] = s;
+        ++remeshed;
+    }
+    CHECK(remeshed == 23);
+    CHECK(needed_as_neighbour >= 1);  // (2,0,2): the border stone shades its ground
+    const ChunkSig &cube = meshes[Chunk{0, 1, 3}];
+    CHECK(cube.vertices == 24);  // the new chunk: one cube
+    CHECK(meshes == mesh_every_chunk(world.w));     // nothing else is stale
+    OK(voxcaf_watch_changes(engine.w, world.w, &changed, &n));
+    CHECK(n == 0);
+    World other;
+    OK(voxcaf_world_new(8, 2, 7, &other.w));
+    CHECK(voxcaf_watch_changes(engine.w, other.w, &changed, &n) == VOXCAF_ERR_MISMATCH);
+    CHECK(std::strcmp(voxcaf_status_name(VOXCAF_ERR_MISMATCH), "VOXCAF_ERR_MISMATCH") == 0);
 }
 
 // ---------------------------------------------------------------- test_caf.cpp, 27 cases
@@ -614,6 +723,7 @@ int main(int argc, char **argv) {
         {"w10_mesh_one_chunk", w10_mesh_one_chunk},
         {"w11_vox_convert", w11_vox_convert},
         {"w12_null_arguments", w12_null_arguments},
+        {"w13_watch_remeshes_only_changed_chunks", w13_watch_remeshes_only_changed_chunks},
         {"t01_header_is_32_bytes", t01_header_is_32_bytes},
         {"t02_header_constants", t02_header_constants},
         {"t03_header_fields_little_endian", t03_header_fields_little_endian},
