@@ -8,7 +8,7 @@ use bevy::app::{App, PluginsState};
 use bevy::asset::{Asset, AssetLoadError, AssetPlugin, AssetServer, Assets, Handle, LoadState};
 use bevy::MinimalPlugins;
 
-use crate::{VoxcafPlugin, WorldLoadError};
+use crate::{CafLoadError, VoxcafPlugin, WorldLoadError};
 
 /// How long [`load_now`] waits without sleeping.
 const SPIN: Duration = Duration::from_millis(5);
@@ -94,9 +94,13 @@ pub fn load_now<A: Asset>(
 /// or a backtrace), anything else as the asset server puts it.
 fn failure_message(e: &AssetLoadError) -> String {
     match e {
-        AssetLoadError::AssetLoaderError(l) => match l.error().downcast_ref::<WorldLoadError>() {
-            Some(w) => w.to_string(),
-            None => l
+        AssetLoadError::AssetLoaderError(l) => match (
+            l.error().downcast_ref::<WorldLoadError>(),
+            l.error().downcast_ref::<CafLoadError>(),
+        ) {
+            (Some(w), _) => w.to_string(),
+            (_, Some(c)) => c.to_string(),
+            _ => l
                 .error()
                 .to_string()
                 .lines()

@@ -29,12 +29,15 @@ use std::sync::Arc;
 use bevy::app::{App, Plugin, Update};
 use bevy::asset::{AssetApp, Assets};
 use bevy::ecs::schedule::IntoScheduleConfigs;
+use bevy::image::Image;
+use bevy::mesh::skinning::SkinnedMeshInverseBindposes;
 use bevy::mesh::Mesh;
 use vwr_blocks::Registry;
 
 /// The Bevy this crate is built on, for applications that use no other (`bevy_voxcaf::bevy::prelude`).
 pub use bevy;
 
+pub mod caf;
 pub mod headless;
 #[cfg(feature = "live")]
 pub mod live;
@@ -42,6 +45,7 @@ pub mod remesh;
 pub mod spawn;
 pub mod world;
 
+pub use crate::caf::{CafImageLoader, CafLoadError, CafMeshLoader};
 pub use headless::{headless_app, load_now, LoadFailure};
 #[cfg(feature = "live")]
 pub use live::{LinkState, LiveLink, LiveLinkError};
@@ -68,10 +72,21 @@ impl Plugin for VoxcafPlugin {
         if !app.world().contains_resource::<Assets<Mesh>>() {
             app.init_asset::<Mesh>();
         }
+        if !app.world().contains_resource::<Assets<Image>>() {
+            app.init_asset::<Image>();
+        }
+        if !app
+            .world()
+            .contains_resource::<Assets<SkinnedMeshInverseBindposes>>()
+        {
+            app.init_asset::<SkinnedMeshInverseBindposes>();
+        }
         app.init_asset::<VoxWorld>()
             .register_asset_loader(VwrLoader {
                 registry: self.registry.clone(),
             })
+            .register_asset_loader(CafImageLoader)
+            .register_asset_loader(CafMeshLoader)
             .insert_resource(VoxRegistry(self.registry.clone()))
             .add_message::<ChunksRemeshed>();
         #[cfg(feature = "live")]
