@@ -301,7 +301,7 @@ fn meshes_keep_sub_meshes_colours_and_skins() {
     let Some(VertexAttributeValues::Uint16x4(j)) = m.attribute(Mesh::ATTRIBUTE_JOINT_INDEX) else {
         panic!("no joints");
     };
-    assert_eq!(&j[..], &view.joints.as_deref().unwrap()[..]);
+    assert_eq!(&j[..], view.joints.as_deref().unwrap());
     assert!(m.attribute(Mesh::ATTRIBUTE_JOINT_WEIGHT).is_some());
     let b: Handle<SkinnedMeshInverseBindposes> = load_now(&mut app, "walk.caf#skin", WAIT).unwrap();
     let binds = app
