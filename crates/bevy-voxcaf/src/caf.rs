@@ -30,7 +30,7 @@ pub enum CafLoadError {
     #[error("{0}")]
     Caf(#[from] caf::CafError),
     /// A valid asset of another type than the one asked for.
-    #[error("a {found} asset, not a {wanted}")]
+    #[error("{found} asset where a {wanted} was asked for")]
     WrongType {
         /// What the file holds.
         found: AssetType,

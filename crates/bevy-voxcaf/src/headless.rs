@@ -8,7 +8,7 @@ use bevy::app::{App, PluginsState};
 use bevy::asset::{Asset, AssetLoadError, AssetPlugin, AssetServer, Assets, Handle, LoadState};
 use bevy::MinimalPlugins;
 
-use crate::{CafLoadError, VoxcafPlugin, WorldLoadError};
+use crate::{CafLoadError, CafPackSourcePlugin, VoxcafPlugin, WorldLoadError};
 
 /// How long [`load_now`] waits without sleeping.
 const SPIN: Duration = Duration::from_millis(5);
@@ -34,12 +34,15 @@ pub enum LoadFailure {
     },
 }
 
-/// A headless app (Bevy's `MinimalPlugins`, the asset plugin reading from `root`, and
-/// [`VoxcafPlugin`]) ready to update.
+/// A headless app (Bevy's `MinimalPlugins`, the asset plugin reading from `root`, the
+/// `cafpack://` source over the packs in `root`, and [`VoxcafPlugin`]) ready to update.
 pub fn headless_app(root: &Path) -> App {
     let mut app = App::new();
     app.add_plugins((
         MinimalPlugins,
+        CafPackSourcePlugin {
+            root: root.to_path_buf(),
+        },
         AssetPlugin {
             file_path: root.display().to_string(),
             ..AssetPlugin::default()

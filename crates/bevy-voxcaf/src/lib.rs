@@ -41,6 +41,7 @@ pub mod caf;
 pub mod headless;
 #[cfg(feature = "live")]
 pub mod live;
+pub mod pack;
 pub mod remesh;
 pub mod spawn;
 pub mod world;
@@ -49,6 +50,7 @@ pub use crate::caf::{CafImageLoader, CafLoadError, CafMeshLoader};
 pub use headless::{headless_app, load_now, LoadFailure};
 #[cfg(feature = "live")]
 pub use live::{LinkState, LiveLink, LiveLinkError};
+pub use pack::{CafPackSourcePlugin, CafPackStats};
 pub use remesh::{remesh_changed, ChunksRemeshed, VoxRegistry};
 pub use spawn::{spawn_world_chunks, SpawnedChunks, VoxChunkPart, VoxWorldRoot};
 

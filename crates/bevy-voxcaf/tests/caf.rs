@@ -109,7 +109,7 @@ fn golden_textures_and_meshes_load_as_the_library_reads_them() {
                 match lib {
                     Err(e) => assert_eq!(message, e.to_string(), "{name}"),
                     Ok(l) => assert!(
-                        message.contains(&format!("a {} asset", l.header().asset_type)),
+                        message.contains(&format!("{} asset where", l.header().asset_type)),
                         "{name}: {message}"
                     ),
                 }
