@@ -8,7 +8,7 @@ use bevy::app::{App, PluginsState};
 use bevy::asset::{Asset, AssetLoadError, AssetPlugin, AssetServer, Assets, Handle, LoadState};
 use bevy::MinimalPlugins;
 
-use crate::{CafLoadError, CafPackSourcePlugin, VoxcafPlugin, WorldLoadError};
+use crate::{CafLoadError, CafPackSourcePlugin, VoxPlayPlugin, VoxcafPlugin, WorldLoadError};
 
 /// How long [`load_now`] waits without sleeping.
 const SPIN: Duration = Duration::from_millis(5);
@@ -35,7 +35,8 @@ pub enum LoadFailure {
 }
 
 /// A headless app (Bevy's `MinimalPlugins`, the asset plugin reading from `root`, the
-/// `cafpack://` source over the packs in `root`, and [`VoxcafPlugin`]) ready to update.
+/// `cafpack://` source over the packs in `root`, [`VoxcafPlugin`] and [`VoxPlayPlugin`])
+/// ready to update.
 pub fn headless_app(root: &Path) -> App {
     let mut app = App::new();
     app.add_plugins((
@@ -48,6 +49,7 @@ pub fn headless_app(root: &Path) -> App {
             ..AssetPlugin::default()
         },
         VoxcafPlugin::default(),
+        VoxPlayPlugin,
     ));
     while app.plugins_state() == PluginsState::Adding {
         bevy::tasks::tick_global_task_pools_on_main_thread();

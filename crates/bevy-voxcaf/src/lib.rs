@@ -36,12 +36,15 @@ use vwr_blocks::Registry;
 
 /// The Bevy this crate is built on, for applications that use no other (`bevy_voxcaf::bevy::prelude`).
 pub use bevy;
+/// The gameplay layer the [`VoxPlayPlugin`] runs (its `Input`, `Event`, `Game`).
+pub use vwr_play;
 
 pub mod caf;
 pub mod headless;
 #[cfg(feature = "live")]
 pub mod live;
 pub mod pack;
+pub mod play;
 pub mod remesh;
 pub mod spawn;
 pub mod world;
@@ -51,6 +54,7 @@ pub use headless::{headless_app, load_now, LoadFailure};
 #[cfg(feature = "live")]
 pub use live::{LinkState, LiveLink, LiveLinkError};
 pub use pack::{CafPackSourcePlugin, CafPackStats};
+pub use play::{PlayEvent, PlayInput, PlayRefused, PlayState, VoxPlayPlugin, VoxPlayer};
 pub use remesh::{remesh_changed, ChunksRemeshed, VoxRegistry};
 pub use spawn::{spawn_world_chunks, SpawnedChunks, VoxChunkPart, VoxWorldRoot};
 

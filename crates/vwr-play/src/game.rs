@@ -406,6 +406,13 @@ impl Game {
         g
     }
 
+    /// Brings the level's collision view up to date after its world changed under the running
+    /// game (an editor's live changes, the game's own digging): only the chunks whose revision
+    /// changed are rebuilt ([`Collider::refresh`]). Objects and the spawn point stay.
+    pub fn refresh(&mut self, world: &World) {
+        self.level.collider.refresh(world);
+    }
+
     /// The level.
     pub fn level(&self) -> &Level {
         &self.level
