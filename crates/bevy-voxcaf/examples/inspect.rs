@@ -4,6 +4,8 @@
 //!   that `voxcaf world mesh --greedy --ao --json` gives for the same file;
 //! - a `.caf` texture: `{"type": "texture", "width": W, "height": H, "mips": N, "format": ...}`;
 //! - a `.caf` mesh: `{"type": "mesh", "vertices": N, "indices": N, "parts": N, ...}`;
+//! - a `.caf` animation: `{"type": "animation", "clips": N, "duration": S, "targets": N}`
+//!   (the first clip's duration and animated nodes);
 //! - a member of a pack, named `PACK.cafpack/MEMBER` (loaded as `cafpack://...`), the same.
 //!
 //! ```text
@@ -19,7 +21,7 @@ use bevy::app::App;
 use bevy::asset::{Asset, Assets};
 use bevy::image::Image;
 use bevy::mesh::Mesh;
-use bevy_voxcaf::{headless_app, load_now, LoadFailure, VoxWorld};
+use bevy_voxcaf::{headless_app, load_now, CafAsset, LoadFailure, VoxWorld};
 use serde_json::{json, Value};
 
 const WAIT: Duration = Duration::from_secs(600);
@@ -42,7 +44,10 @@ fn main() -> ExitCode {
         None => world(&mut app, &asset_path),
         Some(t) if t == caf::AssetType::TEXTURE => texture(&mut app, &asset_path),
         Some(t) if t == caf::AssetType::MESH => mesh(&mut app, &asset_path),
-        Some(t) => Err(format!("{t} asset: the plugin loads textures and meshes")),
+        Some(t) if t == caf::AssetType::ANIMATION => animation(&mut app, &asset_path),
+        Some(t) => Err(format!(
+            "{t} asset: the plugin loads textures, meshes and animations"
+        )),
     };
     match answer {
         Ok(mut line) => {
@@ -126,14 +131,8 @@ fn texture(app: &mut App, path: &str) -> Result<Value, String> {
 }
 
 fn mesh(app: &mut App, path: &str) -> Result<Value, String> {
-    let parts = {
-        // Labeled parts exist only for meshes of several sub-meshes.
-        let mut n = 0;
-        while load_now::<Mesh>(app, &format!("{path}#part/{n}"), WAIT).is_ok() {
-            n += 1;
-        }
-        n.max(1)
-    };
+    // Sub-meshes are parts of the file's `CafAsset`, when it has several.
+    let parts = with(app, path, |c: &CafAsset| json!(c.parts.len().max(1)))?;
     with(app, path, |m: &Mesh| {
         json!({
             "type": "mesh",
@@ -142,6 +141,19 @@ fn mesh(app: &mut App, path: &str) -> Result<Value, String> {
             "parts": parts,
             "colors": m.attribute(Mesh::ATTRIBUTE_COLOR).is_some(),
             "skinned": m.attribute(Mesh::ATTRIBUTE_JOINT_INDEX).is_some(),
+        })
+    })
+}
+
+fn animation(app: &mut App, path: &str) -> Result<Value, String> {
+    use bevy::animation::AnimationClip;
+    let clips = with(app, path, |c: &CafAsset| json!(c.clips.len()))?;
+    with(app, path, |c: &AnimationClip| {
+        json!({
+            "type": "animation",
+            "clips": clips,
+            "duration": c.duration(),
+            "targets": c.curves().len(),
         })
     })
 }

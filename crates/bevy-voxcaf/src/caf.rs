@@ -1,11 +1,11 @@
 //! `.caf` assets as Bevy assets: a texture as an [`Image`] (every stored format the GPU
 //! takes, all its mip levels, sRGB as stored), a mesh as a [`Mesh`] (positions, normals, UVs,
-//! tangents, colours, the second UV set, joints and weights; each sub-mesh also a labeled
-//! `part/N` mesh; a skin's inverse bind matrices as `skin`). Compressed payloads are decoded
+//! tangents, colours, the second UV set, joints and weights). Compressed payloads are decoded
 //! first; encrypted ones are refused (the key stays with the game's own loader).
 //!
-//! Both loaders take the `caf` extension: ask for the type you want
-//! (`asset_server.load::<Image>("hero.caf")`).
+//! The typed loaders here serve `asset_server.load::<Image>("hero.caf")` and
+//! `load::<Mesh>(...)`; a path with a label (`two.caf#part/1`) or without a type goes to
+//! [`crate::CafLoader`], which gives every part of any `.caf` as labeled assets.
 
 use bevy::asset::io::Reader;
 use bevy::asset::{AssetLoader, LoadContext, RenderAssetUsages};
@@ -45,6 +45,9 @@ pub enum CafLoadError {
         "texture format {0} has no GPU equivalent in Bevy (convert it with `voxcaf asset build`)"
     )]
     Format(&'static str),
+    /// An animation asset without a clip.
+    #[error("the animation has no clip")]
+    NoClip,
     /// A block-compressed texture whose size is not a whole number of blocks.
     #[error("{format} texture of {width}x{height}: the GPU wants whole {bw}x{bh} blocks")]
     BlockSize {
@@ -62,12 +65,22 @@ pub enum CafLoadError {
 }
 
 /// The plain (decoded) asset in `bytes`, checked to be of type `wanted`.
-fn plain(bytes: Vec<u8>, wanted: AssetType) -> Result<LoadedAsset, CafLoadError> {
+pub(crate) fn plain(bytes: Vec<u8>, wanted: AssetType) -> Result<LoadedAsset, CafLoadError> {
     let loaded = LoadedAsset::from_vec(bytes)?;
     let found = loaded.header().asset_type;
     if found != wanted {
         return Err(CafLoadError::WrongType { found, wanted });
     }
+    decoded(loaded)
+}
+
+/// The plain (decoded) asset in `bytes`, of any type.
+pub(crate) fn plain_any(bytes: Vec<u8>) -> Result<LoadedAsset, CafLoadError> {
+    decoded(LoadedAsset::from_vec(bytes)?)
+}
+
+/// `loaded` with its payload decoded when it is compressed; encrypted ones are refused.
+fn decoded(loaded: LoadedAsset) -> Result<LoadedAsset, CafLoadError> {
     if !is_encoded(loaded.header().flags) {
         return Ok(loaded);
     }
@@ -78,7 +91,7 @@ fn plain(bytes: Vec<u8>, wanted: AssetType) -> Result<LoadedAsset, CafLoadError>
     Ok(LoadedAsset::from_vec(decoded)?)
 }
 
-async fn read_all(reader: &mut dyn Reader) -> Result<Vec<u8>, std::io::Error> {
+pub(crate) async fn read_all(reader: &mut dyn Reader) -> Result<Vec<u8>, std::io::Error> {
     let mut bytes = Vec::new();
     reader.read_to_end(&mut bytes).await?;
     Ok(bytes)
@@ -274,32 +287,40 @@ impl AssetLoader for CafMeshLoader {
         &self,
         reader: &mut dyn Reader,
         _: &(),
-        ctx: &mut LoadContext<'_>,
+        _: &mut LoadContext<'_>,
     ) -> Result<Mesh, CafLoadError> {
         let loaded = plain(read_all(reader).await?, AssetType::MESH)?;
         let view = MeshView::from_asset(&loaded.asset())?;
-        let subs = view.sub_meshes();
-        if subs.len() > 1 {
-            for (i, s) in subs.iter().enumerate() {
-                let range = s.first_index as usize..(s.first_index + s.index_count) as usize;
-                let part = mesh_of(&view, &view.indices[range]);
-                ctx.add_labeled_asset(format!("part/{i}"), part);
-            }
-        }
-        if let Some(skin) = view.skin() {
-            let binds: Vec<Mat4> = skin
-                .joints
-                .iter()
-                .map(|j| Mat4::from_cols_array(&j.inverse_bind))
-                .collect();
-            ctx.add_labeled_asset("skin".to_string(), SkinnedMeshInverseBindposes::from(binds));
-        }
         Ok(mesh_of(&view, &view.indices))
     }
 
     fn extensions(&self) -> &[&str] {
         &["caf"]
     }
+}
+
+/// A mesh's sub-meshes (when it has more than one) and its skin's inverse bind matrices.
+pub fn mesh_extras(view: &MeshView<'_>) -> (Vec<Mesh>, Option<SkinnedMeshInverseBindposes>) {
+    let subs = view.sub_meshes();
+    let parts = if subs.len() > 1 {
+        subs.iter()
+            .map(|s| {
+                let range = s.first_index as usize..(s.first_index + s.index_count) as usize;
+                mesh_of(view, &view.indices[range])
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let skin = view.skin().map(|skin| {
+        let binds: Vec<Mat4> = skin
+            .joints
+            .iter()
+            .map(|j| Mat4::from_cols_array(&j.inverse_bind))
+            .collect();
+        SkinnedMeshInverseBindposes::from(binds)
+    });
+    (parts, skin)
 }
 
 /// The triangles `indices` of a mesh view, with the vertices they use (renumbered in order of

@@ -39,7 +39,10 @@ pub use bevy;
 /// The gameplay layer the [`VoxPlayPlugin`] runs (its `Input`, `Event`, `Game`).
 pub use vwr_play;
 
+#[cfg(feature = "animation")]
+pub mod animation;
 pub mod caf;
+pub mod caf_asset;
 pub mod headless;
 #[cfg(feature = "live")]
 pub mod live;
@@ -50,6 +53,9 @@ pub mod spawn;
 pub mod world;
 
 pub use crate::caf::{CafImageLoader, CafLoadError, CafMeshLoader};
+#[cfg(feature = "animation")]
+pub use animation::{node_target, CafAnimationLoader};
+pub use caf_asset::{CafAsset, CafLoader};
 pub use headless::{headless_app, load_now, LoadFailure};
 #[cfg(feature = "live")]
 pub use live::{LinkState, LiveLink, LiveLinkError};
@@ -95,6 +101,19 @@ impl Plugin for VoxcafPlugin {
             .register_asset_loader(CafMeshLoader)
             .insert_resource(VoxRegistry(self.registry.clone()))
             .add_message::<ChunksRemeshed>();
+        #[cfg(feature = "animation")]
+        {
+            if !app
+                .world()
+                .contains_resource::<Assets<bevy::animation::AnimationClip>>()
+            {
+                app.init_asset::<bevy::animation::AnimationClip>();
+            }
+            app.register_asset_loader(CafAnimationLoader);
+        }
+        // Last of the `caf` loaders: Bevy gives it labeled and untyped `.caf` paths.
+        app.init_asset::<CafAsset>()
+            .register_asset_loader(CafLoader);
         #[cfg(feature = "live")]
         app.add_systems(Update, live::apply_live.before(remesh_changed));
         app.add_systems(Update, (remesh_changed, spawn_world_chunks).chain());

@@ -11,7 +11,7 @@ use bevy::asset::{Assets, Handle};
 use bevy::image::Image;
 use bevy::mesh::skinning::SkinnedMeshInverseBindposes;
 use bevy::mesh::{Mesh, VertexAttributeValues};
-use bevy_voxcaf::{headless_app, load_now, LoadFailure};
+use bevy_voxcaf::{headless_app, load_now, CafAsset, LoadFailure};
 use caf::mesh::MeshView;
 use caf::texture::TextureView;
 use caf::LoadedAsset;
@@ -292,6 +292,17 @@ fn meshes_keep_sub_meshes_colours_and_skins() {
             .is_some(),
         has_colors
     );
+
+    // The whole file as a `CafAsset`: its type and its parts' handles.
+    let any: Handle<CafAsset> = load_now(&mut app, "two.caf", WAIT).unwrap();
+    let any = app
+        .world()
+        .resource::<Assets<CafAsset>>()
+        .get(&any)
+        .unwrap();
+    assert_eq!(any.asset_type, caf::AssetType::MESH);
+    assert_eq!(any.parts.len(), subs.len());
+    assert!(any.mesh.is_some() && any.image.is_none() && any.skin.is_none());
 
     let lib = LoadedAsset::from_vec(skinned.to_caf_bytes()).unwrap();
     let view = MeshView::from_asset(&lib.asset()).unwrap();

@@ -62,8 +62,26 @@ fn inspect_prints_one_line_per_file_kind() {
     assert_eq!(code, Some(0), "{err}");
     assert_eq!((&j["type"], &j["vertices"]), (&"mesh".into(), &3.into()));
 
-    // A pack member: PACK.cafpack/MEMBER.
+    // An animation built from glTF.
     let dir = tempfile::tempdir().unwrap();
+    let glb = voxcaf_samples::animated_glb(&voxcaf_samples::AnimatedOptions::default());
+    let settings = caf_import::Settings {
+        kind: Some(caf_import::AssetKind::Animation),
+        ..caf_import::Settings::default()
+    };
+    let anim = caf_import::convert(&glb, Path::new("hero.glb"), &settings).unwrap();
+    let bytes = anim.to_caf_bytes();
+    std::fs::write(dir.path().join("hero.caf"), &bytes).unwrap();
+    let view =
+        caf::animation::AnimationView::from_asset(&caf::Asset::parse(&bytes).unwrap()).unwrap();
+    let (code, j, err) = run(&dir.path().join("hero.caf"));
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        (&j["type"], &j["clips"]),
+        (&"animation".into(), &view.clip_count().into())
+    );
+
+    // A pack member: PACK.cafpack/MEMBER.
     let pack = dir.path().join("game.cafpack");
     let items = vec![("tex/a.caf".to_string(), std::fs::read(&tex).unwrap())];
     caf::pack::write_pack_file(&pack, items).unwrap();
