@@ -45,6 +45,9 @@ pub enum CafLoadError {
         "texture format {0} has no GPU equivalent in Bevy (convert it with `voxcaf asset build`)"
     )]
     Format(&'static str),
+    /// Audio samples that could not be written as WAV.
+    #[error("writing the samples as WAV: {0}")]
+    Wav(String),
     /// An animation asset without a clip.
     #[error("the animation has no clip")]
     NoClip,

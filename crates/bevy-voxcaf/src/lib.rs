@@ -41,6 +41,8 @@ pub use vwr_play;
 
 #[cfg(feature = "animation")]
 pub mod animation;
+#[cfg(feature = "audio")]
+pub mod audio;
 pub mod caf;
 pub mod caf_asset;
 pub mod headless;
@@ -55,6 +57,8 @@ pub mod world;
 pub use crate::caf::{CafImageLoader, CafLoadError, CafMeshLoader};
 #[cfg(feature = "animation")]
 pub use animation::{node_target, CafAnimationLoader};
+#[cfg(feature = "audio")]
+pub use audio::CafAudioLoader;
 pub use caf_asset::{CafAsset, CafLoader};
 pub use headless::{headless_app, load_now, LoadFailure};
 #[cfg(feature = "live")]
@@ -110,6 +114,16 @@ impl Plugin for VoxcafPlugin {
                 app.init_asset::<bevy::animation::AnimationClip>();
             }
             app.register_asset_loader(CafAnimationLoader);
+        }
+        #[cfg(feature = "audio")]
+        {
+            if !app
+                .world()
+                .contains_resource::<Assets<bevy::audio::AudioSource>>()
+            {
+                app.init_asset::<bevy::audio::AudioSource>();
+            }
+            app.register_asset_loader(audio::CafAudioLoader);
         }
         // Last of the `caf` loaders: Bevy gives it labeled and untyped `.caf` paths.
         app.init_asset::<CafAsset>()

@@ -107,3 +107,40 @@ impl<'a> AudioView<'a> {
         f64::from(self.meta.sample_count) / f64::from(self.meta.sample_rate)
     }
 }
+
+#[cfg(feature = "wav")]
+impl AudioView<'_> {
+    /// The samples as a WAV file: same rate, channels and sample size (8-bit samples, stored
+    /// signed, become WAV's unsigned 8-bit).
+    pub fn to_wav(&self) -> Result<Vec<u8>, hound::Error> {
+        let m = self.meta;
+        let spec = hound::WavSpec {
+            channels: m.channels,
+            sample_rate: m.sample_rate,
+            bits_per_sample: m.bits_per_sample,
+            sample_format: hound::SampleFormat::Int,
+        };
+        let data = self.data;
+        let mut cursor = std::io::Cursor::new(Vec::with_capacity(data.len() + 64));
+        let mut w = hound::WavWriter::new(&mut cursor, spec)?;
+        match m.bits_per_sample {
+            8 => {
+                for &b in data {
+                    w.write_sample(b as i8)?;
+                }
+            }
+            16 => {
+                for s in data.chunks_exact(2) {
+                    w.write_sample(i16::from_le_bytes([s[0], s[1]]))?;
+                }
+            }
+            _ => {
+                for s in data.chunks_exact(4) {
+                    w.write_sample(i32::from_le_bytes([s[0], s[1], s[2], s[3]]))?;
+                }
+            }
+        }
+        w.finalize()?;
+        Ok(cursor.into_inner())
+    }
+}
