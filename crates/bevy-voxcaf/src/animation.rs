@@ -12,49 +12,30 @@ use bevy::animation::animated_field;
 use bevy::animation::animation_curves::{AnimatableCurve, AnimatableKeyframeCurve, AnimatedField};
 use bevy::animation::gltf_curves::SteppedKeyframeCurve;
 use bevy::animation::{AnimationClip, AnimationTargetId};
-use bevy::asset::io::Reader;
-use bevy::asset::{AssetLoader, LoadContext};
 use bevy::ecs::name::Name;
 use bevy::math::curve::{ConstantCurve, Interval};
 use bevy::math::{Quat, Vec3};
-use bevy::reflect::TypePath;
 use bevy::transform::components::Transform;
 use caf::animation::{AnimationView, ChannelEntry, ChannelValue};
 use caf::AssetType;
 
-use crate::caf::{plain, read_all, CafLoadError};
+use crate::caf::{CafLoadError, CafTypedLoader};
 
 /// The animation target of glTF node `node`: the id of the name `node/N`.
 pub fn node_target(node: u32) -> AnimationTargetId {
     AnimationTargetId::from_name(&Name::new(format!("node/{node}")))
 }
 
-/// Loads `.caf` animations as [`AnimationClip`]s.
-#[derive(TypePath, Default)]
-pub struct CafAnimationLoader;
-
-impl AssetLoader for CafAnimationLoader {
-    type Asset = AnimationClip;
-    type Settings = ();
-    type Error = CafLoadError;
-
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        _: &(),
-        _: &mut LoadContext<'_>,
-    ) -> Result<AnimationClip, CafLoadError> {
-        let loaded = plain(read_all(reader).await?, AssetType::ANIMATION)?;
-        let view = AnimationView::from_asset(&loaded.asset())?;
+/// Loads `.caf` animations as [`AnimationClip`]s: the first clip (every clip is a labeled
+/// asset of [`crate::CafLoader`]).
+pub fn animation_loader() -> CafTypedLoader<AnimationClip> {
+    CafTypedLoader::new(AssetType::ANIMATION, |a| {
+        let view = AnimationView::from_asset(a)?;
         if view.clip_count() == 0 {
             return Err(CafLoadError::NoClip);
         }
         Ok(clip_of(&view, 0))
-    }
-
-    fn extensions(&self) -> &[&str] {
-        &["caf"]
-    }
+    })
 }
 
 /// Clip `i` of a checked animation view (`i` < its clip count).

@@ -8,7 +8,7 @@
 //! [`crate::CafLoader`], which gives every part of any `.caf` as labeled assets.
 
 use bevy::asset::io::Reader;
-use bevy::asset::{AssetLoader, LoadContext, RenderAssetUsages};
+use bevy::asset::{Asset, AssetLoader, LoadContext, RenderAssetUsages};
 use bevy::image::Image;
 use bevy::math::Mat4;
 use bevy::mesh::skinning::SkinnedMeshInverseBindposes;
@@ -100,12 +100,24 @@ pub(crate) async fn read_all(reader: &mut dyn Reader) -> Result<Vec<u8>, std::io
     Ok(bytes)
 }
 
-/// Loads `.caf` textures as [`Image`]s.
-#[derive(TypePath, Default)]
-pub struct CafImageLoader;
+/// A typed `.caf` loader: the file must hold an asset of type `ty`, whose plain (decoded)
+/// form `make` turns into the Bevy asset `A`. [`image_loader`], [`mesh_loader`] and the
+/// animation and audio features' loaders are these.
+#[derive(TypePath)]
+pub struct CafTypedLoader<A: Asset> {
+    ty: AssetType,
+    make: fn(&caf::Asset<'_>) -> Result<A, CafLoadError>,
+}
 
-impl AssetLoader for CafImageLoader {
-    type Asset = Image;
+impl<A: Asset> CafTypedLoader<A> {
+    /// The loader of `ty` assets made into `A`s by `make`.
+    pub const fn new(ty: AssetType, make: fn(&caf::Asset<'_>) -> Result<A, CafLoadError>) -> Self {
+        CafTypedLoader { ty, make }
+    }
+}
+
+impl<A: Asset> AssetLoader for CafTypedLoader<A> {
+    type Asset = A;
     type Settings = ();
     type Error = CafLoadError;
 
@@ -114,15 +126,29 @@ impl AssetLoader for CafImageLoader {
         reader: &mut dyn Reader,
         _: &(),
         _: &mut LoadContext<'_>,
-    ) -> Result<Image, CafLoadError> {
-        let loaded = plain(read_all(reader).await?, AssetType::TEXTURE)?;
-        let view = TextureView::from_asset(&loaded.asset())?;
-        texture_image(&view)
+    ) -> Result<A, CafLoadError> {
+        let loaded = plain(read_all(reader).await?, self.ty)?;
+        (self.make)(&loaded.asset())
     }
 
     fn extensions(&self) -> &[&str] {
         &["caf"]
     }
+}
+
+/// Loads `.caf` textures as [`Image`]s.
+pub fn image_loader() -> CafTypedLoader<Image> {
+    CafTypedLoader::new(AssetType::TEXTURE, |a| {
+        texture_image(&TextureView::from_asset(a)?)
+    })
+}
+
+/// Loads `.caf` meshes as [`Mesh`]es (the whole mesh; its parts are [`crate::CafLoader`]'s).
+pub fn mesh_loader() -> CafTypedLoader<Mesh> {
+    CafTypedLoader::new(AssetType::MESH, |a| {
+        let view = MeshView::from_asset(a)?;
+        Ok(mesh_of(&view, &view.indices))
+    })
 }
 
 /// A texture view as an [`Image`] with all its levels.
@@ -275,31 +301,6 @@ fn gpu_format(name: &str) -> Option<TextureFormat> {
         // A8, B5G6R5, B5G5R5A1 and B4G4R4A4 have no wgpu format.
         _ => return None,
     })
-}
-
-/// Loads `.caf` meshes as [`Mesh`]es.
-#[derive(TypePath, Default)]
-pub struct CafMeshLoader;
-
-impl AssetLoader for CafMeshLoader {
-    type Asset = Mesh;
-    type Settings = ();
-    type Error = CafLoadError;
-
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        _: &(),
-        _: &mut LoadContext<'_>,
-    ) -> Result<Mesh, CafLoadError> {
-        let loaded = plain(read_all(reader).await?, AssetType::MESH)?;
-        let view = MeshView::from_asset(&loaded.asset())?;
-        Ok(mesh_of(&view, &view.indices))
-    }
-
-    fn extensions(&self) -> &[&str] {
-        &["caf"]
-    }
 }
 
 /// A mesh's sub-meshes (when it has more than one) and its skin's inverse bind matrices.

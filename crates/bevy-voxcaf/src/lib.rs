@@ -54,11 +54,11 @@ pub mod remesh;
 pub mod spawn;
 pub mod world;
 
-pub use crate::caf::{CafImageLoader, CafLoadError, CafMeshLoader};
+pub use crate::caf::{image_loader, mesh_loader, CafLoadError, CafTypedLoader};
 #[cfg(feature = "animation")]
-pub use animation::{node_target, CafAnimationLoader};
+pub use animation::{animation_loader, node_target};
 #[cfg(feature = "audio")]
-pub use audio::CafAudioLoader;
+pub use audio::audio_loader;
 pub use caf_asset::{CafAsset, CafLoader};
 pub use headless::{headless_app, load_now, LoadFailure};
 #[cfg(feature = "live")]
@@ -101,8 +101,8 @@ impl Plugin for VoxcafPlugin {
             .register_asset_loader(VwrLoader {
                 registry: self.registry.clone(),
             })
-            .register_asset_loader(CafImageLoader)
-            .register_asset_loader(CafMeshLoader)
+            .register_asset_loader(image_loader())
+            .register_asset_loader(mesh_loader())
             .insert_resource(VoxRegistry(self.registry.clone()))
             .add_message::<ChunksRemeshed>();
         #[cfg(feature = "animation")]
@@ -113,7 +113,7 @@ impl Plugin for VoxcafPlugin {
             {
                 app.init_asset::<bevy::animation::AnimationClip>();
             }
-            app.register_asset_loader(CafAnimationLoader);
+            app.register_asset_loader(animation_loader());
         }
         #[cfg(feature = "audio")]
         {
@@ -123,7 +123,7 @@ impl Plugin for VoxcafPlugin {
             {
                 app.init_asset::<bevy::audio::AudioSource>();
             }
-            app.register_asset_loader(audio::CafAudioLoader);
+            app.register_asset_loader(audio_loader());
         }
         // Last of the `caf` loaders: Bevy gives it labeled and untyped `.caf` paths.
         app.init_asset::<CafAsset>()
