@@ -85,18 +85,9 @@ pub struct VoxcafPlugin {
 
 impl Plugin for VoxcafPlugin {
     fn build(&self, app: &mut App) {
-        if !app.world().contains_resource::<Assets<Mesh>>() {
-            app.init_asset::<Mesh>();
-        }
-        if !app.world().contains_resource::<Assets<Image>>() {
-            app.init_asset::<Image>();
-        }
-        if !app
-            .world()
-            .contains_resource::<Assets<SkinnedMeshInverseBindposes>>()
-        {
-            app.init_asset::<SkinnedMeshInverseBindposes>();
-        }
+        init_asset_once::<Mesh>(app);
+        init_asset_once::<Image>(app);
+        init_asset_once::<SkinnedMeshInverseBindposes>(app);
         app.init_asset::<VoxWorld>()
             .register_asset_loader(VwrLoader {
                 registry: self.registry.clone(),
@@ -107,22 +98,12 @@ impl Plugin for VoxcafPlugin {
             .add_message::<ChunksRemeshed>();
         #[cfg(feature = "animation")]
         {
-            if !app
-                .world()
-                .contains_resource::<Assets<bevy::animation::AnimationClip>>()
-            {
-                app.init_asset::<bevy::animation::AnimationClip>();
-            }
+            init_asset_once::<bevy::animation::AnimationClip>(app);
             app.register_asset_loader(animation_loader());
         }
         #[cfg(feature = "audio")]
         {
-            if !app
-                .world()
-                .contains_resource::<Assets<bevy::audio::AudioSource>>()
-            {
-                app.init_asset::<bevy::audio::AudioSource>();
-            }
+            init_asset_once::<bevy::audio::AudioSource>(app);
             app.register_asset_loader(audio_loader());
         }
         // Last of the `caf` loaders: Bevy gives it labeled and untyped `.caf` paths.
@@ -131,5 +112,13 @@ impl Plugin for VoxcafPlugin {
         #[cfg(feature = "live")]
         app.add_systems(Update, live::apply_live.before(remesh_changed));
         app.add_systems(Update, (remesh_changed, spawn_world_chunks).chain());
+    }
+}
+
+/// Registers the assets `A` unless a plugin already has (Bevy's own plugins register them
+/// when they are there; a second registration would replace the collection).
+fn init_asset_once<A: bevy::asset::Asset>(app: &mut App) {
+    if !app.world().contains_resource::<Assets<A>>() {
+        app.init_asset::<A>();
     }
 }
