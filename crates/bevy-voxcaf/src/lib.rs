@@ -75,7 +75,7 @@ pub use world::{
 
 /// Registers [`VoxWorld`] assets and their loader (and Bevy's [`Mesh`] assets, when no other
 /// plugin has), and the systems that keep worlds' meshes and entities current: a
-/// [`LiveLink`](crate::LiveLink) resource's changes written in, changed chunks re-meshed
+/// [`LiveLink`] resource's changes written in, changed chunks re-meshed
 /// ([`remesh_changed`]), [`VoxWorldRoot`] entities' chunk children spawned.
 #[derive(Clone, Default)]
 pub struct VoxcafPlugin {
