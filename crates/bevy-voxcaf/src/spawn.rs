@@ -1,5 +1,6 @@
 //! A world in the scene: an entity with [`VoxWorldRoot`] gets one child per chunk and pass,
-//! each with the chunk's [`Mesh3d`] placed at the chunk's corner, kept in step with the world
+//! each with the chunk's [`Mesh3d`] (in world block units, so the child sits at its parent's
+//! origin: the root's [`Transform`] places the whole world), kept in step with the world
 //! as chunks are re-meshed (a pass that appears gets its child, one that empties loses it).
 //! A renderer adds the materials (see the `play` example): the children carry
 //! [`VoxChunkPart`] to be found by.
@@ -8,7 +9,6 @@ use std::collections::HashMap;
 
 use bevy::asset::{AssetEvent, Assets, Handle};
 use bevy::ecs::message::MessageReader;
-use bevy::math::Vec3;
 use bevy::mesh::Mesh3d;
 use bevy::prelude::{ChildOf, Commands, Component, Entity, Query, Res, Transform};
 
@@ -78,28 +78,23 @@ pub fn spawn_world_chunks(
                         chunk: c.chunk,
                         transparent,
                     };
-                    want.insert(part, (h.clone(), Vec3::from_array(c.origin)));
+                    want.insert(part, h.clone());
                 }
             }
         }
         spawned.0.retain(|part, (e, h)| {
-            let keep = want.get(part).is_some_and(|(w, _)| w == h);
+            let keep = want.get(part).is_some_and(|w| w == h);
             if !keep {
                 commands.entity(*e).despawn();
             }
             keep
         });
-        for (part, (h, origin)) in want {
+        for (part, h) in want {
             if spawned.0.contains_key(&part) {
                 continue;
             }
             let e = commands
-                .spawn((
-                    part,
-                    Mesh3d(h.clone()),
-                    Transform::from_translation(origin),
-                    ChildOf(root),
-                ))
+                .spawn((part, Mesh3d(h.clone()), Transform::IDENTITY, ChildOf(root)))
                 .id();
             spawned.0.insert(part, (e, h));
         }

@@ -49,12 +49,14 @@ impl VoxWorld {
     }
 }
 
-/// One chunk of a [`VoxWorld`]: its meshes, in block units relative to [`VoxChunk::origin`].
+/// One chunk of a [`VoxWorld`]: its meshes, in the world's block units (one block is one unit;
+/// the chunk's corner is [`VoxChunk::origin`]).
 #[derive(Debug, Clone)]
 pub struct VoxChunk {
     /// Chunk coordinates (10 blocks a chunk).
     pub chunk: [u32; 3],
-    /// Where the chunk's corner is, in blocks: the translation of its entity.
+    /// Where the chunk's corner is, in blocks (its meshes' positions are already in world
+    /// units: an entity drawing them sits at the world's own transform).
     pub origin: [f32; 3],
     /// Quads of both passes, special cells not included.
     pub quads: usize,

@@ -6,8 +6,13 @@ use std::time::Duration;
 
 use bevy::asset::{Assets, Handle};
 use bevy::ecs::message::Messages;
+use bevy::math::Vec3;
+use bevy::mesh::Mesh3d;
 use bevy::mesh::{Mesh, VertexAttributeValues};
-use bevy_voxcaf::{headless_app, load_now, ChunksRemeshed, SpawnedChunks, VoxWorld, VoxWorldRoot};
+use bevy::prelude::Transform;
+use bevy_voxcaf::{
+    headless_app, load_now, ChunksRemeshed, SpawnedChunks, VoxChunkPart, VoxWorld, VoxWorldRoot,
+};
 use vwr::{Block, World};
 use vwr_blocks::Registry;
 use vwr_mesh::{mesh_chunk, MeshBuffers};
@@ -37,6 +42,31 @@ fn edited_chunks_and_their_neighbours_are_remeshed_and_respawned() {
     let root = app.world_mut().spawn(VoxWorldRoot(h.clone())).id();
     app.update();
     assert_eq!(app.world().get::<SpawnedChunks>(root).unwrap().len(), 9);
+    // Each child draws its chunk where the chunk is: its mesh and transform together put the
+    // vertices inside the chunk's box of the world.
+    let mut parts = app
+        .world_mut()
+        .query::<(&VoxChunkPart, &Mesh3d, &Transform)>();
+    let meshes = app.world().resource::<Assets<Mesh>>();
+    let mut placed = 0;
+    for (part, mesh, at) in parts.iter(app.world()) {
+        let corner = Vec3::from_array(part.chunk.map(|c| c as f32 * 10.0));
+        let Some(VertexAttributeValues::Float32x3(p)) = meshes
+            .get(&mesh.0)
+            .and_then(|m| m.attribute(Mesh::ATTRIBUTE_POSITION))
+        else {
+            panic!("no positions");
+        };
+        for v in p {
+            let w = at.transform_point(Vec3::from_array(*v)) - corner;
+            assert!(
+                w.min_element() >= -1e-4 && w.max_element() <= 10.0 + 1e-4,
+                "{part:?}: {w}"
+            );
+        }
+        placed += 1;
+    }
+    assert_eq!(placed, 9);
 
     // Dig a hole on the border of chunks (0,0,0) and (1,0,0), and build in an empty chunk.
     let mut worlds = app.world_mut().resource_mut::<Assets<VoxWorld>>();
@@ -91,4 +121,29 @@ fn edited_chunks_and_their_neighbours_are_remeshed_and_respawned() {
     app.update();
     app.update();
     assert_eq!(app.world().get::<SpawnedChunks>(root).unwrap().len(), 9);
+    // Each child draws its chunk where the chunk is: its mesh and transform together put the
+    // vertices inside the chunk's box of the world.
+    let mut parts = app
+        .world_mut()
+        .query::<(&VoxChunkPart, &Mesh3d, &Transform)>();
+    let meshes = app.world().resource::<Assets<Mesh>>();
+    let mut placed = 0;
+    for (part, mesh, at) in parts.iter(app.world()) {
+        let corner = Vec3::from_array(part.chunk.map(|c| c as f32 * 10.0));
+        let Some(VertexAttributeValues::Float32x3(p)) = meshes
+            .get(&mesh.0)
+            .and_then(|m| m.attribute(Mesh::ATTRIBUTE_POSITION))
+        else {
+            panic!("no positions");
+        };
+        for v in p {
+            let w = at.transform_point(Vec3::from_array(*v)) - corner;
+            assert!(
+                w.min_element() >= -1e-4 && w.max_element() <= 10.0 + 1e-4,
+                "{part:?}: {w}"
+            );
+        }
+        placed += 1;
+    }
+    assert_eq!(placed, 9);
 }
