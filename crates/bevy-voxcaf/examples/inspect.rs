@@ -130,30 +130,48 @@ fn texture(app: &mut App, path: &str) -> Result<Value, String> {
     })
 }
 
+/// Loads `path` as a [`CafAsset`] (the file once, its parts as labeled assets) and gives it
+/// to `f` with the app's world, where its parts are.
+fn with_parts(
+    app: &mut App,
+    path: &str,
+    f: impl FnOnce(&CafAsset, &bevy::ecs::world::World) -> Option<Value>,
+) -> Result<Value, String> {
+    let handle = load_now::<CafAsset>(app, path, WAIT).map_err(|e| e.to_string())?;
+    let world = app.world();
+    let assets = world.resource::<Assets<CafAsset>>();
+    assets
+        .get(&handle)
+        .and_then(|c| f(c, world))
+        .ok_or_else(|| format!("{path}: loaded but gone"))
+}
+
 fn mesh(app: &mut App, path: &str) -> Result<Value, String> {
-    // Sub-meshes are parts of the file's `CafAsset`, when it has several.
-    let parts = with(app, path, |c: &CafAsset| json!(c.parts.len().max(1)))?;
-    with(app, path, |m: &Mesh| {
-        json!({
+    with_parts(app, path, |c, world| {
+        let m = world.resource::<Assets<Mesh>>().get(c.mesh.as_ref()?)?;
+        Some(json!({
             "type": "mesh",
             "vertices": m.count_vertices(),
             "indices": m.indices().map_or(0, |i| i.len()),
-            "parts": parts,
+            // Sub-meshes are parts of their own when there are several.
+            "parts": c.parts.len().max(1),
             "colors": m.attribute(Mesh::ATTRIBUTE_COLOR).is_some(),
             "skinned": m.attribute(Mesh::ATTRIBUTE_JOINT_INDEX).is_some(),
-        })
+        }))
     })
 }
 
 fn animation(app: &mut App, path: &str) -> Result<Value, String> {
     use bevy::animation::AnimationClip;
-    let clips = with(app, path, |c: &CafAsset| json!(c.clips.len()))?;
-    with(app, path, |c: &AnimationClip| {
-        json!({
+    with_parts(app, path, |c, world| {
+        let first = world
+            .resource::<Assets<AnimationClip>>()
+            .get(c.clips.first()?)?;
+        Some(json!({
             "type": "animation",
-            "clips": clips,
-            "duration": c.duration(),
-            "targets": c.curves().len(),
-        })
+            "clips": c.clips.len(),
+            "duration": first.duration(),
+            "targets": first.curves().len(),
+        }))
     })
 }

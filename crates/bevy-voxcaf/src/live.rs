@@ -20,7 +20,7 @@ use bevy::asset::{Assets, Handle};
 use bevy::ecs::system::ResMut;
 use bevy::prelude::Resource;
 use vwr::{Block, CHUNK_VOLUME};
-use vwr_serve::wire::{decode_blocks, DecodedChunk};
+use vwr_serve::wire::{answer_epoch, decode_blocks, DecodedChunk};
 
 use crate::world::VoxWorld;
 
@@ -214,13 +214,11 @@ fn fetch(
 
 /// An answer's epoch and chunks.
 fn decode(bytes: &[u8]) -> Result<(u32, Vec<DecodedChunk>), Refusal> {
-    let epoch = bytes
-        .get(4..8)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .ok_or_else(|| Refusal::Retry("a chunk answer shorter than its header".into()))?;
-    let chunks =
-        decode_blocks(bytes).map_err(|e| Refusal::Retry(format!("a chunk answer: {e}")))?;
-    Ok((epoch, chunks))
+    let bad = |e: String| Refusal::Retry(format!("a chunk answer: {e}"));
+    Ok((
+        answer_epoch(bytes).map_err(bad)?,
+        decode_blocks(bytes).map_err(bad)?,
+    ))
 }
 
 /// One connection: the event stream, read until it ends or fails.
@@ -350,6 +348,8 @@ pub fn apply_live(link: Option<ResMut<LiveLink>>, mut worlds: ResMut<Assets<VoxW
 fn write_chunks(w: &mut vwr::World, chunks: &[DecodedChunk]) -> u64 {
     let mut changed = 0;
     let mut now = [Block::AIR; CHUNK_VOLUME];
+    // An emptied chunk comes without values: all air.
+    let air = [0u16; CHUNK_VOLUME];
     for (pos, values) in chunks {
         if !w.contains_chunk(*pos) {
             continue;
@@ -358,8 +358,7 @@ fn write_chunks(w: &mut vwr::World, chunks: &[DecodedChunk]) -> u64 {
             Some(c) => c.blocks_into(&mut now),
             None => now.fill(Block::AIR),
         }
-        let empty = vec![0u16; CHUNK_VOLUME];
-        let values = values.as_deref().unwrap_or(&empty);
+        let values = values.as_deref().unwrap_or(&air);
         if values.len() != CHUNK_VOLUME {
             continue;
         }

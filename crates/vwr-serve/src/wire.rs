@@ -268,6 +268,14 @@ fn push_part(out: &mut Vec<u8>, p: &MeshPart, corner: [f32; 3]) {
     pad4(out);
 }
 
+/// The epoch an answer was made at (the word after its magic).
+pub fn answer_epoch(bytes: &[u8]) -> Result<u32, String> {
+    match bytes.get(..8) {
+        Some(h) if &h[..4] == MAGIC => Ok(u32::from_le_bytes([h[4], h[5], h[6], h[7]])),
+        _ => Err("not a chunk answer (no VXM2 magic and epoch)".into()),
+    }
+}
+
 /// A chunk of an answer read back: its position and block values.
 pub type DecodedChunk = ([u32; 3], Option<Vec<u16>>);
 
@@ -307,7 +315,7 @@ pub fn decode_chunks(bytes: &[u8]) -> Result<Vec<DecodedFlags>, String> {
     if take(4)? != MAGIC {
         return Err("not a chunk answer (no VXM2 magic)".into());
     }
-    let _epoch = u32_at(take(4)?);
+    take(4)?; // the epoch: answer_epoch
     let count = u32_at(take(4)?);
     let mut out = Vec::new();
     for _ in 0..count {
