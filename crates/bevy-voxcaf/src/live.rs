@@ -338,15 +338,19 @@ pub fn apply_live(link: Option<ResMut<LiveLink>>, mut worlds: ResMut<Assets<VoxW
         return;
     };
     for batch in std::mem::take(&mut link.waiting) {
-        link.applied += world.edit(|w| write_chunks(w, &batch));
+        // The link knows what it changed: noted directly, without `VoxWorld::edit`'s look at
+        // every chunk of the world.
+        let changed = write_chunks(&mut world.world, &batch);
+        link.applied += changed.len() as u64;
+        world.dirty.extend(changed);
     }
 }
 
 /// Writes the chunks' blocks into `w` (cells that differ only, so a chunk's records stay);
-/// how many chunks changed. Chunks outside the world, or with a wrong number of values, are
+/// the chunks that changed. Chunks outside the world, or with a wrong number of values, are
 /// left alone.
-fn write_chunks(w: &mut vwr::World, chunks: &[DecodedChunk]) -> u64 {
-    let mut changed = 0;
+fn write_chunks(w: &mut vwr::World, chunks: &[DecodedChunk]) -> Vec<[u32; 3]> {
+    let mut changed = Vec::new();
     let mut now = [Block::AIR; CHUNK_VOLUME];
     // An emptied chunk comes without values: all air.
     let air = [0u16; CHUNK_VOLUME];
@@ -370,7 +374,9 @@ fn write_chunks(w: &mut vwr::World, chunks: &[DecodedChunk]) -> u64 {
                 }
             }
         }
-        changed += u64::from(any);
+        if any {
+            changed.push(*pos);
+        }
     }
     changed
 }
