@@ -45,6 +45,7 @@ pub mod animation;
 pub mod audio;
 pub mod caf;
 pub mod caf_asset;
+pub mod distant;
 pub mod headless;
 #[cfg(feature = "live")]
 pub mod live;
@@ -60,6 +61,7 @@ pub use animation::{animation_loader, node_target};
 #[cfg(feature = "audio")]
 pub use audio::audio_loader;
 pub use caf_asset::{CafAsset, CafLoader};
+pub use distant::{update_distant_views, DistantRegions, VoxDistantView, VoxRegionPart};
 pub use headless::{headless_app, load_now, LoadFailure};
 #[cfg(feature = "live")]
 pub use live::{LinkState, LiveLink, LiveLinkError};
@@ -76,7 +78,8 @@ pub use world::{
 /// Registers [`VoxWorld`] assets and their loader (and Bevy's [`Mesh`] assets, when no other
 /// plugin has), and the systems that keep worlds' meshes and entities current: a
 /// [`LiveLink`] resource's changes written in, changed chunks re-meshed
-/// ([`remesh_changed`]), [`VoxWorldRoot`] entities' chunk children spawned.
+/// ([`remesh_changed`]), [`VoxWorldRoot`] entities' chunk children spawned, or their regions
+/// when they have a [`VoxDistantView`].
 #[derive(Clone, Default)]
 pub struct VoxcafPlugin {
     /// The block types' looks used to mesh worlds (default: Galaxy Eggbert's).
@@ -111,7 +114,10 @@ impl Plugin for VoxcafPlugin {
             .register_asset_loader(CafLoader);
         #[cfg(feature = "live")]
         app.add_systems(Update, live::apply_live.before(remesh_changed));
-        app.add_systems(Update, (remesh_changed, spawn_world_chunks).chain());
+        app.add_systems(
+            Update,
+            (remesh_changed, spawn_world_chunks, update_distant_views).chain(),
+        );
     }
 }
 

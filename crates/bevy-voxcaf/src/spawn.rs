@@ -10,8 +10,9 @@ use std::collections::HashMap;
 use bevy::asset::{AssetEvent, Assets, Handle};
 use bevy::ecs::message::MessageReader;
 use bevy::mesh::Mesh3d;
-use bevy::prelude::{ChildOf, Commands, Component, Entity, Query, Res, Transform};
+use bevy::prelude::{ChildOf, Commands, Component, Entity, Query, Res, Transform, Without};
 
+use crate::distant::VoxDistantView;
 use crate::world::VoxWorld;
 
 /// Spawns a [`VoxWorld`] as entities: put it on an entity (with its own [`Transform`] for
@@ -43,15 +44,23 @@ impl SpawnedChunks {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// Despawns every chunk child (a [`crate::VoxDistantView`] draws the root instead).
+    pub(crate) fn despawn_all(&mut self, commands: &mut Commands) {
+        for (e, _) in self.0.drain().map(|(_, v)| v) {
+            commands.entity(e).despawn();
+        }
+    }
 }
 
 /// Brings the children of every [`VoxWorldRoot`] in line with its world: when the world
-/// loads or changes, and when the root is new.
+/// loads or changes, and when the root is new. Roots with a [`VoxDistantView`] are drawn by
+/// [`crate::distant::update_distant_views`] instead.
 pub fn spawn_world_chunks(
     mut commands: Commands,
     mut events: MessageReader<AssetEvent<VoxWorld>>,
     worlds: Res<Assets<VoxWorld>>,
-    mut roots: Query<(Entity, &VoxWorldRoot, &mut SpawnedChunks)>,
+    mut roots: Query<(Entity, &VoxWorldRoot, &mut SpawnedChunks), Without<VoxDistantView>>,
 ) {
     let touched: Vec<_> = events
         .read()

@@ -34,7 +34,13 @@ pub struct VoxWorld {
     pub(crate) world: World,
     /// Chunks whose blocks changed since they were last meshed.
     pub(crate) dirty: std::collections::BTreeSet<[u32; 3]>,
+    /// Which load made this asset (a reload gives a new one; edits keep it): what a
+    /// [`crate::VoxDistantView`] built its levels from.
+    pub(crate) load_id: u64,
 }
+
+/// The next [`VoxWorld::load_id`].
+static LOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl VoxWorld {
     /// Quads over every chunk (greedy rectangles or unit faces, both passes), the count
@@ -158,6 +164,7 @@ impl AssetLoader for VwrLoader {
             world,
             settings: *settings,
             dirty: Default::default(),
+            load_id: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
     }
 

@@ -137,6 +137,33 @@ pub fn mesh_level(
     }
 }
 
+/// Meshes the given regions of a view closed on their [`ViewChunk::closed`] sides, in
+/// parallel: `levels[k]` is level k of the world (`levels[0]` the world itself). What an
+/// application that keeps the meshes of earlier views meshes when the view changes (the Bevy
+/// plugin's distant views); [`mesh_view`] meshes a whole plan. Empty meshes are left out; the
+/// others come in the order given, each telling its region by `chunk`, `level` and `closed`.
+pub fn mesh_regions(
+    levels: &[&World],
+    regions: &[ViewChunk],
+    registry: &Registry,
+    opts: MeshOptions,
+) -> Result<Vec<ChunkMesh>, MeshError> {
+    if let Some(c) = regions.iter().find(|c| c.level as usize >= levels.len()) {
+        return Err(MeshError::Invalid(format!(
+            "region {:?} of level {} but {} levels were given",
+            c.chunk,
+            c.level,
+            levels.len()
+        )));
+    }
+    let worlds: Vec<(u8, &World)> = (0..).zip(levels.iter().copied()).collect();
+    let list: Vec<_> = regions
+        .iter()
+        .map(|c| (c.chunk, c.level, c.closed))
+        .collect();
+    Ok(mesh_closed_par(&worlds, &list, registry, opts))
+}
+
 /// The non-empty closed meshes of `list` (chunk, level, closed sides), in the order given, on
 /// rayon's pool; `worlds` gives each level's world.
 fn mesh_closed_par(

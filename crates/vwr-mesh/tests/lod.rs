@@ -9,7 +9,9 @@ use common::edges::*;
 use common::*;
 use vwr::{lod, World, CHUNK_SIZE};
 use vwr_blocks::{Registry, CLASS_OPAQUE};
-use vwr_mesh::lod::{mesh_chunk_closed, mesh_level, mesh_view, plan_view, ViewChunk, CLOSED};
+use vwr_mesh::lod::{
+    mesh_chunk_closed, mesh_level, mesh_regions, mesh_view, plan_view, ViewChunk, CLOSED,
+};
 use vwr_mesh::{mesh_world, Face, MeshBuffers, MeshOptions};
 
 const TIGHT: MeshOptions = MeshOptions::GREEDY_AO_WATERTIGHT;
@@ -298,6 +300,28 @@ fn a_view_mixing_levels_has_no_cracks() {
     }
     let plan = plan_view([-5.0, 25.0, -5.0], w.chunk_dims(), 2, 8.0);
     assert!(mesh_view(&plan, &levels[..1], &r, TIGHT).is_err());
+
+    // Some regions at a time (as a view that keeps its earlier meshes asks for them): the same
+    // meshes as the whole view's, each region's found by its level, chunk and sides.
+    let refs: Vec<&World> = levels.iter().collect();
+    let whole = mesh_view(&plan, &levels, &r, TIGHT).expect("view");
+    let some: Vec<ViewChunk> = plan.chunks.iter().step_by(2).copied().collect();
+    let part = mesh_regions(&refs, &some, &r, TIGHT).expect("regions");
+    assert!(!part.is_empty());
+    for m in &part {
+        assert!(some
+            .iter()
+            .any(|c| (c.level, c.chunk, c.closed) == (m.level, m.chunk, m.closed)));
+        let same = whole
+            .chunks
+            .iter()
+            .find(|w| (w.level, w.chunk, w.closed) == (m.level, m.chunk, m.closed));
+        assert_eq!(same, Some(m));
+    }
+    let err = mesh_regions(&refs[..1], &some, &r, TIGHT)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("1 levels were given"), "{err}");
 }
 
 #[test]

@@ -1,0 +1,219 @@
+//! Distant views: a root with a [`VoxDistantView`] draws far regions from levels of detail,
+//! follows its viewer, and shows an edit in the coarse region that covers it.
+
+use std::time::Duration;
+
+use bevy::app::App;
+use bevy::asset::{Assets, Handle};
+use bevy::math::Vec3;
+use bevy::mesh::{Mesh, Mesh3d, VertexAttributeValues};
+use bevy::prelude::{Entity, GlobalTransform, Transform};
+use bevy_voxcaf::{
+    headless_app, load_now, DistantRegions, SpawnedChunks, VoxChunkPart, VoxDistantView,
+    VoxRegionPart, VoxWorld, VoxWorldRoot,
+};
+use vwr::{Block, World};
+
+/// 320 × 30 × 320 blocks of hills (32 × 3 × 32 chunks), saved as `hills.vwr` in `dir`.
+fn hills(dir: &std::path::Path) {
+    let mut w = World::with_chunk_dims([32, 3, 32]).unwrap();
+    let (stone, grass) = (Block::make(3, 0).unwrap(), Block::make(1, 0).unwrap());
+    for z in 0..320i32 {
+        for x in 0..320i32 {
+            let (fx, fz) = (x as f32, z as f32);
+            let h = 10.0 + 5.0 * (fx / 13.0).sin() * (fz / 17.0).cos() + 3.0 * (fx / 7.0).cos();
+            let h = h as i32;
+            w.fill_box([x, 0, z], [x, h - 1, z], stone).unwrap();
+            w.set_block([x, h, z], grass).unwrap();
+        }
+    }
+    w.save_with(
+        dir.join("hills.vwr"),
+        &vwr::SaveOptions::v3(vwr::Codec::Auto),
+    )
+    .unwrap();
+}
+
+/// An app with the hills loaded, a viewer at `at` and a root drawing them from it (cells up
+/// to 20 pixels, so that levels 1 and 2 start within the world: beyond 122 and 244 blocks).
+fn setup(dir: &std::path::Path, at: Vec3) -> (App, Handle<VoxWorld>, Entity, Entity) {
+    hills(dir);
+    let mut app = headless_app(dir);
+    let h = load_now::<VoxWorld>(&mut app, "hills.vwr", Duration::from_secs(60)).unwrap();
+    // No transform propagation in a headless app: the viewer's global transform is set.
+    let viewer = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(at),
+            GlobalTransform::from_translation(at),
+        ))
+        .id();
+    let view = VoxDistantView {
+        max_cell_px: 20.0,
+        ..VoxDistantView::new(viewer)
+    };
+    let root = app.world_mut().spawn((VoxWorldRoot(h.clone()), view)).id();
+    app.update();
+    app.update();
+    (app, h, viewer, root)
+}
+
+fn positions<'a>(meshes: &'a Assets<Mesh>, h: &Handle<Mesh>) -> &'a [[f32; 3]] {
+    match meshes
+        .get(h)
+        .and_then(|m| m.attribute(Mesh::ATTRIBUTE_POSITION))
+    {
+        Some(VertexAttributeValues::Float32x3(p)) => p,
+        _ => panic!("a mesh without positions"),
+    }
+}
+
+fn triangles(meshes: &Assets<Mesh>, h: &Handle<Mesh>) -> usize {
+    meshes
+        .get(h)
+        .and_then(|m| m.indices())
+        .map_or(0, |i| i.len() / 3)
+}
+
+/// The spawned region passes, each with its mesh handle.
+fn parts(app: &mut App) -> Vec<(VoxRegionPart, Handle<Mesh>)> {
+    let mut q = app.world_mut().query::<(&VoxRegionPart, &Mesh3d)>();
+    q.iter(app.world())
+        .map(|(p, m)| (*p, m.0.clone()))
+        .collect()
+}
+
+fn regions(app: &App, root: Entity) -> &DistantRegions {
+    app.world().get::<DistantRegions>(root).unwrap()
+}
+
+/// The highest vertex of the opaque pass of the region that covers block column (x, z).
+fn top_over(app: &mut App, x: u32, z: u32) -> (u8, f32) {
+    let list = parts(app);
+    let meshes = app.world().resource::<Assets<Mesh>>();
+    let mut best = (0, f32::MIN);
+    for (p, h) in list.iter().filter(|(p, _)| !p.transparent) {
+        let side = 10u32 << p.level;
+        if p.chunk[0] == x / side && p.chunk[2] == z / side {
+            for v in positions(meshes, h) {
+                best = (p.level, best.1.max(v[1]));
+            }
+        }
+    }
+    best
+}
+
+#[test]
+fn far_regions_are_drawn_from_levels_of_detail_and_follow_the_viewer() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, h, viewer, root) = setup(dir.path(), Vec3::new(-20.0, 40.0, 160.0));
+    let state = regions(&app, root);
+    assert_eq!(state.error(), None);
+    let counts = state.level_counts();
+    assert!(
+        counts.len() == 4 && counts[..3].iter().all(|&n| n > 0),
+        "{counts:?}"
+    );
+    // The regions tile the world: their boxes, inside it, add up to its volume.
+    let dims = [32, 3, 32];
+    let volume: u64 = state
+        .regions()
+        .iter()
+        .map(|c| {
+            let (lo, hi) = c.block_box(dims);
+            (0..3).map(|a| u64::from(hi[a] - lo[a])).product::<u64>()
+        })
+        .sum();
+    assert_eq!(volume, 320 * 30 * 320);
+    // Only region children: the chunk children give way.
+    assert!(app.world().get::<SpawnedChunks>(root).unwrap().is_empty());
+    let mut chunk_parts = app.world_mut().query::<&VoxChunkPart>();
+    assert_eq!(chunk_parts.iter(app.world()).count(), 0);
+
+    // Each region draws inside its box (a coarse cell on the world's far side may reach
+    // 2^level − 1 blocks past it), and the view draws far fewer triangles than the blocks.
+    let list = parts(&mut app);
+    assert_eq!(list.len(), regions(&app, root).len());
+    let meshes = app.world().resource::<Assets<Mesh>>();
+    let mut drawn = 0;
+    for (p, m) in &list {
+        let side = (10u32 << p.level) as f32;
+        let lo = Vec3::from_array(p.chunk.map(|c| c as f32 * side));
+        let slack = (1u32 << p.level) as f32;
+        for v in positions(meshes, m) {
+            let d = Vec3::from_array(*v) - lo;
+            assert!(
+                d.min_element() >= -1e-3 && d.max_element() <= side + slack,
+                "{p:?}: {d}"
+            );
+        }
+        drawn += triangles(meshes, m);
+    }
+    let vw = app.world().resource::<Assets<VoxWorld>>().get(&h).unwrap();
+    let all: usize = vw
+        .chunks
+        .iter()
+        .filter_map(|c| c.opaque.as_ref())
+        .map(|m| triangles(meshes, m))
+        .sum();
+    println!("regions per level {counts:?}: {drawn} triangles drawn against {all}");
+    assert!(drawn * 2 < all, "{drawn} triangles drawn against {all}");
+
+    // Near the viewer blocks, far from it a coarse level; the other way round once the
+    // viewer has crossed the world.
+    assert_eq!(top_over(&mut app, 5, 160).0, 0);
+    assert!(top_over(&mut app, 315, 160).0 >= 2);
+    let far = Vec3::new(340.0, 40.0, 160.0);
+    app.world_mut().entity_mut(viewer).insert((
+        Transform::from_translation(far),
+        GlobalTransform::from_translation(far),
+    ));
+    app.update();
+    assert_eq!(top_over(&mut app, 315, 160).0, 0);
+    assert!(top_over(&mut app, 5, 160).0 >= 2);
+    assert_eq!(parts(&mut app).len(), regions(&app, root).len());
+}
+
+#[test]
+fn an_edit_far_away_shows_in_the_coarse_region_over_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, h, _, root) = setup(dir.path(), Vec3::new(-20.0, 40.0, 160.0));
+    let (level, before) = top_over(&mut app, 301, 161);
+    assert!(level >= 2 && before < 27.0, "level {level}, top {before}");
+    // A pillar up to the world's top, 300 blocks from the viewer.
+    let stone = Block::make(3, 0).unwrap();
+    let mut worlds = app.world_mut().resource_mut::<Assets<VoxWorld>>();
+    worlds
+        .get_mut(&h)
+        .unwrap()
+        .edit(|w| w.fill_box([301, 0, 161], [301, 29, 161], stone).unwrap());
+    app.update();
+    let (level, after) = top_over(&mut app, 301, 161);
+    assert!(level >= 2 && after >= 30.0, "level {level}, top {after}");
+    assert_eq!(regions(&app, root).error(), None);
+    // The column dug out instead: the pillar is gone from the coarse region.
+    let mut worlds = app.world_mut().resource_mut::<Assets<VoxWorld>>();
+    worlds.get_mut(&h).unwrap().edit(|w| {
+        w.fill_box([301, 0, 161], [301, 29, 161], Block::AIR)
+            .unwrap()
+    });
+    app.update();
+    assert!(top_over(&mut app, 301, 161).1 < 27.0);
+}
+
+#[test]
+fn a_view_without_its_viewer_draws_nothing_and_says_nothing_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    hills(dir.path());
+    let mut app = headless_app(dir.path());
+    let h = load_now::<VoxWorld>(&mut app, "hills.vwr", Duration::from_secs(60)).unwrap();
+    let root = app
+        .world_mut()
+        .spawn((VoxWorldRoot(h), VoxDistantView::new(Entity::PLACEHOLDER)))
+        .id();
+    app.update();
+    app.update();
+    let state = regions(&app, root);
+    assert!(state.is_empty() && state.regions().is_empty());
+    assert_eq!(state.error(), None);
+}
