@@ -8,7 +8,9 @@
 //! `vwr-mesh`'s [`plan_view_px`]: every region above level 0, and a level-0 chunk on the sides
 //! where a coarser region meets it, is meshed closed, so no crack shows where levels meet.
 //! Level-0 chunks with no coarser neighbour draw the world's own chunk meshes (the ones
-//! [`crate::VoxChunkPart`] children would draw).
+//! [`crate::VoxChunkPart`] children would draw); a world loaded without them
+//! ([`crate::VwrLoaderSettings::chunk_meshes`] off, for big worlds) has those meshed here too,
+//! so only what the view draws is ever meshed.
 //!
 //! The view is planned again when the viewer has moved [`VoxDistantView::replan_distance`]
 //! blocks, and after the world changed; region meshes are kept while their region stays in
@@ -52,7 +54,9 @@ pub struct VoxDistantView {
     /// The view's width in pixels over its horizontal field of view in radians (default
     /// 1222: 1920 pixels at 90°).
     pub px_per_radian: f32,
-    /// The largest a cell may look, in pixels (default 1: no visible change).
+    /// The largest a cell may look, in pixels (default 4: at 1920 pixels and 90°, level 1
+    /// beyond 611 blocks, level 2 beyond 1222, level 3 beyond 2444; 1 changes nothing
+    /// visible, but no level applies closer than 2444 blocks).
     pub max_cell_px: f32,
     /// How far, in blocks, the viewer moves before the view is planned again (default 10,
     /// a chunk).
@@ -66,7 +70,7 @@ impl VoxDistantView {
             viewer,
             levels: 3,
             px_per_radian: 1222.0,
-            max_cell_px: 1.0,
+            max_cell_px: 4.0,
             replan_distance: 10.0,
         }
     }
@@ -197,7 +201,9 @@ impl DistantRegions {
             view.max_cell_px,
         )
         .chunks;
-        let plain = |c: &ViewChunk| c.level == 0 && c.closed == [false; 6];
+        // Plain level-0 chunks draw the world's own chunk meshes, when it has them.
+        let own_meshes = world.settings.chunk_meshes;
+        let plain = |c: &ViewChunk| own_meshes && c.level == 0 && c.closed == [false; 6];
         let missing: Vec<ViewChunk> = plan
             .iter()
             .filter(|c| !plain(c) && !self.meshes.contains_key(&key(c)))

@@ -76,7 +76,8 @@ impl VoxWorld {
 
     /// Meshes the changed chunks and their 26 neighbours again, replacing their mesh assets
     /// in `meshes` (a pass that appears gets a new asset, one that empties is removed), and
-    /// returns (changed, re-meshed).
+    /// returns (changed, re-meshed). A world loaded without chunk meshes
+    /// ([`crate::VwrLoaderSettings::chunk_meshes`]) gets none: only the lists are returned.
     pub fn remesh(
         &mut self,
         meshes: &mut Assets<Mesh>,
@@ -94,6 +95,10 @@ impl VoxWorld {
                     }
                 }
             }
+        }
+        if !self.settings.chunk_meshes {
+            // Nothing meshed here: a distant view meshes what it draws.
+            return (changed, around.into_iter().collect());
         }
         let opts = self.settings.mesh_options();
         let at: HashMap<[u32; 3], usize> = self

@@ -81,6 +81,16 @@ pub struct VwrLoaderSettings {
     pub greedy: bool,
     /// Per-corner ambient occlusion, baked into the vertex colours (default `true`).
     pub ao: bool,
+    /// Mesh every chunk of blocks as the world loads (default `true`). Off, the world loads
+    /// with no chunk meshes (`chunks` empty, none made after edits either), for a world
+    /// drawn only by a [`crate::VoxDistantView`], which then meshes the chunks of blocks it
+    /// draws itself: a big world loads without meshing, or keeping, what is far away.
+    #[serde(default = "yes")]
+    pub chunk_meshes: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl VwrLoaderSettings {
@@ -99,6 +109,7 @@ impl Default for VwrLoaderSettings {
         VwrLoaderSettings {
             greedy: true,
             ao: true,
+            chunk_meshes: true,
         }
     }
 }
@@ -138,7 +149,10 @@ impl AssetLoader for VwrLoader {
         let world = World::from_bytes(&bytes)?;
         drop(bytes);
         let opts = settings.mesh_options();
-        let mesh = mesh_world(&world, &self.registry, opts);
+        let mesh = match settings.chunk_meshes {
+            true => mesh_world(&world, &self.registry, opts),
+            false => WorldMesh::default(),
+        };
         let parts = chunk_meshes(&mesh, &self.registry, opts.ao);
         let chunks = parts
             .into_iter()

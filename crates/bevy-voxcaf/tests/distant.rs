@@ -38,6 +38,11 @@ fn hills(dir: &std::path::Path) {
 /// to 20 pixels, so that levels 1 and 2 start within the world: beyond 122 and 244 blocks).
 fn setup(dir: &std::path::Path, at: Vec3) -> (App, Handle<VoxWorld>, Entity, Entity) {
     hills(dir);
+    viewed(dir, at)
+}
+
+/// [`setup`] of the world already in `dir`.
+fn viewed(dir: &std::path::Path, at: Vec3) -> (App, Handle<VoxWorld>, Entity, Entity) {
     let mut app = headless_app(dir);
     let h = load_now::<VoxWorld>(&mut app, "hills.vwr", Duration::from_secs(60)).unwrap();
     // No transform propagation in a headless app: the viewer's global transform is set.
@@ -216,4 +221,60 @@ fn a_view_without_its_viewer_draws_nothing_and_says_nothing_is_wrong() {
     let state = regions(&app, root);
     assert!(state.is_empty() && state.regions().is_empty());
     assert_eq!(state.error(), None);
+}
+
+/// The region passes drawn, with their triangle counts, in a fixed order.
+fn drawn(app: &mut App) -> Vec<(VoxRegionPart, usize)> {
+    let list = parts(app);
+    let meshes = app.world().resource::<Assets<Mesh>>();
+    let mut v: Vec<_> = list
+        .iter()
+        .map(|(p, h)| (*p, triangles(meshes, h)))
+        .collect();
+    v.sort_by_key(|(p, _)| (p.level, p.chunk, p.transparent));
+    v
+}
+
+#[test]
+fn a_world_loaded_without_chunk_meshes_is_drawn_alike_meshing_only_what_the_view_shows() {
+    let at = Vec3::new(-20.0, 40.0, 160.0);
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, _, _, _) = setup(dir.path(), at);
+    let meta = r#"(
+    meta_format_version: "1.0",
+    asset: Load(
+        loader: "bevy_voxcaf::world::VwrLoader",
+        settings: (greedy: true, ao: true, chunk_meshes: false),
+    ),
+)"#;
+    std::fs::write(dir.path().join("hills.vwr.meta"), meta).unwrap();
+    let (mut lazy, h, _, root) = viewed(dir.path(), at);
+    let vw = lazy.world().resource::<Assets<VoxWorld>>().get(&h).unwrap();
+    assert!(vw.chunks.is_empty() && !vw.settings.chunk_meshes);
+    let expected = drawn(&mut app);
+    assert_eq!(drawn(&mut lazy), expected);
+    // Only the drawn regions were meshed: a mesh asset per pass drawn, where the world
+    // loaded with its chunk meshes holds every chunk's besides.
+    let count = |app: &App| app.world().resource::<Assets<Mesh>>().len();
+    assert_eq!(count(&lazy), regions(&lazy, root).len());
+    assert!(
+        count(&lazy) * 2 < count(&app),
+        "{} {}",
+        count(&lazy),
+        count(&app)
+    );
+
+    // An edit next to the viewer shows in the level-0 region over it; no chunk mesh is made.
+    let before = top_over(&mut lazy, 5, 160);
+    let mut worlds = lazy.world_mut().resource_mut::<Assets<VoxWorld>>();
+    worlds.get_mut(&h).unwrap().edit(|w| {
+        w.fill_box([5, 0, 160], [5, 29, 160], Block::make(3, 0).unwrap())
+            .unwrap()
+    });
+    lazy.update();
+    let after = top_over(&mut lazy, 5, 160);
+    assert_eq!((before.0, after.0), (0, 0));
+    assert!(before.1 < 27.0 && after.1 == 30.0, "{before:?} {after:?}");
+    let vw = lazy.world().resource::<Assets<VoxWorld>>().get(&h).unwrap();
+    assert!(vw.chunks.is_empty());
 }
