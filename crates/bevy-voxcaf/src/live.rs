@@ -10,6 +10,7 @@
 //! [`crate::remesh_changed`] re-meshes them in the same update. When the connection drops the
 //! thread tries again every second, and catches up on reconnecting.
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -66,8 +67,11 @@ pub struct LiveLink {
     /// The world the editor's changes go into.
     pub world: Handle<VoxWorld>,
     rx: Mutex<Receiver<Fed>>,
-    /// Changes that arrived before the world had loaded.
-    waiting: Vec<Vec<DecodedChunk>>,
+    /// Changes that arrived before the world had loaded: each chunk's latest values only
+    /// (a chunk's values are all of it, so the last ones win), so that the link holds at most
+    /// one copy of each chunk the editor changed however long the world takes to load, or
+    /// when it never does.
+    waiting: HashMap<[u32; 3], Option<Vec<u16>>>,
     state: LinkState,
     stop: Arc<AtomicBool>,
     applied: u64,
@@ -90,7 +94,7 @@ impl LiveLink {
         Ok(LiveLink {
             world,
             rx: Mutex::new(rx),
-            waiting: Vec::new(),
+            waiting: HashMap::new(),
             state: LinkState::Connecting,
             stop,
             applied: 0,
@@ -105,6 +109,20 @@ impl LiveLink {
     /// How many chunks the link has changed in the world so far.
     pub fn chunks_applied(&self) -> u64 {
         self.applied
+    }
+
+    /// Takes what the link's thread sent: its state, and chunks into `waiting`.
+    fn receive(&mut self) {
+        let fed: Vec<Fed> = match self.rx.lock() {
+            Ok(rx) => rx.try_iter().collect(),
+            Err(_) => return,
+        };
+        for f in fed {
+            match f {
+                Fed::State(s) => self.state = s,
+                Fed::Chunks(c) => self.waiting.extend(c),
+            }
+        }
     }
 }
 
@@ -321,29 +339,19 @@ pub fn apply_live(link: Option<ResMut<LiveLink>>, mut worlds: ResMut<Assets<VoxW
         return;
     };
     let link = &mut *link;
-    let fed: Vec<Fed> = match link.rx.lock() {
-        Ok(rx) => rx.try_iter().collect(),
-        Err(_) => return,
-    };
-    for f in fed {
-        match f {
-            Fed::State(s) => link.state = s,
-            Fed::Chunks(c) => link.waiting.push(c),
-        }
-    }
+    link.receive();
     if link.waiting.is_empty() {
         return;
     }
     let Some(mut world) = worlds.get_mut(&link.world) else {
         return;
     };
-    for batch in std::mem::take(&mut link.waiting) {
-        // The link knows what it changed: noted directly, without `VoxWorld::edit`'s look at
-        // every chunk of the world.
-        let changed = write_chunks(&mut world.world, &batch);
-        link.applied += changed.len() as u64;
-        world.dirty.extend(changed);
-    }
+    let batch: Vec<DecodedChunk> = link.waiting.drain().collect();
+    // The link knows what it changed: noted directly, without `VoxWorld::edit`'s look at
+    // every chunk of the world.
+    let changed = write_chunks(&mut world.world, &batch);
+    link.applied += changed.len() as u64;
+    world.dirty.extend(changed);
 }
 
 /// Writes the chunks' blocks into `w` (cells that differ only, so a chunk's records stay);
@@ -379,4 +387,39 @@ fn write_chunks(w: &mut vwr::World, chunks: &[DecodedChunk]) -> Vec<[u32; 3]> {
         }
     }
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Changes to one chunk, sent again and again while the world is not there (loading, or
+    /// failed to load), are held once: the latest values.
+    #[test]
+    fn changes_waiting_for_the_world_keep_one_copy_per_chunk() {
+        let (tx, rx) = channel();
+        let mut link = LiveLink {
+            world: Handle::default(),
+            rx: Mutex::new(rx),
+            waiting: HashMap::new(),
+            state: LinkState::Connecting,
+            stop: Arc::new(AtomicBool::new(false)),
+            applied: 0,
+        };
+        for round in 0..1000u16 {
+            let chunk = |p: [u32; 3]| (p, Some(vec![round; CHUNK_VOLUME]));
+            let batch = vec![chunk([0, 0, 0]), chunk([1, 0, 0])];
+            tx.send(Fed::Chunks(batch)).unwrap();
+            if round % 100 == 0 {
+                link.receive();
+            }
+        }
+        tx.send(Fed::Chunks(vec![([1, 0, 0], None)])).unwrap();
+        tx.send(Fed::State(LinkState::Connected)).unwrap();
+        link.receive();
+        assert_eq!(link.waiting.len(), 2);
+        assert_eq!(link.waiting[&[0, 0, 0]], Some(vec![999; CHUNK_VOLUME]));
+        assert_eq!(link.waiting[&[1, 0, 0]], None);
+        assert_eq!(link.state(), &LinkState::Connected);
+    }
 }

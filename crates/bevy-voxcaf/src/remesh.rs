@@ -101,22 +101,22 @@ impl VoxWorld {
             return (changed, around.into_iter().collect());
         }
         let opts = self.settings.mesh_options();
-        let at: HashMap<[u32; 3], usize> = self
-            .chunks
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.chunk, i))
-            .collect();
+        // The chunks stay in file order (z, then y, then x), so each is found by a binary
+        // search and a new one goes in its place.
+        let order = |p: [u32; 3]| [p[2], p[1], p[0]];
         let mut emptied = Vec::new();
         for &p in &around {
             let m = mesh_chunk(&self.world, registry, p, opts);
             let parts = chunk_parts(&m, registry, opts.ao);
-            let slot = match at.get(&p) {
-                Some(&i) => &mut self.chunks[i],
-                None if parts.opaque.is_none() && parts.transparent.is_none() => continue,
-                None => {
-                    self.chunks.push(parts.chunk.clone());
-                    self.chunks.last_mut().expect("just pushed")
+            let slot = match self
+                .chunks
+                .binary_search_by_key(&order(p), |c| order(c.chunk))
+            {
+                Ok(i) => &mut self.chunks[i],
+                Err(_) if parts.opaque.is_none() && parts.transparent.is_none() => continue,
+                Err(i) => {
+                    self.chunks.insert(i, parts.chunk.clone());
+                    &mut self.chunks[i]
                 }
             };
             replace(meshes, &mut slot.opaque, parts.opaque);

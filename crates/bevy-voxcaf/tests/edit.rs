@@ -102,6 +102,15 @@ fn edited_chunks_and_their_neighbours_are_remeshed_and_respawned() {
     let vw = worlds.get(&h).unwrap();
     let registry = Registry::default();
     assert_eq!(vw.chunks.len(), 10);
+    // Still in the order vwr-mesh meshes a world (file order: z, then y, then x), the new
+    // chunk in its place.
+    let order: Vec<[u32; 3]> = vw.chunks.iter().map(|c| c.chunk).collect();
+    let meshed: Vec<[u32; 3]> = vwr_mesh::mesh_world(vw.world(), &registry, vw.mesh_options())
+        .chunks
+        .iter()
+        .map(|c| c.chunk)
+        .collect();
+    assert_eq!(order, meshed);
     for c in &vw.chunks {
         let lib = mesh_chunk(vw.world(), &registry, c.chunk, vw.mesh_options());
         let b = MeshBuffers::from_chunk(&lib, &registry);
