@@ -236,19 +236,39 @@ impl ChunkStore {
     /// exist and only their in-world slots: file order comes out directly, with no sort and
     /// no visit of the slots that partial pages hold past the world's edge.
     pub(crate) fn iter(&self) -> impl Iterator<Item = ([u32; 3], &Chunk)> + '_ {
-        let edge = 1u32 << self.shift[0];
+        // Layer by layer of pages (one page high along z): the layer's allocated pages are
+        // found by one look at each of its page-table entries, and only the rows that cross
+        // one of them are visited, so a huge, nearly empty world costs a pass over its page
+        // table, not over every row of chunk positions.
+        let [ex, ey, ez] = self.shift.map(|s| 1u32 << s);
+        let [ppx, ppy, ppz] = self.pages_per_axis.map(|v| v as usize);
         let mut all = Vec::new();
-        for z in 0..self.dims[2] {
-            for y in 0..self.dims[1] {
-                for x0 in (0..self.dims[0]).step_by(edge as usize) {
-                    // The page holding this stretch of the row, and the stretch's first slot.
-                    let (page, in_page) = self.locate([x0, y, z]);
-                    let Some(Some(page)) = self.pages.get(page) else {
-                        continue;
-                    };
-                    let len = (self.dims[0].min(x0 + edge) - x0) as usize;
-                    for (s, c) in page.range(in_page, in_page + len) {
-                        all.push(([x0 + (s - in_page) as u32, y, z], c));
+        // The layer's allocated pages, (page y, page x, page), in table order.
+        let mut live: Vec<(u32, u32, &Page)> = Vec::new();
+        for pz in 0..ppz {
+            live.clear();
+            let layer = self.pages.get(pz * ppx * ppy..(pz + 1) * ppx * ppy);
+            for (i, page) in layer.into_iter().flatten().enumerate() {
+                if let Some(page) = page {
+                    live.push(((i / ppx) as u32, (i % ppx) as u32, page));
+                }
+            }
+            if live.is_empty() {
+                continue;
+            }
+            let z0 = pz as u32 * ez;
+            for z in z0..self.dims[2].min(z0 + ez) {
+                for group in live.chunk_by(|a, b| a.0 == b.0) {
+                    let y0 = group[0].0 * ey;
+                    for y in y0..self.dims[1].min(y0 + ey) {
+                        for &(_, px, page) in group {
+                            let x0 = px * ex;
+                            let (_, in_page) = self.locate([x0, y, z]);
+                            let len = (self.dims[0].min(x0 + ex) - x0) as usize;
+                            for (s, c) in page.range(in_page, in_page + len) {
+                                all.push(([x0 + (s - in_page) as u32, y, z], c));
+                            }
+                        }
                     }
                 }
             }
