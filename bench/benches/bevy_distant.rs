@@ -17,8 +17,10 @@ use bevy_voxcaf::bevy::app::App;
 use bevy_voxcaf::bevy::asset::{Assets, Handle};
 use bevy_voxcaf::bevy::math::Vec3;
 use bevy_voxcaf::bevy::mesh::Mesh;
-use bevy_voxcaf::bevy::prelude::{GlobalTransform, Transform};
-use bevy_voxcaf::{headless_app, load_now, DistantRegions, VoxDistantView, VoxWorld, VoxWorldRoot};
+use bevy_voxcaf::{
+    headless_app, load_now, spawn_distant_view, DistantRegions, VoxDistantView, VoxWorld,
+    VwrLoaderSettings,
+};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 /// 300 blocks from the top corner (0, 100, 0), along the outward diagonal (as `distant.rs`).
@@ -31,17 +33,7 @@ fn run(dir: &Path, name: &str, view: bool) -> (App, Handle<VoxWorld>) {
     let h = load_now::<VoxWorld>(&mut app, name, WAIT).expect("load");
     if view {
         let at = Vec3::from_array(CAMERA);
-        let viewer = app
-            .world_mut()
-            .spawn((
-                Transform::from_translation(at),
-                GlobalTransform::from_translation(at),
-            ))
-            .id();
-        let root = app
-            .world_mut()
-            .spawn((VoxWorldRoot(h.clone()), VoxDistantView::new(viewer)))
-            .id();
+        let (_, root) = spawn_distant_view(&mut app, h.clone(), at, VoxDistantView::new);
         while app
             .world()
             .get::<DistantRegions>(root)
@@ -71,13 +63,11 @@ fn bevy_distant(c: &mut Criterion) {
     w.save_with(dir.path().join("view.vwr"), &options)
         .expect("save");
     drop(w);
-    let meta = r#"(
-    meta_format_version: "1.0",
-    asset: Load(
-        loader: "bevy_voxcaf::world::VwrLoader",
-        settings: (greedy: true, ao: true, chunk_meshes: false),
-    ),
-)"#;
+    let meta = VwrLoaderSettings {
+        chunk_meshes: false,
+        ..VwrLoaderSettings::default()
+    }
+    .meta_file();
     std::fs::write(dir.path().join("view.vwr.meta"), meta).expect("meta");
     let mut g = c.benchmark_group("bevy: the 1000x100x1000 terrain");
     g.sample_size(10).measurement_time(Duration::from_secs(20));

@@ -1,14 +1,19 @@
 //! Loading without a window: an [`App`] that loads files from any folder and waits for them,
-//! for tools, tests and the `inspect` example.
+//! for tools, tests and the `inspect` example, and a distant view spawned in it.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use bevy::app::{App, PluginsState};
 use bevy::asset::{Asset, AssetLoadError, AssetPlugin, AssetServer, Assets, Handle, LoadState};
+use bevy::math::Vec3;
+use bevy::prelude::{Entity, GlobalTransform, Transform};
 use bevy::MinimalPlugins;
 
-use crate::{CafLoadError, CafPackSourcePlugin, VoxPlayPlugin, VoxcafPlugin, WorldLoadError};
+use crate::{
+    CafLoadError, CafPackSourcePlugin, VoxDistantView, VoxPlayPlugin, VoxWorld, VoxWorldRoot,
+    VoxcafPlugin, WorldLoadError,
+};
 
 /// How long [`load_now`] waits without sleeping.
 const SPIN: Duration = Duration::from_millis(5);
@@ -93,6 +98,30 @@ pub fn load_now<A: Asset>(
             _ => std::thread::sleep(Duration::from_millis(1)),
         }
     }
+}
+
+/// Spawns a viewer at `at` and a [`VoxWorldRoot`] drawing `world` from it with the settings
+/// `view` gives for the viewer's entity; returns (viewer, root). A headless app propagates no
+/// transforms, so the viewer's [`GlobalTransform`] is set along with its [`Transform`]; move
+/// it by inserting both again. The regions come with the next updates.
+pub fn spawn_distant_view(
+    app: &mut App,
+    world: Handle<VoxWorld>,
+    at: Vec3,
+    view: impl FnOnce(Entity) -> VoxDistantView,
+) -> (Entity, Entity) {
+    let viewer = app
+        .world_mut()
+        .spawn((
+            Transform::from_translation(at),
+            GlobalTransform::from_translation(at),
+        ))
+        .id();
+    let root = app
+        .world_mut()
+        .spawn((VoxWorldRoot(world), view(viewer)))
+        .id();
+    (viewer, root)
 }
 
 /// What a failed load says: a loader's own error alone (without the asset server's wrapping

@@ -62,7 +62,7 @@ pub use animation::{animation_loader, node_target};
 pub use audio::audio_loader;
 pub use caf_asset::{CafAsset, CafLoader};
 pub use distant::{update_distant_views, DistantRegions, VoxDistantView, VoxRegionPart};
-pub use headless::{headless_app, load_now, LoadFailure};
+pub use headless::{headless_app, load_now, spawn_distant_view, LoadFailure};
 #[cfg(feature = "live")]
 pub use live::{LinkState, LiveLink, LiveLinkError};
 pub use pack::{CafPackSourcePlugin, CafPackStats};

@@ -94,6 +94,19 @@ fn yes() -> bool {
 }
 
 impl VwrLoaderSettings {
+    /// The text of the `.vwr.meta` file that gives a world these settings: saved beside the
+    /// world as `NAME.vwr.meta`, the asset server loads `NAME.vwr` with them.
+    pub fn meta_file(&self) -> String {
+        format!(
+            "(\n    meta_format_version: \"1.0\",\n    asset: Load(\n        loader: \"{}\",\n        \
+             settings: (greedy: {}, ao: {}, chunk_meshes: {}),\n    ),\n)\n",
+            <VwrLoader as TypePath>::type_path(),
+            self.greedy,
+            self.ao,
+            self.chunk_meshes
+        )
+    }
+
     /// `vwr-mesh`'s options for these settings.
     pub fn mesh_options(&self) -> MeshOptions {
         MeshOptions {

@@ -9,8 +9,8 @@ use bevy::math::Vec3;
 use bevy::mesh::{Mesh, Mesh3d, VertexAttributeValues};
 use bevy::prelude::{Entity, GlobalTransform, Transform};
 use bevy_voxcaf::{
-    headless_app, load_now, DistantRegions, SpawnedChunks, VoxChunkPart, VoxDistantView,
-    VoxRegionPart, VoxWorld, VoxWorldRoot,
+    headless_app, load_now, spawn_distant_view, DistantRegions, SpawnedChunks, VoxChunkPart,
+    VoxDistantView, VoxRegionPart, VoxWorld, VoxWorldRoot, VwrLoaderSettings,
 };
 use vwr::{Block, World};
 
@@ -45,19 +45,10 @@ fn setup(dir: &std::path::Path, at: Vec3) -> (App, Handle<VoxWorld>, Entity, Ent
 fn viewed(dir: &std::path::Path, at: Vec3) -> (App, Handle<VoxWorld>, Entity, Entity) {
     let mut app = headless_app(dir);
     let h = load_now::<VoxWorld>(&mut app, "hills.vwr", Duration::from_secs(60)).unwrap();
-    // No transform propagation in a headless app: the viewer's global transform is set.
-    let viewer = app
-        .world_mut()
-        .spawn((
-            Transform::from_translation(at),
-            GlobalTransform::from_translation(at),
-        ))
-        .id();
-    let view = VoxDistantView {
+    let (viewer, root) = spawn_distant_view(&mut app, h.clone(), at, |viewer| VoxDistantView {
         max_cell_px: 20.0,
         ..VoxDistantView::new(viewer)
-    };
-    let root = app.world_mut().spawn((VoxWorldRoot(h.clone()), view)).id();
+    });
     app.update();
     app.update();
     (app, h, viewer, root)
@@ -240,13 +231,11 @@ fn a_world_loaded_without_chunk_meshes_is_drawn_alike_meshing_only_what_the_view
     let at = Vec3::new(-20.0, 40.0, 160.0);
     let dir = tempfile::tempdir().unwrap();
     let (mut app, _, _, _) = setup(dir.path(), at);
-    let meta = r#"(
-    meta_format_version: "1.0",
-    asset: Load(
-        loader: "bevy_voxcaf::world::VwrLoader",
-        settings: (greedy: true, ao: true, chunk_meshes: false),
-    ),
-)"#;
+    let meta = VwrLoaderSettings {
+        chunk_meshes: false,
+        ..VwrLoaderSettings::default()
+    }
+    .meta_file();
     std::fs::write(dir.path().join("hills.vwr.meta"), meta).unwrap();
     let (mut lazy, h, _, root) = viewed(dir.path(), at);
     let vw = lazy.world().resource::<Assets<VoxWorld>>().get(&h).unwrap();

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use bevy::asset::{Assets, Handle};
 use bevy::mesh::{Mesh, VertexAttributeValues};
-use bevy_voxcaf::{headless_app, load_now, LoadFailure, VoxWorld};
+use bevy_voxcaf::{headless_app, load_now, LoadFailure, VoxWorld, VwrLoaderSettings};
 use vwr_blocks::Registry;
 use vwr_mesh::{mesh_world, MeshBuffers, MeshOptions, MeshPart};
 
@@ -159,13 +159,12 @@ fn a_meta_file_sets_the_meshing_of_one_world() {
     let bytes = std::fs::read(root.join("worlds3d/world001.vwr")).expect("golden");
     std::fs::write(dir.path().join("greedy.vwr"), &bytes).expect("write");
     std::fs::write(dir.path().join("faces.vwr"), &bytes).expect("write");
-    let meta = r#"(
-    meta_format_version: "1.0",
-    asset: Load(
-        loader: "bevy_voxcaf::world::VwrLoader",
-        settings: (greedy: false, ao: false),
-    ),
-)"#;
+    let meta = VwrLoaderSettings {
+        greedy: false,
+        ao: false,
+        ..VwrLoaderSettings::default()
+    }
+    .meta_file();
     std::fs::write(dir.path().join("faces.vwr.meta"), meta).expect("meta");
     let world = vwr::World::from_bytes(&bytes).expect("world");
     let registry = Registry::default();
