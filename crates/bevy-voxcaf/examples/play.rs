@@ -14,7 +14,9 @@
 //! Without a level it writes the demo's showcase level (`vwr::samples::showcase`) into a
 //! temporary folder and plays that; with one, the level's folder is the asset folder.
 //! `--live URL` follows a running `voxcaf world serve` (the URL it printed): its users' edits
-//! appear in the game as they are made, and the player collides with them.
+//! appear in the game as they are made, and the player collides with them. `--distant` draws
+//! far regions from levels of detail chosen by their distance to the camera
+//! ([`VoxDistantView`]), for worlds too big to draw whole.
 //!
 //! Controls (relative to the view; the camera looks towards +z): W / ↑ forward (+z),
 //! S / ↓ back (−z), A / ← left on the screen (+x), D / → right on the screen (−x), Space
@@ -61,18 +63,19 @@ use bevy_voxcaf::vwr_play::{
     raycast, Event, Game, Input, InputScript, ObjectKind, TICKS_PER_SECOND,
 };
 use bevy_voxcaf::{
-    PlayEvent, PlayInput, PlayRefused, PlayState, SpawnedChunks, VoxChunkPart, VoxPlayPlugin,
-    VoxPlayer, VoxWorld, VoxWorldRoot, VoxcafPlugin,
+    DistantRegions, PlayEvent, PlayInput, PlayRefused, PlayState, SpawnedChunks, VoxChunkPart,
+    VoxDistantView, VoxPlayPlugin, VoxPlayer, VoxRegionPart, VoxWorld, VoxWorldRoot, VoxcafPlugin,
 };
 
 const USAGE: &str = "\
-usage: play [LEVEL.vwr] [--live URL]
+usage: play [LEVEL.vwr] [--live URL] [--distant]
 
 Plays a .vwr level in a window (without LEVEL: the demo's showcase level).
 
   LEVEL.vwr   the level to play; its folder is the asset folder
   --live URL  follow a running `voxcaf world serve` (the URL it printed,
               http://HOST:PORT/?token=...): its edits appear in the game
+  --distant   draw far regions from levels of detail (for big worlds)
   -h, --help  this help
 
 controls: W/A/S/D or the arrows walk (relative to the view), Space jumps, Escape quits
@@ -110,6 +113,7 @@ const LOOK_ABOVE_FEET: f32 = 1.2;
 struct Args {
     level: Option<PathBuf>,
     live: Option<String>,
+    distant: bool,
 }
 
 enum Parsed {
@@ -122,6 +126,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Parsed, String> 
     while let Some(a) = args.next() {
         match a.as_str() {
             "-h" | "--help" => return Ok(Parsed::Help),
+            "--distant" => out.distant = true,
             "--live" => {
                 let url = args.next().ok_or("--live needs a URL")?;
                 if out.live.replace(url).is_some() {
@@ -248,7 +253,7 @@ fn main() -> ExitCode {
         // So that a stale file does not pass for this run's.
         let _ = std::fs::remove_file(path);
     }
-    let mut app = match build_app(&dir, &asset, args.live.as_deref(), unattended) {
+    let mut app = match build_app(&dir, &asset, args.live.as_deref(), args.distant, unattended) {
         Ok(app) => app,
         Err(e) => {
             eprintln!("error: {e}");
@@ -272,6 +277,8 @@ fn main() -> ExitCode {
 struct Level {
     handle: Handle<VoxWorld>,
     name: String,
+    /// Far regions drawn from levels of detail (`--distant`).
+    distant: bool,
 }
 
 /// The materials of the world's chunk passes.
@@ -279,6 +286,16 @@ struct Level {
 struct ChunkMaterials {
     opaque: Handle<StandardMaterial>,
     transparent: Handle<StandardMaterial>,
+}
+
+impl ChunkMaterials {
+    /// The material of the opaque or the transparent pass.
+    fn pass(&self, transparent: bool) -> Handle<StandardMaterial> {
+        match transparent {
+            true => self.transparent.clone(),
+            false => self.opaque.clone(),
+        }
+    }
 }
 
 /// The input script played instead of the keyboard.
@@ -307,6 +324,7 @@ fn build_app(
     dir: &Path,
     asset: &str,
     live: Option<&str>,
+    distant: bool,
     unattended: Unattended,
 ) -> Result<App, String> {
     let mut app = App::new();
@@ -354,7 +372,8 @@ fn build_app(
             .chain()
             .before(TransformSystems::Propagate),
     )
-    .add_observer(add_chunk_material);
+    .add_observer(add_chunk_material)
+    .add_observer(add_region_material);
     #[cfg(feature = "live")]
     app.add_systems(Update, watch_link);
     let handle: Handle<VoxWorld> = app
@@ -374,6 +393,7 @@ fn build_app(
     app.insert_resource(Level {
         handle,
         name: asset.to_string(),
+        distant,
     });
     if let Some(script) = unattended.script {
         // One tick a frame, whatever the frame rate: a scripted run plays the same everywhere.
@@ -418,11 +438,6 @@ fn setup(
             ..default()
         }),
     });
-    commands.spawn((
-        Name::new("level"),
-        VoxWorldRoot(level.handle.clone()),
-        Visibility::default(),
-    ));
     let body = meshes.add(Cuboid::new(PLAYER_SIZE.x, PLAYER_SIZE.y, PLAYER_SIZE.z));
     let suit = materials.add(StandardMaterial {
         base_color: Color::srgb(0.95, 0.4, 0.1),
@@ -451,11 +466,26 @@ fn setup(
         },
         Transform::IDENTITY.looking_to(Vec3::new(-0.45, -1.0, 0.6), Vec3::Y),
     ));
-    commands.spawn((
-        Camera3d::default(),
-        GameCamera,
-        Transform::from_xyz(50.0, 60.0, -40.0).looking_at(Vec3::new(50.0, 0.0, 50.0), Vec3::Y),
+    let camera = commands
+        .spawn((
+            Camera3d::default(),
+            GameCamera,
+            Transform::from_xyz(50.0, 60.0, -40.0).looking_at(Vec3::new(50.0, 0.0, 50.0), Vec3::Y),
+        ))
+        .id();
+    let mut root = commands.spawn((
+        Name::new("level"),
+        VoxWorldRoot(level.handle.clone()),
+        Visibility::default(),
     ));
+    if level.distant {
+        // The window is 1280 pixels wide and the camera's field of view 45° vertically,
+        // about 72.7° across: 1008 pixels per radian.
+        root.insert(VoxDistantView {
+            px_per_radian: 1008.0,
+            ..VoxDistantView::new(camera)
+        });
+    }
 }
 
 /// Gives each chunk pass the plugin spawns its material.
@@ -468,12 +498,23 @@ fn add_chunk_material(
     let Ok(part) = parts.get(add.entity) else {
         return;
     };
-    let material = if part.transparent {
-        materials.transparent.clone()
-    } else {
-        materials.opaque.clone()
-    };
-    commands.entity(add.entity).insert(MeshMaterial3d(material));
+    commands
+        .entity(add.entity)
+        .insert(MeshMaterial3d(materials.pass(part.transparent)));
+}
+
+/// Gives each region pass a distant view spawns its material.
+fn add_region_material(
+    add: On<Add, VoxRegionPart>,
+    parts: Query<&VoxRegionPart>,
+    materials: Res<ChunkMaterials>,
+    mut commands: Commands,
+) {
+    if let Ok(part) = parts.get(add.entity) {
+        commands
+            .entity(add.entity)
+            .insert(MeshMaterial3d(materials.pass(part.transparent)));
+    }
 }
 
 /// Says when the level has loaded, or why it did not (and quits).
@@ -753,7 +794,7 @@ fn update_title(
 fn take_screenshot(
     mut commands: Commands,
     mut capture: ResMut<Capture>,
-    roots: Query<&SpawnedChunks>,
+    roots: Query<(&SpawnedChunks, Option<&DistantRegions>)>,
     players: Query<(Option<&PlayState>, Has<PlayRefused>), With<VoxPlayer>>,
     script: Option<Res<Script>>,
     mut exit: MessageWriter<AppExit>,
@@ -766,7 +807,10 @@ fn take_screenshot(
         exit.write(AppExit::error());
         return;
     }
-    let shown = roots.iter().any(|s| !s.is_empty());
+    // Chunk children, or a distant view's regions.
+    let shown = roots
+        .iter()
+        .any(|(s, d)| !s.is_empty() || d.is_some_and(|d| !d.is_empty()));
     let played = players.iter().all(|(state, refused)| {
         refused
             || state.is_some_and(|s| {
