@@ -299,18 +299,17 @@ pub fn plan_view_px(
 /// Sets the closed sides of the level-0 regions: those whose neighbour in the world is not a
 /// level-0 region.
 fn close_level0_seams(chunks: &mut [ViewChunk], world_dims: [u32; 3]) {
-    let [dx, dy, _] = world_dims.map(|d| d as usize);
-    let index = |p: [u32; 3]| p[0] as usize + dx * (p[1] as usize + dy * p[2] as usize);
-    let mut fine = vec![false; world_dims.iter().map(|&d| d as usize).product()];
-    for c in chunks.iter().filter(|c| c.level == 0) {
-        fine[index(c.chunk)] = true;
-    }
-    for c in chunks.iter_mut().filter(|c| c.level == 0) {
+    // The level-0 regions come first, in file order: each neighbour is found by a binary
+    // search among them (a table of the world's chunk positions would be sized by the world,
+    // 4.3 G entries for the largest).
+    let n0 = chunks.partition_point(|c| c.level == 0);
+    let keys: Vec<[u32; 3]> = chunks[..n0].iter().map(|c| file_key(c.chunk)).collect();
+    for c in &mut chunks[..n0] {
         for f in Face::ALL {
             let n = f.normal();
             let q = [0, 1, 2].map(|a| c.chunk[a].wrapping_add_signed(n[a]));
             let inside = (0..3).all(|a| q[a] < world_dims[a]);
-            c.closed[f.index()] = inside && !fine[index(q)];
+            c.closed[f.index()] = inside && keys.binary_search(&file_key(q)).is_err();
         }
     }
 }
