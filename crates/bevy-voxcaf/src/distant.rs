@@ -14,7 +14,8 @@
 //!
 //! The view is planned again when the viewer has moved [`VoxDistantView::replan_distance`]
 //! blocks, and after the world changed; region meshes are kept while their region stays in
-//! the plan and dropped when it leaves it.
+//! the plan and dropped when it leaves it. Removing the view from the root despawns its
+//! regions, and the root's chunk children come back.
 
 use std::collections::{HashMap, HashSet};
 
@@ -23,7 +24,8 @@ use bevy::ecs::message::MessageReader;
 use bevy::math::Vec3;
 use bevy::mesh::{Mesh, Mesh3d};
 use bevy::prelude::{
-    ChildOf, Commands, Component, Entity, GlobalTransform, Query, Res, ResMut, Transform,
+    ChildOf, Commands, Component, Entity, GlobalTransform, On, Query, Remove, Res, ResMut,
+    Transform,
 };
 use vwr::World;
 use vwr_mesh::lod::{mesh_regions, plan_view_px, Sides, ViewChunk};
@@ -255,6 +257,22 @@ impl DistantRegions {
         self.planned_at = Some(at);
         self.stale = false;
         want
+    }
+}
+
+/// When a root's [`VoxDistantView`] is removed, despawns its region children and forgets
+/// what it built: the root's chunk children come back with the next update.
+pub fn drop_distant_view(
+    remove: On<Remove, VoxDistantView>,
+    mut commands: Commands,
+    mut states: Query<&mut DistantRegions>,
+) {
+    if let Ok(mut state) = states.get_mut(remove.entity) {
+        for (e, _) in state.parts.drain().map(|(_, v)| v) {
+            // The root may be going too, taking its children with it.
+            commands.entity(e).try_despawn();
+        }
+        *state = DistantRegions::default();
     }
 }
 

@@ -61,7 +61,9 @@ pub use animation::{animation_loader, node_target};
 #[cfg(feature = "audio")]
 pub use audio::audio_loader;
 pub use caf_asset::{CafAsset, CafLoader};
-pub use distant::{update_distant_views, DistantRegions, VoxDistantView, VoxRegionPart};
+pub use distant::{
+    drop_distant_view, update_distant_views, DistantRegions, VoxDistantView, VoxRegionPart,
+};
 pub use headless::{headless_app, load_now, spawn_distant_view, LoadFailure};
 #[cfg(feature = "live")]
 pub use live::{LinkState, LiveLink, LiveLinkError};
@@ -117,7 +119,8 @@ impl Plugin for VoxcafPlugin {
         app.add_systems(
             Update,
             (remesh_changed, spawn_world_chunks, update_distant_views).chain(),
-        );
+        )
+        .add_observer(drop_distant_view);
     }
 }
 

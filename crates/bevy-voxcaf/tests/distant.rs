@@ -198,6 +198,32 @@ fn an_edit_far_away_shows_in_the_coarse_region_over_it() {
 }
 
 #[test]
+fn removing_the_view_brings_the_chunk_children_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut app, h, _, root) = setup(dir.path(), Vec3::new(-20.0, 40.0, 160.0));
+    assert!(!parts(&mut app).is_empty());
+    app.world_mut().entity_mut(root).remove::<VoxDistantView>();
+    app.update();
+    assert!(parts(&mut app).is_empty());
+    assert!(regions(&app, root).is_empty());
+    let vw = app.world().resource::<Assets<VoxWorld>>().get(&h).unwrap();
+    let passes = vw
+        .chunks
+        .iter()
+        .map(|c| c.opaque.is_some() as usize + c.transparent.is_some() as usize)
+        .sum::<usize>();
+    assert_eq!(
+        app.world().get::<SpawnedChunks>(root).unwrap().len(),
+        passes
+    );
+    // And a despawned root takes its regions with it.
+    let (mut app, _, _, root) = viewed(dir.path(), Vec3::new(-20.0, 40.0, 160.0));
+    app.world_mut().entity_mut(root).despawn();
+    app.update();
+    assert!(parts(&mut app).is_empty());
+}
+
+#[test]
 fn a_view_without_its_viewer_draws_nothing_and_says_nothing_is_wrong() {
     let dir = tempfile::tempdir().unwrap();
     hills(dir.path());
