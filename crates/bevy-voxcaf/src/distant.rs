@@ -228,16 +228,15 @@ impl DistantRegions {
                 Err(e) => self.fail(format!("meshing the view: {e}")),
             }
         }
-        let own: HashMap<[u32; 3], [Option<Handle<Mesh>>; 2]> = world
-            .chunks
-            .iter()
-            .map(|c| (c.chunk, [c.opaque.clone(), c.transparent.clone()]))
-            .collect();
+        let own = |i: usize| {
+            let c = &world.chunks[i];
+            [c.opaque.clone(), c.transparent.clone()]
+        };
         let mut want = HashMap::new();
         for c in &plan {
             let pair = match plain(c) {
-                true => own.get(&c.chunk),
-                false => self.meshes.get(&key(c)),
+                true => world.chunk_index(c.chunk).ok().map(own),
+                false => self.meshes.get(&key(c)).cloned(),
             };
             for (transparent, h) in [false, true].into_iter().zip(pair.into_iter().flatten()) {
                 if let Some(h) = h {
@@ -247,7 +246,7 @@ impl DistantRegions {
                         closed: c.closed,
                         transparent,
                     };
-                    want.insert(part, h.clone());
+                    want.insert(part, h);
                 }
             }
         }

@@ -101,17 +101,12 @@ impl VoxWorld {
             return (changed, around.into_iter().collect());
         }
         let opts = self.settings.mesh_options();
-        // The chunks stay in file order (z, then y, then x), so each is found by a binary
-        // search and a new one goes in its place.
-        let order = |p: [u32; 3]| [p[2], p[1], p[0]];
         let mut emptied = Vec::new();
         for &p in &around {
             let m = mesh_chunk(&self.world, registry, p, opts);
             let parts = chunk_parts(&m, registry, opts.ao);
-            let slot = match self
-                .chunks
-                .binary_search_by_key(&order(p), |c| order(c.chunk))
-            {
+            // The chunks stay in file order: a new one goes in its place.
+            let slot = match self.chunk_index(p) {
                 Ok(i) => &mut self.chunks[i],
                 Err(_) if parts.opaque.is_none() && parts.transparent.is_none() => continue,
                 Err(i) => {

@@ -53,6 +53,14 @@ impl VoxWorld {
     pub fn mesh_options(&self) -> MeshOptions {
         self.settings.mesh_options()
     }
+
+    /// Where chunk `pos` is in [`VoxWorld::chunks`] (kept in file order: z, then y, then x),
+    /// or where it would go: a binary search.
+    pub(crate) fn chunk_index(&self, pos: [u32; 3]) -> Result<usize, usize> {
+        let order = |p: [u32; 3]| [p[2], p[1], p[0]];
+        self.chunks
+            .binary_search_by_key(&order(pos), |c| order(c.chunk))
+    }
 }
 
 /// One chunk of a [`VoxWorld`]: its meshes, in the world's block units (one block is one unit;

@@ -232,14 +232,13 @@ impl ChunkStore {
 
     /// Every allocated chunk with its position, in file order (x fastest, then y, then z).
     ///
-    /// Walks the world's chunk rows (z, then y) and, along each row, only the pages that
-    /// exist and only their in-world slots: file order comes out directly, with no sort and
-    /// no visit of the slots that partial pages hold past the world's edge.
+    /// Layer by layer of pages (one page high along z): the layer's allocated pages are found
+    /// by one look at each of its page-table entries, then the layer's chunk rows (z, then y)
+    /// that cross one of them are walked along those pages' in-world slots only. File order
+    /// comes out directly, with no sort, no visit of the slots partial pages hold past the
+    /// world's edge, and a huge, nearly empty world costs a pass over its page table, not over
+    /// every row of chunk positions.
     pub(crate) fn iter(&self) -> impl Iterator<Item = ([u32; 3], &Chunk)> + '_ {
-        // Layer by layer of pages (one page high along z): the layer's allocated pages are
-        // found by one look at each of its page-table entries, and only the rows that cross
-        // one of them are visited, so a huge, nearly empty world costs a pass over its page
-        // table, not over every row of chunk positions.
         let [ex, ey, ez] = self.shift.map(|s| 1u32 << s);
         let [ppx, ppy, ppz] = self.pages_per_axis.map(|v| v as usize);
         let mut all = Vec::new();
