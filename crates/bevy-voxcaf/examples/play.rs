@@ -90,7 +90,8 @@ examples:
   cargo run --release -p bevy_voxcaf --features game --example play
   cargo run --release -p bevy_voxcaf --features game --example play -- level.vwr
   cargo run --release -p bevy_voxcaf --features game --example play -- level.vwr \\
-      --live 'http://127.0.0.1:8080/?token=abc'";
+      --live 'http://127.0.0.1:8080/?token=abc'
+  cargo run --release -p bevy_voxcaf --features game --example play -- big.vwr --distant";
 
 /// How long an unattended run waits for its screenshot before giving up.
 const SCREENSHOT_TIMEOUT: Duration = Duration::from_secs(900);
