@@ -23,8 +23,8 @@ const PPR: f32 = 1222.0;
 /// The camera: 300 blocks from the top corner (0, 100, 0), along the outward diagonal.
 const CAMERA: [f32; 3] = [-173.2, 273.2, -173.2];
 
-fn plan(w: &World, levels: &[World], px: f32) -> ViewPlan {
-    plan_view(CAMERA, w.chunk_dims(), (levels.len() - 1) as u8, PPR / px)
+fn plan(levels: &[World], px: f32) -> ViewPlan {
+    plan_view(CAMERA, levels, PPR / px)
 }
 
 fn distant(c: &mut Criterion) {
@@ -44,11 +44,11 @@ fn distant(c: &mut Criterion) {
     });
     let budgets = [1.0f32, 2.0, 4.0];
     g.bench_function("plan alone, cells <= 1 px", |b| {
-        b.iter(|| plan(black_box(&w), &levels, 1.0))
+        b.iter(|| plan(black_box(&levels), 1.0))
     });
     for px in budgets {
         g.bench_function(format!("view, cells <= {px} px (plan + mesh)"), |b| {
-            b.iter(|| mesh_view(&plan(&w, &levels, px), black_box(&levels), &reg, OPTS))
+            b.iter(|| mesh_view(&plan(&levels, px), black_box(&levels), &reg, OPTS))
         });
     }
     g.finish();
@@ -63,7 +63,7 @@ fn distant(c: &mut Criterion) {
     let (base_tight, base_plain) = triangles(&base, &reg);
     println!("baseline, all of level 0: {base_tight} triangles watertight, {base_plain} plain");
     for px in budgets {
-        let p = plan(&w, &levels, px);
+        let p = plan(&levels, px);
         let m = mesh_view(&p, &levels, &reg, OPTS).expect("view");
         let (tight, plain) = triangles(&m, &reg);
         println!(

@@ -118,7 +118,8 @@ pub struct DistantRegions {
 }
 
 impl DistantRegions {
-    /// The regions of the current view (they tile the world), level-0 chunks first.
+    /// The regions of the current view (they cover the world's non-empty chunks once each),
+    /// level-0 chunks first.
     pub fn regions(&self) -> &[ViewChunk] {
         &self.plan
     }
@@ -195,14 +196,9 @@ impl DistantRegions {
         meshes: &mut Assets<Mesh>,
         registry: &vwr_blocks::Registry,
     ) -> HashMap<VoxRegionPart, Handle<Mesh>> {
-        let plan = plan_view_px(
-            at.to_array(),
-            world.world().chunk_dims(),
-            self.levels.len() as u8,
-            view.px_per_radian,
-            view.max_cell_px,
-        )
-        .chunks;
+        let levels: Vec<&World> = std::iter::once(world.world()).chain(&self.levels).collect();
+        let plan =
+            plan_view_px(at.to_array(), &levels, view.px_per_radian, view.max_cell_px).chunks;
         // Plain level-0 chunks draw the world's own chunk meshes, when it has them.
         let own_meshes = world.settings.chunk_meshes;
         let plain = |c: &ViewChunk| own_meshes && c.level == 0 && c.closed == [false; 6];
@@ -212,7 +208,6 @@ impl DistantRegions {
             .copied()
             .collect();
         if !missing.is_empty() {
-            let levels: Vec<&World> = std::iter::once(world.world()).chain(&self.levels).collect();
             let opts = world.mesh_options();
             match mesh_regions(&levels, &missing, registry, opts) {
                 Ok(list) => {

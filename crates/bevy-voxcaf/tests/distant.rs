@@ -110,17 +110,24 @@ fn far_regions_are_drawn_from_levels_of_detail_and_follow_the_viewer() {
         counts.len() == 4 && counts[..3].iter().all(|&n| n > 0),
         "{counts:?}"
     );
-    // The regions tile the world: their boxes, inside it, add up to its volume.
-    let dims = [32, 3, 32];
-    let volume: u64 = state
-        .regions()
-        .iter()
-        .map(|c| {
+    // The regions cover every non-empty chunk exactly once, and the empty top layer of
+    // chunks (the hills stay below 20 blocks) lies in no region.
+    let world = app.world().resource::<Assets<VoxWorld>>().get(&h).unwrap();
+    let dims = world.world().chunk_dims();
+    let covering = |p: [u32; 3]| {
+        let inside = |c: &&vwr_mesh::lod::ViewChunk| {
             let (lo, hi) = c.block_box(dims);
-            (0..3).map(|a| u64::from(hi[a] - lo[a])).product::<u64>()
-        })
-        .sum();
-    assert_eq!(volume, 320 * 30 * 320);
+            (0..3).all(|a| (lo[a]..hi[a]).contains(&(p[a] * 10)))
+        };
+        state.regions().iter().filter(inside).count()
+    };
+    let mut non_empty = 0;
+    for (p, c) in world.world().chunks() {
+        let want = usize::from(!c.is_empty());
+        assert_eq!(covering(p), want, "chunk {p:?}");
+        non_empty += want;
+    }
+    assert!(non_empty > 0 && covering([5, 2, 5]) == 0);
     // Only region children: the chunk children give way.
     assert!(app.world().get::<SpawnedChunks>(root).unwrap().is_empty());
     let mut chunk_parts = app.world_mut().query::<&VoxChunkPart>();

@@ -33,14 +33,18 @@
 //!
 //! # Distant views
 //!
-//! [`plan_view`] cuts the world into regions, each a chunk of one level, choosing for each the
+//! [`plan_view`] cuts the world's non-empty chunks into regions, each a chunk of one level,
+//! choosing for each the
 //! coarsest level whose cell, seen from the camera at the region's nearest point, spans at
 //! most `max_cell_px` pixels (about one: [`plan_view`] uses 1.0, [`plan_view_px`] takes it):
 //! a cell of 2^k blocks at distance d spans about 2^k · `px_per_radian` / d pixels. Regions
-//! are found from the coarsest level's chunks down, a chunk of level k being split into the
-//! (up to) eight chunks of level k − 1 it covers until the rule holds or level 0 is reached,
-//! so level-0 chunks lie near the camera and the regions tile the world without overlap.
+//! are found from the coarsest level's non-empty chunks down, a chunk of level k being split
+//! into the non-empty ones of the (up to) eight chunks of level k − 1 it covers until the rule
+//! holds or level 0 is reached, so level-0 chunks lie near the camera, the regions cover every
+//! non-empty chunk of the world once, and empty space costs nothing.
 //! [`mesh_view`] meshes the chosen chunks in parallel from the levels given.
+
+use std::borrow::Borrow;
 
 use rayon::prelude::*;
 use vwr::{World, CHUNK_SIZE};
@@ -233,28 +237,38 @@ impl ViewPlan {
 /// [`plan_view_px`] with cells of at most one pixel: `px_per_radian` is the view's width in
 /// pixels over its horizontal field of view in radians (a 1920-pixel view of 90°: 1222); to
 /// accept cells of n pixels, pass `px_per_radian / n`.
-pub fn plan_view(
+pub fn plan_view<W: Borrow<World>>(
     camera_pos: [f32; 3],
-    world_dims: [u32; 3],
-    levels: u8,
+    levels: &[W],
     px_per_radian: f32,
 ) -> ViewPlan {
-    plan_view_px(camera_pos, world_dims, levels, px_per_radian, 1.0)
+    plan_view_px(camera_pos, levels, px_per_radian, 1.0)
 }
 
-/// Cuts a world of `world_dims` level-0 chunks into regions for a camera at `camera_pos`
-/// (world units), using levels 0..=`levels` (at most [`vwr::lod::MAX_LOD_LEVELS`]): each region is a chunk
-/// of the coarsest level whose cell, at the region's nearest point, projects to at most
-/// `max_cell_px` pixels (see the module doc). The regions tile the world without overlap.
-pub fn plan_view_px(
+/// Cuts the non-empty chunks of a world into regions for a camera at `camera_pos` (world
+/// units): `levels[k]` is level k of the world (`levels[0]` the world itself; at most
+/// [`vwr::lod::MAX_LOD_LEVELS`] levels above it are used). Each region is a chunk of the
+/// coarsest level whose cell, at the region's nearest point, projects to at most
+/// `max_cell_px` pixels (see the module doc). The regions cover every non-empty level-0 chunk
+/// exactly once, and each holds a non-empty chunk of its level: the plan is found from the
+/// coarsest level's chunks down, so its cost follows the chunks the levels hold, not the
+/// world's size (two chunks of the largest world make a plan of a few regions).
+pub fn plan_view_px<W: Borrow<World>>(
     camera_pos: [f32; 3],
-    world_dims: [u32; 3],
-    levels: u8,
+    levels: &[W],
     px_per_radian: f32,
     max_cell_px: f32,
 ) -> ViewPlan {
-    let top = levels.min(vwr::lod::MAX_LOD_LEVELS);
+    let Some(world) = levels.first().map(Borrow::borrow) else {
+        return ViewPlan::default();
+    };
+    let world_dims = world.chunk_dims();
+    let top = (levels.len() - 1).min(vwr::lod::MAX_LOD_LEVELS as usize) as u8;
     let dims_at = |k: u8| vwr::lod::level_dims(world_dims, k);
+    let occupied = |k: u8, p: [u32; 3]| {
+        let level: &World = levels[k as usize].borrow();
+        level.chunk_dims() == dims_at(k) && level.chunk(p).is_some_and(|c| !c.is_empty())
+    };
     let cam = camera_pos.map(f64::from);
     let fits = |c: &ViewChunk| {
         let (lo, hi) = c.block_box(world_dims);
@@ -267,15 +281,17 @@ pub fn plan_view_px(
         let cell_px = f64::from(1u32 << c.level) * f64::from(px_per_radian);
         cell_px <= f64::from(max_cell_px) * d2.sqrt()
     };
-    let [dx, dy, dz] = dims_at(top);
-    let mut stack: Vec<ViewChunk> = (0..dz)
-        .flat_map(|z| (0..dy).flat_map(move |y| (0..dx).map(move |x| [x, y, z])))
-        .map(|chunk| ViewChunk {
-            level: top,
-            chunk,
-            closed: CLOSED,
-        })
-        .collect();
+    let region = |level: u8, chunk: [u32; 3]| ViewChunk {
+        level,
+        chunk,
+        closed: CLOSED,
+    };
+    let mut stack: Vec<ViewChunk> = match levels[top as usize].borrow() {
+        w if w.chunk_dims() == dims_at(top) => {
+            w.non_empty_chunks().map(|(p, _)| region(top, p)).collect()
+        }
+        _ => Vec::new(),
+    };
     let mut chunks = Vec::new();
     while let Some(c) = stack.pop() {
         if c.level == 0 || fits(&c) {
@@ -283,22 +299,18 @@ pub fn plan_view_px(
             continue;
         }
         let (k, dims) = (c.level - 1, dims_at(c.level - 1));
-        for chunk in vwr::lod::children_of(c.chunk, dims).into_iter().flatten() {
-            stack.push(ViewChunk {
-                level: k,
-                chunk,
-                closed: CLOSED,
-            });
-        }
+        let children = vwr::lod::children_of(c.chunk, dims).into_iter().flatten();
+        stack.extend(children.filter(|&p| occupied(k, p)).map(|p| region(k, p)));
     }
     chunks.sort_by_key(|c| (c.level, file_key(c.chunk)));
-    close_level0_seams(&mut chunks, world_dims);
+    close_level0_seams(&mut chunks, |p| occupied(0, p));
     ViewPlan { chunks }
 }
 
-/// Sets the closed sides of the level-0 regions: those whose neighbour in the world is not a
-/// level-0 region.
-fn close_level0_seams(chunks: &mut [ViewChunk], world_dims: [u32; 3]) {
+/// Sets the closed sides of the level-0 regions: those whose neighbour is a non-empty chunk
+/// (`occupied`) that is not a level-0 region, so a coarser region covers it. (Across an empty
+/// neighbour the open side reads air, as a closed one would.)
+fn close_level0_seams(chunks: &mut [ViewChunk], occupied: impl Fn([u32; 3]) -> bool) {
     // The level-0 regions come first, in file order: each neighbour is found by a binary
     // search among them (a table of the world's chunk positions would be sized by the world,
     // 4.3 G entries for the largest).
@@ -308,8 +320,7 @@ fn close_level0_seams(chunks: &mut [ViewChunk], world_dims: [u32; 3]) {
         for f in Face::ALL {
             let n = f.normal();
             let q = [0, 1, 2].map(|a| c.chunk[a].wrapping_add_signed(n[a]));
-            let inside = (0..3).all(|a| q[a] < world_dims[a]);
-            c.closed[f.index()] = inside && keys.binary_search(&file_key(q)).is_err();
+            c.closed[f.index()] = keys.binary_search(&file_key(q)).is_err() && occupied(q);
         }
     }
 }

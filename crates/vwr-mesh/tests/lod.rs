@@ -10,7 +10,7 @@ use common::*;
 use vwr::{lod, World, CHUNK_SIZE};
 use vwr_blocks::{Registry, CLASS_OPAQUE};
 use vwr_mesh::lod::{
-    mesh_chunk_closed, mesh_level, mesh_regions, mesh_view, plan_view, ViewChunk, CLOSED,
+    mesh_chunk_closed, mesh_level, mesh_regions, mesh_view, plan_view, ViewChunk, ViewPlan, CLOSED,
 };
 use vwr_mesh::{mesh_world, Face, MeshBuffers, MeshOptions};
 
@@ -178,23 +178,30 @@ fn random_worlds_make_closed_levels() {
     }
 }
 
-/// Every level-0 chunk of the world is covered by exactly one region.
-fn assert_tiles(chunks: &[ViewChunk], dims: [u32; 3]) {
-    let mut hits = vec![0u32; dims.iter().map(|&d| d as usize).product()];
+/// Every non-empty level-0 chunk of the world is covered by exactly one region, and every
+/// region holds a non-empty chunk of its level.
+fn assert_covers(chunks: &[ViewChunk], levels: &[World]) {
+    let dims = levels[0].chunk_dims();
+    // Hits per level-0 position the regions cover (a map: the largest world has 4.3 G).
+    let mut hits = std::collections::HashMap::<[u32; 3], u32>::new();
+    let non_empty = |w: &World, p: [u32; 3]| w.chunk(p).is_some_and(|c| !c.is_empty());
     for c in chunks {
+        assert!(non_empty(&levels[c.level as usize], c.chunk), "{c:?} is empty");
         let (lo, hi) = c.block_box(dims);
         let n = CHUNK_SIZE as u32;
         assert!((0..3).all(|a| lo[a] < hi[a]), "{c:?} outside the world");
         for z in lo[2] / n..hi[2].div_ceil(n) {
             for y in lo[1] / n..hi[1].div_ceil(n) {
                 for x in lo[0] / n..hi[0].div_ceil(n) {
-                    let i = x + dims[0] * (y + dims[1] * z);
-                    hits[i as usize] += 1;
+                    *hits.entry([x, y, z]).or_default() += 1;
                 }
             }
         }
     }
-    assert!(hits.iter().all(|&h| h == 1), "overlap or hole");
+    assert!(hits.values().all(|&h| h == 1), "overlap");
+    for (p, _) in levels[0].non_empty_chunks() {
+        assert!(hits.contains_key(&p), "chunk {p:?}: hole");
+    }
 }
 
 /// The nearest distance from `cam` to region `c`, and whether its cells fit in a pixel.
@@ -208,11 +215,13 @@ fn fits(c: &ViewChunk, cam: [f32; 3], dims: [u32; 3], ppr: f32) -> bool {
     f64::from(1u32 << c.level) * f64::from(ppr) <= d
 }
 
-/// Checks a plan: tiling, the coarsest level that fits (its parent does not), level 0 near
-/// the camera, and the closed sides of level-0 regions (those facing a coarser region).
-fn check_plan(cam: [f32; 3], dims: [u32; 3], top: u8, ppr: f32) -> Vec<ViewChunk> {
-    let plan = plan_view(cam, dims, top, ppr);
-    assert_tiles(&plan.chunks, dims);
+/// Checks a plan of `levels` (level 0 and those above it): covering, the coarsest level that
+/// fits (its parent does not), level 0 near the camera, and the closed sides of level-0
+/// regions (those facing a non-empty chunk of a coarser region).
+fn check_plan(cam: [f32; 3], levels: &[World], ppr: f32) -> Vec<ViewChunk> {
+    let (dims, top) = (levels[0].chunk_dims(), (levels.len() - 1) as u8);
+    let plan = plan_view(cam, levels, ppr);
+    assert_covers(&plan.chunks, levels);
     let level0: BTreeSet<[u32; 3]> = plan
         .chunks
         .iter()
@@ -237,7 +246,8 @@ fn check_plan(cam: [f32; 3], dims: [u32; 3], top: u8, ppr: f32) -> Vec<ViewChunk
             for f in Face::ALL {
                 let d = f.normal();
                 let q = [0, 1, 2].map(|a| c.chunk[a].wrapping_add_signed(d[a]));
-                let coarser = (0..3).all(|a| q[a] < dims[a]) && !level0.contains(&q);
+                let filled = levels[0].chunk(q).is_some_and(|c| !c.is_empty());
+                let coarser = filled && !level0.contains(&q);
                 assert_eq!(c.closed[f.index()], coarser, "{c:?} side {f:?}");
             }
         }
@@ -245,19 +255,39 @@ fn check_plan(cam: [f32; 3], dims: [u32; 3], top: u8, ppr: f32) -> Vec<ViewChunk
     plan.chunks
 }
 
+/// A world of `dims` chunks with one stone block in each chunk of `filled` (taken modulo
+/// `dims`), or stone throughout when `filled` is `None`.
+fn chunks_of(dims: [u32; 3], filled: Option<&[[u32; 3]]>) -> World {
+    let mut w = World::with_chunk_dims(dims).expect("dims");
+    let n = CHUNK_SIZE as i32;
+    match filled {
+        None => {
+            let hi = dims.map(|d| d as i32 * n - 1);
+            w.fill_box([0; 3], hi, b(35)).expect("fill");
+        }
+        Some(list) => {
+            for p in list {
+                let at = [0, 1, 2].map(|a| (p[a] % dims[a]) as i32 * n + 3);
+                w.set_block(at, b(35)).expect("set");
+            }
+        }
+    }
+    w
+}
+
 #[test]
 fn a_distant_view_tiles_the_world_coarser_far_away() {
-    let dims = [100, 10, 100];
+    let levels = pyramid(&chunks_of([100, 10, 100], None), 8);
     // An 800-pixel view of 90°, 300 blocks off a corner of a 1000×100×1000 world.
-    let chunks = check_plan([-173.0, 273.0, -173.0], dims, 8, 509.0);
-    let counts = plan_view([-173.0, 273.0, -173.0], dims, 8, 509.0).level_counts();
+    let chunks = check_plan([-173.0, 273.0, -173.0], &levels, 509.0);
+    let counts = plan_view([-173.0, 273.0, -173.0], &levels, 509.0).level_counts();
     assert!(counts.len() > 1 && counts[0] > 0, "{counts:?}");
     let near = chunks.iter().find(|c| c.chunk == [0, 9, 0]);
     assert_eq!(near.map(|c| c.level), Some(0));
     // A camera far away sees the whole world at the coarsest level; inside it, level 0 near.
-    let far = plan_view([-1e6, 0.0, 0.0], dims, 3, 1000.0);
+    let far = plan_view([-1e6, 0.0, 0.0], &levels[..4], 1000.0);
     assert_eq!(far.level_counts(), vec![0, 0, 0, 13 * 2 * 13]);
-    let inside = check_plan([500.0, 50.0, 500.0], dims, 4, 300.0);
+    let inside = check_plan([500.0, 50.0, 500.0], &levels[..5], 300.0);
     let at = |p: [u32; 3]| {
         inside
             .iter()
@@ -265,6 +295,32 @@ fn a_distant_view_tiles_the_world_coarser_far_away() {
             .is_some()
     };
     assert!(at([50, 5, 50]));
+}
+
+/// The largest world the format allows (65535 × 1 × 65535 chunks) holding two chunks, far
+/// apart: the plan is found from the chunks the levels hold, a few regions, not from the
+/// world's 4.3 G positions.
+#[test]
+fn a_view_of_the_largest_world_plans_only_its_chunks() {
+    let max = vwr::MAX_CHUNKS_PER_AXIS;
+    let w = chunks_of([max, 1, max], Some(&[[5, 0, 5], [max - 1, 0, max - 2]]));
+    let levels = pyramid(&w, 3);
+    let plan = check_plan([50.0, 5.0, 50.0], &levels, 1222.0);
+    let regions: Vec<(u8, [u32; 3])> = plan.iter().map(|c| (c.level, c.chunk)).collect();
+    // The chunk by the camera at level 0, the far one at level 3 (cells of 8 blocks).
+    assert_eq!(
+        regions,
+        vec![(0, [5, 0, 5]), (3, [(max - 1) / 8, 0, (max - 2) / 8])]
+    );
+    assert_eq!(plan[0].closed, [false; 6], "its neighbours are empty");
+    let m = mesh_view(
+        &ViewPlan { chunks: plan },
+        &levels,
+        &Registry::default(),
+        TIGHT,
+    )
+    .expect("view");
+    assert_eq!(m.chunks.len(), 2);
 }
 
 /// The view of a world: with every region at level 0 it is the world's own mesh; mixing
@@ -282,7 +338,7 @@ fn a_view_mixing_levels_has_no_cracks() {
         ],
     );
     let levels = pyramid(&w, 2);
-    let all0 = plan_view([20.0, 10.0, 20.0], w.chunk_dims(), 2, 1e9);
+    let all0 = plan_view([20.0, 10.0, 20.0], &levels, 1e9);
     let m = mesh_view(&all0, &levels, &r, MeshOptions::GREEDY_AO).expect("view");
     assert_eq!(
         face_set(&m),
@@ -290,7 +346,7 @@ fn a_view_mixing_levels_has_no_cracks() {
     );
     // At 3 pixels per radian every region is of level 1; at 6 and 10 level 0 is near.
     for (ppr, seams) in [(3.0, false), (6.0, true), (10.0, true)] {
-        let plan = plan_view([-5.0, 25.0, -5.0], w.chunk_dims(), 2, ppr);
+        let plan = plan_view([-5.0, 25.0, -5.0], &levels, ppr);
         let m = mesh_view(&plan, &levels, &r, TIGHT).expect("view");
         assert!(m.chunks.iter().any(|c| c.level > 0), "ppr {ppr}: one level");
         let seam = |c: &&vwr_mesh::ChunkMesh| c.level == 0 && c.closed.contains(&true);
@@ -298,7 +354,7 @@ fn a_view_mixing_levels_has_no_cracks() {
         let buffers = MeshBuffers::from_world(&m, &r);
         assert_eq!(unmatched_edges(&buffers.opaque), 0, "ppr {ppr}: cracks");
     }
-    let plan = plan_view([-5.0, 25.0, -5.0], w.chunk_dims(), 2, 8.0);
+    let plan = plan_view([-5.0, 25.0, -5.0], &levels, 8.0);
     assert!(mesh_view(&plan, &levels[..1], &r, TIGHT).is_err());
 
     // Some regions at a time (as a view that keeps its earlier meshes asks for them): the same
@@ -351,16 +407,23 @@ mod prop {
             check_pyramid(&pyramid(&w, 3), &Registry::default());
         }
 
-        /// Random cameras and world sizes: the regions tile the world, each at the coarsest
-        /// level that fits, level-0 regions closed towards coarser ones.
+        /// Random cameras, world sizes and filled chunks (all of them, or a few): the regions
+        /// cover the non-empty chunks, each at the coarsest level that fits, level-0 regions
+        /// closed towards coarser ones.
         #[test]
-        fn view_regions_tile_the_world(
+        fn view_regions_cover_the_world(
             cam in (-300.0f32..600.0, -100.0f32..300.0, -300.0f32..600.0),
             dims in (1u32..40, 1u32..8, 1u32..40),
+            filled in proptest::option::of(
+                proptest::collection::vec((0u32..40, 0u32..8, 0u32..40), 0..40)
+            ),
             top in 0u8..=8,
             ppr in 1.0f32..2000.0,
         ) {
-            check_plan([cam.0, cam.1, cam.2], [dims.0, dims.1, dims.2], top, ppr);
+            let filled: Option<Vec<[u32; 3]>> =
+                filled.map(|l| l.into_iter().map(|(x, y, z)| [x, y, z]).collect());
+            let w = chunks_of([dims.0, dims.1, dims.2], filled.as_deref());
+            check_plan([cam.0, cam.1, cam.2], &pyramid(&w, top), ppr);
         }
     }
 }
