@@ -44,6 +44,7 @@ mod file;
 pub mod layout;
 pub mod lod;
 mod page;
+mod page_table;
 mod records;
 pub mod samples;
 mod session;

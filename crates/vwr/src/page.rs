@@ -29,7 +29,7 @@ pub(crate) enum Page {
     Dense(Box<[Slot; PAGE_SLOTS]>),
     /// The occupied slots (a slot lent mutably may hold `None` until the next clean-up),
     /// sorted by slot number. Boxed so that a page entry stays 16 bytes (a thin pointer in
-    /// each variant): the page table of the largest world has 8.4 million entries.
+    /// each variant): a directory of the page table holds 4096 entries.
     #[allow(clippy::box_collection)]
     Few(Box<Vec<(u16, Slot)>>),
 }

@@ -1,8 +1,9 @@
-//! Sparse chunk storage of a [`crate::World`]: a dense table of pages, each page a block of up
-//! to 512 chunk slots allocated on first write.
+//! Sparse chunk storage of a [`crate::World`]: a table of pages, each page a block of up to
+//! 512 chunk slots allocated on first write.
 //!
-//! Empty worlds cost 16 bytes per page (an empty 255³-chunk world: 32768 pages, 512 KiB), and
-//! the page shape adapts to the world's proportions so that flat worlds (1000×100×1000 blocks)
+//! The table ([`crate::page_table`]) has two levels, so an empty world costs 16 bytes per
+//! directory of 4096 pages (the largest world, 8.4 million pages: 32 KiB) and a written one
+//! 64 KiB more per directory it writes to; the page shape adapts to the world's proportions so that flat worlds (1000×100×1000 blocks)
 //! do not waste slots. Chunks live in their page's slots (no box per chunk), so a lookup is one
 //! dependent load (the page) before the chunk's own fields: measured on the random `get_block`
 //! benchmark, this is worth about a fifth more reads per second than a pointer per slot. A full
@@ -21,6 +22,7 @@ use crate::block::Block;
 use crate::chunk::{local_index, Chunk, CHUNK_SIZE};
 use crate::fast::FastTable;
 use crate::page::{Page, Slot, PAGE_SLOTS};
+use crate::page_table::PageTable;
 
 /// log2 of the slots in a full page.
 const PAGE_BITS: u32 = 9;
@@ -36,7 +38,7 @@ pub(crate) struct ChunkStore {
     shift: [u32; 3],
     /// Pages per axis.
     pages_per_axis: [u32; 3],
-    pages: Vec<Option<Page>>,
+    pages: PageTable,
     fast: FastTable,
     cells: CellIndex,
 }
@@ -75,15 +77,14 @@ impl ChunkStore {
             .iter()
             .map(|&p| p as usize)
             .product::<usize>();
-        let mut pages = Vec::with_capacity(count);
-        pages.resize_with(count, || None);
+        let pages = PageTable::new(count);
         let mut store = ChunkStore {
             dims,
             shift,
             pages_per_axis,
             pages,
             fast: FastTable::default(),
-            cells: CellIndex::new(dims),
+            cells: CellIndex::for_fast_table(dims),
         };
         store.build_fast();
         store
@@ -153,23 +154,32 @@ impl ChunkStore {
         let (page, slot) = self.locate(c);
         // SAFETY-free fast path: `locate` of an in-range position is always in range, so the
         // bounds checks below never fail; they stay for memory safety.
-        match &self.pages[page] {
-            Some(p) => p.get(slot),
-            None => None,
-        }
+        self.pages.get(page).and_then(|p| p.get(slot))
     }
 
     /// The block at block position `p`; air outside the world or where no chunk is allocated.
     #[inline]
     pub(crate) fn block(&self, p: [u32; 3]) -> Block {
         let Some((linear, i)) = self.cells.locate(p) else {
-            return Block::AIR;
+            return self.block_unindexed(p);
         };
         match self.fast.block(linear, i) {
             Some(b) => b,
             // Three scalars, not an array: an array argument goes through memory, and the
             // stores to set it up cost every read, not just this rare one.
             None => self.block_slow(p[0], p[1], p[2]),
+        }
+    }
+
+    /// [`ChunkStore::block`] where the cell index has no answer: outside the world, or in a
+    /// world too large for a fast table (and so for a cell index).
+    #[cold]
+    #[inline(never)]
+    fn block_unindexed(&self, p: [u32; 3]) -> Block {
+        let c = CHUNK_SIZE as u32;
+        match (0..3).all(|a| p[a] / c < self.dims[a]) {
+            true => self.block_slow(p[0], p[1], p[2]),
+            false => Block::AIR,
         }
     }
 
@@ -193,7 +203,7 @@ impl ChunkStore {
         let linear = self.linear(c) as usize;
         let (page, slot) = self.locate(c);
         let few = self.few_pages();
-        let slot = Self::page(&mut self.pages[page], few).slot_mut(slot);
+        let slot = Self::page(&mut self.pages, page, few).slot_mut(slot);
         // Zeroed first, so that a panic in `f` leaves no stale address behind.
         self.fast.clear(linear);
         let r = f(slot);
@@ -208,7 +218,7 @@ impl ChunkStore {
         self.fast.lend(self.linear(c) as usize);
         let (page, slot) = self.locate(c);
         let few = self.few_pages();
-        Self::page(&mut self.pages[page], few).slot_mut(slot)
+        Self::page(&mut self.pages, page, few).slot_mut(slot)
     }
 
     /// Whether new pages start Few (see [`crate::page`]): only where no fast table holds
@@ -218,8 +228,8 @@ impl ChunkStore {
     }
 
     /// A page, allocated on first use.
-    fn page(page: &mut Option<Page>, few: bool) -> &mut Page {
-        page.get_or_insert_with(|| Page::new(few))
+    fn page(pages: &mut PageTable, page: usize, few: bool) -> &mut Page {
+        pages.get_or_insert_with(page, || Page::new(few))
     }
 
     /// The slot of an in-range position if its page exists.
@@ -227,7 +237,7 @@ impl ChunkStore {
         self.settle();
         self.fast.lend(self.linear(c) as usize);
         let (page, slot) = self.locate(c);
-        self.pages[page].as_mut().and_then(|p| p.existing_mut(slot))
+        self.pages.get_mut(page).and_then(|p| p.existing_mut(slot))
     }
 
     /// Every allocated chunk with its position, in file order (x fastest, then y, then z).
@@ -246,11 +256,10 @@ impl ChunkStore {
         let mut live: Vec<(u32, u32, &Page)> = Vec::new();
         for pz in 0..ppz {
             live.clear();
-            let layer = self.pages.get(pz * ppx * ppy..(pz + 1) * ppx * ppy);
-            for (i, page) in layer.into_iter().flatten().enumerate() {
-                if let Some(page) = page {
-                    live.push(((i / ppx) as u32, (i % ppx) as u32, page));
-                }
+            let first = pz * ppx * ppy;
+            for (i, page) in self.pages.range(first, first + ppx * ppy) {
+                let i = i - first;
+                live.push(((i / ppx) as u32, (i % ppx) as u32, page));
             }
             if live.is_empty() {
                 continue;
@@ -283,18 +292,16 @@ impl ChunkStore {
             dims: self.dims,
             shift: self.shift,
             pages_per_axis: self.pages_per_axis,
-            pages: Vec::new(),
+            pages: PageTable::default(),
             fast: FastTable::default(),
             cells: CellIndex::default(),
         };
-        for (pi, page) in self.pages.iter_mut().enumerate() {
-            if let Some(page) = page {
-                for (si, c) in page.chunks_mut() {
-                    let pos = shape.position(pi, si);
-                    let linear = shape.linear(pos);
-                    self.fast.lend(linear as usize);
-                    all.push((linear, pos, c));
-                }
+        for (pi, page) in self.pages.iter_mut() {
+            for (si, c) in page.chunks_mut() {
+                let pos = shape.position(pi, si);
+                let linear = shape.linear(pos);
+                self.fast.lend(linear as usize);
+                all.push((linear, pos, c));
             }
         }
         all.sort_unstable_by_key(|e| e.0);
@@ -305,11 +312,7 @@ impl ChunkStore {
     pub(crate) fn retain_mut(&mut self, mut f: impl FnMut(&mut Chunk) -> bool) {
         // No table while slots change and pages are freed (a panic in `f` leaves none behind).
         self.fast = FastTable::default();
-        for page in self.pages.iter_mut() {
-            if !page.as_mut().is_some_and(|p| p.retain(&mut f)) {
-                *page = None;
-            }
-        }
+        self.pages.retain(|p| p.retain(&mut f));
         self.build_fast();
     }
 
@@ -330,8 +333,7 @@ impl ChunkStore {
     /// Bytes held by the page table and allocated pages (not the chunks themselves).
     #[cfg(test)]
     pub(crate) fn overhead_bytes(&self) -> usize {
-        self.pages.len() * std::mem::size_of::<Option<Page>>()
-            + self.pages.iter().flatten().map(Page::bytes).sum::<usize>()
+        self.pages.bytes()
     }
 }
 
@@ -365,6 +367,17 @@ struct CellIndex {
 }
 
 impl CellIndex {
+    /// [`CellIndex::new`] for a world that keeps a fast table (at most [`FAST_MAX_POSITIONS`]
+    /// chunk positions); none (every `locate` answering `None`) for a larger world, whose reads
+    /// go through the pages anyway: its tables would be sized by the world (10 MB for the
+    /// largest), not by what it holds.
+    fn for_fast_table(dims: [u32; 3]) -> CellIndex {
+        match dims.iter().map(|&d| d as u64).product::<u64>() <= FAST_MAX_POSITIONS {
+            true => CellIndex::new(dims),
+            false => CellIndex::default(),
+        }
+    }
+
     /// Tables for a world of `dims` chunks per axis: `8 · 10 · (X + Y + Z)` bytes.
     fn new(dims: [u32; 3]) -> CellIndex {
         let c = CHUNK_SIZE as u64;
@@ -469,17 +482,36 @@ mod tests {
             }
         }
         // The largest axis and the largest chunk count: no carry between the halves.
-        let s = ChunkStore::new([65535, 1, 65535]);
+        let cells = CellIndex::new([65535, 1, 65535]);
         let last = [655_349, 9, 655_349];
         assert_eq!(
-            s.cells.locate(last),
+            cells.locate(last),
             Some(((65535u64 * 65535 - 1) as usize, 999))
         );
         for bad in [u32::MAX, i32::MIN as u32, 655_350] {
-            assert_eq!(s.cells.locate([bad, 0, 0]), None);
-            assert_eq!(s.cells.locate([0, 0, bad]), None);
+            assert_eq!(cells.locate([bad, 0, 0]), None);
+            assert_eq!(cells.locate([0, 0, bad]), None);
         }
-        assert_eq!(s.cells.locate([0, 10, 0]), None);
+        assert_eq!(cells.locate([0, 10, 0]), None);
+    }
+
+    /// A world too large for a fast table keeps no cell index, and reads through its pages
+    /// what lies inside it, air outside.
+    #[test]
+    fn a_world_past_the_fast_table_reads_without_a_cell_index() {
+        let mut s = ChunkStore::new([65535, 1, 65535]);
+        assert!(s.cells.axes.iter().all(|a| a.is_empty()));
+        let mut c = Chunk::new();
+        c.set(999, Block::from_raw(7)).unwrap();
+        *s.slot_mut([65534, 0, 65534]) = Some(c);
+        s.settle();
+        assert_eq!(s.block([655_349, 9, 655_349]).raw(), 7);
+        assert_eq!(s.block([655_348, 9, 655_349]), Block::AIR);
+        for bad in [[655_350, 0, 0], [0, 10, 0], [0, 0, u32::MAX]] {
+            assert_eq!(s.block(bad), Block::AIR, "{bad:?}");
+        }
+        // The whole store of that world, empty: its page table's directories, no more.
+        assert!(ChunkStore::new([65535, 1, 65535]).overhead_bytes() <= 64 * 1024);
     }
 
     #[test]
