@@ -440,11 +440,18 @@ mod tests {
 
     proptest::proptest! {
         /// `iter` walks rows of pages; the order must be file order (the positions sorted by
-        /// their linear index), whatever the world's and the pages' shapes.
+        /// their linear index), whatever the world's and the pages' shapes, in small worlds
+        /// and in large ones whose pages span many directories of the page table.
         #[test]
         fn iter_is_in_file_order(
-            dims in (1u32..40, 1u32..12, 1u32..40),
-            picks in proptest::collection::vec((0u32..40, 0u32..12, 0u32..40), 0..60),
+            dims in proptest::prop_oneof![
+                (1u32..40, 1u32..12, 1u32..40),
+                (1u32..=65535, 1u32..12, 1u32..=65535),
+            ],
+            picks in proptest::collection::vec(
+                (proptest::num::u32::ANY, 0u32..12, proptest::num::u32::ANY),
+                0..60,
+            ),
         ) {
             let dims = [dims.0, dims.1, dims.2];
             let mut s = ChunkStore::new(dims);
