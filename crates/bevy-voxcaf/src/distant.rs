@@ -14,8 +14,9 @@
 //!
 //! The view is planned again when the viewer has moved [`VoxDistantView::replan_distance`]
 //! blocks, and after the world changed; region meshes are kept while their region stays in
-//! the plan and dropped when it leaves it. Removing the view from the root despawns its
-//! regions, and the root's chunk children come back.
+//! the plan and dropped when it leaves it; a region re-meshed after an edit keeps its entity,
+//! given the new mesh. Removing the view from the root despawns its regions, and the root's
+//! chunk children come back.
 
 use std::collections::{HashMap, HashSet};
 
@@ -321,14 +322,19 @@ pub fn update_distant_views(
             continue;
         }
         let mut want = state.replan(world, view, at, &mut meshes, &registry.0);
-        state.parts.retain(|part, (e, h)| {
-            let keep = want.get(part) == Some(h);
-            if keep {
-                want.remove(part);
-            } else {
-                commands.entity(*e).despawn();
+        // A part still wanted keeps its entity, given the new mesh if it was re-meshed.
+        state.parts.retain(|part, (e, h)| match want.remove(part) {
+            Some(new) => {
+                if new != *h {
+                    commands.entity(*e).insert(Mesh3d(new.clone()));
+                    *h = new;
+                }
+                true
             }
-            keep
+            None => {
+                commands.entity(*e).despawn();
+                false
+            }
         });
         for (part, h) in want {
             let e = commands

@@ -83,6 +83,20 @@ fn regions(app: &App, root: Entity) -> &DistantRegions {
     app.world().get::<DistantRegions>(root).unwrap()
 }
 
+/// The entity of the opaque pass of the region of level 2 or more that covers block column
+/// (x, z) (one region in height).
+fn part_over(app: &mut App, x: u32, z: u32) -> Entity {
+    let mut q = app.world_mut().query::<(Entity, &VoxRegionPart)>();
+    let over: Vec<Entity> = q
+        .iter(app.world())
+        .filter(|(_, p)| !p.transparent && p.level >= 2)
+        .filter(|(_, p)| p.chunk[0] == x / (10 << p.level) && p.chunk[2] == z / (10 << p.level))
+        .map(|(e, _)| e)
+        .collect();
+    assert_eq!(over.len(), 1, "{over:?}");
+    over[0]
+}
+
 /// The highest vertex of the opaque pass of the region that covers block column (x, z).
 fn top_over(app: &mut App, x: u32, z: u32) -> (u8, f32) {
     let list = parts(app);
@@ -183,6 +197,7 @@ fn an_edit_far_away_shows_in_the_coarse_region_over_it() {
     let (mut app, h, _, root) = setup(dir.path(), Vec3::new(-20.0, 40.0, 160.0));
     let (level, before) = top_over(&mut app, 301, 161);
     assert!(level >= 2 && before < 27.0, "level {level}, top {before}");
+    let entity = part_over(&mut app, 301, 161);
     // A pillar up to the world's top, 300 blocks from the viewer.
     let stone = Block::make(3, 0).unwrap();
     let mut worlds = app.world_mut().resource_mut::<Assets<VoxWorld>>();
@@ -193,6 +208,8 @@ fn an_edit_far_away_shows_in_the_coarse_region_over_it() {
     app.update();
     let (level, after) = top_over(&mut app, 301, 161);
     assert!(level >= 2 && after >= 30.0, "level {level}, top {after}");
+    // The region's part was given its new mesh in place: the same entity.
+    assert_eq!(part_over(&mut app, 301, 161), entity);
     assert_eq!(regions(&app, root).error(), None);
     // The column dug out instead: the pillar is gone from the coarse region.
     let mut worlds = app.world_mut().resource_mut::<Assets<VoxWorld>>();
