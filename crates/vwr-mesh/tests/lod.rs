@@ -186,7 +186,10 @@ fn assert_covers(chunks: &[ViewChunk], levels: &[World]) {
     let mut hits = std::collections::HashMap::<[u32; 3], u32>::new();
     let non_empty = |w: &World, p: [u32; 3]| w.chunk(p).is_some_and(|c| !c.is_empty());
     for c in chunks {
-        assert!(non_empty(&levels[c.level as usize], c.chunk), "{c:?} is empty");
+        assert!(
+            non_empty(&levels[c.level as usize], c.chunk),
+            "{c:?} is empty"
+        );
         let (lo, hi) = c.block_box(dims);
         let n = CHUNK_SIZE as u32;
         assert!((0..3).all(|a| lo[a] < hi[a]), "{c:?} outside the world");
