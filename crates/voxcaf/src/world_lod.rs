@@ -30,7 +30,7 @@ pub struct LodArgs {
     /// The .vwr file (v3; convert a v2 world with `voxcaf world convert --format v3`).
     pub file: PathBuf,
     /// Levels above level 0, 0..=8 (0 drops them). Default: until one chunk of the coarsest
-    /// level covers the whole world.
+    /// level covers the whole world, or as many as the file's chunk indices have room for.
     #[arg(long, value_parser = clap::value_parser!(u8).range(0..=8))]
     pub levels: Option<u8>,
     /// Print one JSON object instead of text.
@@ -55,9 +55,10 @@ pub fn run(cmd: LodCmd) -> Result<u8> {
     let t = std::time::Instant::now();
     let (mut s, _) =
         WorldSession::open(&a.file, SessionOptions::tool("voxcaf world lod")).map_err(o)?;
+    let dims = s.file().chunk_dims();
     let levels = a
         .levels
-        .unwrap_or_else(|| lod::levels_to_one_chunk(s.file().chunk_dims()));
+        .unwrap_or_else(|| lod::levels_to_one_chunk(dims).min(lod::most_levels(dims)));
     let r = s.set_lod_levels(levels).map_err(o)?;
     drop(s);
     let stats = vwr::WorldFile::open(&a.file)
@@ -66,7 +67,7 @@ pub fn run(cmd: LodCmd) -> Result<u8> {
         .map(|c| c.levels)
         .unwrap_or_default();
     let ms = t.elapsed().as_secs_f64() * 1e3;
-    let base = stats.first().map_or(1, |l| l.bytes.max(1));
+    let base = stats.first().map_or(0, |l| l.bytes);
     let pyramid: u64 = stats.iter().skip(1).map(|l| l.bytes).sum();
     if a.json {
         let v = json!({
@@ -79,17 +80,29 @@ pub fn run(cmd: LodCmd) -> Result<u8> {
         return Ok(0);
     }
     if levels == 0 {
+        let why = match a.levels {
+            None if lod::levels_to_one_chunk(dims) > 0 => {
+                " (a world this size has no room for them: every level's chunks take chunk indices, and a file has 2^32-1)"
+            }
+            _ => "",
+        };
         crate::global::say!(
-            "{}: no levels of detail; {} bytes",
+            "{}: no levels of detail{why}; {} bytes",
             a.file.display(),
             r.file_size
         );
         return Ok(0);
     }
+    let share = match base {
+        0 => String::new(),
+        _ => format!(
+            " = {:.1} % of level 0's {base}",
+            100.0 * pyramid as f64 / base as f64
+        ),
+    };
     crate::global::say!(
-        "{}: {levels} levels of detail, {pyramid} bytes = {:.1} % of level 0's {base} ({:.0} ms); {} bytes in all",
+        "{}: {levels} levels of detail, {pyramid} bytes{share} ({:.0} ms); {} bytes in all",
         a.file.display(),
-        100.0 * pyramid as f64 / base as f64,
         ms,
         r.file_size
     );

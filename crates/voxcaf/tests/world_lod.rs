@@ -86,4 +86,27 @@ fn lod_refuses_what_it_cannot_do_with_a_clear_message() {
     cli_err(dir, "world lod v2.vwr --levels 2", 1, "need a v3 file");
     cli_err(dir, "world lod v2.vwr --levels 9", 2, "9");
     cli_err(dir, "world lod missing.vwr", 1, "missing.vwr");
+    // The largest world has no chunk indices left for any level: asked for levels, it says
+    // so and how many fit; by default it builds the most that fit (none) and says why.
+    cli_ok(dir, "world new huge.vwr --size 655350x10x655350");
+    cli_err(
+        dir,
+        "world lod huge.vwr --levels 2",
+        1,
+        "room for at most 0",
+    );
+    let (code, out, err) = run(dir, &["world", "lod", "huge.vwr"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("no levels of detail (a world this size has no room"),
+        "{out}"
+    );
+    // Half as deep has room for all eight, even empty (no share of level 0's 0 bytes).
+    cli_ok(dir, "world new half.vwr --size 655350x10x327680");
+    let (code, out, err) = run(dir, &["world", "lod", "half.vwr"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("8 levels of detail, 0 bytes (") && !out.contains('%'),
+        "{out}"
+    );
 }

@@ -58,6 +58,16 @@ pub fn levels_to_one_chunk(dims: [u32; 3]) -> u8 {
         .unwrap_or(MAX_LOD_LEVELS)
 }
 
+/// The most levels of detail a file of `dims` chunks has room for (at most
+/// [`MAX_LOD_LEVELS`]): every level's chunks take chunk indices, and a file has 2^32 − 1.
+/// The largest worlds have room for none.
+pub fn most_levels(dims: [u32; 3]) -> u8 {
+    (0..=MAX_LOD_LEVELS)
+        .rev()
+        .find(|&k| space_count(dims, k) <= crate::world::MAX_CHUNK_COUNT)
+        .unwrap_or(0)
+}
+
 /// The levels of detail a file's bytes say it stores: `lodLevels` of a v3 header with the
 /// `LOD` flag, else 0 (v2, `.vox`, anything shorter than a header).
 pub fn stored_levels(bytes: &[u8]) -> u8 {
@@ -332,6 +342,27 @@ mod tests {
 
     fn b(t: u16) -> Block {
         Block::make(t, 0).expect("block")
+    }
+
+    #[test]
+    fn most_levels_is_the_deepest_pyramid_with_chunk_indices_to_spare() {
+        let max = crate::world::MAX_CHUNKS_PER_AXIS;
+        assert_eq!(most_levels([100, 10, 100]), MAX_LOD_LEVELS);
+        assert_eq!(most_levels([max, 1, max]), 0);
+        assert_eq!(most_levels([max, 1, max / 2]), MAX_LOD_LEVELS);
+        for dims in [[max, 1, max], [max, 1, 50_000], [max, 1, 58_000], [1, 1, 1]] {
+            let k = most_levels(dims);
+            assert!(
+                space_count(dims, k) <= crate::world::MAX_CHUNK_COUNT,
+                "{dims:?}"
+            );
+            if k < MAX_LOD_LEVELS {
+                assert!(
+                    space_count(dims, k + 1) > crate::world::MAX_CHUNK_COUNT,
+                    "{dims:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -458,9 +458,11 @@ impl WorldSession {
                 crate::lod::MAX_LOD_LEVELS
             )));
         }
-        if crate::lod::space_count(dims, levels) > crate::world::MAX_CHUNK_COUNT {
+        let most = crate::lod::most_levels(dims);
+        if levels > most {
             return Err(VwrError::Unrepresentable(format!(
-                "{levels} levels of detail would take the file past 2^32-1 chunks"
+                "{levels} levels of detail would take the file past 2^32-1 chunk indices \
+                 (a world this size has room for at most {most})"
             )));
         }
         self.check_unchanged()?;
