@@ -65,6 +65,35 @@ pub struct WorldSummary {
     pub modified: Option<bool>,
 }
 
+impl WorldSummary {
+    /// The fields every page shares (the undo fields are each caller's own).
+    pub fn shared(&self) -> SharedFields {
+        SharedFields {
+            spawn: self.spawn,
+            sky_region: self.sky_region,
+            mission: self.mission,
+            objects: self.objects.clone(),
+            decors: self.decors.clone(),
+        }
+    }
+}
+
+/// What of a [`WorldSummary`] every page shares: a change of it is pushed to every page even
+/// when no chunk changed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedFields {
+    /// The spawn cell.
+    pub spawn: Option<[i32; 3]>,
+    /// The sky region.
+    pub sky_region: u32,
+    /// The mission number.
+    pub mission: u32,
+    /// The MoveObjects.
+    pub objects: Vec<ObjectInfo>,
+    /// The BigDecor cells.
+    pub decors: Vec<DecorInfo>,
+}
+
 /// One MoveObject of a [`WorldSummary`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ObjectInfo {

@@ -170,7 +170,7 @@ struct Pushed<'a> {
 /// Pushes what the session changed after epoch `from` to every page; called with the
 /// session locked, so that pushes go out in the order of the changes.
 pub(crate) fn push(hub: &Hub, s: &mut Session, user: &str, from: u32) {
-    let Some((epoch, bytes)) = s.take_push(from) else {
+    let Some((epoch, bytes, world)) = s.take_push(from) else {
         return;
     };
     let op = s.last_op().filter(|o| o.user == user);
@@ -181,7 +181,7 @@ pub(crate) fn push(hub: &Hub, s: &mut Session, user: &str, from: u32) {
         from,
         epoch,
         chunks: base64::engine::general_purpose::STANDARD.encode(bytes),
-        world: s.summary(),
+        world,
     };
     if let Ok(data) = serde_json::to_string(&p) {
         hub.send("change", data);

@@ -136,9 +136,16 @@ fn events(c: &Client) -> BufReader<TcpStream> {
     BufReader::new(s)
 }
 
+/// The next event named `name`; a test failure after 20 s without one (the stream's
+/// keep-alive comments would defeat the socket's own read timeout).
 fn next_event(r: &mut BufReader<TcpStream>, name: &str) -> serde_json::Value {
     let mut event = String::new();
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
     loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no {name} event within 20 s"
+        );
         let mut line = String::new();
         assert!(r.read_line(&mut line).unwrap() > 0, "stream ended");
         let line = line.trim_end();
@@ -176,6 +183,24 @@ fn changes_and_presence_are_pushed_to_every_page() {
     // The binary chunk answer names its epoch and its one changed chunk.
     assert_eq!(u32::from_le_bytes(bytes[4..8].try_into().unwrap()), 2);
     assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 1);
+    // Edits of fields or records alone change no chunk, and reach every page all the same,
+    // with the world's summary (the spawn, the objects).
+    owner.ok("/api/ops", "spawn 7 3 7");
+    let ch = next_event(&mut stream, "change");
+    assert_eq!(
+        (&ch["epoch"], &ch["world"]["spawn"]),
+        (&2.into(), &serde_json::json!([7, 3, 7]))
+    );
+    owner.ok("/api/ops", "object add 1 12 4 12 end=12,9,12");
+    let ch = next_event(&mut stream, "change");
+    assert_eq!(
+        ch["label"].as_str().map(|l| l.contains("object")),
+        Some(true),
+        "{ch}"
+    );
+    let objects = ch["world"]["objects"].as_array().unwrap();
+    assert_eq!(objects.len(), 1, "{ch}");
+    assert_eq!(objects[0]["end"], serde_json::json!([12.0, 9.0, 12.0]));
     // Presence: a viewer may say where it looks; everyone hears it.
     let r = viewer.post("/api/presence", r#"{"cell": [3, 4, 5], "selection": null}"#);
     assert_eq!(r.status, 200);

@@ -121,7 +121,7 @@ fn run(seed: u64, ops: usize) {
                 }
             }
         }
-        if let Some((_, bytes)) = s.take_push(from) {
+        if let Some((_, bytes, _)) = s.take_push(from) {
             for p in &mut pages {
                 follow(p, &bytes);
             }

@@ -12,7 +12,7 @@ use vwr_edit::script::{Applied, Located};
 use vwr_edit::Editor;
 
 use super::{Session, SessionOptions};
-use crate::answer::{LogAnswer, LogOp, Success};
+use crate::answer::{LogAnswer, LogOp, SharedFields, Success, WorldSummary};
 use crate::error::{Result, ServeError};
 use crate::wire;
 
@@ -38,6 +38,8 @@ pub(crate) fn now_ms() -> u64 {
 pub(super) struct Team {
     pub(super) log: OpLog,
     pending: Vec<LogLine>,
+    /// The shared fields of the summary the last push carried.
+    pushed: Option<SharedFields>,
 }
 
 /// The last line of an existing log: its last operation number and whether it ends with a
@@ -86,6 +88,7 @@ impl Team {
         Ok(Team {
             log: OpLog::new(first, super::history_limits(opts)),
             pending: vec![LogLine::begin(world, opts.fill_limit, now_ms())],
+            pushed: None,
         })
     }
 
@@ -95,6 +98,7 @@ impl Team {
         Team {
             log: OpLog::new(1, super::history_limits(opts)),
             pending: Vec::new(),
+            pushed: None,
         }
     }
 
@@ -204,11 +208,24 @@ impl Session {
         self.team.as_ref()?.log.entries().last().map(LogOp::of)
     }
 
-    /// The chunks changed after epoch `from` (see [`crate::wire`]) and the current epoch;
-    /// `None` when nothing changed.
-    pub fn take_push(&mut self, from: u32) -> Option<(u32, Vec<u8>)> {
+    /// The chunks changed after epoch `from` (see [`crate::wire`]), the current epoch and
+    /// the world's summary, when a chunk changed or the summary's shared fields (spawn, sky,
+    /// mission, objects, decor: [`SharedFields`]) differ from those the last push carried;
+    /// `None` when nothing changed. An edit of records or fields alone (an object added, the
+    /// spawn moved) changes no chunk mesh, and is pushed all the same.
+    pub fn take_push(&mut self, from: u32) -> Option<(u32, Vec<u8>, WorldSummary)> {
         let bytes = self.chunks_since(from);
-        (self.epoch > from).then_some((self.epoch, bytes))
+        let summary = self.summary();
+        let shared = summary.shared();
+        let news = match self.team.as_mut() {
+            Some(t) if t.pushed.as_ref() != Some(&shared) => {
+                // The first push of a session has nothing to compare with: it goes out.
+                t.pushed = Some(shared);
+                true
+            }
+            _ => false,
+        };
+        (self.epoch > from || news).then_some((self.epoch, bytes, summary))
     }
 
     /// The timeline (`GET /api/timeline?seq=N&shown=M`): the binary chunk answer (see
