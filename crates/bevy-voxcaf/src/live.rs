@@ -5,9 +5,12 @@
 //! an invitation's URL works the same) and the [`VoxWorld`] to keep in step. A thread follows
 //! the editor's event stream (`GET /api/events`): on connecting it asks for every chunk the
 //! editor has (`GET /api/chunks?since=0`), so a game started from the saved file also gets the
-//! unsaved edits; then every `change` event carries the changed chunks' blocks. [`apply_live`]
-//! writes those blocks into the world through [`VoxWorld::edit`] (only chunks that differ), and
-//! [`crate::remesh_changed`] re-meshes them in the same update. When the connection drops the
+//! unsaved edits; then every `change` event carries the changed chunks' blocks and the
+//! world's summary. [`apply_live`] writes those blocks into the world (only chunks that
+//! differ), and [`crate::remesh_changed`] re-meshes them in the same update; the summary's
+//! moving objects, spawn point and sky region (`vwr_serve::answer::SharedFields`) replace the
+//! world's, in its records and in [`VoxWorld::objects`], [`VoxWorld::spawn`] and
+//! [`VoxWorld::sky_region`]. When the connection drops the
 //! thread tries again every second, and catches up on reconnecting.
 
 use std::collections::HashMap;
@@ -20,7 +23,10 @@ use std::time::Duration;
 use bevy::asset::{Assets, Handle};
 use bevy::ecs::system::ResMut;
 use bevy::prelude::Resource;
+use serde::Deserialize as _;
+use vwr::layout::META_MOVE_OBJECT;
 use vwr::{Block, CHUNK_VOLUME};
+use vwr_serve::answer::SharedFields;
 use vwr_serve::wire::{answer_epoch, decode_blocks, DecodedChunk};
 
 use crate::world::VoxWorld;
@@ -58,6 +64,7 @@ pub enum LinkState {
 enum Fed {
     State(LinkState),
     Chunks(Vec<DecodedChunk>),
+    Fields(Box<SharedFields>),
 }
 
 /// A link to a running editor, keeping one [`VoxWorld`] in step with it: insert it as a
@@ -72,6 +79,9 @@ pub struct LiveLink {
     /// one copy of each chunk the editor changed however long the world takes to load, or
     /// when it never does.
     waiting: HashMap<[u32; 3], Option<Vec<u16>>>,
+    /// The editor's objects, spawn and sky as last received, not yet written (the latest
+    /// only).
+    fields: Option<Box<SharedFields>>,
     state: LinkState,
     stop: Arc<AtomicBool>,
     applied: u64,
@@ -95,6 +105,7 @@ impl LiveLink {
             world,
             rx: Mutex::new(rx),
             waiting: HashMap::new(),
+            fields: None,
             state: LinkState::Connecting,
             stop,
             applied: 0,
@@ -121,6 +132,7 @@ impl LiveLink {
             match f {
                 Fed::State(s) => self.state = s,
                 Fed::Chunks(c) => self.waiting.extend(c),
+                Fed::Fields(f) => self.fields = Some(f),
             }
         }
     }
@@ -276,6 +288,7 @@ fn follow_once(
                 let (e, chunks) = fetch(agent, base, token, 0)?;
                 epoch = e;
                 send(Fed::Chunks(chunks))?;
+                send(Fed::Fields(fetch_fields(agent, base, token)?))?;
                 send(Fed::State(LinkState::Connected))?;
             }
             "change" => {
@@ -288,11 +301,13 @@ fn follow_once(
                 };
                 epoch = epoch.max(pushed.epoch);
                 send(Fed::Chunks(chunks))?;
+                send(Fed::Fields(pushed.fields))?;
             }
             "lagged" => {
                 let (e, chunks) = fetch(agent, base, token, epoch)?;
                 epoch = epoch.max(e);
                 send(Fed::Chunks(chunks))?;
+                send(Fed::Fields(fetch_fields(agent, base, token)?))?;
             }
             "revoked" => return Err(Refusal::Final("the editor revoked this invitation".into())),
             _ => {}
@@ -303,11 +318,12 @@ fn follow_once(
     Ok(())
 }
 
-/// A `change` event's epochs and chunks.
+/// A `change` event's epochs, chunks and the world's shared fields.
 struct Pushed {
     from: u32,
     epoch: u32,
     chunks: Vec<DecodedChunk>,
+    fields: Box<SharedFields>,
 }
 
 fn pushed_change(data: &str) -> Result<Pushed, Refusal> {
@@ -329,29 +345,86 @@ fn pushed_change(data: &str) -> Result<Pushed, Refusal> {
         from: num("from")?,
         epoch: num("epoch")?,
         chunks: decode(&bytes)?.1,
+        fields: fields_of(&v["world"]).map_err(|e| bad(format!("its world: {e}")))?,
     })
 }
 
+/// The shared fields of a world summary's JSON.
+fn fields_of(summary: &serde_json::Value) -> Result<Box<SharedFields>, serde_json::Error> {
+    SharedFields::deserialize(summary).map(Box::new)
+}
+
+/// The world's shared fields, from `GET /api/world`.
+fn fetch_fields(
+    agent: &ureq::Agent,
+    base: &str,
+    token: &str,
+) -> Result<Box<SharedFields>, Refusal> {
+    let text = get(agent, base, token, "/api/world")?.read_to_string()?;
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| Refusal::Retry(format!("the world summary: {e}")))?;
+    fields_of(&v).map_err(|e| Refusal::Retry(format!("the world summary: {e}")))
+}
+
 /// Writes what the link received into its world (once the world has loaded): the blocks of
-/// every chunk that differs. [`crate::remesh_changed`] meshes them in the same update.
+/// every chunk that differs, and the editor's objects, spawn and sky when they differ.
+/// [`crate::remesh_changed`] meshes the chunks in the same update.
 pub fn apply_live(link: Option<ResMut<LiveLink>>, mut worlds: ResMut<Assets<VoxWorld>>) {
     let Some(mut link) = link else {
         return;
     };
     let link = &mut *link;
     link.receive();
-    if link.waiting.is_empty() {
+    if link.waiting.is_empty() && link.fields.is_none() {
         return;
     }
     let Some(mut world) = worlds.get_mut(&link.world) else {
         return;
     };
+    if let Some(fields) = link.fields.take() {
+        write_fields(&mut world, &fields);
+    }
     let batch: Vec<DecodedChunk> = link.waiting.drain().collect();
     // The link knows what it changed: noted directly, without `VoxWorld::edit`'s look at
     // every chunk of the world.
     let changed = write_chunks(&mut world.world, &batch);
     link.applied += changed.len() as u64;
     world.dirty.extend(changed);
+}
+
+/// Makes the world's MoveObject records, spawn and sky those of `f` (the records only where
+/// they differ: a MoveObject changes no mesh).
+fn write_fields(world: &mut VoxWorld, f: &SharedFields) {
+    let objects: Vec<([i32; 3], vwr::MoveObject)> =
+        f.objects.iter().map(|o| (o.pos, o.move_object())).collect();
+    let w = &mut world.world;
+    if w.move_objects().ok().as_ref() != Some(&objects) {
+        let cells: Vec<[i32; 3]> = w
+            .collect_extra_metadata(META_MOVE_OBJECT)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        for p in cells {
+            w.remove_move_object(p);
+        }
+        for (p, m) in &objects {
+            if let Err(e) = w.set_extra_metadata(*p, META_MOVE_OBJECT, &m.encode()) {
+                tracing::warn!("live link: the editor's object at {p:?}: {e}");
+            }
+        }
+    }
+    match f.spawn {
+        Some(p) => {
+            if let Err(e) = w.set_spawn(p) {
+                tracing::warn!("live link: the editor's spawn {p:?}: {e}");
+            }
+        }
+        None => w.clear_spawn(),
+    }
+    w.set_sky_region(f.sky_region);
+    world.objects = world.world.move_objects().unwrap_or_default();
+    world.spawn = world.world.spawn();
+    world.sky_region = world.world.sky_region();
 }
 
 /// Writes the chunks' blocks into `w` (cells that differ only, so a chunk's records stay);
@@ -402,6 +475,7 @@ mod tests {
             world: Handle::default(),
             rx: Mutex::new(rx),
             waiting: HashMap::new(),
+            fields: None,
             state: LinkState::Connecting,
             stop: Arc::new(AtomicBool::new(false)),
             applied: 0,

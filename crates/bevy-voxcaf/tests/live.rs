@@ -135,6 +135,36 @@ fn edits_in_the_editor_are_remeshed_in_the_running_game() {
         spawned(app, root) == floor_parts
     });
     assert_eq!(block(&app, &h, [12, 15, 12]), Block::AIR);
+
+    // Objects, spawn and sky: records and fields, no chunk of blocks changes.
+    let fields = |app: &App| {
+        let w = app.world().resource::<Assets<VoxWorld>>().get(&h).unwrap();
+        let stored = w.world().move_objects().unwrap();
+        assert_eq!(stored, w.objects, "the records and VoxWorld::objects agree");
+        (w.objects.clone(), w.spawn, w.sky_region)
+    };
+    assert!(fields(&app).0.is_empty());
+    edit(
+        &server,
+        "object add 1 12.5 3 14 end=12.5,9,14 speed=0.25\nspawn 7 3 7\nsky 5",
+    );
+    until(&mut app, "the object, spawn and sky", |app| {
+        let (objects, spawn, sky) = fields(app);
+        !objects.is_empty() && spawn == Some([7, 3, 7]) && sky == 5
+    });
+    let (objects, ..) = fields(&app);
+    assert_eq!(objects.len(), 1);
+    let (at, m) = &objects[0];
+    assert_eq!(
+        (*at, m.object_type, m.pos_end, m.speed),
+        ([12, 3, 14], 1, [12.5, 9.0, 14.0], 0.25)
+    );
+    // Moved in the editor: the game's one object moves too.
+    edit(&server, "object move 12 3 14 20 3 20");
+    until(&mut app, "the object moved", |app| {
+        fields(app).0.first().map(|o| o.0) == Some([20, 3, 20])
+    });
+    assert_eq!(fields(&app).0.len(), 1);
     eprintln!("live link: edit request to re-meshed chunk {latencies:?}");
     server.shutdown().unwrap();
     until(&mut app, "the link lost", |app| {

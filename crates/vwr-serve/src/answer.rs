@@ -6,7 +6,7 @@
 //! `f64` of the same value, so that the JSON shows `1.100000023841858` for a stored `1.1f32`,
 //! exactly what the world holds.
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 /// The `"ok": true` of every successful answer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -79,8 +79,9 @@ impl WorldSummary {
 }
 
 /// What of a [`WorldSummary`] every page shares: a change of it is pushed to every page even
-/// when no chunk changed.
-#[derive(Clone, Debug, PartialEq)]
+/// when no chunk changed. It reads back from a summary's JSON (other fields ignored): what a
+/// client that follows the editor keeps in step (the Bevy plugin's live link).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct SharedFields {
     /// The spawn cell.
     pub spawn: Option<[i32; 3]>,
@@ -95,14 +96,15 @@ pub struct SharedFields {
 }
 
 /// One MoveObject of a [`WorldSummary`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ObjectInfo {
     /// The anchor cell.
     pub pos: [i32; 3],
     /// The object type.
     #[serde(rename = "type")]
     pub object_type: u8,
-    /// The type's name, if it has one.
+    /// The type's name, if it has one (read back from the type, not from the JSON).
+    #[serde(skip_deserializing)]
     pub name: Option<&'static str>,
     /// Start position (world units).
     pub start: [f64; 3],
@@ -139,10 +141,26 @@ impl ObjectInfo {
             icon: m.visual_icon,
         }
     }
+
+    /// The MoveObject this is the view of: [`ObjectInfo::of`] undone, every field exact (the
+    /// `f64` values are those of `f32`s).
+    pub fn move_object(&self) -> vwr::MoveObject {
+        vwr::MoveObject {
+            object_type: self.object_type,
+            pos_start: self.start.map(|v| v as f32),
+            pos_end: self.end.map(|v| v as f32),
+            speed: self.speed as f32,
+            step_advance_ticks: self.advance as f32,
+            step_recede_ticks: self.recede as f32,
+            time_stop_start_ticks: self.stop_start as f32,
+            time_stop_end_ticks: self.stop_end as f32,
+            visual_icon: self.icon,
+        }
+    }
 }
 
 /// One BigDecor cell of a [`WorldSummary`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DecorInfo {
     /// The cell.
     pub pos: [i32; 3],
@@ -505,4 +523,42 @@ pub struct LogAnswer {
     pub next: u64,
     /// The oldest operation the timeline (`GET /api/timeline`) can show the world before.
     pub timeline_from: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A summary's shared fields read back from its JSON give every MoveObject exactly.
+    #[test]
+    fn shared_fields_read_back_from_json_give_the_objects_exactly() {
+        let m = vwr::MoveObject {
+            pos_end: [1.1, 2.2, 1e-7],
+            speed: 0.3,
+            step_advance_ticks: 61.5,
+            visual_icon: 7,
+            ..vwr::MoveObject::new(3, [12.7, 4.0, 0.1])
+        };
+        let objects = vec![ObjectInfo::of([12, 4, 0], &m)];
+        let json = serde_json::json!({
+            "ok": true, "spawn": [1, 2, 3], "sky_region": 4, "mission": 5,
+            "objects": serde_json::to_value(&objects).unwrap(),
+            "decors": [{"pos": [0, 1, 2], "icon": 9}], "undo": "place",
+        });
+        let back: SharedFields = serde_json::from_value(json).unwrap();
+        assert_eq!(
+            (back.spawn, back.sky_region, back.mission),
+            (Some([1, 2, 3]), 4, 5)
+        );
+        assert_eq!(back.objects.len(), 1);
+        assert_eq!(back.objects[0].move_object(), m);
+        assert_eq!(back.objects[0].pos, [12, 4, 0]);
+        assert_eq!(
+            back.decors,
+            vec![DecorInfo {
+                pos: [0, 1, 2],
+                icon: 9
+            }]
+        );
+    }
 }
