@@ -534,7 +534,7 @@ fn three_people_see_each_others_edits_pushed_and_undo_only_their_own() {
         .iter()
         .map(|o| o["user"].as_str().unwrap())
         .collect();
-    assert_eq!(users, ["owner", "Ed", "owner"]);
+    assert_eq!(users, ["owner", "Ed", "owner", "owner"]); // the last: object and spawn
     eprintln!(
         "team e2e: edits seen on the other pages after {} ms (request to block held, 3 pages, loopback); the owner's own edit: {}",
         v["figures"]["seen_ms"], v["figures"]["owner_edit"]

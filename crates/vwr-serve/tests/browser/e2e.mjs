@@ -327,6 +327,13 @@ try {
     out.people = await page.textContent('#people');
     out.b_pushes = await pageB.evaluate(() => window.voxcafStats.pushes.map((p) => p.user));
     out.b_errors = await pageB.evaluate(() => window.voxcafStats.errors);
+    // An object and a spawn point set by the owner change no block; the others' lists show
+    // them all the same (a timeout here fails the scenario).
+    await page.evaluate(() => window.voxcaf.edit('object add 1 5 3 5\nspawn 6 3 6'));
+    for (const p of [pageB, pageC]) {
+      await p.waitForFunction(() => window.voxcaf.world.objects.length === 1 && String(window.voxcaf.world.spawn) === '6,3,6', null, { timeout: 10000 });
+    }
+    await shot('viewer-sees-object', pageC);
   } else if (scenario === 'model') {
     const keysDown = async (...keys) => { await page.locator('#gl').focus(); for (const k of keys) await page.keyboard.press(k); await page.evaluate(() => window.voxcaf.drawn()); };
     const toastText = () => page.textContent('#toast');
