@@ -46,14 +46,19 @@ fn reading_commands_peak_under_128_mib_on_the_255_cubed_chunk_world() {
     let d = t.path();
     goal_worlds(d);
     for args in commands("w255.vwr").into_iter().take(5) {
-        let (code, kib) = peak_kib(d, &args);
-        assert_eq!(code, 0, "{args:?}");
-        assert!(
-            kib < 128 * 1024,
-            "`voxcaf {}` peaked at {kib} KiB",
-            args.join(" ")
-        );
+        assert_peak_under(d, &args, 128);
     }
+}
+
+/// Runs `voxcaf ARGS` in `dir`: it succeeds, and peaks under `mib` MiB.
+fn assert_peak_under(dir: &Path, args: &[String], mib: i64) {
+    let (code, kib) = peak_kib(dir, args);
+    assert_eq!(code, 0, "{args:?}");
+    assert!(
+        kib < mib * 1024,
+        "`voxcaf {}` peaked at {kib} KiB",
+        args.join(" ")
+    );
 }
 
 /// The largest world (655,350 × 10 × 655,350 blocks, 65535 × 1 × 65535 chunks) holding two
@@ -82,12 +87,6 @@ fn the_largest_world_nearly_empty_is_read_in_a_few_mib() {
         if !picked.contains(&args[1].as_str()) {
             continue;
         }
-        let (code, kib) = peak_kib(d, &args);
-        assert_eq!(code, 0, "{args:?}");
-        assert!(
-            kib < 32 * 1024,
-            "`voxcaf {}` peaked at {kib} KiB",
-            args.join(" ")
-        );
+        assert_peak_under(d, &args, 32);
     }
 }
