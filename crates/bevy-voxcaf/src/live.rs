@@ -80,8 +80,10 @@ pub struct LiveLink {
     /// when it never does.
     waiting: HashMap<[u32; 3], Option<Vec<u16>>>,
     /// The editor's objects, spawn and sky as last received, not yet written (the latest
-    /// only).
+    /// only), and as last written: written again only when they differ, so that the many
+    /// changes of blocks alone cost no look at the world's records.
     fields: Option<Box<SharedFields>>,
+    written: Option<Box<SharedFields>>,
     state: LinkState,
     stop: Arc<AtomicBool>,
     applied: u64,
@@ -106,6 +108,7 @@ impl LiveLink {
             rx: Mutex::new(rx),
             waiting: HashMap::new(),
             fields: None,
+            written: None,
             state: LinkState::Connecting,
             stop,
             applied: 0,
@@ -382,7 +385,10 @@ pub fn apply_live(link: Option<ResMut<LiveLink>>, mut worlds: ResMut<Assets<VoxW
         return;
     };
     if let Some(fields) = link.fields.take() {
-        write_fields(&mut world, &fields);
+        if link.written.as_ref() != Some(&fields) {
+            write_fields(&mut world, &fields);
+            link.written = Some(fields);
+        }
     }
     let batch: Vec<DecodedChunk> = link.waiting.drain().collect();
     // The link knows what it changed: noted directly, without `VoxWorld::edit`'s look at
@@ -476,6 +482,7 @@ mod tests {
             rx: Mutex::new(rx),
             waiting: HashMap::new(),
             fields: None,
+            written: None,
             state: LinkState::Connecting,
             stop: Arc::new(AtomicBool::new(false)),
             applied: 0,
