@@ -6,8 +6,8 @@
 //! the editor's event stream (`GET /api/events`): on connecting it asks for every chunk the
 //! editor has (`GET /api/chunks?since=0`), so a game started from the saved file also gets the
 //! unsaved edits; then every `change` event carries the changed chunks' blocks and the
-//! world's summary. [`apply_live`] writes those blocks into the world (only chunks that
-//! differ), and [`crate::remesh_changed`] re-meshes them in the same update; the summary's
+//! world's summary. [`apply_live`] writes those blocks and the chunks' plate rotations into
+//! the world (only chunks that differ), and [`crate::remesh_changed`] re-meshes them in the same update; the summary's
 //! moving objects, spawn point and sky region (`vwr_serve::answer::SharedFields`) replace the
 //! world's, in its records and in [`VoxWorld::objects`], [`VoxWorld::spawn`] and
 //! [`VoxWorld::sky_region`]. When the connection drops the
@@ -24,10 +24,10 @@ use bevy::asset::{Assets, Handle};
 use bevy::ecs::system::ResMut;
 use bevy::prelude::Resource;
 use serde::Deserialize as _;
-use vwr::layout::META_MOVE_OBJECT;
+use vwr::layout::{META_MOVE_OBJECT, META_PLATE_ROTATION};
 use vwr::{Block, CHUNK_VOLUME};
 use vwr_serve::answer::SharedFields;
-use vwr_serve::wire::{answer_epoch, decode_blocks, DecodedChunk};
+use vwr_serve::wire::{answer_epoch, decode_blocks, plates_of, DecodedChunk};
 
 use crate::world::VoxWorld;
 
@@ -78,7 +78,7 @@ pub struct LiveLink {
     /// (a chunk's values are all of it, so the last ones win), so that the link holds at most
     /// one copy of each chunk the editor changed however long the world takes to load, or
     /// when it never does.
-    waiting: HashMap<[u32; 3], Option<Vec<u16>>>,
+    waiting: HashMap<[u32; 3], DecodedChunk>,
     /// The editor's objects, spawn and sky as last received, not yet written (the latest
     /// only), and as last written: written again only when they differ, so that the many
     /// changes of blocks alone cost no look at the world's records.
@@ -134,7 +134,7 @@ impl LiveLink {
         for f in fed {
             match f {
                 Fed::State(s) => self.state = s,
-                Fed::Chunks(c) => self.waiting.extend(c),
+                Fed::Chunks(c) => self.waiting.extend(c.into_iter().map(|c| (c.pos, c))),
                 Fed::Fields(f) => self.fields = Some(f),
             }
         }
@@ -390,7 +390,7 @@ pub fn apply_live(link: Option<ResMut<LiveLink>>, mut worlds: ResMut<Assets<VoxW
             link.written = Some(fields);
         }
     }
-    let batch: Vec<DecodedChunk> = link.waiting.drain().collect();
+    let batch: Vec<DecodedChunk> = link.waiting.drain().map(|(_, c)| c).collect();
     // The link knows what it changed: noted directly, without `VoxWorld::edit`'s look at
     // every chunk of the world.
     let changed = write_chunks(&mut world.world, &batch);
@@ -441,7 +441,12 @@ fn write_chunks(w: &mut vwr::World, chunks: &[DecodedChunk]) -> Vec<[u32; 3]> {
     let mut now = [Block::AIR; CHUNK_VOLUME];
     // An emptied chunk comes without values: all air.
     let air = [0u16; CHUNK_VOLUME];
-    for (pos, values) in chunks {
+    for DecodedChunk {
+        pos,
+        blocks,
+        plates,
+    } in chunks
+    {
         if !w.contains_chunk(*pos) {
             continue;
         }
@@ -449,7 +454,7 @@ fn write_chunks(w: &mut vwr::World, chunks: &[DecodedChunk]) -> Vec<[u32; 3]> {
             Some(c) => c.blocks_into(&mut now),
             None => now.fill(Block::AIR),
         }
-        let values = values.as_deref().unwrap_or(&air);
+        let values = blocks.as_deref().unwrap_or(&air);
         if values.len() != CHUNK_VOLUME {
             continue;
         }
@@ -461,11 +466,30 @@ fn write_chunks(w: &mut vwr::World, chunks: &[DecodedChunk]) -> Vec<[u32; 3]> {
                 }
             }
         }
+        let had = w.chunk(*pos).map(plates_of).unwrap_or_default();
+        if had != *plates {
+            if let Some(c) = w.chunk_mut(*pos) {
+                set_plates(c, &had, plates);
+                any = true;
+            }
+        }
         if any {
             changed.push(*pos);
         }
     }
     changed
+}
+
+/// Replaces a chunk's plate-rotation records (`had`) by `plates`.
+fn set_plates(c: &mut vwr::Chunk, had: &[(u16, bool)], plates: &[(u16, bool)]) {
+    for &(i, _) in had {
+        c.remove_metadata(usize::from(i), META_PLATE_ROTATION);
+    }
+    for &(i, rotated) in plates {
+        if let Err(e) = c.set_metadata(usize::from(i), META_PLATE_ROTATION, &[u8::from(rotated)]) {
+            tracing::warn!("live link: a plate rotation at cell {i}: {e}");
+        }
+    }
 }
 
 #[cfg(test)]
@@ -488,19 +512,31 @@ mod tests {
             applied: 0,
         };
         for round in 0..1000u16 {
-            let chunk = |p: [u32; 3]| (p, Some(vec![round; CHUNK_VOLUME]));
+            let chunk = |pos: [u32; 3]| DecodedChunk {
+                pos,
+                blocks: Some(vec![round; CHUNK_VOLUME]),
+                plates: Vec::new(),
+            };
             let batch = vec![chunk([0, 0, 0]), chunk([1, 0, 0])];
             tx.send(Fed::Chunks(batch)).unwrap();
             if round % 100 == 0 {
                 link.receive();
             }
         }
-        tx.send(Fed::Chunks(vec![([1, 0, 0], None)])).unwrap();
+        let emptied = DecodedChunk {
+            pos: [1, 0, 0],
+            blocks: None,
+            plates: Vec::new(),
+        };
+        tx.send(Fed::Chunks(vec![emptied])).unwrap();
         tx.send(Fed::State(LinkState::Connected)).unwrap();
         link.receive();
         assert_eq!(link.waiting.len(), 2);
-        assert_eq!(link.waiting[&[0, 0, 0]], Some(vec![999; CHUNK_VOLUME]));
-        assert_eq!(link.waiting[&[1, 0, 0]], None);
+        assert_eq!(
+            link.waiting[&[0, 0, 0]].blocks,
+            Some(vec![999; CHUNK_VOLUME])
+        );
+        assert_eq!(link.waiting[&[1, 0, 0]].blocks, None);
         assert_eq!(link.state(), &LinkState::Connected);
     }
 }

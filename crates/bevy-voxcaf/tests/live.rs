@@ -165,6 +165,21 @@ fn edits_in_the_editor_are_remeshed_in_the_running_game() {
         fields(app).0.first().map(|o| o.0) == Some([20, 3, 20])
     });
     assert_eq!(fields(&app).0.len(), 1);
+
+    // A plate rotation (a record that changes how plates are meshed) reaches the game's
+    // world, and its chunk is re-meshed.
+    let plate = |app: &App| {
+        let w = app.world().resource::<Assets<VoxWorld>>().get(&h).unwrap();
+        w.world().plate_rotation([5, 3, 5])
+    };
+    let t0 = Instant::now();
+    edit(&server, "plate 5 3 5 on");
+    remeshed(&mut app, [0, 0, 0], t0);
+    assert_eq!(plate(&app), Some(true));
+    edit(&server, "plate 5 3 5 off");
+    until(&mut app, "the plate turned back", |app| {
+        plate(app) == Some(false)
+    });
     eprintln!("live link: edit request to re-meshed chunk {latencies:?}");
     server.shutdown().unwrap();
     until(&mut app, "the link lost", |app| {

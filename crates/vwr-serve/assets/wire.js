@@ -129,6 +129,13 @@ export function decodeChunks(buf) {
     const flags = dv.getUint32(off + 12, true); off += 16;
     let blocks = null;
     if (flags & 1) ({ off, blocks } = decodeBlocks(buf, dv, off, flags));
+    // Plate rotations (bit 4): for clients that mesh; the page draws the server's meshes.
+    if (flags & 16) {
+      need(buf, off, 4);
+      const n = dv.getUint32(off, true);
+      need(buf, off + 4, n * 4);
+      off += 4 + n * 4;
+    }
     // Level of detail k (GET /api/lod): cells 2^k blocks wide, positions in world units.
     const level = (flags >> 8) & 15, cell = 2 ** level;
     const corner = pos.map((v) => v * SIDE * cell);

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use vwr::{Block, World, WorldSession, CHUNK_SIZE, CHUNK_VOLUME};
+use vwr::{World, WorldSession, CHUNK_SIZE};
 use vwr_blocks::Registry;
 use vwr_edit::script::{parse_text, Effect, Op};
 use vwr_edit::{all_chunk_stats, Change, Editor, Layer};
@@ -575,13 +575,14 @@ impl Session {
         let world = self.editor.world();
         let mut out = Vec::new();
         wire::begin(&mut out, self.epoch, list.len() as u32);
-        let mut blocks = [Block::AIR; CHUNK_VOLUME];
         for p in list {
-            let b = world.chunk(p).map(|c| {
-                c.blocks_into(&mut blocks);
-                &blocks
-            });
-            wire::push_chunk(&mut out, p, b, self.cache.get(p), self.registry);
+            wire::push_chunk(
+                &mut out,
+                p,
+                world.chunk(p),
+                self.cache.get(p),
+                self.registry,
+            );
         }
         out
     }

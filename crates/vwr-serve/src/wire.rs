@@ -9,11 +9,15 @@
 //! "VXM2"  u32 epoch  u32 chunk_count
 //! per chunk:
 //!   u32 cx, cy, cz   u32 flags (bit 0: block values follow; bit 1: as runs; bit 2: an
-//!   opaque pass follows; bit 3: a transparent pass follows; bits 8–11: the level of detail
-//!   k, 0 but in answers of `GET /api/lod`)
+//!   opaque pass follows; bit 3: a transparent pass follows; bit 4: plate rotations follow,
+//!   only with bit 0; bits 8–11: the level of detail k, 0 but in answers of `GET /api/lod`)
 //!   block values (only with flag bit 0), x fastest then y then z:
 //!     bit 1 clear: [u16; 1000] raw block values
 //!     bit 1 set:   u32 run_count, then (u16 raw value, u16 length) × run_count
+//!   plate rotations (flag bit 4): the chunk's plate-rotation records (type 2), which change
+//!   how its plates are meshed; a chunk sent with block values and without bit 4 has none:
+//!     u32 count, then u32 × count: the cell's index in the chunk (bits 0–15, below 1000, x
+//!     fastest) and bit 16 set when the plate is rotated 90°
 //!   opaque pass (flag bit 2), then transparent pass (flag bit 3), each:
 //!     u32 vertex_count  u32 index_count  u32 pass flags
 //!     positions, x y z per vertex, each padded to 4 bytes:
@@ -42,7 +46,8 @@
 //! the one-byte form holds them up to level 4), its mesh closed on every border plane
 //! (`vwr_mesh::lod::mesh_chunk_closed`), and it carries no block values.
 
-use vwr::{Block, CHUNK_SIZE, CHUNK_VOLUME};
+use vwr::layout::META_PLATE_ROTATION;
+use vwr::{Block, Chunk, CHUNK_SIZE, CHUNK_VOLUME};
 use vwr_blocks::Registry;
 use vwr_mesh::mesher::ChunkMesh;
 use vwr_mesh::{MeshBuffers, MeshPart};
@@ -83,15 +88,35 @@ fn runs(blocks: &[Block; CHUNK_VOLUME]) -> Vec<(u16, u16)> {
     out
 }
 
-/// Appends one chunk.
+/// Appends one chunk: with its block values and plate rotations when `chunk` is given (an
+/// absent chunk is sent without, as emptied or all air).
 pub(crate) fn push_chunk(
     out: &mut Vec<u8>,
     pos: [u32; 3],
-    blocks: Option<&[Block; CHUNK_VOLUME]>,
+    chunk: Option<&Chunk>,
     mesh: Option<&ChunkMesh>,
     registry: &Registry,
 ) {
-    push_chunk_at(out, (pos, 0), blocks, mesh, registry);
+    let mut blocks = [Block::AIR; CHUNK_VOLUME];
+    let values = chunk.map(|c| {
+        c.blocks_into(&mut blocks);
+        (&blocks, plates_of(c))
+    });
+    let values = values.as_ref().map(|(b, p)| (*b, p.as_slice()));
+    push_chunk_at(out, (pos, 0), values, mesh, registry);
+}
+
+/// What a chunk sends besides its meshes: its block values and plate rotations.
+type ChunkValues<'a> = (&'a [Block; CHUNK_VOLUME], &'a [(u16, bool)]);
+
+/// A chunk's plate rotations: (cell index, rotated) of each plate-rotation record.
+pub fn plates_of(chunk: &Chunk) -> Vec<(u16, bool)> {
+    chunk
+        .records()
+        .iter()
+        .filter(|r| r.record_type == META_PLATE_ROTATION)
+        .map(|r| (r.index, r.payload.first().is_some_and(|&b| b != 0)))
+        .collect()
 }
 
 /// The answer of `GET /api/lod` at `epoch`: chunks of level of detail `level` (1..=15), each
@@ -111,14 +136,17 @@ pub fn lod_answer(
     out
 }
 
-/// Appends chunk `pos` of level `level` (0: blocks).
+/// Appends chunk `pos` of level `level` (0: blocks), with its block values and plate
+/// rotations when given.
 fn push_chunk_at(
     out: &mut Vec<u8>,
     (pos, level): ([u32; 3], u8),
-    blocks: Option<&[Block; CHUNK_VOLUME]>,
+    values: Option<ChunkValues<'_>>,
     mesh: Option<&ChunkMesh>,
     registry: &Registry,
 ) {
+    let blocks = values.map(|v| v.0);
+    let plates = values.map_or(&[][..], |v| v.1);
     for v in pos {
         out.extend_from_slice(&v.to_le_bytes());
     }
@@ -136,6 +164,7 @@ fn push_chunk_at(
         | (u32::from(as_runs) << 1)
         | (u32::from(passes[0].is_some()) << 2)
         | (u32::from(passes[1].is_some()) << 3)
+        | (u32::from(!plates.is_empty()) << 4)
         | (u32::from(level.min(15)) << 8);
     out.extend_from_slice(&flags.to_le_bytes());
     match (blocks, runs) {
@@ -153,6 +182,12 @@ fn push_chunk_at(
             }
         }
         _ => {}
+    }
+    if !plates.is_empty() {
+        out.extend_from_slice(&(plates.len() as u32).to_le_bytes());
+        for &(i, rotated) in plates {
+            out.extend_from_slice(&(u32::from(i) | u32::from(rotated) << 16).to_le_bytes());
+        }
     }
     let corner = pos.map(|v| ((v as usize * CHUNK_SIZE) << level.min(15)) as f32);
     for p in passes.into_iter().flatten() {
@@ -276,17 +311,23 @@ pub fn answer_epoch(bytes: &[u8]) -> Result<u32, String> {
     }
 }
 
-/// A chunk of an answer read back: its position and block values.
-pub type DecodedChunk = ([u32; 3], Option<Vec<u16>>);
+/// A chunk of an answer read back: what a client that follows the world without drawing it
+/// needs (the page's own reader is `wire.js`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodedChunk {
+    /// The chunk's position.
+    pub pos: [u32; 3],
+    /// Its block values (raw, as [`vwr::Block::raw`]); `None` when the answer carries none
+    /// for it (an emptied chunk).
+    pub blocks: Option<Vec<u16>>,
+    /// Its plate rotations, (cell index, rotated), when it came with block values (none
+    /// otherwise).
+    pub plates: Vec<(u16, bool)>,
+}
 
-/// Reads an answer's chunks: each chunk's position and block values (raw, as
-/// [`vwr::Block::raw`]; `None` when the answer carries none for it). What a client that
-/// follows the world without drawing it needs; the page's own reader is `wire.js`.
+/// Reads an answer's chunks: each chunk's position, block values and plate rotations.
 pub fn decode_blocks(bytes: &[u8]) -> Result<Vec<DecodedChunk>, String> {
-    Ok(decode_chunks(bytes)?
-        .into_iter()
-        .map(|(pos, _, blocks)| (pos, blocks))
-        .collect())
+    Ok(decode_all(bytes)?.into_iter().map(|(_, c)| c).collect())
 }
 
 /// A chunk of an answer read back with its flags (see the module doc): position, flags,
@@ -295,6 +336,14 @@ pub type DecodedFlags = ([u32; 3], u32, Option<Vec<u16>>);
 
 /// [`decode_blocks`] with each chunk's flags too.
 pub fn decode_chunks(bytes: &[u8]) -> Result<Vec<DecodedFlags>, String> {
+    Ok(decode_all(bytes)?
+        .into_iter()
+        .map(|(flags, c)| (c.pos, flags, c.blocks))
+        .collect())
+}
+
+/// Every chunk of an answer with its flags.
+fn decode_all(bytes: &[u8]) -> Result<Vec<(u32, DecodedChunk)>, String> {
     let mut at = 0usize;
     let mut take = |n: usize| -> Result<&[u8], String> {
         let end = at
@@ -353,6 +402,20 @@ pub fn decode_chunks(bytes: &[u8]) -> Result<Vec<DecodedFlags>, String> {
                 Some(v)
             }
         };
+        let mut plates = Vec::new();
+        if flags & 16 != 0 {
+            let n = u32_at(take(4)?) as usize;
+            for v in take(n.saturating_mul(4))?.chunks_exact(4) {
+                let v = u32_at(v);
+                let i = (v & 0xFFFF) as u16;
+                if usize::from(i) >= CHUNK_VOLUME || v >> 17 != 0 {
+                    return Err(format!(
+                        "chunk {pos:?}: a plate rotation {v:#x} out of range"
+                    ));
+                }
+                plates.push((i, v >> 16 == 1));
+            }
+        }
         for pass in [4u32, 8] {
             if flags & pass == 0 {
                 continue;
@@ -382,7 +445,14 @@ pub fn decode_chunks(bytes: &[u8]) -> Result<Vec<DecodedFlags>, String> {
                 take(padded(m.saturating_mul(if pf & 2 != 0 { 2 } else { 4 })))?;
             }
         }
-        out.push((pos, flags, blocks));
+        out.push((
+            flags,
+            DecodedChunk {
+                pos,
+                blocks,
+                plates,
+            },
+        ));
     }
     Ok(out)
 }
@@ -392,11 +462,43 @@ mod tests {
     use super::*;
 
     fn answer(blocks: &[Block; CHUNK_VOLUME]) -> Vec<u8> {
+        let mut c = Chunk::new();
+        for (i, b) in blocks.iter().enumerate() {
+            c.set(i, *b).unwrap();
+        }
+        answer_of(&c)
+    }
+
+    fn answer_of(c: &Chunk) -> Vec<u8> {
         let mut out = Vec::new();
         begin(&mut out, 7, 1);
         let reg = vwr_blocks::default_registry();
-        push_chunk(&mut out, [1, 2, 3], Some(blocks), None, reg);
+        push_chunk(&mut out, [1, 2, 3], Some(c), None, reg);
         out
+    }
+
+    /// Plate rotations travel with a chunk's block values and come back as they were; a bad
+    /// cell index is an error, not a panic.
+    #[test]
+    fn plate_rotations_follow_the_block_values() {
+        let mut c = Chunk::new();
+        c.set(5, Block(50 << 4)).unwrap();
+        c.set_metadata(5, META_PLATE_ROTATION, &[1]).unwrap();
+        c.set_metadata(999, META_PLATE_ROTATION, &[0]).unwrap();
+        let out = answer_of(&c);
+        let back = decode_blocks(&out).unwrap();
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].plates, vec![(5, true), (999, false)]);
+        assert_eq!(back[0].blocks.as_ref().map(|b| b[5]), Some(50 << 4));
+        // Without records: no section, flag bit 4 clear.
+        let plain = decode_chunks(&answer(&[Block::AIR; CHUNK_VOLUME])).unwrap();
+        assert_eq!(plain[0].1 & 16, 0);
+        // A cell index past the chunk, in the section's last word.
+        let mut bad = out.clone();
+        let n = bad.len();
+        bad[n - 4..].copy_from_slice(&1000u32.to_le_bytes());
+        assert!(decode_blocks(&bad).unwrap_err().contains("out of range"));
+        assert!(decode_blocks(&out[..n - 2]).is_err(), "cut short");
     }
 
     #[test]

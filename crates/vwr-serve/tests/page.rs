@@ -43,7 +43,7 @@ fn known_world() -> World {
     let script = "box 0 0 0 19 0 19 stone\nwalls 2 1 2 8 4 8 brickwall\n\
         box 12 1 12 16 2 16 water\nplace 9 5 9 glass\nplace 10 10 10 35:3\n\
         brush sphere 14 12 5 3 lava\nplace 0 19 0 stone\nplace 19 19 19 grass\n\
-        box 4 6 14 6 6 16 rockpile\nplace 9 9 10 grass";
+        box 4 6 14 6 6 16 rockpile\nplace 9 9 10 grass\nplate 9 5 9 on";
     apply_ops(&mut ed, &parse_text("fixture", script).unwrap(), 100_000).unwrap();
     ed.world().clone()
 }
@@ -291,6 +291,9 @@ fn write_fixtures(dir: &Path) {
     world.save(&file).unwrap();
     let mut session = Session::open(&file, SessionOptions::default()).unwrap();
     let answer = session.chunks_since(0);
+    // The answer carries a plate rotation, which the page's decoder reads past.
+    let chunks = vwr_serve::wire::decode_blocks(&answer).unwrap();
+    assert!(chunks.iter().any(|c| c.plates == [(959, true)]));
     std::fs::write(dir.join("world.bin"), &answer).unwrap();
     let expected = expected_decode(session.world(), session.epoch());
     std::fs::write(dir.join("wire.json"), expected.to_string()).unwrap();

@@ -276,13 +276,13 @@ fn the_timeline_shows_the_world_after_any_kept_operation() {
         assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
         vwr_serve::wire::decode_blocks(&r.body).unwrap()
     };
-    let cell = |chunks: &[([u32; 3], Option<Vec<u16>>)], p: [u32; 3]| {
+    let cell = |chunks: &[vwr_serve::wire::DecodedChunk], p: [u32; 3]| {
         let c = [p[0] / 10, p[1] / 10, p[2] / 10];
         let i = (p[0] % 10 + 10 * (p[1] % 10 + 10 * (p[2] % 10))) as usize;
         chunks
             .iter()
-            .find(|(q, _)| *q == c)
-            .map(|(_, b)| b.as_ref().map_or(0, |b| b[i] >> 4))
+            .find(|d| d.pos == c)
+            .map(|d| d.blocks.as_ref().map_or(0, |b| b[i] >> 4))
     };
     let lava = vwr_edit::script::parse_block("lava").unwrap().raw() >> 4;
     let glass = vwr_edit::script::parse_block("glass").unwrap().raw() >> 4;

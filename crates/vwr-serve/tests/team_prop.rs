@@ -71,8 +71,9 @@ fn world_blocks(w: &World) -> Page {
 
 /// Takes a push (the binary chunk answer) into a page.
 fn follow(page: &mut Page, bytes: &[u8]) {
-    for (pos, blocks) in vwr_serve::wire::decode_blocks(bytes).expect("a valid chunk answer") {
-        match blocks {
+    for c in vwr_serve::wire::decode_blocks(bytes).expect("a valid chunk answer") {
+        let pos = c.pos;
+        match c.blocks {
             Some(b) if b.iter().any(|x| *x != 0) => {
                 page.insert(pos, b);
             }

@@ -274,15 +274,10 @@ impl Session {
         }
         let mut out = Vec::new();
         wire::begin(&mut out, 0, states.len() as u32);
-        let mut blocks = [vwr::Block::AIR; vwr::CHUNK_VOLUME];
         for (p, c) in &states {
             let mesh =
                 vwr_mesh::mesher::mesh_chunk(&view, self.registry, *p, super::mesh_options());
-            let b = c.as_ref().map(|c| {
-                c.blocks_into(&mut blocks);
-                &blocks
-            });
-            wire::push_chunk(&mut out, *p, b, Some(&mesh), self.registry);
+            wire::push_chunk(&mut out, *p, c.as_ref(), Some(&mesh), self.registry);
         }
         Ok(out)
     }
