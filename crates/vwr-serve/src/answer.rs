@@ -65,6 +65,24 @@ pub struct WorldSummary {
     pub modified: Option<bool>,
 }
 
+impl SharedFields {
+    /// The shared fields of `world`.
+    pub fn of(world: &vwr::World) -> SharedFields {
+        let objects = world.move_objects().unwrap_or_default();
+        let decors = world.big_decors().unwrap_or_default();
+        SharedFields {
+            spawn: world.spawn(),
+            sky_region: world.sky_region(),
+            mission: world.mission_number(),
+            objects: objects.iter().map(|(p, m)| ObjectInfo::of(*p, m)).collect(),
+            decors: decors
+                .into_iter()
+                .map(|(pos, icon)| DecorInfo { pos, icon })
+                .collect(),
+        }
+    }
+}
+
 impl WorldSummary {
     /// The fields every page shares (the undo fields are each caller's own).
     pub fn shared(&self) -> SharedFields {

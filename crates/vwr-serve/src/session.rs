@@ -14,9 +14,9 @@ use vwr_edit::{all_chunk_stats, Change, Editor, Layer};
 use vwr_mesh::{MeshCache, MeshOptions};
 
 use crate::answer::{
-    BlockInfo, BlockList, ChunkStatInfo, ChunkStatsAnswer, DecorInfo, DiscardAnswer, EditState,
-    HistoryAnswer, LayerAnswer, ObjectInfo, OpInfo, PlayState, PlayStopped, RecoverAnswer,
-    RecoveryInfo, ReloadAnswer, SaveAnswer, ScriptAnswer, Success, WorldSummary,
+    BlockInfo, BlockList, ChunkStatInfo, ChunkStatsAnswer, DiscardAnswer, EditState, HistoryAnswer,
+    LayerAnswer, OpInfo, PlayState, PlayStopped, RecoverAnswer, RecoveryInfo, ReloadAnswer,
+    SaveAnswer, ScriptAnswer, SharedFields, Success, WorldSummary,
 };
 use crate::error::{Result, ServeError};
 use crate::wire;
@@ -319,18 +319,7 @@ impl Session {
     /// The summary, with `user`'s undo state.
     pub fn summary_for(&self, user: &str) -> WorldSummary {
         let w = self.world();
-        let objects = w
-            .move_objects()
-            .unwrap_or_default()
-            .iter()
-            .map(|(p, m)| ObjectInfo::of(*p, m))
-            .collect();
-        let decors = w
-            .big_decors()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(pos, icon)| DecorInfo { pos, icon })
-            .collect();
+        let shared = SharedFields::of(w);
         let (undo_depth, redo_depth, _) = self.depth(user);
         let (undo, redo) = self.labels(user);
         WorldSummary {
@@ -340,11 +329,11 @@ impl Session {
             chunk_dims: w.chunk_dims(),
             chunk_size: CHUNK_SIZE,
             epoch: self.epoch,
-            spawn: w.spawn(),
-            sky_region: w.sky_region(),
-            mission: w.mission_number(),
-            objects,
-            decors,
+            spawn: shared.spawn,
+            sky_region: shared.sky_region,
+            mission: shared.mission,
+            objects: shared.objects,
+            decors: shared.decors,
             undo,
             redo,
             undo_depth,

@@ -263,7 +263,7 @@ impl Session {
         s.db = Some(Box::new(link));
         // The operation log keeps each person's undo (its lines are not written: every
         // operation is a commit of the store).
-        s.team = Some(super::team::Team::in_memory(&opts));
+        s.team = Some(super::team::Team::in_memory(&opts, s.world()));
         s.editor.set_limits(s.editor_limits());
         Ok(s)
     }

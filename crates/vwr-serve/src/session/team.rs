@@ -38,7 +38,8 @@ pub(crate) fn now_ms() -> u64 {
 pub(super) struct Team {
     pub(super) log: OpLog,
     pending: Vec<LogLine>,
-    /// The shared fields of the summary the last push carried.
+    /// The shared fields of the summary the last push carried (at first, the world's as the
+    /// session opened it).
     pushed: Option<SharedFields>,
 }
 
@@ -88,17 +89,17 @@ impl Team {
         Ok(Team {
             log: OpLog::new(first, super::history_limits(opts)),
             pending: vec![LogLine::begin(world, opts.fill_limit, now_ms())],
-            pushed: None,
+            pushed: Some(SharedFields::of(world)),
         })
     }
 
     /// The log of a database session: kept in memory for each person's undo (every
     /// operation is a commit of the store, which is its record).
-    pub(super) fn in_memory(opts: &SessionOptions) -> Team {
+    pub(super) fn in_memory(opts: &SessionOptions, world: &World) -> Team {
         Team {
             log: OpLog::new(1, super::history_limits(opts)),
             pending: Vec::new(),
-            pushed: None,
+            pushed: Some(SharedFields::of(world)),
         }
     }
 
@@ -219,7 +220,6 @@ impl Session {
         let shared = summary.shared();
         let news = match self.team.as_mut() {
             Some(t) if t.pushed.as_ref() != Some(&shared) => {
-                // The first push of a session has nothing to compare with: it goes out.
                 t.pushed = Some(shared);
                 true
             }
