@@ -30,8 +30,9 @@ pub enum ServeCmd {
     ///
     /// A world in PostgreSQL (postgres://USER@HOST:PORT/DB?world=NAME) is edited in database
     /// mode: every edit is committed at once (Ctrl+S has nothing to write), and several
-    /// servers on one world see each other's commits (the page polls every second); undo is
-    /// each person's own there too, and leaves the cells others changed since as they are.
+    /// servers on one world see each other's commits (each looks every second while a page
+    /// or a game follows it, and pushes them); undo is each person's own there too, and
+    /// leaves the cells others changed since as they are.
     ///
     /// Examples:
     ///   voxcaf world serve level.vwr

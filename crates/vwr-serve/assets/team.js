@@ -8,6 +8,7 @@ import { api } from './api.js';
 import { applyChunks } from './render.js';
 import { viewProj } from './camera.js';
 import { objectList, updateStatus } from './ui.js';
+import { savedLabel } from './actions.js';
 
 const TOKEN = new URLSearchParams(location.search).get('token') || '';
 
@@ -36,9 +37,11 @@ async function onChange(d) {
     objectList(); updateStatus();
   }
   if (state.me && d.user !== state.me.name && d.label) {
-    $('stSaved').textContent = 'unsaved changes';
+    $('stSaved').textContent = savedLabel();
     toast(`${d.user}: ${namedBlocks(d.label)}`, 2500);
   }
+  // Database mode: other servers' commits, pulled by this page's server.
+  if (d.note) { $('stSaved').textContent = savedLabel(); toast(d.note, 4000); }
   refreshTimeline().catch(() => {});
   if (d.user) stats.pushes.push({ user: d.user, seq: d.seq, epoch: d.epoch, at: t0 });
   state.dirty = true;

@@ -14,7 +14,9 @@
 //! A world in PostgreSQL ([`start_db`], [`Session::open_db`]) is edited in database mode:
 //! every accepted edit, undo and redo is committed at once (one commit, tool `voxcaf world
 //! serve`, with a version check over the chunks it read and changed); other editors' commits
-//! are pulled before each edit and by `GET /api/sync`, which the page polls every second. A
+//! are pulled before each edit, by `GET /api/sync`, which the page polls every second, and
+//! every second by the server itself while a page or a live link follows its events, which
+//! pushes what they changed like any edit. A
 //! conflicting script, undo or redo is applied again on the new state. Undo is each person's
 //! own in both modes (the session's `vwr_edit::oplog::OpLog`: cells others changed since keep
 //! their change). There is no journal and nothing to save.

@@ -194,6 +194,7 @@ fn serve(session: Session, opts: ServerOptions) -> Result<RunningServer> {
         addr,
         hosts,
     });
+    let poll_db = state.session().is_db().then(|| Arc::downgrade(&state));
     let app = router(state.clone(), opts.max_body);
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let autosave_state = state.clone();
@@ -231,6 +232,9 @@ fn serve(session: Session, opts: ServerOptions) -> Result<RunningServer> {
                         .await;
                     }
                 });
+                if let Some(st) = poll_db {
+                    tokio::spawn(poll_database(st));
+                }
                 axum::serve(listener, app)
                     .with_graceful_shutdown(async move {
                         let _ = stop_rx.await;
@@ -694,8 +698,50 @@ async fn redo(State(st): State<Arc<AppState>>, Extension(me): Extension<User>) -
     change(st, me, |s, u| s.redo_as(u)).await
 }
 
+/// `GET /api/sync`: pulls other editors' commits (database mode), pushing what they changed
+/// to every page and live link of this server too.
 async fn sync(State(st): State<Arc<AppState>>) -> Response {
-    no_store(result(on_session(st, |s| s.sync()).await))
+    let hub = st.clone();
+    no_store(result(
+        on_session(st, move |s| pull_and_push(&hub, s)).await,
+    ))
+}
+
+/// Pulls other servers' commits into the session and pushes what they changed (no user: the
+/// changes are other servers' people's).
+fn pull_and_push(st: &AppState, s: &mut Session) -> Result<crate::answer::SyncAnswer> {
+    let from = s.epoch();
+    let r = s.sync();
+    let note = r.as_ref().ok().and_then(|a| a.state.synced.clone());
+    team::push_noted(&st.hub, s, "", from, note);
+    r
+}
+
+/// How often a database server looks for other servers' commits while someone follows it.
+const DB_POLL: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Database mode: while a page or a live link follows this server's events, pulls other
+/// servers' commits every [`DB_POLL`] and pushes them, so that a follower that never asks
+/// (a game's live link) sees them too. Pages also pull when they poll `GET /api/sync`. The
+/// task holds the state weakly: the session (and its database connection, whose drop may
+/// not run on a runtime's thread) goes with the server.
+async fn poll_database(weak: std::sync::Weak<AppState>) {
+    let mut tick = tokio::time::interval(DB_POLL);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if weak.strong_count() == 0 {
+            return;
+        }
+        let weak = weak.clone();
+        // The state is held on the blocking thread only. A failed pull (the database away)
+        // is tried again at the next tick; the pages say so through their own syncs.
+        let _ = tokio::task::spawn_blocking(move || {
+            let st = weak.upgrade()?;
+            (st.hub.followers() > 0).then(|| pull_and_push(&st, &mut st.session()))
+        })
+        .await;
+    }
 }
 
 #[derive(serde::Deserialize)]

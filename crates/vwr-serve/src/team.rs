@@ -148,6 +148,11 @@ impl Hub {
         self.send(CLOSE, String::new());
     }
 
+    /// How many event streams follow the pushes now.
+    pub(crate) fn followers(&self) -> usize {
+        self.tx.receiver_count()
+    }
+
     fn send(&self, kind: &str, data: String) {
         // No page listening is not an error.
         let _ = self.tx.send(Arc::new((kind.to_string(), data)));
@@ -165,11 +170,19 @@ struct Pushed<'a> {
     epoch: u32,
     chunks: String,
     world: crate::answer::WorldSummary,
+    /// Database mode, other servers' commits pulled: what the page says of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
 }
 
 /// Pushes what the session changed after epoch `from` to every page; called with the
 /// session locked, so that pushes go out in the order of the changes.
 pub(crate) fn push(hub: &Hub, s: &mut Session, user: &str, from: u32) {
+    push_noted(hub, s, user, from, None);
+}
+
+/// [`push`] with a `note` for the pages to show (other servers' commits pulled).
+pub(crate) fn push_noted(hub: &Hub, s: &mut Session, user: &str, from: u32, note: Option<String>) {
     let Some((epoch, bytes, world)) = s.take_push(from) else {
         return;
     };
@@ -182,6 +195,7 @@ pub(crate) fn push(hub: &Hub, s: &mut Session, user: &str, from: u32) {
         epoch,
         chunks: base64::engine::general_purpose::STANDARD.encode(bytes),
         world,
+        note,
     };
     if let Ok(data) = serde_json::to_string(&p) {
         hub.send("change", data);

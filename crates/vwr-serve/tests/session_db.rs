@@ -217,6 +217,47 @@ fn the_server_serves_a_database_world_and_its_sync_endpoint() {
     sb.shutdown().unwrap();
 }
 
+/// A database server that someone follows (a page's or a game's event stream) pulls other
+/// servers' commits by itself and pushes them: blocks, and fields alone.
+#[test]
+fn a_database_server_pushes_other_servers_commits_to_its_followers() {
+    let Some(pg) = TestServer::start() else {
+        return;
+    };
+    let loc = new_world(&pg, "w7");
+    let opts = vwr_serve::ServerOptions::default();
+    let sa = vwr_serve::start_db(&loc, opts.clone()).unwrap();
+    let sb = vwr_serve::start_db(&loc, opts).unwrap();
+    let client = |s: &vwr_serve::RunningServer| common::Client {
+        addr: s.addr(),
+        token: s.token().to_string(),
+    };
+    let (ca, cb) = (client(&sa), client(&sb));
+    let mut stream = common::events(&cb);
+    common::next_event(&mut stream, "hello");
+    ca.ok("/api/ops", "place 8 1 8 lava");
+    let ch = common::next_event(&mut stream, "change");
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(ch["chunks"].as_str().unwrap())
+        .unwrap();
+    let chunks = vwr_serve::wire::decode_blocks(&bytes).unwrap();
+    let lava = block("lava").raw();
+    let at =
+        |c: &vwr_serve::wire::DecodedChunk| c.blocks.as_ref().map(|b| b[8 + 10 * (1 + 10 * 8)]);
+    assert!(
+        chunks
+            .iter()
+            .any(|c| c.pos == [0, 0, 0] && at(c) == Some(lava)),
+        "{ch}"
+    );
+    ca.ok("/api/ops", "spawn 3 1 3");
+    let ch = common::next_event(&mut stream, "change");
+    assert_eq!(ch["world"]["spawn"], serde_json::json!([3, 1, 3]), "{ch}");
+    sa.shutdown().unwrap();
+    sb.shutdown().unwrap();
+}
+
 #[test]
 fn people_on_one_database_server_undo_their_own_steps() {
     let Some(pg) = TestServer::start() else {

@@ -3,11 +3,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpStream;
-use std::time::Duration;
-
-use common::{serve_new, v3_level, Client};
+use common::{events, next_event, serve_new, v3_level, Client};
 
 fn invite(owner: &Client, role: &str, name: &str) -> Client {
     let body = format!(r#"{{"role": "{role}", "name": "{name}"}}"#);
@@ -121,42 +117,6 @@ fn undo_acts_on_the_callers_own_operations_and_leaves_the_others() {
     let r = owner.post("/api/ops", "place 1 3 1 dirt\nundo");
     assert_eq!(r.status, 409, "{}", String::from_utf8_lossy(&r.body));
     server.shutdown().unwrap();
-}
-
-/// Reads Server-Sent Events from `/api/events` as `c`, until `want` events named `name`.
-fn events(c: &Client) -> BufReader<TcpStream> {
-    let mut s = TcpStream::connect(c.addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    write!(
-        s,
-        "GET /api/events?token={} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-        c.token, c.addr
-    )
-    .unwrap();
-    BufReader::new(s)
-}
-
-/// The next event named `name`; a test failure after 20 s without one (the stream's
-/// keep-alive comments would defeat the socket's own read timeout).
-fn next_event(r: &mut BufReader<TcpStream>, name: &str) -> serde_json::Value {
-    let mut event = String::new();
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "no {name} event within 20 s"
-        );
-        let mut line = String::new();
-        assert!(r.read_line(&mut line).unwrap() > 0, "stream ended");
-        let line = line.trim_end();
-        if let Some(e) = line.strip_prefix("event: ") {
-            event = e.to_string();
-        } else if let Some(d) = line.strip_prefix("data: ") {
-            if event == name {
-                return serde_json::from_str(d).unwrap();
-            }
-        }
-    }
 }
 
 #[test]

@@ -237,3 +237,43 @@ pub fn db_world(pg: &voxcaf_pg_test::TestServer, name: &str) -> vwr_postgres::Pg
     vwr_edit::script::edit_store(&mut store, &ops, 1_000_000, "test", false).unwrap();
     loc
 }
+
+/// Opens the Server-Sent Events stream of `/api/events` as `c`.
+pub fn events(c: &Client) -> std::io::BufReader<TcpStream> {
+    let mut s = TcpStream::connect(c.addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .unwrap();
+    write!(
+        s,
+        "GET /api/events?token={} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        c.token, c.addr
+    )
+    .unwrap();
+    std::io::BufReader::new(s)
+}
+
+/// The next event named `name`; a test failure after 20 s without one (the stream's
+/// keep-alive comments would defeat the socket's own read timeout).
+pub fn next_event(r: &mut std::io::BufReader<TcpStream>, name: &str) -> serde_json::Value {
+    let mut event = String::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no {name} event within 20 s"
+        );
+        let mut line = String::new();
+        assert!(
+            std::io::BufRead::read_line(r, &mut line).unwrap() > 0,
+            "stream ended"
+        );
+        let line = line.trim_end();
+        if let Some(e) = line.strip_prefix("event: ") {
+            event = e.to_string();
+        } else if let Some(d) = line.strip_prefix("data: ") {
+            if event == name {
+                return serde_json::from_str(d).unwrap();
+            }
+        }
+    }
+}
