@@ -175,23 +175,23 @@ fn saving_a_database_world_writes_nothing_and_says_committed() {
     assert_eq!(j["committed"], before);
 }
 
+/// A server of the database world `loc`, and a client of it.
+fn server(loc: &PgLocation) -> (vwr_serve::RunningServer, common::Client) {
+    let s = vwr_serve::start_db(loc, vwr_serve::ServerOptions::default()).unwrap();
+    let c = common::Client {
+        addr: s.addr(),
+        token: s.token().to_string(),
+    };
+    (s, c)
+}
+
 #[test]
 fn the_server_serves_a_database_world_and_its_sync_endpoint() {
     let Some(pg) = TestServer::start() else {
         return;
     };
     let loc = new_world(&pg, "w5");
-    let opts = vwr_serve::ServerOptions::default();
-    let sa = vwr_serve::start_db(&loc, opts.clone()).unwrap();
-    let sb = vwr_serve::start_db(&loc, opts).unwrap();
-    let ca = common::Client {
-        addr: sa.addr(),
-        token: sa.token().to_string(),
-    };
-    let cb = common::Client {
-        addr: sb.addr(),
-        token: sb.token().to_string(),
-    };
+    let ((sa, ca), (sb, cb)) = (server(&loc), server(&loc));
     let w = cb.get("/api/world").json();
     assert_eq!(w["store"], "database");
     let epoch = w["epoch"].as_u64().unwrap();
@@ -225,14 +225,7 @@ fn a_database_server_pushes_other_servers_commits_to_its_followers() {
         return;
     };
     let loc = new_world(&pg, "w7");
-    let opts = vwr_serve::ServerOptions::default();
-    let sa = vwr_serve::start_db(&loc, opts.clone()).unwrap();
-    let sb = vwr_serve::start_db(&loc, opts).unwrap();
-    let client = |s: &vwr_serve::RunningServer| common::Client {
-        addr: s.addr(),
-        token: s.token().to_string(),
-    };
-    let (ca, cb) = (client(&sa), client(&sb));
+    let ((sa, ca), (sb, cb)) = (server(&loc), server(&loc));
     let mut stream = common::events(&cb);
     common::next_event(&mut stream, "hello");
     ca.ok("/api/ops", "place 8 1 8 lava");
