@@ -5,13 +5,13 @@
 //! an invitation's URL works the same) and the [`VoxWorld`] to keep in step. A thread follows
 //! the editor's event stream (`GET /api/events`): on connecting it asks for every chunk the
 //! editor has (`GET /api/chunks?since=0`), so a game started from the saved file also gets the
-//! unsaved edits; then every `change` event carries the changed chunks' blocks and the
-//! world's summary. [`apply_live`] writes those blocks and the chunks' plate rotations into
-//! the world (only chunks that differ), and [`crate::remesh_changed`] re-meshes them in the same update; the summary's
-//! moving objects, spawn point and sky region (`vwr_serve::answer::SharedFields`) replace the
-//! world's, in its records and in [`VoxWorld::objects`], [`VoxWorld::spawn`] and
-//! [`VoxWorld::sky_region`]. When the connection drops the
-//! thread tries again every second, and catches up on reconnecting.
+//! unsaved edits; then every `change` event carries the changed chunks' blocks and plate
+//! rotations, and the world's summary. [`apply_live`] writes the blocks and plate rotations
+//! into the world (only chunks that differ), and [`crate::remesh_changed`] re-meshes those
+//! chunks in the same update. The summary's moving objects, spawn point and sky region
+//! (`vwr_serve::answer::SharedFields`) replace the world's, in its records and in
+//! [`VoxWorld::objects`], [`VoxWorld::spawn`] and [`VoxWorld::sky_region`]. When the
+//! connection drops the thread tries again every second, and catches up on reconnecting.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -364,9 +364,9 @@ fn fetch_fields(
     token: &str,
 ) -> Result<Box<SharedFields>, Refusal> {
     let text = get(agent, base, token, "/api/world")?.read_to_string()?;
-    let v: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| Refusal::Retry(format!("the world summary: {e}")))?;
-    fields_of(&v).map_err(|e| Refusal::Retry(format!("the world summary: {e}")))
+    serde_json::from_str::<SharedFields>(&text)
+        .map(Box::new)
+        .map_err(|e| Refusal::Retry(format!("the world summary: {e}")))
 }
 
 /// Writes what the link received into its world (once the world has loaded): the blocks of

@@ -81,9 +81,10 @@ pub fn run(cmd: LodCmd) -> Result<u8> {
     }
     if levels == 0 {
         let why = match a.levels {
-            None if lod::levels_to_one_chunk(dims) > 0 => {
-                " (a world this size has no room for them: every level's chunks take chunk indices, and a file has 2^32-1)"
-            }
+            None if lod::levels_to_one_chunk(dims) > 0 => concat!(
+                " (a world this size has no room for them: every level's chunks take chunk",
+                " indices, and a file has 2^32-1)"
+            ),
             _ => "",
         };
         crate::global::say!(

@@ -110,8 +110,8 @@
 //! makes the extra border faces a few large quads. [`lod::plan_view`] picks, per region of
 //! the world, the coarsest level whose cell projects to at most about one pixel from the
 //! camera (`max_cell_px` in [`lod::plan_view_px`]), level 0 near the camera, the regions
-//! covering the world's non-empty chunks (empty space costs nothing); [`lod::mesh_view`] meshes them in parallel, closing level-0 chunks on
-//! the sides that face a coarser region. **No crack at a seam between levels**: both sides
+//! covering the world's non-empty chunks (empty space costs nothing); [`lod::mesh_view`]
+//! meshes them in parallel, closing level-0 chunks on the sides that face a coarser region. **No crack at a seam between levels**: both sides
 //! of a seam are closed, so a pixel that slips between the two meshes' unmatched edges meets
 //! the border face of the side across, a front face, not what lies behind; and since a
 //! coarse level's solid contains the fine one's, closing hides nothing the fine level shows

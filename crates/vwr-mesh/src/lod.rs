@@ -34,9 +34,9 @@
 //! # Distant views
 //!
 //! [`plan_view`] cuts the world's non-empty chunks into regions, each a chunk of one level,
-//! choosing for each the
-//! coarsest level whose cell, seen from the camera at the region's nearest point, spans at
-//! most `max_cell_px` pixels (about one: [`plan_view`] uses 1.0, [`plan_view_px`] takes it):
+//! choosing for each the coarsest level whose cell, seen from the camera at the region's
+//! nearest point, spans at most `max_cell_px` pixels (about one: [`plan_view`] uses 1.0,
+//! [`plan_view_px`] takes it):
 //! a cell of 2^k blocks at distance d spans about 2^k · `px_per_radian` / d pixels. Regions
 //! are found from the coarsest level's non-empty chunks down, a chunk of level k being split
 //! into the non-empty ones of the (up to) eight chunks of level k − 1 it covers until the rule

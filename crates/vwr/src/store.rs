@@ -3,10 +3,11 @@
 //!
 //! The table ([`crate::page_table`]) has two levels, so an empty world costs 16 bytes per
 //! directory of 4096 pages (the largest world, 8.4 million pages: 32 KiB) and a written one
-//! 64 KiB more per directory it writes to; the page shape adapts to the world's proportions so that flat worlds (1000×100×1000 blocks)
-//! do not waste slots. Chunks live in their page's slots (no box per chunk), so a lookup is one
-//! dependent load (the page) before the chunk's own fields: measured on the random `get_block`
-//! benchmark, this is worth about a fifth more reads per second than a pointer per slot. A full
+//! 64 KiB more per directory it writes to. The page shape adapts to the world's proportions so
+//! that flat worlds (1000×100×1000 blocks) do not waste slots. Chunks live in their page's
+//! slots (no box per chunk), so a lookup is two dependent loads (the directory, the page)
+//! before the chunk's own fields: measured on the random `get_block` benchmark, slots in the
+//! page are worth about a fifth more reads per second than a pointer per slot. A full
 //! page costs 512 × `size_of::<Chunk>()` (about 56 KiB) however few chunks it holds, so in
 //! worlds past [`FAST_MAX_POSITIONS`] a page starts in the Few form (only its occupied slots,
 //! [`crate::page`]) and becomes full when it holds more than 32 chunks: scattered edits cost
