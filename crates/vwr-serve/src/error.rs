@@ -49,6 +49,18 @@ pub enum ServeError {
         /// The world's height in blocks.
         height: u32,
     },
+    /// A layer wider than the layer map shows was asked for.
+    #[error("layer y={y} is {width}×{depth} cells, more than the {max} the layer map shows")]
+    LayerTooLarge {
+        /// The Y level asked for.
+        y: i32,
+        /// Its cells along x.
+        width: u32,
+        /// Its cells along z.
+        depth: u32,
+        /// The most cells the layer map shows.
+        max: u64,
+    },
     /// `GET /api/lod` was asked for a level of detail it does not serve.
     #[error("{message}")]
     LodLevel {
@@ -151,7 +163,9 @@ impl ServeError {
             ServeError::Script { .. } => "script",
             ServeError::FillLimit { .. } => "limit",
             ServeError::EmptyScript => "script",
-            ServeError::LayerOutside { .. } | ServeError::LodLevel { .. } => "range",
+            ServeError::LayerOutside { .. }
+            | ServeError::LayerTooLarge { .. }
+            | ServeError::LodLevel { .. } => "range",
             ServeError::NoJournal => "state",
             ServeError::Bind { .. } => "io",
             ServeError::Random(_) => "io",

@@ -582,7 +582,17 @@ impl Session {
         if y < 0 || y >= height as i32 {
             return Err(ServeError::LayerOutside { y, height });
         }
-        let l = Layer::of(self.world(), y).map_err(|_| ServeError::LayerOutside { y, height })?;
+        let l = Layer::of(self.world(), y).map_err(|e| match e {
+            vwr_edit::EditError::LayerTooLarge {
+                width, depth, max, ..
+            } => ServeError::LayerTooLarge {
+                y,
+                width,
+                depth,
+                max,
+            },
+            _ => ServeError::LayerOutside { y, height },
+        })?;
         let rows: Vec<Vec<u16>> = l
             .cells
             .chunks(l.width.max(1) as usize)

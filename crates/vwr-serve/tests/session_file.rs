@@ -1,6 +1,7 @@
 //! The editor server on the one world session: a v3 world stays v3 and is saved by small
 //! commits, a second writer is refused, and a change on disk is never overwritten silently
-//! (the answer is 409 with the choice of reload, overwrite, or save as).
+//! (the answer is 409 with the choice of reload, overwrite, or save as). The largest world
+//! is served, with a layer map too large to show refused as such.
 
 mod common;
 
@@ -122,4 +123,34 @@ fn one_request_is_one_undo_step_and_dropped_steps_are_reported() {
             assert_eq!(r["undo_depth"], 2);
         }
     }
+}
+
+/// The largest world the format allows, served: its chunks, levels of detail and summary come
+/// back small, and its layer map is refused as too large (not as outside the world).
+#[test]
+fn the_largest_world_is_served_and_its_layer_map_refused_as_too_large() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("huge.vwr");
+    let max = vwr::MAX_CHUNKS_PER_AXIS;
+    let mut w = World::with_chunk_dims([max, 1, max]).unwrap();
+    w.set_block([655_340, 5, 655_340], block("lava")).unwrap();
+    w.save_with(&p, &SaveOptions::v3(Codec::Auto)).unwrap();
+    let (_s, c) = serve(&p);
+    assert_eq!(
+        c.get("/api/world").json()["chunk_dims"],
+        serde_json::json!([max, 1, max])
+    );
+    let chunks = c.get("/api/chunks?since=0");
+    assert_eq!(chunks.status, 200);
+    assert!(chunks.body.len() < 4096, "{} bytes", chunks.body.len());
+    assert_eq!(c.get("/api/lod?level=3").status, 200);
+    let r = c.get("/api/layer?y=5");
+    assert_eq!(r.status, 400);
+    let e = r.json();
+    let message = e["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("more than") && message.contains("layer map"),
+        "{e}"
+    );
+    assert_eq!(e["error"]["kind"], "range");
 }
