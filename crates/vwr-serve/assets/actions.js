@@ -121,7 +121,10 @@ export async function save() {
 
 /** The layer map of the layer view's level. */
 export async function loadLayer() {
-  const l = await api('/api/layer?y=' + state.layerY);
+  // A refused layer (too large for the map) was shown by api(); the map stays as it was, and
+  // an edit that reloads the layer still completes.
+  const l = await api('/api/layer?y=' + state.layerY).catch(() => null);
+  if (!l) return;
   const c = $('layerMap'); c.width = l.width; c.height = l.depth;
   const ctx = c.getContext('2d'); const img = ctx.createImageData(l.width, l.depth);
   for (let z = 0; z < l.depth; z++) for (let x = 0; x < l.width; x++) {
