@@ -738,7 +738,15 @@ async fn poll_database(weak: std::sync::Weak<AppState>) {
         // is tried again at the next tick; the pages say so through their own syncs.
         let _ = tokio::task::spawn_blocking(move || {
             let st = weak.upgrade()?;
-            (st.hub.followers() > 0).then(|| pull_and_push(&st, &mut st.session()))
+            if st.hub.followers() == 0 {
+                return None;
+            }
+            let mut s = st.session();
+            let from = s.epoch();
+            // Nothing pulled (the usual tick): no answer built, nothing to push.
+            let note = s.pull_others().ok().flatten()?;
+            team::push_noted(&st.hub, &mut s, "", from, Some(note));
+            Some(())
         })
         .await;
     }

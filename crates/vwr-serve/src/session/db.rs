@@ -290,6 +290,14 @@ impl Session {
         })
     }
 
+    /// Pulls other writers' commits as [`Session::sync`] does, without building its answer:
+    /// the note saying what came in, `None` when nothing did (a head query). What a server
+    /// that someone follows runs every second.
+    pub fn pull_others(&mut self) -> Result<Option<String>> {
+        self.pull(&[])?;
+        Ok(self.db.as_mut().and_then(|d| d.note.take()))
+    }
+
     /// Pulls, resetting the chunks in `reset` (and the fields) to the store's; the chunks
     /// brought in (undo stays: it is rebased over them).
     fn pull(&mut self, reset: &[[u32; 3]]) -> Result<usize> {
