@@ -40,7 +40,7 @@ pub(super) struct Team {
     pending: Vec<LogLine>,
     /// The shared fields of the summary the last push carried (at first, the world's as the
     /// session opened it).
-    pushed: Option<SharedFields>,
+    pushed: SharedFields,
 }
 
 /// The last line of an existing log: its last operation number and whether it ends with a
@@ -89,7 +89,7 @@ impl Team {
         Ok(Team {
             log: OpLog::new(first, super::history_limits(opts)),
             pending: vec![LogLine::begin(world, opts.fill_limit, now_ms())],
-            pushed: Some(SharedFields::of(world)),
+            pushed: SharedFields::of(world),
         })
     }
 
@@ -99,7 +99,7 @@ impl Team {
         Team {
             log: OpLog::new(1, super::history_limits(opts)),
             pending: Vec::new(),
-            pushed: Some(SharedFields::of(world)),
+            pushed: SharedFields::of(world),
         }
     }
 
@@ -219,8 +219,8 @@ impl Session {
         let summary = self.summary();
         let shared = summary.shared();
         let news = match self.team.as_mut() {
-            Some(t) if t.pushed.as_ref() != Some(&shared) => {
-                t.pushed = Some(shared);
+            Some(t) if t.pushed != shared => {
+                t.pushed = shared;
                 true
             }
             _ => false,
