@@ -120,11 +120,29 @@ export async function save() {
 }
 
 /** The layer map of the layer view's level. */
+/** Cells per side the layer map shows (its size on the page): a wider level is shown as a
+ * window of this many cells around the camera's target. */
+export const MAP_CELLS = 200;
+
+/** The rectangle of the level the layer map shows: null (the whole level) when the world
+ * fits the map, else MAP_CELLS² cells around the camera's target, inside the world. */
+export function layerWindow() {
+  const [w, , d] = state.world.block_dims;
+  if (w <= MAP_CELLS && d <= MAP_CELLS) return null;
+  const from = (c, n) => (n <= MAP_CELLS ? 0 : Math.max(0, Math.min(n - MAP_CELLS, Math.round(c - MAP_CELLS / 2))));
+  const x0 = from(state.cam.target[0], w), z0 = from(state.cam.target[2], d);
+  return { x0, z0, x1: Math.min(w, x0 + MAP_CELLS) - 1, z1: Math.min(d, z0 + MAP_CELLS) - 1 };
+}
+
 export async function loadLayer() {
+  const win = layerWindow();
+  const q = win ? `&x0=${win.x0}&z0=${win.z0}&x1=${win.x1}&z1=${win.z1}` : '';
+  state.layerLoading = true;
   // A refused layer (too large for the map) was shown by api(); the map stays as it was, and
   // an edit that reloads the layer still completes.
-  const l = await api('/api/layer?y=' + state.layerY).catch(() => null);
+  const l = await api(`/api/layer?y=${state.layerY}${q}`).catch(() => null).finally(() => { state.layerLoading = false; });
   if (!l) return;
+  state.layerMap = { x0: l.x0, z0: l.z0, width: l.width, depth: l.depth, windowed: !!win };
   const c = $('layerMap'); c.width = l.width; c.height = l.depth;
   const ctx = c.getContext('2d'); const img = ctx.createImageData(l.width, l.depth);
   for (let z = 0; z < l.depth; z++) for (let x = 0; x < l.width; x++) {
@@ -137,8 +155,33 @@ export async function loadLayer() {
   const mark = (p, col) => { ctx.fillStyle = col; ctx.fillRect(p[0] - l.x0, p[1] - l.z0, 1, 1); };
   l.objects.forEach((p) => mark(p, '#ffd000')); l.decors.forEach((p) => mark(p, '#ff40ff'));
   if (l.spawn) mark(l.spawn, '#30ff50');
-  const n = l.rows.flat().filter((v) => v !== 0).length;
-  $('layerInfo').textContent = `y=${l.y}: ${n} blocks, ${l.objects.length} objects`;
+  const n = l.rows.reduce((sum, r) => sum + r.reduce((k, v) => k + (v !== 0), 0), 0);
+  const [w, , d] = state.world.block_dims;
+  const where = win ? `, x ${l.x0}..${l.x0 + l.width - 1}, z ${l.z0}..${l.z0 + l.depth - 1} of ${w}×${d}` : '';
+  $('layerInfo').textContent = `y=${l.y}${where}: ${n} blocks, ${l.objects.length} objects` + (win ? ' (click the map to go there)' : '');
+}
+
+/** Keeps a windowed layer map around the camera's target: loads the window again once the
+ * target has moved a quarter of the map from where it was (one request at a time). */
+export function followLayer() {
+  const m = state.layerMap;
+  if (!state.layerOn || !m || !m.windowed || state.layerLoading) return;
+  const win = layerWindow();
+  if (!win || (win.x0 === m.x0 && win.z0 === m.z0)) return;
+  if (Math.abs(win.x0 - m.x0) < MAP_CELLS / 4 && Math.abs(win.z0 - m.z0) < MAP_CELLS / 4) return;
+  loadLayer().catch(() => {});
+}
+
+/** A click on the layer map: the camera looks at the cell clicked (on the layer's level), and
+ * a windowed map follows. */
+export async function centreOnMap(e) {
+  const m = state.layerMap, c = $('layerMap');
+  if (!m || !c.clientWidth || !c.clientHeight) return;
+  const x = m.x0 + Math.min(m.width - 1, Math.floor((e.offsetX / c.clientWidth) * m.width));
+  const z = m.z0 + Math.min(m.depth - 1, Math.floor((e.offsetY / c.clientHeight) * m.depth));
+  state.cam.target = [x + 0.5, state.layerY + 0.5, z + 0.5];
+  state.dirty = true;
+  if (m.windowed) await loadLayer();
 }
 
 /** The chunk debug view's figures. */

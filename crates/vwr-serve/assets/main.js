@@ -10,7 +10,7 @@ import { blockName, blockWord, buildPalette, cellBlock, frameAll, objectList, pi
 import { clickScript, dragEnd, objectAddLine, raiseTop } from './tools.js';
 import { buildHelp, keyAction } from './help.js';
 import { guides } from './overlay.js';
-import { edit, loadChunkStats, loadLayer, recoveryPrompt, redo, save, savedLabel, startPolling, undo } from './actions.js';
+import { centreOnMap, edit, followLayer, loadChunkStats, loadLayer, recoveryPrompt, redo, save, savedLabel, startPolling, undo } from './actions.js';
 import { startPlay, stopPlay } from './playtest.js';
 import { sendPresence, startEvents, wireInvite, wireTimeline } from './team.js';
 
@@ -149,6 +149,8 @@ function wireControls() {
     state.layerY = Math.max(0, Math.min(state.world.block_dims[1] - 1, Math.floor(+$('layerY').value)));
     $('layerY').value = state.layerY; state.dirty = true; if (state.layerOn) await loadLayer();
   };
+  $('layerMap').onclick = (e) => centreOnMap(e).catch(() => {});
+  setInterval(followLayer, 250);
   $('chunksOn').onchange = async () => { state.chunksOn = $('chunksOn').checked; if (state.chunksOn) await loadChunkStats(); state.dirty = true; };
   $('copyBtn').onclick = () => copyOrCut(false);
   $('cutBtn').onclick = () => copyOrCut(true);

@@ -22,6 +22,8 @@ export const state = {
   mouse: null,          // the button held and where it went down
   layerOn: false,
   layerY: 1,
+  layerMap: null,       // what the layer map shows: {x0, z0, width, depth, windowed}
+  layerLoading: false,  // a layer map request is in flight
   chunksOn: false,
   chunkStats: [],
   historyDropped: 0,    // undo steps the server dropped from the oldest end so far

@@ -61,6 +61,12 @@ pub enum ServeError {
         /// The most cells the layer map shows.
         max: u64,
     },
+    /// A layer region that is outside the world, or not given whole (`x0`, `z0`, `x1`, `z1`).
+    #[error("{message}")]
+    LayerRegion {
+        /// What is wrong.
+        message: String,
+    },
     /// `GET /api/lod` was asked for a level of detail it does not serve.
     #[error("{message}")]
     LodLevel {
@@ -165,6 +171,7 @@ impl ServeError {
             ServeError::EmptyScript => "script",
             ServeError::LayerOutside { .. }
             | ServeError::LayerTooLarge { .. }
+            | ServeError::LayerRegion { .. }
             | ServeError::LodLevel { .. } => "range",
             ServeError::NoJournal => "state",
             ServeError::Bind { .. } => "io",

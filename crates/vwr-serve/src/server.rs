@@ -634,10 +634,32 @@ async fn lod(State(st): State<Arc<AppState>>, Query(q): Query<LodQuery>) -> Resp
 #[derive(serde::Deserialize)]
 struct LayerQuery {
     y: i32,
+    x0: Option<i32>,
+    z0: Option<i32>,
+    x1: Option<i32>,
+    z1: Option<i32>,
+}
+
+impl LayerQuery {
+    /// The region's corners: none without `x0`, `z0`, `x1`, `z1`; refused when only some of
+    /// them are given.
+    fn region(&self) -> Result<Option<[[i32; 2]; 2]>> {
+        match (self.x0, self.z0, self.x1, self.z1) {
+            (Some(x0), Some(z0), Some(x1), Some(z1)) => Ok(Some([[x0, z0], [x1, z1]])),
+            (None, None, None, None) => Ok(None),
+            _ => Err(ServeError::LayerRegion {
+                message: "a layer region needs all of x0, z0, x1 and z1 (its corners)".into(),
+            }),
+        }
+    }
 }
 
 async fn layer(State(st): State<Arc<AppState>>, Query(q): Query<LayerQuery>) -> Response {
-    match on_session(st, move |s| s.layer(q.y)).await {
+    let region = match q.region() {
+        Ok(r) => r,
+        Err(e) => return e.into_response(),
+    };
+    match on_session(st, move |s| s.layer(q.y, region)).await {
         Ok(v) => no_store(Json(v).into_response()),
         Err(e) => e.into_response(),
     }

@@ -576,13 +576,20 @@ impl Session {
         out
     }
 
-    /// The layer map of `GET /api/layer`: one Y level as rows of raw block values.
-    pub fn layer(&self, y: i32) -> Result<LayerAnswer> {
-        let height = self.world().block_dims()[1];
+    /// The layer map of `GET /api/layer`: one Y level as rows of raw block values, the whole
+    /// level or the rectangle between the `(x, z)` corners of `region` (inclusive, any order,
+    /// clamped to the world).
+    pub fn layer(&self, y: i32, region: Option<[[i32; 2]; 2]>) -> Result<LayerAnswer> {
+        let world = self.world();
+        let [width, height, depth] = world.block_dims();
         if y < 0 || y >= height as i32 {
             return Err(ServeError::LayerOutside { y, height });
         }
-        let l = Layer::of(self.world(), y).map_err(|e| match e {
+        let l = match region {
+            None => Layer::of(world, y),
+            Some([a, b]) => Layer::region(world, y, a, b),
+        }
+        .map_err(|e| match e {
             vwr_edit::EditError::LayerTooLarge {
                 width, depth, max, ..
             } => ServeError::LayerTooLarge {
@@ -591,7 +598,18 @@ impl Session {
                 depth,
                 max,
             },
-            _ => ServeError::LayerOutside { y, height },
+            _ => ServeError::LayerRegion {
+                message: match region {
+                    Some([a, b]) => format!(
+                        "layer region x {}..={}, z {}..={} is outside the world's {width}×{depth} columns",
+                        a[0].min(b[0]),
+                        a[0].max(b[0]),
+                        a[1].min(b[1]),
+                        a[1].max(b[1]),
+                    ),
+                    None => format!("layer y={y}: {e}"),
+                },
+            },
         })?;
         let rows: Vec<Vec<u16>> = l
             .cells

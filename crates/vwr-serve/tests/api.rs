@@ -164,6 +164,38 @@ fn world_summary_layer_map_blocks_and_chunk_stats() {
     assert_eq!(rows[10][10], 0);
     assert_eq!(c.get("/api/layer?y=100").status, 400);
     assert_eq!(c.get("/api/layer?y=abc").status, 400);
+    // A region, corners in any order and clamped to the world: the same cells.
+    let r = c.get("/api/layer?y=1&x0=7&z0=95&x1=3&z1=120").json();
+    assert_eq!(
+        [&r["x0"], &r["z0"], &r["width"], &r["depth"]],
+        [3, 95, 5, 5].map(serde_json::Value::from).each_ref()
+    );
+    for (dz, row) in r["rows"].as_array().unwrap().iter().enumerate() {
+        let row = row.as_array().unwrap();
+        assert_eq!(row.len(), 5);
+        for (dx, v) in row.iter().enumerate() {
+            assert_eq!(*v, rows[95 + dz][3 + dx], "cell ({}, {})", 3 + dx, 95 + dz);
+        }
+    }
+    // A region outside the world, or given by half its corners, is refused and says why.
+    for (q, says) in [
+        (
+            "x0=100&z0=0&x1=120&z1=5",
+            "outside the world's 100×100 columns",
+        ),
+        (
+            "x0=-9&z0=-9&x1=-1&z1=50",
+            "outside the world's 100×100 columns",
+        ),
+        ("x0=1&z0=1", "needs all of x0, z0, x1 and z1"),
+    ] {
+        let r = c.get(&format!("/api/layer?y=1&{q}"));
+        assert_eq!(r.status, 400, "{q}");
+        let e = r.json();
+        assert_eq!(e["error"]["kind"], "range", "{q}: {e}");
+        let message = e["error"]["message"].as_str().unwrap();
+        assert!(message.contains(says), "{q}: {message}");
+    }
     let b = c.get("/api/blocks").json();
     assert!(b["blocks"]
         .as_array()

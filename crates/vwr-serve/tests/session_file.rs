@@ -1,7 +1,7 @@
 //! The editor server on the one world session: a v3 world stays v3 and is saved by small
 //! commits, a second writer is refused, and a change on disk is never overwritten silently
 //! (the answer is 409 with the choice of reload, overwrite, or save as). The largest world
-//! is served, with a layer map too large to show refused as such.
+//! is served, with a layer map too large to show refused as such and shown by region.
 
 mod common;
 
@@ -126,9 +126,10 @@ fn one_request_is_one_undo_step_and_dropped_steps_are_reported() {
 }
 
 /// The largest world the format allows, served: its chunks, levels of detail and summary come
-/// back small, and its layer map is refused as too large (not as outside the world).
+/// back small; its whole layer map is refused as too large (not as outside the world), and a
+/// region of it (what the page asks for) is served.
 #[test]
-fn the_largest_world_is_served_and_its_layer_map_refused_as_too_large() {
+fn the_largest_world_is_served_and_its_layer_map_by_region() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("huge.vwr");
     let max = vwr::MAX_CHUNKS_PER_AXIS;
@@ -153,4 +154,26 @@ fn the_largest_world_is_served_and_its_layer_map_refused_as_too_large() {
         "{e}"
     );
     assert_eq!(e["error"]["kind"], "range");
+    // The window the page shows around the block: 200×200 cells, the lava in its last corner.
+    let l = c
+        .get("/api/layer?y=5&x0=655141&z0=655141&x1=655340&z1=655340")
+        .json();
+    assert_eq!(
+        (l["width"].as_u64(), l["depth"].as_u64()),
+        (Some(200), Some(200))
+    );
+    let rows = l["rows"].as_array().unwrap();
+    let lava = u64::from(block("lava").raw());
+    let set: Vec<(usize, usize)> = rows
+        .iter()
+        .enumerate()
+        .flat_map(|(z, r)| {
+            let r = r.as_array().unwrap();
+            (0..r.len())
+                .filter(move |&x| r[x] != 0)
+                .map(move |x| (x, z))
+        })
+        .collect();
+    assert_eq!(set, vec![(199, 199)]);
+    assert_eq!(rows[199][199], lava);
 }

@@ -521,6 +521,18 @@ try {
     out.figures.click_to_screen_ms = clicks;
     out.figures.click_parts = await page.evaluate(() => window.voxcafStats.edits.slice(-3));
     await shot('placed');
+    // The layer map of a level wider than the map: a window around the camera's target; a
+    // real click on the map sends the camera there and the window follows.
+    await page.evaluate(() => window.voxcaf.setLayer(true, 20));
+    const layer = { before: await page.evaluate(() => ({ info: document.getElementById('layerInfo').textContent, map: window.voxcaf.state.layerMap })) };
+    const box = await page.locator('#layerMap').boundingBox();
+    await page.mouse.click(box.x + box.width * 0.9, box.y + box.height * 0.1);
+    await page.waitForFunction((x0) => window.voxcaf.state.layerMap.x0 !== x0 && !window.voxcaf.state.layerLoading, layer.before.map.x0, { timeout: 10000 });
+    layer.after = await page.evaluate(() => ({ info: document.getElementById('layerInfo').textContent, map: window.voxcaf.state.layerMap, target: window.voxcaf.cam.target }));
+    out.figures.layer = layer;
+    await page.evaluate(() => window.voxcaf.drawn());
+    await shot('layer');
+    await page.evaluate(() => window.voxcaf.setLayer(false));
     // Far views (levels of detail, GET /api/lod): triangles and draw calls in full and with far
     // regions from levels of detail (no triangle budget); the latter shot over a magenta clear
     // colour with guides and outlines off, for the test to count cracks.
