@@ -17,7 +17,7 @@ pub enum LodCmd {
     /// chunks it changed. The file is rewritten once, atomically, keeping its history.
     ///
     /// Examples:
-    ///   voxcaf world lod big.vwr                # as many levels as the world needs
+    ///   voxcaf world lod big.vwr                # as many as needed (and the file has room for)
     ///   voxcaf world lod big.vwr --levels 3
     ///   voxcaf world lod big.vwr --levels 0     # drop them
     ///   voxcaf world info big.vwr --json | jq .lod
