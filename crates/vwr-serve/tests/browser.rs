@@ -271,13 +271,7 @@ fn hilly_terrain_100_cubed_opens_and_edits_quickly() {
         "e2e figures (100³ hilly terrain, {} non-air blocks): open+show {:.0} ms; single-block edit visible {} ms; 50³ box fill visible {:.0} ms",
         world.count_non_air(),
         f["open_ms"].as_f64().unwrap(),
-        f["single_edit_ms"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| format!("{:.0}", x.as_f64().unwrap()))
-            .collect::<Vec<_>>()
-            .join("/"),
+        ms_list(&f["single_edit_ms"]),
         f["box_fill_50_ms"].as_f64().unwrap(),
     );
     let shots = shot_dir();
@@ -395,6 +389,13 @@ fn the_page_says_when_the_undo_history_is_full() {
     );
     assert_eq!(v["undo_depth"], 2);
     assert_eq!(v["scripts"].as_array().unwrap().len(), 3);
+}
+
+/// A list of milliseconds as `12/15/9`.
+fn ms_list(v: &serde_json::Value) -> String {
+    let ms = v.as_array().unwrap().iter();
+    let ms: Vec<String> = ms.map(|x| format!("{:.0}", x.as_f64().unwrap())).collect();
+    ms.join("/")
 }
 
 /// Pixels that differ between two screenshots of the same size (by more than 24 in a channel).

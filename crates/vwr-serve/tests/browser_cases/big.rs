@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use vwr::World;
 use vwr_serve::ServerOptions;
 
-use super::{browser_tmp, common, cracks_in, run_page, shot_dir};
+use super::{browser_tmp, common, cracks_in, ms_list, run_page, shot_dir};
 
 /// The big-world scenario on the world `make` writes into a folder: at most 1,000 draw calls
 /// and 2 M triangles per frame from every camera position tried; figures printed.
@@ -33,13 +33,7 @@ fn big_world_scenario(make: impl FnOnce(&Path) -> PathBuf) {
         f["payload_bytes"].as_f64().unwrap() / 1e6,
         f["open_ms"].as_f64().unwrap(),
         f["far_pick_distance"].as_f64().unwrap(),
-        f["click_to_screen_ms"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| format!("{:.0}", x.as_f64().unwrap()))
-            .collect::<Vec<_>>()
-            .join("/"),
+        ms_list(&f["click_to_screen_ms"]),
     );
     check_layer_map(&f["layer"], d);
     std::fs::write(
