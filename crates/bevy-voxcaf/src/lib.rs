@@ -4,7 +4,8 @@
 //! reads a v2 or v3 world, meshes its chunks with `vwr-mesh` (greedy rectangles with
 //! per-corner ambient occlusion baked into the vertex colours, opaque and transparent passes
 //! apart) and gives each chunk's meshes as labeled sub-assets, so `level.vwr#chunk/1/0/2` is an
-//! ordinary mesh path. The world's moving objects, spawn point and sky region come with it.
+//! ordinary mesh path. The world's moving objects, big decorations, spawn point, sky region and
+//! mission number come with it.
 //!
 //! It needs only Bevy's asset and mesh crates: it loads headless (no window, no GPU), as the
 //! `inspect` example does.

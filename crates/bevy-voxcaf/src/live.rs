@@ -8,9 +8,10 @@
 //! unsaved edits; then every `change` event carries the changed chunks' blocks and plate
 //! rotations, and the world's summary. [`apply_live`] writes the blocks and plate rotations
 //! into the world (only chunks that differ), and [`crate::remesh_changed`] re-meshes those
-//! chunks in the same update. The summary's moving objects, spawn point and sky region
-//! (`vwr_serve::answer::SharedFields`) replace the world's, in its records and in
-//! [`VoxWorld::objects`], [`VoxWorld::spawn`] and [`VoxWorld::sky_region`]. When the
+//! chunks in the same update. The summary's moving objects, big decorations, spawn point, sky
+//! region and mission (`vwr_serve::answer::SharedFields`) replace the world's, in its records
+//! and in [`VoxWorld::objects`], [`VoxWorld::decors`], [`VoxWorld::spawn`],
+//! [`VoxWorld::sky_region`] and [`VoxWorld::mission`]. When the
 //! connection drops the thread tries again every second, and catches up on reconnecting.
 
 use std::collections::HashMap;
@@ -24,7 +25,7 @@ use bevy::asset::{Assets, Handle};
 use bevy::ecs::system::ResMut;
 use bevy::prelude::Resource;
 use serde::Deserialize as _;
-use vwr::layout::{META_MOVE_OBJECT, META_PLATE_ROTATION};
+use vwr::layout::{META_BIG_DECOR, META_MOVE_OBJECT, META_PLATE_ROTATION};
 use vwr::{Block, CHUNK_VOLUME};
 use vwr_serve::answer::SharedFields;
 use vwr_serve::wire::{answer_epoch, decode_blocks, plates_of, DecodedChunk};
@@ -79,9 +80,10 @@ pub struct LiveLink {
     /// one copy of each chunk the editor changed however long the world takes to load, or
     /// when it never does.
     waiting: HashMap<[u32; 3], DecodedChunk>,
-    /// The editor's objects, spawn and sky as last received, not yet written (the latest
-    /// only), and as last written: written again only when they differ, so that the many
-    /// changes of blocks alone cost no look at the world's records.
+    /// The editor's shared fields (objects, decorations, spawn, sky, mission) as last
+    /// received, not yet written (the latest only), and as last written: written again only
+    /// when they differ, so that the many changes of blocks alone cost no look at the
+    /// world's records.
     fields: Option<Box<SharedFields>>,
     written: Option<Box<SharedFields>>,
     state: LinkState,
@@ -398,8 +400,8 @@ pub fn apply_live(link: Option<ResMut<LiveLink>>, mut worlds: ResMut<Assets<VoxW
     world.dirty.extend(changed);
 }
 
-/// Makes the world's MoveObject records, spawn and sky those of `f` (the records only where
-/// they differ: a MoveObject changes no mesh).
+/// Makes the world's MoveObject and BigDecor records, spawn, sky and mission those of `f`
+/// (the records only where they differ: neither changes a mesh).
 fn write_fields(world: &mut VoxWorld, f: &SharedFields) {
     let objects: Vec<([i32; 3], vwr::MoveObject)> =
         f.objects.iter().map(|o| (o.pos, o.move_object())).collect();
@@ -419,6 +421,22 @@ fn write_fields(world: &mut VoxWorld, f: &SharedFields) {
             }
         }
     }
+    let decors: Vec<([i32; 3], u16)> = f.decors.iter().map(|d| (d.pos, d.icon)).collect();
+    if w.big_decors().ok().as_ref() != Some(&decors) {
+        let cells: Vec<[i32; 3]> = w
+            .collect_extra_metadata(META_BIG_DECOR)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        for p in cells {
+            w.remove_big_decor(p);
+        }
+        for (p, icon) in &decors {
+            if let Err(e) = w.place_big_decor(*p, *icon) {
+                tracing::warn!("live link: the editor's decoration at {p:?}: {e}");
+            }
+        }
+    }
     match f.spawn {
         Some(p) => {
             if let Err(e) = w.set_spawn(p) {
@@ -428,9 +446,8 @@ fn write_fields(world: &mut VoxWorld, f: &SharedFields) {
         None => w.clear_spawn(),
     }
     w.set_sky_region(f.sky_region);
-    world.objects = world.world.move_objects().unwrap_or_default();
-    world.spawn = world.world.spawn();
-    world.sky_region = world.world.sky_region();
+    w.set_mission_number(f.mission);
+    world.read_fields();
 }
 
 /// Writes the chunks' blocks into `w` (cells that differ only, so a chunk's records stay);

@@ -39,8 +39,10 @@ impl VoxWorld {
     }
 
     /// Changes the world through `f` and notes every chunk whose blocks changed (appeared,
-    /// changed or vanished): the next [`remesh_changed`] meshes them again. Costs a look at
-    /// each allocated chunk's revision before and after, whatever `f` did.
+    /// changed or vanished): the next [`remesh_changed`] meshes them again. The world's fields
+    /// ([`VoxWorld::objects`], `decors`, `spawn`, `sky_region`, `mission`) are read again
+    /// from what `f` left. Costs a look at each allocated chunk's revision before and after,
+    /// and at its records, whatever `f` did.
     pub fn edit<R>(&mut self, f: impl FnOnce(&mut World) -> R) -> R {
         let before: HashMap<[u32; 3], u64> = self
             .world
@@ -66,7 +68,26 @@ impl VoxWorld {
             let gone = before.keys().filter(|p| self.world.chunk(**p).is_none());
             self.dirty.extend(gone);
         }
+        self.read_fields();
         r
+    }
+
+    /// Reads the world's records and header fields into [`VoxWorld::objects`], `decors`,
+    /// `spawn`, `sky_region` and `mission` (records that do not decode leave their list empty,
+    /// with a warning).
+    pub(crate) fn read_fields(&mut self) {
+        let w = &self.world;
+        self.objects = w.move_objects().unwrap_or_else(|e| {
+            tracing::warn!("the world's moving objects: {e}");
+            Vec::new()
+        });
+        self.decors = w.big_decors().unwrap_or_else(|e| {
+            tracing::warn!("the world's big decorations: {e}");
+            Vec::new()
+        });
+        self.spawn = w.spawn();
+        self.sky_region = w.sky_region();
+        self.mission = w.mission_number();
     }
 
     /// The chunks changed since they were last meshed.

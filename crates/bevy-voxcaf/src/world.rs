@@ -14,7 +14,8 @@ use vwr_mesh::{mesh_world, MeshOptions, MeshPart, WorldMesh};
 
 /// A `.vwr` world loaded as an asset: its chunks' meshes (each also a labeled sub-asset,
 /// `level.vwr#chunk/X/Y/Z` for the opaque pass and `level.vwr#chunk/X/Y/Z/transparent` for
-/// the transparent one), its moving objects, spawn point and sky region.
+/// the transparent one), its moving objects, big decorations, spawn point, sky region and
+/// mission number.
 #[derive(Asset, TypePath, Debug)]
 pub struct VoxWorld {
     /// Blocks per axis (x, y, z).
@@ -23,10 +24,14 @@ pub struct VoxWorld {
     pub chunks: Vec<VoxChunk>,
     /// The world's moving objects (MoveObject records): where each is stored, and the record.
     pub objects: Vec<([i32; 3], MoveObject)>,
+    /// The world's big decorations (BigDecor records): the cell and the icon of each.
+    pub decors: Vec<([i32; 3], u16)>,
     /// The player's spawn cell, when the world has one.
     pub spawn: Option<[i32; 3]>,
     /// The sky region (an index into the game's skies).
     pub sky_region: u32,
+    /// The mission number.
+    pub mission: u32,
     /// How the chunks were meshed (and are re-meshed).
     pub settings: VwrLoaderSettings,
     /// The world's blocks and records, kept to re-mesh the chunks that change: read it with
@@ -194,8 +199,10 @@ impl AssetLoader for VwrLoader {
             block_dims: world.block_dims(),
             chunks,
             objects: world.move_objects()?,
+            decors: world.big_decors()?,
             spawn: world.spawn(),
             sky_region: world.sky_region(),
+            mission: world.mission_number(),
             world,
             settings: *settings,
             dirty: Default::default(),

@@ -136,3 +136,40 @@ fn edited_chunks_and_their_neighbours_are_remeshed_and_respawned() {
     assert_eq!(app.world().get::<SpawnedChunks>(root).unwrap().len(), 9);
     assert_eq!(placed_parts(&mut app), 9);
 }
+
+/// An edit of records and header fields alone: the world's fields follow it, and no chunk is
+/// re-meshed.
+#[test]
+fn an_edit_of_records_and_fields_updates_the_world_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut w = World::with_chunk_dims([2, 2, 2]).unwrap();
+    w.fill_box([0, 0, 0], [19, 1, 19], Block(35 << 4)).unwrap();
+    w.place_big_decor([2, 2, 2], 4).unwrap();
+    w.save(dir.path().join("level.vwr")).unwrap();
+    let mut app = headless_app(dir.path());
+    let h = load_now::<VoxWorld>(&mut app, "level.vwr", Duration::from_secs(30)).unwrap();
+    let mut worlds = app.world_mut().resource_mut::<Assets<VoxWorld>>();
+    let mut vw = worlds.get_mut(&h).unwrap();
+    assert_eq!(vw.decors, [([2, 2, 2], 4)]);
+    assert_eq!(
+        (vw.objects.len(), vw.spawn, vw.sky_region, vw.mission),
+        (0, None, 0, 0)
+    );
+    vw.edit(|w| {
+        w.remove_big_decor([2, 2, 2]);
+        w.place_big_decor([12, 2, 3], 9).unwrap();
+        w.place_move_object(&vwr::MoveObject::new(1, [5.5, 2.0, 5.5]))
+            .unwrap();
+        w.set_spawn([7, 2, 7]).unwrap();
+        w.set_sky_region(3);
+        w.set_mission_number(12);
+    });
+    assert_eq!(vw.decors, [([12, 2, 3], 9)]);
+    assert_eq!(vw.objects.len(), 1);
+    assert_eq!(vw.objects[0].0, [5, 2, 5]);
+    assert_eq!(
+        (vw.spawn, vw.sky_region, vw.mission),
+        (Some([7, 2, 7]), 3, 12)
+    );
+    assert_eq!(vw.changed_chunks().count(), 0, "records change no mesh");
+}

@@ -165,6 +165,20 @@ fn edits_in_the_editor_are_remeshed_in_the_running_game() {
         fields(app).0.first().map(|o| o.0) == Some([20, 3, 20])
     });
     assert_eq!(fields(&app).0.len(), 1);
+    // Big decorations and the mission number: records and fields too.
+    let decor = |app: &App| {
+        let w = app.world().resource::<Assets<VoxWorld>>().get(&h).unwrap();
+        assert_eq!(w.world().big_decors().unwrap(), w.decors);
+        (w.decors.clone(), w.mission)
+    };
+    edit(&server, "decor 4 3 4 9\nmission 12");
+    until(&mut app, "the decoration and the mission", |app| {
+        decor(app) == (vec![([4, 3, 4], 9)], 12)
+    });
+    edit(&server, "decor remove 4 3 4");
+    until(&mut app, "the decoration removed", |app| {
+        decor(app).0.is_empty()
+    });
 
     // A plate rotation (a record that changes how plates are meshed) reaches the game's
     // world, and its chunk is re-meshed.
