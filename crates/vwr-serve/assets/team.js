@@ -8,7 +8,7 @@ import { api } from './api.js';
 import { applyChunks } from './render.js';
 import { viewProj } from './camera.js';
 import { objectList, updateStatus } from './ui.js';
-import { savedLabel } from './actions.js';
+import { loadLayer, savedLabel } from './actions.js';
 
 const TOKEN = new URLSearchParams(location.search).get('token') || '';
 
@@ -42,6 +42,9 @@ async function onChange(d) {
   }
   // Database mode: other servers' commits, pulled by this page's server.
   if (d.note) { $('stSaved').textContent = savedLabel(); toast(d.note, 4000); }
+  // Someone else's change (or other servers' commits) shows on the layer map too; this
+  // page's own edits reload it when their answer comes.
+  if (state.layerOn && (d.note || (d.user && (!state.me || d.user !== state.me.name)))) loadLayer().catch(() => {});
   refreshTimeline().catch(() => {});
   if (d.user) stats.pushes.push({ user: d.user, seq: d.seq, epoch: d.epoch, at: t0 });
   state.dirty = true;

@@ -535,7 +535,11 @@ fn three_people_see_each_others_edits_pushed_and_undo_only_their_own() {
         .iter()
         .map(|o| o["user"].as_str().unwrap())
         .collect();
-    assert_eq!(users, ["owner", "Ed", "owner", "owner"]); // the last: object and spawn
+    // The last two: the owner's object and spawn, and Ed's block on the viewer's layer map.
+    assert_eq!(users, ["owner", "Ed", "owner", "owner", "Ed"]);
+    let layer = &v["viewer_layer"];
+    assert_eq!(layer[0], 9, "Ed's glass column on y=3: {layer}");
+    assert!(layer[1].as_str().unwrap().starts_with("y=3: 10 blocks"), "{layer}");
     eprintln!(
         "team e2e: edits seen on the other pages after {} ms (request to block held, 3 pages, loopback); the owner's own edit: {}",
         v["figures"]["seen_ms"], v["figures"]["owner_edit"]

@@ -334,6 +334,13 @@ try {
       await p.waitForFunction(() => window.voxcaf.world.objects.length === 1 && String(window.voxcaf.world.spawn) === '6,3,6', null, { timeout: 10000 });
     }
     await shot('viewer-sees-object', pageC);
+    // The viewer's layer map follows the others' edits (a pushed change reloads it).
+    await pageC.evaluate(() => window.voxcaf.setLayer(true, 3));
+    const layerCount = () => { const m = /: (\d+) blocks/.exec(document.getElementById('layerInfo').textContent); return m ? +m[1] : -1; };
+    const before = await pageC.evaluate(layerCount);
+    await pageB.evaluate(() => window.voxcaf.edit('place 30 3 30 lava'));
+    await pageC.waitForFunction((n) => { const m = /: (\d+) blocks/.exec(document.getElementById('layerInfo').textContent); return m && +m[1] === n + 1; }, before, { timeout: 10000 });
+    out.viewer_layer = [before, await pageC.textContent('#layerInfo')];
   } else if (scenario === 'model') {
     const keysDown = async (...keys) => { await page.locator('#gl').focus(); for (const k of keys) await page.keyboard.press(k); await page.evaluate(() => window.voxcaf.drawn()); };
     const toastText = () => page.textContent('#toast');
