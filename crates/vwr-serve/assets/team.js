@@ -8,7 +8,7 @@ import { api } from './api.js';
 import { applyChunks } from './render.js';
 import { viewProj } from './camera.js';
 import { objectList, updateStatus } from './ui.js';
-import { loadLayer, savedLabel } from './actions.js';
+import { loadChunkStats, loadLayer, savedLabel } from './actions.js';
 
 const TOKEN = new URLSearchParams(location.search).get('token') || '';
 
@@ -42,9 +42,12 @@ async function onChange(d) {
   }
   // Database mode: other servers' commits, pulled by this page's server.
   if (d.note) { $('stSaved').textContent = savedLabel(); toast(d.note, 4000); }
-  // Someone else's change (or other servers' commits) shows on the layer map too; this
-  // page's own edits reload it when their answer comes.
-  if (state.layerOn && (d.note || (d.user && (!state.me || d.user !== state.me.name)))) loadLayer().catch(() => {});
+  // Someone else's change (or other servers' commits) shows on the layer map and in the
+  // chunk debug view too; this page's own edits reload them when their answer comes.
+  if (d.note || (d.user && (!state.me || d.user !== state.me.name))) {
+    if (state.layerOn) loadLayer().catch(() => {});
+    if (state.chunksOn) loadChunkStats().catch(() => {});
+  }
   refreshTimeline().catch(() => {});
   if (d.user) stats.pushes.push({ user: d.user, seq: d.seq, epoch: d.epoch, at: t0 });
   state.dirty = true;

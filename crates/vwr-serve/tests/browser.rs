@@ -535,8 +535,11 @@ fn three_people_see_each_others_edits_pushed_and_undo_only_their_own() {
         .iter()
         .map(|o| o["user"].as_str().unwrap())
         .collect();
-    // The last two: the owner's object and spawn, and Ed's block on the viewer's layer map.
-    assert_eq!(users, ["owner", "Ed", "owner", "owner", "Ed"]);
+    // The last three: the owner's object and spawn, and Ed's blocks on the viewer's layer map
+    // and in a new chunk.
+    assert_eq!(users, ["owner", "Ed", "owner", "owner", "Ed", "Ed"]);
+    // The floor's 36 chunks and the one Ed's glass column reaches above them, then one more.
+    assert_eq!(v["viewer_chunks"], serde_json::json!([37, 38]));
     let layer = &v["viewer_layer"];
     assert_eq!(layer[0], 9, "Ed's glass column on y=3: {layer}");
     assert!(layer[1].as_str().unwrap().starts_with("y=3: 10 blocks"), "{layer}");

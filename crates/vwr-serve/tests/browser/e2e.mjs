@@ -341,6 +341,13 @@ try {
     await pageB.evaluate(() => window.voxcaf.edit('place 30 3 30 lava'));
     await pageC.waitForFunction((n) => { const m = /: (\d+) blocks/.exec(document.getElementById('layerInfo').textContent); return m && +m[1] === n + 1; }, before, { timeout: 10000 });
     out.viewer_layer = [before, await pageC.textContent('#layerInfo')];
+    // And its chunk debug view: a block in an empty chunk adds one.
+    await pageC.check('#chunksOn');
+    await pageC.waitForFunction(() => window.voxcaf.state.chunkStats.length > 0, null, { timeout: 10000 });
+    const chunksBefore = await pageC.evaluate(() => window.voxcaf.state.chunkStats.length);
+    await pageB.evaluate(() => window.voxcaf.edit('place 55 25 55 lava'));
+    await pageC.waitForFunction((n) => window.voxcaf.state.chunkStats.length === n + 1, chunksBefore, { timeout: 10000 });
+    out.viewer_chunks = [chunksBefore, await pageC.evaluate(() => window.voxcaf.state.chunkStats.length)];
   } else if (scenario === 'model') {
     const keysDown = async (...keys) => { await page.locator('#gl').focus(); for (const k of keys) await page.keyboard.press(k); await page.evaluate(() => window.voxcaf.drawn()); };
     const toastText = () => page.textContent('#toast');
