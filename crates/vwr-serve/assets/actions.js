@@ -119,7 +119,6 @@ export async function save() {
   }
 }
 
-/** The layer map of the layer view's level. */
 /** Cells per side the layer map shows (its size on the page): a wider level is shown as a
  * window of this many cells around the camera's target. */
 export const MAP_CELLS = 200;
@@ -134,6 +133,7 @@ export function layerWindow() {
   return { x0, z0, x1: Math.min(w, x0 + MAP_CELLS) - 1, z1: Math.min(d, z0 + MAP_CELLS) - 1 };
 }
 
+/** Draws the layer map of the layer view's level (the window of it that `layerWindow` says). */
 export async function loadLayer() {
   const win = layerWindow();
   const q = win ? `&x0=${win.x0}&z0=${win.z0}&x1=${win.x1}&z1=${win.z1}` : '';
