@@ -158,7 +158,8 @@ export async function loadLayer() {
   const n = l.rows.reduce((sum, r) => sum + r.reduce((k, v) => k + (v !== 0), 0), 0);
   const [w, , d] = state.world.block_dims;
   const where = win ? `, x ${l.x0}..${l.x0 + l.width - 1}, z ${l.z0}..${l.z0 + l.depth - 1} of ${w}×${d}` : '';
-  $('layerInfo').textContent = `y=${l.y}${where}: ${n} blocks, ${l.objects.length} objects` + (win ? ' (click the map to go there)' : '');
+  const count = (k, what) => `${k} ${what}${k === 1 ? '' : 's'}`;
+  $('layerInfo').textContent = `y=${l.y}${where}: ${count(n, 'block')}, ${count(l.objects.length, 'object')}` + (win ? ' (click the map to go there)' : '');
 }
 
 /** Keeps a windowed layer map around the camera's target: loads the window again once the

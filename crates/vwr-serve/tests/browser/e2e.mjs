@@ -153,7 +153,7 @@ try {
     await page.check('#layerOn');
     await page.fill('#layerY', String(Math.max(1, out.placed[1])));
     await page.dispatchEvent('#layerY', 'change');
-    await page.waitForFunction(() => /blocks/.test(document.getElementById('layerInfo').textContent), null, { timeout: 10000 });
+    await page.waitForFunction(() => /blocks?,/.test(document.getElementById('layerInfo').textContent), null, { timeout: 10000 });
     await page.check('#chunksOn');
     await page.mouse.move(a.x, a.y);
     await shot('layer');
@@ -336,10 +336,10 @@ try {
     await shot('viewer-sees-object', pageC);
     // The viewer's layer map follows the others' edits (a pushed change reloads it).
     await pageC.evaluate(() => window.voxcaf.setLayer(true, 3));
-    const layerCount = () => { const m = /: (\d+) blocks/.exec(document.getElementById('layerInfo').textContent); return m ? +m[1] : -1; };
+    const layerCount = () => { const m = /: (\d+) blocks?,/.exec(document.getElementById('layerInfo').textContent); return m ? +m[1] : -1; };
     const before = await pageC.evaluate(layerCount);
     await pageB.evaluate(() => window.voxcaf.edit('place 30 3 30 lava'));
-    await pageC.waitForFunction((n) => { const m = /: (\d+) blocks/.exec(document.getElementById('layerInfo').textContent); return m && +m[1] === n + 1; }, before, { timeout: 10000 });
+    await pageC.waitForFunction((n) => { const m = /: (\d+) blocks?,/.exec(document.getElementById('layerInfo').textContent); return m && +m[1] === n + 1; }, before, { timeout: 10000 });
     out.viewer_layer = [before, await pageC.textContent('#layerInfo')];
     // And its chunk debug view: a block in an empty chunk adds one.
     await pageC.check('#chunksOn');

@@ -58,7 +58,7 @@ test('the window asked for is what the map shows, and the info line says where i
   assert.match(asked[0], /^\/api\/layer\?y=7&x0=400&z0=400&x1=599&z1=599$/);
   assert.deepEqual(state.layerMap, { x0: 400, z0: 400, width: 200, depth: 200, windowed: true });
   assert.equal(el.layerMap.width, 200);
-  assert.match(el.layerInfo.textContent, /^y=7, x 400\.\.599, z 400\.\.599 of 1000×1000: 1 blocks, 0 objects/);
+  assert.match(el.layerInfo.textContent, /^y=7, x 400\.\.599, z 400\.\.599 of 1000×1000: 1 block, 0 objects/);
 });
 
 test('the map follows the camera once it has moved a quarter of the map, one request at a time', async () => {
