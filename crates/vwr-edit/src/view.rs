@@ -59,6 +59,19 @@ impl Layer {
     /// The rectangle between `(x, z)` corners `a` and `b` (inclusive, any order, clamped) of
     /// level `y`.
     pub fn region(world: &World, y: i32, a: [i32; 2], b: [i32; 2]) -> Result<Layer> {
+        Layer::region_at_most(world, y, a, b, MAX_LAYER_CELLS)
+    }
+
+    /// [`Layer::region`], refused with [`EditError::LayerTooLarge`] when the clamped rectangle
+    /// holds more than `max_cells` cells (or more than [`MAX_LAYER_CELLS`]).
+    pub fn region_at_most(
+        world: &World,
+        y: i32,
+        a: [i32; 2],
+        b: [i32; 2],
+        max_cells: u64,
+    ) -> Result<Layer> {
+        let max_cells = max_cells.min(MAX_LAYER_CELLS);
         let limit = world.block_dims();
         if y < 0 || y as u32 >= limit[1] {
             return Err(EditError::OutsideWorld {
@@ -76,12 +89,12 @@ impl Layer {
         let (x0, z0) = (lo[0] as i32, lo[2] as i32);
         let width = hi[0] - lo[0] + 1;
         let depth = hi[2] - lo[2] + 1;
-        if width as u64 * depth as u64 > MAX_LAYER_CELLS {
+        if width as u64 * depth as u64 > max_cells {
             return Err(EditError::LayerTooLarge {
                 y,
                 width,
                 depth,
-                max: MAX_LAYER_CELLS,
+                max: max_cells,
             });
         }
         let mut cells = vec![Block::AIR; width as usize * depth as usize];

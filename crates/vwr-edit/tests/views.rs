@@ -53,6 +53,10 @@ fn layer_region_is_clamped() {
         "the object at z = 5 is outside the region"
     );
     assert!(Layer::region(&w, 1, [30, 30], [40, 40]).is_err());
+    // A limit counts the clamped rectangle: 16 × 12 cells.
+    assert!(Layer::region_at_most(&w, 1, [15, 25], [-4, 8], 192).is_ok());
+    let e = Layer::region_at_most(&w, 1, [15, 25], [-4, 8], 191).unwrap_err();
+    assert!(e.to_string().contains("16×12"), "{e}");
 }
 
 #[test]

@@ -59,7 +59,7 @@ pub use error::{Result, ServeError};
 pub use server::{start, start_db, RunningServer, ServerOptions};
 pub use session::{
     journal_path, oplog_path, JournalJob, Recovery, SaveMode, Session, SessionOptions,
-    DEFAULT_HISTORY_DEPTH, LOD_MAX_LEVEL, OWNER,
+    DEFAULT_HISTORY_DEPTH, LOD_MAX_LEVEL, MAX_LAYER_ANSWER_CELLS, OWNER,
 };
 pub use team::{Role, User};
 pub use vwr::backup_path;

@@ -61,6 +61,10 @@ impl Default for SessionOptions {
 /// eight hours), within the byte budget.
 pub const DEFAULT_HISTORY_DEPTH: usize = 10_000;
 
+/// The most cells one `GET /api/layer` answers (2048 × 2048; about 10 bytes each on the
+/// wire): the page asks for 200 × 200 at most, and a script maps a larger level by regions.
+pub const MAX_LAYER_ANSWER_CELLS: u64 = 1 << 22;
+
 /// The autosave journal of `file`: `FILE.journal`, a complete `.vwr` world holding the unsaved
 /// edits.
 pub fn journal_path(file: &Path) -> PathBuf {
@@ -585,11 +589,8 @@ impl Session {
         if y < 0 || y >= height as i32 {
             return Err(ServeError::LayerOutside { y, height });
         }
-        let l = match region {
-            None => Layer::of(world, y),
-            Some([a, b]) => Layer::region(world, y, a, b),
-        }
-        .map_err(|e| match e {
+        let [a, b] = region.unwrap_or([[0, 0], [width as i32 - 1, depth as i32 - 1]]);
+        let l = Layer::region_at_most(world, y, a, b, MAX_LAYER_ANSWER_CELLS).map_err(|e| match e {
             vwr_edit::EditError::LayerTooLarge {
                 width, depth, max, ..
             } => ServeError::LayerTooLarge {

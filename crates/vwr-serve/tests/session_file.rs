@@ -154,6 +154,15 @@ fn the_largest_world_is_served_and_its_layer_map_by_region() {
         "{e}"
     );
     assert_eq!(e["error"]["kind"], "range");
+    // A region is held to 2048 × 2048 cells: one more column is refused, and says the limit.
+    let r = c.get("/api/layer?y=5&x0=0&z0=0&x1=2048&z1=2047");
+    assert_eq!(r.status, 400);
+    let message = r.json()["error"]["message"].as_str().unwrap().to_string();
+    let max = vwr_serve::MAX_LAYER_ANSWER_CELLS;
+    assert!(
+        message.contains(&format!("2049×2048 cells, more than the {max}")),
+        "{message}"
+    );
     // The window the page shows around the block: 200×200 cells, the lava in its last corner.
     let l = c
         .get("/api/layer?y=5&x0=655141&z0=655141&x1=655340&z1=655340")
