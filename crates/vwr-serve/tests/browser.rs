@@ -542,7 +542,10 @@ fn three_people_see_each_others_edits_pushed_and_undo_only_their_own() {
     assert_eq!(v["viewer_chunks"], serde_json::json!([37, 38]));
     let layer = &v["viewer_layer"];
     assert_eq!(layer[0], 9, "Ed's glass column on y=3: {layer}");
-    assert!(layer[1].as_str().unwrap().starts_with("y=3: 10 blocks"), "{layer}");
+    assert!(
+        layer[1].as_str().unwrap().starts_with("y=3: 10 blocks"),
+        "{layer}"
+    );
     eprintln!(
         "team e2e: edits seen on the other pages after {} ms (request to block held, 3 pages, loopback); the owner's own edit: {}",
         v["figures"]["seen_ms"], v["figures"]["owner_edit"]
