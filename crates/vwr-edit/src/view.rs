@@ -63,7 +63,7 @@ impl Layer {
     }
 
     /// [`Layer::region`], refused with [`EditError::LayerTooLarge`] when the clamped rectangle
-    /// holds more than `max_cells` cells (or more than [`MAX_LAYER_CELLS`]).
+    /// holds more than `max_cells` cells (or more than 2²⁶, the most any layer holds).
     pub fn region_at_most(
         world: &World,
         y: i32,
