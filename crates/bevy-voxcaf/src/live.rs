@@ -407,14 +407,7 @@ fn write_fields(world: &mut VoxWorld, f: &SharedFields) {
         f.objects.iter().map(|o| (o.pos, o.move_object())).collect();
     let w = &mut world.world;
     if w.move_objects().ok().as_ref() != Some(&objects) {
-        let cells: Vec<[i32; 3]> = w
-            .collect_extra_metadata(META_MOVE_OBJECT)
-            .into_iter()
-            .map(|(p, _)| p)
-            .collect();
-        for p in cells {
-            w.remove_move_object(p);
-        }
+        clear_records(w, META_MOVE_OBJECT);
         for (p, m) in &objects {
             if let Err(e) = w.set_extra_metadata(*p, META_MOVE_OBJECT, &m.encode()) {
                 tracing::warn!("live link: the editor's object at {p:?}: {e}");
@@ -423,14 +416,7 @@ fn write_fields(world: &mut VoxWorld, f: &SharedFields) {
     }
     let decors: Vec<([i32; 3], u16)> = f.decors.iter().map(|d| (d.pos, d.icon)).collect();
     if w.big_decors().ok().as_ref() != Some(&decors) {
-        let cells: Vec<[i32; 3]> = w
-            .collect_extra_metadata(META_BIG_DECOR)
-            .into_iter()
-            .map(|(p, _)| p)
-            .collect();
-        for p in cells {
-            w.remove_big_decor(p);
-        }
+        clear_records(w, META_BIG_DECOR);
         for (p, icon) in &decors {
             if let Err(e) = w.place_big_decor(*p, *icon) {
                 tracing::warn!("live link: the editor's decoration at {p:?}: {e}");
@@ -448,6 +434,18 @@ fn write_fields(world: &mut VoxWorld, f: &SharedFields) {
     w.set_sky_region(f.sky_region);
     w.set_mission_number(f.mission);
     world.read_fields();
+}
+
+/// Removes every record of type `kind` from `w`.
+fn clear_records(w: &mut vwr::World, kind: u16) {
+    let cells: Vec<[i32; 3]> = w
+        .collect_extra_metadata(kind)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    for p in cells {
+        w.remove_extra_metadata(p, kind);
+    }
 }
 
 /// Writes the chunks' blocks into `w` (cells that differ only, so a chunk's records stay);
