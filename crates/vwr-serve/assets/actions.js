@@ -168,8 +168,7 @@ export function followLayer() {
   const m = state.layerMap;
   if (!state.layerOn || !m || !m.windowed || state.layerLoading) return;
   const win = layerWindow();
-  if (!win || (win.x0 === m.x0 && win.z0 === m.z0)) return;
-  if (Math.abs(win.x0 - m.x0) < MAP_CELLS / 4 && Math.abs(win.z0 - m.z0) < MAP_CELLS / 4) return;
+  if (!win || (Math.abs(win.x0 - m.x0) < MAP_CELLS / 4 && Math.abs(win.z0 - m.z0) < MAP_CELLS / 4)) return;
   loadLayer().catch(() => {});
 }
 

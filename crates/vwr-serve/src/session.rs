@@ -599,17 +599,15 @@ impl Session {
                 depth,
                 max,
             },
+            // The only other refusal: a region outside the world (the whole level is inside).
             _ => ServeError::LayerRegion {
-                message: match region {
-                    Some([a, b]) => format!(
-                        "layer region x {}..={}, z {}..={} is outside the world's {width}×{depth} columns",
-                        a[0].min(b[0]),
-                        a[0].max(b[0]),
-                        a[1].min(b[1]),
-                        a[1].max(b[1]),
-                    ),
-                    None => format!("layer y={y}: {e}"),
-                },
+                message: format!(
+                    "layer region x {}..={}, z {}..={} is outside the world's {width}×{depth} columns",
+                    a[0].min(b[0]),
+                    a[0].max(b[0]),
+                    a[1].min(b[1]),
+                    a[1].max(b[1]),
+                ),
             },
         })?;
         let rows: Vec<Vec<u16>> = l
