@@ -127,6 +127,13 @@ pub fn warn(text: impl std::fmt::Display) {
     eprintln!("{} {text}", label("warning"));
 }
 
+/// `n` and the noun, plural unless `n` is 1: `count(1, "chunk")` is `1 chunk`, `count(3,
+/// "chunk")` is `3 chunks`. For the nouns of report lines, whose plural adds an `s`.
+pub fn count(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// The shells `voxcaf completions` writes a script for.
 pub type Shell = clap_complete::Shell;
 
@@ -173,7 +180,14 @@ pub fn man<C: CommandFactory>(words: &[String]) -> Result<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::colour_allowed;
+    use super::{colour_allowed, count};
+
+    #[test]
+    fn count_says_one_thing_and_many_things() {
+        assert_eq!(count(1u32, "chunk"), "1 chunk");
+        assert_eq!(count(0u32, "chunk"), "0 chunks");
+        assert_eq!(count(12u64, "record"), "12 records");
+    }
 
     fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
         move |n| {

@@ -637,7 +637,11 @@ fn info(path: &Path, as_json: bool, pretty: bool) -> Result<u8> {
         Some(n) => format!("{t} ({n})"),
         None => t.to_string(),
     };
-    let _ = writeln!(o, "  metadata        {} records", s.metadata_records);
+    let _ = writeln!(
+        o,
+        "  metadata        {}",
+        crate::global::count(s.metadata_records, "record")
+    );
     for (t, c) in &s.records_by_type {
         let _ = writeln!(o, "    type {:<20} {c}", names(*t));
     }
@@ -758,7 +762,11 @@ fn check(files: &[PathBuf], strict: bool, as_json: bool) -> Result<u8> {
         }
     }
     if !as_json && files.len() > 1 {
-        crate::global::say!("{} of {} files passed", files.len() - failed, files.len());
+        crate::global::say!(
+            "{} of {} passed",
+            files.len() - failed,
+            crate::global::count(files.len() as u64, "file")
+        );
     }
     Ok(if failed == 0 { 0 } else { 1 })
 }
@@ -773,15 +781,18 @@ fn levels_text(o: &mut String, levels: &[vwr::LevelStats]) {
     let base = first.bytes.max(1) as f64;
     let _ = writeln!(
         o,
-        "  levels          level 0: {} chunks, {} bytes",
-        first.chunks, first.bytes
+        "  levels          level 0: {}, {} bytes",
+        crate::global::count(first.chunks, "chunk"),
+        first.bytes
     );
     for l in rest {
         let pct = 100.0 * l.bytes as f64 / base;
         let _ = writeln!(
             o,
-            "                  level {}: {} chunks, {} bytes ({pct:.1} %)",
-            l.level, l.chunks, l.bytes
+            "                  level {}: {}, {} bytes ({pct:.1} %)",
+            l.level,
+            crate::global::count(l.chunks, "chunk"),
+            l.bytes
         );
     }
 }

@@ -296,7 +296,10 @@ fn migrate(
                    "seconds": secs})
         );
     } else {
-        crate::global::say!("{from} -> {to}: {chunks} chunks, {bytes} bytes in {secs:.2} s");
+        crate::global::say!(
+            "{from} -> {to}: {}, {bytes} bytes in {secs:.2} s",
+            crate::global::count(chunks, "chunk")
+        );
     }
     Ok(0)
 }
@@ -494,10 +497,10 @@ pub fn revert(path: &Path, to: Option<u64>, as_json: bool) -> Result<u8> {
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         crate::global::say!(
-            "{at}: commit {} makes commit {target} current again ({} chunks); \
+            "{at}: commit {} makes commit {target} current again ({}); \
              `voxcaf world revert '{at}' --to {}` goes back",
             c.seq,
-            c.chunks,
+            crate::global::count(c.chunks, "chunk"),
             c.seq - 1
         );
     }

@@ -232,7 +232,10 @@ fn stats(path: &Path, as_json: bool) -> Result<u8> {
         dims.iter().map(|&d| d as u64).product::<u64>()
     );
     println!("  non-air blocks  {non_air}");
-    println!("  metadata        {records} records");
+    println!(
+        "  metadata        {}",
+        crate::global::count(records, "record")
+    );
     if let Some((lo, hi)) = bounds {
         println!(
             "  bounds          ({}, {}, {}) to ({}, {}, {})",

@@ -487,9 +487,9 @@ fn print_report(
                 Some((g, r)) if crate::world_db::is_db(p) => {
                     let _ = write!(
                         o,
-                        "committed to {} as commit {g}: {} chunks",
+                        "committed to {} as commit {g}: {}",
                         p.display(),
-                        r.chunks_written
+                        crate::global::count(r.chunks_written, "chunk")
                     );
                     if attempts > 1 {
                         let _ = write!(
@@ -501,9 +501,9 @@ fn print_report(
                 Some((g, r)) => {
                     let _ = write!(
                         o,
-                        "saved {} as commit {g}: {} chunks, {} bytes written (file {size} bytes",
+                        "saved {} as commit {g}: {}, {} bytes written (file {size} bytes",
                         p.display(),
-                        r.chunks_written,
+                        crate::global::count(r.chunks_written, "chunk"),
                         r.bytes_written
                     );
                     o.push_str(if r.compacted { ", compacted)" } else { ")" });

@@ -121,11 +121,11 @@ fn replay(a: &ReplayArgs) -> Result<u8> {
         );
     } else {
         println!(
-            "{}: {} operations replayed in {} editing session(s), {} save(s) written",
+            "{}: {} replayed in {}, {} written",
             a.out.display(),
-            r.ops,
-            r.segments,
-            r.saves
+            crate::global::count(r.ops, "operation"),
+            crate::global::count(r.segments, "editing session"),
+            crate::global::count(r.saves, "save")
         );
         if r.unsaved_ops > 0 {
             println!(
@@ -281,9 +281,10 @@ fn compact(a: &CompactArgs) -> Result<u8> {
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         crate::global::say!(
-            "{}: {before} -> {} bytes, {kept} commits kept",
+            "{}: {before} -> {} bytes, {} kept",
             a.file.display(),
-            r.file_size
+            r.file_size,
+            crate::global::count(kept as u64, "commit")
         );
     }
     Ok(0)

@@ -109,9 +109,9 @@ pub fn run(cmd: LodCmd) -> Result<u8> {
     );
     for l in &stats {
         crate::global::say!(
-            "  level {}: {} chunks, {} bytes",
+            "  level {}: {}, {} bytes",
             l.level,
-            l.chunks,
+            crate::global::count(l.chunks, "chunk"),
             l.bytes
         );
     }

@@ -13,7 +13,7 @@ use vwr_mesh::{
     RenderOptions, Rendered, View, WorldMesh,
 };
 
-use crate::global::say;
+use crate::global::{count, say};
 
 #[derive(Subcommand)]
 pub enum MeshCmd {
@@ -352,12 +352,12 @@ fn print_mesh_json(
 /// `world mesh`'s statistics as text, and the files written (nothing with `-q`).
 fn print_mesh_text(file: &Path, mesh: &WorldMesh, stats: &ExportStats, times: Times) {
     say!(
-        "{}: {} chunks, {} quads covering {} faces, {} special cells -> {} vertices, {} triangles ({:.1} ms meshing, {:.2} s in all)",
+        "{}: {}, {} covering {}, {} -> {} vertices, {} triangles ({:.1} ms meshing, {:.2} s in all)",
         file.display(),
-        mesh.chunks.len(),
-        mesh.quad_count(),
-        mesh.unit_face_count(),
-        mesh.special_count(),
+        count(mesh.chunks.len() as u64, "chunk"),
+        count(mesh.quad_count() as u64, "quad"),
+        count(mesh.unit_face_count() as u64, "face"),
+        count(mesh.special_count() as u64, "special cell"),
         stats.vertices,
         stats.triangles,
         times.mesh_ms,

@@ -397,8 +397,8 @@ fn print_objects_json(objects: &Objects, tick: u64) {
 /// `world objects` as text: a count line, then a line per object and per decor.
 fn print_objects_text(objects: &Objects, tick: u64) {
     println!(
-        "{} objects, {} decor at tick {tick}",
-        objects.list().len(),
+        "{}, {} decor at tick {tick}",
+        crate::global::count(objects.list().len() as u64, "object"),
         objects.decors().len()
     );
     for o in objects.list() {

@@ -138,7 +138,10 @@ fn a_database_world_is_made_edited_and_read_by_the_world_commands() {
     assert!(err.contains("password") && !(err + &out).contains("s3cret"));
     // The commit reports its chunks.
     let e = ok(d, &["world", "edit", &url, "place 7 1 7 35"]);
-    assert!(e.contains("as commit 2: 1 chunks"), "{e}");
+    assert!(
+        e.contains("as commit 2: 1 chunk") && !e.contains("1 chunks"),
+        "{e}"
+    );
     // Revert makes commit 1 current again as commit 3, which can itself be reverted.
     let block = |d: &Path| cli_json(d, &format!("world get {url} 7,1,7 --json"))["type"].clone();
     assert_eq!(block(d), 35);

@@ -44,7 +44,7 @@ fn lod_builds_reports_follows_edits_and_drops() {
     );
     assert_eq!(before[4].1, 1);
     let info = cli_ok(dir, "world info w.vwr");
-    assert!(info.contains("level 4: 1 chunks"), "{info}");
+    assert!(info.contains("level 4: 1 chunk,"), "{info}");
     // An edit's commit rewrites the ancestors it changes, and only them.
     edit(dir, &["box 150 6 150 159 39 159 glass"]);
     let after = levels(dir, "w.vwr");

@@ -257,7 +257,7 @@ fn world_replay_rebuilds_the_served_file_from_its_log() {
         common::output(voxcaf().args(["world", "replay"]).args([&log, &base, &out]));
     assert_eq!(code, 0, "{err}");
     assert!(
-        stdout.contains("4 operations replayed in 1 editing session(s), 2 save(s) written"),
+        stdout.contains("4 operations replayed in 1 editing session, 2 saves written"),
         "{stdout}"
     );
     assert_eq!(

@@ -22,7 +22,11 @@ pub(super) fn pack_dir(dir: &Path, out: &Path, force: bool) -> Result<u8> {
         ));
     }
     let (n, size) = write_dir_pack(dir, out)?;
-    crate::global::say!("wrote {} ({n} assets, {size} bytes)", out.display());
+    crate::global::say!(
+        "wrote {} ({}, {size} bytes)",
+        out.display(),
+        crate::global::count(n as u64, "asset")
+    );
     Ok(0)
 }
 

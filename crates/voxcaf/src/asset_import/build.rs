@@ -317,8 +317,9 @@ fn build_once(a: &BuildArgs, stop: &voxcaf_fs::signals::StopOnSignal) -> Result<
         }
         if let Some((p, n, size)) = packed.filter(|_| !quiet) {
             say(format_args!(
-                "wrote {} ({n} assets, {size} bytes)",
-                p.display()
+                "wrote {} ({}, {size} bytes)",
+                p.display(),
+                crate::global::count(n as u64, "asset")
             ));
         } else if let Some(p) = a.pack.as_ref().filter(|_| packed.is_none()) {
             eprintln!(
@@ -399,8 +400,8 @@ pub fn demo_build(src_dir: &Path, out_dir: &Path) -> Result<String> {
     let second = batch::build(src_dir, out_dir, &opts, &|_| {})?;
     let total: u64 = first.manifest.assets.iter().map(|e| e.file_size).sum();
     let mut lines = vec![format!(
-        "asset build: {} assets -> {} ({} bytes) in {:.1} ms; rebuild skipped {}/{} (content hash unchanged)",
-        first.manifest.assets.len(),
+        "asset build: {} -> {} ({} bytes) in {:.1} ms; rebuild skipped {}/{} (content hash unchanged)",
+        crate::global::count(first.manifest.assets.len() as u64, "asset"),
         out_dir.display(),
         total,
         first.elapsed.as_secs_f64() * 1000.0,
