@@ -330,7 +330,11 @@ fn check(
     if as_json {
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else if total > 1 {
-        crate::global::say!("{} of {total} file(s) valid", total - bad);
+        crate::global::say!(
+            "{} of {} valid",
+            total - bad,
+            crate::global::count(total as u64, "file")
+        );
     }
     Ok(if bad == 0 { 0 } else { 1 })
 }

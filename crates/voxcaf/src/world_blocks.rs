@@ -127,7 +127,7 @@ pub fn run(cmd: BlocksCmd) -> Result<u8> {
             hex(i.color)
         );
     }
-    crate::global::say!("{} block type(s)", types.len());
+    crate::global::say!("{}", crate::global::count(types.len() as u64, "block type"));
     Ok(0)
 }
 

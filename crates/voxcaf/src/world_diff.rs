@@ -354,9 +354,10 @@ fn print_diff(a: &Path, b: &Path, dims: [[u32; 3]; 2], fields: bool, f: &Found) 
     }
     if f.cells > 0 {
         println!(
-            "{} cell(s) differ in {} chunk(s){}:",
-            f.cells,
-            f.chunks,
+            "{} {} in {}{}:",
+            crate::global::count(f.cells, "cell"),
+            if f.cells == 1 { "differs" } else { "differ" },
+            crate::global::count(f.chunks, "chunk"),
             if f.first.len() as u64 == f.cells {
                 String::new()
             } else {
@@ -381,8 +382,8 @@ fn print_diff(a: &Path, b: &Path, dims: [[u32; 3]; 2], fields: bool, f: &Found) 
             .map(|p| format!("({}, {}, {})", p[0], p[1], p[2]))
             .collect();
         println!(
-            "metadata records differ in {} chunk(s): {}",
-            f.record_chunks,
+            "metadata records differ in {}: {}",
+            crate::global::count(f.record_chunks, "chunk"),
             list.join(", ")
         );
     }

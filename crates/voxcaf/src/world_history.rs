@@ -128,9 +128,14 @@ fn replay(a: &ReplayArgs) -> Result<u8> {
             crate::global::count(r.saves, "save")
         );
         if r.unsaved_ops > 0 {
+            let (n, were) = (
+                r.unsaved_ops,
+                if r.unsaved_ops == 1 { "was" } else { "were" },
+            );
             println!(
-                "  {} operation(s) after the last save were never saved and are not written",
-                r.unsaved_ops
+                "  {} after the last save {were} never saved and {} not written",
+                crate::global::count(n, "operation"),
+                if n == 1 { "is" } else { "are" }
             );
         }
     }

@@ -82,7 +82,7 @@ fn check_and_extract_packs() {
     build_pack(d);
     let out = cli_ok(d, "asset check --typed game.cafpack");
     assert!(out.contains("game.cafpack:sub/b.caf"), "{out}");
-    assert!(out.contains("3 of 3 file(s) valid"), "{out}");
+    assert!(out.contains("3 of 3 files valid"), "{out}");
     let j = cli_json(d, "asset check --json game.cafpack");
     assert_eq!(j.as_array().unwrap().len(), 3);
 
@@ -155,7 +155,7 @@ fn damaged_members_and_index(d: &Path) {
     std::fs::write(d.join("bad.cafpack"), &b).unwrap();
     let out = cli_out(d, "asset check bad.cafpack", 1);
     assert!(out.contains("FAIL  bad.cafpack:sub/b.caf"), "{out}");
-    assert!(out.contains("2 of 3 file(s) valid"), "{out}");
+    assert!(out.contains("2 of 3 files valid"), "{out}");
     let (c, _, e) = cli(
         d,
         "asset extract bad.cafpack --member sub/b.caf --out b.caf",

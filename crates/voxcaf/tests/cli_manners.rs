@@ -446,7 +446,7 @@ fn world_diff_lists_the_differences_and_exits_like_diff() {
     common::cli_out(d.path(), "world diff b.vwr b3.vwr", 0);
     let out = common::cli_out(d.path(), "world diff a.vwr b.vwr --max 3", 1);
     assert!(
-        out.contains("33 cell(s) differ in 2 chunk(s), the first 3"),
+        out.contains("33 cells differ in 2 chunks, the first 3"),
         "{out}"
     );
     assert!(out.contains("(1, 1, 1)  0:0 Air -> 3:0 Stone"), "{out}");

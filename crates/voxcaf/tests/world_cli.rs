@@ -197,11 +197,11 @@ fn check_walks_folders() {
     std::fs::write(dir.path().join("notes.txt"), b"not an asset").unwrap();
     let (code, out, _) = output(voxcaf().args(["asset", "check"]).arg(dir.path()));
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("2 of 2 file(s) valid"), "{out}");
+    assert!(out.contains("2 of 2 files valid"), "{out}");
     std::fs::write(dir.path().join("sub/c.caf"), &good[..good.len() - 1]).unwrap();
     let (code, out, _) = output(voxcaf().args(["asset", "check"]).arg(dir.path()));
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("2 of 3 file(s) valid"), "{out}");
+    assert!(out.contains("2 of 3 files valid"), "{out}");
     // An empty folder is an error, not a silent success.
     let empty = tempfile::tempdir().unwrap();
     let (code, _, err) = output(voxcaf().args(["world", "check"]).arg(empty.path()));

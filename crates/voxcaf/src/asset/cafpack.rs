@@ -110,7 +110,7 @@ pub(super) fn list(pack: &Path, as_json: bool) -> Result<u8> {
                 e.offset
             );
         }
-        println!("{} asset(s)", rows.len());
+        println!("{}", crate::global::count(rows.len() as u64, "asset"));
     }
     Ok(0)
 }

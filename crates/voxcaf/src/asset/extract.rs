@@ -194,7 +194,11 @@ fn extract_all(file: &Path, pack: &caf::pack::Pack, dir: &Path, force: bool) -> 
         o::create_parent(dest)?;
         voxcaf_fs::write_atomic(dest, l.bytes()).map_err(|err| o::failed(dest, err))?;
     }
-    crate::global::tell!("wrote {} asset(s) below {}", plan.len(), dir.display());
+    crate::global::tell!(
+        "wrote {} below {}",
+        crate::global::count(plan.len() as u64, "asset"),
+        dir.display()
+    );
     Ok(0)
 }
 

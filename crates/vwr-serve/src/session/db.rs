@@ -315,8 +315,9 @@ impl Session {
         let n = taken.map_err(|e| db.err(e))?;
         self.gen += 1;
         db.note = Some(format!(
-            "another editor committed (now at commit {}): {n} chunk(s) updated",
-            db.head
+            "another editor committed (now at commit {}): {n} chunk{} updated",
+            db.head,
+            if n == 1 { "" } else { "s" }
         ));
         Ok(n)
     }
