@@ -26,9 +26,16 @@ pub enum MeshCmd {
     Mesh {
         /// The .vwr file, or a database world, postgres://USER@HOST:PORT/DB?world=NAME.
         file: PathBuf,
+        /// The output file, as an option instead of the second argument.
+        #[arg(short, long, value_name = "OUT")]
+        out: Option<PathBuf>,
         /// Output file: .glb, .gltf, .obj or .caf (missing folders are created).
-        #[arg(short, long)]
-        out: PathBuf,
+        #[arg(
+            value_name = "OUT",
+            conflicts_with = "out",
+            required_unless_present = "out"
+        )]
+        output: Option<PathBuf>,
         /// Overwrite an existing output that is not a mesh of that format.
         #[arg(long)]
         force: bool,
@@ -63,9 +70,16 @@ pub enum MeshCmd {
     Render {
         /// The .vwr file, or a database world, postgres://USER@HOST:PORT/DB?world=NAME.
         file: PathBuf,
+        /// The output .png, as an option instead of the second argument.
+        #[arg(short, long, value_name = "OUT")]
+        out: Option<PathBuf>,
         /// Output .png (missing folders are created).
-        #[arg(short, long)]
-        out: PathBuf,
+        #[arg(
+            value_name = "OUT",
+            conflicts_with = "out",
+            required_unless_present = "out"
+        )]
+        output: Option<PathBuf>,
         /// Overwrite an existing output that is not a PNG image.
         #[arg(long)]
         force: bool,
@@ -108,6 +122,13 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
     Ok((w, h))
 }
 
+/// The output named by `--out` or by the second positional argument (clap lets exactly one
+/// through).
+fn either_output(out: Option<PathBuf>, output: Option<PathBuf>) -> Result<PathBuf> {
+    out.or(output)
+        .ok_or_else(|| crate::output::usage(None, "give the output file, e.g. --out level.glb"))
+}
+
 fn load(path: &Path) -> Result<World> {
     crate::world::load(path)
 }
@@ -133,6 +154,7 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
         MeshCmd::Mesh {
             file,
             out,
+            output,
             greedy,
             ao,
             per_chunk,
@@ -143,6 +165,7 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
             max_memory,
         } => {
             let t = Instant::now();
+            let out = either_output(out, output)?;
             check_mesh_output(&file, &out, force)?;
             let opts = MeshOptions {
                 greedy,
@@ -170,6 +193,7 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
         MeshCmd::Render {
             file,
             out,
+            output,
             view,
             size,
             layer,
@@ -180,6 +204,7 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
             force,
         } => {
             use crate::output as o;
+            let out = either_output(out, output)?;
             o::no_dash(&out, "a render output")?;
             o::check_file(&out, &[&file], &o::PNG, force, false)?;
             let picture = if chunks {

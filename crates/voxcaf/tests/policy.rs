@@ -372,3 +372,36 @@ fn item1_build_refuses_a_foreign_output_folder() {
     assert_eq!(c, 0, "{e}");
     assert_eq!(std::fs::read(p.join("docs/readme.txt")).unwrap(), b"mine");
 }
+
+#[test]
+fn mesh_and_render_take_the_output_as_an_argument_or_as_out() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    new_world(p, "w.vwr");
+    for (args, made) in [
+        (&["world", "mesh", "w.vwr", "a.glb"][..], "a.glb"),
+        (&["world", "mesh", "w.vwr", "--out", "b.obj"], "b.obj"),
+        (
+            &["world", "render", "w.vwr", "c.png", "--size", "32x24"],
+            "c.png",
+        ),
+        (
+            &["world", "render", "w.vwr", "-o", "d.png", "--size", "32x24"],
+            "d.png",
+        ),
+    ] {
+        let (c, _, e) = run(p, args);
+        assert_eq!(c, 0, "{args:?}: {e}");
+        assert!(p.join(made).is_file(), "{args:?}");
+    }
+    // Neither, or both: a usage error naming OUT, and nothing written.
+    for cmd in ["mesh", "render"] {
+        let (c, _, e) = run(p, &["world", cmd, "w.vwr"]);
+        assert_eq!(c, 2, "{e}");
+        assert!(e.contains("<OUT>"), "{e}");
+        let (c, _, e) = run(p, &["world", cmd, "w.vwr", "x.png", "-o", "y.png"]);
+        assert_eq!(c, 2, "{e}");
+        assert!(e.contains("cannot be used with"), "{e}");
+        assert!(!p.join("x.png").exists() && !p.join("y.png").exists());
+    }
+}
