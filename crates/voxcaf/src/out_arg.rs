@@ -1,6 +1,6 @@
 //! The output of a command that names it as a positional argument (`world resave IN OUT`),
-//! which `-o OUT` / `--out OUT` may give instead, as in the commands that only take `-o`
-//! (`world mesh`, `world render`, `world edit`).
+//! which `-o OUT` / `--out OUT` may give instead (`world edit` takes only `-o`, since its
+//! positional arguments are operations).
 
 use std::path::PathBuf;
 

@@ -14,6 +14,7 @@ use vwr_mesh::{
 };
 
 use crate::global::{count, say};
+use crate::out_arg::OutArg;
 
 #[derive(Subcommand)]
 pub enum MeshCmd {
@@ -26,16 +27,9 @@ pub enum MeshCmd {
     Mesh {
         /// The .vwr file, or a database world, postgres://USER@HOST:PORT/DB?world=NAME.
         file: PathBuf,
-        /// The output file, as an option instead of the second argument.
-        #[arg(short, long, value_name = "OUT")]
-        out: Option<PathBuf>,
-        /// Output file: .glb, .gltf, .obj or .caf (missing folders are created).
-        #[arg(
-            value_name = "OUT",
-            conflicts_with = "out",
-            required_unless_present = "out"
-        )]
-        output: Option<PathBuf>,
+        /// The output: .glb, .gltf, .obj or .caf.
+        #[command(flatten)]
+        out: OutArg,
         /// Overwrite an existing output that is not a mesh of that format.
         #[arg(long)]
         force: bool,
@@ -70,16 +64,9 @@ pub enum MeshCmd {
     Render {
         /// The .vwr file, or a database world, postgres://USER@HOST:PORT/DB?world=NAME.
         file: PathBuf,
-        /// The output .png, as an option instead of the second argument.
-        #[arg(short, long, value_name = "OUT")]
-        out: Option<PathBuf>,
-        /// Output .png (missing folders are created).
-        #[arg(
-            value_name = "OUT",
-            conflicts_with = "out",
-            required_unless_present = "out"
-        )]
-        output: Option<PathBuf>,
+        /// The output: a .png.
+        #[command(flatten)]
+        out: OutArg,
         /// Overwrite an existing output that is not a PNG image.
         #[arg(long)]
         force: bool,
@@ -122,13 +109,6 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
     Ok((w, h))
 }
 
-/// The output named by `--out` or by the second positional argument (clap lets exactly one
-/// through).
-fn either_output(out: Option<PathBuf>, output: Option<PathBuf>) -> Result<PathBuf> {
-    out.or(output)
-        .ok_or_else(|| crate::output::usage(None, "give the output file, e.g. --out level.glb"))
-}
-
 fn load(path: &Path) -> Result<World> {
     crate::world::load(path)
 }
@@ -154,7 +134,6 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
         MeshCmd::Mesh {
             file,
             out,
-            output,
             greedy,
             ao,
             per_chunk,
@@ -165,7 +144,7 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
             max_memory,
         } => {
             let t = Instant::now();
-            let out = either_output(out, output)?;
+            let out = out.path();
             check_mesh_output(&file, &out, force)?;
             let opts = MeshOptions {
                 greedy,
@@ -193,7 +172,6 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
         MeshCmd::Render {
             file,
             out,
-            output,
             view,
             size,
             layer,
@@ -204,7 +182,7 @@ pub fn run(cmd: MeshCmd) -> Result<u8> {
             force,
         } => {
             use crate::output as o;
-            let out = either_output(out, output)?;
+            let out = out.path();
             o::no_dash(&out, "a render output")?;
             o::check_file(&out, &[&file], &o::PNG, force, false)?;
             let picture = if chunks {

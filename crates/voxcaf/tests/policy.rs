@@ -398,7 +398,7 @@ fn mesh_and_render_take_the_output_as_an_argument_or_as_out() {
     for cmd in ["mesh", "render"] {
         let (c, _, e) = run(p, &["world", cmd, "w.vwr"]);
         assert_eq!(c, 2, "{e}");
-        assert!(e.contains("<OUT>"), "{e}");
+        assert!(e.contains("<OUTPUT>"), "{e}");
         let (c, _, e) = run(p, &["world", cmd, "w.vwr", "x.png", "-o", "y.png"]);
         assert_eq!(c, 2, "{e}");
         assert!(e.contains("cannot be used with"), "{e}");
