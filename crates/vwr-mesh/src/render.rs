@@ -657,11 +657,17 @@ pub fn render_chunks_within(world: &World, max_width: u32, max_height: u32) -> R
         (panel, cols, rows_fit)
     };
     let depth_of = |tile: u32| tile.saturating_mul(nz).saturating_add(12);
+    // A panel wider or deeper than the image at every tile size shows its first columns
+    // and rows only, at 1 pixel per chunk (the title says which).
+    let room = (
+        max_w.saturating_sub(12),
+        max_h.saturating_sub(title_h + legend_h + 14),
+    );
     let tile = (1..=26u32)
         .rev()
         .find(|&t| {
-            let (_, cols, rows_fit) = layout(t);
-            cols * rows_fit >= count
+            let (panel, cols, rows_fit) = layout(t);
+            cols * rows_fit >= count && panel <= room.0 && depth_of(t) <= room.1
         })
         .unwrap_or(1);
     let (panel, cols, rows_fit) = layout(tile);
@@ -680,6 +686,16 @@ pub fn render_chunks_within(world: &World, max_width: u32, max_height: u32) -> R
     if shown < all_layers.len() {
         title.push_str(&format!(", {shown} OF {} LAYERS SHOWN", all_layers.len()));
     }
+    // The tiles that start inside a panel's part of the image (above the legend).
+    let (cx_end, cz_end) = (
+        nx.min(w.saturating_sub(8 + 12).div_ceil(tile)),
+        nz.min(h.saturating_sub(title_h + 10 + legend_h).div_ceil(tile)),
+    );
+    if cx_end == 0 || cz_end == 0 {
+        title.push_str(", NO ROOM FOR TILES");
+    } else if (cx_end, cz_end) != (nx, nz) {
+        title.push_str(&format!(", CX 0-{} CZ 0-{} SHOWN", cx_end - 1, cz_end - 1));
+    }
     draw_text(&mut img, 8, 6, &title, 2, [235, 235, 235, 255]);
     // A 1-pixel gap between tiles, and labels, only where the tiles are big enough.
     let fill_size = if tile >= 3 { tile - 1 } else { tile };
@@ -695,8 +711,10 @@ pub fn render_chunks_within(world: &World, max_width: u32, max_height: u32) -> R
             1,
             [200, 200, 200, 255],
         );
-        for cz in 0..nz {
-            for cx in 0..nx {
+        // Only the tiles inside the image: a panel wider or deeper than the image (a world
+        // of 65535² chunk columns) costs what the image shows, not the world.
+        for cz in 0..cz_end {
+            for cx in 0..cx_end {
                 let x0 = px0 + cx * tile;
                 let y0 = py0 + 10 + cz * tile;
                 let (fill, lines): ([u8; 3], Vec<String>) = match world.chunk([cx, cy, cz]) {

@@ -80,3 +80,25 @@ fn a_layer_of_a_large_world_fits_the_requested_size() {
     let full = vwr_mesh::render::render_layer(&w, &r, 0, 1020).unwrap();
     assert_eq!(full.image.dimensions(), (1000, 1020));
 }
+
+#[test]
+fn a_panel_wider_than_the_image_shows_its_corner_at_a_pixel_per_chunk() {
+    // 65535 × 65535 chunk columns: the view costs the image, not the 4.3 billion columns.
+    let mut w = World::with_chunk_dims([65535, 1, 65535]).unwrap();
+    let stone = Block::make(3, 0).unwrap();
+    for p in [[0, 0, 0], [35, 0, 25], [655_340, 0, 655_340]] {
+        w.set_block(p, stone).unwrap();
+    }
+    let r = render_chunks_within(&w, 1024, 768);
+    assert!(r.image.width() <= 1024 && r.image.height() <= 768);
+    // 1-pixel tiles; the two chunks in the corner drawn, the far one outside the picture.
+    assert_eq!(r.covered, 2);
+
+    // A panel that fits at a smaller tile is drawn whole at that tile, not cut at 26 pixels.
+    let mut w = World::with_chunk_dims([64, 1, 64]).unwrap();
+    w.set_block([635, 5, 635], stone).unwrap();
+    let r = render_chunks_within(&w, 1024, 1024);
+    let tile = (r.covered as f64).sqrt() as u32;
+    assert_eq!(tile * tile, r.covered as u32, "one square tile");
+    assert!(64 * tile + 20 <= r.image.width(), "tile {tile}");
+}
