@@ -460,9 +460,14 @@ impl WorldSession {
         }
         let most = crate::lod::most_levels(dims);
         if levels > most {
+            let room = match most {
+                0 => "none".to_string(),
+                1 => "1 level".to_string(),
+                n => format!("at most {n} levels"),
+            };
             return Err(VwrError::Unrepresentable(format!(
                 "{levels} levels of detail would take the file past 2^32-1 chunk indices \
-                 (a world this size has room for at most {most})"
+                 (a world this size has room for {room})"
             )));
         }
         self.check_unchanged()?;
