@@ -179,23 +179,26 @@ impl Source {
     fn list(&mut self) -> vwr::Result<Vec<[u32; 3]>> {
         match self {
             Source::Db(s) => s.list(),
-            Source::File(f) => match f.stored_chunks()? {
-                Some(list) => Ok(list),
-                None => {
-                    let d = f.chunk_dims();
-                    let mut all = Vec::new();
-                    for z in 0..d[2] {
-                        for y in 0..d[1] {
-                            for x in 0..d[0] {
-                                if f.chunk([x, y, z])?.is_some_and(|c| !c.is_empty()) {
-                                    all.push([x, y, z]);
-                                }
-                            }
-                        }
+            Source::File(f) => {
+                let v3 = f.version() == 3;
+                let d = f.chunk_dims();
+                // v2: the table's entries (or every position when only a full read can tell),
+                // keeping the chunks that hold a block.
+                let candidates: Box<dyn Iterator<Item = [u32; 3]>> = match f.stored_chunks()? {
+                    Some(list) if v3 => return Ok(list),
+                    Some(list) => Box::new(list.into_iter()),
+                    None => Box::new((0..d[2]).flat_map(move |z| {
+                        (0..d[1]).flat_map(move |y| (0..d[0]).map(move |x| [x, y, z]))
+                    })),
+                };
+                let mut all = Vec::new();
+                for pos in candidates {
+                    if f.chunk(pos)?.is_some_and(|c| !c.is_empty()) {
+                        all.push(pos);
                     }
-                    Ok(all)
                 }
-            },
+                Ok(all)
+            }
         }
     }
 

@@ -129,8 +129,8 @@ impl Source {
         }
     }
 
-    /// The chunks stored, in file order, when the source lists them (v3, `.vox`); a v2 file's
-    /// table holds every position.
+    /// The chunks stored, in file order, when the source lists them (v3, `.vox`, a v2 file's
+    /// table entries not marked empty; see `WorldFile::stored_chunks`).
     fn stored_chunks(&mut self, path: &Path) -> Result<Option<Vec<[u32; 3]>>> {
         match self {
             Source::File(f) => f
@@ -302,8 +302,8 @@ fn diff(a: &Path, b: &Path, max: usize, as_json: bool) -> Result<u8> {
     let fields_differ = fa.fields(a)? != fb.fields(b)?;
     let union = [0, 1, 2].map(|k| da[k].max(db[k]));
     let mut found = Found::default();
-    // Two sources that list their chunks (v3, .vox): only the chunks either stores;
-    // otherwise every position.
+    // Two sources that list their chunks (v3, .vox, v2 in the original's layout): only the
+    // chunks either stores; otherwise every position.
     let lists = (fa.stored_chunks(a)?, fb.stored_chunks(b)?);
     let mut visit = |pos: [u32; 3]| -> Result<()> {
         let ca = fa.chunk(pos, a)?;

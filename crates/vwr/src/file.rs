@@ -15,8 +15,8 @@ use crate::chunk::{local_index, Chunk, CHUNK_SIZE};
 use crate::codec::{read_world_checked_v2, write_world_v2};
 use crate::error::{Result, VwrError};
 use crate::layout::{
-    ChunkEntryV3, ChunkTableEntry, CommitSlot, ENTRY_EMPTY, STORAGE_GROUP, WORLD_HEADER_SIZE,
-    WORLD_VERSION_V3,
+    ChunkEntryV3, ChunkTableEntry, CommitSlot, ENTRY_EMPTY, STORAGE_GROUP, TABLE_ENTRY_SIZE,
+    WORLD_HEADER_SIZE, WORLD_VERSION_V3,
 };
 use crate::v3::{self, Codec, CodecStats, Commit, FileBytes, Header, Index, SaveOptions, Source};
 use crate::world::World;
@@ -216,12 +216,15 @@ impl WorldFile {
         }
     }
 
-    /// v3: the positions of the chunks the current commit stores, in file order (reads every
-    /// index page, no chunk); `None` for a v2 file, whose table holds every position.
+    /// The positions of the chunks the file stores, in file order, reading no chunk. v3: the
+    /// current commit's (reads every index page). v2: the table entries not marked empty (the
+    /// table read in 64 KiB blocks; such a chunk may still hold only air), or `None` when the
+    /// table is not laid out as the original writes it (entry `i` at `20·i` past the header,
+    /// for chunk position `i`), and only a full read can tell.
     pub fn stored_chunks(&mut self) -> Result<Option<Vec<[u32; 3]>>> {
         let dims = self.dims;
-        if let Kind::V2 { .. } = self.kind {
-            return Ok(None);
+        if let Kind::V2 { table } = self.kind {
+            return self.v2_stored_chunks(table);
         }
         let entries = v3::level0(dims, self.entries()?);
         Ok(Some(
@@ -230,6 +233,39 @@ impl WorldFile {
                 .map(|e| crate::store::delinear(dims, e.chunk_index.get()))
                 .collect(),
         ))
+    }
+
+    /// [`WorldFile::stored_chunks`] of a v2 file whose table starts at `table`.
+    fn v2_stored_chunks(&self, table: u64) -> Result<Option<Vec<[u32; 3]>>> {
+        const PER_READ: u64 = 65536 / TABLE_ENTRY_SIZE as u64;
+        let n = self.dims.iter().map(|&d| u64::from(d)).product::<u64>();
+        if table + n * TABLE_ENTRY_SIZE as u64 > self.src.len {
+            return Ok(None);
+        }
+        let mut list = Vec::new();
+        for first in (0..n).step_by(PER_READ as usize) {
+            let count = PER_READ.min(n - first);
+            let bytes = self
+                .src
+                .read_at(
+                    table + first * TABLE_ENTRY_SIZE as u64,
+                    (count as usize) * TABLE_ENTRY_SIZE,
+                )
+                .map_err(io(&self.path))?;
+            for (k, raw) in bytes.chunks_exact(TABLE_ENTRY_SIZE).enumerate() {
+                let Ok(e) = <ChunkTableEntry as zerocopy::FromBytes>::read_from_bytes(raw) else {
+                    return Ok(None);
+                };
+                let pos = v3::delinear(self.dims, (first + k as u64) as u32);
+                if e.pos.map(|v| u32::from(v.get())) != pos {
+                    return Ok(None);
+                }
+                if e.flags.get() & ENTRY_EMPTY == 0 {
+                    list.push(pos);
+                }
+            }
+        }
+        Ok(Some(list))
     }
 
     /// v3: codec statistics of the current commit (reads every index page).

@@ -260,6 +260,9 @@ impl WorldSession {
 
     /// v3: the stored chunk positions in file order; v2: `None` (the world is loaded whole).
     pub(crate) fn stored_chunks(&mut self) -> Result<Option<Vec<[u32; 3]>>> {
+        if self.file.version() != 3 {
+            return Ok(None);
+        }
         self.file.stored_chunks()
     }
 

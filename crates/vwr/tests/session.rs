@@ -304,3 +304,31 @@ fn a_failed_v2_save_leaves_the_backup_as_it_was() {
     assert!(std::fs::read(&bak).unwrap() == backup, "the backup changed");
     assert!(std::fs::read(&p).unwrap() == file, "the file changed");
 }
+
+#[test]
+fn a_v2_file_lists_its_stored_chunks_from_its_table_and_refuses_to_guess_an_odd_one() {
+    let (_d, p) = common::temp("v2.vwr");
+    let mut w = World::with_chunks_per_axis(6).unwrap();
+    let stone = Block(35 << 4);
+    for c in [[5, 0, 0], [0, 3, 1], [2, 5, 5], [4, 4, 4]] {
+        w.set_block(c.map(|v| v * 10 + 3), stone).unwrap();
+    }
+    let bytes = w.to_bytes();
+    std::fs::write(&p, &bytes).unwrap();
+    let mut want: Vec<[u32; 3]> = w.non_empty_chunks().map(|(c, _)| c).collect();
+    want.sort_unstable_by_key(|c| (c[2], c[1], c[0]));
+    let mut f = WorldFile::open(&p).unwrap();
+    assert_eq!(f.stored_chunks().unwrap(), Some(want), "file order");
+
+    // Two table entries swapped: entry i no longer names position i, so the list is not
+    // guessed (a full read still finds every chunk).
+    let entry = |i: usize| 64 + 20 * i..64 + 20 * (i + 1);
+    let mut odd = bytes.clone();
+    let (a, b) = (bytes[entry(5)].to_vec(), bytes[entry(6)].to_vec());
+    odd[entry(5)].copy_from_slice(&b);
+    odd[entry(6)].copy_from_slice(&a);
+    std::fs::write(&p, &odd).unwrap();
+    let mut f = WorldFile::open(&p).unwrap();
+    assert_eq!(f.stored_chunks().unwrap(), None);
+    assert_eq!(f.load().unwrap().to_bytes(), w.to_bytes());
+}
