@@ -82,6 +82,12 @@ pub(crate) fn gltf_load(
     bytes: &[u8],
     base: Option<&Path>,
 ) -> Result<(gltf::Document, Vec<gltf::buffer::Data>, Vec<PathBuf>)> {
+    if let Some(length) = short_glb(bytes) {
+        return Err(ImportError::malformed(
+            "glTF",
+            format!("the GLB header's length field is {length}, less than the 12-byte header"),
+        ));
+    }
     // Extensions whose data cannot be read are named before validation, which would only
     // report their accessors as "missing data".
     let g = gltf::Gltf::from_slice_without_validation(bytes).map_err(gltf_err)?;
@@ -120,9 +126,20 @@ fn external_buffers(doc: &gltf::Document) -> Vec<String> {
 /// [`external_buffers`] of a glTF or GLB file's bytes, read without validation (none when they
 /// are not glTF): the files its conversion will open, for `crate::inputs`.
 pub(crate) fn external_buffer_paths(bytes: &[u8]) -> Vec<String> {
+    if short_glb(bytes).is_some() {
+        return Vec::new();
+    }
     gltf::Gltf::from_slice_without_validation(bytes)
         .map(|g| external_buffers(&g.document))
         .unwrap_or_default()
+}
+
+/// The length field of a GLB header that is below the 12-byte header itself, which the gltf
+/// crate would subtract 12 from unchecked (a panic with overflow checks, else a wrapped size).
+fn short_glb(bytes: &[u8]) -> Option<u32> {
+    let head = bytes.strip_prefix(b"glTF")?.get(4..8)?;
+    let length = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+    (length < 12).then_some(length)
 }
 
 pub(crate) fn catch<T>(what: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {

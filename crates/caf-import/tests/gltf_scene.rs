@@ -458,3 +458,27 @@ fn corpus_draco_is_refused_by_name() {
         );
     }
 }
+
+#[test]
+fn a_glb_length_shorter_than_its_header_is_a_typed_error() {
+    // A fuzzer's find: the gltf crate subtracts the header from this field unchecked.
+    let mut bytes = glb(&json!({"asset": {"version": "2.0"}}), &[]);
+    for length in [0u32, 11] {
+        bytes[8..12].copy_from_slice(&length.to_le_bytes());
+        for kind in [None, Some(caf_import::AssetKind::Animation)] {
+            let s = Settings {
+                kind,
+                ..Settings::default()
+            };
+            let e = convert(&bytes, Path::new("short.glb"), &s)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(&format!(
+                    "length field is {length}, less than the 12-byte header"
+                )),
+                "{e}"
+            );
+        }
+    }
+}
