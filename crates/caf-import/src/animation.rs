@@ -222,6 +222,45 @@ fn malformed(what: String) -> ImportError {
     ImportError::malformed("glTF", what)
 }
 
+/// The accessor types glTF 2.0 requires of a sampler (§3.11): float scalar key times, float
+/// VEC3 translations and scales, VEC4 rotations (float or normalized integers). The gltf
+/// crate's reader assumes them (checking only in debug builds), so a file breaking them would
+/// otherwise be read with the wrong element size.
+fn check_accessor_types(ch: &gltf::animation::Channel<'_>) -> std::result::Result<(), String> {
+    use gltf::accessor::{DataType, Dimensions};
+    use gltf::animation::Property;
+    let (input, output) = (ch.sampler().input(), ch.sampler().output());
+    if (input.dimensions(), input.data_type()) != (Dimensions::Scalar, DataType::F32) {
+        return Err(format!(
+            "key times must be a float SCALAR accessor, not {:?} of {:?}",
+            input.dimensions(),
+            input.data_type()
+        ));
+    }
+    let (dims, ty) = (output.dimensions(), output.data_type());
+    let ok = match ch.target().property() {
+        Property::Translation | Property::Scale => (dims, ty) == (Dimensions::Vec3, DataType::F32),
+        Property::Rotation => {
+            dims == Dimensions::Vec4
+                && (ty == DataType::F32 || (output.normalized() && ty != DataType::U32))
+        }
+        Property::MorphTargetWeights => true,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{:?} values cannot be a {dims:?} accessor of {ty:?}{}",
+            ch.target().property(),
+            if output.normalized() {
+                " (normalized)"
+            } else {
+                ""
+            }
+        ))
+    }
+}
+
 /// Read one channel's sampler as a [`Curve`]; `None` for morph target weights (which have one
 /// output value per key and morph target, so their counts are not checked here).
 fn read_curve(
@@ -250,6 +289,7 @@ fn read_curve(
             limit: MAX_KEYS as u64,
         });
     }
+    check_accessor_types(ch).map_err(|what| at(&what))?;
     let per_key = if interp == Interp::Cubic { 3 } else { 1 };
     let outputs = sampler.output().count();
     if outputs != keys * per_key {

@@ -477,6 +477,31 @@ fn unhappy_animations_are_refused() {
         Some(5000)
     )
     .is_err());
+    // Outputs of the wrong accessor type for their path (glTF 2.0 §3.11), and key times
+    // that are not float scalars: refused by type, not read with the wrong element size.
+    for (path, ty) in [
+        ("translation", "MAT4"),
+        ("rotation", "SCALAR"),
+        ("scale", "VEC4"),
+    ] {
+        let glb = edited(|j| {
+            let ch = j["animations"][0]["channels"][0].clone();
+            let s = ch["sampler"].as_u64().unwrap() as usize;
+            j["animations"][0]["channels"][0]["target"]["path"] = serde_json::json!(path);
+            let out = j["animations"][0]["samplers"][s]["output"]
+                .as_u64()
+                .unwrap() as usize;
+            j["accessors"][out]["type"] = serde_json::json!(ty);
+        });
+        let msg = convert_anim(&glb, None).unwrap_err().to_string();
+        assert!(msg.contains("values cannot be a"), "{path} {ty}: {msg}");
+    }
+    let glb = edited(|j| {
+        let inp = j["animations"][0]["samplers"][0]["input"].as_u64().unwrap() as usize;
+        j["accessors"][inp]["type"] = serde_json::json!("VEC2");
+    });
+    let msg = convert_anim(&glb, None).unwrap_err().to_string();
+    assert!(msg.contains("key times must be a float SCALAR"), "{msg}");
     // No animations at all.
     let glb = edited(|j| {
         j.as_object_mut().unwrap().remove("animations");
