@@ -145,10 +145,10 @@ fn short_glb(bytes: &[u8]) -> Option<u32> {
 pub(crate) fn catch<T>(what: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {
     // The gltf and OBJ readers index with arithmetic that can overflow on crafted files; treat
     // a panic there as malformed input instead of taking the process down.
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+    voxcaf_guard::catch(f).unwrap_or_else(|panic| {
         Err(ImportError::malformed(
             what,
-            "inconsistent accessor or buffer data (the reader gave up)",
+            format!("inconsistent accessor or buffer data (the reader gave up: {panic})"),
         ))
     })
 }

@@ -592,21 +592,22 @@ fn wgsl_to_spirv(
     };
     // naga's writer has hit `unreachable!` on validated modules; a panic there means the
     // input is not something we can convert, not a reason to take the process down.
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        spv::write_vec(&module, &info, &options, chosen.as_ref())
-    }))
-    .map_err(|_| {
-        unlocated(
-            file,
-            "SPIR-V generation failed: the module uses a construct the writer cannot handle",
-        )
-    })?
-    .map_err(|e| {
-        unlocated(
-            file,
-            format!("SPIR-V generation failed: {}", error_chain(&e)),
-        )
-    })
+    voxcaf_guard::catch(|| spv::write_vec(&module, &info, &options, chosen.as_ref()))
+        .map_err(|panic| {
+            unlocated(
+                file,
+                format!(
+                    "SPIR-V generation failed: the module uses a construct the writer cannot \
+                     handle (naga: {panic})"
+                ),
+            )
+        })?
+        .map_err(|e| {
+            unlocated(
+                file,
+                format!("SPIR-V generation failed: {}", error_chain(&e)),
+            )
+        })
 }
 
 fn naga_stage(stage: naga::ShaderStage) -> Option<Stage> {

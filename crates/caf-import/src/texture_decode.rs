@@ -121,7 +121,7 @@ pub fn decode_level(
         (FormatClass::Bc, c) | (FormatClass::Astc, c) if is_decodable(format) => {
             let mut px = vec![0u32; w * h];
             let (bw, bh) = (info.block_width as usize, info.block_height as usize);
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match c {
+            let r = voxcaf_guard::catch(|| match c {
                 13 | 54 => texture2ddecoder::decode_bc1a(data, w, h, &mut px),
                 14 | 55 => texture2ddecoder::decode_bc2(data, w, h, &mut px),
                 15 | 56 => texture2ddecoder::decode_bc3(data, w, h, &mut px),
@@ -129,7 +129,7 @@ pub fn decode_level(
                 17 => texture2ddecoder::decode_bc5(data, w, h, &mut px),
                 18 | 57 => texture2ddecoder::decode_bc7(data, w, h, &mut px),
                 _ => texture2ddecoder::decode_astc(data, w, h, bw, bh, &mut px),
-            }));
+            });
             match r {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => {

@@ -71,10 +71,8 @@ pub fn generate(
         uvs,
         tangents: (0..n).map(fallback).collect(),
     };
-    let generated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        mikktspace::generate_tangents(&mut soup)
-    }))
-    .unwrap_or(false);
+    let generated =
+        voxcaf_guard::catch(|| mikktspace::generate_tangents(&mut soup)).unwrap_or(false);
     generated.then_some(soup.tangents)
 }
 

@@ -156,6 +156,9 @@ fn main() -> ExitCode {
     // SIGINT/SIGTERM remove the temporary files of saves in progress and exit 130/143 (or
     // stop a build gracefully). Should it fail to start, the signals kill as before.
     let _ = voxcaf_fs::signals::install();
+    // A reader's panic that the importers catch is reported as their typed error only, not
+    // also as a `panicked at` line (see voxcaf-guard).
+    voxcaf_guard::quiet_hook();
     let cli = Cli::parse();
     global::set(cli.global);
     let started = std::time::Instant::now();

@@ -1,7 +1,8 @@
 //! Asset commands refuse or say what would mislead: `asset export` to a name of another format
 //! (`x.jpg` for a texture, `x.mp3` for audio), `--profile original` with compression or
 //! encryption, `asset repack` writing a newer minor version as 1.0, two stages of one module
-//! written over each other; and notes for flags that do nothing for an input.
+//! written over each other; and notes for flags that do nothing for an input. A reader's panic
+//! that the importer catches is its typed error alone, with no `panicked at` line.
 
 mod common;
 use common::{cli, cli_ok, write_wav};
@@ -128,4 +129,30 @@ fn flags_that_do_nothing_for_an_input_get_a_note() {
         "asset convert a.wav b.caf --bits 8 --compress zstd --level 9",
     );
     assert!(!err.contains("note:"), "{err}");
+}
+
+#[test]
+fn a_readers_caught_panic_is_a_typed_error_without_a_panic_message() {
+    // naga 30 validates an i64 array layer but its SPIR-V writer then hits `unreachable!`
+    // (a fuzzer's find, reduced).
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::write(
+        d.join("layer.wgsl"),
+        "@group(0) @binding(0) var t: texture_depth_2d_array;\n\
+         @group(0) @binding(1) var s: sampler_comparison;\n\
+         @fragment fn main() -> @location(0) vec4<f32> {\n\
+           let v = textureSampleCompareLevel(t, s, vec2<f32>(0.5, 0.5), i64(1), 0.5);\n\
+           return vec4<f32>(v);\n\
+         }\n",
+    )
+    .unwrap();
+    let (code, out, err) = cli(d, "asset convert layer.wgsl layer.caf");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("SPIR-V generation failed") && err.contains("(naga: "),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!d.join("layer.caf").exists());
 }

@@ -84,7 +84,7 @@ pub fn import(bytes: &[u8], options: &ImportOptions) -> Result<Imported> {
         None => Vcaf::default(),
     };
     // dot_vox promises not to panic; should it, the input is reported as malformed.
-    let data = std::panic::catch_unwind(|| dot_vox::load_bytes(bytes))
+    let data = voxcaf_guard::catch(|| dot_vox::load_bytes(bytes))
         .map_err(|_| VoxError::Parse {
             reason: "the .vox reader failed on this input",
         })?

@@ -30,7 +30,7 @@ fn image_error(e: image::ImageError) -> ImportError {
 /// Why: png 0.18.1 slices a short palette (`PLTE` of 2 bytes) as if it held whole RGB entries
 /// and panics while expanding it; that is bad input, not a reason to take the process down.
 fn png_guard<T>(f: impl FnOnce() -> T) -> Result<T> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|_| {
+    voxcaf_guard::catch(f).map_err(|_| {
         ImportError::malformed("image", "inconsistent image data (the decoder gave up)")
     })
 }
