@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use image::{Rgba, RgbaImage};
-use vwr::{World, CHUNK_SIZE};
+use vwr::{Chunk, World, CHUNK_SIZE};
 
 use crate::buffers::{MeshBuffers, MeshPart};
 use crate::error::MeshError;
@@ -623,6 +623,29 @@ pub fn render_chunks(world: &World) -> Rendered {
     render_chunks_within(world, 4096, 4096)
 }
 
+/// A chunk view tile's colour and labels (see [`render_chunks_within`]).
+fn tile_look(chunk: Option<&Chunk>) -> ([u8; 3], Vec<String>) {
+    let Some(c) = chunk else {
+        return ([70, 72, 78], vec![]);
+    };
+    let m = c.records().len();
+    if c.is_empty() {
+        ([40, 50, 90], vec!["E".into()])
+    } else if c.is_uniform() {
+        ([70, 110, 200], vec!["U".into(), format!("M{m}")])
+    } else {
+        let b = c.bits_per_block();
+        (
+            heat((b as f32 - 1.0) / 7.0),
+            vec![
+                format!("B{b}"),
+                format!("P{}", c.palette().len()),
+                format!("M{m}"),
+            ],
+        )
+    }
+}
+
 /// The chunk debug view: one panel per chunk layer (`cy`) that holds allocated chunks, a
 /// tile per chunk (x right, z down). Colour: grey = not allocated, dark blue = empty
 /// (palette `[air]`), blue = uniform, green→red = bits per block 1..8. Labels: `B` bits per
@@ -631,7 +654,9 @@ pub fn render_chunks(world: &World) -> Rendered {
 /// The image is never larger than `max_width` × `max_height` (each clamped to
 /// 1..=[`MAX_IMAGE_SIDE`]): tiles shrink from 26 down to 1 pixel until every panel fits, and
 /// when even 1-pixel tiles do not fit, only the first layers that fit are drawn and the title
-/// says how many are shown. Memory is therefore bounded by the image size, whatever the world.
+/// says how many are shown; a layer wider or deeper than the image is drawn from its first
+/// columns and rows at 1 pixel per chunk, and the title says which. Memory and time are
+/// therefore bounded by the image size, whatever the world.
 pub fn render_chunks_within(world: &World, max_width: u32, max_height: u32) -> Rendered {
     let (max_w, max_h) = (
         max_width.clamp(1, MAX_IMAGE_SIDE),
@@ -717,28 +742,11 @@ pub fn render_chunks_within(world: &World, max_width: u32, max_height: u32) -> R
             for cx in 0..cx_end {
                 let x0 = px0 + cx * tile;
                 let y0 = py0 + 10 + cz * tile;
-                let (fill, lines): ([u8; 3], Vec<String>) = match world.chunk([cx, cy, cz]) {
-                    None => ([70, 72, 78], vec![]),
-                    Some(c) => {
-                        let m = c.records().len();
-                        covered += u64::from(tile * tile);
-                        if c.is_empty() {
-                            ([40, 50, 90], vec!["E".into()])
-                        } else if c.is_uniform() {
-                            ([70, 110, 200], vec!["U".into(), format!("M{m}")])
-                        } else {
-                            let b = c.bits_per_block();
-                            (
-                                heat((b as f32 - 1.0) / 7.0),
-                                vec![
-                                    format!("B{b}"),
-                                    format!("P{}", c.palette().len()),
-                                    format!("M{m}"),
-                                ],
-                            )
-                        }
-                    }
-                };
+                let chunk = world.chunk([cx, cy, cz]);
+                if chunk.is_some() {
+                    covered += u64::from(tile * tile);
+                }
+                let (fill, lines) = tile_look(chunk);
                 for y in (y0..y0 + fill_size).take_while(|&y| y < h) {
                     for x in (x0..x0 + fill_size).take_while(|&x| x < w) {
                         img.put_pixel(x, y, Rgba([fill[0], fill[1], fill[2], 255]));
