@@ -359,7 +359,7 @@ fn print_mesh_text(file: &Path, mesh: &WorldMesh, stats: &ExportStats, times: Ti
         file.display(),
         count(mesh.chunks.len() as u64, "chunk"),
         count(mesh.quad_count() as u64, "quad"),
-        count(mesh.unit_face_count() as u64, "face"),
+        count(mesh.unit_face_count(), "face"),
         count(mesh.special_count() as u64, "special cell"),
         stats.vertices,
         stats.triangles,
