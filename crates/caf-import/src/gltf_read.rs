@@ -32,6 +32,35 @@ fn compressed(ext: &str, what: &str) -> ImportError {
 /// Refuse a file whose geometry cannot be read: one that requires Draco or meshopt, or a
 /// primitive whose accessors hold no data because its geometry is only present in Draco form
 /// (accessors without a buffer view, in a file that uses Draco).
+/// Every accessor a mesh primitive names (attributes, indices, morph targets) exists: the gltf
+/// crate's validation indexes the POSITION accessor before it checks the index (a panic), and
+/// the error names the primitive.
+fn check_accessor_indices(root: &gltf::json::Root) -> Result<()> {
+    let count = root.accessors.len();
+    for (mi, mesh) in root.meshes.iter().enumerate() {
+        for (pi, prim) in mesh.primitives.iter().enumerate() {
+            let named = prim.attributes.values().chain(&prim.indices).chain(
+                prim.targets.iter().flatten().flat_map(|t| {
+                    [&t.positions, &t.normals, &t.tangents]
+                        .into_iter()
+                        .flatten()
+                }),
+            );
+            if let Some(bad) = named.map(|a| a.value()).find(|&a| a >= count) {
+                return Err(ImportError::malformed(
+                    "glTF",
+                    format!(
+                        "mesh {mi} primitive {pi} names accessor {bad}, but the file has \
+                         {count} accessor{}",
+                        if count == 1 { "" } else { "s" }
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn check_document(doc: &gltf::Document) -> Result<()> {
     if let Some(ext) = doc
         .extensions_required()
@@ -91,6 +120,7 @@ pub(crate) fn gltf_load(
     // Extensions whose data cannot be read are named before validation, which would only
     // report their accessors as "missing data".
     let g = gltf::Gltf::from_slice_without_validation(bytes).map_err(gltf_err)?;
+    check_accessor_indices(g.document.as_json())?;
     check_document(&g.document)?;
     let doc = gltf::Document::from_json(g.document.into_json()).map_err(gltf_err)?;
     let mut deps = Vec::new();

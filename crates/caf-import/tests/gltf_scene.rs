@@ -482,3 +482,27 @@ fn a_glb_length_shorter_than_its_header_is_a_typed_error() {
         }
     }
 }
+
+#[test]
+fn a_primitive_naming_a_missing_accessor_is_a_typed_error() {
+    // A fuzzer's find: gltf's validation indexes the POSITION accessor before checking it.
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+        "nodes": [{"mesh": 0}],
+        "scenes": [{"nodes": [0]}],
+    });
+    for kind in [None, Some(caf_import::AssetKind::Animation)] {
+        let s = Settings {
+            kind,
+            ..Settings::default()
+        };
+        let e = convert(&glb(&doc, &[]), Path::new("a.glb"), &s)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("mesh 0 primitive 0 names accessor 0, but the file has 0 accessors"),
+            "{e}"
+        );
+    }
+}
