@@ -61,6 +61,85 @@ fn check_accessor_indices(root: &gltf::json::Root) -> Result<()> {
     Ok(())
 }
 
+/// Every vertex attribute's accessor has a type glTF 2.0 allows for it (see
+/// [`attribute_type_error`]); a file using quantized attributes is named as such.
+fn check_attribute_types(root: &gltf::json::Root) -> Result<()> {
+    for (mi, mesh) in root.meshes.iter().enumerate() {
+        for (pi, prim) in mesh.primitives.iter().enumerate() {
+            for (semantic, index) in &prim.attributes {
+                let (gltf::json::validation::Checked::Valid(semantic), Some(a)) =
+                    (semantic, root.accessors.get(index.value()))
+                else {
+                    continue;
+                };
+                let Some(want) = attribute_type_error(semantic, a) else {
+                    continue;
+                };
+                let at = format!("mesh {mi} primitive {pi}");
+                if root.extensions_used.iter().any(|e| e == QUANTIZATION) {
+                    return Err(ImportError::unsupported(
+                        "glTF",
+                        format!(
+                            "{at} has quantized attributes ({QUANTIZATION}), which voxcaf \
+                             cannot read; write the file without it"
+                        ),
+                    ));
+                }
+                return Err(ImportError::malformed("glTF", format!("{at}: {want}")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The glTF extension for integer vertex attributes.
+const QUANTIZATION: &str = "KHR_mesh_quantization";
+
+/// What glTF 2.0 (§3.7.2.1) requires of the accessor of a vertex attribute, when `a` breaks
+/// it. The gltf crate's readers assume these types (checking only in debug builds), so an
+/// attribute of another type would be read with the wrong element size.
+fn attribute_type_error(
+    semantic: &gltf::json::mesh::Semantic,
+    a: &gltf::json::Accessor,
+) -> Option<String> {
+    use gltf::json::accessor::{ComponentType as C, Type as T};
+    use gltf::json::mesh::Semantic as S;
+    use gltf::json::validation::Checked::Valid;
+    let (Valid(ty), Valid(ct)) = (&a.type_, &a.component_type) else {
+        return None;
+    };
+    let (ty, ct) = (*ty, ct.0);
+    let unit = ct == C::F32 || (a.normalized && matches!(ct, C::U8 | C::U16));
+    let (ok, want) = match semantic {
+        S::Positions | S::Normals => (ty == T::Vec3 && ct == C::F32, "a VEC3 of F32"),
+        S::Tangents => (ty == T::Vec4 && ct == C::F32, "a VEC4 of F32"),
+        S::TexCoords(_) => (
+            ty == T::Vec2 && unit,
+            "a VEC2 of F32 or of normalized U8/U16",
+        ),
+        S::Colors(_) => (
+            matches!(ty, T::Vec3 | T::Vec4) && unit,
+            "a VEC3 or VEC4 of F32 or of normalized U8/U16",
+        ),
+        S::Joints(_) => (
+            ty == T::Vec4 && matches!(ct, C::U8 | C::U16),
+            "a VEC4 of U8 or U16",
+        ),
+        S::Weights(_) => (
+            ty == T::Vec4 && unit,
+            "a VEC4 of F32 or of normalized U8/U16",
+        ),
+        #[allow(unreachable_patterns)]
+        _ => (true, ""),
+    };
+    (!ok).then(|| {
+        format!(
+            "attribute {semantic:?} must be {want}, not a {ty:?} of {ct:?}{}",
+            if a.normalized { " (normalized)" } else { "" }
+        )
+    })
+}
+
 pub(crate) fn check_document(doc: &gltf::Document) -> Result<()> {
     if let Some(ext) = doc
         .extensions_required()
@@ -122,6 +201,7 @@ pub(crate) fn gltf_load(
     let g = gltf::Gltf::from_slice_without_validation(bytes).map_err(gltf_err)?;
     check_accessor_indices(g.document.as_json())?;
     check_document(&g.document)?;
+    check_attribute_types(g.document.as_json())?;
     let doc = gltf::Document::from_json(g.document.into_json()).map_err(gltf_err)?;
     let mut deps = Vec::new();
     for uri in external_buffers(&doc) {

@@ -506,3 +506,40 @@ fn a_primitive_naming_a_missing_accessor_is_a_typed_error() {
         );
     }
 }
+
+#[test]
+fn vertex_attributes_of_another_type_than_gltf_allows_are_refused_by_type() {
+    // A fuzzer's find: a VEC2 NORMAL was read with the VEC3 element size in release builds.
+    let accessor = |ty: &str, component: u32| {
+        json!({"componentType": component, "count": 3, "type": ty,
+               "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 1.0]})
+    };
+    let doc = |normal: &str, position_component: u32, used: &[&str]| {
+        json!({
+            "asset": {"version": "2.0"},
+            "extensionsUsed": used,
+            "accessors": [accessor("VEC3", position_component), accessor(normal, 5126)],
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1}}]}],
+            "nodes": [{"mesh": 0}],
+            "scenes": [{"nodes": [0]}],
+        })
+    };
+    let error = |d: &Value| {
+        convert(&glb(d, &[]), Path::new("a.glb"), &Settings::default())
+            .unwrap_err()
+            .to_string()
+    };
+    let e = error(&doc("VEC2", 5126, &[]));
+    assert!(
+        e.contains(
+            "mesh 0 primitive 0: attribute Normals must be a VEC3 of F32, not a Vec2 of F32"
+        ),
+        "{e}"
+    );
+    // Integer positions are what KHR_mesh_quantization allows: named as that extension.
+    let e = error(&doc("VEC3", 5122, &["KHR_mesh_quantization"]));
+    assert!(
+        e.contains("quantized attributes (KHR_mesh_quantization)") && e.contains("unsupported"),
+        "{e}"
+    );
+}
