@@ -252,10 +252,11 @@ impl WorldFile {
                     (count as usize) * TABLE_ENTRY_SIZE,
                 )
                 .map_err(io(&self.path))?;
-            for (k, raw) in bytes.chunks_exact(TABLE_ENTRY_SIZE).enumerate() {
-                let Ok(e) = <ChunkTableEntry as zerocopy::FromBytes>::read_from_bytes(raw) else {
-                    return Ok(None);
-                };
+            let Ok(entries) = <[ChunkTableEntry] as zerocopy::FromBytes>::ref_from_bytes(&bytes)
+            else {
+                return Ok(None);
+            };
+            for (k, e) in entries.iter().enumerate() {
                 let pos = v3::delinear(self.dims, (first + k as u64) as u32);
                 if e.pos.map(|v| u32::from(v.get())) != pos {
                     return Ok(None);

@@ -322,7 +322,8 @@ fn a_v2_file_lists_its_stored_chunks_from_its_table_and_refuses_to_guess_an_odd_
 
     // Two table entries swapped: entry i no longer names position i, so the list is not
     // guessed (a full read still finds every chunk).
-    let entry = |i: usize| 64 + 20 * i..64 + 20 * (i + 1);
+    // The v2 header is 40 bytes, each table entry 20.
+    let entry = |i: usize| 40 + 20 * i..40 + 20 * (i + 1);
     let mut odd = bytes.clone();
     let (a, b) = (bytes[entry(5)].to_vec(), bytes[entry(6)].to_vec());
     odd[entry(5)].copy_from_slice(&b);
