@@ -62,8 +62,9 @@ pub enum ImportError {
         /// The limit.
         limit: u64,
     },
-    /// A shader did not compile or did not validate.
-    #[error("{file}:{line}:{column}: {message}")]
+    /// A shader did not compile or did not validate. Shown as `file:line:column: message`,
+    /// the position left out where it is unknown (`file: message`, `file:line: message`).
+    #[error("{}: {message}", position(file, *line, *column))]
     Shader {
         /// The source file name as given.
         file: String,
@@ -131,3 +132,34 @@ impl ImportError {
 
 /// Result alias used throughout the crate.
 pub type Result<T, E = ImportError> = std::result::Result<T, E>;
+
+/// `file`, `file:line` or `file:line:column`: the parts of a shader position that are known
+/// (0 stands for unknown).
+fn position(file: &str, line: u32, column: u32) -> String {
+    match (line, column) {
+        (0, _) => file.to_string(),
+        (l, 0) => format!("{file}:{l}"),
+        (l, c) => format!("{file}:{l}:{c}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shader_error_shows_only_the_parts_of_its_position_that_are_known() {
+        let at = |line, column| {
+            ImportError::Shader {
+                file: "lit.wgsl".into(),
+                line,
+                column,
+                message: "bad".into(),
+            }
+            .to_string()
+        };
+        assert_eq!(at(3, 7), "lit.wgsl:3:7: bad");
+        assert_eq!(at(3, 0), "lit.wgsl:3: bad");
+        assert_eq!(at(0, 0), "lit.wgsl: bad");
+    }
+}
