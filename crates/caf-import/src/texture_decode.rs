@@ -135,10 +135,10 @@ pub fn decode_level(
                 Ok(Err(e)) => {
                     return Err(ImportError::malformed("texture", format!("{format}: {e}")))
                 }
-                Err(_) => {
+                Err(panic) => {
                     return Err(ImportError::malformed(
                         "texture",
-                        format!("{format}: a block the decoder cannot read"),
+                        format!("{format}: a block the decoder cannot read ({panic})"),
                     ))
                 }
             }

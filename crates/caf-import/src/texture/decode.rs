@@ -30,8 +30,11 @@ fn image_error(e: image::ImageError) -> ImportError {
 /// Why: png 0.18.1 slices a short palette (`PLTE` of 2 bytes) as if it held whole RGB entries
 /// and panics while expanding it; that is bad input, not a reason to take the process down.
 fn png_guard<T>(f: impl FnOnce() -> T) -> Result<T> {
-    voxcaf_guard::catch(f).map_err(|_| {
-        ImportError::malformed("image", "inconsistent image data (the decoder gave up)")
+    voxcaf_guard::catch(f).map_err(|panic| {
+        ImportError::malformed(
+            "image",
+            format!("inconsistent image data (the decoder gave up: {panic})"),
+        )
     })
 }
 

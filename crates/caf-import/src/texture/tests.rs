@@ -3,9 +3,6 @@ use super::mips::{
 };
 use super::*;
 
-/// Found by the `import_png` fuzz target: a 3×5 palette PNG whose tRNS/PLTE chunks were
-/// mangled made png 0.18.1 slice past its palette and panic while expanding it. Both
-/// decoders now answer with an error (or an image) instead.
 /// The linear chain's definition in f64: area-weighted footprints, chained from the
 /// previous level's full-precision values, alpha-weighted colour in linear light,
 /// round-to-nearest sRGB encoding.
@@ -207,6 +204,9 @@ fn srgb_encoder_table_equals_the_midpoint_search() {
     }
 }
 
+/// Found by the `import_png` fuzz target: a 3×5 palette PNG whose tRNS/PLTE chunks were
+/// mangled made png 0.18.1 slice past its palette and panic while expanding it. Both
+/// decoders now answer with an error (or an image) instead.
 #[test]
 fn fuzz_regression_png_short_palette() {
     let hex: String = [
