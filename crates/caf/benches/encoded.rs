@@ -9,7 +9,9 @@
 //! (`--cipher aes-256-gcm`, fast where the CPU has AES instructions).
 //! `decode_payload` rows are the one-shot call (a fresh buffer each time: allocation and page
 //! faults included, like the memcpy baseline beside them); `decode_reused` rows are the block
-//! decode itself (a reused `PayloadDecoder` and buffer), against the codecs alone.
+//! decode itself (a reused `PayloadDecoder` and buffer), against the codecs alone and against
+//! the codecs with the two CRC-32s the format requires (the floors), and after them a paired
+//! summary gives each case's ratio to its floors from alternating rounds.
 //!
 //! The payload is texture-like: smooth gradients with noise in the low bits (about 2-3x
 //! compressible), built from the project's deterministic `Rng`.
@@ -113,61 +115,42 @@ fn decode_payload_group(c: &mut Criterion, plain: &[u8], files: &Files) {
     g.finish();
 }
 
+/// A timed job: a row name and the work of one iteration.
+type Job<'a> = (String, Box<dyn FnMut() + 'a>);
+
 /// The block decode itself, as a game streaming many assets runs it: one PayloadDecoder
 /// and one output buffer reused, so no allocation, page faults or zero-fill are measured.
-/// The codec rows below are the floor: the same blocks through zstd / lz4_flex / the AEAD
-/// alone, without the container's checks (block CRCs, plain CRC, tags of the index).
+/// The floor rows are the same blocks through zstd / lz4_flex / the AEAD alone, without the
+/// container's checks, and then with the two CRC-32s the format requires (each stored
+/// block's and the plain payload's), which no decoder of this format can skip. After the
+/// group, [`paired`] prints each case's ratio to its floors from alternating rounds.
 fn decode_reused_group(c: &mut Criterion, plain: &[u8], files: &Files, key: &Key) {
     let mut g = group(c, "decode_reused", plain);
+    let mut jobs: Vec<Job<'_>> = Vec::new();
     let mut copy = vec![0u8; plain.len()];
-    g.bench_function("baseline: memcpy into a reused buffer", |b| {
-        b.iter(|| {
+    jobs.push((
+        "baseline: memcpy into a reused buffer".into(),
+        Box::new(move || {
             copy.copy_from_slice(plain);
             black_box(&copy);
-        })
-    });
-    let mut dec = PayloadDecoder::new();
-    let mut out = Vec::new();
+        }),
+    ));
     for (name, f, key) in files {
         let asset = Asset::parse(f).expect("parse");
         let opts = DecodeOptions::with_key(key.as_ref());
-        g.bench_function(format!("{name}: PayloadDecoder::decode_into"), |b| {
-            b.iter(|| {
+        let (mut dec, mut out) = (PayloadDecoder::new(), Vec::new());
+        jobs.push((
+            format!("{name}: PayloadDecoder::decode_into"),
+            Box::new(move || {
                 dec.decode_into(&asset, &opts, &mut out).expect("decode");
                 black_box(&out);
-            })
-        });
+            }),
+        ));
     }
     for (name, f, _) in files.iter().filter(|(n, ..)| matches!(*n, "zstd" | "lz4")) {
-        let asset = Asset::parse(f).expect("parse");
-        let (h, entries) = block_index(&asset).expect("index");
-        let blocks: Vec<(&[u8], usize)> = entries
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let s = e.offset as usize;
-                (
-                    &asset.payload[s..s + e.stored_size as usize],
-                    h.plain_len(i as u32),
-                )
-            })
-            .collect();
-        let mut z = zstd::bulk::Decompressor::new().expect("zstd");
-        g.bench_function(format!("floor: {name} blocks alone"), |b| {
-            b.iter(|| {
-                let mut at = 0;
-                for (stored, len) in &blocks {
-                    let o = &mut copy[at..at + len];
-                    let n = if *name == "zstd" {
-                        z.decompress_to_buffer(stored, o).expect("zstd")
-                    } else {
-                        lz4_flex::block::decompress_into(stored, o).expect("lz4")
-                    };
-                    at += n;
-                }
-                black_box(&copy);
-            })
-        });
+        for crcs in [false, true] {
+            jobs.push(codec_floor(name, f, plain.len(), crcs));
+        }
     }
     {
         use chacha20poly1305::aead::KeyInit;
@@ -175,34 +158,149 @@ fn decode_reused_group(c: &mut Criterion, plain: &[u8], files: &Files, key: &Key
             key.as_bytes(),
         ));
         let aes = aes_gcm::Aes256Gcm::new(key.as_bytes().into());
-        sealed_in_place(&mut g, "XChaCha20-Poly1305", &mut copy, &cipher);
-        sealed_in_place(&mut g, "AES-256-GCM", &mut copy, &aes);
+        for crcs in [false, true] {
+            jobs.push(aead_floor(
+                "XChaCha20-Poly1305",
+                plain,
+                cipher.clone(),
+                crcs,
+            ));
+            jobs.push(aead_floor("AES-256-GCM", plain, aes.clone(), crcs));
+        }
     }
-    g.bench_function("floor: crc32fast of the plain payload", |b| {
-        b.iter(|| black_box(caf::crc32(plain)))
-    });
+    jobs.push((
+        "floor: crc32fast of the plain payload".into(),
+        Box::new(move || {
+            black_box(caf::crc32(plain));
+        }),
+    ));
+    for (name, job) in &mut jobs {
+        g.bench_function(name.as_str(), |b| b.iter(&mut *job));
+    }
     g.finish();
+    paired(
+        &mut jobs,
+        &[
+            ("zstd", "floor: zstd blocks"),
+            ("lz4", "floor: lz4 blocks"),
+            ("decrypt", "floor: XChaCha20-Poly1305"),
+            ("decrypt aes-256-gcm", "floor: AES-256-GCM"),
+        ],
+        plain.len(),
+    );
 }
 
-/// The floor row of the AEAD `cipher` (named `name`) alone: every 64 KiB block of `buf` sealed
-/// in place, default nonce.
-fn sealed_in_place<A: AeadInPlace>(
-    g: &mut BenchmarkGroup<'_, WallTime>,
-    name: &str,
-    buf: &mut [u8],
-    cipher: &A,
-) {
-    let nonce = Nonce::<A>::default();
-    g.bench_function(format!("floor: {name} in place, 64 KiB blocks"), |b| {
-        b.iter(|| {
-            for blk in buf.chunks_mut(64 << 10) {
-                let t = cipher
-                    .encrypt_in_place_detached(&nonce, b"aad", blk)
-                    .expect("aead");
-                black_box(t);
-            }
+/// The floor row of codec `name` (the blocks of the encoded file `f` decoded by the codec
+/// alone into a kept buffer of `plain` bytes), with the format's CRC-32s when `crcs`.
+fn codec_floor<'a>(name: &'a str, f: &'a [u8], plain: usize, crcs: bool) -> Job<'a> {
+    let asset = Asset::parse(f).expect("parse");
+    let (h, entries) = block_index(&asset).expect("index");
+    let blocks: Vec<(&[u8], usize)> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let s = e.offset as usize;
+            (
+                &asset.payload[s..s + e.stored_size as usize],
+                h.plain_len(i as u32),
+            )
         })
-    });
+        .collect();
+    let mut z = zstd::bulk::Decompressor::new().expect("zstd");
+    let mut out = vec![0u8; plain];
+    let row = match crcs {
+        false => format!("floor: {name} blocks alone"),
+        true => format!("floor: {name} blocks + the format's CRC-32s"),
+    };
+    let job = move || {
+        let mut at = 0;
+        let mut plain = crc32fast::Hasher::new();
+        for (stored, len) in &blocks {
+            if crcs {
+                black_box(caf::crc32(stored));
+            }
+            let o = &mut out[at..at + len];
+            let n = if name == "zstd" {
+                z.decompress_to_buffer(stored, o).expect("zstd")
+            } else {
+                lz4_flex::block::decompress_into(stored, o).expect("lz4")
+            };
+            if crcs {
+                plain.update(o);
+            }
+            at += n;
+        }
+        black_box(plain.finalize());
+        black_box(&out);
+    };
+    (row, Box::new(job))
+}
+
+/// The floor row of the AEAD `cipher` (named `name`): every 64 KiB block of a copy of `plain`
+/// sealed in place, default nonce (opening costs the same), with the format's CRC-32s when
+/// `crcs`.
+fn aead_floor<'a, A: AeadInPlace + 'a>(name: &str, plain: &[u8], cipher: A, crcs: bool) -> Job<'a> {
+    let mut buf = plain.to_vec();
+    let nonce = Nonce::<A>::default();
+    let row = match crcs {
+        false => format!("floor: {name} in place, 64 KiB blocks"),
+        true => format!("floor: {name} in place + the format's CRC-32s"),
+    };
+    let job = move || {
+        let mut plain = crc32fast::Hasher::new();
+        for blk in buf.chunks_mut(64 << 10) {
+            if crcs {
+                black_box(caf::crc32(blk));
+            }
+            let t = cipher
+                .encrypt_in_place_detached(&nonce, b"aad", blk)
+                .expect("aead");
+            if crcs {
+                plain.update(blk);
+            }
+            black_box(t);
+        }
+        black_box(plain.finalize());
+    };
+    (row, Box::new(job))
+}
+
+/// Prints, for each (case, floor prefix) of `pairs`, the case's throughput and its ratio to
+/// each floor row whose name starts with the prefix, from 15 rounds in which every job runs
+/// once in turn (a slow spell of a shared machine slows a round's jobs alike); the medians
+/// of the per-round ratios are kept.
+fn paired(jobs: &mut [Job<'_>], pairs: &[(&str, &str)], plain: usize) {
+    const ROUNDS: usize = 15;
+    let mut times = vec![Vec::new(); jobs.len()];
+    for _ in 0..ROUNDS {
+        for (t, (_, job)) in times.iter_mut().zip(jobs.iter_mut()) {
+            let start = std::time::Instant::now();
+            job();
+            t.push(start.elapsed().as_secs_f64());
+        }
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let find = |row: &str| jobs.iter().position(|(n, _)| n == row);
+    println!("decode_reused, paired ({ROUNDS} rounds): plain GB/s, and time of the floor / time");
+    for (case, prefix) in pairs {
+        let Some(i) = find(&format!("{case}: PayloadDecoder::decode_into")) else {
+            continue;
+        };
+        let gbs = plain as f64 / median(times[i].clone()) / 1e9;
+        let mut line = format!("  {case}: {gbs:.2} GB/s");
+        for (j, (row, _)) in jobs
+            .iter()
+            .enumerate()
+            .filter(|(_, (n, _))| n.starts_with(prefix))
+        {
+            let r: Vec<f64> = times[j].iter().zip(&times[i]).map(|(f, o)| f / o).collect();
+            line += &format!("; {:.2}x of \"{row}\"", median(r));
+        }
+        println!("{line}");
+    }
 }
 
 /// Streaming (verification of everything, two blocks of memory) from memory.
