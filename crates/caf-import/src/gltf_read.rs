@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use gltf::json::accessor::{ComponentType as C, Type as T};
+
 use crate::error::{ImportError, Result};
 use crate::mesh_build::MAX_ELEMENTS;
 
@@ -29,9 +31,6 @@ fn compressed(ext: &str, what: &str) -> ImportError {
     )
 }
 
-/// Refuse a file whose geometry cannot be read: one that requires Draco or meshopt, or a
-/// primitive whose accessors hold no data because its geometry is only present in Draco form
-/// (accessors without a buffer view, in a file that uses Draco).
 /// Every accessor a mesh primitive names (attributes, indices, morph targets) exists: the gltf
 /// crate's validation indexes the POSITION accessor before it checks the index (a panic), and
 /// the error names the primitive.
@@ -61,9 +60,12 @@ fn check_accessor_indices(root: &gltf::json::Root) -> Result<()> {
     Ok(())
 }
 
-/// Every vertex attribute's accessor has a type glTF 2.0 allows for it (see
-/// [`attribute_type_error`]); a file using quantized attributes is named as such.
-fn check_attribute_types(root: &gltf::json::Root) -> Result<()> {
+/// Every accessor the importers read has a type glTF 2.0 allows for its use: vertex attributes
+/// (see [`attribute_type_error`]; a file using quantized attributes is named as such), indices
+/// (a SCALAR of U8, U16 or U32), morph target displacements (a VEC3 of F32) and skins' inverse
+/// bind matrices (a MAT4 of F32). The gltf crate reads each with the element size of the type
+/// it expects (checked only in debug builds), so another type would be misread.
+fn check_read_types(root: &gltf::json::Root) -> Result<()> {
     for (mi, mesh) in root.meshes.iter().enumerate() {
         for (pi, prim) in mesh.primitives.iter().enumerate() {
             for (semantic, index) in &prim.attributes {
@@ -87,9 +89,74 @@ fn check_attribute_types(root: &gltf::json::Root) -> Result<()> {
                 }
                 return Err(ImportError::malformed("glTF", format!("{at}: {want}")));
             }
+            let at = || format!("mesh {mi} primitive {pi}");
+            if let Some(e) = prim
+                .indices
+                .as_ref()
+                .and_then(|i| index_type_error(root, i))
+            {
+                return Err(ImportError::malformed("glTF", format!("{}: {e}", at())));
+            }
+            for (ti, t) in prim.targets.iter().flatten().enumerate() {
+                let named = [&t.positions, &t.normals, &t.tangents];
+                if let Some(e) = named.into_iter().flatten().find_map(|i| {
+                    let a = root.accessors.get(i.value())?;
+                    let ok = |ty: T, ct: C, _| ty == T::Vec3 && ct == C::F32;
+                    type_error(a, ok, "a VEC3 of F32")
+                }) {
+                    let e = format!("{} morph target {ti}: {e}", at());
+                    return Err(ImportError::malformed("glTF", e));
+                }
+            }
+        }
+    }
+    for (si, skin) in root.skins.iter().enumerate() {
+        let Some(a) = skin
+            .inverse_bind_matrices
+            .as_ref()
+            .and_then(|i| root.accessors.get(i.value()))
+        else {
+            continue;
+        };
+        let ok = |ty: T, ct: C, _| ty == T::Mat4 && ct == C::F32;
+        if let Some(e) = type_error(a, ok, "a MAT4 of F32") {
+            let e = format!("skin {si}: inverse bind matrices: {e}");
+            return Err(ImportError::malformed("glTF", e));
         }
     }
     Ok(())
+}
+
+/// What is wrong with accessor `a` when `ok(type, component type, normalized)` refuses it (the
+/// gltf crate reads it with the element size of the type it expects, not of the accessor's):
+/// "must be {want}, not …". None when it is fine or its type is not valid JSON (which the
+/// crate's own validation reports).
+fn type_error(
+    a: &gltf::json::Accessor,
+    ok: impl Fn(T, C, bool) -> bool,
+    want: &str,
+) -> Option<String> {
+    use gltf::json::validation::Checked::Valid;
+    let (Valid(ty), Valid(ct)) = (&a.type_, &a.component_type) else {
+        return None;
+    };
+    (!ok(*ty, ct.0, a.normalized)).then(|| {
+        format!(
+            "must be {want}, not a {ty:?} of {:?}{}",
+            ct.0,
+            if a.normalized { " (normalized)" } else { "" }
+        )
+    })
+}
+
+/// The error of a primitive's index accessor that is not a SCALAR of U8, U16 or U32.
+fn index_type_error(
+    root: &gltf::json::Root,
+    i: &gltf::json::Index<gltf::json::Accessor>,
+) -> Option<String> {
+    let a = root.accessors.get(i.value())?;
+    let ok = |ty: T, ct: C, _| ty == T::Scalar && matches!(ct, C::U8 | C::U16 | C::U32);
+    type_error(a, ok, "a SCALAR of U8, U16 or U32").map(|e| format!("indices {e}"))
 }
 
 /// The glTF extension for integer vertex attributes.
@@ -102,44 +169,35 @@ fn attribute_type_error(
     semantic: &gltf::json::mesh::Semantic,
     a: &gltf::json::Accessor,
 ) -> Option<String> {
-    use gltf::json::accessor::{ComponentType as C, Type as T};
     use gltf::json::mesh::Semantic as S;
-    use gltf::json::validation::Checked::Valid;
-    let (Valid(ty), Valid(ct)) = (&a.type_, &a.component_type) else {
-        return None;
-    };
-    let (ty, ct) = (*ty, ct.0);
-    let unit = ct == C::F32 || (a.normalized && matches!(ct, C::U8 | C::U16));
-    let (ok, want) = match semantic {
-        S::Positions | S::Normals => (ty == T::Vec3 && ct == C::F32, "a VEC3 of F32"),
-        S::Tangents => (ty == T::Vec4 && ct == C::F32, "a VEC4 of F32"),
-        S::TexCoords(_) => (
-            ty == T::Vec2 && unit,
-            "a VEC2 of F32 or of normalized U8/U16",
-        ),
-        S::Colors(_) => (
-            matches!(ty, T::Vec3 | T::Vec4) && unit,
-            "a VEC3 or VEC4 of F32 or of normalized U8/U16",
-        ),
-        S::Joints(_) => (
-            ty == T::Vec4 && matches!(ct, C::U8 | C::U16),
-            "a VEC4 of U8 or U16",
-        ),
-        S::Weights(_) => (
-            ty == T::Vec4 && unit,
-            "a VEC4 of F32 or of normalized U8/U16",
-        ),
+    let unit =
+        |ct: C, normalized: bool| ct == C::F32 || (normalized && matches!(ct, C::U8 | C::U16));
+    let want = match semantic {
+        S::Positions | S::Normals => "a VEC3 of F32",
+        S::Tangents => "a VEC4 of F32",
+        S::TexCoords(_) => "a VEC2 of F32 or of normalized U8/U16",
+        S::Colors(_) => "a VEC3 or VEC4 of F32 or of normalized U8/U16",
+        S::Joints(_) => "a VEC4 of U8 or U16",
+        S::Weights(_) => "a VEC4 of F32 or of normalized U8/U16",
         #[allow(unreachable_patterns)]
-        _ => (true, ""),
+        _ => return None,
     };
-    (!ok).then(|| {
-        format!(
-            "attribute {semantic:?} must be {want}, not a {ty:?} of {ct:?}{}",
-            if a.normalized { " (normalized)" } else { "" }
-        )
-    })
+    let ok = |ty: T, ct: C, normalized: bool| match semantic {
+        S::Positions | S::Normals => ty == T::Vec3 && ct == C::F32,
+        S::Tangents => ty == T::Vec4 && ct == C::F32,
+        S::TexCoords(_) => ty == T::Vec2 && unit(ct, normalized),
+        S::Colors(_) => matches!(ty, T::Vec3 | T::Vec4) && unit(ct, normalized),
+        S::Joints(_) => ty == T::Vec4 && matches!(ct, C::U8 | C::U16),
+        S::Weights(_) => ty == T::Vec4 && unit(ct, normalized),
+        #[allow(unreachable_patterns)]
+        _ => true,
+    };
+    type_error(a, ok, want).map(|e| format!("attribute {semantic:?} {e}"))
 }
 
+/// Refuse a file whose geometry cannot be read: one that requires Draco or meshopt, or a
+/// primitive whose accessors hold no data because its geometry is only present in Draco form
+/// (accessors without a buffer view, in a file that uses Draco).
 pub(crate) fn check_document(doc: &gltf::Document) -> Result<()> {
     if let Some(ext) = doc
         .extensions_required()
@@ -201,7 +259,7 @@ pub(crate) fn gltf_load(
     let g = gltf::Gltf::from_slice_without_validation(bytes).map_err(gltf_err)?;
     check_accessor_indices(g.document.as_json())?;
     check_document(&g.document)?;
-    check_attribute_types(g.document.as_json())?;
+    check_read_types(g.document.as_json())?;
     let doc = gltf::Document::from_json(g.document.into_json()).map_err(gltf_err)?;
     let mut deps = Vec::new();
     for uri in external_buffers(&doc) {

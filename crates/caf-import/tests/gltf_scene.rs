@@ -543,3 +543,62 @@ fn vertex_attributes_of_another_type_than_gltf_allows_are_refused_by_type() {
         "{e}"
     );
 }
+
+#[test]
+fn indices_morph_targets_and_inverse_bind_matrices_of_another_type_are_refused_by_type() {
+    // A fuzzer's find: a skin's VEC4 inverse bind matrices were read as MAT4 (an assertion in
+    // debug builds, a misread in release builds). Indices and morph targets are read the same way.
+    let accessor = |ty: &str, component: u32| {
+        json!({"componentType": component, "count": 3, "type": ty,
+               "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 1.0]})
+    };
+    let doc = |second: Value, primitive: Value, skins: Value| {
+        json!({
+            "asset": {"version": "2.0"},
+            "accessors": [accessor("VEC3", 5126), second],
+            "meshes": [{"primitives": [primitive]}],
+            "nodes": [{"mesh": 0, "skin": 0}, {}],
+            "skins": skins,
+            "scenes": [{"nodes": [0]}],
+        })
+    };
+    let plain = json!({"attributes": {"POSITION": 0}});
+    let cases = [
+        (
+            doc(
+                accessor("VEC4", 5126),
+                plain.clone(),
+                json!([{"joints": [1], "inverseBindMatrices": 1}]),
+            ),
+            "skin 0: inverse bind matrices: must be a MAT4 of F32, not a Vec4 of F32",
+        ),
+        (
+            doc(
+                accessor("VEC2", 5123),
+                json!({"attributes": {"POSITION": 0}, "indices": 1}),
+                json!([{"joints": [1]}]),
+            ),
+            "mesh 0 primitive 0: indices must be a SCALAR of U8, U16 or U32, not a Vec2 of U16",
+        ),
+        (
+            doc(
+                accessor("VEC2", 5126),
+                json!({"attributes": {"POSITION": 0}, "targets": [{"POSITION": 1}]}),
+                json!([{"joints": [1]}]),
+            ),
+            "mesh 0 primitive 0 morph target 0: must be a VEC3 of F32, not a Vec2 of F32",
+        ),
+    ];
+    for (d, want) in cases {
+        for kind in [None, Some(caf_import::AssetKind::Animation)] {
+            let s = Settings {
+                kind,
+                ..Settings::default()
+            };
+            let e = convert(&glb(&d, &[]), Path::new("a.glb"), &s)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(want), "{e}");
+        }
+    }
+}
