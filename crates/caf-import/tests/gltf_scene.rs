@@ -492,14 +492,7 @@ fn a_primitive_naming_a_missing_accessor_is_a_typed_error() {
         "nodes": [{"mesh": 0}],
         "scenes": [{"nodes": [0]}],
     });
-    for kind in [None, Some(caf_import::AssetKind::Animation)] {
-        let s = Settings {
-            kind,
-            ..Settings::default()
-        };
-        let e = convert(&glb(&doc, &[]), Path::new("a.glb"), &s)
-            .unwrap_err()
-            .to_string();
+    for e in refusals(&doc) {
         assert!(
             e.contains("mesh 0 primitive 0 names accessor 0, but the file has 0 accessors"),
             "{e}"
@@ -590,15 +583,21 @@ fn indices_morph_targets_and_inverse_bind_matrices_of_another_type_are_refused_b
         ),
     ];
     for (d, want) in cases {
-        for kind in [None, Some(caf_import::AssetKind::Animation)] {
-            let s = Settings {
-                kind,
-                ..Settings::default()
-            };
-            let e = convert(&glb(&d, &[]), Path::new("a.glb"), &s)
-                .unwrap_err()
-                .to_string();
+        for e in refusals(&d) {
             assert!(e.contains(want), "{e}");
         }
     }
+}
+
+/// The errors of converting the GLB of `doc` as a mesh and as an animation.
+fn refusals(doc: &Value) -> [String; 2] {
+    [None, Some(caf_import::AssetKind::Animation)].map(|kind| {
+        let s = Settings {
+            kind,
+            ..Settings::default()
+        };
+        convert(&glb(doc, &[]), Path::new("a.glb"), &s)
+            .unwrap_err()
+            .to_string()
+    })
 }
