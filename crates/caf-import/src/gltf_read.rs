@@ -127,6 +127,35 @@ fn check_read_types(root: &gltf::json::Root) -> Result<()> {
     Ok(())
 }
 
+/// Every animation channel targets a node the file has, by a path glTF 2.0 names: the gltf
+/// crate's validation of an animation checks only its samplers, and reading a channel's
+/// target unwraps both (a panic).
+fn check_animation_targets(root: &gltf::json::Root) -> Result<()> {
+    let nodes = root.nodes.len();
+    for (ai, anim) in root.animations.iter().enumerate() {
+        for (ci, ch) in anim.channels.iter().enumerate() {
+            let at = format!("animation {ai} channel {ci}");
+            let node = ch.target.node.value();
+            if node >= nodes {
+                return Err(ImportError::malformed(
+                    "glTF",
+                    format!(
+                        "{at} targets node {node}, but the file has {nodes} node{}",
+                        if nodes == 1 { "" } else { "s" }
+                    ),
+                ));
+            }
+            if let gltf::json::validation::Checked::Invalid = ch.target.path {
+                return Err(ImportError::malformed(
+                    "glTF",
+                    format!("{at}: its target path is not translation, rotation, scale or weights"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// What is wrong with accessor `a` when `ok(type, component type, normalized)` refuses it (the
 /// gltf crate reads it with the element size of the type it expects, not of the accessor's):
 /// "must be {want}, not …". None when it is fine or its type is not valid JSON (which the
@@ -260,6 +289,7 @@ pub(crate) fn gltf_load(
     check_accessor_indices(g.document.as_json())?;
     check_document(&g.document)?;
     check_read_types(g.document.as_json())?;
+    check_animation_targets(g.document.as_json())?;
     let doc = gltf::Document::from_json(g.document.into_json()).map_err(gltf_err)?;
     let mut deps = Vec::new();
     for uri in external_buffers(&doc) {

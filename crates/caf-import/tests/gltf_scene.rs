@@ -601,3 +601,40 @@ fn refusals(doc: &Value) -> [String; 2] {
             .to_string()
     })
 }
+
+#[test]
+fn an_animation_channel_with_a_missing_node_or_an_unknown_path_is_refused_by_name() {
+    // A fuzzer's find: the gltf crate validates an animation's samplers but not its channels'
+    // targets, and reading a target unwraps both (a panic, caught as "the reader gave up").
+    let doc = |node: u32, path: &str| {
+        json!({
+            "asset": {"version": "2.0"},
+            "accessors": [
+                {"componentType": 5126, "count": 3, "type": "VEC3",
+                 "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 1.0]},
+                {"componentType": 5126, "count": 1, "type": "SCALAR", "min": [0.0], "max": [0.0]},
+            ],
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+            "nodes": [{"mesh": 0}],
+            "scenes": [{"nodes": [0]}],
+            "animations": [{
+                "samplers": [{"input": 1, "output": 0}],
+                "channels": [{"sampler": 0, "target": {"node": node, "path": path}}],
+            }],
+        })
+    };
+    for (d, want) in [
+        (
+            doc(0, "bogus"),
+            "animation 0 channel 0: its target path is not translation, rotation, scale or weights",
+        ),
+        (
+            doc(7, "translation"),
+            "animation 0 channel 0 targets node 7, but the file has 1 node",
+        ),
+    ] {
+        for e in refusals(&d) {
+            assert!(e.contains(want), "{e}");
+        }
+    }
+}
